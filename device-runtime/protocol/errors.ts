@@ -1,0 +1,84 @@
+import { z } from 'zod';
+
+/**
+ * The closed set of error codes a device runtime may return. Every tool call returns either its
+ * result or a {@link ToolError}. Adding a code is a protocol change: clients switch on these.
+ */
+export const ErrorCodeSchema = z.enum([
+  // input and lookup
+  'INVALID_ARGUMENT',
+  'SPACE_NOT_FOUND',
+  'APP_NOT_INSTALLED',
+  'INSTANCE_NOT_FOUND',
+  'NODE_NOT_FOUND',
+  'SNAPSHOT_STALE',
+  'TASK_NOT_FOUND',
+  'SKILL_NOT_FOUND',
+  'APPROVAL_NOT_FOUND',
+  'UNKNOWN_TOOL',
+  // install preflight (Appendix A)
+  'INVALID_APK',
+  'SECURE_ENV_REQUIRED',
+  'ABI_MISMATCH',
+  'NOT_16KB_ALIGNED',
+  'SPLIT_INCOMPLETE',
+  'SPLIT_MISMATCH',
+  'SIGNATURE_MISMATCH',
+  'UNSIGNED',
+  'TARGET_SDK_TOO_LOW',
+  // runtime
+  'APP_CRASHED',
+  'NO_PROCESS_SLOT',
+  'CHANNEL_UNAVAILABLE',
+  'NOT_SUPPORTED',
+  'TOOL_DISABLED',
+  'TIMEOUT',
+  'CANCELLED',
+  // sessions, approvals, auth (§5.3, §5.5, §5.6)
+  'SPACE_BUSY',
+  'LEASE_REQUIRED',
+  'APPROVAL_REQUIRED',
+  'APPROVAL_DENIED',
+  'UNAUTHORIZED',
+  'RATE_LIMITED',
+  // transport, raised by clients rather than runtimes
+  'DEVICE_DISCONNECTED',
+  'PROTOCOL_ERROR',
+  'INTERNAL',
+]);
+export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
+
+/** The error envelope of §5.7: `{code, message, retryable, hint}`, plus optional details. */
+export const ToolErrorSchema = z.object({
+  code: ErrorCodeSchema,
+  message: z.string(),
+  retryable: z.boolean(),
+  hint: z.string().nullable(),
+  /** Structured context: the lease holder for SPACE_BUSY, the preflight report for install codes… */
+  details: z.record(z.string(), z.unknown()).optional(),
+});
+export type ToolError = z.infer<typeof ToolErrorSchema>;
+
+/** Codes that are worth retrying unchanged after a pause. */
+export const RETRYABLE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'SPACE_BUSY',
+  'SNAPSHOT_STALE',
+  'NO_PROCESS_SLOT',
+  'TIMEOUT',
+  'RATE_LIMITED',
+  'CHANNEL_UNAVAILABLE',
+]);
+
+export function toolError(
+  code: ErrorCode,
+  message: string,
+  opts: { hint?: string; details?: Record<string, unknown>; retryable?: boolean } = {},
+): ToolError {
+  return {
+    code,
+    message,
+    retryable: opts.retryable ?? RETRYABLE_CODES.has(code),
+    hint: opts.hint ?? null,
+    ...(opts.details ? { details: opts.details } : {}),
+  };
+}

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+
+/** Preflight check codes (Appendix A of the NestSpace design). Rejections share the error codes. */
+export const PreflightCodeSchema = z.enum([
+  'INVALID_APK',
+  'SECURE_ENV_REQUIRED',
+  'ABI_MISMATCH',
+  'NOT_16KB_ALIGNED',
+  'SPLIT_INCOMPLETE',
+  'SPLIT_MISMATCH',
+  'SIGNATURE_MISMATCH',
+  'UNSIGNED',
+  'TARGET_SDK_TOO_LOW',
+  'USES_GMS',
+  'USES_PLAY_INTEGRITY',
+  'USES_KEYSTORE',
+  'DANGEROUS_PERMISSIONS',
+  'MULTI_PROCESS',
+]);
+export type PreflightCode = z.infer<typeof PreflightCodeSchema>;
+
+export const PreflightStatusSchema = z.enum(['ok', 'warn', 'reject']);
+export type PreflightStatus = z.infer<typeof PreflightStatusSchema>;
+
+export const PreflightCheckSchema = z.object({
+  code: PreflightCodeSchema,
+  status: PreflightStatusSchema,
+  message: z.string(),
+  details: z.record(z.string(), z.unknown()).optional(),
+});
+export type PreflightCheck = z.infer<typeof PreflightCheckSchema>;
+
+export const PreflightReportSchema = z.object({
+  installable: z.boolean(),
+  package: z.string().nullable(),
+  version_code: z.number().int().nullable(),
+  checks: z.array(PreflightCheckSchema),
+});
+export type PreflightReport = z.infer<typeof PreflightReportSchema>;
+
+/** What preflight needs to know about the device it targets. */
+export const DeviceTraitsSchema = z.object({
+  abis: z.array(z.string()).min(1),
+  page_size: z.union([z.literal(4096), z.literal(16384)]),
+  sdk_int: z.number().int(),
+  min_target_sdk: z.number().int().default(24),
+});
+export type DeviceTraits = z.infer<typeof DeviceTraitsSchema>;

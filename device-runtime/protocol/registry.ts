@@ -1,0 +1,43 @@
+import type { z } from 'zod';
+import { spaceTools } from './tools/space.js';
+import { uiTools } from './tools/ui.js';
+import { systemTools } from './tools/system.js';
+import { appfnTools } from './tools/appfn.js';
+import { sessionTools } from './tools/session.js';
+import { agentTools } from './tools/agent.js';
+import { runtimeTools } from './tools/runtime.js';
+import type { ToolDef } from './tool.js';
+
+/** Every tool of the protocol, in the order of §5.7. */
+export const TOOL_LIST = [
+  ...spaceTools,
+  ...uiTools,
+  ...systemTools,
+  ...appfnTools,
+  ...sessionTools,
+  ...agentTools,
+  ...runtimeTools,
+] as const;
+
+type AnyTool = (typeof TOOL_LIST)[number];
+export type ToolName = AnyTool['name'];
+export type ToolOf<N extends ToolName> = Extract<AnyTool, { name: N }>;
+/** What a caller passes (defaults optional). */
+export type ToolInput<N extends ToolName> = z.input<ToolOf<N>['input']>;
+/** What a handler receives (defaults applied). */
+export type ToolArgs<N extends ToolName> = z.output<ToolOf<N>['input']>;
+export type ToolResult<N extends ToolName> = z.output<ToolOf<N>['result']>;
+
+export const TOOLS: { readonly [N in ToolName]: ToolOf<N> } = Object.fromEntries(
+  TOOL_LIST.map((t) => [t.name, t]),
+) as never;
+
+export const TOOL_NAMES = TOOL_LIST.map((t) => t.name) as ToolName[];
+
+export function isToolName(name: string): name is ToolName {
+  return Object.prototype.hasOwnProperty.call(TOOLS, name);
+}
+
+export function getTool(name: string): ToolDef | undefined {
+  return isToolName(name) ? (TOOLS[name] as unknown as ToolDef) : undefined;
+}

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+/**
+ * A tool of the device protocol: its name, a title template for reports and `test.step`
+ * (`'Tap {target}'`; placeholders are input fields), whether it mutates the space (and so needs an
+ * EXCLUSIVE lease, §5.5), whether it is dangerous (and so needs approval, §5.6), and the zod
+ * schemas of its input and result. Everything else — JSON Schema for MCP, TypeScript types, LLM
+ * tool descriptions — is derived from these.
+ */
+export interface ToolDef<
+  N extends string = string,
+  I extends z.ZodObject = z.ZodObject,
+  R extends z.ZodObject = z.ZodObject,
+> {
+  readonly name: N;
+  readonly title: string;
+  readonly description: string;
+  /** Needs an EXCLUSIVE lease on `space_id`. */
+  readonly mutating: boolean;
+  /** Needs human approval unless a policy pre-approves it. */
+  readonly dangerous: boolean;
+  /** Not in the NestSpace design; a runtime lists the extensions it offers in runtime_info. */
+  readonly extension: boolean;
+  readonly input: I;
+  readonly result: R;
+}
+
+export function defineTool<N extends string, I extends z.ZodObject, R extends z.ZodObject>(def: {
+  name: N;
+  title: string;
+  description: string;
+  mutating?: boolean;
+  dangerous?: boolean;
+  extension?: boolean;
+  input: I;
+  result: R;
+}): ToolDef<N, I, R> {
+  return {
+    mutating: false,
+    dangerous: false,
+    extension: false,
+    ...def,
+  };
+}

@@ -1,0 +1,190 @@
+import { z } from 'zod';
+import { defineTool } from '../tool.js';
+import { BoundsSchema, PointSchema, SpaceIdSchema } from '../common.js';
+import { ObservationSchema, UiNodeSchema } from '../observation.js';
+
+const space_id = SpaceIdSchema;
+
+/**
+ * How an action names its target (§4.3: node_id / bounds / text; node_id preferred). A node id
+ * only means something within its snapshot: pass `snapshot_id` and the runtime answers
+ * SNAPSHOT_STALE when the screen has changed since, instead of acting on the wrong node.
+ */
+const targetFields = {
+  node_id: z.string().optional(),
+  snapshot_id: z.string().optional(),
+  bounds: BoundsSchema.optional(),
+  text: z.string().optional(),
+  point: PointSchema.optional(),
+};
+type TargetFields = { node_id?: string; bounds?: unknown; text?: string; point?: unknown };
+const oneTarget = (v: TargetFields) =>
+  [v.node_id, v.bounds, v.text, v.point].filter((x) => x !== undefined).length === 1;
+const oneTargetMessage = { message: 'give exactly one of node_id, bounds, text or point' };
+
+export const ActionResultSchema = z.object({
+  ok: z.literal(true),
+  method: z.enum(['node', 'gesture']).describe('Node action, or the gesture fallback (§4.3)'),
+  node: UiNodeSchema.nullable().describe('The node acted on, when there was one'),
+});
+export type ActionResult = z.infer<typeof ActionResultSchema>;
+
+export const KeySchema = z.enum(['back', 'home', 'recents', 'enter', 'delete', 'tab', 'search', 'menu', 'notifications']);
+export type Key = z.infer<typeof KeySchema>;
+
+export const ui_observe = defineTool({
+  name: 'ui_observe',
+  title: 'Observe screen',
+  description: 'Return the flattened node tree of the space display (optionally a screenshot hash).',
+  input: z.object({
+    space_id,
+    max_nodes: z.number().int().min(1).max(5000).default(120),
+    detail: z.enum(['compact', 'full']).default('compact'),
+    include_screenshot: z.boolean().default(false),
+  }),
+  result: ObservationSchema,
+});
+
+export const ui_screenshot = defineTool({
+  name: 'ui_screenshot',
+  title: 'Screenshot',
+  description: 'Return a PNG screenshot of the space display, base64-encoded.',
+  input: z.object({ space_id, scale: z.number().min(0.05).max(1).default(1) }),
+  result: z.object({
+    mime: z.literal('image/png'),
+    data: z.string().describe('base64'),
+    width: z.number().int(),
+    height: z.number().int(),
+    sha256: z.string(),
+    snapshot_id: z.string().nullable(),
+  }),
+});
+
+export const ui_tap = defineTool({
+  name: 'ui_tap',
+  title: 'Tap {target}',
+  description: 'Tap a node (preferred), bounds, text, or a point.',
+  mutating: true,
+  input: z.object({ space_id, ...targetFields }).refine(oneTarget, oneTargetMessage),
+  result: ActionResultSchema,
+});
+
+export const ui_long_press = defineTool({
+  name: 'ui_long_press',
+  title: 'Long-press {target}',
+  description: 'Long-press a node, bounds, text, or a point.',
+  mutating: true,
+  input: z
+    .object({ space_id, ...targetFields, duration_ms: z.number().int().min(100).max(10_000).default(800) })
+    .refine(oneTarget, oneTargetMessage),
+  result: ActionResultSchema,
+});
+
+export const ui_swipe = defineTool({
+  name: 'ui_swipe',
+  title: 'Swipe {from} → {to}',
+  description: 'Swipe along a straight path.',
+  mutating: true,
+  input: z.object({
+    space_id,
+    from: PointSchema,
+    to: PointSchema,
+    duration_ms: z.number().int().min(10).max(10_000).default(300),
+  }),
+  result: z.object({ ok: z.literal(true) }),
+});
+
+export const ui_scroll = defineTool({
+  name: 'ui_scroll',
+  title: 'Scroll {direction}',
+  description: 'Scroll the given scrollable node, or the largest one on screen (ACTION_SCROLL_FORWARD/BACKWARD).',
+  mutating: true,
+  input: z.object({
+    space_id,
+    direction: z.enum(['up', 'down', 'left', 'right']),
+    node_id: z.string().optional(),
+    snapshot_id: z.string().optional(),
+    amount: z.number().min(0.1).max(10).default(1).describe('Pages'),
+  }),
+  result: z.object({ ok: z.literal(true), moved: z.boolean().describe('False at the end of the list') }),
+});
+
+export const ui_set_text = defineTool({
+  name: 'ui_set_text',
+  title: 'Type {text} into {target}',
+  description: 'Set the text of an editable node (ACTION_SET_TEXT → clipboard paste → keystrokes).',
+  mutating: true,
+  input: z
+    .object({
+      space_id,
+      node_id: z.string().optional(),
+      snapshot_id: z.string().optional(),
+      bounds: BoundsSchema.optional(),
+      text: z.string().max(100_000),
+      submit: z.boolean().default(false).describe('Press enter afterwards'),
+    })
+    .refine((v) => v.node_id !== undefined || v.bounds !== undefined, {
+      message: 'give node_id or bounds of the field to type into',
+    }),
+  result: ActionResultSchema,
+});
+
+export const ui_key = defineTool({
+  name: 'ui_key',
+  title: 'Press {key}',
+  description: 'Press a key: back, home, recents, enter, delete, …',
+  mutating: true,
+  input: z.object({ space_id, key: KeySchema }),
+  result: z.object({ ok: z.literal(true) }),
+});
+
+export const ui_wait_for = defineTool({
+  name: 'ui_wait_for',
+  title: 'Wait for {condition}',
+  description: 'Wait until the text is on screen, the package or activity is in front, or the UI is idle.',
+  input: z
+    .object({
+      space_id,
+      text: z.string().optional(),
+      gone: z.boolean().default(false).describe('Wait for the text to go away instead'),
+      package: z.string().optional(),
+      activity: z.string().optional(),
+      idle: z.boolean().optional(),
+      timeout_ms: z.number().int().min(0).max(600_000).default(5_000),
+    })
+    .refine((v) => v.text !== undefined || v.package !== undefined || v.activity !== undefined || v.idle, {
+      message: 'give at least one of text, package, activity or idle',
+    }),
+  result: z.object({
+    matched: z.boolean(),
+    elapsed_ms: z.number().int(),
+    snapshot_id: z.string().nullable(),
+  }),
+});
+
+export const ui_find = defineTool({
+  name: 'ui_find',
+  title: 'Find {text}',
+  description: 'Find nodes in the most recent snapshot by text, description, resource id or role.',
+  input: z.object({
+    space_id,
+    text: z.string().optional(),
+    desc: z.string().optional(),
+    res_id: z.string().optional(),
+    role: z.string().optional(),
+  }),
+  result: z.object({ snapshot_id: z.string().nullable(), nodes: z.array(UiNodeSchema) }),
+});
+
+export const uiTools = [
+  ui_observe,
+  ui_screenshot,
+  ui_tap,
+  ui_long_press,
+  ui_swipe,
+  ui_scroll,
+  ui_set_text,
+  ui_key,
+  ui_wait_for,
+  ui_find,
+] as const;
