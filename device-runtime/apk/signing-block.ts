@@ -1,0 +1,86 @@
+/**
+ * The APK Signing Block (v2/v3/v3.1 schemes, https://source.android.com/docs/security/features/apksigning/v2):
+ * it sits right before the zip central directory and ends with the magic "APK Sig Block 42".
+ * No maintained npm library reads it (apksigner is Java), so we do, with every length checked.
+ * We extract the certificates of each signer and hash them; signatures are not verified here.
+ */
+import { createHash } from 'node:crypto';
+import { ApkError, check } from './apk-error.js';
+import { ByteView } from './bytes.js';
+import type { ApkZip } from './zip.js';
+import type { Signer } from './model.js';
+
+const MAGIC = Buffer.from('APK Sig Block 42', 'latin1');
+const V2_ID = 0x7109871a;
+const V3_ID = 0xf05368c0;
+const V31_ID = 0x1b93ad61;
+/** Real blocks are a few KB (a few hundred KB with source stamps); cap what we are willing to read. */
+const MAX_BLOCK = 16 * 1024 * 1024;
+
+/** Locates the central directory via the End Of Central Directory record. */
+export async function centralDirectoryOffset(zip: ApkZip): Promise<number> {
+  const tailLen = Math.min(zip.size, 22 + 0xffff);
+  const tail = await zip.readRange(zip.size - tailLen, tailLen);
+  for (let i = tail.length - 22; i >= 0; i--) {
+    if (tail.readUInt32LE(i) === 0x06054b50) {
+      const cd = tail.readUInt32LE(i + 16);
+      check(cd <= zip.size, 'central directory offset outside the file');
+      return cd;
+    }
+  }
+  throw new ApkError('end of central directory record not found');
+}
+
+/** Signers from the signing block; an empty list when the APK has no signing block. */
+export async function readSigningBlock(zip: ApkZip): Promise<Signer[]> {
+  const cd = await centralDirectoryOffset(zip);
+  if (cd === 0xffffffff || cd < 32) return []; // zip64 or no room for a block
+  const footer = await zip.readRange(cd - 24, 24);
+  if (!footer.subarray(8).equals(MAGIC)) return [];
+  const sizeInFooter = Number(footer.readBigUInt64LE(0));
+  check(sizeInFooter >= 24 && sizeInFooter <= MAX_BLOCK && sizeInFooter + 8 <= cd, `APK signing block size ${sizeInFooter} is invalid`);
+  const block = new ByteView(await zip.readRange(cd - sizeInFooter - 8, sizeInFooter + 8), 'APK signing block');
+  check(block.u64(0) === sizeInFooter, 'APK signing block: header and footer sizes differ');
+
+  const signers: Signer[] = [];
+  let p = 8;
+  const pairsEnd = block.length - 24;
+  while (p < pairsEnd) {
+    const len = block.u64(p);
+    check(len >= 4 && p + 8 + len <= pairsEnd, `APK signing block: pair at ${p} has bad length ${len}`);
+    const id = block.u32(p + 8);
+    const value = block.sub(p + 12, len - 4);
+    if (id === V2_ID) signers.push(...schemeSigners(value, 'v2'));
+    else if (id === V3_ID) signers.push(...schemeSigners(value, 'v3'));
+    else if (id === V31_ID) signers.push(...schemeSigners(value, 'v3.1'));
+    p += 8 + len;
+  }
+  return signers;
+}
+
+/** A u32-length-prefixed sequence of u32-length-prefixed items. */
+function lengthPrefixedItems(v: ByteView): ByteView[] {
+  const items: ByteView[] = [];
+  let p = 0;
+  while (p < v.length) {
+    const len = v.u32(p);
+    items.push(v.sub(p + 4, len));
+    p += 4 + len;
+    check(items.length <= 1024, `${v.what}: too many items`);
+  }
+  return items;
+}
+function prefixed(v: ByteView, at: number): ByteView {
+  return v.sub(at + 4, v.u32(at));
+}
+
+function schemeSigners(value: ByteView, scheme: Signer['scheme']): Signer[] {
+  const signers = lengthPrefixedItems(prefixed(value, 0));
+  return signers.map((signer) => {
+    // signer = signed data, (v3: min/max sdk,) signatures, public key — we need only signed data.
+    const signedData = prefixed(signer, 0);
+    const digests = prefixed(signedData, 0);
+    const certs = lengthPrefixedItems(prefixed(signedData, 4 + digests.length));
+    return { scheme, certSha256: certs.map((c) => createHash('sha256').update(c.bytes(0, c.length)).digest('hex')) };
+  });
+}

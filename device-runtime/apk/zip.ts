@@ -1,0 +1,177 @@
+/**
+ * Random-access zip reading for APKs, on top of yauzl (maintained, streams from a file descriptor,
+ * validates entry sizes, rejects `../` names, and exposes local header offsets — which we need for
+ * the data offset of stored `.so` files and for locating the APK signing block).
+ *
+ * Everything here is bounded: entry count, per-entry inflated size (the caller states a cap and the
+ * declared size is checked before inflating, the actual size while inflating) and raw range reads.
+ */
+import { open as openFile, type FileHandle } from 'node:fs/promises';
+import yauzl from 'yauzl';
+import { ApkError, asApkError } from './apk-error.js';
+
+/** More entries than any real APK has (large games have ~30k). Stops central-directory bombs. */
+export const MAX_ENTRIES = 200_000;
+
+export type ZipEntry = yauzl.Entry;
+
+export class ApkZip {
+  private constructor(
+    readonly path: string,
+    private readonly zip: yauzl.ZipFile,
+    private readonly fh: FileHandle,
+    readonly size: number,
+    readonly entries: ReadonlyMap<string, ZipEntry>,
+  ) {}
+
+  /** Opens `path` and reads the whole central directory. Throws ApkError for anything unreadable. */
+  static async open(path: string): Promise<ApkZip> {
+    let fh: FileHandle;
+    try {
+      fh = await openFile(path, 'r');
+    } catch (err) {
+      throw new ApkError(`cannot open file: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, { file: path, hint: 'Pass the path of an existing, readable .apk, .apks or .xapk file.', cause: err });
+    }
+    try {
+      const size = (await fh.stat()).size;
+      const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+        yauzl.fromFd(fh.fd, { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false, decodeStrings: true }, (err, z) => (err ? reject(err) : resolve(z))),
+      );
+      const entries = await readAllEntries(zip, path);
+      return new ApkZip(path, zip, fh, size, entries);
+    } catch (err) {
+      await fh.close().catch(() => undefined);
+      throw asApkError(err, path);
+    }
+  }
+
+  async close(): Promise<void> {
+    try { this.zip.close(); } catch { /* fd is ours, closed below */ }
+    await this.fh.close().catch(() => undefined);
+  }
+
+  get(name: string): ZipEntry | undefined {
+    return this.entries.get(name);
+  }
+
+  /** Inflates a whole entry, refusing (ApkError) if it declares or produces more than `maxBytes`. */
+  async read(entry: ZipEntry, maxBytes: number): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    await this.scan(entry, maxBytes, (c) => { chunks.push(c); });
+    return Buffer.concat(chunks);
+  }
+
+  /**
+   * Streams an entry through `onChunk`; `onChunk` may return `false` to stop early (used to read
+   * just an ELF header). Caps declared and actual inflated size at `maxBytes`.
+   */
+  async scan(entry: ZipEntry, maxBytes: number, onChunk: (chunk: Buffer) => boolean | void): Promise<void> {
+    if (entry.uncompressedSize > maxBytes) {
+      throw new ApkError(`entry ${entry.fileName} declares ${entry.uncompressedSize} bytes, more than the ${maxBytes}-byte limit for it (zip bomb or corrupt size)`, { file: this.path });
+    }
+    let stream: NodeJS.ReadableStream & { destroy(): void };
+    try {
+      stream = await new Promise((resolve, reject) =>
+        this.zip.openReadStream(entry, (err, s) => (err ? reject(err) : resolve(s as never))),
+      );
+    } catch (err) {
+      throw new ApkError(`cannot read entry ${entry.fileName}: ${(err as Error).message}`, { file: this.path, cause: err });
+    }
+    let total = 0;
+    try {
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        total += chunk.length;
+        if (total > maxBytes) throw new ApkError(`entry ${entry.fileName} inflates past its ${maxBytes}-byte limit`, { file: this.path });
+        if (onChunk(chunk) === false) break;
+      }
+    } catch (err) {
+      if (err instanceof ApkError) throw err;
+      throw new ApkError(`cannot inflate entry ${entry.fileName}: ${(err as Error).message}`, { file: this.path, cause: err });
+    } finally {
+      stream.destroy();
+    }
+  }
+
+  /** Inflates an entry into a new file at `dest` (streaming, bounded by `maxBytes`). */
+  async copyTo(entry: ZipEntry, maxBytes: number, dest: string): Promise<void> {
+    const out = await openFile(dest, 'wx');
+    try {
+      let pending: Promise<unknown> = Promise.resolve();
+      const chunks: Buffer[] = [];
+      let buffered = 0;
+      await this.scan(entry, maxBytes, (c) => {
+        chunks.push(c);
+        buffered += c.length;
+        if (buffered >= 1 << 20) {
+          const batch = Buffer.concat(chunks.splice(0));
+          buffered = 0;
+          pending = pending.then(() => out.write(batch));
+        }
+      });
+      await pending;
+      if (chunks.length) await out.write(Buffer.concat(chunks));
+    } finally {
+      await out.close();
+    }
+  }
+
+  /** Reads up to `n` inflated bytes from the start of an entry (ELF headers, dex magic). */
+  async readPrefix(entry: ZipEntry, n: number): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    let got = 0;
+    await this.scan(entry, Number.MAX_SAFE_INTEGER, (c) => {
+      chunks.push(c);
+      got += c.length;
+      return got < n;
+    });
+    const all = Buffer.concat(chunks);
+    return all.subarray(0, Math.min(n, all.length));
+  }
+
+  /** Offset of an entry's data in the file: local header offset + 30 + name len + extra len (from the local header). */
+  async dataOffset(entry: ZipEntry): Promise<number> {
+    const h = await this.readRange(entry.relativeOffsetOfLocalHeader, 30);
+    if (h.readUInt32LE(0) !== 0x04034b50) {
+      throw new ApkError(`bad local header signature for ${entry.fileName}`, { file: this.path });
+    }
+    const start = entry.relativeOffsetOfLocalHeader + 30 + h.readUInt16LE(26) + h.readUInt16LE(28);
+    if (start + entry.compressedSize > this.size) {
+      throw new ApkError(`data of ${entry.fileName} runs past the end of the file`, { file: this.path });
+    }
+    return start;
+  }
+
+  /** Raw bytes [offset, offset+length) of the file; ApkError when the range is outside the file. */
+  async readRange(offset: number, length: number): Promise<Buffer> {
+    if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0 || offset + length > this.size) {
+      throw new ApkError(`range [${offset}, +${length}) is outside the ${this.size}-byte file`, { file: this.path });
+    }
+    const buf = Buffer.alloc(length);
+    const { bytesRead } = await this.fh.read(buf, 0, length, offset);
+    if (bytesRead !== length) throw new ApkError(`short read at ${offset}`, { file: this.path });
+    return buf;
+  }
+}
+
+async function readAllEntries(zip: yauzl.ZipFile, path: string): Promise<Map<string, ZipEntry>> {
+  if (zip.entryCount > MAX_ENTRIES) {
+    throw new ApkError(`central directory declares ${zip.entryCount} entries (limit ${MAX_ENTRIES})`, { file: path });
+  }
+  const entries = new Map<string, ZipEntry>();
+  await new Promise<void>((resolve, reject) => {
+    zip.on('entry', (e: ZipEntry) => {
+      if (entries.has(e.fileName)) {
+        // Two entries with one name let different readers see different files (the "Janus"/
+        // master-key family of bugs); Android rejects such APKs, so do we.
+        reject(new ApkError(`duplicate zip entry ${e.fileName}`, { file: path }));
+        return;
+      }
+      entries.set(e.fileName, e);
+      zip.readEntry();
+    });
+    zip.on('end', () => resolve());
+    zip.on('error', (err: unknown) => reject(err));
+    zip.readEntry();
+  });
+  return entries;
+}
