@@ -1,0 +1,112 @@
+import {
+  getTool,
+  toolError,
+  ToolErrorSchema,
+  type RuntimeInfo,
+  type ToolInput,
+  type ToolName,
+  type ToolResult,
+} from '../protocol/index.js';
+import { DeviceError } from './errors.js';
+import type { ToolTransport } from './transport.js';
+
+function describe(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>, root: string): string {
+  return issues
+    .slice(0, 5)
+    .map((i) => `${[root, ...i.path.map(String)].join('.')}: ${i.message}`)
+    .join('; ');
+}
+
+/** Transport failures that mean the device went away rather than answered. */
+function isDisconnect(e: unknown): boolean {
+  const msg = String((e as Error)?.message ?? e);
+  const code = (e as { code?: string; cause?: { code?: string } })?.cause?.code ?? (e as { code?: string }).code;
+  return (
+    /fetch failed|ECONNREFUSED|ECONNRESET|socket hang up|other side closed|terminated|aborted|timeout|Connection closed|Not connected/i.test(msg) ||
+    ['ECONNREFUSED', 'ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE', 'UND_ERR_CLOSED'].includes(code ?? '')
+  );
+}
+
+/**
+ * A typed client of the device protocol. Every call is validated on the way out (arguments,
+ * against the tool's input schema) and on the way back (result, against its result schema);
+ * error envelopes become {@link DeviceError}s, lost connections DEVICE_DISCONNECTED.
+ */
+export class DeviceClient {
+  private infoCache: RuntimeInfo | null = null;
+
+  constructor(readonly transport: ToolTransport) {}
+
+  get sessionId(): string | undefined {
+    return this.transport.sessionId;
+  }
+
+  async call<N extends ToolName>(name: N, input: ToolInput<N>, opts: { signal?: AbortSignal } = {}): Promise<ToolResult<N>> {
+    const tool = getTool(name);
+    if (!tool) throw new DeviceError(name, toolError('UNKNOWN_TOOL', `no tool ${name} in the protocol`));
+    const args = tool.input.safeParse(input);
+    if (!args.success) {
+      throw new DeviceError(name, toolError('INVALID_ARGUMENT', describe(args.error.issues, 'params'), {
+        hint: `Check the arguments of ${name} against its input schema.`,
+      }));
+    }
+    let raw;
+    try {
+      raw = await this.transport.callTool(name, input as Record<string, unknown>, opts.signal);
+    } catch (e) {
+      if (e instanceof DeviceError) throw e;
+      const envelope = isDisconnect(e)
+        ? toolError('DEVICE_DISCONNECTED', `the device runtime did not answer: ${(e as Error).message}`, {
+            hint: 'Check that the device (or `npx nestwright sim`) is still running and reachable.',
+            retryable: false,
+          })
+        : toolError('PROTOCOL_ERROR', (e as Error).message);
+      throw new DeviceError(name, envelope, { cause: e });
+    }
+    if (raw.isError) {
+      const env = ToolErrorSchema.safeParse((raw.structuredContent as { error?: unknown } | undefined)?.error ?? parseText(raw)?.error);
+      throw new DeviceError(
+        name,
+        env.success ? env.data : toolError('PROTOCOL_ERROR', `error without a valid envelope: ${raw.content?.[0]?.text ?? ''}`),
+      );
+    }
+    const body = raw.structuredContent ?? parseText(raw);
+    const result = tool.result.safeParse(body);
+    if (!result.success) {
+      throw new DeviceError(name, toolError('PROTOCOL_ERROR', `the runtime answered with an invalid result: ${describe(result.error.issues, 'result')}`, {
+        hint: 'The device speaks a different protocol version; compare runtime_info.protocol_version.',
+      }));
+    }
+    return result.data as ToolResult<N>;
+  }
+
+  /** runtime_info, cached; runtimes without it count as offering no extensions. */
+  async info(): Promise<RuntimeInfo | null> {
+    if (this.infoCache) return this.infoCache;
+    try {
+      this.infoCache = await this.call('runtime_info', {});
+    } catch (e) {
+      if (e instanceof DeviceError && (e.code === 'UNKNOWN_TOOL' || e.code === 'NOT_SUPPORTED')) return null;
+      throw e;
+    }
+    return this.infoCache;
+  }
+
+  async hasExtension(name: string): Promise<boolean> {
+    return (await this.info())?.extensions.includes(name) ?? false;
+  }
+
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+}
+
+function parseText(raw: { content?: Array<{ type: string; text?: string }> }): any {
+  const text = raw.content?.find((c) => c.type === 'text')?.text;
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

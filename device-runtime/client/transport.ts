@@ -1,0 +1,16 @@
+/**
+ * What the client needs from a connection to a runtime: send one tool call, get back MCP's
+ * CallToolResult shape. MCP over Streamable HTTP in production; in-memory in unit tests.
+ */
+export interface CallResult {
+  isError?: boolean;
+  structuredContent?: Record<string, unknown>;
+  content?: Array<{ type: string; text?: string }>;
+}
+
+export interface ToolTransport {
+  callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallResult>;
+  close(): Promise<void>;
+  /** Session id of the connection, when the transport has one. */
+  readonly sessionId?: string;
+}

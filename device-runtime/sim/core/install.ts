@@ -1,0 +1,47 @@
+import { inspectAndPreflight } from '../../apk/index.js';
+import { toolError, type PreflightReport } from '../../protocol/index.js';
+import type { SimRuntime } from '../runtime.js';
+import type { SimSpace } from './space.js';
+import { SimError } from './sim-error.js';
+
+export interface InstallInfo {
+  package: string;
+  label: string;
+  versionCode: number;
+  versionName: string | null;
+  certSha256: string[];
+}
+
+/**
+ * Step 1 of §3.1 installation: preflight the APK set against this device exactly as a real
+ * runtime does, and refuse with the first rejecting check's code and the whole report.
+ */
+export async function installApk(paths: string[], rt: SimRuntime, space: SimSpace): Promise<{ info: InstallInfo; report: PreflightReport }> {
+  const device = { abis: rt.options.abis, page_size: rt.options.pageSize, sdk_int: rt.options.sdkInt, min_target_sdk: 24 };
+  const probe = await inspectAndPreflight(paths, device, null);
+  const pkg = probe.info?.package;
+  const previous = pkg ? space.apps.get(pkg) : undefined;
+  const { report, info } = previous
+    ? await inspectAndPreflight(paths, device, { certSha256: previous.certSha256, versionCode: previous.versionCode })
+    : probe;
+  const reject = report.checks.find((c: { status: string }) => c.status === 'reject');
+  if (!report.installable || !info) {
+    const code = reject?.code ?? 'INVALID_APK';
+    throw new SimError(
+      toolError(code as 'INVALID_APK', `space_install_apk: ${reject?.message ?? 'the APK cannot be installed'}`, {
+        hint: 'Run `npx nestwright inspect <apk>` to see every preflight check.',
+        details: { preflight: report },
+      }),
+    );
+  }
+  return {
+    info: {
+      package: info.package,
+      label: info.label ?? info.package,
+      versionCode: info.versionCode,
+      versionName: info.versionName,
+      certSha256: info.apks[0]?.signing.certSha256 ?? [],
+    },
+    report,
+  };
+}

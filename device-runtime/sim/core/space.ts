@@ -1,0 +1,137 @@
+import type { AppInfo, LogLine, SpaceSummary } from '../../protocol/index.js';
+import { toolError } from '../../protocol/index.js';
+import type { AppModel } from '../apps/define-app.js';
+import { SimScreen } from '../ui/screen.js';
+import { SimInstance, type InstanceHost } from './instance.js';
+import { SimError } from './sim-error.js';
+
+export interface InstalledApp {
+  model: AppModel<any>;
+  label: string;
+  versionCode: number;
+  versionName: string | null;
+  certSha256: string[];
+  apkPaths: string[];
+  system: boolean;
+}
+
+/** A virtual space: its apps, their instances, and its own virtual display. */
+export class SimSpace implements InstanceHost {
+  readonly apps = new Map<string, InstalledApp>();
+  readonly instances = new Map<string, SimInstance>();
+  /** Foreground first, then most recently used. */
+  private recent: string[] = [];
+  readonly screen: SimScreen;
+  readonly logcat: LogLine[] = [];
+  private instanceCounter = 0;
+
+  constructor(
+    readonly id: string,
+    public name: string,
+    readonly displayId: number,
+    readonly createdAt = Date.now(),
+  ) {
+    this.screen = new SimScreen(id, () => this.foreground);
+  }
+
+  get foreground(): SimInstance | null {
+    const key = this.recent[0];
+    const inst = key ? this.instances.get(key) : undefined;
+    return inst && inst.status === 'foreground' ? inst : null;
+  }
+
+  summary(): SpaceSummary {
+    return {
+      space_id: this.id,
+      name: this.name,
+      display_id: this.displayId,
+      app_count: this.apps.size,
+      foreground: this.foreground?.key ?? null,
+      created_at: this.createdAt,
+    };
+  }
+
+  app(pkg: string): InstalledApp {
+    const app = this.apps.get(pkg);
+    if (!app) {
+      throw new SimError(
+        toolError('APP_NOT_INSTALLED', `${pkg} is not installed in space ${this.id}`, {
+          hint: 'Install it with space_install_apk first (space_list_apps lists what is installed).',
+        }),
+      );
+    }
+    return app;
+  }
+
+  instance(pkg: string, id: string): SimInstance {
+    const inst = this.instances.get(`${pkg}@${id}`);
+    if (!inst) {
+      throw new SimError(
+        toolError('INSTANCE_NOT_FOUND', `${pkg} has no instance ${id} in space ${this.id}`, {
+          hint: "Launch with instance 'new' to create one; space_list_apps lists instances.",
+        }),
+      );
+    }
+    return inst;
+  }
+
+  /** Get or create an instance; `new` always creates a fresh one. */
+  instanceFor(pkg: string, id: string | undefined): SimInstance {
+    const app = this.app(pkg);
+    if (id === undefined) id = '0';
+    if (id === 'new') {
+      do id = `i${++this.instanceCounter}`;
+      while (this.instances.has(`${pkg}@${id}`));
+    }
+    const key = `${pkg}@${id}`;
+    let inst = this.instances.get(key);
+    if (!inst) {
+      inst = new SimInstance(app.model, id, this);
+      this.instances.set(key, inst);
+    }
+    return inst;
+  }
+
+  bringToFront(inst: SimInstance): void {
+    const current = this.foreground;
+    if (current && current !== inst) current.status = 'background';
+    inst.status = 'foreground';
+    this.recent = [inst.key, ...this.recent.filter((k) => k !== inst.key)];
+    this.invalidate();
+  }
+
+  /** The foreground instance left the screen (back on its last activity, or home). */
+  sendToBack(): void {
+    const fg = this.foreground;
+    if (fg) fg.status = fg.stack.length ? 'background' : fg.status;
+    this.invalidate();
+  }
+
+  forget(inst: SimInstance): void {
+    this.instances.delete(inst.key);
+    this.recent = this.recent.filter((k) => k !== inst.key);
+  }
+
+  listApps(): AppInfo[] {
+    return [...this.apps.entries()].map(([pkg, app]) => ({
+      package: pkg,
+      label: app.label,
+      version_code: app.versionCode,
+      version_name: app.versionName,
+      system: app.system,
+      instances: [...this.instances.values()]
+        .filter((i) => i.model.package === pkg)
+        .map((i) => ({ instance: i.id, state: i.status, slot: i.slot, activity: i.top?.name ?? null })),
+    }));
+  }
+
+  // InstanceHost
+  invalidate(): void {}
+  toast(text: string): void {
+    this.screen.toast(text);
+  }
+  log(line: Omit<LogLine, 'ts' | 'pid' | 'package' | 'instance'>, from: SimInstance): void {
+    this.logcat.push({ ...line, ts: Date.now(), pid: from.pid, package: from.model.package, instance: from.id });
+    if (this.logcat.length > 5000) this.logcat.splice(0, this.logcat.length - 5000);
+  }
+}

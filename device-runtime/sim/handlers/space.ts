@@ -1,0 +1,133 @@
+import { toolError } from '../../protocol/index.js';
+import { appModelFor } from '../apps/index.js';
+import { blankApp } from '../apps/blank.js';
+import { installApk } from '../core/install.js';
+import { SimError } from '../core/sim-error.js';
+import type { HandlerGroup } from './types.js';
+
+type SpaceTools =
+  | 'space_list'
+  | 'space_create'
+  | 'space_delete'
+  | 'space_rename'
+  | 'space_install_apk'
+  | 'space_uninstall'
+  | 'space_list_apps'
+  | 'space_launch'
+  | 'space_stop'
+  | 'space_status';
+
+export const spaceHandlers: HandlerGroup<SpaceTools> = {
+  space_list: (_, rt) => ({ spaces: [...rt.spaces.values()].map((s) => s.summary()) }),
+
+  space_create: (args, rt) => rt.createSpace(args.name).summary(),
+
+  space_delete: (args, rt) => {
+    const space = rt.space(args.space_id);
+    for (const inst of space.instances.values()) rt.pool.release(inst);
+    rt.spaces.delete(space.id);
+    rt.leases.dropSpace(space.id);
+    return { ok: true as const };
+  },
+
+  space_rename: (args, rt) => {
+    const space = rt.space(args.space_id);
+    space.name = args.name;
+    return space.summary();
+  },
+
+  space_install_apk: async (args, rt) => {
+    const space = rt.space(args.space_id);
+    const { info, report } = await installApk(args.apk_paths, rt, space);
+    const previous = space.apps.get(info.package);
+    const model = appModelFor(info.package) ?? blankApp(info.package, info.label);
+    const unchanged = previous !== undefined && previous.versionCode === info.versionCode;
+    space.apps.set(info.package, {
+      model,
+      label: info.label,
+      versionCode: info.versionCode,
+      versionName: info.versionName,
+      certSha256: info.certSha256,
+      apkPaths: args.apk_paths,
+      system: false,
+    });
+    return {
+      package: info.package,
+      label: info.label,
+      version_code: info.versionCode,
+      version_name: info.versionName,
+      outcome: previous === undefined ? 'installed' : unchanged ? 'unchanged' : 'updated',
+      preflight: report,
+    };
+  },
+
+  space_uninstall: (args, rt) => {
+    const space = rt.space(args.space_id);
+    space.app(args.package);
+    for (const inst of [...space.instances.values()]) {
+      if (inst.model.package !== args.package) continue;
+      rt.pool.release(inst);
+      space.forget(inst);
+    }
+    space.apps.delete(args.package);
+    return { ok: true as const };
+  },
+
+  space_list_apps: (args, rt) => ({ apps: rt.space(args.space_id).listApps() }),
+
+  space_launch: (args, rt) => {
+    const space = rt.space(args.space_id);
+    const inst = space.instanceFor(args.package, args.instance);
+    const restarted = inst.status === 'crashed';
+    const crashReason = inst.crashReason;
+    if (restarted) inst.stop();
+    const { slot, pid, evicted } = rt.pool.assign(inst);
+    const { cold } = inst.start(args.activity, pid);
+    inst.crashReason = null;
+    space.bringToFront(inst);
+    return {
+      package: args.package,
+      instance: inst.id,
+      activity: inst.top!.name,
+      slot,
+      cold_start: cold,
+      restarted_after_crash: restarted,
+      crash_reason: restarted ? crashReason : null,
+      evicted: evicted?.key ?? null,
+    };
+  },
+
+  space_stop: (args, rt) => {
+    const space = rt.space(args.space_id);
+    space.app(args.package);
+    const targets = args.instance
+      ? [space.instance(args.package, args.instance)]
+      : [...space.instances.values()].filter((i) => i.model.package === args.package);
+    for (const inst of targets) {
+      rt.pool.release(inst);
+      inst.stop();
+      if (args.clear_data) inst.clearData();
+      if (args.remove_instance) space.forget(inst);
+    }
+    space.invalidate();
+    return { stopped: targets.map((i) => i.key) };
+  },
+
+  space_status: (args, rt) => {
+    const space = rt.space(args.space_id);
+    const fg = space.foreground;
+    return {
+      space: space.summary(),
+      foreground: fg ? { package: fg.model.package, instance: fg.id, activity: fg.top?.name ?? null } : null,
+      running: [...space.instances.values()]
+        .filter((i) => i.slot !== null)
+        .map((i) => ({ package: i.model.package, instance: i.id, slot: i.slot! })),
+      channel: 'accessibility' as const,
+      lease: rt.leases.exclusiveHolder(space.id) ?? null,
+    };
+  },
+};
+
+export function notSupported(tool: string): never {
+  throw new SimError(toolError('NOT_SUPPORTED', `${tool} is not offered by this runtime`, { hint: 'runtime_info lists the tools and capabilities offered.' }));
+}

@@ -1,0 +1,2 @@
+export { SimRuntime, type SimOptions, type CallContext, type CallOutcome } from './runtime.js';
+export { startSimServer, type RunningSim, type SimServerOptions } from './server.js';

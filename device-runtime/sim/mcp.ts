@@ -1,0 +1,38 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { inputJsonSchema, resultJsonSchema, TOOL_LIST } from '../protocol/index.js';
+import type { CallContext, CallOutcome, SimRuntime } from './runtime.js';
+
+const TOOL_DESCRIPTORS = TOOL_LIST.map((t) => ({
+  name: t.name,
+  title: t.title.replace(/\s*\{\w+\}/g, '').trim() || t.name,
+  description: t.description,
+  inputSchema: inputJsonSchema(t) as { type: 'object' },
+  outputSchema: resultJsonSchema(t) as { type: 'object' },
+  annotations: { readOnlyHint: !t.mutating, destructiveHint: t.dangerous, idempotentHint: false, openWorldHint: false },
+}));
+
+/** MCP's shape of a call outcome: the result as structured content, or the error envelope with isError. */
+export function toCallToolResult(outcome: CallOutcome): CallToolResult {
+  if (outcome.ok) {
+    return { content: [{ type: 'text', text: JSON.stringify(outcome.result) }], structuredContent: outcome.result as Record<string, unknown> };
+  }
+  return {
+    isError: true,
+    content: [{ type: 'text', text: JSON.stringify({ error: outcome.error }) }],
+    structuredContent: { error: outcome.error },
+  };
+}
+
+/** An MCP server for one client session, adapting tools/list and tools/call to the runtime. */
+export function createMcpServer(runtime: SimRuntime, ctx: () => CallContext): Server {
+  const server = new Server(
+    { name: 'nestwright-sim', title: 'nestwright simulated NestSpace runtime', version: '0.1.0' },
+    { capabilities: { tools: { listChanged: false } } },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOL_DESCRIPTORS }));
+  server.setRequestHandler(CallToolRequestSchema, async (req) =>
+    toCallToolResult(await runtime.call(req.params.name, req.params.arguments ?? {}, ctx())),
+  );
+  return server;
+}

@@ -1,0 +1,97 @@
+import { createHash } from 'node:crypto';
+import type { Bounds, UiNode } from '../../protocol/index.js';
+import type { LaidOut } from './layout.js';
+import type { View, ViewKind } from './view.js';
+
+const ROLE: Record<ViewKind, string> = {
+  column: 'group',
+  row: 'group',
+  text: 'text',
+  button: 'button',
+  'image-button': 'button',
+  'edit-text': 'textbox',
+  checkbox: 'checkbox',
+  switch: 'switch',
+  list: 'list',
+  toolbar: 'toolbar',
+  spacer: 'view',
+  webview: 'webview',
+  canvas: 'canvas',
+  progress: 'progressbar',
+};
+
+export interface FlatNode {
+  node: UiNode;
+  view: View;
+}
+
+function intersect(a: Bounds, b: Bounds): Bounds | null {
+  const r: Bounds = [Math.max(a[0], b[0]), Math.max(a[1], b[1]), Math.min(a[2], b[2]), Math.min(a[3], b[3])];
+  return r[2] > r[0] && r[3] > r[1] ? r : null;
+}
+
+/**
+ * Flatten a laid-out tree as an accessibility service sees it (§4.2): nodes clipped to their
+ * parents and the viewport are invisible and dropped; in compact detail only nodes that are
+ * clickable, editable, scrollable or carry text or a description are kept.
+ */
+export function flatten(root: LaidOut, viewport: Bounds, pkg: string, full: boolean): FlatNode[] {
+  const out: FlatNode[] = [];
+  const walk = (n: LaidOut, clip: Bounds, parent: string | null, depth: number) => {
+    const visible = intersect(n.bounds, clip);
+    if (!visible) return;
+    const v = n.view;
+    const clickable = !!v.onClick;
+    const editable = v.kind === 'edit-text';
+    const scrollable = v.kind === 'list';
+    const keep = full || clickable || editable || scrollable || !!v.text || !!v.desc;
+    let id = parent;
+    if (keep) {
+      id = `n_${out.length + 1}`;
+      out.push({
+        view: v,
+        node: {
+          id,
+          role: ROLE[v.kind],
+          text: editable && v.password ? (v.text ? '•'.repeat(v.text.length) : null) : v.text ?? null,
+          desc: v.desc ?? null,
+          bounds: visible,
+          clickable,
+          editable,
+          scrollable,
+          enabled: v.enabled ?? true,
+          focused: v.focused ?? false,
+          selected: v.selected ?? false,
+          class: v.className,
+          res_id: v.id ? `${pkg}:id/${v.id}` : null,
+          long_clickable: !!v.onLongClick,
+          checkable: v.kind === 'checkbox' || v.kind === 'switch',
+          checked: v.checked ?? false,
+          password: v.password ?? false,
+          hint: v.hint ?? null,
+          parent,
+          depth,
+        },
+      });
+    }
+    for (const c of n.children) walk(c, visible, id, depth + 1);
+  };
+  walk(root, viewport, null, 0);
+  return out;
+}
+
+/** Hash of node ids, texts and centers (companion design): equal hashes mean the same screen. */
+export function screenHash(nodes: UiNode[]): string {
+  const h = createHash('sha256');
+  for (const n of nodes) {
+    h.update(`${n.res_id ?? ''}|${n.role}|${n.text ?? ''}|${n.desc ?? ''}|${(n.bounds[0] + n.bounds[2]) >> 1},${(n.bounds[1] + n.bounds[3]) >> 1}\n`);
+  }
+  return h.digest('hex').slice(0, 16);
+}
+
+/** Hash of structure only (no text): a node id still names the same view while this is equal. */
+export function structureHash(nodes: UiNode[]): string {
+  const h = createHash('sha256');
+  for (const n of nodes) h.update(`${n.id}|${n.class}|${n.res_id ?? ''}|${n.bounds.join(',')}\n`);
+  return h.digest('hex').slice(0, 16);
+}
