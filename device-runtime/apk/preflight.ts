@@ -22,7 +22,7 @@ export function preflight(info: ApkInfo, device: DeviceInput, installed?: Instal
   const dev = parsed.data;
   const checks: PreflightCheck[] = [
     invalidLibs(info),
-    secureEnv(info),
+    secureEnv(info, dev),
     abi(info, dev),
     align16k(info, dev),
     ...splits(info),
@@ -65,8 +65,9 @@ function invalidLibs(info: ApkInfo): PreflightCheck {
   return ok('INVALID_APK', `Read ${info.apks.length} APK file${info.apks.length === 1 ? '' : 's'}.`);
 }
 
-function secureEnv(info: ApkInfo): PreflightCheck {
+function secureEnv(info: ApkInfo, dev: DeviceTraits): PreflightCheck {
   const f = info.apks.find((a) => a.manifest.requireSecureEnv);
+  if (f && dev.secure_env) return ok('SECURE_ENV_REQUIRED', 'REQUIRE_SECURE_ENV is declared and this device provides a secure environment.', { apk: name(f) });
   if (f) return reject('SECURE_ENV_REQUIRED', `${info.package} declares REQUIRE_SECURE_ENV; it must not be loaded into a virtual space. Install it on the device directly instead.`, { apk: name(f) });
   return ok('SECURE_ENV_REQUIRED', 'REQUIRE_SECURE_ENV is not declared.');
 }
@@ -88,12 +89,13 @@ function align16k(info: ApkInfo, dev: DeviceTraits): PreflightCheck {
   const base = info.apks.find((f) => f.manifest.split.name === null) ?? info.apks[0]!;
   // Stored libraries are mapped straight from the APK only when the manifest says not to extract them.
   const mappedFromApk = base.manifest.extractNativeLibs === false;
-  const libs = info.apks.flatMap((f) => f.nativeLibs.filter((l) => l.abi === sel).map((l) => ({ ...l, apk: name(f) })));
-  if (libs.length === 0) return ok('NOT_16KB_ALIGNED', 'No native libraries for the selected ABI.');
+  // With no usable ABI (ABI_MISMATCH rejects) we still report alignment of every library shipped.
+  const libs = info.apks.flatMap((f) => f.nativeLibs.filter((l) => sel === null || l.abi === sel).map((l) => ({ ...l, apk: name(f) })));
+  if (libs.length === 0) return ok('NOT_16KB_ALIGNED', 'No native libraries.');
   const elf = libs.filter((l) => l.elfAligned16k === false).map((l) => ({ apk: l.apk, path: l.path, pAlign: l.pAlign }));
   const zip = libs.filter((l) => mappedFromApk && l.zipAligned16k === false).map((l) => ({ apk: l.apk, path: l.path, dataOffset: l.dataOffset, remainder: (l.dataOffset ?? 0) % PAGE_16K }));
   const details = { abi: sel, pageSize: dev.page_size, extractNativeLibs: base.manifest.extractNativeLibs, elf, zip, checked: libs.length };
-  if (elf.length === 0 && zip.length === 0) return ok('NOT_16KB_ALIGNED', `All ${libs.length} ${sel} libraries are 16 KB aligned.`, details);
+  if (elf.length === 0 && zip.length === 0) return ok('NOT_16KB_ALIGNED', `All ${libs.length} ${sel ?? 'native'} librar${libs.length === 1 ? 'y is' : 'ies are'} 16 KB aligned.`, details);
   const parts = [
     elf.length ? `${elf.length} ELF file${elf.length === 1 ? ' has' : 's have'} PT_LOAD p_align < 16384 (e.g. ${elf[0]!.path}: ${elf[0]!.pAlign})` : null,
     zip.length ? `${zip.length} stored librar${zip.length === 1 ? 'y is' : 'ies are'} not at a 16 KB zip offset (e.g. ${zip[0]!.path} at ${zip[0]!.dataOffset})` : null,
@@ -173,17 +175,20 @@ function platformUse(info: ApkInfo): PreflightCheck[] {
   const m = info.apks.map((f) => f.manifest);
   const componentNames = m.flatMap((x) => [...x.activities, ...x.services, ...x.providers, ...x.receivers].map((c) => c.name));
   const metaNames = m.flatMap((x) => x.metaData.map((d) => d.name));
+  const perms = m.flatMap((x) => x.usesPermissions.map((p) => p.name));
   const gmsEvidence = [
+    ...perms.filter((p) => p.startsWith('com.google.android.c2dm.') || p.startsWith('com.google.android.gms.')).map((p) => `uses-permission ${p}`),
     ...metaNames.filter((n) => n.startsWith('com.google.android.gms.') || n.startsWith('com.google.firebase.')).map((n) => `meta-data ${n}`),
     ...componentNames.filter((n) => n.startsWith('com.google.android.gms.') || n.startsWith('com.google.firebase.')).slice(0, 5).map((n) => `component ${n}`),
     ...m.flatMap((x) => x.usesLibraries.filter((l) => l.name.startsWith('com.google.android.gms')).map((l) => `uses-library ${l.name}`)),
     ...(info.apks.some((f) => f.dexHints.gms) ? ['dex references com.google.android.gms'] : []),
   ];
   const integrityEvidence = [
+    ...metaNames.filter((n) => n.startsWith('com.google.android.play.integrity.') || n.startsWith('com.google.android.play.core.integrity')).map((n) => `meta-data ${n}`),
     ...componentNames.filter((n) => n.startsWith('com.google.android.play.core.integrity')).map((n) => `component ${n}`),
     ...(info.apks.some((f) => f.dexHints.playIntegrity) ? ['dex references Play Integrity / SafetyNet'] : []),
   ];
-  const keystoreEvidence = info.apks.some((f) => f.dexHints.keystore) ? ['dex references AndroidKeyStore'] : [];
+  const keystoreEvidence = info.apks.some((f) => f.dexHints.keystore) ? ['dex references AndroidKeyStore / KeyGenParameterSpec'] : [];
   return [
     gmsEvidence.length ? warn('USES_GMS', 'Uses Google Play services; inside a virtual space GMS sees the host app, so sign-in, push and some APIs may fail.', { evidence: gmsEvidence }) : ok('USES_GMS', 'No Google Play services use found.'),
     integrityEvidence.length ? warn('USES_PLAY_INTEGRITY', 'Uses Play Integrity/SafetyNet; attestation will most likely fail in a virtual space.', { evidence: integrityEvidence }) : ok('USES_PLAY_INTEGRITY', 'No Play Integrity use found.'),

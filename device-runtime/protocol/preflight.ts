@@ -44,5 +44,10 @@ export const DeviceTraitsSchema = z.object({
   page_size: z.union([z.literal(4096), z.literal(16384)]),
   sdk_int: z.number().int(),
   min_target_sdk: z.number().int().default(24),
+  /**
+   * The runtime installs apps into a secure (non-virtualized) environment, so apps declaring
+   * REQUIRE_SECURE_ENV may be installed. Absent = false: a NestSpace virtual space is not one.
+   */
+  secure_env: z.boolean().optional(),
 });
 export type DeviceTraits = z.infer<typeof DeviceTraitsSchema>;

@@ -54,6 +54,7 @@ export class SimRuntime {
   createSpace(name: string | undefined): SimSpace {
     const id = `sp_${randomUUID().slice(0, 8)}`;
     const space = new SimSpace(id, name ?? id, ++this.displayCounter);
+    space.onCrash = (inst) => this.pool.release(inst);
     this.spaces.set(id, space);
     return space;
   }

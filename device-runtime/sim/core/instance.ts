@@ -12,6 +12,8 @@ export interface InstanceHost {
   /** Called whenever something on screen may have changed. */
   invalidate(): void;
   toast(text: string): void;
+  /** The instance's process died; free its slot. */
+  crashed(inst: SimInstance): void;
   log(line: Omit<LogLine, 'ts' | 'pid' | 'package' | 'instance'>, from: SimInstance): void;
 }
 
@@ -56,6 +58,18 @@ export class SimInstance {
     this.stack = [];
     this.status = 'stopped';
     this.slot = null;
+  }
+
+  /**
+   * The app crashed: its process (slot) dies, the back stack is gone, data stays. The next
+   * launch reports restarted_after_crash with this reason (§3.3 Stage C-D).
+   */
+  crash(reason: string): void {
+    this.host.log({ level: 'E', tag: 'AndroidRuntime', message: `FATAL EXCEPTION: main\n${reason}` }, this);
+    this.stack = [];
+    this.status = 'crashed';
+    this.crashReason = reason;
+    this.host.crashed(this);
   }
 
   clearData(): void {

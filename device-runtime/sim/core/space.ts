@@ -125,8 +125,15 @@ export class SimSpace implements InstanceHost {
     }));
   }
 
+  /** Set by the runtime: frees the process slot of a crashed instance. */
+  onCrash: (inst: SimInstance) => void = () => {};
+
   // InstanceHost
   invalidate(): void {}
+  crashed(inst: SimInstance): void {
+    this.onCrash(inst);
+    this.invalidate();
+  }
   toast(text: string): void {
     this.screen.toast(text);
   }
