@@ -95,7 +95,7 @@ function align16k(info: ApkInfo, dev: DeviceTraits): PreflightCheck {
   const elf = libs.filter((l) => l.elfAligned16k === false).map((l) => ({ apk: l.apk, path: l.path, pAlign: l.pAlign }));
   const zip = libs.filter((l) => mappedFromApk && l.zipAligned16k === false).map((l) => ({ apk: l.apk, path: l.path, dataOffset: l.dataOffset, remainder: (l.dataOffset ?? 0) % PAGE_16K }));
   const details = { abi: sel, pageSize: dev.page_size, extractNativeLibs: base.manifest.extractNativeLibs, elf, zip, checked: libs.length };
-  if (elf.length === 0 && zip.length === 0) return ok('NOT_16KB_ALIGNED', `All ${libs.length} ${sel ?? 'native'} librar${libs.length === 1 ? 'y is' : 'ies are'} 16 KB aligned.`, details);
+  if (elf.length === 0 && zip.length === 0) return ok('NOT_16KB_ALIGNED', libs.length === 1 ? `The ${sel ?? 'native'} library is 16 KB aligned.` : `All ${libs.length} ${sel ?? 'native'} libraries are 16 KB aligned.`, details);
   const parts = [
     elf.length ? `${elf.length} ELF file${elf.length === 1 ? ' has' : 's have'} PT_LOAD p_align < 16384 (e.g. ${elf[0]!.path}: ${elf[0]!.pAlign})` : null,
     zip.length ? `${zip.length} stored librar${zip.length === 1 ? 'y is' : 'ies are'} not at a 16 KB zip offset (e.g. ${zip[0]!.path} at ${zip[0]!.dataOffset})` : null,
