@@ -13,3 +13,4 @@ export * from './tools/appfn.js';
 export * from './tools/session.js';
 export * from './tools/agent.js';
 export * from './tools/runtime.js';
+export * from './tools/audit.js';

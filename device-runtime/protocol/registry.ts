@@ -6,6 +6,7 @@ import { appfnTools } from './tools/appfn.js';
 import { sessionTools } from './tools/session.js';
 import { agentTools } from './tools/agent.js';
 import { runtimeTools } from './tools/runtime.js';
+import { auditTools } from './tools/audit.js';
 import type { ToolDef } from './tool.js';
 
 /** Every tool of the protocol, in the order of §5.7. */
@@ -17,6 +18,7 @@ export const TOOL_LIST = [
   ...sessionTools,
   ...agentTools,
   ...runtimeTools,
+  ...auditTools,
 ] as const;
 
 type AnyTool = (typeof TOOL_LIST)[number];

@@ -5,22 +5,37 @@ import {
   toolError,
   type Caller,
   type ToolArgs,
+  type ToolDef,
   type ToolError,
   type ToolName,
   type ToolResult,
 } from '../protocol/index.js';
+import { appModelFor } from './apps/index.js';
+import { blankApp } from './apps/blank.js';
+import { ApprovalGate } from './core/approvals.js';
+import { maskArgs, SimAudit } from './core/audit.js';
+import { IdempotencyCache } from './core/idempotency.js';
 import { LeaseManager } from './core/leases.js';
+import { TEST_RUN_POLICY, type SimPolicy } from './core/policy.js';
 import { ProcessPool } from './core/process-pool.js';
+import { SharedDisplay } from './core/shared-display.js';
 import { SimError } from './core/sim-error.js';
 import { SimSpace } from './core/space.js';
+import { SimStore, type PersistedState } from './core/store.js';
 import { handlers } from './handlers/index.js';
 
 export interface SimOptions {
-  /** Process slots of the device (§2.2: 2–4). */
+  /** Process slots of the device (§2.2: 2–4). Default 4. */
   slots?: number;
   abis?: string[];
   pageSize?: 4096 | 16384;
   sdkInt?: number;
+  /** Where state.json lives. Absent: ephemeral, nothing touches the disk (the default for test runs). */
+  stateDir?: string | null;
+  /** Pre-approvals and shell; default {@link TEST_RUN_POLICY} (a test run is a pre-approved context). */
+  policy?: SimPolicy;
+  /** Each space gets its own display (default). false: spaces take turns on the main display. */
+  virtualDisplays?: boolean;
 }
 
 /** Who is calling: the MCP session (or in-process caller) and its kind. */
@@ -33,29 +48,56 @@ export type CallOutcome<N extends ToolName = ToolName> =
   | { ok: true; result: ToolResult<N> }
   | { ok: false; error: ToolError };
 
+type ResolvedOptions = Required<Omit<SimOptions, 'stateDir'>> & { stateDir: string | null };
+
 /**
  * The simulated NestSpace runtime: the ToolRegistry of §5.2. Every call is validated against the
- * protocol's schemas in both directions, checked against leases, dispatched to its handler and
- * answered with its result or a `{code, message, retryable, hint}` envelope. Transports (MCP over
- * HTTP, in-memory) only adapt to this.
+ * protocol's schemas in both directions, checked against leases (§5.5) and approvals (§5.6),
+ * dispatched to its handler, answered with its result or a `{code, message, retryable, hint}`
+ * envelope, and written to the audit log. Transports (MCP over HTTP, in-memory) only adapt to this.
  */
 export class SimRuntime {
   readonly spaces = new Map<string, SimSpace>();
-  readonly leases = new LeaseManager();
+  readonly audit = new SimAudit();
+  readonly leases: LeaseManager;
+  readonly approvals: ApprovalGate;
   readonly pool: ProcessPool;
-  readonly options: Required<SimOptions>;
+  readonly idempotency = new IdempotencyCache();
+  readonly display = new SharedDisplay();
+  readonly options: ResolvedOptions;
+  private readonly store: SimStore | null;
   private displayCounter = 0;
 
   constructor(options: SimOptions = {}) {
-    this.options = { slots: 4, abis: ['x86_64', 'arm64-v8a'], pageSize: 4096, sdkInt: 35, ...options };
+    const defined = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as SimOptions;
+    this.options = {
+      slots: 4,
+      abis: ['x86_64', 'arm64-v8a'],
+      pageSize: 4096,
+      sdkInt: 35,
+      stateDir: null,
+      policy: TEST_RUN_POLICY,
+      virtualDisplays: true,
+      ...defined,
+    };
     this.pool = new ProcessPool(this.options.slots);
+    this.approvals = new ApprovalGate(this.audit);
+    this.leases = new LeaseManager((change, lease, by) =>
+      this.audit.event('lease', `lease.${change}`, { caller: lease.owner, session_id: by ?? lease.session_id }, lease.space_id, {
+        lease_id: lease.lease_id,
+        mode: lease.mode,
+        holder: lease.session_id,
+      }),
+    );
+    this.store = this.options.stateDir ? new SimStore(this.options.stateDir) : null;
+    const saved = this.store?.load();
+    if (saved) this.restore(saved);
   }
 
   createSpace(name: string | undefined): SimSpace {
     const id = `sp_${randomUUID().slice(0, 8)}`;
-    const space = new SimSpace(id, name ?? id, ++this.displayCounter);
-    space.onCrash = (inst) => this.pool.release(inst);
-    this.spaces.set(id, space);
+    const space = this.attach(new SimSpace(id, name ?? id, this.options.virtualDisplays ? ++this.displayCounter : null));
+    this.persist();
     return space;
   }
 
@@ -70,34 +112,135 @@ export class SimRuntime {
   }
 
   async call<N extends ToolName>(name: N | string, rawArgs: unknown, ctx: CallContext): Promise<CallOutcome<N>> {
+    const started = Date.now();
+    const t0 = performance.now();
     const tool = getTool(name);
+    const argsForAudit = (rawArgs && typeof rawArgs === 'object' ? rawArgs : {}) as Record<string, unknown>;
+    let outcome: CallOutcome<N>;
     if (!tool) {
-      return { ok: false, error: toolError('UNKNOWN_TOOL', `no tool ${name}`, { hint: 'tools/list lists the tools of this runtime.' }) };
+      outcome = { ok: false, error: toolError('UNKNOWN_TOOL', `no tool ${name}`, { hint: 'tools/list lists the tools of this runtime.' }) };
+    } else {
+      const parsed = tool.input.safeParse(rawArgs ?? {});
+      outcome = parsed.success
+        ? await this.run<N>(tool, parsed.data as Record<string, unknown>, ctx)
+        : { ok: false, error: invalidArgument(name, parsed.error) };
     }
-    const parsed = tool.input.safeParse(rawArgs ?? {});
-    if (!parsed.success) return { ok: false, error: invalidArgument(name, parsed.error) };
-    const args = parsed.data as Record<string, unknown>;
+    const password = outcome.ok && (outcome.result as { node?: { password?: boolean } | null }).node?.password === true;
+    this.audit.record({
+      ts: started,
+      kind: 'call',
+      // approval_decide is the user's answer on the phone (§5.6), whoever relays it.
+      caller: name === 'approval_decide' ? 'USER' : ctx.caller,
+      session_id: ctx.sessionId,
+      space_id: typeof argsForAudit.space_id === 'string' ? argsForAudit.space_id : null,
+      tool: name,
+      args: maskArgs(name, argsForAudit, password),
+      code: outcome.ok ? 'OK' : outcome.error.code,
+      duration_ms: Math.round((performance.now() - t0) * 1000) / 1000,
+    });
+    if (outcome.ok && tool?.mutating) this.persist();
+    return outcome;
+  }
+
+  private async run<N extends ToolName>(tool: ToolDef, args: Record<string, unknown>, ctx: CallContext): Promise<CallOutcome<N>> {
+    const name = tool.name as N;
+    const spaceId = typeof args.space_id === 'string' ? args.space_id : undefined;
     try {
-      if (tool.mutating && typeof args.space_id === 'string') {
-        this.space(args.space_id);
-        this.leases.requireExclusive(args.space_id, ctx.sessionId, name);
+      if (name === 'sys_shell' && !this.options.policy.shell.enabled) {
+        throw new SimError(
+          toolError('TOOL_DISABLED', 'sys_shell is disabled on this runtime (§5.6: high-risk shell is off by default)', {
+            hint: 'Start the simulator with a policy that enables it: --policy policy.json with {"shell": {"enabled": true, "allow": ["getprop"]}}.',
+          }),
+        );
       }
-      const handler = handlers[name as N] as (a: ToolArgs<N>, rt: SimRuntime, c: CallContext) => Promise<ToolResult<N>> | ToolResult<N>;
-      const result = await handler(args as ToolArgs<N>, this, ctx);
-      const checked = tool.result.safeParse(result);
-      if (!checked.success) {
-        return { ok: false, error: toolError('INTERNAL', `${name} produced an invalid result: ${describeIssues(checked.error)}`) };
+      if (spaceId !== undefined && name !== 'audit_query') {
+        this.space(spaceId);
+        this.leases.touch(spaceId, ctx.sessionId);
+        if (tool.mutating) this.leases.requireExclusive(spaceId, ctx.sessionId, name);
       }
-      return { ok: true, result: checked.data as ToolResult<N> };
+      const invoke = async () => {
+        if (tool.dangerous) this.requireApproval(tool, spaceId!, args, ctx);
+        const handler = handlers[name] as (a: ToolArgs<N>, rt: SimRuntime, c: CallContext) => Promise<ToolResult<N>> | ToolResult<N>;
+        const exec = async () => handler(args as ToolArgs<N>, this, ctx);
+        const result = name.startsWith('ui_') && !this.options.virtualDisplays && spaceId ? await this.display.use(spaceId, exec) : await exec();
+        const checked = tool.result.safeParse(result);
+        if (!checked.success) {
+          throw new SimError(toolError('INTERNAL', `${name} produced an invalid result: ${describeIssues(checked.error)}`));
+        }
+        return checked.data as ToolResult<N>;
+      };
+      const key = args.idempotency_key;
+      const result = typeof key === 'string' ? await this.idempotency.run(name, key, args, invoke) : await invoke();
+      return { ok: true, result };
     } catch (e) {
       if (e instanceof SimError) return { ok: false, error: e.envelope };
       return { ok: false, error: toolError('INTERNAL', `${name} failed: ${(e as Error).message}`) };
     }
   }
 
+  /** §5.6: a dangerous call goes through when the policy pre-approves it or an approval covers it. */
+  private requireApproval(tool: ToolDef, spaceId: string, args: Record<string, unknown>, ctx: CallContext): void {
+    if (this.options.policy.preapprove.includes(tool.name)) return;
+    if (this.approvals.consume(spaceId, tool.name, args, ctx.sessionId)) return;
+    throw new SimError(
+      toolError('APPROVAL_REQUIRED', `${tool.name} is dangerous and needs a human approval in space ${spaceId}`, {
+        hint: `Call approval_request {space_id: "${spaceId}", tool: "${tool.name}", reason: "…"}, wait with approval_wait until it is approved, then call ${tool.name} again.`,
+        details: { tool: tool.name, space_id: spaceId },
+      }),
+    );
+  }
+
+  /** Remove a space with everything in it. */
+  deleteSpace(space: SimSpace): void {
+    for (const inst of space.instances.values()) this.pool.release(inst);
+    this.spaces.delete(space.id);
+    this.leases.dropSpace(space.id);
+    this.persist();
+  }
+
   /** A session ended (MCP DELETE, disconnect, idle expiry): its leases go with it (§5.5). */
   endSession(sessionId: string): void {
     this.leases.releaseSession(sessionId);
+  }
+
+  /** Write pending state and stop timers. The runtime should not be used afterwards. */
+  close(): void {
+    this.store?.flush();
+    this.leases.close();
+    this.approvals.close();
+  }
+
+  /** Schedule a write of state.json (no-op when ephemeral). */
+  persist(): void {
+    this.store?.schedule(() => this.snapshot());
+  }
+
+  get stateFile(): string | null {
+    return this.store?.file ?? null;
+  }
+
+  private snapshot(): PersistedState {
+    return {
+      version: 1,
+      displayCounter: this.displayCounter,
+      spaces: [...this.spaces.values()].map((s) => s.toJSON()),
+      idempotency: this.idempotency.toJSON(),
+    };
+  }
+
+  private restore(state: PersistedState): void {
+    this.displayCounter = state.displayCounter;
+    for (const p of state.spaces) {
+      const displayId = this.options.virtualDisplays ? (p.displayId ?? ++this.displayCounter) : null;
+      this.attach(SimSpace.restore({ ...p, displayId }, (pkg, label) => appModelFor(pkg) ?? blankApp(pkg, label)));
+    }
+    this.idempotency.restore(state.idempotency);
+  }
+
+  private attach(space: SimSpace): SimSpace {
+    space.onCrash = (inst) => this.pool.release(inst, true);
+    this.spaces.set(space.id, space);
+    return space;
   }
 }
 
@@ -114,3 +257,4 @@ function invalidArgument(tool: string, error: z.ZodError): ToolError {
     hint: `Check the arguments against the input schema of ${tool} (tools/list).`,
   });
 }
+

@@ -68,4 +68,29 @@ export const approval_wait = defineTool({
   }),
 });
 
-export const sessionTools = [session_acquire, session_release, session_status, approval_request, approval_wait] as const;
+export const approval_decide = defineTool({
+  name: 'approval_decide',
+  title: 'Decide approval {approval_id}: {decision}',
+  description:
+    "The user's answer to an approval request, as given on the phone (caller USER). Extension: a real device takes this decision in its own UI.",
+  extension: true,
+  input: z.object({
+    approval_id: z.string(),
+    decision: z.enum(['approve', 'deny']),
+    reason: z.string().max(2000).optional(),
+  }),
+  result: z.object({
+    approval_id: z.string(),
+    status: ApprovalStatusSchema,
+    decided_by: z.string().nullable(),
+  }),
+});
+
+export const sessionTools = [
+  session_acquire,
+  session_release,
+  session_status,
+  approval_request,
+  approval_wait,
+  approval_decide,
+] as const;

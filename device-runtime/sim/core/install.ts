@@ -10,6 +10,8 @@ export interface InstallInfo {
   versionCode: number;
   versionName: string | null;
   certSha256: string[];
+  abis: string[];
+  permissions: string[];
 }
 
 /**
@@ -24,8 +26,12 @@ export async function installApk(paths: string[], rt: SimRuntime, space: SimSpac
   const { report, info } = previous
     ? await inspectAndPreflight(paths, device, { certSha256: previous.certSha256, versionCode: previous.versionCode })
     : probe;
-  const reject = report.checks.find((c: { status: string }) => c.status === 'reject');
-  if (!report.installable || !info) {
+  // §3.9: "Installation does not fail because of ABI; the check happens before launch."
+  const checks = report.checks.map((c) =>
+    c.code === 'ABI_MISMATCH' && c.status === 'reject' ? { ...c, status: 'warn' as const, message: `${c.message} space_launch will refuse with ABI_MISMATCH.` } : c,
+  );
+  const reject = checks.find((c) => c.status === 'reject');
+  if (reject || !info) {
     const code = reject?.code ?? 'INVALID_APK';
     throw new SimError(
       toolError(code as 'INVALID_APK', `space_install_apk: ${reject?.message ?? 'the APK cannot be installed'}`, {
@@ -41,7 +47,15 @@ export async function installApk(paths: string[], rt: SimRuntime, space: SimSpac
       versionCode: info.versionCode,
       versionName: info.versionName,
       certSha256: info.apks[0]?.signing.certSha256 ?? [],
+      abis: info.abis,
+      permissions: dangerousPermissions(report),
     },
-    report,
+    report: { ...report, installable: true, checks },
   };
+}
+
+/** Runtime permissions the preflight found in the manifest (its DANGEROUS_PERMISSIONS check). */
+function dangerousPermissions(report: PreflightReport): string[] {
+  const perms = report.checks.find((c) => c.code === 'DANGEROUS_PERMISSIONS')?.details?.permissions;
+  return Array.isArray(perms) ? perms.filter((p): p is string => typeof p === 'string') : [];
 }

@@ -13,6 +13,23 @@ export interface InstalledApp {
   certSha256: string[];
   apkPaths: string[];
   system: boolean;
+  /** ABIs the app ships native libraries for; checked at launch (§3.9), not at install. */
+  abis: string[];
+  /** Runtime permissions the manifest asks for, and those granted in this space. */
+  requestedPermissions: string[];
+  granted: string[];
+}
+
+/** What survives a restart of the simulator (state.json), per space. */
+export interface PersistedSpace {
+  id: string;
+  name: string;
+  displayId: number | null;
+  createdAt: number;
+  instanceCounter: number;
+  clipboard: string | null;
+  apps: Array<Omit<InstalledApp, 'model'> & { package: string }>;
+  instances: Array<{ package: string; id: string; data: unknown }>;
 }
 
 /** A virtual space: its apps, their instances, and its own virtual display. */
@@ -24,11 +41,13 @@ export class SimSpace implements InstanceHost {
   readonly screen: SimScreen;
   readonly logcat: LogLine[] = [];
   private instanceCounter = 0;
+  clipboard: string | null = null;
 
   constructor(
     readonly id: string,
     public name: string,
-    readonly displayId: number,
+    /** Its own virtual display, or null when spaces take turns on the main display. */
+    readonly displayId: number | null,
     readonly createdAt = Date.now(),
   ) {
     this.screen = new SimScreen(id, () => this.foreground);
@@ -123,6 +142,32 @@ export class SimSpace implements InstanceHost {
         .filter((i) => i.model.package === pkg)
         .map((i) => ({ instance: i.id, state: i.status, slot: i.slot, activity: i.top?.name ?? null })),
     }));
+  }
+
+  toJSON(): PersistedSpace {
+    return {
+      id: this.id,
+      name: this.name,
+      displayId: this.displayId,
+      createdAt: this.createdAt,
+      instanceCounter: this.instanceCounter,
+      clipboard: this.clipboard,
+      apps: [...this.apps.entries()].map(([pkg, { model: _, ...app }]) => ({ ...app, package: pkg })),
+      instances: [...this.instances.values()].map((i) => ({ package: i.model.package, id: i.id, data: i.data })),
+    };
+  }
+
+  /** Rebuild a space from state.json; `model` binds each package to its app model again. */
+  static restore(p: PersistedSpace, model: (pkg: string, label: string) => AppModel<any>): SimSpace {
+    const space = new SimSpace(p.id, p.name, p.displayId, p.createdAt);
+    space.instanceCounter = p.instanceCounter;
+    space.clipboard = p.clipboard;
+    for (const { package: pkg, ...app } of p.apps) space.apps.set(pkg, { ...app, model: model(pkg, app.label) });
+    for (const i of p.instances) {
+      const app = space.apps.get(i.package);
+      if (app) space.instances.set(`${i.package}@${i.id}`, new SimInstance(app.model, i.id, space, i.data));
+    }
+    return space;
   }
 
   /** Set by the runtime: frees the process slot of a crashed instance. */

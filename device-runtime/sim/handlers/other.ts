@@ -1,15 +1,9 @@
-import { PROTOCOL_VERSION, TOOL_NAMES } from '../../protocol/index.js';
+import { PROTOCOL_VERSION, TOOL_LIST, TOOL_NAMES } from '../../protocol/index.js';
 import { SCREEN } from '../ui/layout.js';
 import type { HandlerGroup } from './types.js';
 import { notSupported } from './space.js';
 
 type OtherTools =
-  | 'app_intent'
-  | 'sys_shell'
-  | 'sys_logcat'
-  | 'sys_clipboard_get'
-  | 'sys_clipboard_set'
-  | 'space_permissions'
   | 'appfn_status'
   | 'appfn_list'
   | 'appfn_execute'
@@ -21,22 +15,11 @@ type OtherTools =
   | 'trajectory_get'
   | 'runtime_info';
 
+/** Argument-level extensions (no tool of their own); tool-level ones come from the `extension` flag. */
+const ARGUMENT_EXTENSIONS = ['instance', 'clear_data', 'snapshot_check'];
+const EXTENSIONS = [...ARGUMENT_EXTENSIONS, ...TOOL_LIST.filter((t) => t.extension).map((t) => t.name)];
+
 export const otherHandlers: HandlerGroup<OtherTools> = {
-  app_intent: () => notSupported('app_intent'),
-  sys_shell: () => notSupported('sys_shell'),
-  sys_logcat: (args, rt) => {
-    const space = rt.space(args.space_id);
-    const lines = space.logcat.filter(
-      (l) =>
-        (args.package === undefined || l.package === args.package) &&
-        (args.instance === undefined || l.instance === args.instance) &&
-        (args.since_ms === undefined || l.ts >= args.since_ms),
-    );
-    return { lines: lines.slice(-args.max_lines) };
-  },
-  sys_clipboard_get: () => notSupported('sys_clipboard_get'),
-  sys_clipboard_set: () => notSupported('sys_clipboard_set'),
-  space_permissions: () => notSupported('space_permissions'),
   appfn_status: (args, rt) => {
     rt.space(args.space_id);
     return { available: false, api_level: rt.options.sdkInt, reason: 'AppFunctions need API 36 and EXECUTE_APP_FUNCTIONS' };
@@ -59,8 +42,13 @@ export const otherHandlers: HandlerGroup<OtherTools> = {
       page_size: rt.options.pageSize,
       screen: { width: SCREEN.width, height: SCREEN.height, density: SCREEN.density },
     },
-    capabilities: { virtual_displays: true, process_slots: rt.options.slots, channels: ['accessibility' as const], shell_enabled: false },
-    extensions: ['instance', 'clear_data', 'snapshot_check', 'space_rename', 'runtime_info'],
+    capabilities: {
+      virtual_displays: rt.options.virtualDisplays,
+      process_slots: rt.options.slots,
+      channels: ['accessibility' as const],
+      shell_enabled: rt.options.policy.shell.enabled,
+    },
+    extensions: EXTENSIONS,
     tools: TOOL_NAMES,
   }),
 };

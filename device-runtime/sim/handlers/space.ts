@@ -23,10 +23,7 @@ export const spaceHandlers: HandlerGroup<SpaceTools> = {
   space_create: (args, rt) => rt.createSpace(args.name).summary(),
 
   space_delete: (args, rt) => {
-    const space = rt.space(args.space_id);
-    for (const inst of space.instances.values()) rt.pool.release(inst);
-    rt.spaces.delete(space.id);
-    rt.leases.dropSpace(space.id);
+    rt.deleteSpace(rt.space(args.space_id));
     return { ok: true as const };
   },
 
@@ -42,6 +39,8 @@ export const spaceHandlers: HandlerGroup<SpaceTools> = {
     const previous = space.apps.get(info.package);
     const model = appModelFor(info.package) ?? blankApp(info.package, info.label);
     const unchanged = previous !== undefined && previous.versionCode === info.versionCode;
+    // An update keeps the app's instances and their data (§3.1); only the code changes.
+    const granted = args.grant_runtime_permissions ? info.permissions : (previous?.granted ?? []).filter((p) => info.permissions.includes(p));
     space.apps.set(info.package, {
       model,
       label: info.label,
@@ -50,6 +49,9 @@ export const spaceHandlers: HandlerGroup<SpaceTools> = {
       certSha256: info.certSha256,
       apkPaths: args.apk_paths,
       system: false,
+      abis: info.abis,
+      requestedPermissions: info.permissions,
+      granted,
     });
     return {
       package: info.package,
@@ -77,13 +79,26 @@ export const spaceHandlers: HandlerGroup<SpaceTools> = {
 
   space_launch: (args, rt) => {
     const space = rt.space(args.space_id);
+    const app = space.app(args.package);
+    if (app.abis.length > 0 && !app.abis.some((a) => rt.options.abis.includes(a))) {
+      throw new SimError(
+        toolError('ABI_MISMATCH', `space_launch: ${args.package} ships native libraries only for ${app.abis.join(', ')}; this device supports ${rt.options.abis.join(', ')}`, {
+          hint: 'Use a device or emulator with a matching ABI, or a build of the app that includes one.',
+          details: { app_abis: app.abis, device_abis: rt.options.abis },
+        }),
+      );
+    }
     const inst = space.instanceFor(args.package, args.instance);
     const restarted = inst.status === 'crashed';
     const crashReason = inst.crashReason;
     if (restarted) inst.stop();
-    const { slot, pid, evicted } = rt.pool.assign(inst);
+    const { slot, pid, evicted, evictedSpace } = rt.pool.assign(inst, space.id, (id) => rt.leases.exclusiveHolder(id) !== undefined);
+    if (evicted && evictedSpace) {
+      rt.spaces.get(evictedSpace)?.log({ level: 'I', tag: 'ActivityManager', message: `Killing ${evicted.pid}:${evicted.key}: evicted from slot :c${slot} (LRU)` }, evicted);
+    }
     const { cold } = inst.start(args.activity, pid);
     inst.crashReason = null;
+    if (cold) space.log({ level: 'I', tag: 'ActivityManager', message: `Start proc ${pid}:${inst.key} in slot :c${slot}${restarted ? ' (restarted after crash)' : ''}` }, inst);
     space.bringToFront(inst);
     return {
       package: args.package,

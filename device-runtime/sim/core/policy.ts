@@ -1,0 +1,62 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { getTool } from '../../protocol/index.js';
+
+/**
+ * What the human operator decided ahead of time (§5.6): which dangerous tools need no approval
+ * request, and whether the shell is enabled and with which commands.
+ */
+export const SimPolicySchema = z.object({
+  preapprove: z.array(z.string()).default([]),
+  shell: z
+    .object({
+      enabled: z.boolean().default(false),
+      /** A command is allowed when it equals an entry or starts with an entry followed by a space. */
+      allow: z.array(z.string()).default([]),
+    })
+    .default({ enabled: false, allow: [] }),
+});
+export type SimPolicy = z.infer<typeof SimPolicySchema>;
+
+/**
+ * The embedded simulator serves test runs, and a test run is a pre-approved context: the person
+ * who started it has already agreed to install, uninstall, grant permissions and use the clipboard
+ * in its spaces. The shell stays off, as on a device. `--policy strict` removes every pre-approval.
+ */
+export const TEST_RUN_POLICY: SimPolicy = {
+  preapprove: ['space_install_apk', 'space_uninstall', 'space_permissions', 'sys_clipboard_get', 'sys_clipboard_set'],
+  shell: { enabled: false, allow: [] },
+};
+
+/** The design's defaults (§5.6): every dangerous call needs a human approval; no shell. */
+export const STRICT_POLICY: SimPolicy = { preapprove: [], shell: { enabled: false, allow: [] } };
+
+/** `--policy strict|test|<file.json>`. */
+export function loadPolicy(spec: string): SimPolicy {
+  if (spec === 'strict') return STRICT_POLICY;
+  if (spec === 'test' || spec === 'default') return TEST_RUN_POLICY;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(spec, 'utf8'));
+  } catch (e) {
+    throw new Error(`--policy ${spec}: cannot read it as JSON (${(e as Error).message}). Pass strict, test, or a JSON file like {"preapprove": ["space_install_apk"]}.`);
+  }
+  return parsePolicy(raw, spec);
+}
+
+export function parsePolicy(raw: unknown, where = 'policy'): SimPolicy {
+  const parsed = SimPolicySchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new Error(`${where}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+  }
+  const unknown = parsed.data.preapprove.filter((t) => !getTool(t)?.dangerous);
+  if (unknown.length) {
+    throw new Error(`${where}: preapprove lists ${unknown.join(', ')}, which ${unknown.length > 1 ? 'are not dangerous tools' : 'is not a dangerous tool'}; only dangerous tools need approval.`);
+  }
+  return parsed.data;
+}
+
+export function shellAllows(policy: SimPolicy, command: string): boolean {
+  const c = command.trim().replace(/\s+/g, ' ');
+  return policy.shell.allow.some((a) => c === a || c.startsWith(`${a} `));
+}
