@@ -1,0 +1,72 @@
+import { DeviceClient, McpToolTransport, DeviceError } from '../client/index.js';
+import { toolError } from '../protocol/index.js';
+import { DeviceOptionsSchema, type DeviceOptions } from './options.js';
+
+export { DeviceOptionsSchema, type DeviceOptions } from './options.js';
+
+/** Where the embedded simulator of this run listens (set by the global setup for workers). */
+export const EMBEDDED_URL_ENV = 'NESTWRIGHT_SIM_URL';
+export const EMBEDDED_TOKEN_ENV = 'NESTWRIGHT_SIM_TOKEN';
+
+export interface EmbeddedDevice {
+  url: string;
+  token: string;
+  close(): Promise<void>;
+}
+
+/** Start the embedded simulated runtime in this process (the only place that loads the simulator). */
+export async function startEmbeddedDevice(opts: { faults?: string; seed?: number; slots?: number } = {}): Promise<EmbeddedDevice> {
+  const { startSimServer } = await import('../sim/index.js');
+  return startSimServer(opts as never);
+}
+
+/**
+ * The one factory through which the framework reaches a device: validate the options, find or
+ * start the runtime, and connect a client over MCP Streamable HTTP.
+ */
+export async function connectDevice(raw: unknown): Promise<{ client: DeviceClient; close(): Promise<void> }> {
+  const parsed = DeviceOptionsSchema.safeParse(raw ?? { provider: 'sim' });
+  if (!parsed.success) {
+    throw new DeviceError('connectDevice', toolError('INVALID_ARGUMENT', `use.device: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'device'}: ${i.message}`).join('; ')}`, {
+      hint: "Set use.device to { provider: 'sim' } or { provider: 'nestspace', url, token }.",
+    }));
+  }
+  const opts: DeviceOptions = parsed.data;
+  let embedded: EmbeddedDevice | null = null;
+  let url: string;
+  let token: string;
+  if (opts.provider === 'sim' && !opts.url) {
+    if (process.env[EMBEDDED_URL_ENV] && process.env[EMBEDDED_TOKEN_ENV]) {
+      url = process.env[EMBEDDED_URL_ENV]!;
+      token = process.env[EMBEDDED_TOKEN_ENV]!;
+    } else {
+      // No run-wide simulator (plain @playwright/test config): one per worker.
+      embedded = await startEmbeddedDevice(opts);
+      ({ url, token } = embedded);
+    }
+  } else {
+    url = opts.url!;
+    token = opts.token ?? '';
+  }
+  try {
+    const transport = await McpToolTransport.http(url, token);
+    const client = new DeviceClient(transport);
+    return {
+      client,
+      async close() {
+        await client.close();
+        await embedded?.close();
+      },
+    };
+  } catch (e) {
+    await embedded?.close();
+    const msg = (e as Error).message;
+    const code = /401|Unauthorized/i.test(msg) ? 'UNAUTHORIZED' : 'DEVICE_DISCONNECTED';
+    throw new DeviceError('connectDevice', toolError(code, `cannot connect to ${url}: ${msg}`, {
+      hint: code === 'UNAUTHORIZED'
+        ? 'Check use.device.token: it must be the runtime\'s bearer token.'
+        : 'Is the runtime running? For a real device: `adb forward tcp:8765 tcp:8765` and check the NestSpace MCP switch.',
+      retryable: false,
+    }), { cause: e });
+  }
+}

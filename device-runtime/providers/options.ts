@@ -1,0 +1,25 @@
+import { z } from 'zod';
+
+/**
+ * How a test run reaches a device (`use.device` in playwright.config.ts). `sim` without a url is
+ * the embedded simulated runtime, started once for the run.
+ */
+export const DeviceOptionsSchema = z.discriminatedUnion('provider', [
+  z.object({
+    provider: z.literal('sim'),
+    /** Connect to a simulator started elsewhere (`npx nestwright sim`) instead of the embedded one. */
+    url: z.string().url().optional(),
+    token: z.string().optional(),
+    faults: z.enum(['instant', 'realistic', 'hostile']).optional(),
+    seed: z.number().int().optional(),
+    slots: z.number().int().min(1).max(64).optional(),
+  }),
+  z.object({
+    provider: z.literal('nestspace'),
+    url: z.string().url().describe('MCP endpoint, e.g. http://127.0.0.1:8765/mcp after `adb forward tcp:8765 tcp:8765`'),
+    token: z.string().min(1),
+    /** Run `adb forward` for this serial first. */
+    adbSerial: z.string().optional(),
+  }),
+]);
+export type DeviceOptions = z.infer<typeof DeviceOptionsSchema>;

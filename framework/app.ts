@@ -1,0 +1,96 @@
+import { formatTitle, TOOLS, type Key, type Observation } from '../device-runtime/protocol/index.js';
+import { AppDriver } from './driver.js';
+import { NestwrightError, TimeoutError, describeScreen } from './errors.js';
+import { Locator, LocatorFactory } from './locator.js';
+import type { Step } from './selector.js';
+import { poll } from './poll.js';
+
+/**
+ * One instance of an app in a space, the way Playwright's `page` is one tab: locators, keys,
+ * lifecycle. Each instance has its own data (§3.6); several can share the space's screen, and
+ * the app is brought to the front before it is acted on.
+ */
+export class App extends LocatorFactory {
+  constructor(readonly driver: AppDriver, private readonly spawn: () => Promise<App>) {
+    super();
+  }
+
+  get package(): string {
+    return this.driver.pkg;
+  }
+  get instance(): string | null {
+    return this.driver.instance;
+  }
+
+  protected chain(steps: Step[]): Locator {
+    return new Locator(this.driver, steps);
+  }
+
+  /** Another fresh instance of the same app in the same space (multi-user tests). */
+  newInstance(): Promise<App> {
+    return this.spawn();
+  }
+
+  async press(key: Key): Promise<void> {
+    await this.driver.step({ kind: 'action', api: 'app.press', title: formatTitle(TOOLS.ui_key.title, { key }), selector: null }, async (rec) => {
+      const before = await this.driver.observe('app.press');
+      rec.before = before.snapshot_id;
+      await this.driver.call('app.press', 'ui_key', { space_id: this.driver.spaceId, key });
+    });
+  }
+
+  /** Bring this instance up (to the front, starting it if needed). */
+  async launch(opts: { activity?: string } = {}): Promise<void> {
+    await this.driver.step({ kind: 'app', api: 'app.launch', title: formatTitle(TOOLS.space_launch.title, { package: this.package }), selector: null }, async () => {
+      await this.driver.call('app.launch', 'space_launch', {
+        space_id: this.driver.spaceId,
+        package: this.package,
+        ...(this.instance ? { instance: this.instance } : {}),
+        ...(opts.activity ? { activity: opts.activity } : {}),
+      });
+    });
+  }
+
+  async stop(): Promise<void> {
+    await this.driver.step({ kind: 'app', api: 'app.stop', title: formatTitle(TOOLS.space_stop.title, { package: this.package }), selector: null }, async () => {
+      await this.driver.call('app.stop', 'space_stop', {
+        space_id: this.driver.spaceId,
+        package: this.package,
+        ...(this.instance ? { instance: this.instance } : {}),
+      });
+    });
+  }
+
+  /** The current screen of this instance (brought to the front first). */
+  observe(opts: { detail?: 'compact' | 'full' } = {}): Promise<Observation> {
+    return this.driver.observe('app.observe', opts);
+  }
+
+  /** A PNG of the space's screen. */
+  async screenshot(opts: { scale?: number } = {}): Promise<Buffer> {
+    await this.driver.observe('app.screenshot');
+    const shot = await this.driver.call('app.screenshot', 'ui_screenshot', { space_id: this.driver.spaceId, scale: opts.scale ?? 1 });
+    return Buffer.from(shot.data, 'base64');
+  }
+
+  async waitForActivity(activity: string, opts: { timeout?: number } = {}): Promise<void> {
+    const timeout = opts.timeout ?? this.driver.options.actionTimeout;
+    let last: Observation | null = null;
+    const r = await poll(timeout, async () => {
+      last = await this.driver.observe('app.waitForActivity');
+      return last.activity === activity ? { done: true, value: true } : { done: false };
+    });
+    if ('timedOut' in r) {
+      throw new TimeoutError('app.waitForActivity', `timeout ${timeout}ms exceeded waiting for ${activity}; in front: ${(last as Observation | null)?.activity ?? 'nothing'}\nScreen:\n${describeScreen(last)}`, [], last);
+    }
+  }
+
+  /** The instance's logcat lines. */
+  logcat(): Promise<string[]> {
+    return this.driver.logcat();
+  }
+}
+
+export function assertApp(value: unknown, api: string): asserts value is App {
+  if (!(value instanceof App)) throw new NestwrightError(api, `expected the app fixture (or app.newInstance()), got ${typeof value}`);
+}

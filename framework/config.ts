@@ -1,0 +1,20 @@
+import { defineConfig as pwDefineConfig, type PlaywrightTestConfig } from '@playwright/test';
+import { fileURLToPath } from 'node:url';
+import type { NestwrightUse } from './fixtures.js';
+
+type Use = Omit<NonNullable<PlaywrightTestConfig['use']>, keyof NestwrightUse> & NestwrightUse;
+type Config = Omit<PlaywrightTestConfig, 'use' | 'projects'> & {
+  use?: Use;
+  projects?: Array<Omit<NonNullable<PlaywrightTestConfig['projects']>[number], 'use'> & { use?: Use }>;
+};
+
+const GLOBAL_SETUP = fileURLToPath(new URL('./global-setup.ts', import.meta.url));
+
+/**
+ * Playwright's defineConfig, plus nestwright's global setup: one embedded simulated device for
+ * the whole run (shared by every worker, each in its own space) when `use.device` is the sim.
+ */
+export function defineConfig(config: Config): PlaywrightTestConfig {
+  const setups = [config.globalSetup ?? []].flat();
+  return pwDefineConfig({ ...(config as PlaywrightTestConfig), globalSetup: [GLOBAL_SETUP, ...setups] });
+}

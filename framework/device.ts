@@ -1,0 +1,33 @@
+import type { DeviceClient } from '../device-runtime/client/index.js';
+import type { DeviceOptions } from '../device-runtime/providers/index.js';
+import type { RuntimeInfo } from '../device-runtime/protocol/index.js';
+import { Space } from './space.js';
+
+/** What the `device` fixture offers once connected, on top of its options. */
+export interface DeviceApi {
+  /** The protocol client: every tool of the device, validated both ways. */
+  readonly client: DeviceClient;
+  info(): Promise<RuntimeInfo | null>;
+  /** A second space (its own screen), e.g. for two users acting at the same time. Deleted after the worker. */
+  newSpace(name?: string): Promise<Space>;
+}
+
+/**
+ * The `device` fixture. In playwright.config.ts `use.device` holds the options (`{ provider: 'sim' }`);
+ * in a test the same fixture is the connected device: options plus {@link DeviceApi}.
+ */
+export type Device = DeviceOptions & DeviceApi;
+
+/** Make a `use.device` value for test.use() with its type: `test.use({ device: devices.sim({ faults: 'hostile' }) })`. */
+export const devices = {
+  sim: (opts: Omit<Extract<DeviceOptions, { provider: 'sim' }>, 'provider'> = {}): Device => ({ provider: 'sim', ...opts }) as Device,
+  nestspace: (opts: Omit<Extract<DeviceOptions, { provider: 'nestspace' }>, 'provider'>): Device => ({ provider: 'nestspace', ...opts }) as Device,
+};
+
+/** Attach the connection to the options object Playwright hands to tests (non-enumerable). */
+export function attachDevice(options: object, api: DeviceApi): Device {
+  for (const key of ['client', 'info', 'newSpace'] as const) {
+    Object.defineProperty(options, key, { value: api[key], configurable: true, enumerable: false, writable: true });
+  }
+  return options as Device;
+}

@@ -1,0 +1,129 @@
+import { test as base } from '@playwright/test';
+import { connectDevice, type DeviceOptions } from '../device-runtime/providers/index.js';
+import { App } from './app.js';
+import type { Device } from './device.js';
+import { Space } from './space.js';
+import { Trajectory, TRAJECTORY_ATTACHMENT } from './trajectory.js';
+
+/** What `use` takes, in playwright.config.ts and in test.use(). */
+export interface NestwrightUse {
+  /** How to reach the device: `{ provider: 'sim' }` (default) or `{ provider: 'nestspace', url, token }`. */
+  device?: DeviceOptions;
+  /** The app under test: a package name already in the space, or an APK path to install. */
+  app?: string;
+  /** Preferred control channel; the runtime falls back when it is unavailable. */
+  channel?: 'accessibility' | 'shizuku' | 'vision';
+  /** Default timeout of each action, ms. 0 = the test's timeout. */
+  actionTimeout?: number;
+  /** Record each test's trajectory: 'on', 'retain-on-failure' or 'off'. */
+  trajectory?: 'on' | 'retain-on-failure' | 'off';
+  /** Screenshots in the trajectory: 'off', 'only-on-failure' or 'every-step'. */
+  screenshot?: 'off' | 'only-on-failure' | 'every-step';
+}
+
+/** `actionTimeout`, `screenshot` and `channel` are Playwright's own options, reused. */
+type Options = {
+  trajectory: 'on' | 'retain-on-failure' | 'off';
+  /** test.use({ app }) lands here (see `use` below); config `use.app` sets `app` itself. */
+  _appOverride: string;
+  _trajectory: Trajectory;
+};
+type WorkerOptions = {
+  _deviceOverride: DeviceOptions | undefined;
+};
+
+/** Layer 1: options, including `device` and `app` as the config sets them. */
+const withOptions = base.extend<Options & { app: App }, WorkerOptions & { device: Device; space: Space }>({
+  device: [{ provider: 'sim' } as Device, { option: true, scope: 'worker' }],
+  _deviceOverride: [undefined, { option: true, scope: 'worker' }],
+  app: ['' as unknown as App, { option: true }],
+  _appOverride: ['', { option: true }],
+  trajectory: ['on', { option: true }],
+  _trajectory: [
+    async ({ trajectory }, use, testInfo) => {
+      const t = new Trajectory();
+      await use(t);
+      const keep = trajectory === 'on' || (trajectory === 'retain-on-failure' && testInfo.status !== testInfo.expectedStatus);
+      if (keep && t.steps.length > 0) {
+        await testInfo.attach(TRAJECTORY_ATTACHMENT, { body: JSON.stringify({ version: 1, steps: t.steps }, null, 2), contentType: 'application/json' });
+      }
+    },
+    { box: true },
+  ],
+  space: [
+    async ({ device }, use, workerInfo) => {
+      const space = await Space.create(device.client, `worker-${workerInfo.parallelIndex}-${workerInfo.workerIndex}`);
+      await use(space);
+      await space.delete().catch(() => {});
+    },
+    { scope: 'worker', box: true },
+  ],
+});
+
+/**
+ * Layer 2: the same names as fixtures. `device` becomes the connected device (its options plus
+ * client/newSpace), `app` a fresh instance of the app under test, launched in the worker's space
+ * and wiped after the test — the way Playwright's `page` is a fresh tab.
+ */
+const fixtures = withOptions.extend<{ app: App }, { device: Device }>({
+  device: [
+    async ({ device: configured, _deviceOverride }, use) => {
+      const options = (_deviceOverride ?? configured ?? { provider: 'sim' }) as DeviceOptions;
+      const conn = await connectDevice(options);
+      const extra: Space[] = [];
+      const device: Device = {
+        ...options,
+        client: conn.client,
+        info: () => conn.client.info(),
+        newSpace: async (name?: string) => {
+          const s = await Space.create(conn.client, name ?? `extra-${extra.length}`);
+          extra.push(s);
+          return s;
+        },
+      };
+      await use(device);
+      for (const s of extra) await s.delete().catch(() => {});
+      await conn.close();
+    },
+    { scope: 'worker' },
+  ],
+
+  app: async ({ app: configured, _appOverride, space, _trajectory, actionTimeout }, use, testInfo) => {
+    const source = _appOverride || (configured as unknown as string);
+    if (!source || typeof source !== 'string') {
+      throw new Error("app: set use.app in playwright.config.ts, or test.use({ app: 'fixtures/apks/notes.apk' }) — a package name or an APK path.");
+    }
+    const timeouts = { actionTimeout: actionTimeout || 5_000, expectTimeout: (testInfo.project as { expect?: { timeout?: number } }).expect?.timeout ?? 5_000 };
+    const app = await space.launch(source, _trajectory, timeouts);
+    const others: App[] = [];
+    const spawn = app.newInstance.bind(app);
+    app.newInstance = async () => {
+      const more = await spawn();
+      others.push(more);
+      return more;
+    };
+    await use(app);
+    for (const a of [...others, app]) await space.dispose(a).catch(() => {});
+  },
+});
+
+type NestwrightTest = typeof fixtures & {
+  /** Options for this file or describe block: `test.use({ app: 'fixtures/apks/shop.apk' })`. */
+  use(options: NestwrightUse): void;
+};
+
+/**
+ * `test.use()` takes the same options as the config's `use`. `app` and `device` are both options
+ * and fixtures, so their test.use values are routed to the option layer here.
+ */
+const originalUse = fixtures.use.bind(fixtures);
+(fixtures as { use: unknown }).use = (options: NestwrightUse & Record<string, unknown>) => {
+  const { app, device, ...rest } = options;
+  originalUse({
+    ...rest,
+    ...(app !== undefined ? { _appOverride: app } : {}),
+    ...(device !== undefined ? { _deviceOverride: device } : {}),
+  } as never);
+};
+
+export const test = fixtures as NestwrightTest;

@@ -1,0 +1,22 @@
+/**
+ * nestwright: Playwright-style tests for Android apps in NestSpace virtual spaces.
+ *
+ *   import { test, expect } from 'nestwright';
+ *   test.use({ app: 'fixtures/apks/notes.apk' });
+ *   test('creates a note', async ({ app }) => {
+ *     await app.getByText('New note').tap();
+ *     await app.getById('title').fill('Milk');
+ *     await app.getByRole('button', { name: 'Save' }).tap();
+ *     await expect(app.getByText('Milk')).toBeVisible();
+ *   });
+ */
+export { test, type NestwrightUse } from './fixtures.js';
+export { expect } from './expect.js';
+export { defineConfig } from './config.js';
+export { devices, type Device } from './device.js';
+export { App } from './app.js';
+export { Locator, type RoleOptions } from './locator.js';
+export { Space } from './space.js';
+export { NestwrightError, TimeoutError, StrictModeViolationError, AppCrashedError, DeviceDisconnectedError } from './errors.js';
+export { TRAJECTORY_ATTACHMENT, type TrajectoryStep } from './trajectory.js';
+export { DeviceError } from '../device-runtime/client/index.js';

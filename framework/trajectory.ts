@@ -1,0 +1,53 @@
+import type { UiNode } from '../device-runtime/protocol/index.js';
+
+/** One recorded step of a test: what was done, to what, what the screen was before and after. */
+export interface TrajectoryStep {
+  index: number;
+  kind: 'action' | 'assertion' | 'app';
+  api: string;
+  title: string;
+  selector: string | null;
+  node: UiNode | null;
+  before: string | null;
+  after: string | null;
+  screenshots: { before?: string; after?: string };
+  startedAt: number;
+  durationMs: number;
+  result: 'ok' | 'failed';
+  error: { code?: string; message: string } | null;
+  source: 'locator' | 'ai' | 'skill' | 'healed';
+  instance: string | null;
+}
+
+export const TRAJECTORY_ATTACHMENT = 'nestwright-trajectory';
+
+/** Collects a test's steps; the fixture attaches them as JSON when the test ends. */
+export class Trajectory {
+  readonly steps: TrajectoryStep[] = [];
+
+  begin(partial: Pick<TrajectoryStep, 'kind' | 'api' | 'title' | 'selector' | 'instance'> & { source?: TrajectoryStep['source'] }): TrajectoryStep {
+    const step: TrajectoryStep = {
+      index: this.steps.length,
+      node: null,
+      before: null,
+      after: null,
+      screenshots: {},
+      startedAt: Date.now(),
+      durationMs: 0,
+      result: 'ok',
+      error: null,
+      source: 'locator',
+      ...partial,
+    };
+    this.steps.push(step);
+    return step;
+  }
+
+  end(step: TrajectoryStep, error?: unknown): void {
+    step.durationMs = Date.now() - step.startedAt;
+    if (error) {
+      step.result = 'failed';
+      step.error = { code: (error as { code?: string }).code, message: String((error as Error).message ?? error).split('\n')[0]! };
+    }
+  }
+}
