@@ -9,6 +9,7 @@
 import { open as openFile, type FileHandle } from 'node:fs/promises';
 import yauzl from 'yauzl';
 import { ApkError, asApkError } from './apk-error.js';
+import { FileRangeReader } from './file-reader.js';
 
 /** More entries than any real APK has (large games have ~30k). Stops central-directory bombs. */
 export const MAX_ENTRIES = 200_000;
@@ -34,8 +35,10 @@ export class ApkZip {
     }
     try {
       const size = (await fh.stat()).size;
+      const reader = new FileRangeReader(fh, size);
+      await reader.preloadCentralDirectory();
       const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-        yauzl.fromFd(fh.fd, { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false, decodeStrings: true }, (err, z) => (err ? reject(err) : resolve(z))),
+        yauzl.fromRandomAccessReader(reader, size, { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false, decodeStrings: true }, (err, z) => (err ? reject(err) : resolve(z))),
       );
       const entries = await readAllEntries(zip, path);
       return new ApkZip(path, zip, fh, size, entries);

@@ -1,0 +1,162 @@
+/**
+ * Deterministic fuzzing of the APK readers. Mutates the fixture APKs — bit flips, truncation and
+ * byte splices aimed at the manifest, resources.arsc, the signing block and the central directory,
+ * both in the raw file and in the inflated entries (re-zipped stored, so the mutation reaches the
+ * AXML/arsc parsers instead of dying in inflate) — and checks that every case either parses into a
+ * schema-valid ApkInfo or throws ApkError, within a time bound.
+ *
+ * NESTWRIGHT_FUZZ_CASES (default 3000) sets the total; NESTWRIGHT_FUZZ_SEED (default 1) the seed.
+ * A failure message names the shard, case index and mutation so it can be replayed.
+ */
+import { test, expect } from '@playwright/test';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ApkError, ApkInfoSchema, inspectApk } from '../../device-runtime/apk/index.js';
+import { centralDirectoryOffset } from '../../device-runtime/apk/signing-block.js';
+import { ApkZip } from '../../device-runtime/apk/zip.js';
+import { buildZip, type ZipSpec } from './zip-builder.js';
+import { fixture, groundTruth } from './helpers.js';
+
+const TOTAL = Number(process.env.NESTWRIGHT_FUZZ_CASES ?? 3000);
+const SEED = Number(process.env.NESTWRIGHT_FUZZ_SEED ?? 1);
+const SHARDS = 6;
+/** Per-case bound. Real cases take milliseconds; this only catches hangs and runaway inflation. */
+const CASE_BOUND_MS = 3_000;
+const SOURCES = ['notes.apk', 'native-4k.apk', 'native-16k.apk', 'gms-keystore.apk', 'split-feature.apk', 'v1-only.apk', 'unsigned.apk', 'multidex.apk'];
+
+test.skip(!groundTruth(), 'fixtures/apks not built yet (npm run fixtures:apks)');
+test.describe.configure({ mode: 'parallel' });
+
+/** mulberry32: small, fast, deterministic. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+type Region = { name: string; start: number; end: number };
+type Source = { name: string; bytes: Buffer; regions: Region[]; entries: ZipSpec[] };
+
+async function loadSource(name: string): Promise<Source> {
+  const path = fixture(name);
+  const bytes = readFileSync(path);
+  const zip = await ApkZip.open(path);
+  const regions: Region[] = [{ name: 'anywhere', start: 0, end: bytes.length }];
+  const entries: ZipSpec[] = [];
+  try {
+    for (const e of zip.entries.values()) {
+      entries.push({ name: e.fileName, data: await zip.read(e, 1 << 26), store: e.compressionMethod === 0 });
+      if (e.fileName === 'AndroidManifest.xml' || e.fileName === 'resources.arsc' || e.fileName.endsWith('.so')) {
+        const start = await zip.dataOffset(e);
+        regions.push({ name: `raw ${e.fileName}`, start, end: start + e.compressedSize });
+      }
+    }
+    const cd = await centralDirectoryOffset(zip);
+    regions.push({ name: 'central directory', start: cd, end: bytes.length });
+    const magic = bytes.lastIndexOf(Buffer.from('APK Sig Block 42'), cd);
+    if (magic > 0) {
+      const size = Number(bytes.readBigUInt64LE(magic - 8));
+      regions.push({ name: 'signing block', start: Math.max(0, cd - size - 8), end: cd });
+    }
+  } finally {
+    await zip.close();
+  }
+  return { name, bytes, regions, entries };
+}
+
+function mutate(bytes: Buffer, region: Region, r: () => number): { out: Buffer; what: string } {
+  const pick = (lo: number, hi: number) => lo + Math.floor(r() * Math.max(1, hi - lo));
+  const kind = Math.floor(r() * 4);
+  const out = Buffer.from(bytes);
+  if (kind === 0) {
+    const flips = 1 + Math.floor(r() * 8);
+    for (let i = 0; i < flips; i++) {
+      const at = pick(region.start, region.end);
+      if (at < out.length) out[at]! ^= 1 << Math.floor(r() * 8);
+    }
+    return { out, what: `${flips} bit flips in ${region.name}` };
+  }
+  if (kind === 1) {
+    const at = pick(region.start, region.end);
+    return { out: out.subarray(0, at), what: `truncate at ${at} (${region.name})` };
+  }
+  if (kind === 2) {
+    const at = pick(region.start, region.end);
+    const len = 1 + Math.floor(r() * 16);
+    // Interesting values: all-ones and large lengths break naive length fields.
+    const fill = [0xff, 0x00, 0x7f, 0x80][Math.floor(r() * 4)]!;
+    for (let i = 0; i < len && at + i < out.length; i++) out[at + i] = r() < 0.5 ? fill : Math.floor(r() * 256);
+    return { out, what: `overwrite ${len} bytes at ${at} (${region.name})` };
+  }
+  const at = pick(region.start, region.end);
+  const del = Math.floor(r() * 8);
+  const ins = Buffer.from(Array.from({ length: Math.floor(r() * 8) }, () => Math.floor(r() * 256)));
+  return { out: Buffer.concat([out.subarray(0, at), ins, out.subarray(Math.min(out.length, at + del))]), what: `splice -${del}+${ins.length} at ${at} (${region.name})` };
+}
+
+function makeCase(src: Source, r: () => number): { bytes: Buffer; what: string } {
+  if (r() < 0.5) {
+    const region = src.regions[Math.floor(r() * src.regions.length)]!;
+    const { out, what } = mutate(src.bytes, region, r);
+    return { bytes: out, what: `raw: ${what}` };
+  }
+  // Content level: mutate one inflated entry (mostly manifest / arsc) and re-zip it stored.
+  const targets = src.entries.filter((e) => e.name === 'AndroidManifest.xml' || e.name === 'resources.arsc' || e.name.endsWith('.so') || e.name.endsWith('.dex') || /\.(RSA|EC|DSA)$/.test(e.name));
+  const weighted = [...targets.filter((e) => e.name === 'AndroidManifest.xml' || e.name === 'resources.arsc'), ...targets];
+  const target = weighted[Math.floor(r() * weighted.length)]!;
+  const { out, what } = mutate(target.data, { name: target.name, start: 0, end: target.data.length }, r);
+  const entries = src.entries.map((e) => (e === target ? { name: e.name, data: out, store: true } : e));
+  return { bytes: buildZip(entries), what: `entry: ${what}` };
+}
+
+async function within<T>(ms: number, p: Promise<T>): Promise<T | 'timeout'> {
+  let timer: NodeJS.Timeout | undefined;
+  const t = new Promise<'timeout'>((res) => { timer = setTimeout(() => res('timeout'), ms); });
+  try {
+    return await Promise.race([p, t]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+for (let shard = 0; shard < SHARDS; shard++) {
+  test(`fuzz shard ${shard + 1}/${SHARDS}`, async () => {
+    const cases = Math.floor(TOTAL / SHARDS) + (shard < TOTAL % SHARDS ? 1 : 0);
+    test.setTimeout(60_000 + cases * 200);
+    const sources = await Promise.all(SOURCES.map(loadSource));
+    const dir = mkdtempSync(join(tmpdir(), 'nw-fuzz-'));
+    const r = rng(SEED * 1000 + shard);
+    const stats = { parsed: 0, rejected: 0 };
+    const failures: string[] = [];
+    try {
+      for (let i = 0; i < cases; i++) {
+        const src = sources[Math.floor(r() * sources.length)]!;
+        const { bytes, what } = makeCase(src, r);
+        const p = join(dir, `case-${i}.apk`);
+        writeFileSync(p, bytes);
+        const label = `shard ${shard} case ${i} (${src.name}, ${what})`;
+        const result = await within(CASE_BOUND_MS, inspectApk(p).then((info) => ({ info }), (error: unknown) => ({ error })));
+        if (result === 'timeout') failures.push(`${label}: did not finish within ${CASE_BOUND_MS} ms`);
+        else if ('info' in result) {
+          const parsed = ApkInfoSchema.safeParse(result.info);
+          if (parsed.success) stats.parsed++;
+          else failures.push(`${label}: parsed into an ApkInfo that fails its schema: ${parsed.error.issues[0]?.message}`);
+        } else if (result.error instanceof ApkError && result.error.code === 'INVALID_APK' && result.error.reason) stats.rejected++;
+        else failures.push(`${label}: threw ${(result.error as Error)?.stack ?? String(result.error)}`);
+        rmSync(p, { force: true });
+        if (failures.length >= 5) break;
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    test.info().annotations.push({ type: 'fuzz', description: `${cases} cases: ${stats.parsed} parsed, ${stats.rejected} INVALID_APK` });
+    expect(failures, failures.join('\n\n')).toEqual([]);
+    expect(stats.parsed + stats.rejected).toBe(cases);
+  });
+}
