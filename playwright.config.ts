@@ -7,11 +7,12 @@ import { defineConfig } from 'nestwright';
  */
 export default defineConfig({
   testDir: './specs',
+  outputDir: './test-results/example',
   timeout: 30_000,
   expect: { timeout: 5_000 },
   fullyParallel: true,
   workers: process.env.CI ? 2 : undefined,
-  reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : [['list'], ['html', { open: 'never' }]],
+  reporter: [['list'], ['html', { open: 'never' }]],
   use: {
     device: { provider: 'sim' },
     actionTimeout: 5_000,

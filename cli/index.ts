@@ -1,0 +1,63 @@
+/**
+ * `nestwright <command>`: each command lives in its own module and is loaded only when run, so
+ * `nestwright inspect` never loads the simulator and `--help` loads nothing.
+ */
+interface Command {
+  summary: string;
+  usage: string;
+  run(argv: string[]): Promise<number>;
+}
+
+const COMMANDS: Record<string, Command> = {
+  sim: {
+    summary: 'Start a simulated NestSpace device runtime (MCP over HTTP on 127.0.0.1)',
+    usage: 'nestwright sim [--port N] [--state-dir D | --ephemeral] [--slots N] [--policy F] [--lan --token-file F]',
+    run: async (argv) => (await import('../device-runtime/sim/cli.js')).simCommand(argv),
+  },
+  inspect: {
+    summary: 'Inspect APKs and run the install preflight (exit 0 installable, 1 rejected, 2 usage)',
+    usage: 'nestwright inspect <apk...> [--json] [--abi x86_64,arm64-v8a] [--page-size 16k] [--sdk 35]',
+    run: async (argv) => (await import('./commands/inspect.js')).inspectCommand(argv),
+  },
+  report: {
+    summary: 'Generate the Allure HTML report from allure-results (and open it)',
+    usage: 'nestwright report [--results allure-results] [--output allure-report] [--open]',
+    run: async (argv) => (await import('./commands/report.js')).reportCommand(argv),
+  },
+  test: {
+    summary: 'Run the specs: the same as `npx playwright test` with its arguments',
+    usage: 'nestwright test [playwright test arguments]',
+    run: async (argv) => (await import('./commands/test.js')).testCommand(argv),
+  },
+};
+
+function help(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((k) => k.length));
+  return [
+    'Usage: nestwright <command> [options]',
+    '',
+    'Commands:',
+    ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}\n  ${' '.repeat(width)}  ${c.usage}`),
+    '',
+    'Run `nestwright <command> --help` for the options of a command.',
+  ].join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    console.log(help());
+    return 0;
+  }
+  if (name === '--version' || name === '-v') {
+    const { createRequire } = await import('node:module');
+    console.log(createRequire(import.meta.url)('../package.json').version);
+    return 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    console.error(`nestwright: unknown command "${name}".\n\n${help()}`);
+    return 2;
+  }
+  return command.run(rest);
+}
