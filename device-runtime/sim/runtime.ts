@@ -23,8 +23,9 @@ import { SimError } from './core/sim-error.js';
 import { SimSpace } from './core/space.js';
 import { SimStore, type PersistedState } from './core/store.js';
 import { handlers } from './handlers/index.js';
+import { envFromOptions, type SimEnv, type SimEnvOptions } from './faults/env.js';
 
-export interface SimOptions {
+export interface SimOptions extends SimEnvOptions {
   /** Process slots of the device (§2.2: 2–4). Default 4. */
   slots?: number;
   abis?: string[];
@@ -48,7 +49,7 @@ export type CallOutcome<N extends ToolName = ToolName> =
   | { ok: true; result: ToolResult<N> }
   | { ok: false; error: ToolError };
 
-type ResolvedOptions = Required<Omit<SimOptions, 'stateDir'>> & { stateDir: string | null };
+type ResolvedOptions = Required<Omit<SimOptions, 'stateDir' | keyof SimEnvOptions>> & { stateDir: string | null };
 
 /**
  * The simulated NestSpace runtime: the ToolRegistry of §5.2. Every call is validated against the
@@ -65,10 +66,13 @@ export class SimRuntime {
   readonly idempotency = new IdempotencyCache();
   readonly display = new SharedDisplay();
   readonly options: ResolvedOptions;
+  /** Clock, fault profile and channels of every space's screen (ui owner: sim/ui). */
+  readonly env: SimEnv;
   private readonly store: SimStore | null;
   private displayCounter = 0;
 
   constructor(options: SimOptions = {}) {
+    this.env = envFromOptions(options);
     const defined = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as SimOptions;
     this.options = {
       slots: 4,
@@ -238,6 +242,7 @@ export class SimRuntime {
   }
 
   private attach(space: SimSpace): SimSpace {
+    space.screen.attach(this.env);
     space.onCrash = (inst) => this.pool.release(inst, true);
     this.spaces.set(space.id, space);
     return space;

@@ -1,5 +1,21 @@
 import type { View } from '../ui/view.js';
 
+/** A dialog window over the activity (AlertDialog, popup menu, or the permission prompt). */
+export interface DialogSpec {
+  title?: string;
+  message?: string;
+  /** Menu items (a long-press menu); each dismisses the dialog, then runs. */
+  items?: Array<{ label: string; onClick: () => void }>;
+  /** Buttons along the bottom; each dismisses the dialog, then runs. */
+  buttons?: Array<{ label: string; onClick?: () => void; id?: string }>;
+  /** Back and taps outside dismiss it (AlertDialog's default). */
+  cancelable?: boolean;
+  onCancel?: () => void;
+  /** Shown by another package (the permission controller), as the real prompt is. */
+  package?: string;
+  activity?: string;
+}
+
 /**
  * What an activity's render and handlers may do. `data` is the instance's persistent data (its
  * files, prefs and databases: kept across stop/launch, wiped by clear_data); `state` belongs to
@@ -16,12 +32,46 @@ export interface ActivityContext<D, S> {
   start(activity: string, extras?: Record<string, unknown>): void;
   finish(): void;
   toast(text: string): void;
+  /** A snackbar at the bottom of the activity, gone after 4 s (or when its action is tapped). */
+  snackbar(text: string, action?: { label: string; onClick: () => void }): void;
   log(level: 'V' | 'D' | 'I' | 'W' | 'E' | 'F', tag: string, message: string): void;
+  /** The simulated clock, ms. */
+  now(): number;
+  /**
+   * Run `fn` after `ms` of background work (a server call, a page load). The fault profile scales
+   * the delay (0 under `instant`) unless `fixed`; the UI is not idle while work is pending.
+   */
+  after(ms: number, fn: () => void, opts?: { fixed?: boolean }): void;
+  /** Start an animation named `key` now. */
+  animate(key: string): void;
+  /** Progress of animation `key` in [0, 1]; 1 when it never started or has finished. */
+  progress(key: string): number;
+  showDialog(dialog: DialogSpec): void;
+  dismissDialog(): void;
+  /** Ask for a runtime permission: the system prompt covers the app until answered. */
+  requestPermission(permission: string, then: (granted: boolean) => void): void;
+  /** Scroll offset of list `id` in this activity, px. */
+  scrollOf(id: string): number;
+  /** The app throws: its process dies with this Java-like stack trace as the reason. */
+  crash(reason: string): void;
+  /** State shared by every instance in the space (a simulated backend), created on first use. */
+  shared<T>(key: string, init: () => T): T;
+  /** The space's clipboard. */
+  clipboard(): string | null;
+  setClipboard(text: string): void;
 }
 
 export interface ActivityModel<D, S> {
   initialState(extras: Readonly<Record<string, unknown>>, data: D): S;
   render(ctx: ActivityContext<D, S>): View;
+}
+
+/** A deep link the app handles: `nwshop://product/42` with pattern `product/:id`. */
+export interface DeepLink {
+  scheme: string;
+  /** `host/segment/:param` — `:name` captures into extras as a string. */
+  pattern: string;
+  activity: string;
 }
 
 export interface AppModel<D = unknown> {
@@ -31,7 +81,10 @@ export interface AppModel<D = unknown> {
   launcher: string;
   initialData(): D;
   activities: Record<string, ActivityModel<D, any>>;
+  deepLinks?: DeepLink[];
   system?: boolean;
+  versionName?: string;
+  versionCode?: number;
 }
 
 export function defineActivity<D, S>(model: ActivityModel<D, S>): ActivityModel<D, S> {
@@ -41,6 +94,11 @@ export function defineActivity<D, S>(model: ActivityModel<D, S>): ActivityModel<
 export function defineApp<D>(model: AppModel<D>): AppModel<D> {
   if (!(model.launcher in model.activities)) {
     throw new Error(`defineApp(${model.package}): launcher ${model.launcher} is not one of its activities`);
+  }
+  for (const link of model.deepLinks ?? []) {
+    if (!(link.activity in model.activities)) {
+      throw new Error(`defineApp(${model.package}): deep link ${link.scheme}://${link.pattern} targets unknown activity ${link.activity}`);
+    }
   }
   return model;
 }

@@ -1,9 +1,15 @@
 import type { AppModel } from './define-app.js';
 import { notesApp } from './notes.js';
+import { settingsApp } from './settings.js';
 
 /** App models bound to real APKs by package name. */
-const MODELS: AppModel<any>[] = [notesApp];
+const MODELS: AppModel<any>[] = [notesApp, settingsApp];
 
 export function appModelFor(pkg: string): AppModel<any> | undefined {
   return MODELS.find((m) => m.package === pkg);
+}
+
+/** System apps present in every space without install (listed with `system: true`). */
+export function systemApps(): AppModel<any>[] {
+  return MODELS.filter((m) => m.system);
 }

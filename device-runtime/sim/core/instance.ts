@@ -1,11 +1,24 @@
 import type { InstanceInfo, LogLine } from '../../protocol/index.js';
-import type { ActivityContext, AppModel } from '../apps/define-app.js';
+import type { ActivityContext, AppModel, DialogSpec } from '../apps/define-app.js';
+import { defaultEnv, type SimEnv } from '../faults/env.js';
 import type { View } from '../ui/view.js';
+import { bindContext } from '../apps/activity-context.js';
 
+/** One activity on the back stack, with the UI state Android keeps for it. */
 export interface ActivityRecord {
   name: string;
   state: unknown;
   extras: Record<string, unknown>;
+  /** Unique per start: a new record on top is a transition even when the name repeats. */
+  seq: number;
+  /** Scroll offset per list id (RecyclerView state survives while the activity lives). */
+  scroll: Map<string, number>;
+  /** Key of the focused editable field (its res id, else its tree position). */
+  focus: string | null;
+  dialog: DialogSpec | null;
+  snackbar: { text: string; until: number; action?: { label: string; onClick: () => void } } | null;
+  /** Start time of named animations. */
+  anims: Map<string, number>;
 }
 
 export interface InstanceHost {
@@ -15,11 +28,25 @@ export interface InstanceHost {
   /** The instance's process died; free its slot. */
   crashed(inst: SimInstance): void;
   log(line: Omit<LogLine, 'ts' | 'pid' | 'package' | 'instance'>, from: SimInstance): void;
+  /** The space's display: where the clock and fault profile come from. */
+  readonly screen?: { readonly env: SimEnv };
+  /** The space's clipboard. */
+  clipboard?: string | null;
+  /** The space's installed apps: runtime permissions are granted per app per space. */
+  readonly apps?: ReadonlyMap<string, { granted: string[] }>;
 }
+
+interface Timer {
+  due: number;
+  fn: () => void;
+  record: ActivityRecord;
+}
+
+let recordSeq = 0;
 
 /**
  * One copy of an app in a space (§3.6): its own data root (`data`, persisted per instance) and,
- * while running, a back stack of activities.
+ * while running, a back stack of activities and the background work they started.
  */
 export class SimInstance {
   data: unknown;
@@ -28,14 +55,21 @@ export class SimInstance {
   slot: number | null = null;
   pid = 0;
   crashReason: string | null = null;
+  /** Runtime permissions granted to this instance (wiped with its data). */
+  granted = new Set<string>();
+  timers: Timer[] = [];
 
   constructor(
     readonly model: AppModel<any>,
     readonly id: string,
-    private readonly host: InstanceHost,
+    readonly host: InstanceHost,
     data?: unknown,
   ) {
     this.data = data ?? model.initialData();
+  }
+
+  get env(): SimEnv {
+    return this.host.screen?.env ?? (fallbackEnv ??= defaultEnv());
   }
 
   get key(): string {
@@ -47,15 +81,16 @@ export class SimInstance {
   }
 
   /** Start the process (if needed) and bring `activity` (or the launcher) up. */
-  start(activity: string | undefined, pid: number): { cold: boolean } {
+  start(activity: string | undefined, pid: number, extras: Record<string, unknown> = {}): { cold: boolean } {
     const cold = this.stack.length === 0;
     this.pid = pid;
-    if (cold || activity) this.push(activity ?? this.model.launcher, {});
+    if (cold || activity) this.push(activity ?? this.model.launcher, extras);
     return { cold };
   }
 
   stop(): void {
     this.stack = [];
+    this.timers = [];
     this.status = 'stopped';
     this.slot = null;
   }
@@ -67,6 +102,7 @@ export class SimInstance {
   crash(reason: string): void {
     this.host.log({ level: 'E', tag: 'AndroidRuntime', message: `FATAL EXCEPTION: main\n${reason}` }, this);
     this.stack = [];
+    this.timers = [];
     this.status = 'crashed';
     this.crashReason = reason;
     this.host.crashed(this);
@@ -74,6 +110,7 @@ export class SimInstance {
 
   clearData(): void {
     this.data = this.model.initialData();
+    this.granted.clear();
   }
 
   push(name: string, extras: Record<string, unknown>): void {
@@ -81,7 +118,19 @@ export class SimInstance {
     if (!activity) {
       throw new Error(`${this.model.package} has no activity ${name}; it has ${Object.keys(this.model.activities).join(', ')}`);
     }
-    this.stack.push({ name, extras, state: activity.initialState(extras, this.data) });
+    const record: ActivityRecord = {
+      name,
+      extras,
+      seq: ++recordSeq,
+      scroll: new Map(),
+      focus: null,
+      dialog: null,
+      snackbar: null,
+      anims: new Map(),
+      state: undefined,
+    };
+    this.stack.push(record);
+    record.state = activity.initialState(extras, this.data);
     this.host.invalidate();
   }
 
@@ -92,44 +141,35 @@ export class SimInstance {
     return this.stack.length > 0;
   }
 
+  schedule(record: ActivityRecord, ms: number, fn: () => void): void {
+    this.timers.push({ due: this.env.clock.now() + Math.max(0, ms), fn, record });
+  }
+
+  /** Background work still pending for a live activity (the UI is not idle). */
+  busy(): boolean {
+    return this.timers.some((t) => this.stack.includes(t.record));
+  }
+
+  /** Run the background work that is due by `now`, oldest first (work may schedule more). */
+  pump(now: number): void {
+    for (let round = 0; round < 100; round++) {
+      this.timers = this.timers.filter((t) => this.stack.includes(t.record));
+      const due = this.timers.filter((t) => t.due <= now).sort((a, b) => a.due - b.due)[0];
+      if (!due) return;
+      this.timers.splice(this.timers.indexOf(due), 1);
+      due.fn();
+    }
+  }
+
   render(): View | null {
     const record = this.top;
     if (!record) return null;
     return this.model.activities[record.name]!.render(this.context(record));
   }
 
-  private context(record: ActivityRecord): ActivityContext<any, any> {
-    const self = this;
-    return {
-      get data() {
-        return self.data;
-      },
-      get state() {
-        return record.state;
-      },
-      extras: record.extras,
-      set(patch) {
-        record.state = { ...(record.state as object), ...patch };
-        self.host.invalidate();
-      },
-      update(fn) {
-        fn(self.data);
-        self.host.invalidate();
-      },
-      start(name, extras = {}) {
-        self.push(name, extras);
-      },
-      finish() {
-        const i = self.stack.indexOf(record);
-        if (i >= 0) self.stack.splice(i, 1);
-        self.host.invalidate();
-      },
-      toast(text) {
-        self.host.toast(text);
-      },
-      log(level, tag, message) {
-        self.host.log({ level, tag, message }, self);
-      },
-    };
+  context(record: ActivityRecord): ActivityContext<any, any> {
+    return bindContext(this, record);
   }
 }
+
+let fallbackEnv: SimEnv | undefined;

@@ -1,6 +1,7 @@
 import type { AppInfo, LogLine, SpaceSummary } from '../../protocol/index.js';
 import { toolError } from '../../protocol/index.js';
 import type { AppModel } from '../apps/define-app.js';
+import { systemApps } from '../apps/index.js';
 import { SimScreen } from '../ui/screen.js';
 import { SimInstance, type InstanceHost } from './instance.js';
 import { SimError } from './sim-error.js';
@@ -51,6 +52,11 @@ export class SimSpace implements InstanceHost {
     readonly createdAt = Date.now(),
   ) {
     this.screen = new SimScreen(id, () => this.foreground);
+    // System apps (Settings) are part of every space, installed with the image, not by the user.
+    for (const model of systemApps()) {
+      const { package: pkg, label, versionCode = 1, versionName = null } = model;
+      this.apps.set(pkg, { model, label, versionCode, versionName, certSha256: [], apkPaths: [], system: true, abis: [], requestedPermissions: [], granted: [] });
+    }
   }
 
   get foreground(): SimInstance | null {
@@ -174,7 +180,9 @@ export class SimSpace implements InstanceHost {
   onCrash: (inst: SimInstance) => void = () => {};
 
   // InstanceHost
-  invalidate(): void {}
+  invalidate(): void {
+    this.screen.invalidate();
+  }
   crashed(inst: SimInstance): void {
     this.onCrash(inst);
     this.invalidate();

@@ -1,6 +1,6 @@
-import { toolError } from '../../protocol/index.js';
-import { SimError } from '../core/sim-error.js';
 import type { SimSpace } from '../core/space.js';
+import { longPress, pressKey, scroll, setText, swipe, tap } from '../ui/gestures.js';
+import { screenshotFor } from '../ui/screenshot.js';
 import type { HandlerGroup } from './types.js';
 
 type UiTools =
@@ -15,78 +15,94 @@ type UiTools =
   | 'ui_wait_for'
   | 'ui_find';
 
+/** How often ui_wait_for looks again, in clock ms (a real runtime polls the tree at ~10–20 Hz). */
+const WAIT_POLL_MS = 50;
+
 function leaveScreen(space: SimSpace): void {
   space.sendToBack();
 }
 
+/** Every UI call pays the latency of the space's control channel first (§4.1). */
+async function channelFor(space: SimSpace): Promise<SimSpace['screen']> {
+  await space.screen.latency();
+  return space.screen;
+}
+
 export const uiHandlers: HandlerGroup<UiTools> = {
-  ui_observe: (args, rt) => {
-    const space = rt.space(args.space_id);
-    const obs = space.screen.observe({ max_nodes: args.max_nodes, detail: args.detail });
-    space.screen.remember(obs);
+  ui_observe: async (args, rt) => {
+    const screen = await channelFor(rt.space(args.space_id));
+    const obs = screen.observe({ max_nodes: args.max_nodes, detail: args.detail });
+    screen.remember(obs);
+    if (args.include_screenshot) obs.screenshot = `sha256:${screenshotFor(screen, 1).sha256}`;
     return obs;
   },
 
-  ui_screenshot: () => {
-    throw new SimError(toolError('NOT_SUPPORTED', 'ui_screenshot is not offered by this runtime yet', { hint: 'Use ui_observe.' }));
+  ui_screenshot: async (args, rt) => {
+    const screen = await channelFor(rt.space(args.space_id));
+    const shot = screenshotFor(screen, args.scale);
+    return { mime: 'image/png' as const, data: shot.png.toString('base64'), width: shot.width, height: shot.height, sha256: shot.sha256, snapshot_id: shot.snapshotId };
   },
 
-  ui_tap: (args, rt) => {
-    const space = rt.space(args.space_id);
-    return { ok: true as const, ...space.screen.tap(args) };
+  ui_tap: async (args, rt) => {
+    const screen = await channelFor(rt.space(args.space_id));
+    return { ok: true as const, ...tap(screen, args) };
   },
 
-  ui_long_press: (args, rt) => {
-    const space = rt.space(args.space_id);
-    const hit = space.screen.resolve(args);
-    if (hit?.view.onLongClick && hit.node.enabled) hit.view.onLongClick();
-    return { ok: true as const, method: 'node' as const, node: hit?.node ?? null };
+  ui_long_press: async (args, rt) => {
+    const screen = await channelFor(rt.space(args.space_id));
+    return { ok: true as const, ...longPress(screen, args) };
   },
 
-  ui_swipe: (args, rt) => {
-    rt.space(args.space_id);
+  ui_swipe: async (args, rt) => {
+    const screen = await channelFor(rt.space(args.space_id));
+    swipe(screen, args.from, args.to);
     return { ok: true as const };
   },
 
-  ui_scroll: (args, rt) => {
-    rt.space(args.space_id);
-    return { ok: true as const, moved: false };
+  ui_scroll: async (args, rt) => {
+    const screen = await channelFor(rt.space(args.space_id));
+    return { ok: true as const, moved: scroll(screen, args) };
   },
 
-  ui_set_text: (args, rt) => {
-    const space = rt.space(args.space_id);
-    const node = space.screen.setText(args, args.text);
-    return { ok: true as const, method: 'node' as const, node };
+  ui_set_text: async (args, rt) => {
+    const screen = await channelFor(rt.space(args.space_id));
+    const target = args.node_id !== undefined ? { node_id: args.node_id, ...(args.snapshot_id ? { snapshot_id: args.snapshot_id } : {}) } : { bounds: args.bounds! };
+    return { ok: true as const, ...setText(screen, target, args.text, args.submit) };
   },
 
-  ui_key: (args, rt) => {
+  ui_key: async (args, rt) => {
     const space = rt.space(args.space_id);
-    space.screen.key(args.key, () => leaveScreen(space));
+    const screen = await channelFor(space);
+    pressKey(screen, args.key, () => leaveScreen(space));
     return { ok: true as const };
   },
 
   ui_wait_for: async (args, rt) => {
-    const space = rt.space(args.space_id);
-    const start = Date.now();
+    const screen = await channelFor(rt.space(args.space_id));
+    const clock = screen.env.clock;
+    const start = clock.now();
     for (;;) {
-      const obs = space.screen.observe({ max_nodes: 5000, detail: 'compact' });
+      const obs = screen.observe({ max_nodes: 5000, detail: 'compact' });
       const textHit = args.text === undefined || obs.nodes.some((n) => n.text?.includes(args.text!) || n.desc?.includes(args.text!));
       const matched =
+        !obs.tree_missing &&
         (args.text === undefined || textHit !== args.gone) &&
         (args.package === undefined || obs.package === args.package) &&
-        (args.activity === undefined || obs.activity === args.activity);
-      const elapsed = Date.now() - start;
+        (args.activity === undefined || obs.activity === args.activity) &&
+        (!args.idle || screen.idle());
+      const elapsed = clock.now() - start;
       if (matched || elapsed >= args.timeout_ms) {
-        space.screen.remember(obs);
-        return { matched, elapsed_ms: elapsed, snapshot_id: obs.snapshot_id };
+        screen.remember(obs);
+        return { matched, elapsed_ms: Math.round(elapsed), snapshot_id: obs.snapshot_id };
       }
-      await new Promise((r) => setTimeout(r, 25));
+      await clock.sleep(Math.min(WAIT_POLL_MS, args.timeout_ms - elapsed));
     }
   },
 
-  ui_find: (args, rt) => {
-    const space = rt.space(args.space_id);
-    const obs = space.screen.observe({ max_nodes: 5000, detail: 'compact' });
+  ui_find: async (args, rt) => {
+    const screen = await channelFor(rt.space(args.space_id));
+    const obs = screen.observe({ max_nodes: 5000, detail: 'compact' });
+    screen.remember(obs);
     const nodes = obs.nodes.filter(
       (n) =>
         (args.text === undefined || n.text === args.text) &&

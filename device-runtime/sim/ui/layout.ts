@@ -6,14 +6,34 @@ export interface LaidOut {
   view: View;
   bounds: Bounds;
   children: LaidOut[];
+  /** Position in the tree (`r.0.2`): names a view across layout passes when it has no id. */
+  path: string;
+  /** For lists: the scroll state this pass used, so scroll actions know the limits. */
+  scroll?: ListScroll;
+}
+
+export interface ListScroll {
+  key: string;
+  offset: number;
+  max: number;
+  /** Height of the list's box: one page of ACTION_SCROLL_FORWARD. */
+  page: number;
+  onEndReached?: () => void;
+  /** The last rows are on screen. */
+  atEnd: boolean;
 }
 
 export const SCREEN = { width: 1080, height: 2400, density: 420, statusBar: 84, navBar: 126 } as const;
+/** The app window between status and navigation bars. */
+export const VIEWPORT: Bounds = [0, SCREEN.statusBar, SCREEN.width, SCREEN.height - SCREEN.navBar];
+/** The soft keyboard covers the bottom ~40% of the screen, down to the navigation bar. */
+export const KEYBOARD_TOP = SCREEN.height - SCREEN.navBar - 880;
 
 const NATURAL_HEIGHT: Partial<Record<View['kind'], number>> = {
   text: 96,
   button: 144,
   'image-button': 144,
+  image: 480,
   'edit-text': 160,
   checkbox: 132,
   switch: 132,
@@ -22,45 +42,87 @@ const NATURAL_HEIGHT: Partial<Record<View['kind'], number>> = {
 };
 
 /** Height a view takes when it does not grow. */
-function natural(view: View): number {
+export function natural(view: View): number {
   if (view.height !== undefined) return view.height;
   if (view.kind === 'column') return (view.children ?? []).reduce((h, c) => h + natural(c), 0);
   if (view.kind === 'row' || view.kind === 'toolbar') {
     return Math.max(NATURAL_HEIGHT[view.kind] ?? 0, ...(view.children ?? []).map(natural));
   }
+  if (view.kind === 'list' && !view.grow) {
+    return view.rows ? view.rows.count * view.rows.itemHeight : (view.children ?? []).reduce((h, c) => h + natural(c), 0);
+  }
   return NATURAL_HEIGHT[view.kind] ?? 0;
 }
 
+/** Where a list's scroll offset lives: per list id, per activity (the caller keys the map). */
+export type ScrollStore = Map<string, number>;
+
+const shift = (b: Bounds, dx: number, dy: number): Bounds => [b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy];
+
 /**
- * Lay a tree out in the box [left, top, right, bottom]: columns stack children, rows and toolbars
- * split the width, views with `grow` share what is left of a column's height. Lists are laid out
- * in full; rows outside the list's box are clipped by the observer (virtualization).
+ * Lay a tree out in the box [left, top, right, bottom]: columns stack children, rows split the
+ * width (fixed `width`s first), views with `grow` share what is left of a column's height. Lists
+ * scroll by their stored offset; virtualized lists build only the rows that intersect their box.
  */
-export function layout(view: View, box: Bounds): LaidOut {
+export function layout(view: View, box: Bounds, scroll: ScrollStore, path = 'r'): LaidOut {
+  if (view.offset) box = shift(box, view.offset[0], view.offset[1]);
   const [left, top, right, bottom] = box;
   const kids = view.children ?? [];
   const children: LaidOut[] = [];
+  let listScroll: ListScroll | undefined;
   if (view.kind === 'row' || view.kind === 'toolbar') {
-    const titleFirst = view.kind === 'toolbar';
-    const widths: number[] = kids.map((_, i) => (titleFirst && i > 0 ? 168 : 0));
-    const fixed = widths.reduce((a, b) => a + b, 0);
-    const flexible = widths.filter((w) => w === 0).length || 1;
+    const fixed = kids.reduce((w, c) => w + (c.width ?? 0), 0);
+    const flexible = kids.filter((c) => c.width === undefined).length || 1;
     let x = left;
     kids.forEach((child, i) => {
-      const w = widths[i] || Math.floor((right - left - fixed) / flexible);
-      children.push(layout(child, [x, top, x + w, bottom]));
+      const w = child.width ?? Math.floor((right - left - fixed) / flexible);
+      children.push(layout(child, [x, top, x + w, bottom], scroll, `${path}.${i}`));
       x += w;
     });
-  } else if (view.kind === 'column' || view.kind === 'list') {
-    const growing = view.kind === 'list' ? 0 : kids.reduce((g, c) => g + (c.grow ?? 0), 0);
-    const fixed = kids.reduce((h, c) => h + (c.grow && view.kind !== 'list' ? 0 : natural(c)), 0);
+  } else if (view.kind === 'list') {
+    const key = view.id ?? path;
+    const page = bottom - top;
+    const content = view.rows ? view.rows.count * view.rows.itemHeight : kids.reduce((h, c) => h + natural(c), 0);
+    const max = Math.max(0, content - page);
+    const offset = Math.min(max, Math.max(0, scroll.get(key) ?? 0));
+    if (view.rows) {
+      const { itemHeight, count } = view.rows;
+      const first = Math.floor(offset / itemHeight);
+      for (let i = first; i < count && top + i * itemHeight - offset < bottom; i++) {
+        const y = top + i * itemHeight - offset;
+        children.push(layout(view.rows.render(i), [left, y, right, y + itemHeight], scroll, `${path}.${i}`));
+      }
+    } else {
+      let y = top - offset;
+      kids.forEach((child, i) => {
+        const h = natural(child);
+        children.push(layout(child, [left, y, right, y + h], scroll, `${path}.${i}`));
+        y += h;
+      });
+    }
+    const atEnd = offset + page >= content - (view.rows?.itemHeight ?? 0) * 2;
+    listScroll = { key, offset, max, page, atEnd, ...(view.rows?.onEndReached ? { onEndReached: view.rows.onEndReached } : {}) };
+  } else if (view.kind === 'column') {
+    const growing = kids.reduce((g, c) => g + (c.grow ?? 0), 0);
+    const fixed = kids.reduce((h, c) => h + (c.grow ? 0 : natural(c)), 0);
     const spare = Math.max(0, bottom - top - fixed);
     let y = top;
-    for (const child of kids) {
+    kids.forEach((child, i) => {
       const h = child.grow && growing ? Math.floor((spare * child.grow) / growing) : natural(child);
-      children.push(layout(child, [left, y, right, y + h]));
+      children.push(layout(child, [left, y, right, y + h], scroll, `${path}.${i}`));
       y += h;
-    }
+    });
   }
-  return { view, bounds: box, children };
+  return { view, bounds: box, children, path, ...(listScroll ? { scroll: listScroll } : {}) };
+}
+
+/** Every list of a laid-out tree, outermost first. */
+export function listsOf(root: LaidOut): LaidOut[] {
+  const out: LaidOut[] = [];
+  const walk = (n: LaidOut) => {
+    if (n.scroll) out.push(n);
+    n.children.forEach(walk);
+  };
+  walk(root);
+  return out;
 }

@@ -9,6 +9,7 @@ const ROLE: Record<ViewKind, string> = {
   text: 'text',
   button: 'button',
   'image-button': 'button',
+  image: 'image',
   'edit-text': 'textbox',
   checkbox: 'checkbox',
   switch: 'switch',
@@ -23,33 +24,50 @@ const ROLE: Record<ViewKind, string> = {
 export interface FlatNode {
   node: UiNode;
   view: View;
+  laid: LaidOut;
 }
 
-function intersect(a: Bounds, b: Bounds): Bounds | null {
+export function intersect(a: Bounds, b: Bounds): Bounds | null {
   const r: Bounds = [Math.max(a[0], b[0]), Math.max(a[1], b[1]), Math.min(a[2], b[2]), Math.min(a[3], b[3])];
   return r[2] > r[0] && r[3] > r[1] ? r : null;
 }
 
+/** The key that names an editable field across renders: its resource id, else its tree position. */
+export const fieldKey = (n: LaidOut) => n.view.id ?? n.path;
+
+export interface FlattenOptions {
+  pkg: string;
+  full: boolean;
+  /** Key of the focused field (see {@link fieldKey}). */
+  focus: string | null;
+  /** Numbering continues from here, so several windows share one id space. */
+  firstId?: number;
+}
+
 /**
  * Flatten a laid-out tree as an accessibility service sees it (§4.2): nodes clipped to their
- * parents and the viewport are invisible and dropped; in compact detail only nodes that are
- * clickable, editable, scrollable or carry text or a description are kept.
+ * parents and the visible region (the app window minus what the keyboard covers) are invisible
+ * and dropped; in compact detail only nodes that are clickable, editable, scrollable or carry
+ * text or a description are kept. WebView and canvas views expose no children.
  */
-export function flatten(root: LaidOut, viewport: Bounds, pkg: string, full: boolean): FlatNode[] {
+export function flatten(root: LaidOut, viewport: Bounds, opts: FlattenOptions): FlatNode[] {
   const out: FlatNode[] = [];
+  let next = opts.firstId ?? 1;
   const walk = (n: LaidOut, clip: Bounds, parent: string | null, depth: number) => {
     const visible = intersect(n.bounds, clip);
     if (!visible) return;
     const v = n.view;
-    const clickable = !!v.onClick;
+    const clickable = !!v.onClick || !!v.onTapAt;
     const editable = v.kind === 'edit-text';
-    const scrollable = v.kind === 'list';
-    const keep = full || clickable || editable || scrollable || !!v.text || !!v.desc;
+    const scrollable = v.kind === 'list' && !!n.scroll && n.scroll.max > 0;
+    const keep = opts.full || clickable || editable || scrollable || !!v.text || !!v.desc || v.kind === 'webview' || v.kind === 'canvas';
     let id = parent;
     if (keep) {
-      id = `n_${out.length + 1}`;
+      id = `n_${next++}`;
+      const checkable = v.kind === 'checkbox' || v.kind === 'switch';
       out.push({
         view: v,
+        laid: n,
         node: {
           id,
           role: ROLE[v.kind],
@@ -60,13 +78,13 @@ export function flatten(root: LaidOut, viewport: Bounds, pkg: string, full: bool
           editable,
           scrollable,
           enabled: v.enabled ?? true,
-          focused: v.focused ?? false,
+          focused: editable ? opts.focus === fieldKey(n) : v.focused ?? false,
           selected: v.selected ?? false,
           class: v.className,
-          res_id: v.id ? `${pkg}:id/${v.id}` : null,
+          res_id: v.id ? `${opts.pkg}:id/${v.id}` : null,
           long_clickable: !!v.onLongClick,
-          checkable: v.kind === 'checkbox' || v.kind === 'switch',
-          checked: v.checked ?? false,
+          checkable,
+          checked: checkable ? v.checked ?? false : false,
           password: v.password ?? false,
           hint: v.hint ?? null,
           parent,
@@ -74,6 +92,7 @@ export function flatten(root: LaidOut, viewport: Bounds, pkg: string, full: bool
         },
       });
     }
+    if (v.kind === 'webview' || v.kind === 'canvas') return;
     for (const c of n.children) walk(c, visible, id, depth + 1);
   };
   walk(root, viewport, null, 0);
@@ -84,7 +103,7 @@ export function flatten(root: LaidOut, viewport: Bounds, pkg: string, full: bool
 export function screenHash(nodes: UiNode[]): string {
   const h = createHash('sha256');
   for (const n of nodes) {
-    h.update(`${n.res_id ?? ''}|${n.role}|${n.text ?? ''}|${n.desc ?? ''}|${(n.bounds[0] + n.bounds[2]) >> 1},${(n.bounds[1] + n.bounds[3]) >> 1}\n`);
+    h.update(`${n.res_id ?? ''}|${n.role}|${n.text ?? ''}|${n.desc ?? ''}|${n.checked ? 1 : 0}|${(n.bounds[0] + n.bounds[2]) >> 1},${(n.bounds[1] + n.bounds[3]) >> 1}\n`);
   }
   return h.digest('hex').slice(0, 16);
 }

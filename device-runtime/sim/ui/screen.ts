@@ -1,10 +1,13 @@
-import type { Bounds, Key, Observation, UiNode } from '../../protocol/index.js';
+import type { Bounds, Observation } from '../../protocol/index.js';
 import { toolError } from '../../protocol/index.js';
+import { selectChannel, type ChannelAvailability, type ChannelSpec } from '../channels/channel.js';
 import type { SimInstance } from '../core/instance.js';
 import { SimError } from '../core/sim-error.js';
-import { layout, SCREEN, type LaidOut } from './layout.js';
+import { defaultEnv, type SimEnv } from '../faults/env.js';
+import { Rng } from '../faults/rng.js';
+import { composeFrame, type Frame } from './frame.js';
+import { SCREEN } from './layout.js';
 import { flatten, screenHash, structureHash, type FlatNode } from './observe.js';
-import { column, text } from './view.js';
 
 export interface Target {
   node_id?: string;
@@ -14,102 +17,153 @@ export interface Target {
   point?: [number, number];
 }
 
-interface Snapshot {
+export interface Snapshot {
   id: string;
   structure: string;
+  /** Every node of the observed windows (also under the vision channel, for hit tests). */
   nodes: FlatNode[];
+  frame: Frame;
+  treeMissing: boolean;
 }
 
-const VIEWPORT: Bounds = [0, SCREEN.statusBar, SCREEN.width, SCREEN.height - SCREEN.navBar];
+const TOAST_MS = 2000;
 let snapshotCounter = 0;
+const screensPerEnv = new WeakMap<SimEnv, number>();
 
 /**
- * The virtual display of one space. It shows the space's foreground instance, renders it on
- * demand, answers observations and resolves action targets against the latest snapshot.
+ * The virtual display of one space. It shows the space's foreground instance, runs its due
+ * background work, composes windows (activity, snackbar, dialog, toasts, keyboard), answers
+ * observations and resolves action targets against the latest snapshot. Actions live in
+ * `gestures.ts`; this class owns the display state they change.
  */
 export class SimScreen {
-  private last: Snapshot | null = null;
+  env: SimEnv = defaultEnv();
+  private channelPatch: Partial<ChannelAvailability> = {};
+  private rng = new Rng(1);
   private toasts: Array<{ text: string; until: number }> = [];
+  /** Record seq of the activity whose field has the keyboard up. */
+  private keyboardSeq: number | null = null;
+  private seenFg: string | null = null;
+  private seenSeq: number | null = null;
+  private transitionStart = Number.NEGATIVE_INFINITY;
+  private transitionKind: 'activity' | 'task' = 'activity';
+  private last: Snapshot | null = null;
+  private snapshotsSeen = new Map<string, string>();
 
   constructor(
     readonly spaceId: string,
     private readonly foreground: () => SimInstance | null,
   ) {}
 
-  toast(message: string, now = Date.now()): void {
-    this.toasts.push({ text: message, until: now + 2000 });
+  /** Use the runtime's clock, fault profile and channels; the rng forks per screen, in creation order. */
+  attach(env: SimEnv): void {
+    this.env = env;
+    const n = (screensPerEnv.get(env) ?? 0) + 1;
+    screensPerEnv.set(env, n);
+    this.rng = new Rng(env.faults.seed).fork(n);
   }
 
-  private compose(): LaidOut | null {
+  get now(): number {
+    return this.env.clock.now();
+  }
+
+  /** Change which channels this space's device offers (e.g. turn Advanced Protection on). */
+  setChannels(patch: Partial<ChannelAvailability>): void {
+    this.channelPatch = { ...this.channelPatch, ...patch };
+  }
+
+  get channel(): ChannelSpec {
+    return selectChannel({ ...this.env.channels, ...this.channelPatch });
+  }
+
+  toast(message: string): void {
+    this.toasts.push({ text: message, until: this.now + TOAST_MS });
+  }
+
+  /** Something may have changed: a new activity or instance in front starts a transition. */
+  invalidate(): void {
     const fg = this.foreground();
-    const content = fg?.render() ?? null;
-    const now = Date.now();
-    this.toasts = this.toasts.filter((t) => t.until > now);
-    const overlay = this.toasts.map((t) => text(t.text, { id: 'toast' }));
-    if (!content && overlay.length === 0) return null;
-    return layout(column([...(content ? [{ ...content, grow: 1 }] : []), ...overlay]), VIEWPORT);
+    const fgKey = fg?.key ?? null;
+    const seq = fg?.top?.seq ?? null;
+    if (fgKey !== this.seenFg && fgKey !== null) this.startTransition('task');
+    else if (seq !== this.seenSeq && seq !== null) this.startTransition('activity');
+    if (seq !== this.seenSeq) this.keyboardSeq = null;
+    this.seenFg = fgKey;
+    this.seenSeq = seq;
   }
 
-  private snapshot(full: boolean): Snapshot {
-    const tree = this.compose();
-    const pkg = this.foreground()?.model.package ?? 'android';
-    const nodes = tree ? flatten(tree, VIEWPORT, pkg, full) : [];
-    const snap = { id: `s_${++snapshotCounter}`, structure: structureHash(nodes.map((n) => n.node)), nodes };
+  private startTransition(kind: 'activity' | 'task'): void {
+    this.transitionStart = this.now;
+    this.transitionKind = kind;
+  }
+
+  private transitionProgress(): number {
+    const length = this.env.faults.animationMs;
+    if (length <= 0) return 1;
+    return Math.min(1, Math.max(0, (this.now - this.transitionStart) / length));
+  }
+
+  showKeyboard(): void {
+    this.keyboardSeq = this.foreground()?.top?.seq ?? null;
+  }
+
+  hideKeyboard(): boolean {
+    const was = this.keyboardSeq !== null;
+    this.keyboardSeq = null;
+    return was;
+  }
+
+  /** Run due background work, then compose what is on the display now. */
+  frame(): Frame {
+    const now = this.now;
+    const fg = this.foreground();
+    fg?.pump(now);
+    this.invalidate();
+    this.toasts = this.toasts.filter((t) => t.until > now);
+    const current = this.foreground();
+    return composeFrame({
+      fg: current,
+      now,
+      keyboard: this.keyboardSeq !== null && this.keyboardSeq === (current?.top?.seq ?? null),
+      transition: { progress: this.transitionProgress(), kind: this.transitionKind },
+      toasts: this.toasts.map((t) => t.text),
+    });
+  }
+
+  snapshot(full = false): Snapshot {
+    const frame = this.frame();
+    const nodes: FlatNode[] = [];
+    for (const w of frame.windows) {
+      if (!w.observed) continue;
+      const focus = w.kind === 'activity' ? frame.record?.focus ?? null : null;
+      nodes.push(...flatten(w.root, w.clip, { pkg: w.pkg, full, focus, firstId: nodes.length + 1 }));
+    }
+    const treeMissing = frame.transition < 1 && this.rng.chance(this.env.faults.treeMissingDuringTransition);
+    const snap: Snapshot = { id: `s_${++snapshotCounter}`, structure: structureHash(nodes.map((n) => n.node)), nodes, frame, treeMissing };
     if (!full) this.last = snap;
     return snap;
   }
 
   observe(opts: { max_nodes: number; detail: 'compact' | 'full' }): Observation {
     const snap = this.snapshot(opts.detail === 'full');
-    const fg = this.foreground();
-    const nodes = snap.nodes.map((n) => n.node);
+    const channel = this.channel;
+    const hidden = snap.treeMissing || !channel.tree;
+    const nodes = hidden ? [] : snap.nodes.map((n) => n.node);
     return {
       snapshot_id: snap.id,
       space_id: this.spaceId,
-      package: fg?.model.package ?? null,
-      activity: fg?.top?.name ?? null,
-      instance: fg?.id ?? null,
+      package: snap.frame.pkg,
+      activity: snap.frame.activity,
+      instance: snap.frame.fg?.id ?? null,
       screen: { width: SCREEN.width, height: SCREEN.height, rotation: 0 },
       nodes: nodes.slice(0, opts.max_nodes),
       truncated: nodes.length > opts.max_nodes,
+      ...(snap.treeMissing ? { tree_missing: true } : {}),
       screen_hash: screenHash(nodes),
       screenshot: null,
-      channel: 'accessibility',
-      timestamp_ms: Date.now(),
+      channel: channel.name,
+      timestamp_ms: this.now,
     };
-  }
-
-  /** Resolve a target against the current screen; a node id must come from a still-valid snapshot. */
-  resolve(target: Target): FlatNode | null {
-    const current = this.snapshot(false);
-    if (target.node_id !== undefined) {
-      const base = target.snapshot_id ?? current.id;
-      if (target.snapshot_id !== undefined && this.lastStructureOf(target.snapshot_id, current) !== current.structure) {
-        throw new SimError(
-          toolError('SNAPSHOT_STALE', `snapshot ${base} no longer matches the screen`, {
-            hint: 'Observe again and use a node id from the new snapshot.',
-          }),
-        );
-      }
-      const hit = current.nodes.find((n) => n.node.id === target.node_id);
-      if (!hit) throw new SimError(toolError('NODE_NOT_FOUND', `no node ${target.node_id} on screen`, { hint: 'Observe again.' }));
-      return hit;
-    }
-    if (target.text !== undefined) {
-      const hit = current.nodes.find((n) => n.node.text === target.text) ?? current.nodes.find((n) => n.node.desc === target.text);
-      if (!hit) {
-        throw new SimError(toolError('NODE_NOT_FOUND', `no node with text ${JSON.stringify(target.text)} on screen`, { hint: 'Observe to see what is on screen.' }));
-      }
-      return hit;
-    }
-    const [x, y] = target.point ?? [((target.bounds![0] + target.bounds![2]) / 2) | 0, ((target.bounds![1] + target.bounds![3]) / 2) | 0];
-    return hitTest(current.nodes, x, y);
-  }
-
-  private snapshotsSeen = new Map<string, string>();
-  private lastStructureOf(id: string, current: Snapshot): string | undefined {
-    if (this.last && this.last.id === id) return this.last.structure;
-    return this.snapshotsSeen.get(id) ?? (id === current.id ? current.structure : undefined);
   }
 
   /** Remember snapshot structures handed out, so later actions can check them (bounded). */
@@ -118,37 +172,74 @@ export class SimScreen {
     if (this.snapshotsSeen.size > 64) this.snapshotsSeen.delete(this.snapshotsSeen.keys().next().value!);
   }
 
-  tap(target: Target): { method: 'node' | 'gesture'; node: UiNode | null } {
-    const hit = this.resolve(target);
-    if (!hit) return { method: 'gesture', node: null };
-    if (hit.node.enabled && hit.view.onClick) hit.view.onClick();
-    return { method: target.node_id !== undefined || target.text !== undefined ? 'node' : 'gesture', node: hit.node };
-  }
-
-  setText(target: Target, value: string): UiNode {
-    const hit = this.resolve(target);
-    if (!hit || !hit.view.onTextChange) {
-      throw new SimError(toolError('INVALID_ARGUMENT', 'the target is not an editable field', { hint: 'Target a node with editable=true.' }));
+  /**
+   * Resolve a target against the current screen. A node id must come from a snapshot whose
+   * structure still matches (else SNAPSHOT_STALE); text matches text, then description.
+   */
+  resolve(target: Target, tool: string): { snap: Snapshot; hit: FlatNode | null; point: [number, number] } {
+    const snap = this.snapshot(false);
+    if (target.node_id !== undefined || target.text !== undefined) {
+      let hit: FlatNode | undefined;
+      if (target.node_id !== undefined) {
+        if (target.snapshot_id !== undefined && this.structureOf(target.snapshot_id, snap) !== snap.structure) {
+          throw new SimError(
+            toolError('SNAPSHOT_STALE', `${tool}: snapshot ${target.snapshot_id} no longer matches the screen`, {
+              hint: 'Observe again and use a node id from the new snapshot.',
+              details: { snapshot_id: snap.id },
+            }),
+          );
+        }
+        hit = snap.nodes.find((n) => n.node.id === target.node_id);
+        if (!hit) throw new SimError(toolError('NODE_NOT_FOUND', `${tool}: no node ${target.node_id} on screen`, { hint: 'Observe again.' }));
+      } else {
+        hit = snap.nodes.find((n) => n.node.text === target.text) ?? snap.nodes.find((n) => n.node.desc === target.text);
+        if (!hit) {
+          throw new SimError(
+            toolError('NODE_NOT_FOUND', `${tool}: no node with text ${JSON.stringify(target.text)} on screen`, {
+              hint: 'Observe to see what is on screen; it may be under the keyboard, behind a dialog or scrolled away.',
+            }),
+          );
+        }
+      }
+      const b = hit.node.bounds;
+      return { snap, hit, point: [(b[0] + b[2]) >> 1, (b[1] + b[3]) >> 1] };
     }
-    hit.view.onTextChange(value);
-    return hit.node;
+    const b = target.bounds;
+    const point: [number, number] = target.point ?? [((b![0] + b![2]) / 2) | 0, ((b![1] + b![3]) / 2) | 0];
+    return { snap, hit: null, point };
   }
 
-  key(key: Key, onEmpty: () => void): void {
-    const fg = this.foreground();
-    if (key === 'back' && fg) {
-      if (!fg.back()) onEmpty();
-    } else if (key === 'home' && fg) {
-      onEmpty();
-    }
+  private structureOf(id: string, current: Snapshot): string | undefined {
+    if (this.last && this.last.id === id) return this.last.structure;
+    return this.snapshotsSeen.get(id) ?? (id === current.id ? current.structure : undefined);
   }
-}
 
-function hitTest(nodes: FlatNode[], x: number, y: number): FlatNode | null {
-  let best: FlatNode | null = null;
-  for (const n of nodes) {
-    const [l, t, r, b] = n.node.bounds;
-    if (x >= l && x < r && y >= t && y < b && (n.view.onClick || n.view.onTextChange)) best = n;
+  /**
+   * Idle as UiAutomator's waitForIdle sees it: no transition or animation running, no background
+   * work pending, no progress spinner on screen.
+   */
+  idle(): boolean {
+    const snap = this.snapshot(true);
+    if (snap.frame.transition < 1) return false;
+    const fg = snap.frame.fg;
+    const length = this.env.faults.animationMs;
+    const record = snap.frame.record;
+    if (record && length > 0 && [...record.anims.values()].some((t) => this.now - t < length)) return false;
+    if (fg?.busy()) return false;
+    return !snap.nodes.some((n) => n.view.kind === 'progress');
   }
-  return best;
+
+  /** Wait out the channel's latency for one call (§4.1 table, scaled and jittered by the profile). */
+  async latency(): Promise<void> {
+    const f = this.env.faults;
+    if (f.latencyScale <= 0) return;
+    const [lo, hi] = this.channel.latencyMs;
+    const ms = this.rng.between(lo, hi) * f.latencyScale * (1 + f.jitter * this.rng.next());
+    await this.env.clock.sleep(Math.round(ms));
+  }
+
+  /** Under `hostile`, now and then an action is acknowledged but never happens. */
+  dropsAction(): boolean {
+    return this.rng.chance(this.env.faults.dropAction);
+  }
 }

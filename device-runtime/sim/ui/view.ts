@@ -1,3 +1,5 @@
+import type { Bounds } from '../../protocol/index.js';
+
 /**
  * The simulated view hierarchy. App models build these plain objects in `render`; the layout
  * pass gives them bounds and the observer flattens them the way an accessibility service sees
@@ -9,6 +11,7 @@ export type ViewKind =
   | 'text'
   | 'button'
   | 'image-button'
+  | 'image'
   | 'edit-text'
   | 'checkbox'
   | 'switch'
@@ -19,11 +22,29 @@ export type ViewKind =
   | 'canvas'
   | 'progress';
 
+/** A rectangle drawn by a canvas view (relative to the view), for screenshots only. */
+export interface Shape {
+  rect: Bounds;
+  color: string;
+  label?: string;
+}
+
+/**
+ * Rows of a virtualized list (RecyclerView): only rows inside the list's box are built, so
+ * scrolling is what brings row 150 into the tree. `onEndReached` fires when the last rows show.
+ */
+export interface VirtualRows {
+  count: number;
+  itemHeight: number;
+  render: (index: number) => View;
+  onEndReached?: () => void;
+}
+
 export interface View {
   kind: ViewKind;
   /** Android class name as the accessibility tree reports it. */
   className: string;
-  /** Short resource id (`save`); the observer prefixes `pkg:id/`. */
+  /** Short resource id (`save`); the observer prefixes `pkg:id/`. Lists need one to keep their scroll. */
   id?: string;
   text?: string;
   desc?: string;
@@ -35,22 +56,37 @@ export interface View {
   selected?: boolean;
   /** Fixed height in px; the layout pass picks one per kind otherwise. */
   height?: number;
+  /** Fixed width in px inside a row; rows share what is left among the others. */
+  width?: number;
   /** Share of the remaining height for `list`/`webview`/`canvas`/`spacer` (flex). */
   grow?: number;
+  /** Translation in px (what a running animation does to bounds). */
+  offset?: [number, number];
+  /** Visual emphasis in screenshots. */
+  tone?: 'primary' | 'danger' | 'muted' | 'badge';
   onClick?: () => void;
   onLongClick?: () => void;
   onTextChange?: (text: string) => void;
+  /** The IME action (enter) on a focused field. */
+  onSubmit?: () => void;
+  /** Taps on views without child nodes (WebView, canvas), at view-relative coordinates. */
+  onTapAt?: (x: number, y: number) => void;
+  /** WebView page text, drawn in screenshots but absent from the node tree. */
+  pageLines?: string[];
+  shapes?: Shape[];
+  rows?: VirtualRows;
   children?: View[];
 }
 
 type Props = Omit<View, 'kind' | 'className' | 'children'>;
 
-const CLASS: Record<ViewKind, string> = {
+export const CLASS: Record<ViewKind, string> = {
   column: 'android.widget.LinearLayout',
   row: 'android.widget.LinearLayout',
   text: 'android.widget.TextView',
   button: 'android.widget.Button',
   'image-button': 'android.widget.ImageButton',
+  image: 'android.widget.ImageView',
   'edit-text': 'android.widget.EditText',
   checkbox: 'android.widget.CheckBox',
   switch: 'android.widget.Switch',
@@ -71,11 +107,25 @@ export const row = (children: View[], props: Props = {}) => make('row', props, c
 export const text = (value: string, props: Props = {}) => make('text', { ...props, text: value });
 export const button = (label: string, onClick: () => void, props: Props = {}) =>
   make('button', { ...props, text: label, onClick });
+/** An icon button: no text, only a content description (a classic locator trap). */
 export const iconButton = (desc: string, onClick: () => void, props: Props = {}) =>
-  make('image-button', { ...props, desc, onClick });
+  make('image-button', { width: 168, ...props, desc, onClick });
+export const image = (desc: string, props: Props = {}) => make('image', { height: 480, ...props, desc });
 export const editText = (value: string, onTextChange: (text: string) => void, props: Props = {}) =>
   make('edit-text', { ...props, text: value, onTextChange });
+export const checkbox = (label: string, checked: boolean, onClick: () => void, props: Props = {}) =>
+  make('checkbox', { ...props, text: label, checked, onClick });
+export const switchView = (label: string, checked: boolean, onClick: () => void, props: Props = {}) =>
+  make('switch', { ...props, text: label, checked, onClick });
+/** A list laid out in full; rows outside its box are clipped away by the observer. */
 export const list = (items: View[], props: Props = {}) => make('list', { grow: 1, ...props }, items);
+/** A virtualized list: only the rows on screen exist. Give it an `id` so its scroll is kept. */
+export const virtualList = (rows: VirtualRows, props: Props = {}) => make('list', { grow: 1, ...props, rows }, []);
 export const toolbar = (title: string, actions: View[] = [], props: Props = {}) =>
   make('toolbar', props, [make('text', { text: title, id: 'toolbar_title' }), ...actions]);
 export const spacer = (grow = 1) => make('spacer', { grow });
+export const progress = (props: Props = {}) => make('progress', { desc: 'Loading', ...props });
+export const webView = (pageLines: string[], onTapAt: (x: number, y: number) => void, props: Props = {}) =>
+  make('webview', { grow: 1, ...props, pageLines, onTapAt });
+export const canvas = (shapes: Shape[], onTapAt: (x: number, y: number) => void, props: Props = {}) =>
+  make('canvas', { grow: 1, ...props, shapes, onTapAt });

@@ -1,0 +1,130 @@
+import type { ActivityContext, DialogSpec } from './define-app.js';
+import type { ActivityRecord, InstanceHost, SimInstance } from '../core/instance.js';
+
+/** The permission prompt is an activity of the permission controller, not of the app. */
+export const PERMISSION_PACKAGE = 'com.google.android.permissioncontroller';
+export const PERMISSION_ACTIVITY = '.permission.ui.GrantPermissionsActivity';
+
+const SNACKBAR_MS = 4000;
+
+/** Backends shared by the instances of one space (keyed by the space itself). */
+const sharedBySpace = new WeakMap<InstanceHost, Map<string, unknown>>();
+
+function permissionLabel(permission: string): string {
+  const short = permission.replace(/^android\.permission\./, '');
+  if (short.includes('LOCATION')) return "access this device's location";
+  if (short === 'CAMERA') return 'take pictures and record video';
+  if (short === 'POST_NOTIFICATIONS') return 'send you notifications';
+  return `use ${short.toLowerCase().replace(/_/g, ' ')}`;
+}
+
+/** The context an activity's render and handlers see: closures over its instance and record. */
+export function bindContext(inst: SimInstance, record: ActivityRecord): ActivityContext<any, any> {
+  const host = inst.host;
+  const now = () => inst.env.clock.now();
+  const setDialog = (d: DialogSpec | null) => {
+    record.dialog = d;
+    host.invalidate();
+  };
+  return {
+    get data() {
+      return inst.data;
+    },
+    get state() {
+      return record.state;
+    },
+    extras: record.extras,
+    set(patch) {
+      record.state = { ...(record.state as object), ...patch };
+      host.invalidate();
+    },
+    update(fn) {
+      fn(inst.data);
+      host.invalidate();
+    },
+    start(name, extras = {}) {
+      inst.push(name, extras);
+    },
+    finish() {
+      const i = inst.stack.indexOf(record);
+      if (i >= 0) inst.stack.splice(i, 1);
+      host.invalidate();
+    },
+    toast(text) {
+      host.toast(text);
+    },
+    snackbar(text, action) {
+      record.snackbar = { text, until: now() + SNACKBAR_MS, ...(action ? { action } : {}) };
+      host.invalidate();
+    },
+    log(level, tag, message) {
+      host.log({ level, tag, message }, inst);
+    },
+    now,
+    after(ms, fn, opts) {
+      const scaled = opts?.fixed ? ms : ms * inst.env.faults.loadScale;
+      inst.schedule(record, scaled, () => {
+        fn();
+        host.invalidate();
+      });
+    },
+    animate(key) {
+      record.anims.set(key, now());
+      host.invalidate();
+    },
+    progress(key) {
+      const start = record.anims.get(key);
+      const length = inst.env.faults.animationMs;
+      if (start === undefined || length <= 0) return 1;
+      return Math.min(1, Math.max(0, (now() - start) / length));
+    },
+    showDialog(dialog) {
+      setDialog(dialog);
+    },
+    dismissDialog() {
+      setDialog(null);
+    },
+    requestPermission(permission, then) {
+      const app = host.apps?.get(inst.model.package);
+      if (inst.granted.has(permission) || app?.granted.includes(permission)) return then(true);
+      const answer = (granted: boolean) => () => {
+        if (granted) {
+          inst.granted.add(permission);
+          if (app && !app.granted.includes(permission)) app.granted.push(permission);
+        }
+        host.log({ level: 'I', tag: 'PermissionController', message: `${permission} ${granted ? 'granted' : 'denied'}` }, inst);
+        then(granted);
+      };
+      setDialog({
+        title: `Allow ${inst.model.label} to ${permissionLabel(permission)}?`,
+        buttons: [
+          { label: 'While using the app', id: 'permission_allow_foreground_only_button', onClick: answer(true) },
+          { label: 'Only this time', id: 'permission_allow_one_time_button', onClick: answer(true) },
+          { label: "Don't allow", id: 'permission_deny_button', onClick: answer(false) },
+        ],
+        cancelable: false,
+        onCancel: answer(false),
+        package: PERMISSION_PACKAGE,
+        activity: PERMISSION_ACTIVITY,
+      });
+    },
+    scrollOf(id) {
+      return record.scroll.get(id) ?? 0;
+    },
+    crash(reason) {
+      inst.crash(reason);
+    },
+    shared<T>(key: string, init: () => T): T {
+      let map = sharedBySpace.get(host);
+      if (!map) sharedBySpace.set(host, (map = new Map()));
+      if (!map.has(key)) map.set(key, init());
+      return map.get(key) as T;
+    },
+    clipboard() {
+      return host.clipboard ?? null;
+    },
+    setClipboard(text) {
+      host.clipboard = text;
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import { DEFAULT_CHANNELS, type ChannelAvailability } from '../channels/channel.js';
+import { systemClock, type Clock } from './clock.js';
+import { faultProfile, type FaultProfile, type FaultProfileName } from './profile.js';
+
+/**
+ * What a simulated screen needs from the run: its clock, the fault profile, and which control
+ * channels the device offers. One per runtime; a space's screen may override its channels.
+ */
+export interface SimEnv {
+  clock: Clock;
+  faults: FaultProfile;
+  channels: ChannelAvailability;
+}
+
+export function defaultEnv(): SimEnv {
+  return { clock: systemClock, faults: faultProfile('instant'), channels: { ...DEFAULT_CHANNELS } };
+}
+
+/** The run options that shape the environment (part of SimOptions). */
+export interface SimEnvOptions {
+  /** Fault profile for the run (default `instant`); see faultProfileFromEnv() for NESTWRIGHT_FAULTS. */
+  faults?: FaultProfileName | FaultProfile;
+  /** Seed of every fault decision (default 1, or the profile's own seed). */
+  seed?: number;
+  /** Injectable time (default the system clock); tests pass a VirtualClock. */
+  clock?: Clock;
+  /** Which control channels the device offers (default: accessibility and Shizuku, no AAPM). */
+  channels?: Partial<ChannelAvailability>;
+}
+
+export function envFromOptions(o: SimEnvOptions): SimEnv {
+  const base = typeof o.faults === 'object' ? o.faults : faultProfile(o.faults ?? 'instant');
+  return {
+    clock: o.clock ?? systemClock,
+    faults: { ...base, seed: o.seed ?? base.seed },
+    channels: { ...DEFAULT_CHANNELS, ...o.channels },
+  };
+}

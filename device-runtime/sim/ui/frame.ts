@@ -1,0 +1,98 @@
+import type { Bounds } from '../../protocol/index.js';
+import { PERMISSION_ACTIVITY, PERMISSION_PACKAGE } from '../apps/activity-context.js';
+import type { ActivityRecord, SimInstance } from '../core/instance.js';
+import { KEYBOARD_TOP, layout, natural, SCREEN, VIEWPORT, type LaidOut } from './layout.js';
+import { dialogView, snackbarView, toastView } from './overlay-views.js';
+
+/** One window of the display, bottom to top. Only `observed` windows reach the node tree. */
+export interface SimWindow {
+  kind: 'activity' | 'snackbar' | 'dialog' | 'toast';
+  root: LaidOut;
+  /** Visible region of this window (the keyboard cuts the activity's). */
+  clip: Bounds;
+  pkg: string;
+  observed: boolean;
+}
+
+/** Everything on the display at one instant: what observation, hit tests and screenshots read. */
+export interface Frame {
+  fg: SimInstance | null;
+  record: ActivityRecord | null;
+  pkg: string | null;
+  activity: string | null;
+  windows: SimWindow[];
+  keyboard: boolean;
+  /** A dialog dims what is behind it. */
+  dim: boolean;
+  /** Bounds of the dialog window; taps outside it never reach the activity. */
+  dialogBox: Bounds | null;
+  /** Progress of the running activity/task transition, 1 when none. */
+  transition: number;
+}
+
+export interface FrameInput {
+  fg: SimInstance | null;
+  now: number;
+  keyboard: boolean;
+  transition: { progress: number; kind: 'activity' | 'task' };
+  toasts: string[];
+}
+
+/**
+ * Compose the display: the foreground activity (slid by a running transition), its snackbar, a
+ * dialog dimming everything behind it, toasts, and the keyboard's cut of the visible region.
+ */
+export function composeFrame(input: FrameInput): Frame {
+  const { fg, now } = input;
+  const record = fg?.top ?? null;
+  const windows: SimWindow[] = [];
+  const pkg = fg?.model.package ?? null;
+  const dialog = record?.dialog ?? null;
+  const keyboard = input.keyboard && !dialog && !!record;
+  let dialogBox: Bounds | null = null;
+  if (fg && record) {
+    const content = fg.render();
+    // render() may have finished the activity or crashed the app
+    if (content && fg.top === record) {
+      const p = input.transition.progress;
+      const ease = (1 - p) * (1 - p);
+      const dx = input.transition.kind === 'activity' ? Math.round(ease * 360) : 0;
+      const dy = input.transition.kind === 'task' ? Math.round(ease * 600) : 0;
+      const box: Bounds = [VIEWPORT[0] + dx, VIEWPORT[1] + dy, VIEWPORT[2] + dx, VIEWPORT[3] + dy];
+      const clip: Bounds = keyboard ? [VIEWPORT[0], VIEWPORT[1], VIEWPORT[2], KEYBOARD_TOP] : VIEWPORT;
+      windows.push({ kind: 'activity', root: layout(content, box, record.scroll), clip, pkg: pkg!, observed: !dialog });
+      if (record.snackbar && record.snackbar.until <= now) record.snackbar = null;
+      if (record.snackbar) {
+        const view = snackbarView(record.snackbar, () => (record.snackbar = null));
+        const bottom = keyboard ? KEYBOARD_TOP : VIEWPORT[3];
+        windows.push({ kind: 'snackbar', root: layout(view, [24, bottom - 168, SCREEN.width - 24, bottom - 24], record.scroll), clip, pkg: pkg!, observed: !dialog });
+      }
+      if (dialog) {
+        const view = dialogView(dialog, () => {
+          if (record.dialog === dialog) record.dialog = null;
+          fg.host.invalidate();
+        });
+        const h = natural(view);
+        const top = Math.round((VIEWPORT[1] + VIEWPORT[3] - h) / 2);
+        dialogBox = [72, top, SCREEN.width - 72, top + h];
+        windows.push({ kind: 'dialog', root: layout(view, dialogBox, record.scroll), clip: dialogBox, pkg: dialog.package ?? pkg!, observed: true });
+      }
+    }
+  }
+  for (const [i, message] of input.toasts.entries()) {
+    const y = VIEWPORT[3] - 300 - i * 140;
+    windows.push({ kind: 'toast', root: layout(toastView(message), [140, y, SCREEN.width - 140, y + 120], new Map()), clip: VIEWPORT, pkg: 'android', observed: true });
+  }
+  const front = fg && fg.top === record ? record : null;
+  return {
+    fg,
+    record: front,
+    pkg: dialog?.package ?? (front ? pkg : null),
+    activity: dialog?.package === PERMISSION_PACKAGE ? PERMISSION_ACTIVITY : dialog?.activity ?? front?.name ?? null,
+    windows,
+    keyboard: keyboard && !!front,
+    dim: !!dialog && !!front,
+    dialogBox,
+    transition: input.transition.progress,
+  };
+}
