@@ -108,6 +108,13 @@ export function bindContext(inst: SimInstance, record: ActivityRecord): Activity
         activity: PERMISSION_ACTIVITY,
       });
     },
+    scaled(ms) {
+      return ms * inst.env.faults.loadScale;
+    },
+    scrollTo(id, px) {
+      record.scroll.set(id, px);
+      host.invalidate();
+    },
     scrollOf(id) {
       return record.scroll.get(id) ?? 0;
     },

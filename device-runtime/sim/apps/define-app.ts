@@ -50,8 +50,12 @@ export interface ActivityContext<D, S> {
   dismissDialog(): void;
   /** Ask for a runtime permission: the system prompt covers the app until answered. */
   requestPermission(permission: string, then: (granted: boolean) => void): void;
+  /** A loading delay as this run's fault profile scales it (0 under `instant`), ms. */
+  scaled(ms: number): number;
   /** Scroll offset of list `id` in this activity, px. */
   scrollOf(id: string): number;
+  /** Scroll list `id` (clamped by the next layout; Infinity = to the end). */
+  scrollTo(id: string, px: number): void;
   /** The app throws: its process dies with this Java-like stack trace as the reason. */
   crash(reason: string): void;
   /** State shared by every instance in the space (a simulated backend), created on first use. */
@@ -62,6 +66,8 @@ export interface ActivityContext<D, S> {
 }
 
 export interface ActivityModel<D, S> {
+  /** windowSoftInputMode: `resize` shrinks the activity above the keyboard; default: the keyboard covers it. */
+  softInput?: 'resize' | 'cover';
   initialState(extras: Readonly<Record<string, unknown>>, data: D): S;
   render(ctx: ActivityContext<D, S>): View;
 }

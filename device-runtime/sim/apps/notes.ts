@@ -1,56 +1,149 @@
-import { defineActivity, defineApp } from './define-app.js';
-import { button, column, editText, iconButton, list, text, toolbar } from '../ui/view.js';
+import { defineActivity, defineApp, type ActivityContext } from './define-app.js';
+import { button, column, editText, iconButton, text, toolbar, virtualList, type View } from '../ui/view.js';
 
 interface Note {
   id: number;
   title: string;
+  body: string;
 }
 interface NotesData {
   notes: Note[];
   nextId: number;
 }
+type Ctx<S> = ActivityContext<NotesData, S>;
 
-/** Notes (`com.nestwright.notes`): a list of notes, "New note", a title field and Save. */
+const SAMPLE_WORDS = ['Groceries', 'Meeting', 'Ideas', 'Trip', 'Books', 'Recipe', 'Workout', 'Budget', 'Gift', 'Call'];
+
+function addSamples(ctx: Ctx<unknown>, count: number): void {
+  ctx.update((d) => {
+    for (let i = 0; i < count; i++) {
+      const n = d.nextId++;
+      d.notes.push({ id: n, title: `${SAMPLE_WORDS[n % SAMPLE_WORDS.length]} ${n}`, body: `Sample note number ${n}` });
+    }
+  });
+}
+
+function confirmDelete(ctx: Ctx<unknown>, note: Note, after?: () => void): void {
+  ctx.showDialog({
+    title: 'Delete this note?',
+    message: `"${note.title}" will be deleted.`,
+    cancelable: true,
+    buttons: [
+      { label: 'Cancel' },
+      {
+        label: 'Delete',
+        onClick: () => {
+          ctx.update((d) => void (d.notes = d.notes.filter((n) => n.id !== note.id)));
+          ctx.snackbar('Note deleted');
+          after?.();
+        },
+      },
+    ],
+  });
+}
+
+/** A note row: tap opens it, long-press opens the note menu (Edit / Copy text / Delete). */
+function noteRow(ctx: Ctx<unknown>, note: Note): View {
+  return column([text(note.title, { id: 'note_title', height: 96 }), text(note.body.split('\n')[0] ?? '', { id: 'note_snippet', height: 72, tone: 'muted' })], {
+    id: 'note_row',
+    onClick: () => ctx.start('.EditNoteActivity', { id: note.id }),
+    onLongClick: () =>
+      ctx.showDialog({
+        title: note.title,
+        cancelable: true,
+        items: [
+          { label: 'Edit', onClick: () => ctx.start('.EditNoteActivity', { id: note.id }) },
+          { label: 'Copy text', onClick: () => (ctx.setClipboard(`${note.title}\n${note.body}`), ctx.toast('Copied to clipboard')) },
+          { label: 'Delete', onClick: () => confirmDelete(ctx, note) },
+        ],
+      }),
+  });
+}
+
+function notesList(ctx: Ctx<unknown>, notes: Note[], id: string): View {
+  return virtualList({ count: notes.length, itemHeight: 168, render: (i) => noteRow(ctx, notes[i]!) }, { id });
+}
+
+/**
+ * Notes (`com.nestwright.notes`): a virtualized list of notes, create / edit / delete with a
+ * confirmation dialog, search, a long-press menu, and hundreds of sample notes (overflow menu
+ * "Load sample notes", or launch extras `sample_notes: N`). Data persists per instance.
+ */
 export const notesApp = defineApp<NotesData>({
   package: 'com.nestwright.notes',
   label: 'Notes',
   launcher: '.MainActivity',
   initialData: () => ({ notes: [], nextId: 1 }),
+  deepLinks: [{ scheme: 'nwnotes', pattern: 'note/:id', activity: '.EditNoteActivity' }],
   activities: {
-    '.MainActivity': defineActivity<NotesData, Record<string, never>>({
-      initialState: () => ({}),
-      render: (ctx) =>
-        column([
-          toolbar('Notes', [iconButton('Search notes', () => ctx.toast('Search is not available yet'), { id: 'search' })]),
-          ctx.data.notes.length === 0
-            ? text('No notes yet', { id: 'empty' })
-            : list(
-                ctx.data.notes.map((n) => text(n.title, { id: 'note_title' })),
-                { id: 'notes' },
-              ),
+    '.MainActivity': defineActivity<NotesData, { seeded: boolean }>({
+      initialState: () => ({ seeded: false }),
+      render: (ctx) => {
+        const extra = Number(ctx.extras.sample_notes ?? 0);
+        if (extra > 0 && !ctx.state.seeded) {
+          ctx.state.seeded = true;
+          addSamples(ctx, Math.min(extra, 5000));
+        }
+        return column([
+          toolbar('Notes', [
+            iconButton('Search notes', () => ctx.start('.SearchActivity'), { id: 'search' }),
+            iconButton('More options', () =>
+              ctx.showDialog({
+                cancelable: true,
+                items: [
+                  { label: 'Load sample notes', onClick: () => addSamples(ctx, 300) },
+                  { label: 'Delete all notes', onClick: () => ctx.update((d) => void (d.notes = [])) },
+                ],
+              }),
+              { id: 'overflow' },
+            ),
+          ]),
+          ctx.data.notes.length === 0 ? text('No notes yet', { id: 'empty' }) : notesList(ctx, ctx.data.notes, 'notes'),
           button('New note', () => ctx.start('.EditNoteActivity'), { id: 'new_note' }),
-        ]),
+        ]);
+      },
     }),
-    '.EditNoteActivity': defineActivity<NotesData, { title: string }>({
-      initialState: () => ({ title: '' }),
-      render: (ctx) =>
-        column([
-          toolbar('New note'),
+    '.SearchActivity': defineActivity<NotesData, { query: string }>({
+      initialState: () => ({ query: '' }),
+      render: (ctx) => {
+        const q = ctx.state.query.trim().toLowerCase();
+        const hits = q ? ctx.data.notes.filter((n) => n.title.toLowerCase().includes(q) || n.body.toLowerCase().includes(q)) : [];
+        return column([
+          toolbar('Search', [iconButton('Navigate up', () => ctx.finish(), { id: 'up' })]),
+          editText(ctx.state.query, (query) => ctx.set({ query }), { id: 'search_field', hint: 'Search notes' }),
+          q && hits.length === 0 ? text('No matching notes', { id: 'empty' }) : notesList(ctx, hits, 'results'),
+        ]);
+      },
+    }),
+    '.EditNoteActivity': defineActivity<NotesData, { id: number | null; title: string; body: string }>({
+      initialState: (extras, data) => {
+        const id = extras.id === undefined ? null : Number(extras.id);
+        const note = data.notes.find((n) => n.id === id);
+        return { id: note ? note.id : null, title: note?.title ?? '', body: note?.body ?? '' };
+      },
+      render: (ctx) => {
+        const editing = ctx.data.notes.find((n) => n.id === ctx.state.id);
+        return column([
+          toolbar(editing ? 'Edit note' : 'New note', editing ? [iconButton('Delete note', () => confirmDelete(ctx, editing, () => ctx.finish()), { id: 'delete' })] : []),
           editText(ctx.state.title, (title) => ctx.set({ title }), { id: 'title', hint: 'Title' }),
+          editText(ctx.state.body, (body) => ctx.set({ body }), { id: 'body', hint: 'Note', height: 480 }),
           button(
             'Save',
             () => {
               const title = ctx.state.title.trim();
               if (!title) return ctx.toast('Title is empty');
               ctx.update((d) => {
-                d.notes.push({ id: d.nextId++, title });
+                const existing = d.notes.find((n) => n.id === ctx.state.id);
+                if (existing) Object.assign(existing, { title, body: ctx.state.body });
+                else d.notes.push({ id: d.nextId++, title, body: ctx.state.body });
               });
               ctx.log('I', 'Notes', `saved note "${title}"`);
               ctx.finish();
             },
             { id: 'save' },
           ),
-        ]),
+        ]);
+      },
     }),
   },
 });

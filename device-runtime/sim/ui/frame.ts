@@ -58,7 +58,9 @@ export function composeFrame(input: FrameInput): Frame {
       const ease = (1 - p) * (1 - p);
       const dx = input.transition.kind === 'activity' ? Math.round(ease * 360) : 0;
       const dy = input.transition.kind === 'task' ? Math.round(ease * 600) : 0;
-      const box: Bounds = [VIEWPORT[0] + dx, VIEWPORT[1] + dy, VIEWPORT[2] + dx, VIEWPORT[3] + dy];
+      const resize = keyboard && fg.model.activities[record.name]?.softInput === 'resize';
+      const bottom = resize ? KEYBOARD_TOP : VIEWPORT[3];
+      const box: Bounds = [VIEWPORT[0] + dx, VIEWPORT[1] + dy, VIEWPORT[2] + dx, bottom + dy];
       const clip: Bounds = keyboard ? [VIEWPORT[0], VIEWPORT[1], VIEWPORT[2], KEYBOARD_TOP] : VIEWPORT;
       windows.push({ kind: 'activity', root: layout(content, box, record.scroll), clip, pkg: pkg!, observed: !dialog });
       if (record.snackbar && record.snackbar.until <= now) record.snackbar = null;

@@ -60,7 +60,7 @@ export function flatten(root: LaidOut, viewport: Bounds, opts: FlattenOptions): 
     const clickable = !!v.onClick || !!v.onTapAt;
     const editable = v.kind === 'edit-text';
     const scrollable = v.kind === 'list' && !!n.scroll && n.scroll.max > 0;
-    const keep = opts.full || clickable || editable || scrollable || !!v.text || !!v.desc || v.kind === 'webview' || v.kind === 'canvas';
+    const keep = opts.full || clickable || editable || scrollable || !!v.onLongClick || !!v.text || !!v.desc || v.kind === 'webview' || v.kind === 'canvas';
     let id = parent;
     if (keep) {
       id = `n_${next++}`;

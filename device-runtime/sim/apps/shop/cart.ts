@@ -1,0 +1,68 @@
+import { defineActivity } from '../define-app.js';
+import { javaStack } from '../widgets.js';
+import { button, column, editText, iconButton, list, row, text, toolbar, type View } from '../../ui/view.js';
+import { cartCount, money, product, type ShopCtx, type ShopData } from './model.js';
+
+interface CartState {
+  coupon: string;
+  discount: number;
+}
+
+/** The known bug: applying an empty coupon crashes the app (issue 5's crash scenario). */
+const EMPTY_COUPON_CRASH = javaStack('java.lang.StringIndexOutOfBoundsException: length=0; index=0', [
+  'java.lang.String.charAt(String.java:1258)',
+  'com.nestwright.shop.cart.CouponParser.parse(CouponParser.kt:27)',
+  'com.nestwright.shop.cart.CartViewModel.applyCoupon(CartViewModel.kt:64)',
+  'com.nestwright.shop.cart.CartActivity.onApplyClicked(CartActivity.kt:112)',
+  'android.view.View.performClick(View.java:7659)',
+]);
+
+export function cartTotal(d: ShopData, discount: number): number {
+  const sum = Object.entries(d.cart).reduce((t, [id, q]) => t + product(Number(id)).price * q, 0);
+  return Math.round(sum * (1 - discount));
+}
+
+function itemRow(ctx: ShopCtx<CartState>, id: number, qty: number): View {
+  const p = product(id);
+  return row(
+    [
+      text(`${p.name} x${qty}`, { id: 'cart_item' }),
+      text(money(p.price * qty), { id: 'cart_item_price', width: 240 }),
+      // Icon-only: the description is the only way to tell which item it removes.
+      iconButton(`Remove ${p.name}`, () => ctx.update((d) => void delete d.cart[id]), { id: 'remove' }),
+    ],
+    { height: 168 },
+  );
+}
+
+/** The cart: items, a coupon field (SAVE10 takes 10% off; empty crashes), total, checkout. */
+export const cartActivity = defineActivity<ShopData, CartState>({
+  initialState: () => ({ coupon: '', discount: 0 }),
+  render: (ctx) => {
+    const items = Object.entries(ctx.data.cart);
+    const apply = () => {
+      const code = ctx.state.coupon;
+      ctx.log('D', 'CartViewModel', `applyCoupon("${code}")`);
+      if (code.length === 0) return ctx.crash(EMPTY_COUPON_CRASH);
+      if (code.trim().toUpperCase() === 'SAVE10') {
+        ctx.set({ discount: 0.1 });
+        ctx.toast('Coupon applied: 10% off');
+      } else ctx.toast(`Coupon ${code} is not valid`);
+    };
+    return column([
+      toolbar('Cart', [iconButton('Navigate up', () => ctx.finish(), { id: 'up' })]),
+      items.length === 0
+        ? text('Your cart is empty', { id: 'empty' })
+        : list(items.map(([id, q]) => itemRow(ctx, Number(id), q)), { id: 'cart_items' }),
+      row(
+        [
+          editText(ctx.state.coupon, (coupon) => ctx.set({ coupon }), { id: 'coupon', hint: 'Coupon code', onSubmit: apply }),
+          button('Apply', apply, { id: 'apply_coupon', width: 300 }),
+        ],
+        { height: 160 },
+      ),
+      text(`Total: ${money(cartTotal(ctx.data, ctx.state.discount))}`, { id: 'total' }),
+      button('Checkout', () => ctx.start('.CheckoutActivity', { discount: ctx.state.discount }), { id: 'checkout', enabled: cartCount(ctx.data) > 0 }),
+    ]);
+  },
+});

@@ -1,0 +1,65 @@
+import { defineActivity } from '../define-app.js';
+import { button, column, iconButton, progress, row, text, toolbar, virtualList, type View } from '../../ui/view.js';
+import { addToCart, cartCount, money, PAGE_SIZE, product, PRODUCT_COUNT, type ShopCtx, type ShopData } from './model.js';
+
+interface CatalogState {
+  loaded: number;
+  loading: boolean;
+}
+
+const PAGE_MS = 800;
+
+function loadPage(ctx: ShopCtx<CatalogState>): void {
+  if (ctx.state.loading || ctx.state.loaded >= PRODUCT_COUNT) return;
+  ctx.set({ loading: true });
+  ctx.after(PAGE_MS, () => ctx.set({ loaded: Math.min(PRODUCT_COUNT, ctx.state.loaded + PAGE_SIZE), loading: false }));
+}
+
+/** A product row. Every row has its own "Add to cart": many buttons with the same text. */
+function productRow(ctx: ShopCtx<CatalogState>, id: number): View {
+  const p = product(id);
+  return column(
+    [
+      text(p.name, { id: 'product_name', height: 96 }),
+      text(money(p.price), { id: 'product_price', height: 72, tone: 'muted' }),
+      button('Add to cart', () => addToCart(ctx, id), { id: 'add_to_cart', height: 132 }),
+    ],
+    { id: 'product_row', onClick: () => ctx.start('.ProductActivity', { id }) },
+  );
+}
+
+/** The cart icon has only a description; the badge next to it is the count. */
+export function cartAction(ctx: ShopCtx<unknown>, data: ShopData): View[] {
+  const n = cartCount(data);
+  return [
+    ...(n > 0 ? [text(String(n), { id: 'cart_badge', width: 72, tone: 'badge' })] : []),
+    iconButton(n > 0 ? `Cart, ${n} items` : 'Cart', () => ctx.start('.CartActivity'), { id: 'cart' }),
+  ];
+}
+
+/**
+ * The catalog: 200 products in a virtualized list, loaded 20 per page from a slow server; the
+ * next page loads when the last rows come into view (a spinner row while it does).
+ */
+export const catalogActivity = defineActivity<ShopData, CatalogState>({
+  initialState: () => ({ loaded: 0, loading: false }),
+  render: (ctx) => {
+    if (ctx.state.loaded === 0 && !ctx.state.loading) loadPage(ctx);
+    const { loaded, loading } = ctx.state;
+    const count = loaded + (loading ? 1 : 0);
+    return column([
+      toolbar('Catalog', [iconButton('Daily game', () => ctx.start('.GameActivity'), { id: 'game' }), ...cartAction(ctx, ctx.data)]),
+      loaded === 0
+        ? column([progress({ id: 'catalog_progress' })], { grow: 1 })
+        : virtualList(
+            {
+              count,
+              itemHeight: 300,
+              render: (i) => (i < loaded ? productRow(ctx, i + 1) : row([progress({ id: 'page_progress' })], { height: 300 })),
+              onEndReached: () => loadPage(ctx),
+            },
+            { id: 'products' },
+          ),
+    ]);
+  },
+});

@@ -1,0 +1,73 @@
+import { defineActivity } from '../define-app.js';
+import { button, column, editText, iconButton, progress, text, toolbar } from '../../ui/view.js';
+import { cartTotal } from './cart.js';
+import { money, type ShopData } from './model.js';
+
+interface CheckoutState {
+  address: string;
+  locating: boolean;
+}
+
+const LOCATE_MS = 1000;
+/** Payment processing keeps this screen busy for 5 s whatever the fault profile. */
+export const PAYMENT_MS = 5000;
+
+/**
+ * Checkout: "Use my location" asks for the location permission (the system prompt covers the
+ * app), "Place order" asks for confirmation in a dialog whose button has the same text.
+ */
+export const checkoutActivity = defineActivity<ShopData, CheckoutState>({
+  initialState: () => ({ address: '', locating: false }),
+  render: (ctx) => {
+    const discount = Number(ctx.extras.discount ?? 0);
+    const total = money(cartTotal(ctx.data, discount));
+    const locate = () =>
+      ctx.requestPermission('android.permission.ACCESS_FINE_LOCATION', (granted) => {
+        if (!granted) return ctx.toast('Location permission denied');
+        ctx.set({ locating: true });
+        ctx.after(LOCATE_MS, () => ctx.set({ locating: false, address: '1600 Amphitheatre Pkwy, Mountain View' }));
+      });
+    const place = () => {
+      if (!ctx.state.address.trim()) return ctx.toast('Enter a delivery address');
+      ctx.showDialog({
+        title: 'Place order?',
+        message: `You will be charged ${total}.`,
+        cancelable: true,
+        buttons: [{ label: 'Cancel' }, { label: 'Place order', id: 'confirm_order', onClick: () => (ctx.finish(), ctx.start('.OrderActivity', { total })) }],
+      });
+    };
+    return column([
+      toolbar('Checkout', [iconButton('Navigate up', () => ctx.finish(), { id: 'up' })]),
+      text(`Total: ${total}`, { id: 'checkout_total' }),
+      editText(ctx.state.address, (address) => ctx.set({ address }), { id: 'address', hint: 'Delivery address' }),
+      ctx.state.locating ? progress({ id: 'locating', desc: 'Finding your location' }) : button('Use my location', locate, { id: 'use_location', tone: 'muted' }),
+      button('Place order', place, { id: 'place_order' }),
+    ]);
+  },
+});
+
+/** The order: payment is processed for 5 s (a screen that stays busy), then confirmed. */
+export const orderActivity = defineActivity<ShopData, { done: boolean; started: boolean; order: number }>({
+  initialState: (_, data) => ({ done: false, started: false, order: 1000 + data.orders + 1 }),
+  render: (ctx) => {
+    if (!ctx.state.started) {
+      ctx.state.started = true;
+      ctx.after(PAYMENT_MS, () => {
+        ctx.update((d) => {
+          d.orders++;
+          d.cart = {};
+        });
+        ctx.set({ done: true });
+      }, { fixed: true });
+    }
+    if (!ctx.state.done) {
+      return column([toolbar('Payment'), progress({ id: 'payment_progress', desc: 'Processing payment' }), text('Processing payment…', { id: 'status' })]);
+    }
+    return column([
+      toolbar('Order confirmed'),
+      text(`Order #${ctx.state.order} confirmed`, { id: 'status' }),
+      text(`Paid ${String(ctx.extras.total ?? '')}`, { id: 'paid' }),
+      button('Continue shopping', () => ctx.finish(), { id: 'continue' }),
+    ]);
+  },
+});

@@ -1,0 +1,40 @@
+import type { ActivityContext } from '../define-app.js';
+
+export interface Product {
+  id: number;
+  name: string;
+  /** Cents. */
+  price: number;
+  description: string;
+}
+
+export interface ShopData {
+  user: string | null;
+  termsAccepted: boolean;
+  /** product id → quantity */
+  cart: Record<string, number>;
+  orders: number;
+}
+
+export type ShopCtx<S = unknown> = ActivityContext<ShopData, S>;
+
+export const PRODUCT_COUNT = 200;
+export const PAGE_SIZE = 20;
+
+const ADJECTIVES = ['Classic', 'Smart', 'Compact', 'Deluxe', 'Eco', 'Ultra', 'Vintage', 'Travel', 'Pro', 'Mini'];
+const NOUNS = ['Backpack', 'Lamp', 'Kettle', 'Headphones', 'Mug', 'Notebook', 'Umbrella', 'Speaker', 'Bottle', 'Watch', 'Jacket', 'Chair'];
+
+/** The catalog, the same on every run: product n is always the same product. */
+export function product(id: number): Product {
+  const name = `${ADJECTIVES[id % ADJECTIVES.length]} ${NOUNS[(id * 7) % NOUNS.length]} ${id}`;
+  return { id, name, price: 499 + ((id * 137) % 9500), description: `${name}: sturdy, light and covered by a two-year warranty.` };
+}
+
+export const money = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+
+export const cartCount = (d: ShopData) => Object.values(d.cart).reduce((a, b) => a + b, 0);
+
+export function addToCart(ctx: ShopCtx, id: number): void {
+  ctx.update((d) => void (d.cart[id] = (d.cart[id] ?? 0) + 1));
+  ctx.snackbar('Added to cart', { label: 'View cart', onClick: () => ctx.start('.CartActivity') });
+}
