@@ -42,7 +42,7 @@ export class FileRangeReader extends yauzl.RandomAccessReader {
     const c = this.cache;
     if (c && position >= c.start && position + length <= c.start + c.buf.length) {
       c.buf.copy(buffer, offset, position - c.start, position - c.start + length);
-      setImmediate(() => callback(null, length));
+      queueMicrotask(() => callback(null, length));
       return;
     }
     this.fh.read(buffer, offset, length, position).then(
