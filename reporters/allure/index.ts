@@ -1,0 +1,185 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { relative, resolve } from 'node:path';
+import type { FullConfig, Reporter, Suite, TestCase, TestResult as PwTestResult } from '@playwright/test/reporter';
+import { LabelName, Stage, Status, type Attachment, type TestResult } from 'allure-js-commons';
+import { FileSystemWriter, md5 } from 'allure-js-commons/sdk/reporter';
+import { CATEGORIES, classify, statusOf, tagMessage } from './categories.js';
+import { ContentStore } from './content-store.js';
+import { contextHtml, contextLabels, optionParameters, runContext } from './context.js';
+import { buildSteps, type StepContext } from './steps.js';
+import { parseTrajectory, TRAJECTORY_ATTACHMENT, type TrajectoryDoc, type TrajectoryStep } from './trajectory-schema.js';
+
+export interface AllureReporterOptions {
+  /** Where to write Allure results (relative to the config file). Default `allure-results`. */
+  resultsDir?: string;
+  /** Extra lines for environment.properties, shown on the report's overview. */
+  environment?: Record<string, string>;
+}
+
+type PwAttachment = PwTestResult['attachments'][number];
+
+/**
+ * Playwright reporter that writes standard Allure 2 results in which each test is its nestwright
+ * trajectory: every action and assertion as a step, nested as the test nested them, with its
+ * selector, resolved node and duration as parameters and its screens (target highlighted) and
+ * observations as attachments; on failure the error with its code, the full tree and the logcat.
+ * It reads only test results (never a device), so it also works under `merge-reports`.
+ *
+ *   reporter: [['list'], ['nestwright/reporters/allure', { resultsDir: 'allure-results' }]]
+ */
+export default class NestwrightAllureReporter implements Reporter {
+  private store!: ContentStore;
+  private writer!: FileSystemWriter;
+  private rootDir = process.cwd();
+  private readonly options: AllureReporterOptions;
+
+  constructor(options: AllureReporterOptions = {}) {
+    this.options = options;
+  }
+
+  printsToStdio(): boolean {
+    return false;
+  }
+
+  onBegin(config: FullConfig, _suite: Suite): void {
+    this.rootDir = config.rootDir;
+    const base = config.configFile ? resolve(config.configFile, '..') : process.cwd();
+    const dir = resolve(base, this.options.resultsDir ?? process.env.ALLURE_RESULTS_DIR ?? 'allure-results');
+    this.store = new ContentStore(dir);
+    this.writer = new FileSystemWriter({ resultsDir: dir });
+    this.writer.writeCategoriesDefinitions(CATEGORIES);
+    this.writer.writeEnvironmentInfo({
+      'node': process.version,
+      'playwright': config.version,
+      'workers': String(config.workers),
+      ...(config.shard ? { shard: `${config.shard.current}/${config.shard.total}` } : {}),
+      ...(process.env.NESTWRIGHT_FAULTS ? { 'fault profile': process.env.NESTWRIGHT_FAULTS } : {}),
+      ...this.options.environment,
+    });
+  }
+
+  onTestEnd(test: TestCase, result: PwTestResult): void {
+    this.writer.writeResult(this.toAllure(test, result));
+  }
+
+  /** The Allure result of one test attempt (retries are separate results with one history id). */
+  toAllure(test: TestCase, result: PwTestResult): TestResult {
+    const consumed = new Set<PwAttachment>();
+    const byName = new Map<string, PwAttachment>();
+    for (const a of result.attachments) if (!byName.has(a.name)) byName.set(a.name, a);
+    const ctx: StepContext = {
+      store: this.store,
+      read: readAttachment,
+      consume: (a) => consumed.add(a),
+      body: (name) => {
+        const a = byName.get(name);
+        if (!a) return null;
+        consumed.add(a);
+        return readAttachment(a);
+      },
+    };
+
+    const trajectoryAttachment = byName.get(TRAJECTORY_ATTACHMENT);
+    let doc: TrajectoryDoc | null = null;
+    let docError: string | null = null;
+    const raw = trajectoryAttachment ? readAttachment(trajectoryAttachment) : null;
+    if (raw) {
+      const parsed = parseTrajectory(raw);
+      if (parsed.ok) doc = parsed.value;
+      else docError = parsed.error;
+    }
+
+    const steps = buildSteps(result.steps, doc?.steps ?? [], ctx);
+    const attachments: Attachment[] = [];
+    const file = relative(this.rootDir, test.location.file);
+    const describes = test.titlePath().slice(3, -1); // root, project, file, describe…, title
+    const fullName = `${file}#${[...describes, test.title].join(' ')}`;
+    const context = runContext(test, doc);
+    const failed = doc?.steps.find((s) => s.result === 'failed') ?? null;
+
+    let status = toStatus(result.status);
+    let statusDetails: TestResult['statusDetails'] = {};
+    if (result.status === 'failed' || result.status === 'timedOut' || result.status === 'interrupted') {
+      const error = result.errors[0] ?? result.error;
+      const message = error?.message ?? (result.status === 'timedOut' ? `Test timeout of ${test.timeout}ms exceeded.` : 'The test failed');
+      const text = `${message}\n${error?.stack ?? ''}`;
+      const c = result.status === 'timedOut' && !failed ? { kind: 'timeout' as const, code: 'TIMEOUT' } : classify(text, failed);
+      status = statusOf(c.kind);
+      statusDetails = { message: tagMessage(c, stripAnsi(message)), trace: stripAnsi(error?.stack ?? '') };
+      attachments.push(this.store.json('error', { code: c.code, kind: c.kind, message: stripAnsi(message), step: failed ? { index: failed.index, title: failed.title, api: failed.api, code: failed.error?.code ?? null } : null }));
+      for (const [name, ref, type] of [['full tree', doc?.failure?.tree, 'application/json'], ['logcat', doc?.failure?.logcat, 'text/plain']] as const) {
+        const body = ref ? ctx.body(ref) : null;
+        if (body) attachments.push(this.store.put(name, type, body));
+      }
+    }
+    if (docError) steps.push({ name: `Trajectory not shown: ${docError}`, status: Status.BROKEN, statusDetails: { message: docError }, stage: Stage.FINISHED, steps: [], attachments: [], parameters: [] });
+
+    // Whatever the test attached that no step showed: user attachments, the trajectory itself.
+    for (const a of result.attachments) {
+      if (consumed.has(a)) continue;
+      const body = readAttachment(a);
+      if (body) attachments.push(this.store.put(a.name, a.contentType, body));
+    }
+    for (const [name, chunks] of [['stdout', result.stdout], ['stderr', result.stderr]] as const) {
+      const text = chunks.map((c) => c.toString()).join('');
+      if (text) attachments.push(this.store.text(name, stripAnsi(text)));
+    }
+
+    const labels = [
+      { name: LabelName.PARENT_SUITE, value: test.parent.project()?.name || 'nestwright' },
+      { name: LabelName.SUITE, value: file },
+      ...(describes.length ? [{ name: LabelName.SUB_SUITE, value: describes.join(' › ') }] : []),
+      { name: LabelName.FRAMEWORK, value: 'nestwright' },
+      { name: LabelName.LANGUAGE, value: 'typescript' },
+      { name: LabelName.HOST, value: hostname() },
+      { name: LabelName.THREAD, value: `worker ${result.workerIndex}` },
+      ...test.tags.map((t) => ({ name: LabelName.TAG, value: t.replace(/^@/, '') })),
+      ...contextLabels(context),
+    ];
+    const parameters = optionParameters(context);
+    if (result.retry > 0) parameters.push({ name: 'retry', value: String(result.retry), excluded: true });
+
+    const start = result.startTime.getTime();
+    return {
+      uuid: randomUUID(),
+      historyId: md5(`${fullName}:${test.parent.project()?.name ?? ''}`),
+      testCaseId: md5(fullName),
+      fullName,
+      titlePath: [file, ...describes],
+      name: test.title,
+      status,
+      statusDetails,
+      stage: Stage.FINISHED,
+      start,
+      stop: start + result.duration,
+      descriptionHtml: contextHtml(context) || undefined,
+      labels,
+      links: test.annotations.filter((a) => a.type === 'issue' && a.description).map((a) => ({ type: 'issue', url: a.description!, name: a.description! })),
+      parameters,
+      steps,
+      attachments,
+    };
+  }
+}
+
+function readAttachment(a: PwAttachment): Buffer | null {
+  if (a.body) return a.body;
+  if (!a.path) return null;
+  try {
+    return readFileSync(a.path);
+  } catch {
+    return null; // deleted by another reporter or a cleaned output dir: nothing to show
+  }
+}
+
+function toStatus(s: PwTestResult['status']): Status {
+  if (s === 'passed') return Status.PASSED;
+  if (s === 'skipped') return Status.SKIPPED;
+  return s === 'failed' ? Status.FAILED : Status.BROKEN;
+}
+
+const stripAnsi = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
+
+export type { TrajectoryStep };

@@ -1,0 +1,131 @@
+import type { TestResult as PwTestResult, TestStep as PwStep } from '@playwright/test/reporter';
+import { Stage, Status, type Attachment, type Parameter, type StepResult } from 'allure-js-commons';
+import { describeNode } from '../../framework/errors.js';
+import type { ContentStore } from './content-store.js';
+import { highlightPng } from './highlight.js';
+import type { TrajectoryStep } from './trajectory-schema.js';
+
+type PwAttachment = PwTestResult['attachments'][number];
+
+/** Where step attachments come from: the test's attachments by name, read once. */
+export interface StepContext {
+  store: ContentStore;
+  /** The body of the test attachment with this name, or null. */
+  body(name: string): Buffer | null;
+  /** Mark a test attachment as shown on a step, so it is not repeated on the test. */
+  consume(a: PwAttachment): void;
+  read(a: PwAttachment): Buffer | null;
+}
+
+/** Playwright step categories that are plumbing: shown only when they carry the failure. */
+const PLUMBING = new Set(['hook', 'fixture', 'pw:api', 'test.attach']);
+
+/**
+ * Build Allure steps from Playwright's step tree and the trajectory, nested as the test nested
+ * them: the driver runs each action and assertion as a `test.step` titled like its trajectory
+ * step, so the trajectory steps are matched to Playwright steps in order by title. User
+ * `test.step` groups stay as groups; an `expect` wrapper around one trajectory step is replaced
+ * by that step; hooks and fixtures appear only when they failed. Trajectory steps that matched no
+ * Playwright step (recorded outside `test.step`) follow at the end, in order.
+ */
+export function buildSteps(pwSteps: readonly PwStep[], trajectory: readonly TrajectoryStep[], ctx: StepContext): StepResult[] {
+  let next = 0;
+  const visit = (s: PwStep): StepResult[] => {
+    const t = trajectory[next];
+    if (t && s.category === 'test.step' && s.title === t.title) {
+      next++;
+      const step = trajectoryStep(t, ctx);
+      step.steps.push(...s.steps.flatMap(visit));
+      step.attachments.push(...stepAttachments(s, ctx));
+      return [step];
+    }
+    const children = s.steps.flatMap(visit);
+    if (PLUMBING.has(s.category) && !s.error) return children;
+    if (s.category === 'expect' && children.length === 1 && !s.attachments.length) return children;
+    return [
+      {
+        name: s.title,
+        status: s.error ? Status.FAILED : Status.PASSED,
+        statusDetails: s.error ? { message: s.error.message ?? String(s.error.value ?? ''), trace: s.error.stack } : {},
+        stage: Stage.FINISHED,
+        start: s.startTime.getTime(),
+        stop: s.startTime.getTime() + s.duration,
+        steps: children,
+        attachments: stepAttachments(s, ctx),
+        parameters: [],
+      },
+    ];
+  };
+  const steps = pwSteps.flatMap(visit);
+  for (const t of trajectory.slice(next)) steps.push(trajectoryStep(t, ctx));
+  return steps;
+}
+
+/** One trajectory step: its parameters (selector, node, duration…) and its screens. */
+export function trajectoryStep(t: TrajectoryStep, ctx: StepContext): StepResult {
+  const parameters: Parameter[] = [];
+  const param = (name: string, value: string | null | undefined) => {
+    if (value !== null && value !== undefined && value !== '') parameters.push({ name, value });
+  };
+  param('selector', t.selector);
+  param('node', t.node ? describeNode(t.node) : t.selector && t.kind === 'action' ? '(not resolved)' : null);
+  param('duration', `${t.durationMs} ms`);
+  param('api', t.api);
+  if (t.source !== 'locator') param('source', t.source);
+  param('instance', t.instance);
+  param('snapshots', t.before || t.after ? `${t.before ?? '–'} → ${t.after ?? '–'}` : null);
+  if (t.error?.code) param('error code', t.error.code);
+
+  const attachments: Attachment[] = [];
+  const observations: Record<'before' | 'after', unknown> = { before: null, after: null };
+  for (const when of ['before', 'after'] as const) {
+    const ref = t.observations?.[when];
+    const body = ref ? ctx.body(ref) : null;
+    if (body) {
+      try {
+        observations[when] = JSON.parse(body.toString());
+      } catch {
+        /* shown as text below */
+      }
+    }
+  }
+  for (const when of ['before', 'after'] as const) {
+    const ref = t.screenshots[when];
+    const png = ref ? ctx.body(ref) : null;
+    if (!png) continue;
+    const width = (observations[when] as { screen?: { width?: number } } | null)?.screen?.width;
+    const shown = t.node ? highlightPng(png, t.node.bounds, width) : png;
+    attachments.push(ctx.store.put(`screenshot ${when}${t.node ? ' (target highlighted)' : ''}`, 'image/png', shown));
+  }
+  for (const when of ['before', 'after'] as const) {
+    const ref = t.observations?.[when];
+    const body = ref ? ctx.body(ref) : null;
+    if (body) attachments.push(ctx.store.put(`observation ${when}`, 'application/json', body));
+  }
+  if (t.error) attachments.push(ctx.store.json('error', { code: t.error.code ?? null, message: t.error.message, api: t.api, step: t.index }));
+
+  const failed = t.result === 'failed';
+  return {
+    name: t.title,
+    status: failed ? (t.kind === 'assertion' ? Status.FAILED : Status.BROKEN) : Status.PASSED,
+    statusDetails: t.error ? { message: t.error.code ? `[${t.error.code}] ${t.error.message}` : t.error.message } : {},
+    stage: Stage.FINISHED,
+    start: t.startedAt,
+    stop: t.startedAt + t.durationMs,
+    steps: [],
+    attachments,
+    parameters,
+  };
+}
+
+/** Attachments a test made inside a `test.step` (e.g. `testInfo.attach` in a helper) go on that step. */
+function stepAttachments(s: PwStep, ctx: StepContext): Attachment[] {
+  const out: Attachment[] = [];
+  for (const a of s.attachments ?? []) {
+    const body = ctx.read(a);
+    if (!body) continue;
+    ctx.consume(a);
+    out.push(ctx.store.put(a.name, a.contentType, body));
+  }
+  return out;
+}
