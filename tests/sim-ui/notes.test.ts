@@ -1,0 +1,98 @@
+import { expect, test } from '@playwright/test';
+import { NOTES, simSpace } from './harness.js';
+
+test('the example flow still works: New note → title → Save shows it in the list', async () => {
+  const h = await simSpace();
+  await h.install('notes.apk');
+  await h.launch(NOTES);
+  await h.tap('New note');
+  expect((await h.observe()).activity).toBe('.EditNoteActivity');
+  const { node } = await h.byRes('title');
+  expect(node).toMatchObject({ editable: true, hint: 'Title', class: 'android.widget.EditText' });
+  await h.type('title', 'Buy milk');
+  await h.tap('Save');
+  const obs = await h.observe();
+  expect(obs.activity).toBe('.MainActivity');
+  expect(obs.nodes.map((n) => n.text)).toContain('Buy milk');
+});
+
+test('node ids are stable within a snapshot and a stale snapshot is refused', async () => {
+  const h = await simSpace();
+  await h.install('notes.apk');
+  await h.launch(NOTES);
+  const a = await h.observe();
+  const b = await h.observe();
+  expect(b.nodes.map((n) => n.id)).toEqual(a.nodes.map((n) => n.id));
+  expect(b.screen_hash).toBe(a.screen_hash);
+  await h.tap('New note');
+  const err = await h.fail('ui_tap', { node_id: a.nodes[0]!.id, snapshot_id: a.snapshot_id });
+  expect(err.code).toBe('SNAPSHOT_STALE');
+});
+
+test('delete asks for confirmation in a dialog that hides the list behind it', async () => {
+  const h = await simSpace();
+  await h.install('notes.apk');
+  await h.launch(NOTES);
+  await h.tap('New note');
+  await h.type('title', 'Old note');
+  await h.call('ui_key', { key: 'back' }); // hides the keyboard first
+  await h.tap('Save');
+  await h.call('ui_long_press', { text: 'Old note' });
+  expect(await h.texts()).toEqual(['Old note', 'Edit', 'Copy text', 'Delete']);
+  await h.tap('Delete');
+  const dialog = await h.texts();
+  expect(dialog).toContain('Delete this note?');
+  expect(dialog).not.toContain('New note'); // behind the dialog: not in the tree
+  // A tap on the "New note" button's place lands outside the dialog and never reaches it.
+  await h.call('ui_tap', { point: [540, 2200] });
+  expect((await h.observe()).activity).toBe('.MainActivity');
+  expect(await h.texts()).not.toContain('Delete this note?'); // cancelable: the outside tap dismissed it
+  await h.call('ui_long_press', { text: 'Old note' });
+  await h.tap('Delete');
+  await h.tap('Delete'); // the dialog's button
+  expect(await h.texts()).toEqual(expect.arrayContaining(['No notes yet', 'Note deleted']));
+});
+
+test('hundreds of notes: only visible rows are in the tree; scrolling brings others', async () => {
+  const h = await simSpace();
+  await h.install('notes.apk');
+  await h.launch(NOTES);
+  await h.call('ui_tap', { text: 'More options' });
+  await h.tap('Load sample notes');
+  const first = await h.observe();
+  const titles = first.nodes.filter((n) => n.res_id?.endsWith(':id/note_title')).map((n) => n.text);
+  expect(titles.length).toBeGreaterThan(5);
+  expect(titles.length).toBeLessThan(20);
+  expect(titles).toContain('Ideas 2');
+  expect(titles).not.toContain('Meeting 151');
+  const list = first.nodes.find((n) => n.scrollable)!;
+  expect(list.class).toBe('androidx.recyclerview.widget.RecyclerView');
+  expect((await h.call('ui_scroll', { direction: 'down' })).moved).toBe(true);
+  const after = (await h.observe()).nodes.filter((n) => n.res_id?.endsWith(':id/note_title')).map((n) => n.text);
+  expect(after).not.toContain('Ideas 2');
+  // A swipe up on the list moves it back.
+  await h.call('ui_swipe', { from: [540, 600], to: [540, 1800] });
+  await h.call('ui_swipe', { from: [540, 600], to: [540, 1800] });
+  expect(await h.texts()).toContain('Ideas 2');
+  for (let i = 0; i < 100; i++) if (!(await h.call('ui_scroll', { direction: 'down', amount: 10 })).moved) break;
+  expect(await h.texts()).toContain('Groceries 300');
+  expect((await h.call('ui_scroll', { direction: 'down' })).moved).toBe(false);
+});
+
+test('search finds notes; data persists per instance across stop and relaunch', async () => {
+  const h = await simSpace();
+  await h.install('notes.apk');
+  await h.launch(NOTES, 'a');
+  await h.tap('New note');
+  await h.type('title', 'Alpha plan');
+  await h.tap('Save');
+  await h.call('space_stop', { package: NOTES, instance: 'a' });
+  await h.launch(NOTES, 'a');
+  expect(await h.texts()).toContain('Alpha plan');
+  await h.launch(NOTES, 'b');
+  expect(await h.texts()).toContain('No notes yet');
+  await h.launch(NOTES, 'a');
+  await h.call('ui_tap', { text: 'Search notes' });
+  await h.type('search_field', 'alpha');
+  expect(await h.texts()).toContain('Alpha plan');
+});
