@@ -1,17 +1,28 @@
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { allowedHosts, authorized, badHostOrOrigin, corsHeaders, digest, HttpError, LIMITS, readJsonBody, reply } from './http-guards.js';
 import { createMcpServer } from './mcp.js';
 import { SimRuntime, type SimOptions } from './runtime.js';
 
 export interface SimServerOptions extends SimOptions {
-  /** 0 picks a free port. */
+  /** 0 (default) picks a free port. */
   port?: number;
   /** 127.0.0.1 unless `lan` is set (§5.3: LAN only when asked for explicitly, and with a token). */
   host?: string;
   lan?: boolean;
+  /** Bearer token; random when absent. `lan` requires one to be given. */
   token?: string;
+  /** No bearer token at all: only for the MCP conformance suite, which cannot send one. Refused with `lan`. */
+  noAuth?: boolean;
+  /** Extra Host/Origin names to accept besides loopback (e.g. a name that resolves to this machine). */
+  allowHosts?: string[];
+  /** Idle MCP sessions are reclaimed (and their leases released) after this long. Default 30 min. */
+  sessionIdleMs?: number;
+  /** Requests in flight (and open connections) beyond this get 429. Default 32. */
+  maxConcurrent?: number;
+  maxBodyBytes?: number;
   runtime?: SimRuntime;
 }
 
@@ -19,108 +30,131 @@ export interface RunningSim {
   url: string;
   token: string;
   runtime: SimRuntime;
+  /** MCP sessions currently open. */
+  sessionCount(): number;
   close(): Promise<void>;
 }
 
-const MAX_BODY = 40 * 1024 * 1024;
-
-function digest(s: string): Buffer {
-  return createHash('sha256').update(s).digest();
-}
-
-/** Bearer token check in constant time (both sides hashed to equal length first). */
-function authorized(req: IncomingMessage, expected: Buffer): boolean {
-  const header = req.headers.authorization ?? '';
-  const m = /^Bearer\s+(.+)$/i.exec(header);
-  return !!m && timingSafeEqual(digest(m[1]!.trim()), expected);
-}
-
-function reply(res: ServerResponse, status: number, code: string, message: string, extra: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...extra });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: `${code}: ${message}` }, id: null }));
-}
-
-async function readBody(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw Object.assign(new Error('body too large'), { status: 413 });
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw Object.assign(new Error('body is not JSON'), { status: 400 });
-  }
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  lastSeen: number;
 }
 
 /**
- * Serve a simulated runtime over MCP Streamable HTTP at `/mcp` (§5.3): bearer token checked
- * before the body is read, one MCP session (and lease owner) per client, loopback by default.
+ * Serve a simulated runtime over MCP Streamable HTTP at `/mcp` (§5.3). In order: Host/Origin
+ * against the allow-list (403), path (404), load (429), bearer token in constant time (401) —
+ * all before a byte of the body is read — then body size from Content-Length and while streaming
+ * (413), then the session (404 when unknown or reclaimed). One MCP session = one lease owner.
  */
 export async function startSimServer(opts: SimServerOptions = {}): Promise<RunningSim> {
+  if (opts.lan && opts.noAuth) throw new Error('startSimServer: --lan cannot be combined with --no-auth; a LAN server must check a token (§5.3).');
+  if (opts.lan && !opts.token) throw new Error('startSimServer: --lan needs an explicit token (--token-file F); refusing to expose the runtime on the network without one.');
+  const ownsRuntime = !opts.runtime;
   const runtime = opts.runtime ?? new SimRuntime(opts);
   const token = opts.token ?? randomBytes(24).toString('base64url');
   const expected = digest(token);
   const host = opts.host ?? (opts.lan ? '0.0.0.0' : '127.0.0.1');
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const hosts = allowedHosts(!!opts.lan, [...(opts.allowHosts ?? []), ...(opts.host ? [opts.host] : [])]);
+  const maxConcurrent = opts.maxConcurrent ?? LIMITS.maxConcurrent;
+  const maxBody = opts.maxBodyBytes ?? LIMITS.maxBodyBytes;
+  const idleMs = opts.sessionIdleMs ?? LIMITS.sessionIdleMs;
+  const sessions = new Map<string, Session>();
+  const sockets = new Set<Socket>();
+  let inFlight = 0;
 
-  const http: HttpServer = createServer({ maxHeaderSize: 64 * 1024 }, async (req, res) => {
-    try {
-      const path = (req.url ?? '/').split('?')[0];
-      if (path !== '/mcp') return reply(res, 404, 'NOT_FOUND', 'the MCP endpoint is /mcp');
-      if (!authorized(req, expected)) {
-        return reply(res, 401, 'UNAUTHORIZED', 'missing or wrong bearer token', { 'www-authenticate': 'Bearer' });
-      }
-      const sid = req.headers['mcp-session-id'];
-      if (typeof sid === 'string') {
-        const transport = sessions.get(sid);
-        if (!transport) return reply(res, 404, 'SESSION_NOT_FOUND', `unknown or expired session ${sid}; initialize a new one`);
-        const body = req.method === 'POST' ? await readBody(req) : undefined;
-        return await transport.handleRequest(req, res, body);
-      }
-      if (req.method !== 'POST') return reply(res, 400, 'BAD_REQUEST', 'no Mcp-Session-Id; initialize first with POST');
-      const body = await readBody(req);
-      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        enableJsonResponse: true,
-        onsessioninitialized: (id) => {
-          sessions.set(id, transport);
-        },
-      });
-      transport.onclose = () => {
-        if (transport.sessionId) {
-          sessions.delete(transport.sessionId);
-          runtime.endSession(transport.sessionId);
-        }
-      };
-      const server = createMcpServer(runtime, () => ({ sessionId: transport.sessionId ?? 'anonymous', caller: 'REMOTE_MCP' }));
-      await server.connect(transport);
-      await transport.handleRequest(req, res, body);
-    } catch (e) {
-      const status = (e as { status?: number }).status ?? 500;
-      if (!res.headersSent) reply(res, status, status === 413 ? 'PAYLOAD_TOO_LARGE' : 'ERROR', (e as Error).message);
-      else res.end();
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const bad = badHostOrOrigin(req, hosts);
+    if (bad) return reply(res, 403, 'FORBIDDEN', `${bad}; this runtime answers loopback names${opts.lan ? ' and its LAN addresses' : ''} (add names with --allow-host)`);
+    const cors = corsHeaders(req);
+    for (const [k, v] of Object.entries(cors)) res.setHeader(k, v);
+    const path = (req.url ?? '/').split('?')[0];
+    if (path !== '/mcp') return reply(res, 404, 'NOT_FOUND', 'the MCP endpoint is /mcp');
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204).end();
+      return;
     }
+    if (!opts.noAuth && !authorized(req, expected)) {
+      return reply(res, 401, 'UNAUTHORIZED', 'missing or wrong bearer token; the token file is printed by `nestwright sim`', { 'www-authenticate': 'Bearer' });
+    }
+    const length = Number(req.headers['content-length'] ?? 0);
+    if (length > maxBody) throw new HttpError(413, 'PAYLOAD_TOO_LARGE', `request body of ${length} bytes is over the ${maxBody}-byte limit`);
+    const sid = req.headers['mcp-session-id'];
+    if (typeof sid === 'string') {
+      const session = sessions.get(sid);
+      if (!session) return reply(res, 404, 'SESSION_NOT_FOUND', `unknown or expired session ${sid}; initialize a new one`);
+      session.lastSeen = Date.now();
+      const body = req.method === 'POST' ? await readJsonBody(req, maxBody) : undefined;
+      await session.transport.handleRequest(req, res, body);
+      session.lastSeen = Date.now();
+      return;
+    }
+    if (req.method !== 'POST') return reply(res, 400, 'BAD_REQUEST', 'no Mcp-Session-Id; initialize first with POST');
+    const body = await readJsonBody(req, maxBody);
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      enableJsonResponse: true,
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, lastSeen: Date.now() });
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) {
+        sessions.delete(transport.sessionId);
+        runtime.endSession(transport.sessionId);
+      }
+    };
+    const server = createMcpServer(runtime, () => ({ sessionId: transport.sessionId ?? 'anonymous', caller: 'REMOTE_MCP' }));
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  }
+
+  const http: HttpServer = createServer({ maxHeaderSize: LIMITS.maxHeaderBytes }, (req, res) => {
+    inFlight++;
+    res.once('close', () => inFlight--);
+    if (inFlight > maxConcurrent) {
+      return reply(res, 429, 'RATE_LIMITED', `more than ${maxConcurrent} requests in flight; retry shortly`, { 'retry-after': '1', connection: 'close' });
+    }
+    handle(req, res).catch((e: unknown) => {
+      const status = e instanceof HttpError ? e.status : 500;
+      const code = e instanceof HttpError ? e.code : 'INTERNAL';
+      // After a 413 the rest of the body is not wanted: close instead of draining 40 MB.
+      reply(res, status, code, (e as Error).message, status === 413 ? { connection: 'close' } : {});
+    });
   });
+  http.on('connection', (socket: Socket) => {
+    if (sockets.size >= maxConcurrent) {
+      socket.end(`HTTP/1.1 429 Too Many Requests\r\nretry-after: 1\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`);
+      return;
+    }
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+
+  // Sessions idle for `idleMs` are closed, which releases their leases (§5.3, §5.5).
+  const reaper = setInterval(() => {
+    const cutoff = Date.now() - idleMs;
+    for (const s of sessions.values()) if (s.lastSeen < cutoff) void s.transport.close();
+  }, Math.max(50, Math.min(idleMs / 4, 60_000)));
+  reaper.unref();
+
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(opts.port ?? 0, host, () => resolve());
   });
   const { port } = http.address() as AddressInfo;
-  const urlHost = host === '0.0.0.0' ? '127.0.0.1' : host;
+  const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   return {
     url: `http://${urlHost}:${port}/mcp`,
     token,
     runtime,
+    sessionCount: () => sessions.size,
     async close() {
-      for (const t of sessions.values()) await t.close().catch(() => {});
+      clearInterval(reaper);
+      for (const s of [...sessions.values()]) await s.transport.close().catch(() => {});
       sessions.clear();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
+      if (ownsRuntime) runtime.close();
     },
   };
 }

@@ -1,0 +1,147 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadPolicy, TEST_RUN_POLICY } from './core/policy.js';
+import { defaultStateDir } from './core/store.js';
+import { startSimServer } from './server.js';
+
+const USAGE = `usage: nestwright sim [options]
+
+Run the simulated NestSpace runtime over MCP Streamable HTTP until Ctrl-C.
+
+  --port N              port on 127.0.0.1 (default 8765; 0 picks a free one)
+  --lan                 listen on every interface; needs a token (--token-file)
+  --allow-host NAME     also accept this Host/Origin name (repeatable)
+  --token-file F        read the bearer token from F (created, mode 0600, when missing)
+  --print-token         print the token itself (it is never printed otherwise)
+  --state-dir D         where state.json lives (default .nestwright/sim if ./.nestwright exists, else ~/.nestwright/sim)
+  --ephemeral           keep nothing on disk
+  --slots N             process slots (default 4)
+  --policy P            strict | test | policy.json (default test: install, uninstall,
+                        permissions and clipboard pre-approved; shell off)
+  --no-virtual-displays spaces take turns on one main display
+  --no-auth             no bearer token (MCP conformance suite only; refused with --lan)
+  --session-idle-ms N   reclaim idle MCP sessions after N ms (default 1800000)
+`;
+
+/**
+ * `nestwright sim`: start the simulator, print where it is and where its token is, run until
+ * SIGINT/SIGTERM, then close (state flushed). Returns the exit code; errors name the flag at fault.
+ */
+export async function simCommand(argv: string[]): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        port: { type: 'string' },
+        lan: { type: 'boolean' },
+        'allow-host': { type: 'string', multiple: true },
+        'token-file': { type: 'string' },
+        'print-token': { type: 'boolean' },
+        'state-dir': { type: 'string' },
+        ephemeral: { type: 'boolean' },
+        slots: { type: 'string' },
+        policy: { type: 'string' },
+        'no-virtual-displays': { type: 'boolean' },
+        'no-auth': { type: 'boolean' },
+        'session-idle-ms': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (e) {
+    process.stderr.write(`nestwright sim: ${(e as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const fail = (msg: string) => {
+    process.stderr.write(`nestwright sim: ${msg}\n`);
+    return 2;
+  };
+  const int = (flag: string, v: string | undefined, min: number): number | undefined | null => {
+    if (v === undefined) return undefined;
+    const n = Number(v);
+    return Number.isInteger(n) && n >= min ? n : null;
+  };
+  const port = int('--port', values.port, 0);
+  const slots = int('--slots', values.slots, 1);
+  const idle = int('--session-idle-ms', values['session-idle-ms'], 1);
+  if (port === null || (port ?? 0) > 65535) return fail(`--port ${values.port}: expected a port number 0-65535`);
+  if (slots === null) return fail(`--slots ${values.slots}: expected a whole number ≥ 1`);
+  if (idle === null) return fail(`--session-idle-ms ${values['session-idle-ms']}: expected milliseconds ≥ 1`);
+  if (values.lan && values['no-auth']) return fail('--lan cannot be combined with --no-auth: a LAN server must check a token (§5.3)');
+  if (values.lan && !values['token-file']) return fail('--lan needs --token-file F: the token must be one you chose and can hand to clients');
+  if (values.ephemeral && values['state-dir']) return fail('--ephemeral and --state-dir contradict each other; pass one');
+
+  let policy = TEST_RUN_POLICY;
+  try {
+    if (values.policy) policy = loadPolicy(values.policy);
+  } catch (e) {
+    return fail((e as Error).message);
+  }
+  const stateDir = values.ephemeral ? null : (values['state-dir'] ?? defaultStateDir());
+  let token: string | undefined;
+  let tokenFile: string | null = null;
+  if (!values['no-auth']) {
+    tokenFile = values['token-file'] ?? (stateDir ? join(stateDir, 'token') : null);
+    if (tokenFile) {
+      try {
+        token = readOrCreateToken(tokenFile);
+      } catch (e) {
+        return fail(`--token-file ${tokenFile}: ${(e as Error).message}`);
+      }
+    }
+  }
+
+  let sim;
+  try {
+    sim = await startSimServer({
+      port: port ?? 8765,
+      lan: values.lan,
+      token,
+      noAuth: values['no-auth'],
+      allowHosts: values['allow-host'],
+      stateDir,
+      slots: slots ?? undefined,
+      policy,
+      virtualDisplays: !values['no-virtual-displays'],
+      sessionIdleMs: idle ?? undefined,
+    });
+  } catch (e) {
+    return fail((e as Error).message);
+  }
+  const out = (s: string) => process.stdout.write(`${s}\n`);
+  out(`nestwright sim listening on ${sim.url}${values.lan ? ' (and every LAN interface)' : ''}`);
+  if (values['no-auth']) out('auth: NONE (--no-auth; for the MCP conformance suite only)');
+  else if (values['print-token']) out(`token: ${sim.token}`);
+  else out(`token: in ${tokenFile ?? '(memory only: --ephemeral without --token-file; use --print-token to see it)'}`);
+  out(`state: ${stateDir ? join(stateDir, 'state.json') : 'ephemeral'}; slots ${sim.runtime.options.slots}; policy ${values.policy ?? 'test (install/uninstall/permissions/clipboard pre-approved)'}`);
+
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await sim.close();
+  out('nestwright sim stopped');
+  return 0;
+}
+
+/** The token in `file`, or a new random one written there with mode 0600. */
+function readOrCreateToken(file: string): string {
+  if (existsSync(file)) {
+    const t = readFileSync(file, 'utf8').trim();
+    if (t.length < 16) throw new Error('the token in it is shorter than 16 characters; put a longer random one there');
+    return t;
+  }
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  const t = randomBytes(24).toString('base64url');
+  writeFileSync(file, `${t}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return t;
+}

@@ -1,0 +1,110 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { hostname, networkInterfaces } from 'node:os';
+
+/** Limits of §5.3. */
+export const LIMITS = {
+  maxBodyBytes: 40 * 1024 * 1024,
+  maxHeaderBytes: 64 * 1024,
+  maxConcurrent: 32,
+  sessionIdleMs: 30 * 60_000,
+} as const;
+
+export function digest(s: string): Buffer {
+  return createHash('sha256').update(s).digest();
+}
+
+/** Bearer token check in constant time (both sides hashed to equal length first). */
+export function authorized(req: IncomingMessage, expected: Buffer): boolean {
+  const m = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '');
+  return !!m && timingSafeEqual(digest(m[1]!.trim()), expected);
+}
+
+export function reply(res: ServerResponse, status: number, code: string, message: string, extra: Record<string, string> = {}): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  res.writeHead(status, { 'content-type': 'application/json', ...extra });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: `${code}: ${message}` }, id: null }));
+}
+
+/**
+ * Host names a request may be addressed to. Loopback always; with `lan`, this machine's own
+ * addresses and name; plus whatever `--allow-host` adds. Anything else is a DNS-rebinding attempt
+ * (a web page whose name resolves to us) and gets 403.
+ */
+export function allowedHosts(lan: boolean, extra: string[]): Set<string> {
+  const hosts = new Set(['localhost', '127.0.0.1', '::1', ...extra.map((h) => h.toLowerCase())]);
+  if (lan) {
+    hosts.add(hostname().toLowerCase());
+    for (const addrs of Object.values(networkInterfaces())) for (const a of addrs ?? []) hosts.add(a.address.toLowerCase());
+  }
+  return hosts;
+}
+
+/** `[::1]:8765` → `::1`, `Localhost:80` → `localhost`. */
+function hostOf(value: string): string {
+  const v = value.trim().toLowerCase();
+  if (v.startsWith('[')) return v.slice(1, v.indexOf(']'));
+  return v.split(':')[0]!;
+}
+
+/** Why the request's Host or Origin is not allowed, or null when both are fine. */
+export function badHostOrOrigin(req: IncomingMessage, allowed: Set<string>): string | null {
+  const host = req.headers.host;
+  if (!host) return 'the request has no Host header';
+  if (!allowed.has(hostOf(host))) return `Host ${host} is not allowed`;
+  const origin = req.headers.origin;
+  if (origin && origin !== 'null') {
+    let name: string;
+    try {
+      name = new URL(origin).hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    } catch {
+      return `Origin ${origin} is not a URL`;
+    }
+    if (!allowed.has(name)) return `Origin ${origin} is not allowed`;
+  }
+  return null;
+}
+
+/** CORS for the MCP Inspector (§5.3): only for allowed origins, which badHostOrOrigin checked. */
+export function corsHeaders(req: IncomingMessage): Record<string, string> {
+  const origin = req.headers.origin;
+  if (!origin) return {};
+  return {
+    'access-control-allow-origin': origin,
+    'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
+    'access-control-allow-headers': 'authorization, content-type, accept, mcp-session-id, mcp-protocol-version, last-event-id',
+    'access-control-expose-headers': 'mcp-session-id',
+    vary: 'origin',
+  };
+}
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Read a JSON body, refusing beyond `max` bytes while it streams (Content-Length may lie or be absent). */
+export async function readJsonBody(req: IncomingMessage, max: number): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > max) throw new HttpError(413, 'PAYLOAD_TOO_LARGE', `request body is over ${max} bytes`);
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new HttpError(400, 'PARSE_ERROR', 'request body is not JSON');
+  }
+}
