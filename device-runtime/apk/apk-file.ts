@@ -57,14 +57,16 @@ async function readSigning(zip: ApkZip): Promise<Signing> {
   for (const entry of zip.entries.values()) {
     if (!JAR_SIG_BLOCK.test(entry.fileName)) continue;
     const certSha256 = pkcs7CertDigests(await zip.read(entry, MAX_SIG_FILE_BYTES), entry.fileName);
-    if (certSha256.length) signers.push({ scheme: 'v1', certSha256 });
+    if (certSha256.length) signers.push({ scheme: 'v1', certSha256, lineageSha256: [] });
   }
   signers.push(...(await readSigningBlock(zip)));
   const schemes = [...new Set(signers.map((s) => s.scheme))];
   // The platform verifies the newest scheme present and takes its signers' certificates.
   const pick = (['v3.1', 'v3', 'v2', 'v1'] as const).find((s) => schemes.includes(s));
-  const certSha256 = pick ? [...new Set(signers.filter((s) => s.scheme === pick).flatMap((s) => s.certSha256.slice(0, 1)))].sort() : [];
-  return { schemes, signers, certSha256 };
+  const chosen = signers.filter((s) => s.scheme === pick);
+  const certSha256 = [...new Set(chosen.flatMap((s) => s.certSha256.slice(0, 1)))].sort();
+  const lineageSha256 = [...new Set(chosen.flatMap((s) => s.lineageSha256))];
+  return { schemes, signers, certSha256, lineageSha256 };
 }
 
 async function readNativeLibs(zip: ApkZip): Promise<NativeLib[]> {

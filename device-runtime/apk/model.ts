@@ -105,6 +105,8 @@ export const SignerSchema = z.object({
   scheme: z.enum(['v1', 'v2', 'v3', 'v3.1']),
   /** Lower-case hex SHA-256 of each certificate in the signer's chain, signing certificate first. */
   certSha256: z.array(z.string()),
+  /** v3 key rotation: SHA-256 of every certificate in the proof-of-rotation lineage, oldest first (empty without rotation). */
+  lineageSha256: z.array(z.string()),
 });
 export type Signer = z.infer<typeof SignerSchema>;
 
@@ -116,6 +118,8 @@ export const SigningSchema = z.object({
    * certificates, as hex SHA-256, sorted. Empty = unsigned.
    */
   certSha256: z.array(z.string()),
+  /** Past signing certificates the chosen signers vouch for (v3 rotation lineage), hex SHA-256. */
+  lineageSha256: z.array(z.string()),
 });
 export type Signing = z.infer<typeof SigningSchema>;
 

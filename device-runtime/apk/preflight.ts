@@ -158,11 +158,18 @@ function unsigned(info: ApkInfo): PreflightCheck {
 }
 
 function signature(info: ApkInfo, installed: InstalledApp | null): PreflightCheck {
-  const certs = (info.apks.find((f) => f.manifest.split.name === null) ?? info.apks[0]!).signing.certSha256;
+  const signing = (info.apks.find((f) => f.manifest.split.name === null) ?? info.apks[0]!).signing;
+  const certs = signing.certSha256;
   if (!installed) return ok('SIGNATURE_MISMATCH', 'Not installed yet; nothing to compare.', { certSha256: certs });
-  const details = { certSha256: certs, installedCertSha256: installed.certSha256, versionCode: info.versionCode, installedVersionCode: installed.versionCode };
+  const details = { certSha256: certs, lineageSha256: signing.lineageSha256, installedCertSha256: installed.certSha256, versionCode: info.versionCode, installedVersionCode: installed.versionCode };
   const want = new Set(installed.certSha256.map((c) => c.toLowerCase().replace(/:/g, '')));
-  if (certs.length > 0 && certs.every((c) => want.has(c)) && certs.length === want.size) return ok('SIGNATURE_MISMATCH', 'Same certificates as the installed version.', details);
+  const same = certs.length > 0 && certs.length === want.size && certs.every((c) => want.has(c));
+  if (same) return ok('SIGNATURE_MISMATCH', 'Same certificates as the installed version.', details);
+  // v3 key rotation: the new signer vouches for the installed certificate in its lineage.
+  const vouched = new Set([...certs, ...signing.lineageSha256]);
+  if (certs.length > 0 && want.size > 0 && [...want].every((c) => vouched.has(c))) {
+    return ok('SIGNATURE_MISMATCH', 'Signed with a rotated key whose lineage includes the installed certificate.', details);
+  }
   return reject('SIGNATURE_MISMATCH', `${info.package} is installed with different signing certificates (${installed.certSha256.map((c) => c.slice(0, 12)).join(', ') || 'none'} vs ${certs.map((c) => c.slice(0, 12)).join(', ') || 'none'}). Uninstall it from the space first, or sign with the original key.`, details);
 }
 

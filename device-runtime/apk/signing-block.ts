@@ -14,6 +14,7 @@ const MAGIC = Buffer.from('APK Sig Block 42', 'latin1');
 const V2_ID = 0x7109871a;
 const V3_ID = 0xf05368c0;
 const V31_ID = 0x1b93ad61;
+const PROOF_OF_ROTATION_ID = 0x3ba06f8c;
 /** Real blocks are a few KB (a few hundred KB with source stamps); cap what we are willing to read. */
 const MAX_BLOCK = 16 * 1024 * 1024;
 
@@ -77,10 +78,36 @@ function prefixed(v: ByteView, at: number): ByteView {
 function schemeSigners(value: ByteView, scheme: Signer['scheme']): Signer[] {
   const signers = lengthPrefixedItems(prefixed(value, 0));
   return signers.map((signer) => {
-    // signer = signed data, (v3: min/max sdk,) signatures, public key — we need only signed data.
+    // signer = signed data, (v3: min/max sdk,) signatures, public key — we need only signed data:
+    // digests, certificates, (v3: min/max sdk,) additional attributes.
     const signedData = prefixed(signer, 0);
     const digests = prefixed(signedData, 0);
-    const certs = lengthPrefixedItems(prefixed(signedData, 4 + digests.length));
-    return { scheme, certSha256: certs.map((c) => createHash('sha256').update(c.bytes(0, c.length)).digest('hex')) };
+    const certsAt = 4 + digests.length;
+    const certList = prefixed(signedData, certsAt);
+    const certs = lengthPrefixedItems(certList);
+    let lineageSha256: string[] = [];
+    if (scheme !== 'v2') {
+      const attrsAt = certsAt + 4 + certList.length + 8;
+      if (attrsAt + 4 <= signedData.length) {
+        for (const attr of lengthPrefixedItems(prefixed(signedData, attrsAt))) {
+          if (attr.length >= 4 && attr.u32(0) === PROOF_OF_ROTATION_ID) lineageSha256 = lineage(attr.sub(4, attr.length - 4));
+        }
+      }
+    }
+    return { scheme, certSha256: certs.map(sha256), lineageSha256 };
   });
+}
+
+/**
+ * The v3 proof-of-rotation attribute: u32 version, then length-prefixed nodes, each starting with
+ * length-prefixed signed data whose first field is the (length-prefixed) certificate of one past or
+ * present signer, oldest first.
+ */
+function lineage(v: ByteView): string[] {
+  const nodes = lengthPrefixedItems(v.sub(4, v.length - 4, 'APK signing block lineage'));
+  return nodes.map((node) => sha256(prefixed(prefixed(node, 0), 0)));
+}
+
+function sha256(v: ByteView): string {
+  return createHash('sha256').update(v.bytes(0, v.length)).digest('hex');
 }

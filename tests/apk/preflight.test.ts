@@ -1,6 +1,6 @@
 /** Each preflight code, on real fixture APKs (and, where no fixture can show it, on an edited ApkInfo). */
 import { test, expect } from '@playwright/test';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspectApk, preflight, preflightPaths, type ApkInfo, type PreflightReport } from '../../device-runtime/apk/index.js';
@@ -161,4 +161,30 @@ test('INVALID_APK: preflightPaths never throws and returns a single reject', asy
 test('preflight names itself when given bad device traits', async () => {
   const info = await inspectApk(fixture('notes.apk'));
   expect(() => preflight(info, { abis: [], page_size: 4096, sdk_int: 35 })).toThrow(/^preflight: invalid device traits: abis/);
+});
+
+test('SIGNATURE_MISMATCH accepts a v3 key rotation whose lineage includes the installed key', async () => {
+  // Needs apksigner to make the rotated APK (keys/a.p12 → keys/b.p12); the fixture keys are test-only.
+  const { spawnSync } = await import('node:child_process');
+  const dir = mkdtempSync(join(tmpdir(), 'nw-rot-'));
+  const keys = fixture('keys');
+  const signer = (k: string) => ['--ks', join(keys, `${k}.p12`), '--ks-type', 'PKCS12', '--ks-key-alias', k, '--ks-pass', 'pass:nestwright', '--key-pass', 'pass:nestwright'];
+  const lineage = join(dir, 'lineage');
+  const rot = spawnSync('apksigner', ['rotate', '--out', lineage, '--old-signer', ...signer('a'), '--new-signer', ...signer('b')], { encoding: 'utf8' });
+  test.skip(!!rot.error, 'apksigner is not installed (Debian package "apksigner")');
+  expect(rot.status, rot.stderr).toBe(0);
+  const apk = join(dir, 'rotated.apk');
+  writeFileSync(apk, readFileSync(fixture('signed-a-v2.apk')));
+  const sign = spawnSync('apksigner', ['sign', ...signer('a'), '--next-signer', ...signer('b'), '--lineage', lineage, apk], { encoding: 'utf8' });
+  expect(sign.status, sign.stderr).toBe(0);
+
+  const a = await inspectApk(fixture('signed-a.apk'));
+  const b = await inspectApk(fixture('signed-b.apk'));
+  const rotated = await inspectApk(apk);
+  expect(rotated.signing.certSha256).toEqual(b.signing.certSha256);
+  expect(rotated.signing.lineageSha256).toEqual([...a.signing.certSha256, ...b.signing.certSha256]);
+  const installedA = { certSha256: a.signing.certSha256, versionCode: 1 };
+  expect(check(preflight(rotated, DEVICE_16K, installedA), 'SIGNATURE_MISMATCH').status).toBe('ok');
+  // …but a plain B-signed APK (no lineage) is still a mismatch against A.
+  expect(check(preflight(b, DEVICE_16K, installedA), 'SIGNATURE_MISMATCH').status).toBe('reject');
 });
