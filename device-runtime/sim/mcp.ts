@@ -28,7 +28,7 @@ export function toCallToolResult(outcome: CallOutcome): CallToolResult {
 export function createMcpServer(runtime: SimRuntime, ctx: () => CallContext): Server {
   const server = new Server(
     { name: 'nestwright-sim', title: 'nestwright simulated NestSpace runtime', version: '0.1.0' },
-    { capabilities: { tools: { listChanged: false } } },
+    { capabilities: { tools: { listChanged: false }, logging: {} } },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOL_DESCRIPTORS }));
   server.setRequestHandler(CallToolRequestSchema, async (req) =>
