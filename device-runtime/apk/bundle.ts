@@ -15,6 +15,8 @@ export const MAX_INNER_APK_BYTES = 1024 * 1024 * 1024;
 /** APKs are mostly already-compressed data; an inner APK that deflates better than this is a bomb. */
 const MAX_RATIO = 100;
 const MAX_INNER_APKS = 256;
+/** All inner APKs together (temp disk use). */
+export const MAX_BUNDLE_BYTES = 4 * 1024 * 1024 * 1024;
 
 export type UnpackedBundle = { kind: 'apks' | 'xapk'; paths: string[]; names: string[]; cleanup: () => Promise<void> };
 
@@ -34,6 +36,8 @@ export async function unpackBundle(path: string): Promise<UnpackedBundle> {
       throw new ApkError(`the ${kind} bundle contains no .apk entries`, { file: path, hint: 'Pass a bundle produced by `bundletool build-apks` (.apks) or an .xapk with its APKs at the top level.' });
     }
     if (apks.length > MAX_INNER_APKS) throw new ApkError(`the bundle contains ${apks.length} APKs (limit ${MAX_INNER_APKS})`, { file: path });
+    const total = apks.reduce((n, e) => n + e.uncompressedSize, 0);
+    if (total > MAX_BUNDLE_BYTES) throw new ApkError(`the bundle's APKs declare ${total} bytes in total (limit ${MAX_BUNDLE_BYTES})`, { file: path });
     dir = await mkdtemp(join(tmpdir(), 'nestwright-bundle-'));
     const paths: string[] = [];
     for (const [i, e] of apks.entries()) {
