@@ -66,11 +66,19 @@ export class App extends LocatorFactory {
     return this.driver.observe('app.observe', opts);
   }
 
-  /** A PNG of the space's screen. */
-  async screenshot(opts: { scale?: number } = {}): Promise<Buffer> {
+  /**
+   * A PNG of the space's screen with this instance in front. Throws when the runtime cannot take
+   * screenshots (check with `{ optional: true }`, which returns null instead).
+   */
+  async screenshot(opts: { scale?: number; optional?: false }): Promise<Buffer>;
+  async screenshot(opts?: { scale?: number; optional?: boolean }): Promise<Buffer | null>;
+  async screenshot(opts: { scale?: number; optional?: boolean } = {}): Promise<Buffer | null> {
     await this.driver.observe('app.screenshot');
-    const shot = await this.driver.call('app.screenshot', 'ui_screenshot', { space_id: this.driver.spaceId, scale: opts.scale ?? 1 });
-    return Buffer.from(shot.data, 'base64');
+    const png = await this.driver.screenshot('app.screenshot', opts.scale ?? 1);
+    if (!png && opts.optional === false) {
+      throw new NestwrightError('app.screenshot', 'this device runtime does not offer ui_screenshot (NOT_SUPPORTED); use app.observe() for the screen as nodes');
+    }
+    return png;
   }
 
   async waitForActivity(activity: string, opts: { timeout?: number } = {}): Promise<void> {

@@ -5,9 +5,25 @@ import type { Observation, ToolInput, ToolName, ToolResult } from '../device-run
 import { AppCrashedError, DeviceDisconnectedError, NestwrightError } from './errors.js';
 import type { Trajectory, TrajectoryStep } from './trajectory.js';
 
+export type ScreenshotMode = 'off' | 'only-on-failure' | 'every-step';
+
 export interface DriverOptions {
   actionTimeout: number;
   expectTimeout: number;
+  /** PNGs in the trajectory: none, the screen after a failed step, or after every step. */
+  screenshot?: ScreenshotMode;
+}
+
+type InstanceState = 'stopped' | 'background' | 'foreground' | 'crashed' | 'gone';
+
+/** Whether we are inside a Playwright test (test.info() throws outside one, e.g. in benches). */
+function inTest(): boolean {
+  try {
+    test.info();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -16,6 +32,9 @@ export interface DriverOptions {
  * one space take turns on its screen) and turns device errors into nestwright errors.
  */
 export class AppDriver {
+  /** Null until the first try; false when the runtime answered NOT_SUPPORTED (asked once). */
+  private screenshotsSupported: boolean | null = null;
+
   constructor(
     readonly client: DeviceClient,
     readonly spaceId: string,
@@ -36,47 +55,66 @@ export class AppDriver {
   /** APP_CRASHED and DEVICE_DISCONNECTED end the test at once, with what explains them. */
   async translate(api: string, e: unknown): Promise<unknown> {
     if (!(e instanceof DeviceError)) return e;
-    if (e.code === 'DEVICE_DISCONNECTED') return new DeviceDisconnectedError(api, e.message, { cause: e });
+    if (e.code === 'DEVICE_DISCONNECTED') {
+      return new DeviceDisconnectedError(api, `${e.message}\n  The device went away; nothing was retried. Check that the runtime is still running.`, { cause: e });
+    }
     if (e.code === 'APP_CRASHED') return this.crashError(api, (e.details?.crash_reason as string) ?? e.message, e);
     return new NestwrightError(api, e.message, { cause: e });
   }
 
   async crashError(api: string, reason: string, cause?: unknown): Promise<AppCrashedError> {
     const logcat = await this.logcat().catch(() => []);
-    return new AppCrashedError(api, `${this.pkg}${this.instance ? `@${this.instance}` : ''} crashed: ${reason.split('\n')[0]}`, reason, logcat, { cause });
+    return new AppCrashedError(api, `${this.who()} crashed: ${reason.split('\n')[0]}`, reason, logcat, { cause });
   }
 
-  async logcat(): Promise<string[]> {
+  who(): string {
+    return `${this.pkg}${this.instance ? `@${this.instance}` : ''}`;
+  }
+
+  /** The instance's logcat, formatted like `adb logcat -v threadtime` lines. */
+  async logcat(maxLines = 200): Promise<string[]> {
     const { lines } = await this.client.call('sys_logcat', {
       space_id: this.spaceId,
       package: this.pkg,
       ...(this.instance ? { instance: this.instance } : {}),
-      max_lines: 200,
+      max_lines: maxLines,
     });
     return lines.map((l) => `${new Date(l.ts).toISOString()} ${l.pid} ${l.level} ${l.tag}: ${l.message}`);
   }
 
-  /** If our instance crashed, the error that says so; otherwise null. */
-  async crashed(api: string): Promise<AppCrashedError | null> {
+  /** Our instance's state from space_list_apps (one call). */
+  async state(api: string): Promise<InstanceState> {
     const { apps } = await this.call(api, 'space_list_apps', { space_id: this.spaceId });
     const inst = apps.find((a) => a.package === this.pkg)?.instances.find((i) => i.instance === (this.instance ?? '0'));
-    if (inst?.state !== 'crashed') return null;
+    return inst?.state ?? 'gone';
+  }
+
+  /** If our instance crashed, the error that says so (with the crash from logcat); otherwise null. */
+  async crashed(api: string, state?: InstanceState): Promise<AppCrashedError | null> {
+    if ((state ?? (await this.state(api))) !== 'crashed') return null;
     const lines = await this.logcat().catch(() => []);
     const fatal = lines.findIndex((l) => l.includes('FATAL EXCEPTION'));
     const reason = fatal >= 0 ? lines.slice(fatal).join('\n') : 'the process died';
-    return new AppCrashedError(api, `${this.pkg}@${inst.instance} crashed`, reason, lines);
+    const headline = lines.slice(Math.max(fatal, 0)).find((l) => /Exception|Error:/.test(l) && !l.includes('FATAL EXCEPTION'));
+    const why = headline ? headline.replace(/^.*?: (?=[\w.]+(Exception|Error))/, '') : reason.split('\n')[0];
+    return new AppCrashedError(api, `${this.who()} crashed: ${why}`, reason, lines);
   }
 
-  /** Observe the space, first bringing our instance to the front if another one is there. */
+  /**
+   * Observe the space. When another app or instance is in front, bring ours back first — unless
+   * ours is still the foreground instance under a window of another package (a permission
+   * prompt, a system dialog), which is part of our screen and must not be dismissed.
+   */
   async observe(api: string, opts: { detail?: 'compact' | 'full'; maxNodes?: number } = {}): Promise<Observation> {
-    let obs = await this.call(api, 'ui_observe', { space_id: this.spaceId, max_nodes: opts.maxNodes ?? 400, detail: opts.detail ?? 'compact' });
+    const args = { space_id: this.spaceId, max_nodes: opts.maxNodes ?? 400, detail: opts.detail ?? 'compact' } as const;
+    let obs = await this.call(api, 'ui_observe', args);
     if (!this.inFront(obs)) {
-      const crash = await this.crashed(api);
+      const state = await this.state(api);
+      const crash = await this.crashed(api, state);
       if (crash) throw crash;
-      if (obs.package !== null || this.instance !== null) {
-        await this.bringToFront(api);
-        obs = await this.call(api, 'ui_observe', { space_id: this.spaceId, max_nodes: opts.maxNodes ?? 400, detail: opts.detail ?? 'compact' });
-      }
+      if (state === 'foreground' && obs.package !== null) return obs;
+      await this.bringToFront(api);
+      obs = await this.call(api, 'ui_observe', args);
     }
     return obs;
   }
@@ -95,30 +133,56 @@ export class AppDriver {
   }
 
   /**
+   * A PNG of the space's screen, or null when the runtime cannot take one (NOT_SUPPORTED is
+   * remembered: asked once per app). Costs one render and encode on the device: not per poll.
+   */
+  async screenshot(api: string, scale = 1): Promise<Buffer | null> {
+    if (this.screenshotsSupported === false) return null;
+    try {
+      const shot = await this.client.call('ui_screenshot', { space_id: this.spaceId, scale });
+      this.screenshotsSupported = true;
+      return Buffer.from(shot.data, 'base64');
+    } catch (e) {
+      if (e instanceof DeviceError && (e.code === 'NOT_SUPPORTED' || e.code === 'UNKNOWN_TOOL' || e.code === 'CHANNEL_UNAVAILABLE')) {
+        this.screenshotsSupported = false;
+        return null;
+      }
+      throw await this.translate(api, e);
+    }
+  }
+
+  /** Take a screenshot for a step and attach it to the test; returns the attachment name. */
+  private async stepScreenshot(record: TrajectoryStep, when: 'before' | 'after'): Promise<void> {
+    if (!inTest()) return;
+    const png = await this.screenshot(record.api).catch(() => null);
+    if (!png) return;
+    const name = `step-${record.index}-${when}.png`;
+    await test.info().attach(name, { body: png, contentType: 'image/png' });
+    record.screenshots[when] = name;
+  }
+
+  /**
    * Run one user-visible step: a `test.step` titled from the protocol's title template, and a
-   * trajectory record with the snapshots before and after.
+   * trajectory record with the snapshots (and, per `screenshot`, PNGs) before and after.
    */
   async step<T>(
     meta: Pick<TrajectoryStep, 'kind' | 'api' | 'title' | 'selector'>,
     body: (record: TrajectoryStep) => Promise<T>,
   ): Promise<T> {
     const record = this.trajectory.begin({ ...meta, instance: this.instance });
+    const mode = this.options.screenshot ?? 'off';
     const run = async () => {
       try {
         const value = await body(record);
         this.trajectory.end(record);
+        if (mode === 'every-step') await this.stepScreenshot(record, 'after');
         return value;
       } catch (e) {
         this.trajectory.end(record, e);
+        if (mode !== 'off' && !(e instanceof DeviceDisconnectedError)) await this.stepScreenshot(record, 'after');
         throw e;
       }
     };
-    let inTest = true;
-    try {
-      test.info();
-    } catch {
-      inTest = false;
-    }
-    return inTest ? test.step(meta.title, run, { box: true }) : run();
+    return inTest() ? test.step(meta.title, run, { box: true }) : run();
   }
 }

@@ -1,4 +1,4 @@
-import { test as base } from '@playwright/test';
+import { test as base, type TestInfo } from '@playwright/test';
 import { connectDevice, type DeviceOptions } from '../device-runtime/providers/index.js';
 import { App } from './app.js';
 import type { Device } from './device.js';
@@ -45,7 +45,7 @@ const withOptions = base.extend<Options & { app: App }, WorkerOptions & { device
       await use(t);
       const keep = trajectory === 'on' || (trajectory === 'retain-on-failure' && testInfo.status !== testInfo.expectedStatus);
       if (keep && t.steps.length > 0) {
-        await testInfo.attach(TRAJECTORY_ATTACHMENT, { body: JSON.stringify({ version: 1, steps: t.steps }, null, 2), contentType: 'application/json' });
+        await testInfo.attach(TRAJECTORY_ATTACHMENT, { body: JSON.stringify(t.toJSON(), null, 2), contentType: 'application/json' });
       }
     },
     { box: true },
@@ -88,13 +88,26 @@ const fixtures = withOptions.extend<{ app: App }, { device: Device }>({
     { scope: 'worker' },
   ],
 
-  app: async ({ app: configured, _appOverride, space, _trajectory, actionTimeout }, use, testInfo) => {
+  app: async ({ app: configured, _appOverride, space, _trajectory, actionTimeout, screenshot, device }, use, testInfo) => {
     const source = _appOverride || (configured as unknown as string);
     if (!source || typeof source !== 'string') {
       throw new Error("app: set use.app in playwright.config.ts, or test.use({ app: 'fixtures/apks/notes.apk' }) — a package name or an APK path.");
     }
-    const timeouts = { actionTimeout: actionTimeout || 5_000, expectTimeout: (testInfo.project as { expect?: { timeout?: number } }).expect?.timeout ?? 5_000 };
-    const app = await space.launch(source, _trajectory, timeouts);
+    const mode = typeof screenshot === 'string' ? screenshot : (screenshot as { mode?: string } | undefined)?.mode;
+    const options = {
+      actionTimeout: actionTimeout || 5_000,
+      expectTimeout: (testInfo.project as { expect?: { timeout?: number } }).expect?.timeout ?? 5_000,
+      screenshot: mode === 'every-step' || mode === 'only-on-failure' ? mode : 'off',
+    } as const;
+    const app = await space.launch(source, _trajectory, options);
+    _trajectory.meta = {
+      device: device.provider,
+      space: space.id,
+      instance: app.instance,
+      package: app.package,
+      faultProfile: process.env.NESTWRIGHT_FAULTS ?? (device.provider === 'sim' ? (device.faults ?? 'instant') : undefined),
+      options: { app: source, actionTimeout: options.actionTimeout, screenshot: options.screenshot, trajectory: testInfo.project.use && (testInfo.project.use as { trajectory?: string }).trajectory },
+    };
     const others: App[] = [];
     const spawn = app.newInstance.bind(app);
     app.newInstance = async () => {
@@ -103,9 +116,29 @@ const fixtures = withOptions.extend<{ app: App }, { device: Device }>({
       return more;
     };
     await use(app);
+    if (testInfo.status !== testInfo.expectedStatus) await attachFailure(app, _trajectory, testInfo).catch(() => {});
     for (const a of [...others, app]) await space.dispose(a).catch(() => {});
   },
 });
+
+/**
+ * A failed test keeps what explains it: the instance's logcat and the full accessibility tree,
+ * as attachments the trajectory names (`failure`) so reports can show them on the test.
+ */
+async function attachFailure(app: App, trajectory: Trajectory, testInfo: TestInfo): Promise<void> {
+  const failure: { logcat?: string; tree?: string } = {};
+  const lines = await app.driver.logcat(500).catch(() => null);
+  if (lines) {
+    await testInfo.attach('logcat', { body: lines.join('\n') + '\n', contentType: 'text/plain' });
+    failure.logcat = 'logcat';
+  }
+  const tree = await app.driver.client.call('ui_observe', { space_id: app.driver.spaceId, detail: 'full', max_nodes: 5000 }).catch(() => null);
+  if (tree) {
+    await testInfo.attach('full tree', { body: JSON.stringify(tree, null, 2), contentType: 'application/json' });
+    failure.tree = 'full tree';
+  }
+  trajectory.failure = failure;
+}
 
 type NestwrightTest = typeof fixtures & {
   /** Options for this file or describe block: `test.use({ app: 'fixtures/apks/shop.apk' })`. */

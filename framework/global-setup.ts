@@ -6,14 +6,17 @@ import { EMBEDDED_TOKEN_ENV, EMBEDDED_URL_ENV, startEmbeddedDevice } from '../de
  * url; workers find it through the environment. Returns the teardown.
  */
 export default async function globalSetup(config: FullConfig): Promise<(() => Promise<void>) | undefined> {
-  const wantsEmbedded = config.projects.some((p) => {
-    const device = (p.use as { device?: { provider?: string; url?: string } }).device;
-    return !device || (device.provider === 'sim' && !device.url);
-  });
-  if (!wantsEmbedded || process.env[EMBEDDED_URL_ENV]) return undefined;
-  const faults = process.env.NESTWRIGHT_FAULTS;
-  const seed = process.env.NESTWRIGHT_SEED ? Number(process.env.NESTWRIGHT_SEED) : undefined;
-  const sim = await startEmbeddedDevice({ ...(faults ? { faults } : {}), ...(seed !== undefined ? { seed } : {}) });
+  type SimUse = { provider?: string; url?: string; faults?: string; seed?: number; slots?: number };
+  const embedded = config.projects
+    .map((p) => (p.use as { device?: SimUse }).device ?? { provider: 'sim' })
+    .filter((d) => d.provider === 'sim' && !d.url);
+  if (embedded.length === 0 || process.env[EMBEDDED_URL_ENV]) return undefined;
+  // The environment wins over the config, so one run's faults can be replayed exactly.
+  const first = embedded[0]!;
+  const faults = process.env.NESTWRIGHT_FAULTS ?? first.faults;
+  const seed = process.env.NESTWRIGHT_SEED ? Number(process.env.NESTWRIGHT_SEED) : first.seed;
+  const slots = first.slots;
+  const sim = await startEmbeddedDevice({ ...(faults ? { faults } : {}), ...(seed !== undefined ? { seed } : {}), ...(slots !== undefined ? { slots } : {}) });
   process.env[EMBEDDED_URL_ENV] = sim.url;
   process.env[EMBEDDED_TOKEN_ENV] = sim.token;
   return async () => {

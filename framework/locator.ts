@@ -86,20 +86,32 @@ export class Locator extends LocatorFactory {
 
   /**
    * Wait until exactly one node matches and it is visible, enabled (unless `enabled: false`) and
-   * stable (same bounds in two observations in a row), then return it with its snapshot.
+   * stable (same bounds in two observations in a row), then return it with its snapshot. While
+   * nothing matches and the screen has a scrollable list, scroll it (down to its end, then back
+   * up) to bring the node into view, as a user would.
    */
-  async waitForActionable(api: string, opts: { timeout?: number; enabled?: boolean } = {}): Promise<{ node: UiNode; obs: Observation }> {
+  async waitForActionable(api: string, opts: { timeout?: number; enabled?: boolean; scroll?: boolean; log?: string[] } = {}): Promise<{ node: UiNode; obs: Observation }> {
     const timeout = opts.timeout ?? this.driver.options.actionTimeout;
-    const log: string[] = [`waiting for ${this}`];
+    const log = opts.log ?? [];
+    log.push(`waiting for ${this}`);
     let last: Observation | null = null;
     let previous: UiNode | null = null;
+    let direction: 'down' | 'up' = 'down';
     const r = await poll(timeout, async () => {
       const { nodes, obs } = await this.resolve(api);
       last = obs;
-      if (obs.tree_missing) return note(log, 'accessibility tree missing (transition), retrying');
+      if (obs.tree_missing) return note(log, 'accessibility tree missing (a transition), observing again');
       if (nodes.length > 1) throw new StrictModeViolationError(api, this.toString(), nodes);
       const node = nodes[0];
-      if (!node) return note(log, 'no match yet');
+      if (!node) {
+        if (opts.scroll !== false && obs.nodes.some((n) => n.scrollable)) {
+          const { moved } = await this.driver.call(api, 'ui_scroll', { space_id: this.driver.spaceId, direction, amount: 1 });
+          if (!moved) direction = direction === 'down' ? 'up' : 'down';
+          note(log, `no match yet; scrolling the list ${moved ? direction : `(reached its end, turning ${direction})`} to bring it into view`);
+          return { done: false };
+        }
+        return note(log, 'no match yet');
+      }
       if (opts.enabled !== false && !node.enabled) return note(log, `${describeNode(node)} is disabled, waiting`);
       if (!previous || previous.bounds.join() !== node.bounds.join()) {
         const moved = previous !== null;
@@ -110,50 +122,130 @@ export class Locator extends LocatorFactory {
       return { done: true, value: { node, obs } };
     });
     if ('value' in r) return r.value;
-    throw new TimeoutError(api, `timeout ${timeout}ms exceeded.\nCall log:\n${log.map((l) => `  - ${l}`).join('\n')}\nScreen:\n${describeScreen(last)}`, log, last);
+    throw new TimeoutError(api, `timeout ${timeout}ms exceeded.\nCall log:\n${formatLog(log)}\nScreen:\n${describeScreen(last)}`, log, last);
   }
 
   private title(tool: keyof typeof TOOLS, extra: Record<string, unknown> = {}): string {
     return formatTitle(TOOLS[tool].title, { target: this.toString(), ...extra }).replace(/"(text=|role=|id=|desc=)/, '$1');
   }
 
-  /** Resolve, act on the node from that very snapshot, and retry if the screen changed in between. */
-  private async act(api: string, tool: 'ui_tap' | 'ui_long_press' | 'ui_set_text', args: Record<string, unknown>, extraTitle: Record<string, unknown> = {}): Promise<void> {
+  /**
+   * Resolve, act on the node from that very snapshot (retrying if the screen changed in
+   * between), then verify: a device may answer ok and drop the input, so when the screen shows
+   * no effect after a short wait the action is repeated (twice at most).
+   */
+  private async act(
+    api: string,
+    tool: 'ui_tap' | 'ui_long_press' | 'ui_set_text',
+    args: Record<string, unknown>,
+    opts: { timeout?: number } = {},
+    extraTitle: Record<string, unknown> = {},
+    took: (before: Observation, after: Observation, node: UiNode) => boolean = (before, after) => after.screen_hash !== before.screen_hash || !!after.tree_missing,
+  ): Promise<void> {
     await this.driver.step({ kind: 'action', api, title: this.title(tool, extraTitle), selector: this.toString() }, async (record) => {
-      const deadline = Date.now() + this.driver.options.actionTimeout;
+      const timeout = opts.timeout ?? this.driver.options.actionTimeout;
+      const deadline = Date.now() + timeout;
+      const log: string[] = [];
+      let attempts = 0;
       for (;;) {
-        const { node, obs } = await this.waitForActionable(api, { timeout: Math.max(1, deadline - Date.now()) });
+        let found: { node: UiNode; obs: Observation };
+        try {
+          found = await this.waitForActionable(api, { timeout: Math.max(1, deadline - Date.now()), log });
+        } catch (e) {
+          if (e instanceof TimeoutError) throw new TimeoutError(api, `timeout ${timeout}ms exceeded.\nCall log:\n${formatLog(log)}\nScreen:\n${describeScreen(e.observation)}`, log, e.observation);
+          throw e;
+        }
+        const { node, obs } = found;
         record.node = node;
         record.before ??= obs.snapshot_id;
         try {
           await this.driver.client.call(tool, { space_id: this.driver.spaceId, node_id: node.id, snapshot_id: obs.snapshot_id, ...args } as never);
-          break;
         } catch (e) {
-          if (e instanceof DeviceError && (e.code === 'SNAPSHOT_STALE' || e.code === 'NODE_NOT_FOUND') && Date.now() < deadline) continue;
+          if (e instanceof DeviceError && (e.code === 'SNAPSHOT_STALE' || e.code === 'NODE_NOT_FOUND') && Date.now() < deadline) {
+            log.push(`  the screen changed before the action (${e.code}); resolving again`);
+            continue;
+          }
           throw await this.driver.translate(api, e);
         }
+        attempts++;
+        const after = await this.settle(api, obs, node, took);
+        record.after = after.obs.snapshot_id;
+        if (after.effect || attempts >= 3 || Date.now() >= deadline) break;
+        log.push(`  no effect on screen after the action; repeating it (the device may have dropped the input)`);
       }
-      const crash = await this.driver.crashed(api);
-      if (crash) throw crash;
-      const after = await this.driver.client.call('ui_observe', { space_id: this.driver.spaceId, max_nodes: 1 });
-      record.after = after.snapshot_id;
     });
   }
 
-  tap(): Promise<void> {
-    return this.act('locator.tap', 'ui_tap', {});
+  /** Observe after an action until it shows an effect (a few quick looks), or say it did not. */
+  private async settle(api: string, before: Observation, node: UiNode, took: (before: Observation, after: Observation, node: UiNode) => boolean): Promise<{ obs: Observation; effect: boolean }> {
+    let obs = before;
+    for (const wait of [0, 50, 150]) {
+      if (wait) await new Promise((r) => setTimeout(r, wait));
+      obs = await this.driver.call(api, 'ui_observe', { space_id: this.driver.spaceId, max_nodes: 400, detail: 'compact' });
+      if (!this.driver.inFront(obs)) {
+        const crash = await this.driver.crashed(api);
+        if (crash) throw crash;
+        return { obs, effect: true };
+      }
+      if (took(before, obs, node)) return { obs, effect: true };
+    }
+    return { obs, effect: false };
   }
 
-  longPress(opts: { duration?: number } = {}): Promise<void> {
-    return this.act('locator.longPress', 'ui_long_press', { duration_ms: opts.duration ?? 800 });
+  tap(opts: { timeout?: number } = {}): Promise<void> {
+    return this.act('locator.tap', 'ui_tap', {}, opts);
   }
 
-  fill(value: string): Promise<void> {
-    return this.act('locator.fill', 'ui_set_text', { text: value }, { text: value });
+  longPress(opts: { duration?: number; timeout?: number } = {}): Promise<void> {
+    return this.act('locator.longPress', 'ui_long_press', { duration_ms: opts.duration ?? 800 }, opts);
   }
 
-  clear(): Promise<void> {
-    return this.act('locator.clear', 'ui_set_text', { text: '' }, { text: '' });
+  /** Set the field's text (replacing what was there), and check the field shows it. */
+  fill(value: string, opts: { timeout?: number } = {}): Promise<void> {
+    return this.act('locator.fill', 'ui_set_text', { text: value }, opts, { text: value }, (_, after, node) => {
+      const field = after.nodes.find((n) => n.res_id === node.res_id && n.editable && sameColumn(n, node)) ?? after.nodes.find((n) => n.id === node.id);
+      return !field || !!field.password || field.text === value || (value === '' && (field.text === null || field.text === field.hint));
+    });
+  }
+
+  clear(opts: { timeout?: number } = {}): Promise<void> {
+    return this.fill('', opts);
+  }
+
+  /**
+   * Scroll the screen's list until this locator's node is visible (no tap). Fails like an action
+   * when the list ends both ways without it.
+   */
+  async scrollIntoView(opts: { timeout?: number } = {}): Promise<void> {
+    await this.driver.step({ kind: 'action', api: 'locator.scrollIntoView', title: `Scroll ${this} into view`, selector: this.toString() }, async (record) => {
+      const { node, obs } = await this.waitForActionable('locator.scrollIntoView', { enabled: false, ...opts });
+      record.node = node;
+      record.before = record.after = obs.snapshot_id;
+    });
+  }
+
+  /**
+   * Swipe across this node (a list, a carousel, a row that reveals actions): from its center
+   * towards `direction`, over `distance` of its size (0..1, default 0.6).
+   */
+  async swipe(direction: 'up' | 'down' | 'left' | 'right', opts: { distance?: number; duration?: number; timeout?: number } = {}): Promise<void> {
+    const api = 'locator.swipe';
+    const distance = Math.min(0.95, Math.max(0.05, opts.distance ?? 0.6));
+    await this.driver.step({ kind: 'action', api, title: `Swipe ${direction} on ${this}`, selector: this.toString() }, async (record) => {
+      const { node, obs } = await this.waitForActionable(api, { enabled: false, scroll: false, ...(opts.timeout !== undefined ? { timeout: opts.timeout } : {}) });
+      record.node = node;
+      record.before = obs.snapshot_id;
+      const [l, t, r, b] = node.bounds;
+      const cx = Math.round((l + r) / 2);
+      const cy = Math.round((t + b) / 2);
+      const dx = Math.round(((r - l) * distance) / 2);
+      const dy = Math.round(((b - t) * distance) / 2);
+      const [from, to]: [[number, number], [number, number]] =
+        direction === 'up' ? [[cx, cy + dy], [cx, cy - dy]] : direction === 'down' ? [[cx, cy - dy], [cx, cy + dy]] : direction === 'left' ? [[cx + dx, cy], [cx - dx, cy]] : [[cx - dx, cy], [cx + dx, cy]];
+      await this.driver.call(api, 'ui_swipe', { space_id: this.driver.spaceId, from, to, duration_ms: opts.duration ?? 300 });
+      const after = await this.driver.observe(api);
+      record.after = after.snapshot_id;
+    });
   }
 
   /** Focus the node (tap) and press a key, e.g. 'enter'. */
@@ -190,6 +282,16 @@ export class Locator extends LocatorFactory {
     const b = nodes[0]?.bounds;
     return b ? { x: b[0], y: b[1], width: b[2] - b[0], height: b[3] - b[1] } : null;
   }
+}
+
+/** Playwright's call-log layout: a line per wait, its details indented below it. */
+function formatLog(log: string[]): string {
+  return log.map((l) => (l.startsWith('  ') ? `    - ${l.trimStart()}` : `  - ${l}`)).join('\n');
+}
+
+/** Same field across two snapshots (ids are per snapshot): same left edge and width. */
+function sameColumn(a: UiNode, b: UiNode): boolean {
+  return a.bounds[0] === b.bounds[0] && a.bounds[2] === b.bounds[2];
 }
 
 function note(log: string[], line: string): { done: false } {

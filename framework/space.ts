@@ -5,6 +5,25 @@ import { AppDriver, type DriverOptions } from './driver.js';
 import { NestwrightError } from './errors.js';
 import type { Trajectory } from './trajectory.js';
 
+/**
+ * Call `fn` again, with backoff (100 ms doubling to 2 s), while it fails with one of `codes`,
+ * up to `budgetMs`; then fail with the last error, named after `api`.
+ */
+export async function withRetry<T>(api: string, codes: string[], budgetMs: number, fn: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + budgetMs;
+  for (let wait = 100; ; wait = Math.min(wait * 2, 2_000)) {
+    try {
+      return await fn();
+    } catch (e) {
+      if (!(e instanceof DeviceError) || !codes.includes(e.code)) throw e;
+      if (Date.now() + wait > deadline) {
+        throw new NestwrightError(api, `still ${e.code} after waiting ${budgetMs}ms: ${e.message}`, { cause: e });
+      }
+      await new Promise((r) => setTimeout(r, wait));
+    }
+  }
+}
+
 const looksLikeApk = (s: string) => /\.(apk|apks|xapk)$/i.test(s);
 
 /**
@@ -22,8 +41,10 @@ export class Space {
 
   static async create(client: DeviceClient, name: string): Promise<Space> {
     const s = await client.call('space_create', { name });
-    // SPACE_BUSY waits: session_acquire queues for the lease.
-    await client.call('session_acquire', { space_id: s.space_id, mode: 'EXCLUSIVE', ttl_ms: 3_600_000, wait_ms: 60_000 });
+    // SPACE_BUSY waits: session_acquire queues for the lease; if the queue gives up, ask again.
+    await withRetry('space.create', ['SPACE_BUSY'], 120_000, () =>
+      client.call('session_acquire', { space_id: s.space_id, mode: 'EXCLUSIVE', ttl_ms: 3_600_000, wait_ms: 60_000 }),
+    );
     return new Space(client, s.space_id, s.name);
   }
 
@@ -54,7 +75,10 @@ export class Space {
     const fresh = await this.client.hasExtension('instance');
     let launched;
     try {
-      launched = await this.client.call('space_launch', { space_id: this.id, package: pkg, ...(fresh ? { instance: 'new' } : {}) });
+      // More workers than process slots: wait for a slot (NO_PROCESS_SLOT is retryable).
+      launched = await withRetry('space.launch', ['NO_PROCESS_SLOT', 'SPACE_BUSY'], Math.max(30_000, options.actionTimeout * 6), () =>
+        this.client.call('space_launch', { space_id: this.id, package: pkg, ...(fresh ? { instance: 'new' } : {}) }),
+      );
     } catch (e) {
       if (e instanceof DeviceError && e.code === 'APP_NOT_INSTALLED') {
         throw new NestwrightError('space.launch', `${pkg} is not installed in the space. Set use.app to the APK path (e.g. 'fixtures/apks/notes.apk') so it is installed first.`, { cause: e });

@@ -24,6 +24,15 @@ export const TRAJECTORY_ATTACHMENT = 'nestwright-trajectory';
 /** Collects a test's steps; the fixture attaches them as JSON when the test ends. */
 export class Trajectory {
   readonly steps: TrajectoryStep[] = [];
+  /** Where the test ran (device, space, instance, package, options), for reports. */
+  meta: Record<string, unknown> | undefined;
+  /** Names of the attachments written when the test failed. */
+  failure: { logcat?: string; tree?: string } | undefined;
+
+  /** The `nestwright-trajectory` attachment body (version 1). */
+  toJSON(): { version: 1; steps: TrajectoryStep[]; meta?: Record<string, unknown>; failure?: { logcat?: string; tree?: string } } {
+    return { version: 1, steps: this.steps, ...(this.meta ? { meta: this.meta } : {}), ...(this.failure ? { failure: this.failure } : {}) };
+  }
 
   begin(partial: Pick<TrajectoryStep, 'kind' | 'api' | 'title' | 'selector' | 'instance'> & { source?: TrajectoryStep['source'] }): TrajectoryStep {
     const step: TrajectoryStep = {

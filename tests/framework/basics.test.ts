@@ -1,0 +1,187 @@
+import { test, expect } from '@playwright/test';
+import { attachmentText, plain, runInline, type InlineRun } from './inline.js';
+
+/**
+ * The basics of the framework, end to end: one Playwright run (child process) of inline specs
+ * against the embedded simulated device, and one test here per behaviour, asserting on the JSON
+ * report. One run for all, because starting Playwright and the simulator is what costs.
+ */
+test.describe.configure({ mode: 'default' });
+
+const NOTES = `import { test, expect } from 'nestwright';
+test.use({ app: 'fixtures/apks/notes.apk' });
+`;
+
+let run: InlineRun;
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  run = await runInline(
+    {
+      'flow.spec.ts': NOTES + `
+test('creates a note', async ({ app }) => {
+  await app.getByText('New note').tap();
+  await app.getById('title').fill('Buy milk');
+  await app.getByRole('button', { name: 'Save' }).tap();
+  await expect(app.getByText('Buy milk')).toBeVisible();
+  await expect(app).toHaveActivity('.MainActivity');
+});
+`,
+      'strict.spec.ts': NOTES + `
+test('two notes', async ({ app }) => {
+  for (const t of ['Milk', 'Milk and honey']) {
+    await app.getByText('New note').tap();
+    await app.getById('title').fill(t);
+    await app.getByRole('button', { name: 'Save' }).tap();
+  }
+  await app.getByText('Milk').tap();
+});
+`,
+      'missing.spec.ts': NOTES + `
+test('missing', async ({ app }) => {
+  await app.getByText('Delete all').tap({ timeout: 500 });
+});
+`,
+      'text.spec.ts': NOTES + `
+test('wrong text', async ({ app }) => {
+  await expect(app.getById('empty')).toHaveText('Nothing here', { timeout: 300 });
+});
+`,
+      'iso.spec.ts': NOTES + `
+test.describe.configure({ mode: 'serial' });
+test('first', async ({ app }) => {
+  console.log('INSTANCE', app.instance);
+  await app.getByText('New note').tap();
+  await app.getById('title').fill('Secret of first');
+  await app.getByRole('button', { name: 'Save' }).tap();
+  await expect(app.getByText('Secret of first')).toBeVisible();
+});
+test('second', async ({ app }) => {
+  console.log('INSTANCE', app.instance);
+  await expect(app.getByText('No notes yet')).toBeVisible();
+  await expect(app.getByText('Secret of first')).toBeHidden();
+});
+`,
+      'use-a.spec.ts': NOTES + `
+test('notes from a.spec', async ({ app }) => {
+  expect(app.package).toBe('com.nestwright.notes');
+  await expect(app.getByText('New note')).toBeVisible();
+});
+`,
+      'use-b.spec.ts': `import { test, expect } from 'nestwright';
+test.use({ app: 'com.android.settings' });
+test('settings from b.spec', async ({ app }) => {
+  expect(app.package).toBe('com.android.settings');
+  await expect(app.getByText('Network & internet')).toBeVisible();
+});
+test.describe('inner override', () => {
+  test.use({ app: 'fixtures/apks/notes.apk' });
+  test('notes again', async ({ app }) => {
+    expect(app.package).toBe('com.nestwright.notes');
+  });
+});
+`,
+      'traj.spec.ts': NOTES + `
+test('traj', async ({ app }) => {
+  await app.getByText('New note').tap();
+  await app.getById('title').fill('Eggs');
+  await app.getByRole('button', { name: 'Save' }).tap();
+  await expect(app.getByText('Eggs')).toBeVisible();
+});
+`,
+    },
+    { workers: 2 },
+  );
+});
+
+test('a notes flow passes: tap, fill, save, assert', async () => {
+  const r = run.result('creates a note');
+  expect(r.status, r.error).toBe('passed');
+  const steps = r.steps.join('\n');
+  expect(steps).toContain("Tap text='New note'");
+  expect(steps).toContain('Type "Buy milk" into id=title');
+  expect(steps).toContain("Tap role=button[name='Save']");
+});
+
+test('strict mode: an action on a locator with two matches fails and lists them', async () => {
+  const r = run.result('two notes');
+  expect(r.status).toBe('failed');
+  const msg = plain(r.error);
+  expect(msg).toContain("locator.tap: strict mode violation: text='Milk' resolved to 2 nodes:");
+  expect(msg).toMatch(/1\) text "Milk" id=note_title \[/);
+  expect(msg).toMatch(/2\) text "Milk and honey" id=note_title \[/);
+  expect(msg).toContain('Use .first(), .nth(i), .filter({ hasText }) or a more specific locator.');
+});
+
+test('a missing element: locator.tap times out with its call log and the screen', async () => {
+  const r = run.result('missing');
+  expect(r.status).toBe('failed');
+  const msg = plain(r.error);
+  expect(msg).toContain('locator.tap: timeout 500ms exceeded.');
+  expect(msg).toContain("Call log:\n  - waiting for text='Delete all'\n    - no match yet");
+  expect(msg).toMatch(/Screen:\n  com\.nestwright\.notes \.MainActivity — snapshot s_\d+/);
+  expect(msg).toContain('button "New note" id=new_note');
+});
+
+test('toHaveText failure shows Expected, Received, the call log and the screen', async () => {
+  const r = run.result('wrong text');
+  expect(r.status).toBe('failed');
+  const msg = plain(r.error);
+  expect(msg).toContain('expect(locator).toHaveText("Nothing here") failed');
+  expect(msg).toContain('Locator: id=empty');
+  expect(msg).toContain('Expected: Nothing here');
+  expect(msg).toContain('Received: "No notes yet"');
+  expect(msg).toContain('Call log:\n  - id=empty: "No notes yet"');
+  expect(msg).toContain('Screen:\n  com.nestwright.notes .MainActivity');
+});
+
+test('a failed test carries the logcat and the full tree, named in the trajectory', async () => {
+  const r = run.result('wrong text');
+  const logcat = r.attachments.find((a) => a.name === 'logcat');
+  expect(logcat?.contentType).toBe('text/plain');
+  expect(attachmentText(logcat!)).toContain('com.nestwright.notes');
+  const tree = r.attachments.find((a) => a.name === 'full tree');
+  expect(JSON.parse(attachmentText(tree!)).nodes.length).toBeGreaterThan(0);
+  const traj = JSON.parse(attachmentText(r.attachments.find((a) => a.name === 'nestwright-trajectory')!));
+  expect(traj.failure).toEqual({ logcat: 'logcat', tree: 'full tree' });
+  expect(traj.meta).toMatchObject({ device: 'sim', package: 'com.nestwright.notes' });
+  // A passing test carries neither.
+  expect(run.result('creates a note').attachments.map((a) => a.name)).toEqual(['nestwright-trajectory']);
+});
+
+test('isolation: each test has its own instance and sees none of the data of another', async () => {
+  expect(run.result('first').status, run.result('first').error).toBe('passed');
+  expect(run.result('second').status, run.result('second').error).toBe('passed');
+  const out = (title: string) => ((run.raw as any).suites.find((s: any) => s.title === 'iso.spec.ts').specs.find((sp: any) => sp.title === title).tests[0].results[0].stdout as any[]).map((o) => o.text).join('');
+  expect(out('first')).toMatch(/^INSTANCE \S+/);
+  expect(out('second')).toMatch(/^INSTANCE \S+/);
+  expect(out('first')).not.toBe(out('second'));
+});
+
+test('test.use({ app }) per file and per describe', async () => {
+  for (const title of ['notes from a.spec', 'settings from b.spec', 'inner override > notes again']) {
+    expect(run.result(title).status, `${title}: ${run.result(title).error}`).toBe('passed');
+  }
+});
+
+test('the trajectory attachment records every step', async () => {
+  const r = run.result('traj');
+  expect(r.status, r.error).toBe('passed');
+  const a = r.attachments.find((x) => x.name === 'nestwright-trajectory');
+  expect(a?.contentType).toBe('application/json');
+  const t = JSON.parse(attachmentText(a!));
+  expect(t.version).toBe(1);
+  expect(t.steps.map((s: any) => s.api)).toEqual(['locator.tap', 'locator.fill', 'locator.tap', 'expect.toBeVisible']);
+  for (const [i, s] of t.steps.entries()) {
+    expect(s).toMatchObject({ index: i, result: 'ok', source: 'locator', error: null });
+    expect(typeof s.kind).toBe('string');
+    expect(typeof s.selector).toBe('string');
+    expect(s.before).toMatch(/^s_\d+$/);
+    expect(s.after).toMatch(/^s_\d+$/);
+    expect(typeof s.startedAt).toBe('number');
+    expect(typeof s.durationMs).toBe('number');
+  }
+  expect(t.steps[0]).toMatchObject({ kind: 'action', selector: "text='New note'", node: { role: 'button', text: 'New note' } });
+  expect(t.steps[1]).toMatchObject({ title: expect.stringContaining('Eggs'), node: { editable: true } });
+  expect(t.steps[3]).toMatchObject({ kind: 'assertion', selector: "text='Eggs'" });
+});

@@ -1,0 +1,122 @@
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root: inline specs live under it so `import … from 'nestwright'` self-resolves. */
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface InlineResult {
+  title: string;
+  status: string;
+  expectedStatus: string;
+  duration: number;
+  error: string;
+  attachments: Array<{ name: string; contentType: string; body?: string; path?: string }>;
+  steps: string[];
+}
+
+export interface InlineRun {
+  exitCode: number;
+  results: InlineResult[];
+  /** The one result with this title (throws when missing, listing what ran). */
+  result(title: string): InlineResult;
+  stderr: string;
+  raw: unknown;
+}
+
+const CONFIG = (use: string, extra: string) => `import { defineConfig } from 'nestwright';
+export default defineConfig({
+  testDir: '.',
+  outputDir: './test-results',
+  timeout: 30_000,
+  expect: { timeout: 2_000 },
+  ${extra.includes('fullyParallel') ? '' : 'fullyParallel: true,'}
+  ${extra}
+  use: { device: { provider: 'sim' }, actionTimeout: 2_000, trajectory: 'on', ${use} },
+});
+`;
+
+/**
+ * Write specs into a fresh directory under test-results/inline/, run Playwright on them in a
+ * child process with the JSON reporter, and return one flat result per test. This is how
+ * Playwright tests its own runner: the real CLI, the real fixtures, the real (simulated) device.
+ */
+export async function runInline(
+  files: Record<string, string>,
+  opts: { use?: string; config?: string; workers?: number; env?: Record<string, string>; args?: string[] } = {},
+): Promise<InlineRun> {
+  const dir = path.join(ROOT, 'test-results', 'inline', randomUUID().slice(0, 8));
+  await mkdir(dir, { recursive: true });
+  const all = { 'playwright.config.ts': CONFIG(opts.use ?? '', opts.config ?? ''), ...files };
+  for (const [name, body] of Object.entries(all)) {
+    await mkdir(path.dirname(path.join(dir, name)), { recursive: true });
+    await writeFile(path.join(dir, name), body);
+  }
+  // The parent is itself a Playwright worker: drop its variables so the child is a fresh run.
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v === undefined || /^(PW_|PLAYWRIGHT_|TEST_|NESTWRIGHT_SIM_)/.test(k) || k === 'NODE_OPTIONS' || k === 'CI') continue;
+    env[k] = v;
+  }
+  Object.assign(env, opts.env ?? {});
+  const args = [path.join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', dir, '--reporter=json', `--workers=${opts.workers ?? 1}`, ...(opts.args ?? [])];
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const exitCode = await new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? -1)));
+  let raw: any;
+  try {
+    raw = JSON.parse(stdout.slice(stdout.indexOf('{')));
+  } catch {
+    throw new Error(`runInline: the child run printed no JSON report (exit ${exitCode}).\nstdout:\n${stdout.slice(0, 4000)}\nstderr:\n${stderr.slice(0, 4000)}`);
+  }
+  const results: InlineResult[] = [];
+  const walk = (suite: any, prefix: string[]) => {
+    for (const s of suite.suites ?? []) walk(s, s.title && !s.title.endsWith('.ts') ? [...prefix, s.title] : prefix);
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests ?? []) {
+        const r = t.results[t.results.length - 1] ?? {};
+        results.push({
+          title: [...prefix, spec.title].join(' > '),
+          status: r.status ?? 'skipped',
+          expectedStatus: t.expectedStatus,
+          duration: r.duration ?? 0,
+          error: (r.errors ?? []).map((e: any) => e.message ?? e.value ?? '').join('\n\n'),
+          attachments: r.attachments ?? [],
+          steps: flattenSteps(r.steps ?? []),
+        });
+      }
+    }
+  };
+  for (const s of raw.suites ?? []) walk(s, []);
+  const globalErrors = (raw.errors ?? []).map((e: any) => e.message).join('\n');
+  return {
+    exitCode,
+    results,
+    stderr: stderr + globalErrors,
+    raw,
+    result(title: string) {
+      const r = results.find((x) => x.title === title);
+      if (!r) throw new Error(`no test "${title}" in the run; ran: ${results.map((x) => x.title).join(', ') || 'nothing'}\n${stderr}${globalErrors}`);
+      return r;
+    },
+  };
+}
+
+function flattenSteps(steps: any[], depth = 0): string[] {
+  return steps.flatMap((s) => [`${'  '.repeat(depth)}${s.title}`, ...flattenSteps(s.steps ?? [], depth + 1)]);
+}
+
+/** An attachment's body as text (the JSON reporter base64-encodes inline bodies). */
+export function attachmentText(a: { body?: string }): string {
+  return Buffer.from(a.body ?? '', 'base64').toString('utf8');
+}
+
+/** ANSI colour codes out, so messages can be matched as text. */
+export function plain(s: string): string {
+  return s.replace(/\u001b\[[0-9;]*m/g, '');
+}
