@@ -24,7 +24,13 @@ export async function centralDirectoryOffset(zip: ApkZip): Promise<number> {
   const tail = await zip.readRange(zip.size - tailLen, tailLen);
   for (let i = tail.length - 22; i >= 0; i--) {
     if (tail.readUInt32LE(i) === 0x06054b50) {
-      const cd = tail.readUInt32LE(i + 16);
+      let cd = tail.readUInt32LE(i + 16);
+      if (cd === 0xffffffff && i >= 20 && tail.readUInt32LE(i - 20) === 0x07064b50) {
+        // Zip64: the locator just before the EOCD points at the zip64 EOCD record (cd offset at +48).
+        const rec = new ByteView(await zip.readRange(Number(tail.readBigUInt64LE(i - 20 + 8) & 0xffffffffffffn), 56), 'zip64 end of central directory');
+        check(rec.u32(0) === 0x06064b50, 'zip64 end of central directory record not found');
+        cd = rec.u64(48);
+      }
       check(cd <= zip.size, 'central directory offset outside the file');
       return cd;
     }
@@ -35,7 +41,7 @@ export async function centralDirectoryOffset(zip: ApkZip): Promise<number> {
 /** Signers from the signing block; an empty list when the APK has no signing block. */
 export async function readSigningBlock(zip: ApkZip): Promise<Signer[]> {
   const cd = await centralDirectoryOffset(zip);
-  if (cd === 0xffffffff || cd < 32) return []; // zip64 or no room for a block
+  if (cd < 32) return []; // no room for a block
   const footer = await zip.readRange(cd - 24, 24);
   if (!footer.subarray(8).equals(MAGIC)) return [];
   const sizeInFooter = Number(footer.readBigUInt64LE(0));
