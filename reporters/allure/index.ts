@@ -69,8 +69,10 @@ export default class NestwrightAllureReporter implements Reporter {
     const consumed = new Set<PwAttachment>();
     const byName = new Map<string, PwAttachment>();
     for (const a of result.attachments) if (!byName.has(a.name)) byName.set(a.name, a);
+    const referenced = new Set<string>();
     const ctx: StepContext = {
       store: this.store,
+      referenced,
       read: readAttachment,
       consume: (a) => consumed.add(a),
       body: (name) => {
@@ -91,6 +93,9 @@ export default class NestwrightAllureReporter implements Reporter {
       else docError = parsed.error;
     }
 
+    for (const ref of [TRAJECTORY_ATTACHMENT, doc?.failure?.tree, doc?.failure?.logcat, ...(doc?.steps ?? []).flatMap((t) => [t.screenshots.before, t.screenshots.after, t.observations?.before, t.observations?.after])]) {
+      if (ref) referenced.add(ref);
+    }
     const steps = buildSteps(result.steps, doc?.steps ?? [], ctx);
     const attachments: Attachment[] = [];
     const file = relative(this.rootDir, test.location.file);

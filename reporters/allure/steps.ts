@@ -15,6 +15,8 @@ export interface StepContext {
   /** Mark a test attachment as shown on a step, so it is not repeated on the test. */
   consume(a: PwAttachment): void;
   read(a: PwAttachment): Buffer | null;
+  /** Named by the trajectory (shown where it points, e.g. highlighted): not repeated raw on a step. */
+  referenced: ReadonlySet<string>;
 }
 
 /** Playwright step categories that are plumbing: shown only when they carry the failure. */
@@ -122,6 +124,7 @@ export function trajectoryStep(t: TrajectoryStep, ctx: StepContext): StepResult 
 function stepAttachments(s: PwStep, ctx: StepContext): Attachment[] {
   const out: Attachment[] = [];
   for (const a of s.attachments ?? []) {
+    if (ctx.referenced.has(a.name)) continue;
     const body = ctx.read(a);
     if (!body) continue;
     ctx.consume(a);
