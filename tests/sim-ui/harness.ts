@@ -1,6 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Observation, ToolArgs, ToolError, ToolName, ToolResult, UiNode } from '../../device-runtime/protocol/index.js';
+import type { Observation, ToolError, ToolInput, ToolName, ToolResult, UiNode } from '../../device-runtime/protocol/index.js';
 import { VirtualClock } from '../../device-runtime/sim/faults/clock.js';
 import { SimRuntime, type SimOptions } from '../../device-runtime/sim/runtime.js';
 
@@ -10,7 +10,7 @@ export const SHOP = 'com.nestwright.shop';
 export const CHAT = 'com.nestwright.chat';
 export const SETTINGS = 'com.android.settings';
 
-type Args<N extends ToolName> = Omit<ToolArgs<N>, 'space_id'> & { space_id?: string };
+type Args<N extends ToolName> = Omit<ToolInput<N>, 'space_id'> & { space_id?: string };
 
 /**
  * One simulated runtime in process with a virtual clock, one space and an EXCLUSIVE lease on it:
@@ -22,7 +22,7 @@ export async function simSpace(opts: SimOptions = {}) {
   const rt = new SimRuntime({ clock, ...opts });
   const ctx = { sessionId: 'test-session', caller: 'REMOTE_MCP' as const };
   const raw = <N extends ToolName>(name: N, args: unknown) => rt.call(name, args, ctx);
-  const { space_id } = await must(raw('space_create', { name: 'sim-ui' }));
+  const { space_id } = (await must(raw('space_create', { name: 'sim-ui' }))) as ToolResult<'space_create'>;
   await must(raw('session_acquire', { space_id, mode: 'EXCLUSIVE' }));
   const withSpace = (args: object) => ({ space_id, ...args });
   const h = {
