@@ -4,24 +4,21 @@
  * its duration; calls on other spaces queue first-come first-served instead of failing.
  */
 export class SharedDisplay {
-  private tail: Promise<void> = Promise.resolve();
+  private held = false;
+  private queue: Array<() => void> = [];
   /** The space currently shown, for space_status and tests. */
   owner: string | null = null;
   /** Times the display changed hands. */
   switches = 0;
-  private queued = 0;
 
+  /** Calls waiting for the display. */
   get waiting(): number {
-    return this.queued;
+    return this.queue.length;
   }
 
   async use<T>(spaceId: string, fn: () => Promise<T>): Promise<T> {
-    const before = this.tail;
-    let done!: () => void;
-    this.tail = new Promise<void>((r) => (done = r));
-    this.queued++;
-    await before;
-    this.queued--;
+    if (this.held) await new Promise<void>((resolve) => this.queue.push(resolve));
+    else this.held = true;
     if (this.owner !== spaceId) {
       this.owner = spaceId;
       this.switches++;
@@ -29,7 +26,10 @@ export class SharedDisplay {
     try {
       return await fn();
     } finally {
-      done();
+      // Hand the display straight to the next caller (it stays held), or free it.
+      const next = this.queue.shift();
+      if (next) next();
+      else this.held = false;
     }
   }
 }
