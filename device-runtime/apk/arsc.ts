@@ -66,11 +66,14 @@ export class ResourceTable {
     }
   }
 
-  /** Resolves a resource id to a string, following references (bounded depth). Null if absent or not a string. */
-  resolveString(id: number): string | null {
+  /**
+   * Resolves a resource id to a string, following references (bounded depth). Null if absent or
+   * not a string. `language` (two letters, e.g. "fr") prefers that locale's value when present.
+   */
+  resolveString(id: number, language?: string): string | null {
     let cur = id;
     for (let depth = 0; depth < 8; depth++) {
-      const v = this.value(cur);
+      const v = this.value(cur, language);
       if (!v) return null;
       if (v.dataType === 0x03) return this.strings?.get(v.data) ?? null;
       if (v.dataType !== 0x01) return null;
@@ -79,15 +82,15 @@ export class ResourceTable {
     return null;
   }
 
-  /** The value of a simple entry, preferring the default configuration, then English, then any. */
-  value(id: number): ResValue | null {
+  /** The value of a simple entry, preferring `language` (if given), then the default configuration, then English, then any. */
+  value(id: number, language?: string): ResValue | null {
     const types = this.packages.get(id >>> 24)?.get((id >>> 16) & 0xff);
     if (!types) return null;
     const entry = id & 0xffff;
     let best: ResValue | null = null;
     let bestRank = 99;
     for (const tc of types) {
-      const rank = configRank(tc.config);
+      const rank = configRank(tc.config, language);
       if (rank >= bestRank) continue;
       const v = readEntry(tc, entry);
       if (v) {
@@ -107,14 +110,15 @@ function chunkHeader(v: ByteView, off: number, limit: number): { type: number; h
   return { type, headerSize, size };
 }
 
-/** 0 = default config, 1 = language "en" only, 2 = anything else. */
-function configRank(config: Buffer): number {
+/** 0 = only the preferred language, 1 = default config, 2 = only language "en", 3 = anything else. */
+function configRank(config: Buffer, language?: string): number {
   const rest = config.subarray(4);
-  if (rest.every((b) => b === 0)) return 0;
+  if (rest.every((b) => b === 0)) return 1;
   const lang = config.length >= 10 ? config.subarray(8, 10).toString('latin1') : '';
   const others = Buffer.concat([rest.subarray(0, 4), rest.subarray(6)]);
-  if (lang === 'en' && others.every((b) => b === 0)) return 1;
-  return 2;
+  if (!others.every((b) => b === 0)) return 3;
+  if (language && lang === language) return 0;
+  return lang === 'en' ? 2 : 3;
 }
 
 function readEntry(tc: TypeChunk, index: number): ResValue | null {
