@@ -68,7 +68,7 @@ export class ApkZip {
    * Streams an entry through `onChunk`; `onChunk` may return `false` to stop early (used to read
    * just an ELF header). Caps declared and actual inflated size at `maxBytes`.
    */
-  async scan(entry: ZipEntry, maxBytes: number, onChunk: (chunk: Buffer) => boolean | void): Promise<void> {
+  async scan(entry: ZipEntry, maxBytes: number, onChunk: (chunk: Buffer) => boolean | void | Promise<boolean | void>): Promise<void> {
     if (entry.uncompressedSize > maxBytes) {
       throw new ApkError(`entry ${entry.fileName} declares ${entry.uncompressedSize} bytes, more than the ${maxBytes}-byte limit for it (zip bomb or corrupt size)`, { file: this.path });
     }
@@ -85,7 +85,7 @@ export class ApkZip {
       for await (const chunk of stream as AsyncIterable<Buffer>) {
         total += chunk.length;
         if (total > maxBytes) throw new ApkError(`entry ${entry.fileName} inflates past its ${maxBytes}-byte limit`, { file: this.path });
-        if (onChunk(chunk) === false) break;
+        if ((await onChunk(chunk)) === false) break; // awaiting gives backpressure
       }
     } catch (err) {
       if (err instanceof ApkError) throw err;
@@ -95,24 +95,13 @@ export class ApkZip {
     }
   }
 
-  /** Inflates an entry into a new file at `dest` (streaming, bounded by `maxBytes`). */
+  /** Inflates an entry into a new file at `dest` (streaming with backpressure, bounded by `maxBytes`). */
   async copyTo(entry: ZipEntry, maxBytes: number, dest: string): Promise<void> {
     const out = await openFile(dest, 'wx');
     try {
-      let pending: Promise<unknown> = Promise.resolve();
-      const chunks: Buffer[] = [];
-      let buffered = 0;
-      await this.scan(entry, maxBytes, (c) => {
-        chunks.push(c);
-        buffered += c.length;
-        if (buffered >= 1 << 20) {
-          const batch = Buffer.concat(chunks.splice(0));
-          buffered = 0;
-          pending = pending.then(() => out.write(batch));
-        }
+      await this.scan(entry, maxBytes, async (c) => {
+        await out.write(c);
       });
-      await pending;
-      if (chunks.length) await out.write(Buffer.concat(chunks));
     } finally {
       await out.close();
     }

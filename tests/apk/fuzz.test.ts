@@ -23,7 +23,7 @@ const SEED = Number(process.env.NESTWRIGHT_FUZZ_SEED ?? 1);
 const SHARDS = 6;
 /** Per-case bound. Real cases take milliseconds; this only catches hangs and runaway inflation. */
 const CASE_BOUND_MS = 3_000;
-const SOURCES = ['notes.apk', 'native-4k.apk', 'native-16k.apk', 'gms-keystore.apk', 'split-feature.apk', 'v1-only.apk', 'unsigned.apk', 'multidex.apk'];
+const SOURCES = ['notes.apk', 'native-4k.apk', 'native-16k.apk', 'gms-keystore.apk', 'split-feature.apk', 'v1-only.apk', 'unsigned.apk', 'multidex.apk', 'split.apks'];
 
 test.skip(!groundTruth(), 'fixtures/apks not built yet (npm run fixtures:apks)');
 test.describe.configure({ mode: 'parallel' });
@@ -108,7 +108,8 @@ function makeCase(src: Source, r: () => number): { bytes: Buffer; what: string }
   }
   // Content level: mutate one inflated entry (mostly manifest / arsc) and re-zip it stored.
   const targets = src.entries.filter((e) => e.name === 'AndroidManifest.xml' || e.name === 'resources.arsc' || e.name.endsWith('.so') || e.name.endsWith('.dex') || /\.(RSA|EC|DSA)$/.test(e.name));
-  const weighted = [...targets.filter((e) => e.name === 'AndroidManifest.xml' || e.name === 'resources.arsc'), ...targets];
+  const pool = targets.length ? targets : src.entries; // a bundle: mutate one of its inner APKs
+  const weighted = [...pool.filter((e) => e.name === 'AndroidManifest.xml' || e.name === 'resources.arsc'), ...pool];
   const target = weighted[Math.floor(r() * weighted.length)]!;
   const { out, what } = mutate(target.data, { name: target.name, start: 0, end: target.data.length }, r);
   const entries = src.entries.map((e) => (e === target ? { name: e.name, data: out, store: true } : e));
@@ -138,7 +139,7 @@ for (let shard = 0; shard < SHARDS; shard++) {
       for (let i = 0; i < cases; i++) {
         const src = sources[Math.floor(r() * sources.length)]!;
         const { bytes, what } = makeCase(src, r);
-        const p = join(dir, `case-${i}.apk`);
+        const p = join(dir, `case-${i}${src.name.slice(src.name.lastIndexOf('.'))}`);
         writeFileSync(p, bytes);
         const label = `shard ${shard} case ${i} (${src.name}, ${what})`;
         const result = await within(CASE_BOUND_MS, inspectApk(p).then((info) => ({ info }), (error: unknown) => ({ error })));
