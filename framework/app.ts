@@ -11,7 +11,13 @@ import { poll } from './poll.js';
  * the app is brought to the front before it is acted on.
  */
 export class App extends LocatorFactory {
-  constructor(readonly driver: AppDriver, private readonly spawn: () => Promise<App>) {
+  private closed = false;
+
+  constructor(
+    readonly driver: AppDriver,
+    private readonly spawn: () => Promise<App>,
+    private readonly dispose: () => Promise<void>,
+  ) {
     super();
   }
 
@@ -26,9 +32,36 @@ export class App extends LocatorFactory {
     return new Locator(this.driver, steps);
   }
 
-  /** Another fresh instance of the same app in the same space (multi-user tests). */
+  /** Another fresh instance of the same app in the same space (multi-user tests); closed with the test. */
   newInstance(): Promise<App> {
     return this.spawn();
+  }
+
+  /** Stop this instance and wipe its data (done for you when the test ends). Idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.dispose();
+  }
+
+  /**
+   * Send an intent to this instance: an activity with extras, or a deep link
+   * (`app.intent({ data: 'nwshop://product/42' })`). The target comes to the front.
+   */
+  async intent(opts: { activity?: string; data?: string; action?: string; extras?: Record<string, string | number | boolean> }): Promise<void> {
+    const title = formatTitle(TOOLS.app_intent.title, { data: opts.data ?? opts.activity ?? this.package });
+    await this.driver.step({ kind: 'app', api: 'app.intent', title, selector: null }, async (rec) => {
+      await this.driver.call('app.intent', 'app_intent', {
+        space_id: this.driver.spaceId,
+        package: this.package,
+        ...(opts.activity ? { component: `${this.package}/${opts.activity}` } : {}),
+        ...(opts.data ? { data: opts.data } : {}),
+        ...(opts.action ? { action: opts.action } : {}),
+        ...(opts.extras ? { extras: opts.extras } : {}),
+        ...(this.instance ? { instance: this.instance } : {}),
+      });
+      rec.after = (await this.driver.observe('app.intent')).snapshot_id;
+    });
   }
 
   async press(key: Key): Promise<void> {

@@ -79,7 +79,8 @@ export class AppDriver {
       ...(this.instance ? { instance: this.instance } : {}),
       max_lines: maxLines,
     });
-    return lines.map((l) => `${new Date(l.ts).toISOString()} ${l.pid} ${l.level} ${l.tag}: ${l.message}`);
+    // One output line per message line, each with its prefix, as `adb logcat` prints a stack.
+    return lines.flatMap((l) => l.message.split('\n').map((m) => `${new Date(l.ts).toISOString()} ${l.pid} ${l.level} ${l.tag}: ${m}`));
   }
 
   /** Our instance's state from space_list_apps (one call). */
@@ -93,10 +94,11 @@ export class AppDriver {
   async crashed(api: string, state?: InstanceState): Promise<AppCrashedError | null> {
     if ((state ?? (await this.state(api))) !== 'crashed') return null;
     const lines = await this.logcat().catch(() => []);
-    const fatal = lines.findIndex((l) => l.includes('FATAL EXCEPTION'));
-    const reason = fatal >= 0 ? lines.slice(fatal).join('\n') : 'the process died';
-    const headline = lines.slice(Math.max(fatal, 0)).find((l) => /Exception|Error:/.test(l) && !l.includes('FATAL EXCEPTION'));
-    const why = headline ? headline.replace(/^.*?: (?=[\w.]+(Exception|Error))/, '') : reason.split('\n')[0];
+    const fatal = lines.map((l) => l.includes('FATAL EXCEPTION')).lastIndexOf(true);
+    const body = (l: string) => l.replace(/^\S+ \d+ \w \S+: /, '');
+    const stack = fatal >= 0 ? lines.slice(fatal + 1).map(body).filter((l) => /^(\s|[\w.$]+(Exception|Error)\b|Caused by)/.test(l)) : [];
+    const reason = stack.length > 0 ? stack.join('\n') : 'the process died (no FATAL EXCEPTION in its logcat)';
+    const why = stack[0] ?? reason;
     return new AppCrashedError(api, `${this.who()} crashed: ${why}`, reason, lines);
   }
 

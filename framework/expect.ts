@@ -39,13 +39,20 @@ async function retrying(
     return 'value' in r;
   };
   let ok = false;
-  await driver.step({ kind: 'assertion', api: `expect.${name}`, title, selector: target instanceof Locator ? target.toString() : null }, async (rec) => {
-    ok = await run();
-    const l = last as { obs: Observation } | null;
-    rec.before = l?.obs.snapshot_id ?? null;
-    rec.after = rec.before;
-    if (!ok) throw new Error(`${name} failed`);
-  }).catch(() => {});
+  const failed = new Error(`${name} failed`);
+  await driver
+    .step({ kind: 'assertion', api: `expect.${name}`, title, selector: target instanceof Locator ? target.toString() : null }, async (rec) => {
+      ok = await run();
+      const l = last as { obs: Observation } | null;
+      rec.before = l?.obs.snapshot_id ?? null;
+      rec.after = rec.before;
+      if (!ok) throw failed;
+    })
+    .catch((e) => {
+      // Not getting the wanted answer is the matcher's failure, reported below; a crash or a
+      // lost device is not an assertion result and ends the test as is.
+      if (e !== failed) throw e;
+    });
   const l = last as { obs: Observation; result: Check } | null;
   const pass = ok ? !state.isNot : state.isNot;
   const message = () =>

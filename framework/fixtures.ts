@@ -2,7 +2,7 @@ import { test as base, type TestInfo } from '@playwright/test';
 import { connectDevice, type DeviceOptions } from '../device-runtime/providers/index.js';
 import { App } from './app.js';
 import type { Device } from './device.js';
-import { Space } from './space.js';
+import { setTestContext, Space, type TestContext } from './space.js';
 import { Trajectory, TRAJECTORY_ATTACHMENT } from './trajectory.js';
 
 /** What `use` takes, in playwright.config.ts and in test.use(). */
@@ -27,6 +27,7 @@ type Options = {
   /** test.use({ app }) lands here (see `use` below); config `use.app` sets `app` itself. */
   _appOverride: string;
   _trajectory: Trajectory;
+  _testContext: TestContext;
 };
 type WorkerOptions = {
   _deviceOverride: DeviceOptions | undefined;
@@ -47,6 +48,26 @@ const withOptions = base.extend<Options & { app: App }, WorkerOptions & { device
       if (keep && t.steps.length > 0) {
         await testInfo.attach(TRAJECTORY_ATTACHMENT, { body: JSON.stringify(t.toJSON(), null, 2), contentType: 'application/json' });
       }
+    },
+    { box: true },
+  ],
+  _testContext: [
+    async ({ _trajectory, actionTimeout, screenshot }, use, testInfo) => {
+      const mode = typeof screenshot === 'string' ? screenshot : (screenshot as { mode?: string } | undefined)?.mode;
+      const ctx: TestContext = {
+        trajectory: _trajectory,
+        options: {
+          actionTimeout: actionTimeout || 5_000,
+          expectTimeout: (testInfo.project as { expect?: { timeout?: number } }).expect?.timeout ?? 5_000,
+          screenshot: mode === 'every-step' || mode === 'only-on-failure' ? mode : 'off',
+        },
+        launched: [],
+      };
+      setTestContext(ctx);
+      await use(ctx);
+      setTestContext(null);
+      // Every instance the test launched (app, newInstance(), space.launch()) is stopped and wiped.
+      for (const app of ctx.launched.reverse()) await app.close().catch(() => {});
     },
     { box: true },
   ],
@@ -88,36 +109,22 @@ const fixtures = withOptions.extend<{ app: App }, { device: Device }>({
     { scope: 'worker' },
   ],
 
-  app: async ({ app: configured, _appOverride, space, _trajectory, actionTimeout, screenshot, device }, use, testInfo) => {
+  app: async ({ app: configured, _appOverride, space, _testContext, device }, use, testInfo) => {
     const source = _appOverride || (configured as unknown as string);
     if (!source || typeof source !== 'string') {
       throw new Error("app: set use.app in playwright.config.ts, or test.use({ app: 'fixtures/apks/notes.apk' }) — a package name or an APK path.");
     }
-    const mode = typeof screenshot === 'string' ? screenshot : (screenshot as { mode?: string } | undefined)?.mode;
-    const options = {
-      actionTimeout: actionTimeout || 5_000,
-      expectTimeout: (testInfo.project as { expect?: { timeout?: number } }).expect?.timeout ?? 5_000,
-      screenshot: mode === 'every-step' || mode === 'only-on-failure' ? mode : 'off',
-    } as const;
-    const app = await space.launch(source, _trajectory, options);
-    _trajectory.meta = {
+    const app = await space.launch(source);
+    _testContext.trajectory.meta = {
       device: device.provider,
       space: space.id,
       instance: app.instance,
       package: app.package,
-      faultProfile: process.env.NESTWRIGHT_FAULTS ?? (device.provider === 'sim' ? (device.faults ?? 'instant') : undefined),
-      options: { app: source, actionTimeout: options.actionTimeout, screenshot: options.screenshot, trajectory: testInfo.project.use && (testInfo.project.use as { trajectory?: string }).trajectory },
-    };
-    const others: App[] = [];
-    const spawn = app.newInstance.bind(app);
-    app.newInstance = async () => {
-      const more = await spawn();
-      others.push(more);
-      return more;
+      ...(process.env.NESTWRIGHT_FAULTS || (device.provider === 'sim' && device.faults) ? { faultProfile: process.env.NESTWRIGHT_FAULTS || (device as { faults?: string }).faults } : {}),
+      options: { app: source, actionTimeout: _testContext.options.actionTimeout, screenshot: _testContext.options.screenshot },
     };
     await use(app);
-    if (testInfo.status !== testInfo.expectedStatus) await attachFailure(app, _trajectory, testInfo).catch(() => {});
-    for (const a of [...others, app]) await space.dispose(a).catch(() => {});
+    if (testInfo.status !== testInfo.expectedStatus) await attachFailure(app, _testContext.trajectory, testInfo).catch(() => {});
   },
 });
 

@@ -3,7 +3,7 @@ import { DeviceError } from '../device-runtime/client/index.js';
 import { App } from './app.js';
 import { AppDriver, type DriverOptions } from './driver.js';
 import { NestwrightError } from './errors.js';
-import type { Trajectory } from './trajectory.js';
+import { Trajectory } from './trajectory.js';
 
 /**
  * Call `fn` again, with backoff (100 ms doubling to 2 s), while it fails with one of `codes`,
@@ -22,6 +22,25 @@ export async function withRetry<T>(api: string, codes: string[], budgetMs: numbe
       await new Promise((r) => setTimeout(r, wait));
     }
   }
+}
+
+/** What the running test lends to apps launched during it (one test at a time per worker). */
+export interface TestContext {
+  trajectory: Trajectory;
+  options: DriverOptions;
+  /** Every instance launched during the test, closed when it ends. */
+  launched: App[];
+}
+
+let context: TestContext | null = null;
+
+/** Set by the test-scoped fixture; outside a test, apps get a trajectory of their own. */
+export function setTestContext(ctx: TestContext | null): void {
+  context = ctx;
+}
+
+function currentTest(): TestContext {
+  return context ?? { trajectory: new Trajectory(), options: { actionTimeout: 5_000, expectTimeout: 5_000 }, launched: [] };
 }
 
 const looksLikeApk = (s: string) => /\.(apk|apks|xapk)$/i.test(s);
@@ -67,10 +86,18 @@ export class Space {
   }
 
   /**
-   * Launch a fresh instance of an app (package or APK path) in this space. Its data is its own;
-   * `dispose` stops it and wipes its data.
+   * Launch a fresh instance of an app (package or APK path) in this space: `await
+   * space.launch('fixtures/apks/chat.apk')`. Its data is its own; it is stopped and wiped when
+   * the test ends. Inside a test its steps go to the test's trajectory.
    */
-  async launch(app: string, trajectory: Trajectory, options: DriverOptions): Promise<App> {
+  async launch(app: string, trajectory?: Trajectory, options?: DriverOptions): Promise<App> {
+    const ctx = currentTest();
+    const launched = await this.launchInstance(app, trajectory ?? ctx.trajectory, options ?? ctx.options);
+    ctx.launched.push(launched);
+    return launched;
+  }
+
+  private async launchInstance(app: string, trajectory: Trajectory, options: DriverOptions): Promise<App> {
     const pkg = await this.ensure(app);
     const fresh = await this.client.hasExtension('instance');
     let launched;
@@ -86,16 +113,16 @@ export class Space {
       throw e;
     }
     const driver = new AppDriver(this.client, this.id, pkg, fresh ? launched.instance : null, trajectory, options);
-    return new App(driver, () => this.launch(app, trajectory, options));
+    return new App(driver, () => this.launch(app, trajectory, options), () => this.dispose(driver.pkg, driver.instance));
   }
 
   /** Stop an instance and wipe its data (the end of a test). */
-  async dispose(app: App): Promise<void> {
+  async dispose(pkg: string, instance: string | null): Promise<void> {
     const clear = await this.client.hasExtension('clear_data');
     await this.client.call('space_stop', {
       space_id: this.id,
-      package: app.package,
-      ...(app.instance ? { instance: app.instance, remove_instance: true } : {}),
+      package: pkg,
+      ...(instance ? { instance, remove_instance: true } : {}),
       ...(clear ? { clear_data: true } : {}),
     });
   }

@@ -1,0 +1,163 @@
+import { test, expect } from '@playwright/test';
+import { attachmentText, plain, runInline, type InlineRun } from './inline.js';
+
+/**
+ * What ends a test at once instead of waiting for a timeout: the app crashing (APP_CRASHED),
+ * the device going away (DEVICE_DISCONNECTED). And what waits instead of failing: more workers
+ * than the device has process slots (NO_PROCESS_SLOT is retried until a slot frees).
+ */
+test.describe.configure({ mode: 'default' });
+
+// A TCP proxy in front of the simulator that the spec can cut, the way a USB cable comes out.
+const PROXY = `import net from 'node:net';
+export async function startProxy(target: string) {
+  const { hostname, port } = new URL(target);
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(port), hostname);
+    sockets.add(client).add(upstream);
+    client.pipe(upstream).pipe(client);
+    const drop = () => (client.destroy(), upstream.destroy());
+    client.on('error', drop);
+    upstream.on('error', drop);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  server.unref();
+  const address = server.address() as net.AddressInfo;
+  return {
+    url: target.replace(/\\/\\/[^/]+/, '//127.0.0.1:' + address.port),
+    cut() {
+      server.close();
+      for (const s of sockets) s.destroy();
+    },
+  };
+}
+`;
+
+let run: InlineRun;
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  run = await runInline(
+    {
+      'crash.spec.ts': `import { test, expect, AppCrashedError } from 'nestwright';
+test.use({ app: 'fixtures/apks/shop.apk' });
+test('empty coupon crashes the shop', async ({ app }) => {
+  await app.launch({ activity: '.CartActivity' });
+  await expect(app.getByText('Your cart is empty')).toBeVisible();
+  await app.getByRole('button', { name: 'Apply' }).tap();
+  await app.getByText('Checkout').tap();
+});
+test('the crash, caught', async ({ app }) => {
+  await app.launch({ activity: '.CartActivity' });
+  const error = await app.getByRole('button', { name: 'Apply' }).tap().catch((e) => e);
+  expect(error).toBeInstanceOf(AppCrashedError);
+  expect(error.crashReason).toContain('CouponParser.parse');
+  expect(error.logcat.some((l: string) => l.includes('FATAL EXCEPTION'))).toBe(true);
+});
+test('an assertion on a crashed app fails with the crash too', async ({ app }) => {
+  await app.launch({ activity: '.CartActivity' });
+  await app.getByRole('button', { name: 'Apply' }).tap().catch(() => {});
+  await expect(app.getByText('Total')).toBeVisible({ timeout: 20_000 });
+});
+`,
+      'proxy.ts': PROXY,
+      'disconnect.spec.ts': `import { test, expect } from 'nestwright';
+import { startProxy } from './proxy.js';
+// Workers see the run's simulator in the environment; the runner (listing tests) does not.
+const proxy = process.env.NESTWRIGHT_SIM_URL ? await startProxy(process.env.NESTWRIGHT_SIM_URL) : null;
+test.use({
+  app: 'fixtures/apks/notes.apk',
+  device: { provider: 'sim', url: proxy?.url ?? 'http://127.0.0.1:9/mcp', token: process.env.NESTWRIGHT_SIM_TOKEN ?? 'none' },
+  actionTimeout: 20_000,
+});
+test('the device goes away mid-test', async ({ app }) => {
+  await expect(app.getByText('New note')).toBeVisible();
+  proxy!.cut();
+  await app.getByText('New note').tap();
+});
+`,
+      'unreachable.spec.ts': `import { test, expect } from 'nestwright';
+test.use({ app: 'fixtures/apks/notes.apk', device: { provider: 'sim', url: 'http://127.0.0.1:9/mcp', token: 'x' } });
+test('no device at the url', async ({ app }) => {
+  await app.getByText('New note').tap();
+});
+`,
+    },
+    { workers: 2, use: 'actionTimeout: 20_000,', config: 'timeout: 60_000,' },
+  );
+});
+
+test('APP_CRASHED: the action fails at once with AppCrashedError naming the reason', async () => {
+  const r = run.result('empty coupon crashes the shop');
+  expect(r.status).toBe('failed');
+  const msg = plain(r.error);
+  expect(msg).toMatch(/AppCrashedError: locator\.tap: com\.nestwright\.shop@\S+ crashed: java\.lang\.StringIndexOutOfBoundsException: length=0; index=0/);
+  expect(msg).not.toContain('timeout');
+  // The step that crashed is the last one: nothing after it ran.
+  expect(r.steps.join('\n')).not.toContain("Tap text='Checkout'");
+});
+
+test('APP_CRASHED: the failure carries the instance logcat with the stack', async () => {
+  const r = run.result('empty coupon crashes the shop');
+  const logcat = r.attachments.find((a) => a.name === 'logcat');
+  expect(logcat).toBeTruthy();
+  const text = attachmentText(logcat!);
+  expect(text).toContain('FATAL EXCEPTION');
+  expect(text).toContain('com.nestwright.shop.cart.CouponParser.parse(CouponParser.kt:27)');
+  const traj = JSON.parse(attachmentText(r.attachments.find((a) => a.name === 'nestwright-trajectory')!));
+  const last = traj.steps[traj.steps.length - 1];
+  expect(last).toMatchObject({ api: 'locator.tap', result: 'failed', selector: "role=button[name='Apply']" });
+  expect(last.error.message).toContain('crashed');
+});
+
+test('APP_CRASHED: the error object has crashReason and logcat for tests that expect it', async () => {
+  const r = run.result('the crash, caught');
+  expect(r.status, r.error).toBe('passed');
+});
+
+test('APP_CRASHED: a retrying assertion does not wait out its timeout on a crashed app', async () => {
+  const r = run.result('an assertion on a crashed app fails with the crash too');
+  expect(r.status).toBe('failed');
+  const msg = plain(r.error);
+  expect(msg).toMatch(/AppCrashedError: expect\.toBeVisible: com\.nestwright\.shop@\S+ crashed/);
+  expect(msg).not.toContain('Timeout: 20000ms');
+});
+
+test('DEVICE_DISCONNECTED mid-test: the action fails at once, not after its timeout', async () => {
+  const r = run.result('the device goes away mid-test');
+  expect(r.status).toBe('failed');
+  const msg = plain(r.error);
+  expect(msg).toContain('DeviceDisconnectedError: locator.tap:');
+  expect(msg).toContain('DEVICE_DISCONNECTED');
+  expect(msg).not.toContain('timeout 20000ms exceeded');
+});
+
+test('DEVICE_DISCONNECTED at connect: the fixture says what to check', async () => {
+  const r = run.result('no device at the url');
+  expect(r.status).toBe('failed');
+  const msg = plain(r.error);
+  expect(msg).toContain('DEVICE_DISCONNECTED: cannot connect to http://127.0.0.1:9/mcp');
+  expect(msg).toContain('Is the runtime running?');
+});
+
+test('NO_PROCESS_SLOT: more workers than slots wait for one instead of failing', async () => {
+  test.setTimeout(240_000);
+  const spec = (n: number) => `import { test, expect } from 'nestwright';
+test.use({ app: 'fixtures/apks/notes.apk' });
+for (let i = 0; i < 2; i++) {
+  test('worker file ${n} test ' + i, async ({ app }) => {
+    await app.getByText('New note').tap();
+    await app.getById('title').fill('Note ${n}.' + i);
+    await app.getByRole('button', { name: 'Save' }).tap();
+    await expect(app.getByText('Note ${n}.' + i)).toBeVisible();
+  });
+}
+`;
+  const slots = await runInline(
+    { 'a.spec.ts': spec(1), 'b.spec.ts': spec(2), 'c.spec.ts': spec(3) },
+    { workers: 3, use: "device: { provider: 'sim', slots: 1 },", config: 'fullyParallel: false,' },
+  );
+  expect(slots.results).toHaveLength(6);
+  for (const r of slots.results) expect(r.status, `${r.title}: ${r.error}`).toBe('passed');
+});
