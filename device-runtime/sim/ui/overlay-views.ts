@@ -45,7 +45,7 @@ export function snackbarView(bar: NonNullable<ActivityRecord['snackbar']>, dismi
           dismiss();
           action.onClick();
         },
-        { id: 'snackbar_action', width: 300 },
+        { id: 'snackbar_action', width: 360 },
       ),
     );
   }

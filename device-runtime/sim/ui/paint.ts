@@ -18,14 +18,37 @@ const C = {
 /** Paint the commands of one frame: windows bottom to top, dim behind a dialog, keyboard, bars. */
 export function paintFrame(frame: Frame): PaintOp[] {
   const ops: PaintOp[] = [{ op: 'fill', b: [0, 0, SCREEN.width, SCREEN.height], c: C.surface }];
+  /** Text wrapped to the box's width (as many lines as fit), centered vertically. */
   const text = (b: Bounds, t: string, px: number, c: string, align: 'left' | 'center' = 'left') => {
-    const h = 7 * px;
-    if (b[3] - b[1] < h) return;
-    const w = t.length * Raster.advance(px);
-    const x = align === 'center' ? Math.max(b[0] + 8, ((b[0] + b[2] - w) >> 1)) : b[0] + 40;
-    ops.push({ op: 'text', x, y: (b[1] + b[3] - h) >> 1, t, px, c, maxX: b[2] - 8 });
+    const lineH = 10 * px;
+    const adv = Raster.advance(px);
+    const slack = (b[2] - b[0] - t.length * adv) >> 1;
+    // Full padding when there is room; less in narrow boxes (a badge); full again when wrapping.
+    const pad = slack >= 40 || slack < 4 ? 40 : slack;
+    const perLine = Math.max(1, Math.floor((b[2] - b[0] - 2 * pad) / adv));
+    const maxLines = Math.max(0, Math.floor((b[3] - b[1] + 2 * px) / lineH));
+    if (maxLines === 0) return;
+    const lines: string[] = [];
+    let cur = '';
+    for (const word of t.split(' ')) {
+      const next = cur ? `${cur} ${word}` : word;
+      if (next.length <= perLine || !cur) cur = next;
+      else {
+        lines.push(cur);
+        cur = word;
+      }
+    }
+    lines.push(cur);
+    const shown = lines.slice(0, maxLines);
+    let y = ((b[1] + b[3]) >> 1) - ((shown.length * lineH - 3 * px) >> 1);
+    for (const line of shown) {
+      const w = line.length * adv;
+      const x = align === 'center' ? Math.max(b[0] + pad, (b[0] + b[2] - w) >> 1) : b[0] + pad;
+      ops.push({ op: 'text', x, y, t: line, px, c, maxX: b[2] - 4 });
+      y += lineH;
+    }
   };
-  const paint = (n: LaidOut, clip: Bounds) => {
+  const paint = (n: LaidOut, clip: Bounds, dark = false) => {
     const vis = intersect(n.bounds, clip);
     if (!vis) return;
     const v = n.view;
@@ -55,7 +78,7 @@ export function paintFrame(frame: Frame): PaintOp[] {
         const badge = v.tone === 'badge';
         if (badge) ops.push({ op: 'fill', b: vis, c: C.badge });
         const onToolbar = v.id === 'toolbar_title';
-        if (v.text) text(whole, v.text, onToolbar ? 6 : 5, badge || onToolbar ? C.surface : v.tone === 'muted' ? C.muted : v.onClick ? C.ink : C.ink);
+        if (v.text) text(whole, v.text, onToolbar ? 6 : 5, badge || onToolbar || dark ? C.surface : v.tone === 'muted' ? C.muted : C.ink);
         if (v.onClick && !badge) ops.push({ op: 'fill', b: [vis[0] + 40, vis[3] - 2, vis[2] - 40, vis[3]], c: C.line });
         break;
       }
@@ -105,7 +128,8 @@ export function paintFrame(frame: Frame): PaintOp[] {
         if (v.tone === 'badge') ops.push({ op: 'fill', b: vis, c: C.badge });
     }
     if (v.kind === 'webview' || v.kind === 'canvas') return;
-    for (const c of n.children) paint(c, vis);
+    const onDark = dark || v.tone === 'badge' || v.kind === 'toolbar';
+    for (const c of n.children) paint(c, vis, onDark);
   };
   for (const w of frame.windows) {
     if (w.kind === 'dialog') {
@@ -113,7 +137,7 @@ export function paintFrame(frame: Frame): PaintOp[] {
       ops.push({ op: 'fill', b: w.clip, c: C.surface });
     }
     if (w.kind === 'snackbar' || w.kind === 'toast') ops.push({ op: 'fill', b: w.root.bounds, c: C.badge });
-    paint(w.root, w.kind === 'activity' && frame.keyboard ? [w.clip[0], w.clip[1], w.clip[2], VIEWPORT[3]] : w.clip);
+    paint(w.root, w.kind === 'activity' && frame.keyboard ? [w.clip[0], w.clip[1], w.clip[2], VIEWPORT[3]] : w.clip, w.kind !== 'activity' && w.kind !== 'dialog');
   }
   if (frame.keyboard) paintKeyboard(ops);
   paintBars(ops);
