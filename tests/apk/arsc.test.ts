@@ -5,8 +5,7 @@
  */
 import { test, expect } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inspectApk } from '../../device-runtime/apk/index.js';
 import { ResourceTable } from '../../device-runtime/apk/arsc.js';
@@ -34,7 +33,7 @@ function sparseTypeChunks(arsc: Buffer): number {
 test('sparse type chunks and locale preference', async () => {
   const probe = spawnSync('aapt2', ['version'], { encoding: 'utf8' });
   test.skip(!!probe.error, 'aapt2 is not installed (Debian package "aapt"); skipping');
-  const dir = mkdtempSync(join(tmpdir(), 'nw-arsc-'));
+  const dir = test.info().outputPath();
   mkdirSync(join(dir, 'res/values'), { recursive: true });
   mkdirSync(join(dir, 'res/values-fr'), { recursive: true });
   writeFileSync(join(dir, 'res/values/strings.xml'), `<resources>${Array.from({ length: 200 }, (_, i) => `<string name="s${i}">String ${i}</string>`).join('')}</resources>`);

@@ -3,8 +3,7 @@
  * bounded time and memory — never a crash, a hang, or a raw library error.
  */
 import { test, expect } from '@playwright/test';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApkError, inspectApk } from '../../device-runtime/apk/index.js';
 import { ApkZip } from '../../device-runtime/apk/zip.js';
@@ -13,10 +12,10 @@ import { fixture, groundTruth } from './helpers.js';
 
 test.skip(!groundTruth(), 'fixtures/apks not built yet (npm run fixtures:apks)');
 
-const dir = mkdtempSync(join(tmpdir(), 'nw-bad-apk-'));
 let n = 0;
+/** Writes a case into this test's output directory (test-results/, cleaned by Playwright). */
 function file(bytes: Buffer | string, ext = '.apk'): string {
-  const p = join(dir, `case-${n++}${ext}`);
+  const p = test.info().outputPath(`case-${n++}${ext}`);
   writeFileSync(p, bytes);
   return p;
 }
@@ -56,8 +55,8 @@ test('a truncated zip', async () => {
 test('an empty file, a text file, a missing file, a directory', async () => {
   await expectInvalid(file(''), /unreadable zip/);
   await expectInvalid(file('hello'), /unreadable zip/);
-  await expectInvalid(join(dir, 'nope.apk'), /cannot open file: ENOENT/);
-  await expectInvalid(dir, /unreadable zip|cannot open/);
+  await expectInvalid(test.info().outputPath('nope.apk'), /cannot open file: ENOENT/);
+  await expectInvalid(test.info().outputDir, /unreadable zip|cannot open/);
 });
 
 test('a zip that is not an APK', async () => {

@@ -1,7 +1,6 @@
 /** Each preflight code, on real fixture APKs (and, where no fixture can show it, on an edited ApkInfo). */
 import { test, expect } from '@playwright/test';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inspectApk, preflight, preflightPaths, type ApkInfo, type PreflightReport } from '../../device-runtime/apk/index.js';
 import { ApkZip } from '../../device-runtime/apk/zip.js';
@@ -58,7 +57,7 @@ test('NOT_16KB_ALIGNED: a 16 KB ELF stored at an unaligned zip offset is reporte
     entries.push({ name: e.fileName, data: await zip.read(e, 1 << 24), store: e.fileName.endsWith('.so') });
   }
   await zip.close();
-  const dir = mkdtempSync(join(tmpdir(), 'nw-apk-'));
+  const dir = test.info().outputPath();
   const p = join(dir, 'misaligned.apk');
   writeFileSync(p, buildZip(entries));
   const info = await inspectApk(p);
@@ -146,7 +145,7 @@ test('DANGEROUS_PERMISSIONS and MULTI_PROCESS warn', async () => {
 });
 
 test('INVALID_APK: preflightPaths never throws and returns a single reject', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'nw-apk-'));
+  const dir = test.info().outputPath();
   const junk = join(dir, 'junk.apk');
   writeFileSync(junk, 'this is not a zip');
   for (const input of [junk, join(dir, 'missing.apk'), [] as string[], [fixture('split.apks'), fixture('notes.apk')]]) {
@@ -166,7 +165,7 @@ test('preflight names itself when given bad device traits', async () => {
 test('SIGNATURE_MISMATCH accepts a v3 key rotation whose lineage includes the installed key', async () => {
   // Needs apksigner to make the rotated APK (keys/a.p12 → keys/b.p12); the fixture keys are test-only.
   const { spawnSync } = await import('node:child_process');
-  const dir = mkdtempSync(join(tmpdir(), 'nw-rot-'));
+  const dir = test.info().outputPath();
   const keys = fixture('keys');
   const signer = (k: string) => ['--ks', join(keys, `${k}.p12`), '--ks-type', 'PKCS12', '--ks-key-alias', k, '--ks-pass', 'pass:nestwright', '--key-pass', 'pass:nestwright'];
   const lineage = join(dir, 'lineage');

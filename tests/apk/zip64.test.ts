@@ -1,7 +1,6 @@
 /** An APK whose end of central directory uses the zip64 form still yields its signing block. */
 import { test, expect } from '@playwright/test';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inspectApk } from '../../device-runtime/apk/index.js';
 import { fixture, groundTruth } from './helpers.js';
@@ -34,7 +33,7 @@ function toZip64Eocd(zip: Buffer): Buffer {
 }
 
 test('zip64 end of central directory', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'nw-zip64-'));
+  const dir = test.info().outputPath();
   const p = join(dir, 'notes64.apk');
   writeFileSync(p, toZip64Eocd(readFileSync(fixture('notes.apk'))));
   const plain = await inspectApk(fixture('notes.apk'));
