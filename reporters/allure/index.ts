@@ -7,6 +7,7 @@ import { LabelName, Stage, Status, type Attachment, type TestResult } from 'allu
 import { FileSystemWriter, md5 } from 'allure-js-commons/sdk/reporter';
 import { CATEGORIES, classify, statusOf, tagMessage } from './categories.js';
 import { ContentStore } from './content-store.js';
+import { ScreenshotRenderer } from './screenshot-renderer.js';
 import { contextHtml, contextLabels, optionParameters, runContext } from './context.js';
 import { buildSteps, type StepContext } from './steps.js';
 import { parseTrajectory, TRAJECTORY_ATTACHMENT, type TrajectoryDoc, type TrajectoryStep } from './trajectory-schema.js';
@@ -14,6 +15,8 @@ import { parseTrajectory, TRAJECTORY_ATTACHMENT, type TrajectoryDoc, type Trajec
 export interface AllureReporterOptions {
   /** Where to write Allure results (relative to the config file). Default `allure-results`. */
   resultsDir?: string;
+  /** Screenshots wider than this are scaled down in the report (0: keep their size). Default 720. */
+  screenshotWidth?: number;
   /** Extra lines for environment.properties, shown on the report's overview. */
   environment?: Record<string, string>;
 }
@@ -31,6 +34,7 @@ type PwAttachment = PwTestResult['attachments'][number];
  */
 export default class NestwrightAllureReporter implements Reporter {
   private store!: ContentStore;
+  private screens!: ScreenshotRenderer;
   private writer!: FileSystemWriter;
   private rootDir = process.cwd();
   private readonly options: AllureReporterOptions;
@@ -48,6 +52,7 @@ export default class NestwrightAllureReporter implements Reporter {
     const base = config.configFile ? resolve(config.configFile, '..') : process.cwd();
     const dir = resolve(base, this.options.resultsDir ?? process.env.ALLURE_RESULTS_DIR ?? 'allure-results');
     this.store = new ContentStore(dir);
+    this.screens = new ScreenshotRenderer(dir, this.options.screenshotWidth ?? 720);
     this.writer = new FileSystemWriter({ resultsDir: dir });
     this.writer.writeCategoriesDefinitions(CATEGORIES);
     this.writer.writeEnvironmentInfo({
@@ -64,6 +69,13 @@ export default class NestwrightAllureReporter implements Reporter {
     this.writer.writeResult(this.toAllure(test, result));
   }
 
+  async onEnd(): Promise<void> {
+    await this.screens.drain();
+    if (this.screens.failures.length) {
+      process.stderr.write(`nestwright allure reporter: ${this.screens.failures.length} screenshot(s) could not be rendered, e.g. ${this.screens.failures[0]}\n`);
+    }
+  }
+
   /** The Allure result of one test attempt (retries are separate results with one history id). */
   toAllure(test: TestCase, result: PwTestResult): TestResult {
     const consumed = new Set<PwAttachment>();
@@ -72,6 +84,7 @@ export default class NestwrightAllureReporter implements Reporter {
     const referenced = new Set<string>();
     const ctx: StepContext = {
       store: this.store,
+      screens: this.screens,
       referenced,
       read: readAttachment,
       consume: (a) => consumed.add(a),

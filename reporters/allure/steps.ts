@@ -2,7 +2,7 @@ import type { TestResult as PwTestResult, TestStep as PwStep } from '@playwright
 import { Stage, Status, type Attachment, type Parameter, type StepResult } from 'allure-js-commons';
 import { describeNode } from '../../framework/errors.js';
 import type { ContentStore } from './content-store.js';
-import { highlightPng } from './highlight.js';
+import type { ScreenshotRenderer } from './screenshot-renderer.js';
 import type { TrajectoryStep } from './trajectory-schema.js';
 
 type PwAttachment = PwTestResult['attachments'][number];
@@ -10,6 +10,7 @@ type PwAttachment = PwTestResult['attachments'][number];
 /** Where step attachments come from: the test's attachments by name, read once. */
 export interface StepContext {
   store: ContentStore;
+  screens: ScreenshotRenderer;
   /** The body of the test attachment with this name, or null. */
   body(name: string): Buffer | null;
   /** Mark a test attachment as shown on a step, so it is not repeated on the test. */
@@ -96,8 +97,7 @@ export function trajectoryStep(t: TrajectoryStep, ctx: StepContext): StepResult 
     const png = ref ? ctx.body(ref) : null;
     if (!png) continue;
     const width = (observations[when] as { screen?: { width?: number } } | null)?.screen?.width;
-    const shown = t.node ? highlightPng(png, t.node.bounds, width) : png;
-    attachments.push(ctx.store.put(`screenshot ${when}${t.node ? ' (target highlighted)' : ''}`, 'image/png', shown));
+    attachments.push(ctx.screens.put(`screenshot ${when}${t.node ? ' (target highlighted)' : ''}`, png, t.node?.bounds ?? null, width));
   }
   for (const when of ['before', 'after'] as const) {
     const ref = t.observations?.[when];

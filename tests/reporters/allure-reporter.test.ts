@@ -4,7 +4,6 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PNG } from 'pngjs';
 import { reportCommand } from '../../cli/commands/report.js';
-import { screen } from './fake-driver.js';
 import { FAKE_DRIVER, flatSteps, label, param, runWithAllure, type AllureRun } from './run-inline.js';
 
 const SPEC = `
@@ -92,11 +91,11 @@ test('the target is highlighted on the screenshot, and identical screenshots are
   const r = run.result('creates a note');
   const before = r.steps[0].steps[0].attachments[0];
   const png = PNG.sync.read(await readFile(path.join(run.resultsDir, before.source)));
-  const original = PNG.sync.read(screen(1));
   const px = (img: PNG, x: number, y: number) => [...img.data.subarray((y * img.width + x) * 4, (y * img.width + x) * 4 + 3)];
-  expect(px(png, 1, 400)).toEqual([255, 45, 85]); // on the outline of [0,348,1080,492]
-  expect(px(png, 540, 349)).toEqual([255, 45, 85]);
-  expect(px(png, 540, 1200)).toEqual(px(original, 540, 1200)); // far from it: untouched
+  expect([png.width, png.height]).toEqual([720, 1600]); // scaled from 1080×2400 (screenshotWidth default)
+  expect(px(png, 1, 267)).toEqual([255, 45, 85]); // on the outline of [0,348,1080,492], scaled by 2/3
+  expect(px(png, 360, 232)).toEqual([255, 45, 85]);
+  expect(px(png, 360, 1500)).toEqual([250, 250, 250]); // far from it: the screen's background
   expect(before.source).toMatch(/^[0-9a-f]{64}-attachment\.png$/);
   // Two taps on Save, same screens, same target: the same files.
   const inGroup = r.steps[0].steps[1].attachments.map((a: any) => a.source);
