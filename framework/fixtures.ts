@@ -26,6 +26,8 @@ type Options = {
   trajectory: 'on' | 'retain-on-failure' | 'off';
   /** test.use({ app }) lands here (see `use` below); config `use.app` sets `app` itself. */
   _appOverride: string;
+  /** test.use({ screenshot }) lands here: Playwright's own `screenshot` is worker-scoped. */
+  _screenshotOverride: string;
   _trajectory: Trajectory;
   _testContext: TestContext;
 };
@@ -39,6 +41,7 @@ const withOptions = base.extend<Options & { app: App }, WorkerOptions & { device
   _deviceOverride: [undefined, { option: true, scope: 'worker' }],
   app: ['' as unknown as App, { option: true }],
   _appOverride: ['', { option: true }],
+  _screenshotOverride: ['', { option: true }],
   trajectory: ['on', { option: true }],
   _trajectory: [
     async ({ trajectory }, use, testInfo) => {
@@ -52,8 +55,8 @@ const withOptions = base.extend<Options & { app: App }, WorkerOptions & { device
     { box: true },
   ],
   _testContext: [
-    async ({ _trajectory, actionTimeout, screenshot }, use, testInfo) => {
-      const mode = typeof screenshot === 'string' ? screenshot : (screenshot as { mode?: string } | undefined)?.mode;
+    async ({ _trajectory, actionTimeout, screenshot, _screenshotOverride }, use, testInfo) => {
+      const mode = _screenshotOverride || (typeof screenshot === 'string' ? screenshot : (screenshot as { mode?: string } | undefined)?.mode);
       const ctx: TestContext = {
         trajectory: _trajectory,
         options: {
@@ -154,14 +157,16 @@ type NestwrightTest = typeof fixtures & {
 
 /**
  * `test.use()` takes the same options as the config's `use`. `app` and `device` are both options
- * and fixtures, so their test.use values are routed to the option layer here.
+ * and fixtures, so their test.use values are routed to the option layer here; `screenshot` is
+ * Playwright's worker option, routed to a test option so a describe block can set it.
  */
 const originalUse = fixtures.use.bind(fixtures);
 (fixtures as { use: unknown }).use = (options: NestwrightUse & Record<string, unknown>) => {
-  const { app, device, ...rest } = options;
+  const { app, device, screenshot, ...rest } = options;
   originalUse({
     ...rest,
     ...(app !== undefined ? { _appOverride: app } : {}),
+    ...(screenshot !== undefined ? { _screenshotOverride: screenshot } : {}),
     ...(device !== undefined ? { _deviceOverride: device } : {}),
   } as never);
 };
