@@ -5,13 +5,16 @@ export type Rgb = readonly [number, number, number];
 export const hex = (s: string): Rgb => [parseInt(s.slice(1, 3), 16), parseInt(s.slice(3, 5), 16), parseInt(s.slice(5, 7), 16)];
 
 /**
- * An RGBA pixel buffer drawn in screen coordinates (1080×2400) and stored at `scale`, so a 0.25
- * screenshot costs 1/16 of the pixels. Text uses the embedded 5×7 font, each font pixel a block.
+ * An RGB pixel buffer drawn in screen coordinates (1080×2400) and stored at `scale`, so a 0.25
+ * screenshot costs 1/16 of the pixels. Rows are stored as PNG scanlines (a filter byte, then
+ * RGB), so encoding is one deflate with no copy. Text uses the embedded 5×7 font.
  */
 export class Raster {
   readonly width: number;
   readonly height: number;
-  readonly data: Buffer;
+  /** PNG scanlines: per row one filter byte (0 = None) then width × RGB. */
+  readonly scanlines: Buffer;
+  private readonly stride: number;
 
   constructor(
     screenWidth: number,
@@ -20,7 +23,15 @@ export class Raster {
   ) {
     this.width = Math.max(1, Math.round(screenWidth * scale));
     this.height = Math.max(1, Math.round(screenHeight * scale));
-    this.data = Buffer.alloc(this.width * this.height * 4, 255);
+    this.stride = this.width * 3 + 1;
+    this.scanlines = Buffer.alloc(this.stride * this.height, 255);
+    for (let y = 0; y < this.height; y++) this.scanlines[y * this.stride] = 0;
+  }
+
+  /** RGB of the pixel at storage coordinates (x, y). */
+  pixel(x: number, y: number): Rgb {
+    const i = y * this.stride + 1 + x * 3;
+    return [this.scanlines[i]!, this.scanlines[i + 1]!, this.scanlines[i + 2]!];
   }
 
   /** Fill [x0, y0, x1, y1) in screen px; `alpha` < 1 blends over what is there (a dim layer). */
@@ -31,21 +42,25 @@ export class Raster {
     const r = Math.min(this.width, Math.round(x1 * s));
     const b = Math.min(this.height, Math.round(y1 * s));
     if (r <= l || b <= t) return;
-    const d = this.data;
+    const d = this.scanlines;
     const [cr, cg, cb] = color;
+    if (alpha >= 1) {
+      // Paint the first row, then copy it down: fills are most of a screenshot's pixels.
+      const start = t * this.stride + 1 + l * 3;
+      for (let i = start, end = start + (r - l) * 3; i < end; i += 3) {
+        d[i] = cr;
+        d[i + 1] = cg;
+        d[i + 2] = cb;
+      }
+      const len = (r - l) * 3;
+      for (let y = t + 1; y < b; y++) d.copy(d, y * this.stride + 1 + l * 3, start, start + len);
+      return;
+    }
     for (let y = t; y < b; y++) {
-      let i = (y * this.width + l) * 4;
-      for (let x = l; x < r; x++, i += 4) {
-        if (alpha >= 1) {
-          d[i] = cr;
-          d[i + 1] = cg;
-          d[i + 2] = cb;
-        } else {
-          d[i] = d[i]! + (cr - d[i]!) * alpha;
-          d[i + 1] = d[i + 1]! + (cg - d[i + 1]!) * alpha;
-          d[i + 2] = d[i + 2]! + (cb - d[i + 2]!) * alpha;
-        }
-        d[i + 3] = 255;
+      for (let i = y * this.stride + 1 + l * 3, end = i + (r - l) * 3; i < end; i += 3) {
+        d[i] = d[i]! + (cr - d[i]!) * alpha;
+        d[i + 1] = d[i + 1]! + (cg - d[i + 1]!) * alpha;
+        d[i + 2] = d[i + 2]! + (cb - d[i + 2]!) * alpha;
       }
     }
   }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { PNG } from 'pngjs';
 import { SCREEN } from './layout.js';
+import { encodePng } from './png.js';
 import { paintFrame, type PaintOp } from './paint.js';
 import { hex, Raster } from './raster.js';
 import type { SimScreen } from './screen.js';
@@ -16,6 +16,12 @@ export interface Screenshot {
 
 /** The last PNG per screen and scale: an unchanged screen is not rasterized again. */
 const cache = new WeakMap<SimScreen, Map<number, { key: string; shot: Screenshot }>>();
+
+/** Rasterize and encode a frame's paint commands, uncached (benchmarks call this directly). */
+export function renderPng(ops: PaintOp[], scale: number): { png: Buffer; width: number; height: number } {
+  const r = rasterize(ops, scale);
+  return { png: encodePng(r.width, r.height, r.scanlines), width: r.width, height: r.height };
+}
 
 function rasterize(ops: PaintOp[], scale: number): Raster {
   const r = new Raster(SCREEN.width, SCREEN.height, scale);
@@ -41,9 +47,8 @@ export function screenshotFor(screen: SimScreen, scale: number): Screenshot {
   if (!perScale) cache.set(screen, (perScale = new Map()));
   const hit = perScale.get(scale);
   if (hit && hit.key === key) return { ...hit.shot, snapshotId: snap.id };
-  const r = rasterize(ops, scale);
-  const png = PNG.sync.write({ width: r.width, height: r.height, data: r.data } as PNG, { colorType: 2 });
-  const shot: Screenshot = { png, width: r.width, height: r.height, sha256: createHash('sha256').update(png).digest('hex'), snapshotId: snap.id };
+  const { png, width, height } = renderPng(ops, scale);
+  const shot: Screenshot = { png, width, height, sha256: createHash('sha256').update(png).digest('hex'), snapshotId: snap.id };
   perScale.set(scale, { key, shot });
   return shot;
 }
