@@ -5,7 +5,7 @@
  * We extract the certificates of each signer and hash them; signatures are not verified here.
  */
 import { createHash } from 'node:crypto';
-import { ApkError, check } from './apk-error.js';
+import { check } from './apk-error.js';
 import { ByteView } from './bytes.js';
 import type { ApkZip } from './zip.js';
 import type { Signer } from './model.js';
@@ -18,29 +18,14 @@ const PROOF_OF_ROTATION_ID = 0x3ba06f8c;
 /** Real blocks are a few KB (a few hundred KB with source stamps); cap what we are willing to read. */
 const MAX_BLOCK = 16 * 1024 * 1024;
 
-/** Locates the central directory via the End Of Central Directory record. */
-export async function centralDirectoryOffset(zip: ApkZip): Promise<number> {
-  const tailLen = Math.min(zip.size, 22 + 0xffff);
-  const tail = await zip.readRange(zip.size - tailLen, tailLen);
-  for (let i = tail.length - 22; i >= 0; i--) {
-    if (tail.readUInt32LE(i) === 0x06054b50) {
-      let cd = tail.readUInt32LE(i + 16);
-      if (cd === 0xffffffff && i >= 20 && tail.readUInt32LE(i - 20) === 0x07064b50) {
-        // Zip64: the locator just before the EOCD points at the zip64 EOCD record (cd offset at +48).
-        const rec = new ByteView(await zip.readRange(Number(tail.readBigUInt64LE(i - 20 + 8) & 0xffffffffffffn), 56), 'zip64 end of central directory');
-        check(rec.u32(0) === 0x06064b50, 'zip64 end of central directory record not found');
-        cd = rec.u64(48);
-      }
-      check(cd <= zip.size, 'central directory offset outside the file');
-      return cd;
-    }
-  }
-  throw new ApkError('end of central directory record not found');
+/** Offset of the central directory (found by ApkZip via the EOCD record, zip64 included). */
+export function centralDirectoryOffset(zip: ApkZip): number {
+  return zip.centralDirectoryOffset;
 }
 
 /** Signers from the signing block; an empty list when the APK has no signing block. */
 export async function readSigningBlock(zip: ApkZip): Promise<Signer[]> {
-  const cd = await centralDirectoryOffset(zip);
+  const cd = zip.centralDirectoryOffset;
   if (cd < 32) return []; // no room for a block
   const footer = await zip.readRange(cd - 24, 24);
   if (!footer.subarray(8).equals(MAGIC)) return [];

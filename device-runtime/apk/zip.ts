@@ -1,20 +1,24 @@
 /**
- * Random-access zip reading for APKs, on top of yauzl (maintained, streams from a file descriptor,
- * validates entry sizes, rejects `../` names, and exposes local header offsets — which we need for
- * the data offset of stored `.so` files and for locating the APK signing block).
+ * Random-access zip reading for APKs. The central directory is walked by us
+ * (./central-directory.ts, one buffer); entry data is inflated by yauzl's low-level stream
+ * (maintained, validates that the inflated size equals the declared one).
  *
- * Everything here is bounded: entry count, per-entry inflated size (the caller states a cap and the
- * declared size is checked before inflating, the actual size while inflating) and raw range reads.
+ * Everything here is bounded: entry count, central directory size, per-entry inflated size (the
+ * caller states a cap; the declared size is checked before inflating, the actual size while
+ * inflating) and raw range reads.
  */
 import { open as openFile, type FileHandle } from 'node:fs/promises';
 import yauzl from 'yauzl';
 import { ApkError, asApkError } from './apk-error.js';
+import { locateCentralDirectory, parseCentralDirectory, type ZipEntry } from './central-directory.js';
 import { FileRangeReader } from './file-reader.js';
+
+export type { ZipEntry } from './central-directory.js';
 
 /** More entries than any real APK has (large games have ~30k). Stops central-directory bombs. */
 export const MAX_ENTRIES = 200_000;
-
-export type ZipEntry = yauzl.Entry;
+/** 200k entries with long names fit in this. */
+const MAX_CENTRAL_DIRECTORY_BYTES = 64 * 1024 * 1024;
 
 export class ApkZip {
   private constructor(
@@ -22,6 +26,8 @@ export class ApkZip {
     private readonly zip: yauzl.ZipFile,
     private readonly fh: FileHandle,
     readonly size: number,
+    /** Offset of the central directory (the APK signing block ends right before it). */
+    readonly centralDirectoryOffset: number,
     readonly entries: ReadonlyMap<string, ZipEntry>,
   ) {}
 
@@ -35,13 +41,15 @@ export class ApkZip {
     }
     try {
       const size = (await fh.stat()).size;
-      const reader = new FileRangeReader(fh, size);
-      await reader.preloadCentralDirectory();
+      const read = (offset: number, length: number) => readRange(fh, size, offset, length, path);
+      const loc = await locateCentralDirectory(read, size);
+      if (loc.entryCount > MAX_ENTRIES) throw new ApkError(`central directory declares ${loc.entryCount} entries (limit ${MAX_ENTRIES})`);
+      if (loc.size > MAX_CENTRAL_DIRECTORY_BYTES) throw new ApkError(`central directory is ${loc.size} bytes (limit ${MAX_CENTRAL_DIRECTORY_BYTES})`);
+      const entries = parseCentralDirectory(await read(loc.offset, loc.size), loc.entryCount, size);
       const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-        yauzl.fromRandomAccessReader(reader, size, { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false, decodeStrings: true }, (err, z) => (err ? reject(err) : resolve(z))),
+        yauzl.fromRandomAccessReader(new FileRangeReader(fh), size, { lazyEntries: true, autoClose: false, validateEntrySizes: true }, (err, z) => (err ? reject(err) : resolve(z))),
       );
-      const entries = await readAllEntries(zip, path);
-      return new ApkZip(path, zip, fh, size, entries);
+      return new ApkZip(path, zip, fh, size, loc.offset, entries);
     } catch (err) {
       await fh.close().catch(() => undefined);
       throw asApkError(err, path);
@@ -49,7 +57,7 @@ export class ApkZip {
   }
 
   async close(): Promise<void> {
-    try { this.zip.close(); } catch { /* fd is ours, closed below */ }
+    try { this.zip.close(); } catch { /* the FileHandle is ours, closed below */ }
     await this.fh.close().catch(() => undefined);
   }
 
@@ -69,27 +77,33 @@ export class ApkZip {
    * just an ELF header). Caps declared and actual inflated size at `maxBytes`.
    */
   async scan(entry: ZipEntry, maxBytes: number, onChunk: (chunk: Buffer) => boolean | void | Promise<boolean | void>): Promise<void> {
+    const name = entry.fileName;
     if (entry.uncompressedSize > maxBytes) {
-      throw new ApkError(`entry ${entry.fileName} declares ${entry.uncompressedSize} bytes, more than the ${maxBytes}-byte limit for it (zip bomb or corrupt size)`, { file: this.path });
+      throw new ApkError(`entry ${name} declares ${entry.uncompressedSize} bytes, more than the ${maxBytes}-byte limit for it (zip bomb or corrupt size)`, { file: this.path });
     }
+    if (entry.generalPurposeBitFlag & 0x1) throw new ApkError(`entry ${name} is encrypted`, { file: this.path });
+    if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) {
+      throw new ApkError(`entry ${name} uses compression method ${entry.compressionMethod}; APKs use only stored (0) or deflate (8)`, { file: this.path });
+    }
+    const start = await this.dataOffset(entry);
     let stream: NodeJS.ReadableStream & { destroy(): void };
     try {
       stream = await new Promise((resolve, reject) =>
-        this.zip.openReadStream(entry, (err, s) => (err ? reject(err) : resolve(s as never))),
+        this.zip.openReadStreamLowLevel(start, entry.compressedSize, 0, entry.compressedSize, entry.compressionMethod === 8, entry.uncompressedSize, (err, s) => (err ? reject(err) : resolve(s as never))),
       );
     } catch (err) {
-      throw new ApkError(`cannot read entry ${entry.fileName}: ${(err as Error).message}`, { file: this.path, cause: err });
+      throw new ApkError(`cannot read entry ${name}: ${(err as Error).message}`, { file: this.path, cause: err });
     }
     let total = 0;
     try {
       for await (const chunk of stream as AsyncIterable<Buffer>) {
         total += chunk.length;
-        if (total > maxBytes) throw new ApkError(`entry ${entry.fileName} inflates past its ${maxBytes}-byte limit`, { file: this.path });
+        if (total > maxBytes) throw new ApkError(`entry ${name} inflates past its ${maxBytes}-byte limit`, { file: this.path });
         if ((await onChunk(chunk)) === false) break; // awaiting gives backpressure
       }
     } catch (err) {
       if (err instanceof ApkError) throw err;
-      throw new ApkError(`cannot inflate entry ${entry.fileName}: ${(err as Error).message}`, { file: this.path, cause: err });
+      throw new ApkError(`cannot inflate entry ${name}: ${(err as Error).message}`, { file: this.path, cause: err });
     } finally {
       stream.destroy();
     }
@@ -107,7 +121,7 @@ export class ApkZip {
     }
   }
 
-  /** Reads up to `n` inflated bytes from the start of an entry (ELF headers, dex magic). */
+  /** Reads up to `n` inflated bytes from the start of an entry (ELF headers). */
   async readPrefix(entry: ZipEntry, n: number): Promise<Buffer> {
     const chunks: Buffer[] = [];
     let got = 0;
@@ -134,36 +148,17 @@ export class ApkZip {
   }
 
   /** Raw bytes [offset, offset+length) of the file; ApkError when the range is outside the file. */
-  async readRange(offset: number, length: number): Promise<Buffer> {
-    if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0 || offset + length > this.size) {
-      throw new ApkError(`range [${offset}, +${length}) is outside the ${this.size}-byte file`, { file: this.path });
-    }
-    const buf = Buffer.alloc(length);
-    const { bytesRead } = await this.fh.read(buf, 0, length, offset);
-    if (bytesRead !== length) throw new ApkError(`short read at ${offset}`, { file: this.path });
-    return buf;
+  readRange(offset: number, length: number): Promise<Buffer> {
+    return readRange(this.fh, this.size, offset, length, this.path);
   }
 }
 
-async function readAllEntries(zip: yauzl.ZipFile, path: string): Promise<Map<string, ZipEntry>> {
-  if (zip.entryCount > MAX_ENTRIES) {
-    throw new ApkError(`central directory declares ${zip.entryCount} entries (limit ${MAX_ENTRIES})`, { file: path });
+async function readRange(fh: FileHandle, size: number, offset: number, length: number, path: string): Promise<Buffer> {
+  if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0 || offset + length > size) {
+    throw new ApkError(`range [${offset}, +${length}) is outside the ${size}-byte file`, { file: path });
   }
-  const entries = new Map<string, ZipEntry>();
-  await new Promise<void>((resolve, reject) => {
-    zip.on('entry', (e: ZipEntry) => {
-      if (entries.has(e.fileName)) {
-        // Two entries with one name let different readers see different files (the "Janus"/
-        // master-key family of bugs); Android rejects such APKs, so do we.
-        reject(new ApkError(`duplicate zip entry ${e.fileName}`, { file: path }));
-        return;
-      }
-      entries.set(e.fileName, e);
-      zip.readEntry();
-    });
-    zip.on('end', () => resolve());
-    zip.on('error', (err: unknown) => reject(err));
-    zip.readEntry();
-  });
-  return entries;
+  const buf = Buffer.alloc(length);
+  const { bytesRead } = await fh.read(buf, 0, length, offset);
+  if (bytesRead !== length) throw new ApkError(`short read at ${offset}`, { file: path });
+  return buf;
 }
