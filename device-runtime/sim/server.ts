@@ -76,6 +76,12 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<Runni
     if (!opts.noAuth && !authorized(req, expected)) {
       return reply(res, 401, 'UNAUTHORIZED', 'missing or wrong bearer token; the token file is printed by `nestwright sim`', { 'www-authenticate': 'Bearer' });
     }
+    if (req.method === 'GET') {
+      // The runtime never sends unsolicited messages, so it offers no standalone SSE stream (the
+      // MCP spec allows 405 here). Held-open GETs would otherwise take half the connection budget.
+      res.setHeader('allow', 'POST, DELETE');
+      return reply(res, 405, 'METHOD_NOT_ALLOWED', 'this runtime offers no SSE stream; POST requests get JSON responses');
+    }
     const length = Number(req.headers['content-length'] ?? 0);
     if (length > maxBody) throw new HttpError(413, 'PAYLOAD_TOO_LARGE', `request body of ${length} bytes is over the ${maxBody}-byte limit`);
     const sid = req.headers['mcp-session-id'];

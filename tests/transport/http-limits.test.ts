@@ -84,6 +84,17 @@ test('413 from Content-Length before reading (40 MB limit) and while streaming a
   }
 });
 
+test('405 for GET: the runtime offers no standalone SSE stream', async () => {
+  const sim = await startSimServer();
+  try {
+    const r = await raw(sim.url, { method: 'GET', headers: bearer(sim), body: '' });
+    expect(r.status).toBe(405);
+    expect(r.headers.allow).toBe('POST, DELETE');
+  } finally {
+    await sim.close();
+  }
+});
+
 test('431 for headers over 64 KB', async () => {
   const sim = await startSimServer();
   try {

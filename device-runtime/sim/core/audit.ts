@@ -42,6 +42,8 @@ export interface AuditFilter {
 export class SimAudit {
   private entries: AuditEntry[] = [];
   private seq = 0;
+  /** Tool calls ever recorded (kind 'call'), for comparing with what clients sent. */
+  calls = 0;
 
   constructor(private readonly capacity = 20_000) {}
 
@@ -51,6 +53,7 @@ export class SimAudit {
 
   record(e: Omit<AuditEntry, 'seq'>): AuditEntry {
     const entry = { ...e, seq: ++this.seq };
+    if (e.kind === 'call') this.calls++;
     this.entries.push(entry);
     // Drop in chunks so a full log does not shift the array on every call.
     if (this.entries.length > this.capacity * 1.1) this.entries.splice(0, this.entries.length - this.capacity);
