@@ -123,7 +123,7 @@ export function screen(seed: number, width = 1080, height = 2400): Buffer {
       }
     }
   };
-  fill(0, 0, width, height, [250, 250, 250]);
+  png.data.fill(Buffer.from([250, 250, 250, 255]));
   fill(0, 0, width, 220, [33, 100 + (seed % 5) * 20, 243]);
   fill(48, 120, 48 + 60 * (4 + (seed % 6)), 170, [255, 255, 255]);
   const rows = 6 + (seed % 7);
@@ -139,5 +139,5 @@ export function screen(seed: number, width = 1080, height = 2400): Buffer {
     }
   }
   fill(width - 230, height - 330, width - 62, height - 162, [255, 64, 129]);
-  return PNG.sync.write(png);
+  return PNG.sync.write(png, { filterType: 4 });
 }
