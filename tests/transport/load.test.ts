@@ -67,7 +67,7 @@ test(`${CLIENTS} concurrent clients for ${SECONDS}s: leases exclusive and never 
         if (holder.has(space_id)) errors.push(`client ${i}: ${space_id} granted while client ${holder.get(space_id)} holds it`);
         holder.set(space_id, i);
         grants++;
-        const calls = [
+        const calls: Array<() => Promise<unknown>> = [
           () => c.call('space_rename', { space_id, name: `held-by-${i}` }),
           () => c.call('space_launch', { space_id, package: NOTES, instance: `c${i}` }),
           () => c.call('ui_observe', { space_id }),
