@@ -32,6 +32,8 @@ export interface InstanceHost {
   readonly screen?: { readonly env: SimEnv };
   /** The space's clipboard. */
   clipboard?: string | null;
+  /** The space's instances: background ones keep running their work (network, timers). */
+  readonly instances?: ReadonlyMap<string, SimInstance>;
   /** The space's installed apps: runtime permissions are granted per app per space. */
   readonly apps?: ReadonlyMap<string, { granted: string[] }>;
 }

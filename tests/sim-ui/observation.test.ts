@@ -1,0 +1,67 @@
+import { expect, test } from '@playwright/test';
+import { NOTES, SHOP, simSpace } from './harness.js';
+
+test('max_nodes cuts the list (truncated), detail=full keeps layout nodes too', async () => {
+  const h = await simSpace();
+  await h.install('notes.apk');
+  await h.call('app_intent', { component: `${NOTES}/.MainActivity`, package: NOTES, extras: { sample_notes: 400 } });
+  const compact = await h.observe();
+  expect(compact.nodes.length).toBeLessThanOrEqual(120);
+  expect(compact.screen).toEqual({ width: 1080, height: 2400, rotation: 0 });
+  expect(compact.screen_hash).toMatch(/^[0-9a-f]{16}$/);
+  const few = await h.observe({ max_nodes: 5 });
+  expect(few).toMatchObject({ truncated: true });
+  expect(few.nodes).toHaveLength(5);
+  const full = await h.observe({ detail: 'full' });
+  expect(full.nodes.length).toBeGreaterThan(compact.nodes.length);
+  expect(full.nodes.some((n) => n.class === 'android.widget.LinearLayout')).toBe(true);
+  // Every node lies on the screen, inside the app window.
+  for (const n of compact.nodes) expect(n.bounds[1] >= 84 && n.bounds[3] <= 2274 && n.bounds[0] >= 0 && n.bounds[2] <= 1080).toBe(true);
+});
+
+test('a snackbar goes away by itself', async () => {
+  const h = await simSpace();
+  await h.install('notes.apk');
+  await h.launch(NOTES);
+  await h.tap('New note');
+  await h.type('title', 'Gone soon');
+  await h.call('ui_key', { key: 'back' });
+  await h.tap('Save');
+  await h.call('ui_long_press', { text: 'Gone soon' });
+  await h.tap('Delete');
+  await h.tap('Delete');
+  expect(await h.texts()).toContain('Note deleted');
+  h.clock.advance(4100);
+  expect(await h.texts()).not.toContain('Note deleted');
+});
+
+test('copy from a long-press menu lands on the space clipboard', async () => {
+  const h = await simSpace();
+  await h.install('notes.apk');
+  await h.launch(NOTES);
+  await h.tap('New note');
+  await h.type('title', 'Copy me');
+  await h.call('ui_key', { key: 'back' });
+  await h.tap('Save');
+  await h.call('ui_long_press', { text: 'Copy me' });
+  await h.tap('Copy text');
+  expect((await h.call('sys_clipboard_get', {})).text).toBe('Copy me\n');
+});
+
+test('a canvas game has no child nodes: only a tap at its pixels scores, visible only in screenshots', async () => {
+  const h = await simSpace();
+  await h.install('shop.apk');
+  await h.launch(SHOP);
+  await h.call('app_intent', { package: SHOP, component: `${SHOP}/.GameActivity` });
+  const obs = await h.observe();
+  const surface = obs.nodes.find((n) => n.role === 'canvas')!;
+  expect(surface).toMatchObject({ class: 'android.view.SurfaceView', text: null });
+  expect(obs.nodes.filter((n) => n.parent === surface.id)).toEqual([]);
+  const before = await h.call('ui_screenshot', {});
+  // Round 0's target is at (60, 200) in the surface: tap its middle.
+  const r = await h.call('ui_tap', { point: [surface.bounds[0] + 180, surface.bounds[1] + 320] });
+  expect(r.method).toBe('gesture');
+  const after = await h.call('ui_screenshot', {});
+  expect(after.sha256).not.toBe(before.sha256);
+  expect((await h.observe()).screen_hash).toBe(obs.screen_hash); // the tree cannot tell
+});
