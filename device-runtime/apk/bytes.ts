@@ -1,4 +1,4 @@
-import { check } from './apk-error.js';
+import { ApkError, check } from './apk-error.js';
 
 /**
  * A bounds-checked little-endian view over a Buffer. Every read checks its offset against the
@@ -22,7 +22,10 @@ export class ByteView {
 
   private at(off: number, n: number): number {
     const abs = this.start + off;
-    check(Number.isSafeInteger(off) && off >= 0 && abs + n <= this.end, `${this.what}: read of ${n} bytes at offset ${off} is out of bounds (size ${this.length})`);
+    // Hot path: build the message only on failure.
+    if (!(off >= 0 && abs + n <= this.end && Number.isSafeInteger(off))) {
+      throw new ApkError(`${this.what}: read of ${n} bytes at offset ${off} is out of bounds (size ${this.length})`);
+    }
     return abs;
   }
 

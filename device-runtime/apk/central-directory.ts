@@ -2,8 +2,8 @@
  * The zip central directory, read by us in one buffer. yauzl's entry-by-entry `readEntry()` costs
  * ~17 µs per entry (68 ms for a 3,800-entry APK, measured in bench/apk.bench.ts) where a plain walk
  * over the buffer costs under 1 ms; we keep yauzl for what it does well — inflating with size
- * validation (`openReadStreamLowLevel`), Unicode names and `../` checks (`getFileNameLowLevel`,
- * `validateFileName`, its documented low-level API) — and do the walk and the EOCD search here.
+ * validation (`openReadStreamLowLevel`), path checks (`validateFileName`) and zip64 extra fields
+ * (`parseExtraFields`), its documented low-level API — and do the walk and the EOCD search here.
  */
 import yauzl from 'yauzl';
 import { ApkError, check } from './apk-error.js';
@@ -48,31 +48,35 @@ export function parseCentralDirectory(cd: Buffer, count: number, fileSize: numbe
   const entries = new Map<string, ZipEntry>();
   let p = 0;
   for (let i = 0; i < count; i++) {
-    check(v.u32(p) === 0x02014b50, `central directory entry ${i}: bad signature`);
+    if (v.u32(p) !== 0x02014b50) throw new ApkError(`central directory entry ${i}: bad signature`);
     const flag = v.u16(p + 8);
     const nameLen = v.u16(p + 28);
     const extraLen = v.u16(p + 30);
     const commentLen = v.u16(p + 32);
     const nameRaw = v.bytes(p + 46, nameLen);
     const extraRaw = v.bytes(p + 46 + nameLen, extraLen);
-    let extraFields: yauzl.ExtraField[];
-    try {
-      extraFields = yauzl.parseExtraFields(extraRaw);
-    } catch (err) {
-      throw new ApkError(`central directory entry ${i}: ${(err as Error).message}`);
-    }
     const e: ZipEntry = {
-      fileName: yauzl.getFileNameLowLevel(flag, nameRaw, extraFields, false),
+      // Android's libziparchive reads names as UTF-8 whatever general purpose bit 11 says (yauzl
+      // would decode CP437, and slowly), so we do too.
+      fileName: nameRaw.toString('utf8'),
       compressionMethod: v.u16(p + 10),
       generalPurposeBitFlag: flag,
       compressedSize: v.u32(p + 20),
       uncompressedSize: v.u32(p + 24),
       relativeOffsetOfLocalHeader: v.u32(p + 42),
     };
-    applyZip64(e, extraFields);
-    const bad = yauzl.validateFileName(e.fileName);
+    if (e.compressedSize === 0xffffffff || e.uncompressedSize === 0xffffffff || e.relativeOffsetOfLocalHeader === 0xffffffff) {
+      let extraFields: yauzl.ExtraField[];
+      try {
+        extraFields = yauzl.parseExtraFields(extraRaw);
+      } catch (err) {
+        throw new ApkError(`central directory entry ${i}: ${(err as Error).message}`);
+      }
+      applyZip64(e, extraFields);
+    }
+    const bad = yauzl.validateFileName(e.fileName.replace(/\\/g, '/'));
     if (bad) throw new ApkError(`${bad}`);
-    check(e.relativeOffsetOfLocalHeader + 30 <= fileSize, `entry ${e.fileName}: local header offset outside the file`);
+    if (e.relativeOffsetOfLocalHeader + 30 > fileSize) throw new ApkError(`entry ${e.fileName}: local header offset outside the file`);
     // Two entries with one name let different readers see different files (the "Janus"/master-key
     // family of bugs); Android rejects such APKs, so do we.
     if (entries.has(e.fileName)) throw new ApkError(`duplicate zip entry ${e.fileName}`);

@@ -3,7 +3,7 @@
  * `frameworks/base/libs/androidfw/ResourceTypes.cpp`). Strings are decoded lazily and cached,
  * because resources.arsc pools hold tens of thousands of strings and we need only a handful.
  */
-import { check } from './apk-error.js';
+import { ApkError, check } from './apk-error.js';
 import type { ByteView } from './bytes.js';
 
 const UTF8_FLAG = 0x100;
@@ -35,7 +35,7 @@ export class StringPool {
   /** The string at `index`, or null for the "no string" index 0xFFFFFFFF. Throws ApkError when corrupt. */
   get(index: number): string | null {
     if (index === 0xffffffff) return null;
-    check(index < this.count, `${this.chunk.what}: string index ${index} out of range (${this.count} strings)`);
+    if (index >= this.count) throw new ApkError(`${this.chunk.what}: string index ${index} out of range (${this.count} strings)`);
     const hit = this.cache.get(index);
     if (hit !== undefined) return hit;
     const at = this.stringsAt + this.chunk.u32(this.offsetsAt + index * 4);
