@@ -30,7 +30,9 @@ export async function scanDex(zip: ApkZip, dexEntries: ZipEntry[]): Promise<DexH
         if (!found[key] && MARKERS[key].some((m) => window.includes(m))) found[key] = true;
       }
       carry = Buffer.from(window.subarray(Math.max(0, window.length - OVERLAP)));
+      return !(found.keystore && found.playIntegrity && found.gms); // all seen: stop inflating
     });
+    if (found.keystore && found.playIntegrity && found.gms) break;
   }
   return { ...found, scannedBytes };
 }

@@ -145,7 +145,7 @@ export const DexHintsSchema = z.object({
   keystore: z.boolean(),
   playIntegrity: z.boolean(),
   gms: z.boolean(),
-  /** Inflated dex bytes searched. */
+  /** Inflated dex bytes searched (the scan stops once every marker has been seen). */
   scannedBytes: z.number().int(),
 });
 export type DexHints = z.infer<typeof DexHintsSchema>;
