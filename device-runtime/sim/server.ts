@@ -20,8 +20,14 @@ export interface SimServerOptions extends SimOptions {
   allowHosts?: string[];
   /** Idle MCP sessions are reclaimed (and their leases released) after this long. Default 30 min. */
   sessionIdleMs?: number;
-  /** Requests in flight (and open connections) beyond this get 429. Default 32. */
+  /** Requests in flight beyond this get 429 (§5.3: 32). */
   maxConcurrent?: number;
+  /**
+   * Open connections, idle keep-alive ones included, beyond this are answered 429 and closed.
+   * Default 4 × maxConcurrent: HTTP clients keep idle sockets around (16 clients connecting at
+   * once open ~48), and counting those against the 32 would refuse well-behaved clients.
+   */
+  maxConnections?: number;
   maxBodyBytes?: number;
   runtime?: SimRuntime;
 }
@@ -56,6 +62,7 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<Runni
   const host = opts.host ?? (opts.lan ? '0.0.0.0' : '127.0.0.1');
   const hosts = allowedHosts(!!opts.lan, [...(opts.allowHosts ?? []), ...(opts.host ? [opts.host] : [])]);
   const maxConcurrent = opts.maxConcurrent ?? LIMITS.maxConcurrent;
+  const maxConnections = opts.maxConnections ?? maxConcurrent * 4;
   const maxBody = opts.maxBodyBytes ?? LIMITS.maxBodyBytes;
   const idleMs = opts.sessionIdleMs ?? LIMITS.sessionIdleMs;
   const sessions = new Map<string, Session>();
@@ -79,8 +86,9 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<Runni
     if (req.method === 'GET') {
       // The runtime never sends unsolicited messages, so it offers no standalone SSE stream (the
       // MCP spec allows 405 here). Held-open GETs would otherwise take half the connection budget.
-      res.setHeader('allow', 'POST, DELETE');
-      return reply(res, 405, 'METHOD_NOT_ALLOWED', 'this runtime offers no SSE stream; POST requests get JSON responses');
+      // No body: a client that ignores it (the SDK does) would otherwise keep the socket busy.
+      res.writeHead(405, { allow: 'POST, DELETE', 'content-length': '0' }).end();
+      return;
     }
     const length = Number(req.headers['content-length'] ?? 0);
     if (length > maxBody) throw new HttpError(413, 'PAYLOAD_TOO_LARGE', `request body of ${length} bytes is over the ${maxBody}-byte limit`);
@@ -128,7 +136,7 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<Runni
     });
   });
   http.on('connection', (socket: Socket) => {
-    if (sockets.size >= maxConcurrent) {
+    if (sockets.size >= maxConnections) {
       socket.end(`HTTP/1.1 429 Too Many Requests\r\nretry-after: 1\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`);
       return;
     }

@@ -126,6 +126,24 @@ test('429 beyond the concurrent request limit, with Retry-After', async () => {
   }
 });
 
+test('429 beyond the open connection limit', async () => {
+  const sim = await startSimServer({ maxConcurrent: 2, maxConnections: 2 });
+  const held: Array<ReturnType<typeof request>> = [];
+  try {
+    const u = new URL(sim.url);
+    for (let i = 0; i < 2; i++) {
+      const req = request({ host: u.hostname, port: u.port, path: '/mcp', method: 'POST', headers: { ...bearer(sim), 'content-length': '100' }, agent: false });
+      req.on('error', () => {});
+      req.flushHeaders();
+      held.push(req);
+    }
+    await expect.poll(async () => (await raw(sim.url, { headers: bearer(sim) }).catch(() => ({ status: 0 }))).status).toBe(429);
+  } finally {
+    for (const h of held) h.destroy();
+    await sim.close();
+  }
+});
+
 test('an idle session is reclaimed and its lease released; DELETE releases at once', async () => {
   const sim = await startSimServer({ sessionIdleMs: 200 });
   try {
