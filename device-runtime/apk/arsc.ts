@@ -20,6 +20,8 @@ const FLAG_SPARSE = 0x01;
 const FLAG_OFFSET16 = 0x02;
 const ENTRY_FLAG_COMPLEX = 0x0001;
 const ENTRY_FLAG_COMPACT = 0x0008;
+/** Real tables have a few thousand type chunks (types × configurations); this bounds the index's memory. */
+const MAX_TYPE_CHUNKS = 262_144;
 
 type TypeChunk = { view: ByteView; headerSize: number; flags: number; entryCount: number; entriesStart: number; config: Buffer };
 
@@ -29,6 +31,7 @@ export class ResourceTable {
   /** package id → type id → type chunks (one per configuration). */
   private readonly packages = new Map<number, Map<number, TypeChunk[]>>();
   private readonly strings: StringPool | null;
+  private typeChunks = 0;
 
   constructor(buf: Buffer) {
     const t = new ByteView(buf, 'resources.arsc');
@@ -53,6 +56,7 @@ export class ResourceTable {
     while (off + 8 <= p.length) {
       const { type, headerSize: hs, size } = chunkHeader(p, off, p.length);
       if (type === RES_TABLE_TYPE_TYPE) {
+        check(++this.typeChunks <= MAX_TYPE_CHUNKS, `resources.arsc: more than ${MAX_TYPE_CHUNKS} type chunks`);
         const v = p.sub(off, size, 'resources.arsc type chunk');
         const typeId = v.u8(8);
         const configSize = v.u32(20);

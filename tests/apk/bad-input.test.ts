@@ -122,3 +122,28 @@ test('a broken .so is reported on the library, not as a crash', async () => {
   const info = await inspectApk(file(buildZip(entries)));
   expect(info.apks[0]!.nativeLibs[0]).toMatchObject({ abi: 'x86_64', pAlign: null, error: expect.stringMatching(/not an ELF/) });
 });
+
+test('resources.arsc with hundreds of thousands of tiny type chunks is refused, not indexed', async () => {
+  const { ResourceTable } = await import('../../device-runtime/apk/arsc.js');
+  const n = 300_000;
+  const chunk = Buffer.alloc(24);
+  chunk.writeUInt16LE(0x0201, 0);
+  chunk.writeUInt16LE(24, 2);
+  chunk.writeUInt32LE(24, 4);
+  chunk[8] = 1; // type id
+  chunk.writeUInt32LE(4, 20); // ResTable_config.size
+  const pkgHeader = Buffer.alloc(288);
+  pkgHeader.writeUInt16LE(0x0200, 0);
+  pkgHeader.writeUInt16LE(288, 2);
+  pkgHeader.writeUInt32LE(288 + n * 24, 4);
+  pkgHeader.writeUInt32LE(0x7f, 8);
+  const table = Buffer.alloc(12);
+  table.writeUInt16LE(0x0002, 0);
+  table.writeUInt16LE(12, 2);
+  table.writeUInt32LE(12 + 288 + n * 24, 4);
+  table.writeUInt32LE(1, 8);
+  const arsc = Buffer.concat([table, pkgHeader, Buffer.alloc(n * 24).fill(chunk.toString('latin1'), 'latin1')]);
+  const t = performance.now();
+  expect(() => new ResourceTable(arsc)).toThrow(/more than 262144 type chunks/);
+  expect(performance.now() - t).toBeLessThan(5_000);
+});
