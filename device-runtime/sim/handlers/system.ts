@@ -66,7 +66,8 @@ export const systemHandlers: HandlerGroup<SystemTools> = {
   },
 
   space_permissions: (args, rt) => {
-    const app = rt.space(args.space_id).app(args.package);
+    const space = rt.space(args.space_id);
+    const app = space.app(args.package);
     if (args.action !== 'list') {
       if (!args.permission) {
         throw new SimError(toolError('INVALID_ARGUMENT', `space_permissions: ${args.action} needs a permission`, { hint: `Requested: ${app.requestedPermissions.join(', ') || '(none)'}.` }));
@@ -79,6 +80,8 @@ export const systemHandlers: HandlerGroup<SystemTools> = {
         );
       }
       app.granted = args.action === 'grant' ? [...new Set([...app.granted, args.permission])] : app.granted.filter((p) => p !== args.permission);
+      // A revoke also takes back what each instance's own prompt granted.
+      if (args.action === 'revoke') for (const inst of space.instances.values()) if (inst.model.package === args.package) inst.granted.delete(args.permission);
     }
     return { granted: app.granted, requested: app.requestedPermissions };
   },
