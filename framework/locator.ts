@@ -97,6 +97,7 @@ export class Locator extends LocatorFactory {
     let last: Observation | null = null;
     let previous: UiNode | null = null;
     let direction: 'down' | 'up' = 'down';
+    let stuck = 0;
     const r = await poll(timeout, async () => {
       const { nodes, obs } = await this.resolve(api);
       last = obs;
@@ -106,8 +107,14 @@ export class Locator extends LocatorFactory {
       if (!node) {
         if (opts.scroll !== false && obs.nodes.some((n) => n.scrollable)) {
           const { moved } = await this.driver.call(api, 'ui_scroll', { space_id: this.driver.spaceId, direction, amount: 1 });
-          if (!moved) direction = direction === 'down' ? 'up' : 'down';
-          note(log, `no match yet; scrolling the list ${moved ? direction : `(reached its end, turning ${direction})`} to bring it into view`);
+          // At the bottom a list may still be loading its next page: look a few times before
+          // turning back up.
+          stuck = moved ? 0 : stuck + 1;
+          if (!moved && (direction === 'up' || stuck >= 3)) {
+            direction = direction === 'down' ? 'up' : 'down';
+            stuck = 0;
+          }
+          note(log, `no match yet; scrolling the list ${moved ? direction : `(at its end; next: ${direction})`} to bring it into view`);
           return { done: false };
         }
         return note(log, 'no match yet');
@@ -204,7 +211,10 @@ export class Locator extends LocatorFactory {
   fill(value: string, opts: { timeout?: number } = {}): Promise<void> {
     return this.act('locator.fill', 'ui_set_text', { text: value }, opts, { text: value }, (_, after, node) => {
       const field = after.nodes.find((n) => n.res_id === node.res_id && n.editable && sameColumn(n, node)) ?? after.nodes.find((n) => n.id === node.id);
-      return !field || !!field.password || field.text === value || (value === '' && (field.text === null || field.text === field.hint));
+      if (!field) return true;
+      // A password field shows one bullet per character.
+      if (field.password) return (field.text ?? '').length === value.length;
+      return field.text === value || (value === '' && (field.text === null || field.text === field.hint));
     });
   }
 
