@@ -27,6 +27,11 @@ function isDisconnect(e: unknown): boolean {
   );
 }
 
+/** HTTP 404 on a call: §5.3 answers unknown or expired sessions so; the connection is over. */
+function isSessionGone(e: unknown): boolean {
+  return (e as { code?: unknown })?.code === 404 && /Streamable HTTP error/.test(String((e as Error)?.message));
+}
+
 /**
  * A typed client of the device protocol. Every call is validated on the way out (arguments,
  * against the tool's input schema) and on the way back (result, against its result schema);
@@ -55,12 +60,17 @@ export class DeviceClient {
       raw = await this.transport.callTool(name, input as Record<string, unknown>, opts.signal);
     } catch (e) {
       if (e instanceof DeviceError) throw e;
-      const envelope = isDisconnect(e)
-        ? toolError('DEVICE_DISCONNECTED', `the device runtime did not answer: ${(e as Error).message}`, {
-            hint: 'Check that the device (or `npx nestwright sim`) is still running and reachable.',
+      const envelope = isSessionGone(e)
+        ? toolError('DEVICE_DISCONNECTED', 'the device runtime no longer knows this session: it restarted, or reclaimed the session after 30 idle minutes (its leases are gone too)', {
+            hint: 'Connect again (a new DeviceClient) and re-acquire leases.',
             retryable: false,
           })
-        : toolError('PROTOCOL_ERROR', (e as Error).message);
+        : isDisconnect(e)
+          ? toolError('DEVICE_DISCONNECTED', `the device runtime did not answer: ${(e as Error).message}`, {
+              hint: 'Check that the device (or `npx nestwright sim`) is still running and reachable.',
+              retryable: false,
+            })
+          : toolError('PROTOCOL_ERROR', (e as Error).message);
       throw new DeviceError(name, envelope, { cause: e });
     }
     if (raw.isError) {

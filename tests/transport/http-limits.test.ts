@@ -154,7 +154,9 @@ test('an idle session is reclaimed and its lease released; DELETE releases at on
     await expect.poll(() => sim.sessionCount(), { timeout: 10_000 }).toBe(0);
     expect(sim.runtime.leases.exclusiveHolder(space_id)).toBeUndefined();
     expect(sim.runtime.audit.query({ space_id, kind: 'lease', limit: 10 }).entries.map((e) => e.tool)).toEqual(['lease.acquire', 'lease.session_end']);
-    await expect(idle.call('space_list', {})).rejects.toThrow();
+    const gone = await idle.call('space_list', {}).catch((e: unknown) => e);
+    expect(gone).toMatchObject({ code: 'DEVICE_DISCONNECTED' });
+    expect((gone as Error).message).toContain('no longer knows this session');
 
     const other = await connect(sim);
     await other.call('session_acquire', { space_id });
