@@ -93,3 +93,12 @@ test('a bad policy file is refused with the field at fault', () => {
   expect(() => loadPolicy(file)).toThrow(/shell\.enabled/);
   expect(() => loadPolicy(join(dir, 'missing.json'))).toThrow(/--policy .*missing\.json/);
 });
+
+test('approval requests and decisions are in the audit log', async () => {
+  const { s, user, space_id } = await strict();
+  const req = await s.ok('approval_request', { space_id, tool: 'space_uninstall', reason: 'clean up' });
+  await user.ok('approval_decide', { approval_id: req.approval_id, decision: 'deny' });
+  const events = (await s.ok('audit_query', { kind: 'approval' })).entries;
+  expect(events.map((e) => e.tool)).toEqual(['approval.request', 'approval.denied']);
+  expect(events[1]).toMatchObject({ caller: 'USER', space_id, args: { approval_id: req.approval_id, tool: 'space_uninstall' } });
+});
