@@ -13,6 +13,7 @@ export const ExtensionSchema = z.enum([
   'clear_data', // `clear_data` on space_stop
   'snapshot_check', // actions with snapshot_id answer SNAPSHOT_STALE
   'space_rename',
+  'space_permissions',
   'audit_query',
   'approval_decide',
   'runtime_info',

@@ -87,6 +87,8 @@ export const space_permissions = defineTool({
   description: 'List, grant or revoke runtime permissions of an app in a space.',
   mutating: true,
   dangerous: true,
+  // §3.7/§5.6 name permissions as a dangerous operation, but §5.7 has no tool for it.
+  extension: true,
   input: z.object({
     space_id,
     package: z.string(),

@@ -52,8 +52,19 @@ export class SimStore {
   schedule(snapshot: () => PersistedState): void {
     this.pending = snapshot;
     if (this.timer) return;
-    this.timer = setTimeout(() => this.flush(), this.delayMs);
+    this.timer = setTimeout(() => {
+      // A failed background write must not take the runtime down; the next change retries it.
+      try {
+        this.flush();
+      } catch (e) {
+        this.lastError = e as Error;
+        process.stderr.write(`nestwright sim: could not write ${this.file}: ${(e as Error).message}\n`);
+      }
+    }, this.delayMs);
   }
+
+  /** The last background write failure, if any (shutdown's flush throws instead). */
+  lastError: Error | null = null;
 
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
