@@ -46,10 +46,14 @@ export const chatApp = defineApp<ChatData>({
   launcher: '.MainActivity',
   initialData: () => ({ name: null }),
   activities: {
-    '.MainActivity': defineActivity<ChatData, { name: string }>({
-      initialState: () => ({ name: '' }),
+    '.MainActivity': defineActivity<ChatData, { name: string; redirecting: boolean }>({
+      initialState: () => ({ name: '', redirecting: false }),
       render: (ctx) => {
-        if (ctx.data.name) ctx.after(0, () => (ctx.start('.RoomActivity'), ctx.finish()), { fixed: true });
+        if (ctx.data.name && !ctx.state.redirecting) {
+          // Already named: straight into the room (render runs per frame, so schedule it once).
+          ctx.state.redirecting = true;
+          ctx.after(0, () => (ctx.start('.RoomActivity'), ctx.finish()), { fixed: true });
+        }
         const join = () => {
           const name = ctx.state.name.trim();
           if (!name) return ctx.toast('Enter your name');

@@ -7,6 +7,7 @@ interface LoginState {
   password: string;
   error: string | null;
   loading: boolean;
+  redirecting: boolean;
 }
 
 /** How long the (deliberately slow) sign-in server takes, before the fault profile scales it. */
@@ -17,10 +18,11 @@ const SIGN_IN_MS = 2000;
  * bottom: while the keyboard is up for the email field they are under it and not in the tree.
  */
 export const loginActivity = defineActivity<ShopData, LoginState>({
-  initialState: () => ({ email: '', password: '', error: null, loading: false }),
+  initialState: () => ({ email: '', password: '', error: null, loading: false, redirecting: false }),
   render: (ctx) => {
-    if (ctx.data.user) {
+    if (ctx.data.user && !ctx.state.redirecting) {
       // Already signed in: go straight to the catalog, as the real app's splash does.
+      ctx.state.redirecting = true;
       ctx.after(0, () => (ctx.start('.CatalogActivity'), ctx.finish()), { fixed: true });
     }
     const submit = () => {
