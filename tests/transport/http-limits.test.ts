@@ -29,6 +29,11 @@ test('403 for a Host or Origin outside the allow-list (DNS rebinding); loopback 
     expect(ok.headers['access-control-allow-origin']).toBe('http://localhost:6274');
     expect((await raw(sim.url, { headers: { ...bearer(sim), host: `[::1]:${port}` } })).status).toBe(200);
     expect((await raw(sim.url, { headers: { ...bearer(sim), host: `devbox.local:${port}` } })).status).toBe(200);
+    // CORS preflight for the MCP Inspector: no token needed, allowed origins only.
+    const pre = await raw(sim.url, { method: 'OPTIONS', headers: { origin: 'http://127.0.0.1:6274' }, body: '' });
+    expect(pre.status).toBe(204);
+    expect(pre.headers['access-control-allow-headers']).toContain('mcp-session-id');
+    expect((await raw(sim.url, { method: 'OPTIONS', headers: { origin: 'http://evil.example.com' }, body: '' })).status).toBe(403);
     // The check comes before auth: a rebinding page learns nothing about the token.
     expect((await raw(sim.url, { headers: { host: 'evil.example.com' } })).status).toBe(403);
   } finally {
