@@ -65,3 +65,26 @@ test('a canvas game has no child nodes: only a tap at its pixels scores, visible
   expect(after.sha256).not.toBe(before.sha256);
   expect((await h.observe()).screen_hash).toBe(obs.screen_hash); // the tree cannot tell
 });
+
+test('ui_wait_for package: true once the app is in front, false after its timeout otherwise', async () => {
+  const h = await simSpace({ faults: 'realistic' });
+  const none = await h.call('ui_wait_for', { package: 'com.android.settings', timeout_ms: 1_000 });
+  expect(none).toMatchObject({ matched: false });
+  expect(none.elapsed_ms).toBeGreaterThanOrEqual(1_000);
+  await h.launch('com.android.settings');
+  expect((await h.call('ui_wait_for', { package: 'com.android.settings', timeout_ms: 1_000 })).matched).toBe(true);
+});
+
+test('long-press at a point falls back to a gesture on whatever is there', async () => {
+  const h = await simSpace();
+  await h.install('notes.apk');
+  await h.launch(NOTES);
+  await h.tap('New note');
+  await h.type('title', 'Pressed');
+  await h.call('ui_key', { key: 'back' });
+  await h.tap('Save');
+  const row = (await h.find((n) => n.text === 'Pressed')).node.bounds;
+  const r = await h.call('ui_long_press', { point: [row[0] + 100, row[1] + 20] });
+  expect(r.method).toBe('gesture');
+  expect(await h.texts()).toContain('Copy text');
+});
