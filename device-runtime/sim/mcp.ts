@@ -1,4 +1,7 @@
+import { randomUUID } from 'node:crypto';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { inputJsonSchema, resultJsonSchema, TOOL_LIST } from '../protocol/index.js';
 import type { CallContext, CallOutcome, SimRuntime } from './runtime.js';
@@ -35,4 +38,17 @@ export function createMcpServer(runtime: SimRuntime, ctx: () => CallContext): Se
     toCallToolResult(await runtime.call(req.params.name, req.params.arguments ?? {}, ctx())),
   );
   return server;
+}
+
+/**
+ * The client end of an in-memory MCP connection to `runtime` (the SDK's linked pair): same
+ * protocol, no HTTP, for unit tests. Wrap it with `McpToolTransport.connect`. Closing it ends the
+ * session, which releases its leases as a DELETE would.
+ */
+export async function inMemoryTransport(runtime: SimRuntime, sessionId = `mem_${randomUUID().slice(0, 8)}`): Promise<Transport> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const server = createMcpServer(runtime, () => ({ sessionId, caller: 'REMOTE_MCP' }));
+  server.onclose = () => runtime.endSession(sessionId);
+  await server.connect(serverSide);
+  return clientSide;
 }
