@@ -34,8 +34,8 @@ export function createMcpServer(runtime: SimRuntime, ctx: () => CallContext): Se
     { capabilities: { tools: { listChanged: false }, logging: {} } },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOL_DESCRIPTORS }));
-  server.setRequestHandler(CallToolRequestSchema, async (req) =>
-    toCallToolResult(await runtime.call(req.params.name, req.params.arguments ?? {}, ctx())),
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra) =>
+    toCallToolResult(await runtime.call(req.params.name, req.params.arguments ?? {}, { ...ctx(), signal: extra.signal })),
   );
   return server;
 }

@@ -43,6 +43,8 @@ export interface SimOptions extends SimEnvOptions {
 export interface CallContext {
   sessionId: string;
   caller: Caller;
+  /** Aborted when the caller gives up (MCP notifications/cancelled): queued waits stop waiting. */
+  signal?: AbortSignal;
 }
 
 export type CallOutcome<N extends ToolName = ToolName> =

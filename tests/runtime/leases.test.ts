@@ -85,3 +85,17 @@ test('deleting a space wakes its waiters with SPACE_NOT_FOUND', async () => {
   await a.ok('space_delete', { space_id });
   expect((await waiting).code).toBe('SPACE_NOT_FOUND');
 });
+
+test('a caller that gives up waiting leaves the queue and is never handed the space', async () => {
+  const { rt, a, space_id } = await setup();
+  await a.ok('session_acquire', { space_id });
+  const abort = new AbortController();
+  const gaveUp = rt.call('session_acquire', { space_id, wait_ms: 60_000 }, { sessionId: 'B', caller: 'REMOTE_MCP', signal: abort.signal });
+  const next = session(rt, 'C').ok('session_acquire', { space_id, wait_ms: 60_000 });
+  expect((await a.ok('session_status', { space_id })).waiting).toBe(2);
+  abort.abort();
+  const out = await gaveUp;
+  expect(out.ok ? 'granted' : out.error.code).toBe('CANCELLED');
+  await a.ok('session_release', { space_id });
+  expect((await next).session_id).toBe('C');
+});

@@ -62,16 +62,19 @@ export class ApprovalGate {
   }
 
   /** Resolves with the decision, or with `pending` when `timeout_ms` passes first. */
-  async wait(id: string, timeout_ms: number): Promise<{ approval_id: string; status: Status; decided_by: string | null; reason: string | null }> {
+  async wait(id: string, timeout_ms: number, signal?: AbortSignal): Promise<{ approval_id: string; status: Status; decided_by: string | null; reason: string | null }> {
     const a = this.get(id, 'approval_wait');
-    if (a.status === 'pending' && timeout_ms > 0) {
+    if (a.status === 'pending' && timeout_ms > 0 && !signal?.aborted) {
       await new Promise<void>((resolve) => {
         const t = setTimeout(done, timeout_ms);
         function done(): void {
           clearTimeout(t);
+          signal?.removeEventListener('abort', done);
+          a.waiters = a.waiters.filter((w) => w !== done);
           resolve();
         }
         a.waiters.push(done);
+        signal?.addEventListener('abort', done, { once: true });
       });
     }
     return { approval_id: a.id, status: a.status, decided_by: a.decided_by, reason: a.decision_reason };
@@ -112,7 +115,7 @@ export class ApprovalGate {
     a.status = status;
     a.decided_by = by;
     a.decision_reason = reason;
-    for (const w of a.waiters.splice(0)) w();
+    for (const w of [...a.waiters]) w();
     this.audit.event('approval', `approval.${status}`, { caller: by.startsWith('USER') ? 'USER' : a.caller, session_id: a.session_id }, a.space_id, {
       approval_id: a.id,
       tool: a.tool,

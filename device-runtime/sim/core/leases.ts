@@ -48,7 +48,7 @@ export class LeaseManager {
     return this.queues.get(spaceId)?.length ?? 0;
   }
 
-  async acquire(spaceId: string, sessionId: string, mode: LeaseMode, ttl: number, owner: Caller, waitMs = 0): Promise<Lease> {
+  async acquire(spaceId: string, sessionId: string, mode: LeaseMode, ttl: number, owner: Caller, waitMs = 0, signal?: AbortSignal): Promise<Lease> {
     this.sweep();
     const queue = this.queues.get(spaceId) ?? [];
     const holder = this.exclusiveHolder(spaceId);
@@ -73,6 +73,17 @@ export class LeaseManager {
       };
       this.queues.set(spaceId, [...queue, waiter]);
       this.scheduleSweep();
+      // A caller that gave up must not be handed the space later (it would sit on it until expiry).
+      signal?.addEventListener(
+        'abort',
+        () => {
+          if (!this.queues.get(spaceId)?.includes(waiter)) return;
+          this.removeWaiter(spaceId, waiter);
+          reject(new SimError(toolError('CANCELLED', `session_acquire: the wait for space ${spaceId} was cancelled by the caller`)));
+          this.pump(spaceId);
+        },
+        { once: true },
+      );
     });
   }
 

@@ -5,7 +5,7 @@ import type { HandlerGroup } from './types.js';
 type SessionTools = 'session_acquire' | 'session_release' | 'session_status' | 'approval_request' | 'approval_wait' | 'approval_decide';
 
 export const sessionHandlers: HandlerGroup<SessionTools> = {
-  session_acquire: (args, rt, ctx) => rt.leases.acquire(args.space_id, ctx.sessionId, args.mode, args.ttl_ms, args.caller, args.wait_ms),
+  session_acquire: (args, rt, ctx) => rt.leases.acquire(args.space_id, ctx.sessionId, args.mode, args.ttl_ms, args.caller, args.wait_ms, ctx.signal),
 
   session_release: (args, rt, ctx) => ({ released: rt.leases.release(args.space_id, ctx.sessionId, args.lease_id, args.force) }),
 
@@ -19,7 +19,7 @@ export const sessionHandlers: HandlerGroup<SessionTools> = {
     return rt.approvals.request({ ...args, tool: tool.name }, ctx);
   },
 
-  approval_wait: (args, rt) => rt.approvals.wait(args.approval_id, args.timeout_ms),
+  approval_wait: (args, rt, ctx) => rt.approvals.wait(args.approval_id, args.timeout_ms, ctx.signal),
 
   approval_decide: (args, rt, ctx) => rt.approvals.decide(args.approval_id, args.decision, args.reason, { caller: 'USER', sessionId: ctx.sessionId }),
 };
