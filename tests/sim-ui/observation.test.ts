@@ -88,3 +88,30 @@ test('long-press at a point falls back to a gesture on whatever is there', async
   expect(r.method).toBe('gesture');
   expect(await h.texts()).toContain('Copy text');
 });
+
+test('an exception thrown by app code crashes that instance with its stack, like an uncaught exception', async () => {
+  const h = await simSpace();
+  const { defineApp, defineActivity } = await import('../../device-runtime/sim/apps/define-app.js');
+  const { button, column } = await import('../../device-runtime/sim/ui/view.js');
+  const model = defineApp({
+    package: 'com.example.buggy',
+    label: 'Buggy',
+    launcher: '.MainActivity',
+    initialData: () => ({}),
+    activities: {
+      '.MainActivity': defineActivity({
+        initialState: () => ({}),
+        render: () => column([button('Boom', () => { throw new Error('Attempt to invoke virtual method on a null object reference'); })]),
+      }),
+    },
+  });
+  const settings = h.space.apps.get('com.android.settings')!;
+  h.space.apps.set(model.package, { ...settings, model, label: 'Buggy', system: false });
+  await h.launch(model.package);
+  const r = await h.call('ui_tap', { text: 'Boom' });
+  expect(r.ok).toBe(true);
+  expect((await h.observe()).package).toBeNull();
+  const again = await h.launch(model.package);
+  expect(again.restarted_after_crash).toBe(true);
+  expect(again.crash_reason).toMatch(/^java\.lang\.RuntimeException: Attempt to invoke virtual method on a null object reference\n\tat /);
+});

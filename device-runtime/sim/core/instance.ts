@@ -159,14 +159,33 @@ export class SimInstance {
       const due = this.timers.filter((t) => t.due <= now).sort((a, b) => a.due - b.due)[0];
       if (!due) return;
       this.timers.splice(this.timers.indexOf(due), 1);
-      due.fn();
+      this.runApp(due.fn);
+      if (this.status === 'crashed') return;
     }
   }
 
   render(): View | null {
     const record = this.top;
     if (!record) return null;
-    return this.model.activities[record.name]!.render(this.context(record));
+    let view: View | null = null;
+    this.runApp(() => (view = this.model.activities[record.name]!.render(this.context(record))));
+    return view;
+  }
+
+  /**
+   * Run app code (a handler, render, background work). An exception thrown by the app model is
+   * what an uncaught exception on Android's main thread is: the process dies with its stack.
+   * Simulator errors (SimError) pass through.
+   */
+  runApp(fn: () => void): void {
+    try {
+      fn();
+    } catch (e) {
+      if ((e as Error)?.name === 'SimError') throw e;
+      const err = e instanceof Error ? e : new Error(String(e));
+      const frames = (err.stack ?? '').split('\n').slice(1, 6).map((l) => `\tat ${l.trim().replace(/^at /, '')}`);
+      this.crash([`java.lang.RuntimeException: ${err.message}`, ...frames].join('\n'));
+    }
   }
 
   context(record: ActivityRecord): ActivityContext<any, any> {

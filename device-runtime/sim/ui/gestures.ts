@@ -14,6 +14,13 @@ export interface ActionOutcome {
 const inside = (b: readonly number[], x: number, y: number) => x >= b[0]! && x < b[2]! && y >= b[1]! && y < b[3]!;
 const touchable = (n: FlatNode) => !!(n.view.onClick || n.view.onTapAt || n.view.onLongClick || n.view.kind === 'edit-text');
 
+/** Run an app callback for the app in front: its exceptions crash it, as on a device. */
+function app(snap: Snapshot, fn: () => void): void {
+  const fg = snap.frame.fg;
+  if (fg) fg.runApp(fn);
+  else fn();
+}
+
 function requireInjection(screen: SimScreen, tool: string): void {
   if (!screen.channel.inject) {
     throw new SimError(
@@ -45,8 +52,9 @@ function click(screen: SimScreen, snap: Snapshot, n: FlatNode, x: number, y: num
   if (!n.node.enabled) return;
   const v = n.view;
   if (v.kind === 'edit-text') return focusField(screen, snap.frame, n.laid);
-  if (v.onTapAt) return v.onTapAt(x - n.laid.bounds[0], y - n.laid.bounds[1]);
-  v.onClick?.();
+  const { onTapAt, onClick } = v;
+  if (onTapAt) return app(snap, () => onTapAt(x - n.laid.bounds[0], y - n.laid.bounds[1]));
+  if (onClick) app(snap, onClick);
 }
 
 function gestureTap(screen: SimScreen, snap: Snapshot, x: number, y: number): UiNode | null {
@@ -56,7 +64,7 @@ function gestureTap(screen: SimScreen, snap: Snapshot, x: number, y: number): Ui
     const dialog = record?.dialog;
     if (record && dialog?.cancelable) {
       record.dialog = null;
-      dialog.onCancel?.();
+      if (dialog.onCancel) app(snap, dialog.onCancel);
     }
     return null;
   }
@@ -88,12 +96,13 @@ export function longPress(screen: SimScreen, target: Target): ActionOutcome {
   const { snap, hit, point } = screen.resolve(target, 'ui_long_press');
   if (screen.dropsAction()) return { method: hit ? 'node' : 'gesture', node: hit?.node ?? null };
   if (hit?.view.onLongClick && screen.channel.nodeActions) {
-    if (hit.node.enabled) hit.view.onLongClick();
+    if (hit.node.enabled) app(snap, hit.view.onLongClick);
     return { method: 'node', node: hit.node };
   }
   const h = hitTest(snap, point[0], point[1]);
   if (h.kind !== 'node') return { method: 'gesture', node: null };
-  if (h.hit.node.enabled) h.hit.view.onLongClick?.();
+  const onLong = h.hit.view.onLongClick;
+  if (h.hit.node.enabled && onLong) app(snap, onLong);
   return { method: 'gesture', node: h.hit.node };
 }
 
@@ -115,8 +124,9 @@ export function setText(screen: SimScreen, target: Target, value: string, submit
   if (screen.dropsAction()) return { method, node: field.node };
   if (!field.node.enabled) return { method, node: field.node };
   focusField(screen, snap.frame, field.laid);
-  field.view.onTextChange(value);
-  if (submit) field.view.onSubmit?.();
+  const { onTextChange, onSubmit } = field.view;
+  app(snap, () => onTextChange(value));
+  if (submit && onSubmit) app(snap, onSubmit);
   return { method, node: field.node };
 }
 
@@ -138,7 +148,7 @@ export function pressKey(screen: SimScreen, key: Key, leave: () => void): void {
       const dialog = record.dialog;
       if (dialog.cancelable || dialog.package) {
         record.dialog = null;
-        dialog.onCancel?.();
+        if (dialog.onCancel) app(snap, dialog.onCancel);
       }
       return;
     }
@@ -149,13 +159,16 @@ export function pressKey(screen: SimScreen, key: Key, leave: () => void): void {
     if (fg) leave();
   } else if (key === 'enter') {
     const field = focusedField(snap);
-    if (field?.view.onSubmit) {
+    const onSubmit = field?.view.onSubmit;
+    if (onSubmit) {
       screen.hideKeyboard();
-      field.view.onSubmit();
+      app(snap, onSubmit);
     }
   } else if (key === 'delete') {
     const field = focusedField(snap);
-    if (field?.view.onTextChange && field.view.text) field.view.onTextChange(field.view.text.slice(0, -1));
+    const onTextChange = field?.view.onTextChange;
+    const current = field?.view.text;
+    if (onTextChange && current) app(snap, () => onTextChange(current.slice(0, -1)));
   }
   screen.invalidate();
 }
@@ -171,7 +184,10 @@ function moveList(screen: SimScreen, snap: Snapshot, list: LaidOut, dy: number):
   if (moved) {
     const after = screen.snapshot(false);
     for (const w of after.frame.windows) {
-      for (const l of listsOf(w.root)) if (l.scroll!.key === s.key && l.scroll!.atEnd) l.scroll!.onEndReached?.();
+      for (const l of listsOf(w.root)) {
+        const onEnd = l.scroll!.onEndReached;
+        if (l.scroll!.key === s.key && l.scroll!.atEnd && onEnd) app(after, onEnd);
+      }
     }
     screen.invalidate();
   }
