@@ -88,12 +88,15 @@ export class SimRuntime {
     };
     this.pool = new ProcessPool(this.options.slots);
     this.approvals = new ApprovalGate(this.audit);
-    this.leases = new LeaseManager((change, lease, by) =>
-      this.audit.event('lease', `lease.${change}`, { caller: lease.owner, session_id: by ?? lease.session_id }, lease.space_id, {
-        lease_id: lease.lease_id,
-        mode: lease.mode,
-        holder: lease.session_id,
-      }),
+    this.leases = new LeaseManager((change, lease, by, at) =>
+      this.audit.event(
+        'lease',
+        `lease.${change}`,
+        { caller: lease.owner, session_id: by ?? lease.session_id },
+        lease.space_id,
+        { lease_id: lease.lease_id, mode: lease.mode, holder: lease.session_id },
+        at,
+      ),
     );
     this.store = this.options.stateDir ? new SimStore(this.options.stateDir) : null;
     const saved = this.store?.load();

@@ -61,8 +61,8 @@ export class SimAudit {
   }
 
   /** A lease or approval change, not itself a tool call. */
-  event(kind: 'lease' | 'approval', tool: string, who: { caller: Caller; session_id: string }, space_id: string | null, args: Record<string, unknown>): void {
-    this.record({ ts: Date.now(), kind, caller: who.caller, session_id: who.session_id, space_id, tool, args, code: 'OK', duration_ms: 0 });
+  event(kind: 'lease' | 'approval', tool: string, who: { caller: Caller; session_id: string }, space_id: string | null, args: Record<string, unknown>, ts = Date.now()): void {
+    this.record({ ts, kind, caller: who.caller, session_id: who.session_id, space_id, tool, args, code: 'OK', duration_ms: 0 });
   }
 
   query(f: AuditFilter): { entries: AuditEntry[]; total: number; recorded: number } {

@@ -31,7 +31,8 @@ export class LeaseManager {
   private sweepTimer: NodeJS.Timeout | null = null;
 
   constructor(
-    private readonly onChange: (change: LeaseChange, lease: Lease, by?: string) => void = () => {},
+    /** `at`: when it happened, for expiries noticed later than they occurred. */
+    private readonly onChange: (change: LeaseChange, lease: Lease, by?: string, at?: number) => void = () => {},
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -206,7 +207,7 @@ export class LeaseManager {
       if (l.expires_at > t) continue;
       this.leases.delete(id);
       touched.add(l.space_id);
-      this.onChange('expire', strip(l));
+      this.onChange('expire', strip(l), undefined, l.expires_at);
     }
     for (const s of touched) this.pump(s);
   }
