@@ -10,7 +10,7 @@ import { ContentStore } from './content-store.js';
 import { ScreenshotRenderer } from './screenshot-renderer.js';
 import { contextHtml, contextLabels, optionParameters, runContext } from './context.js';
 import { buildSteps, type StepContext } from './steps.js';
-import { parseTrajectory, TRAJECTORY_ATTACHMENT, type TrajectoryDoc, type TrajectoryStep } from './trajectory-schema.js';
+import { LOGCAT_ATTACHMENT, parseTrajectory, TRAJECTORY_ATTACHMENT, TREE_ATTACHMENT, type TrajectoryDoc, type TrajectoryStep } from './trajectory-schema.js';
 
 export interface AllureReporterOptions {
   /** Where to write Allure results (relative to the config file). Default `allure-results`. */
@@ -106,7 +106,10 @@ export default class NestwrightAllureReporter implements Reporter {
       else docError = parsed.error;
     }
 
-    for (const ref of [TRAJECTORY_ATTACHMENT, doc?.failure?.tree, doc?.failure?.logcat, ...(doc?.steps ?? []).flatMap((t) => [t.screenshots.before, t.screenshots.after, t.observations?.before, t.observations?.after])]) {
+    // On failure the framework attaches the full tree and the logcat; `failure` may name them.
+    const treeRef = doc?.failure?.tree ?? (byName.has(TREE_ATTACHMENT) ? TREE_ATTACHMENT : undefined);
+    const logcatRef = doc?.failure?.logcat ?? (byName.has(LOGCAT_ATTACHMENT) ? LOGCAT_ATTACHMENT : undefined);
+    for (const ref of [TRAJECTORY_ATTACHMENT, treeRef, logcatRef, ...(doc?.steps ?? []).flatMap((t) => [t.screenshots.before, t.screenshots.after, t.observations?.before, t.observations?.after])]) {
       if (ref) referenced.add(ref);
     }
     const steps = buildSteps(result.steps, doc?.steps ?? [], ctx);
@@ -127,7 +130,7 @@ export default class NestwrightAllureReporter implements Reporter {
       status = statusOf(c.kind);
       statusDetails = { message: tagMessage(c, stripAnsi(message)), trace: stripAnsi(error?.stack ?? '') };
       attachments.push(this.store.json('error', { code: c.code, kind: c.kind, message: stripAnsi(message), step: failed ? { index: failed.index, title: failed.title, api: failed.api, code: failed.error?.code ?? null } : null }));
-      for (const [name, ref, type] of [['full tree', doc?.failure?.tree, 'application/json'], ['logcat', doc?.failure?.logcat, 'text/plain']] as const) {
+      for (const [name, ref, type] of [['full tree', treeRef, 'application/json'], ['logcat', logcatRef, 'text/plain']] as const) {
         const body = ref ? ctx.body(ref) : null;
         if (body) attachments.push(this.store.put(name, type, body));
       }

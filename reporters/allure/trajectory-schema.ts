@@ -11,12 +11,16 @@ import { UiNodeSchema } from '../../device-runtime/protocol/index.js';
  *   meta                   where the test ran: device, space, instance, app package and version,
  *                          channel, fault profile, and the effective `test.use` options
  *   failure                names of test attachments written when the test failed: the full
- *                          accessibility tree (JSON) and the instance's logcat (text)
+ *                          accessibility tree (JSON) and the instance's logcat (text); without
+ *                          it, attachments named `nestwright-tree` and `nestwright-logcat` are used
  *
  * Parsed here, at the boundary, because the attachment is data from another process: a malformed
  * one is reported on the test (with the path of the bad field), never trusted.
  */
 export const TRAJECTORY_ATTACHMENT = 'nestwright-trajectory';
+/** Default names of the failure attachments when `failure` does not name them. */
+export const TREE_ATTACHMENT = 'nestwright-tree';
+export const LOGCAT_ATTACHMENT = 'nestwright-logcat';
 
 const RefsSchema = z.object({ before: z.string().optional(), after: z.string().optional() });
 
