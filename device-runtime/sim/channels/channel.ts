@@ -42,3 +42,12 @@ export function selectChannel(a: ChannelAvailability): ChannelSpec {
   if (a.shizuku) return CHANNELS.shizuku;
   return CHANNELS.vision;
 }
+
+/** Every channel the device offers, in preference order (for runtime_info.capabilities.channels). */
+export function availableChannels(a: ChannelAvailability): Channel[] {
+  const out: Channel[] = [];
+  if (a.accessibility && !a.advancedProtection) out.push('accessibility');
+  if (a.shizuku) out.push('shizuku');
+  out.push('vision');
+  return out;
+}
