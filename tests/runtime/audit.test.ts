@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { maskArgs } from '../../device-runtime/sim/core/audit.js';
-import { runtime, session, spaceWithNotes, NOTES } from './helpers.js';
+import { apk, runtime, session, spaceWithNotes, NOTES } from './helpers.js';
 
 test('every call is audited with caller, session, space, tool, masked arguments, code and duration', async () => {
   const rt = runtime();
@@ -42,4 +42,23 @@ test('an instance crash and restart are visible per instance', async () => {
   const n = (await s.ok('audit_query', { kind: 'call' })).total;
   await s.ok('space_status', { space_id });
   expect((await s.ok('audit_query', { kind: 'call' })).total).toBe(n + 2);
+});
+
+test('text typed into a password field is masked in the audit log; other text is kept', async () => {
+  const rt = runtime();
+  const s = session(rt, 'S1');
+  const { space_id } = await s.ok('space_create', {});
+  await s.ok('session_acquire', { space_id });
+  await s.ok('space_install_apk', { space_id, apk_paths: [apk('shop.apk')] });
+  await s.ok('space_launch', { space_id, package: 'com.nestwright.shop' });
+  const waited = await s.ok('ui_wait_for', { space_id, activity: '.LoginActivity', idle: true, timeout_ms: 10_000 });
+  expect(waited.matched).toBe(true);
+  const obs = await s.ok('ui_observe', { space_id });
+  const pw = obs.nodes.find((n) => n.password)!;
+  const email = obs.nodes.find((n) => n.editable && !n.password)!;
+  await s.ok('ui_set_text', { space_id, node_id: pw.id, snapshot_id: obs.snapshot_id, text: 'hunter22' });
+  const obs2 = await s.ok('ui_observe', { space_id });
+  await s.ok('ui_set_text', { space_id, node_id: email.id, snapshot_id: obs2.snapshot_id, text: 'me@example.com' });
+  const typed = (await s.ok('audit_query', { tool: 'ui_set_text' })).entries.map((e) => e.args.text);
+  expect(typed).toEqual(['***', 'me@example.com']);
 });
