@@ -96,3 +96,20 @@ test('search finds notes; data persists per instance across stop and relaunch', 
   await h.type('search_field', 'alpha');
   expect(await h.texts()).toContain('Alpha plan');
 });
+
+test('node ids from a detail=full snapshot or from ui_wait_for act on the node they named', async () => {
+  const h = await simSpace();
+  await h.install('notes.apk');
+  await h.launch(NOTES);
+  const full = await h.observe({ detail: 'full' });
+  const newNote = full.nodes.find((n) => n.text === 'New note')!;
+  const compactId = (await h.observe()).nodes.find((n) => n.text === 'New note')!.id;
+  expect(newNote.id).not.toBe(compactId); // different numbering…
+  const r = await h.call('ui_tap', { node_id: newNote.id, snapshot_id: full.snapshot_id });
+  expect(r.node?.text).toBe('New note'); // …but the right node
+  const waited = await h.call('ui_wait_for', { idle: true, timeout_ms: 1000 });
+  const obs = await h.observe();
+  const title = obs.nodes.find((n) => n.res_id?.endsWith(':id/title'))!;
+  const typed = await h.call('ui_set_text', { node_id: title.id, snapshot_id: waited.snapshot_id!, text: 'From wait_for' });
+  expect(typed.node?.res_id).toBe(`${NOTES}:id/title`);
+});

@@ -24,6 +24,8 @@ export interface Snapshot {
   nodes: FlatNode[];
   frame: Frame;
   treeMissing: boolean;
+  /** Taken with detail=full (its node numbering differs from compact). */
+  full: boolean;
 }
 
 const TOAST_MS = 2000;
@@ -47,8 +49,10 @@ export class SimScreen {
   private seenSeq: number | null = null;
   private transitionStart = Number.NEGATIVE_INFINITY;
   private transitionKind: 'activity' | 'task' = 'activity';
-  private last: Snapshot | null = null;
-  private snapshotsSeen = new Map<string, string>();
+  /** Structures of the snapshots handed out (bounded), and the detail each was taken in. */
+  private snapshotsSeen = new Map<string, { structure: string; full: boolean }>();
+  /** Detail of the last observation: node ids without a snapshot id are read in that numbering. */
+  private lastFull = false;
 
   constructor(
     readonly spaceId: string,
@@ -141,13 +145,14 @@ export class SimScreen {
       nodes.push(...flatten(w.root, w.clip, { pkg: w.pkg, full, focus, firstId: nodes.length + 1 }));
     }
     const treeMissing = frame.transition < 1 && this.rng.chance(this.env.faults.treeMissingDuringTransition);
-    const snap: Snapshot = { id: `s_${++snapshotCounter}`, structure: structureHash(nodes.map((n) => n.node)), nodes, frame, treeMissing };
-    if (!full) this.last = snap;
-    return snap;
+    return { id: `s_${++snapshotCounter}`, structure: structureHash(nodes.map((n) => n.node)), nodes, frame, treeMissing, full };
   }
 
   observe(opts: { max_nodes: number; detail: 'compact' | 'full' }): Observation {
     const snap = this.snapshot(opts.detail === 'full');
+    this.snapshotsSeen.set(snap.id, { structure: snap.structure, full: snap.full });
+    if (this.snapshotsSeen.size > 64) this.snapshotsSeen.delete(this.snapshotsSeen.keys().next().value!);
+    this.lastFull = snap.full;
     const channel = this.channel;
     const hidden = snap.treeMissing || !channel.tree;
     const nodes = hidden ? [] : snap.nodes.map((n) => n.node);
@@ -168,18 +173,17 @@ export class SimScreen {
     };
   }
 
-  /** Remember snapshot structures handed out, so later actions can check them (bounded). */
-  remember(obs: Observation): void {
-    if (this.last && this.last.id === obs.snapshot_id) this.snapshotsSeen.set(obs.snapshot_id, this.last.structure);
-    if (this.snapshotsSeen.size > 64) this.snapshotsSeen.delete(this.snapshotsSeen.keys().next().value!);
-  }
+  /** Kept for callers of the skeleton API: observe() now remembers every snapshot it hands out. */
+  remember(_obs: Observation): void {}
 
   /**
    * Resolve a target against the current screen. A node id must come from a snapshot whose
    * structure still matches (else SNAPSHOT_STALE); text matches text, then description.
    */
   resolve(target: Target, tool: string): { snap: Snapshot; hit: FlatNode | null; point: [number, number] } {
-    const snap = this.snapshot(false);
+    // Node ids are read in the numbering of the snapshot they came from (compact or full).
+    const ref = target.snapshot_id !== undefined ? this.snapshotsSeen.get(target.snapshot_id) : undefined;
+    const snap = this.snapshot(ref?.full ?? (target.node_id !== undefined && this.lastFull));
     if (target.node_id !== undefined || target.text !== undefined) {
       let hit: FlatNode | undefined;
       if (target.node_id !== undefined) {
@@ -212,8 +216,7 @@ export class SimScreen {
   }
 
   private structureOf(id: string, current: Snapshot): string | undefined {
-    if (this.last && this.last.id === id) return this.last.structure;
-    return this.snapshotsSeen.get(id) ?? (id === current.id ? current.structure : undefined);
+    return this.snapshotsSeen.get(id)?.structure ?? (id === current.id ? current.structure : undefined);
   }
 
   /**
