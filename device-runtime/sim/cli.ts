@@ -63,14 +63,14 @@ export async function simCommand(argv: string[]): Promise<number> {
     process.stderr.write(`nestwright sim: ${msg}\n`);
     return 2;
   };
-  const int = (flag: string, v: string | undefined, min: number): number | undefined | null => {
+  const int = (v: string | undefined, min: number): number | undefined | null => {
     if (v === undefined) return undefined;
     const n = Number(v);
     return Number.isInteger(n) && n >= min ? n : null;
   };
-  const port = int('--port', values.port, 0);
-  const slots = int('--slots', values.slots, 1);
-  const idle = int('--session-idle-ms', values['session-idle-ms'], 1);
+  const port = int(values.port, 0);
+  const slots = int(values.slots, 1);
+  const idle = int(values['session-idle-ms'], 1);
   if (port === null || (port ?? 0) > 65535) return fail(`--port ${values.port}: expected a port number 0-65535`);
   if (slots === null) return fail(`--slots ${values.slots}: expected a whole number ≥ 1`);
   if (idle === null) return fail(`--session-idle-ms ${values['session-idle-ms']}: expected milliseconds ≥ 1`);

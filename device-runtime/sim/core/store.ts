@@ -31,7 +31,7 @@ export class SimStore {
 
   constructor(
     readonly dir: string,
-    private readonly delayMs = 25,
+    private readonly delayMs = 100,
   ) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     this.file = join(dir, 'state.json');
