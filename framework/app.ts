@@ -64,11 +64,28 @@ export class App extends LocatorFactory {
     });
   }
 
+  /**
+   * Press a key. Back and home always change the screen (back closes a dialog, then the
+   * keyboard, then the activity), so a press that shows no effect was dropped and is repeated.
+   */
   async press(key: Key): Promise<void> {
-    await this.driver.step({ kind: 'action', api: 'app.press', title: formatTitle(TOOLS.ui_key.title, { key }), selector: null }, async (rec) => {
-      const before = await this.driver.observe('app.press');
+    const api = 'app.press';
+    await this.driver.step({ kind: 'action', api, title: formatTitle(TOOLS.ui_key.title, { key }), selector: null }, async (rec) => {
+      const before = await this.driver.observe(api);
       rec.before = before.snapshot_id;
-      await this.driver.call('app.press', 'ui_key', { space_id: this.driver.spaceId, key });
+      for (let attempt = 1; ; attempt++) {
+        await this.driver.call(api, 'ui_key', { space_id: this.driver.spaceId, key });
+        if (key !== 'back' && key !== 'home') return;
+        let after = before;
+        for (const wait of [0, 50, 150]) {
+          if (wait) await new Promise((r) => setTimeout(r, wait));
+          after = await this.driver.call(api, 'ui_observe', { space_id: this.driver.spaceId, max_nodes: 400, detail: 'compact' });
+          if (after.screen_hash !== before.screen_hash || after.tree_missing || after.package !== before.package) break;
+        }
+        rec.after = after.snapshot_id;
+        if (after.snapshot_id !== before.snapshot_id && (after.screen_hash !== before.screen_hash || after.tree_missing || after.package !== before.package)) return;
+        if (attempt >= 3) return;
+      }
     });
   }
 

@@ -192,7 +192,6 @@ export class Locator extends LocatorFactory {
       if (!this.driver.inFront(obs)) {
         const crash = await this.driver.crashed(api);
         if (crash) throw crash;
-        return { obs, effect: true };
       }
       if (took(before, obs, node)) return { obs, effect: true };
     }

@@ -161,3 +161,29 @@ for (let i = 0; i < 2; i++) {
   expect(slots.results).toHaveLength(6);
   for (const r of slots.results) expect(r.status, `${r.title}: ${r.error}`).toBe('passed');
 });
+
+test('the hostile profile (missing trees, animations, dropped input) needs no sleeps or retries in specs', async () => {
+  test.setTimeout(300_000);
+  const hostile = await runInline(
+    {
+      'hostile.spec.ts': `import { test, expect } from 'nestwright';
+test.use({ app: 'fixtures/apks/notes.apk' });
+test('create, edit, delete', async ({ app }) => {
+  await app.getByText('New note').tap();
+  await app.getById('title').fill('Tea');
+  await app.getByRole('button', { name: 'Save' }).tap();
+  await app.getByText('Tea', { exact: true }).tap();
+  await app.getById('title').fill('Green tea');
+  await app.getByRole('button', { name: 'Save' }).tap();
+  await app.getByText('Green tea').longPress();
+  await app.getByText('Delete', { exact: true }).tap();
+  await app.getByRole('button', { name: 'Delete' }).tap();
+  await expect(app.getByText('No notes yet')).toBeVisible();
+});
+`,
+    },
+    { env: { NESTWRIGHT_FAULTS: 'hostile', NESTWRIGHT_SEED: '7' }, args: ['--repeat-each=4'], use: 'actionTimeout: 10_000,', config: 'timeout: 60_000,' },
+  );
+  expect(hostile.results).toHaveLength(4);
+  for (const r of hostile.results) expect(r.status, plain(r.error)).toBe('passed');
+});
