@@ -14,3 +14,4 @@ export * from './tools/session.js';
 export * from './tools/agent.js';
 export * from './tools/runtime.js';
 export * from './tools/audit.js';
+export * from './tool-errors.js';

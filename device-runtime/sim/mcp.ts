@@ -3,13 +3,14 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { inputJsonSchema, resultJsonSchema, TOOL_LIST } from '../protocol/index.js';
+import { errorCodesOf, inputJsonSchema, resultJsonSchema, TOOL_LIST } from '../protocol/index.js';
 import type { CallContext, CallOutcome, SimRuntime } from './runtime.js';
 
 const TOOL_DESCRIPTORS = TOOL_LIST.map((t) => ({
   name: t.name,
   title: t.title.replace(/\s*\{\w+\}/g, '').trim() || t.name,
-  description: t.description,
+  // Agents read descriptions: say which error codes to expect (the envelope is {code, message, retryable, hint}).
+  description: `${t.description} Error codes: ${errorCodesOf(t.name).join(', ')}.`,
   inputSchema: inputJsonSchema(t) as { type: 'object' },
   outputSchema: resultJsonSchema(t) as { type: 'object' },
   annotations: { readOnlyHint: !t.mutating, destructiveHint: t.dangerous, idempotentHint: false, openWorldHint: false },

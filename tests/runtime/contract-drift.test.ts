@@ -87,3 +87,11 @@ test('tools/list over MCP lists exactly the protocol tools, with their input sch
     await sim.close();
   }
 });
+
+test('every tool declares its error codes, all from the closed set', async () => {
+  const { TOOL_ERRORS, errorCodesOf, ErrorCodeSchema } = await import('../../device-runtime/protocol/index.js');
+  expect(Object.keys(TOOL_ERRORS).sort()).toEqual([...TOOL_NAMES].sort());
+  for (const name of TOOL_NAMES) for (const c of errorCodesOf(name)) expect(ErrorCodeSchema.options, `${name}: ${c}`).toContain(c);
+  expect(errorCodesOf('space_install_apk')).toEqual(expect.arrayContaining(['SIGNATURE_MISMATCH', 'LEASE_REQUIRED', 'APPROVAL_REQUIRED', 'SPACE_NOT_FOUND']));
+  expect(errorCodesOf('space_list')).not.toContain('SPACE_NOT_FOUND');
+});

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ToolError, ToolInput, ToolName, ToolResult } from '../../device-runtime/protocol/index.js';
+import { errorCodesOf, isToolName, type ToolError, type ToolInput, type ToolName, type ToolResult } from '../../device-runtime/protocol/index.js';
 import { SimRuntime, type CallContext, type SimOptions } from '../../device-runtime/sim/runtime.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -15,7 +15,8 @@ export function tempDir(prefix = 'nw-sim-'): string {
 
 /**
  * An in-process runtime and a caller bound to one session: `ok` returns the result or throws
- * with the envelope, `fail` returns the envelope or throws with the result.
+ * with the envelope, `fail` returns the envelope or throws with the result. Every error must be
+ * one the protocol declares for that tool (TOOL_ERRORS): the tests double as a contract check.
  */
 export function session(rt: SimRuntime, sessionId: string, caller: CallContext['caller'] = 'REMOTE_MCP') {
   const ctx = { sessionId, caller };
@@ -29,6 +30,9 @@ export function session(rt: SimRuntime, sessionId: string, caller: CallContext['
     async fail<N extends ToolName>(name: N, args: ToolInput<N> | Record<string, unknown>): Promise<ToolError> {
       const out = await rt.call(name, args, ctx);
       if (out.ok) throw new Error(`${name} succeeded but should have failed: ${JSON.stringify(out.result)}`);
+      if (isToolName(name) && !errorCodesOf(name).includes(out.error.code)) {
+        throw new Error(`${name} answered ${out.error.code}, which TOOL_ERRORS does not declare for it (device-runtime/protocol/tool-errors.ts)`);
+      }
       return out.error;
     },
   };

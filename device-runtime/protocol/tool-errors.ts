@@ -1,0 +1,83 @@
+import type { ErrorCode } from './errors.js';
+import { getTool, type ToolName } from './registry.js';
+
+const INSTALL: ErrorCode[] = [
+  'INVALID_APK',
+  'SECURE_ENV_REQUIRED',
+  'ABI_MISMATCH',
+  'NOT_16KB_ALIGNED',
+  'SPLIT_INCOMPLETE',
+  'SPLIT_MISMATCH',
+  'SIGNATURE_MISMATCH',
+  'UNSIGNED',
+  'TARGET_SDK_TOO_LOW',
+];
+const ACTION: ErrorCode[] = ['NODE_NOT_FOUND', 'SNAPSHOT_STALE', 'CHANNEL_UNAVAILABLE', 'APP_CRASHED', 'TIMEOUT', 'NOT_SUPPORTED'];
+const LAUNCH: ErrorCode[] = ['APP_NOT_INSTALLED', 'INSTANCE_NOT_FOUND', 'ABI_MISMATCH', 'NO_PROCESS_SLOT', 'APP_CRASHED'];
+
+/**
+ * The codes each tool may answer with beyond those every call of its kind may get (see
+ * {@link errorCodesOf}). A table typed by ToolName: a new tool without an entry does not compile.
+ */
+export const TOOL_ERRORS = {
+  space_list: [],
+  space_create: [],
+  space_delete: [],
+  space_rename: [],
+  space_install_apk: INSTALL,
+  space_uninstall: ['APP_NOT_INSTALLED'],
+  space_list_apps: [],
+  space_launch: LAUNCH,
+  space_stop: ['APP_NOT_INSTALLED', 'INSTANCE_NOT_FOUND'],
+  space_status: [],
+  ui_observe: ['CHANNEL_UNAVAILABLE', 'TIMEOUT'],
+  ui_screenshot: ['CHANNEL_UNAVAILABLE', 'NOT_SUPPORTED'],
+  ui_tap: ACTION,
+  ui_long_press: ACTION,
+  ui_swipe: ACTION,
+  ui_scroll: ACTION,
+  ui_set_text: ACTION,
+  ui_key: ['CHANNEL_UNAVAILABLE', 'APP_CRASHED'],
+  ui_wait_for: ['CHANNEL_UNAVAILABLE', 'APP_CRASHED', 'TIMEOUT', 'CANCELLED'],
+  ui_find: ['SNAPSHOT_STALE', 'CHANNEL_UNAVAILABLE'],
+  app_intent: [...LAUNCH, 'NOT_SUPPORTED'],
+  sys_shell: ['TOOL_DISABLED', 'TIMEOUT'],
+  sys_logcat: [],
+  sys_clipboard_get: [],
+  sys_clipboard_set: [],
+  space_permissions: ['APP_NOT_INSTALLED'],
+  appfn_status: [],
+  appfn_list: ['APP_NOT_INSTALLED', 'NOT_SUPPORTED'],
+  appfn_execute: ['APP_NOT_INSTALLED', 'NOT_SUPPORTED', 'TIMEOUT'],
+  session_acquire: ['SPACE_BUSY', 'CANCELLED'],
+  session_release: [],
+  session_status: [],
+  approval_request: [],
+  approval_wait: ['APPROVAL_NOT_FOUND'],
+  approval_decide: ['APPROVAL_NOT_FOUND'],
+  task_run: ['NOT_SUPPORTED'],
+  task_status: ['TASK_NOT_FOUND', 'NOT_SUPPORTED'],
+  task_cancel: ['TASK_NOT_FOUND', 'NOT_SUPPORTED'],
+  skill_list: [],
+  skill_run: ['SKILL_NOT_FOUND', 'NOT_SUPPORTED'],
+  trajectory_get: ['TASK_NOT_FOUND', 'NOT_SUPPORTED'],
+  runtime_info: [],
+  audit_query: [],
+} as const satisfies { readonly [N in ToolName]: readonly ErrorCode[] };
+
+/** Any call may get these: bad arguments, an unknown tool, a runtime fault, a transport failure. */
+const EVERY_CALL: ErrorCode[] = ['INVALID_ARGUMENT', 'UNKNOWN_TOOL', 'INTERNAL', 'UNAUTHORIZED', 'RATE_LIMITED', 'DEVICE_DISCONNECTED', 'PROTOCOL_ERROR'];
+
+/**
+ * Every code a call of `tool` may answer with: its own, those every call may get, SPACE_NOT_FOUND
+ * when it names a space, the lease codes when it mutates (§5.5), the approval codes when it is
+ * dangerous (§5.6).
+ */
+export function errorCodesOf(tool: ToolName): ErrorCode[] {
+  const def = getTool(tool)!;
+  const codes = new Set<ErrorCode>([...EVERY_CALL, ...TOOL_ERRORS[tool]]);
+  if ('space_id' in def.input.shape) codes.add('SPACE_NOT_FOUND');
+  if (def.mutating) for (const c of ['LEASE_REQUIRED', 'SPACE_BUSY'] as const) codes.add(c);
+  if (def.dangerous) for (const c of ['APPROVAL_REQUIRED', 'APPROVAL_DENIED'] as const) codes.add(c);
+  return [...codes];
+}
