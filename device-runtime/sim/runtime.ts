@@ -190,7 +190,17 @@ export class SimRuntime {
   /** §5.6: a dangerous call goes through when the policy pre-approves it or an approval covers it. */
   private requireApproval(tool: ToolDef, spaceId: string, args: Record<string, unknown>, ctx: CallContext): void {
     if (this.options.policy.preapprove.includes(tool.name)) return;
-    if (this.approvals.consume(spaceId, tool.name, args, ctx.sessionId)) return;
+    const decision = this.approvals.consume(spaceId, tool.name, args, ctx.sessionId);
+    if (decision.verdict === 'approved') return;
+    if (decision.verdict === 'denied') {
+      const a = decision.approval;
+      throw new SimError(
+        toolError('APPROVAL_DENIED', `${tool.name}: the approval ${a.id} was denied${a.decided_by === 'timeout' ? ' (no decision before it expired)' : ` by ${a.decided_by}`}${a.decision_reason ? `: ${a.decision_reason}` : ''}`, {
+          hint: 'Do not retry unchanged; ask again with approval_request if the situation changed.',
+          details: { approval_id: a.id, decided_by: a.decided_by },
+        }),
+      );
+    }
     throw new SimError(
       toolError('APPROVAL_REQUIRED', `${tool.name} is dangerous and needs a human approval in space ${spaceId}`, {
         hint: `Call approval_request {space_id: "${spaceId}", tool: "${tool.name}", reason: "…"}, wait with approval_wait until it is approved, then call ${tool.name} again.`,

@@ -54,6 +54,11 @@ test('strict: an approval for other arguments does not cover the call; a denial 
   await user.ok('approval_decide', { approval_id: denied.approval_id, decision: 'deny', reason: 'no' });
   expect(await s.ok('approval_wait', { approval_id: denied.approval_id })).toMatchObject({ status: 'denied', reason: 'no' });
   expect((await user.fail('approval_decide', { approval_id: denied.approval_id, decision: 'approve' })).code).toBe('INVALID_ARGUMENT');
+  // The call it was for is refused once as denied, then needs a new request.
+  const refused = await s.fail('sys_clipboard_get', { space_id });
+  expect(refused.code).toBe('APPROVAL_DENIED');
+  expect(refused.message).toContain(': no');
+  expect((await s.fail('sys_clipboard_get', { space_id })).code).toBe('APPROVAL_REQUIRED');
 });
 
 test('strict: no decision before the approval times out is a denial', async () => {

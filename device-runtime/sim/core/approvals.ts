@@ -5,7 +5,7 @@ import { SimError } from './sim-error.js';
 
 type Status = 'pending' | 'approved' | 'denied';
 
-interface Approval {
+export interface Approval {
   id: string;
   space_id: string;
   tool: string;
@@ -93,15 +93,24 @@ export class ApprovalGate {
     return { approval_id: a.id, status: a.status, decided_by: a.decided_by };
   }
 
-  /** Use up an approval that covers this call; false when there is none. */
-  consume(space_id: string, tool: string, args: Record<string, unknown>, sessionId: string): boolean {
+  /**
+   * Use up the decision that covers this call: an approval lets it through; a denial is reported
+   * once (so the caller learns the user said no) and then forgotten. 'none' when nothing covers it.
+   */
+  consume(space_id: string, tool: string, args: Record<string, unknown>, sessionId: string): { verdict: 'approved' | 'none' } | { verdict: 'denied'; approval: Approval } {
+    let denied: Approval | null = null;
     for (const a of this.approvals.values()) {
-      if (a.used || a.status !== 'approved' || a.space_id !== space_id || a.tool !== tool || a.session_id !== sessionId) continue;
+      if (a.used || a.status === 'pending' || a.space_id !== space_id || a.tool !== tool || a.session_id !== sessionId) continue;
       if (a.args && !Object.entries(a.args).every(([k, v]) => JSON.stringify(args[k]) === JSON.stringify(v))) continue;
-      a.used = true;
-      return true;
+      if (a.status === 'approved') {
+        a.used = true;
+        return { verdict: 'approved' };
+      }
+      denied ??= a;
     }
-    return false;
+    if (!denied) return { verdict: 'none' };
+    denied.used = true;
+    return { verdict: 'denied', approval: denied };
   }
 
   close(): void {
