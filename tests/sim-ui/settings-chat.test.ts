@@ -78,3 +78,15 @@ test('bringing another instance to the front is a transition: bounds move until 
   await h.settle();
   expect((await h.find((n) => n.text === 'New note')).node.bounds).toEqual(settled);
 });
+
+test('Chat: paste from the space clipboard into the message field', async () => {
+  const h = await simSpace();
+  await h.install('chat.apk');
+  await h.launch(CHAT);
+  await h.type('name', 'Ann', true);
+  await h.call('sys_clipboard_set', { text: 'pasted words' });
+  const field = await h.byRes('message_input');
+  await h.call('ui_long_press', { node_id: field.node.id, snapshot_id: field.obs.snapshot_id });
+  await h.tap('Paste');
+  expect((await h.byRes('message_input')).node.text).toBe('pasted words');
+});
