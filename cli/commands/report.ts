@@ -55,14 +55,18 @@ export async function reportCommand(argv: string[], io: ReportIo = stdio): Promi
     return 2;
   }
   const results = (values.results ?? ['allure-results']).map((d) => resolve(d));
-  for (const dir of results) {
-    if (!existsSync(dir) || !readdirSync(dir).some((f) => f.endsWith('-result.json'))) {
-      io.err(
-        `report: no Allure results in ${dir}. Add the reporter to playwright.config.ts ` +
-          `(reporter: [['list'], ['nestwright/reporters/allure']]) and run the tests first, or pass --results DIR.\n`,
-      );
-      return 1;
-    }
+  const missing = results.find((dir) => !existsSync(dir));
+  if (missing) {
+    io.err(`report: ${missing} does not exist. Pass the allure-results directory the reporter wrote (--results DIR).\n`);
+    return 1;
+  }
+  // A shard may have run no test, and a directory may carry only history/: one with results is enough.
+  if (!results.some((dir) => readdirSync(dir).some((f) => f.endsWith('-result.json')))) {
+    io.err(
+      `report: no Allure results in ${results.join(', ')}. Add the reporter to playwright.config.ts ` +
+        `(reporter: [['list'], ['nestwright/reporters/allure']]) and run the tests first.\n`,
+    );
+    return 1;
   }
   if (!hasJava()) {
     io.err('report: Allure 2 needs Java 8 or newer and no `java` was found. Install one (Debian: apt-get install default-jre-headless) or set JAVA_HOME.\n');

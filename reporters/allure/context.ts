@@ -48,8 +48,9 @@ export function runContext(test: TestCase, doc: TrajectoryDoc | null): RunContex
 function show(v: unknown): string {
   if (typeof v === 'string') return v;
   if (v && typeof v === 'object' && 'provider' in v) {
-    const { token: _token, ...rest } = v as Record<string, unknown>; // never print a device token
-    return JSON.stringify(rest);
+    // A device as `sim` or `nestspace http://…`; never its token.
+    const d = v as { provider: string; url?: string; serial?: string };
+    return [d.provider, d.url ?? d.serial].filter(Boolean).join(' ');
   }
   return JSON.stringify(v);
 }
@@ -72,10 +73,10 @@ export function optionParameters(c: RunContext): Parameter[] {
   return Object.entries(c.options).map(([name, value]) => ({ name, value }));
 }
 
-/** Allure 2 does not show custom labels on the test page; this table does. */
+/** Allure 2 does not show custom labels on the test page; this list does. */
 export function contextHtml(c: RunContext): string {
-  const rows = LABELS.filter(([key]) => c[key]).map(([key, name]) => `<tr><th align="left">${name}</th><td><code>${escape(String(c[key]))}</code></td></tr>`);
-  return rows.length ? `<table>${rows.join('')}</table>` : '';
+  const items = LABELS.filter(([key]) => c[key]).map(([key, name]) => `<li>${name}: <code>${escape(String(c[key]))}</code></li>`);
+  return items.length ? `<ul>${items.join('')}</ul>` : '';
 }
 
 const escape = (s: string) => s.replace(/[&<>"]/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[ch]!);
