@@ -13,7 +13,12 @@ const TOOL_DESCRIPTORS = TOOL_LIST.map((t) => ({
   description: `${t.description} Error codes: ${errorCodesOf(t.name).join(', ')}.`,
   inputSchema: inputJsonSchema(t) as { type: 'object' },
   outputSchema: resultJsonSchema(t) as { type: 'object' },
-  annotations: { readOnlyHint: !t.mutating, destructiveHint: t.dangerous, idempotentHint: false, openWorldHint: false },
+  annotations: {
+    readOnlyHint: !t.mutating,
+    destructiveHint: t.dangerous,
+    idempotentHint: !t.mutating || 'idempotency_key' in t.input.shape,
+    openWorldHint: false,
+  },
 }));
 
 /** MCP's shape of a call outcome: the result as structured content, or the error envelope with isError. */

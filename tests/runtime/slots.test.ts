@@ -53,6 +53,8 @@ test('a crash kills only its slot; the next launch says restarted_after_crash wi
   expect(status.running[0]!.slot).toBe(b.slot);
   const relaunch = await s.ok('space_launch', { space_id, package: NOTES, instance: 'a' });
   expect(relaunch.restarted_after_crash).toBe(true);
+  expect(rt.pool.isDirty(a.slot)).toBe(false);
+  expect((await s.ok('sys_logcat', { space_id, instance: 'a' })).lines.some((l) => l.message.includes('cleaned before reuse'))).toBe(true);
   expect(relaunch.crash_reason).toContain('boom');
   expect(relaunch.cold_start).toBe(true);
   const next = await s.ok('space_launch', { space_id, package: NOTES, instance: 'a' });

@@ -32,12 +32,16 @@ export class ProcessPool {
    * Pin `inst` (of space `spaceId`) to a slot; returns the slot and whatever was evicted to make
    * room. `leased(spaceId)` says whether a space is being driven, which protects its foreground.
    */
-  assign(inst: SimInstance, spaceId: string, leased: (spaceId: string) => boolean): { slot: number; pid: number; evicted: SimInstance | null; evictedSpace: string | null } {
+  assign(
+    inst: SimInstance,
+    spaceId: string,
+    leased: (spaceId: string) => boolean,
+  ): { slot: number; pid: number; evicted: SimInstance | null; evictedSpace: string | null; cleaned: boolean } {
     const tick = ++this.clock;
     const own = this.slots.findIndex((s) => s.inst === inst);
     if (own >= 0) {
       this.slots[own]!.used = tick;
-      return { slot: own + 1, pid: inst.pid, evicted: null, evictedSpace: null };
+      return { slot: own + 1, pid: inst.pid, evicted: null, evictedSpace: null, cleaned: false };
     }
     let index = this.slots.findIndex((s) => s.inst === null);
     let evicted: SimInstance | null = null;
@@ -65,11 +69,11 @@ export class ProcessPool {
       evicted!.stop();
       index = victim.i;
     }
-    const slot = this.slots[index]!;
-    if (slot.dirty) this.cleaned++;
+    const cleaned = this.slots[index]!.dirty;
+    if (cleaned) this.cleaned++;
     this.slots[index] = { inst, spaceId, used: tick, dirty: false };
     inst.slot = index + 1;
-    return { slot: index + 1, pid: ++this.nextPid, evicted, evictedSpace };
+    return { slot: index + 1, pid: ++this.nextPid, evicted, evictedSpace, cleaned };
   }
 
   release(inst: SimInstance, crashed = false): void {

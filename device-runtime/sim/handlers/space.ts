@@ -92,7 +92,8 @@ export const spaceHandlers: HandlerGroup<SpaceTools> = {
     const restarted = inst.status === 'crashed';
     const crashReason = inst.crashReason;
     if (restarted) inst.stop();
-    const { slot, pid, evicted, evictedSpace } = rt.pool.assign(inst, space.id, (id) => rt.leases.exclusiveHolder(id) !== undefined);
+    const { slot, pid, evicted, evictedSpace, cleaned } = rt.pool.assign(inst, space.id, (id) => rt.leases.exclusiveHolder(id) !== undefined);
+    if (cleaned) space.log({ level: 'W', tag: 'ActivityManager', message: `Slot :c${slot} was dirty after a crash; cleaned before reuse` }, inst);
     if (evicted && evictedSpace) {
       rt.spaces.get(evictedSpace)?.log({ level: 'I', tag: 'ActivityManager', message: `Killing ${evicted.pid}:${evicted.key}: evicted from slot :c${slot} (LRU)` }, evicted);
     }
