@@ -1,0 +1,87 @@
+import { test, expect } from '@playwright/test';
+import { DeviceError } from '../../device-runtime/client/index.js';
+import { toolError, type UiNode } from '../../device-runtime/protocol/index.js';
+import { AppDriver } from '../../framework/driver.js';
+import { NestwrightError } from '../../framework/errors.js';
+import { formatSteps, parseSelector, resolveSteps } from '../../framework/selector.js';
+import { withRetry } from '../../framework/space.js';
+import { Trajectory } from '../../framework/trajectory.js';
+
+/** In-process tests of the framework's pure parts and of how it treats device answers. */
+
+const node = (id: string, over: Partial<UiNode> = {}): UiNode => ({
+  id, role: 'text', text: null, desc: null, bounds: [0, 0, 10, 10], clickable: false, editable: false, scrollable: false,
+  enabled: true, focused: false, selected: false, parent: null, ...over,
+});
+
+test('parseSelector: engines, exact and regex text, role attributes, chains', () => {
+  expect(parseSelector('text="Save"')).toEqual([{ kind: 'text', text: 'Save', exact: true }]);
+  expect(parseSelector('Save')).toEqual([{ kind: 'text', text: 'Save', exact: false }]);
+  expect(parseSelector('id=list >> role=button[name="Add"][disabled=false] >> nth=-1')).toEqual([
+    { kind: 'id', id: 'list' },
+    { kind: 'role', role: 'button', name: { text: 'Add', exact: true }, disabled: false },
+    { kind: 'nth', index: -1 },
+  ]);
+  const [re] = parseSelector('desc=/cart, \\d+ items/i');
+  expect(re).toMatchObject({ kind: 'desc', exact: false });
+  expect(formatSteps(parseSelector('id=list >> text=Milk >> nth=0'))).toBe("id=list >> text='Milk' >> nth=0");
+});
+
+test('parseSelector: errors name the API and say what to write', () => {
+  expect(() => parseSelector('css=.x')).toThrow('app.locator: unknown selector engine "css=" in "css=.x"; use text=, desc=, id=, class=, role= or nth=');
+  expect(() => parseSelector('nth=first')).toThrow('app.locator: nth= takes an integer');
+  expect(() => parseSelector('role=button[size=2]')).toThrow('unknown role attribute [size]');
+  expect(() => parseSelector('')).toThrow('app.locator: empty selector');
+});
+
+test('resolveSteps: chained steps search inside earlier matches; filter looks at descendants', () => {
+  const all = [
+    node('row1', { role: 'group', clickable: true }),
+    node('t1', { text: 'Milk', parent: 'row1' }),
+    node('b1', { role: 'button', text: 'Add', parent: 'row1' }),
+    node('row2', { role: 'group', clickable: true }),
+    node('t2', { text: 'Honey', parent: 'row2' }),
+    node('b2', { role: 'button', text: 'Add', parent: 'row2' }),
+  ];
+  expect(resolveSteps(all, parseSelector('role=button[name="Add"]')).map((n) => n.id)).toEqual(['b1', 'b2']);
+  expect(resolveSteps(all, [{ kind: 'role', role: 'group' }, { kind: 'filter', hasText: { text: 'honey', exact: false } }, { kind: 'role', role: 'button' }]).map((n) => n.id)).toEqual(['b2']);
+  expect(resolveSteps(all, [{ kind: 'role', role: 'group' }, { kind: 'filter', hasNotText: { text: 'Milk', exact: true } }]).map((n) => n.id)).toEqual(['row2']);
+});
+
+test('withRetry: retries only the named codes, then fails naming the API', async () => {
+  let calls = 0;
+  const busy = () => new DeviceError('space_launch', toolError('NO_PROCESS_SLOT', 'all 1 process slots busy'));
+  await expect(withRetry('space.launch', ['NO_PROCESS_SLOT'], 5_000, async () => (++calls < 3 ? Promise.reject(busy()) : 'ok'))).resolves.toBe('ok');
+  expect(calls).toBe(3);
+  await expect(withRetry('space.launch', ['NO_PROCESS_SLOT'], 150, () => Promise.reject(busy()))).rejects.toThrow(/^space\.launch: still NO_PROCESS_SLOT after waiting 150ms/);
+  const other = new DeviceError('space_launch', toolError('APP_NOT_INSTALLED', 'no such app'));
+  await expect(withRetry('space.launch', ['NO_PROCESS_SLOT'], 5_000, () => Promise.reject(other))).rejects.toBe(other);
+});
+
+test('screenshots degrade gracefully on runtimes without ui_screenshot (asked once)', async () => {
+  let asked = 0;
+  const client = {
+    async call(name: string) {
+      if (name === 'ui_screenshot') {
+        asked++;
+        throw new DeviceError('ui_screenshot', toolError('NOT_SUPPORTED', 'ui_screenshot is not offered by this runtime'));
+      }
+      throw new Error(`unexpected ${name}`);
+    },
+  };
+  const driver = new AppDriver(client as never, 'sp_1', 'com.example', null, new Trajectory(), { actionTimeout: 100, expectTimeout: 100, screenshot: 'every-step' });
+  expect(await driver.screenshot('app.screenshot')).toBeNull();
+  expect(await driver.screenshot('app.screenshot')).toBeNull();
+  expect(asked).toBe(1);
+  // A step still runs and is recorded, just without a picture.
+  await driver.step({ kind: 'app', api: 'app.launch', title: 'Launch', selector: null }, async () => {});
+  expect(driver.trajectory.steps[0]).toMatchObject({ result: 'ok', screenshots: {} });
+});
+
+test('device errors become nestwright errors that name the API first', async () => {
+  const client = { call: async () => Promise.reject(new DeviceError('ui_tap', toolError('SPACE_BUSY', 'space sp_1 is leased by another session', { hint: 'Wait for the lease.' }))) };
+  const driver = new AppDriver(client as never, 'sp_1', 'com.example', null, new Trajectory(), { actionTimeout: 100, expectTimeout: 100 });
+  const e = await driver.call('locator.tap', 'ui_key', { space_id: 'sp_1', key: 'back' }).catch((x) => x);
+  expect(e).toBeInstanceOf(NestwrightError);
+  expect(e.message).toBe('locator.tap: ui_tap: SPACE_BUSY: space sp_1 is leased by another session\n  hint: Wait for the lease.');
+});
