@@ -113,3 +113,26 @@ test('node ids from a detail=full snapshot or from ui_wait_for act on the node t
   const typed = await h.call('ui_set_text', { node_id: title.id, snapshot_id: waited.snapshot_id!, text: 'From wait_for' });
   expect(typed.node?.res_id).toBe(`${NOTES}:id/title`);
 });
+
+test('search is a mode of the list: back closes it before leaving the app', async () => {
+  const h = await simSpace();
+  await h.install('notes.apk');
+  await h.launch(NOTES);
+  await h.tap('Search notes');
+  expect((await h.byRes('search_field')).node.hint).toBe('Search notes');
+  await h.call('ui_key', { key: 'back' });
+  const obs = await h.observe();
+  expect(obs).toMatchObject({ package: NOTES, activity: '.MainActivity' });
+  expect(obs.nodes.map((n) => n.text)).toContain('New note');
+});
+
+test('every activity a model declares is one the APK declares (launcher included)', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { appModelFor } = await import('../../device-runtime/sim/apps/index.js');
+  for (const app of ['notes', 'shop', 'chat']) {
+    const manifest = readFileSync(new URL(`../../fixtures/apks/src/${app}/AndroidManifest.xml`, import.meta.url), 'utf8');
+    const declared = [...manifest.matchAll(/<activity android:name="([^"]+)"/g)].map((m) => m[1]);
+    const pkg = /package="([^"]+)"/.exec(manifest)![1]!;
+    expect(Object.keys(appModelFor(pkg)!.activities).sort(), app).toEqual(declared.sort());
+  }
+});

@@ -52,7 +52,8 @@ test('a canvas game has no child nodes: only a tap at its pixels scores, visible
   const h = await simSpace();
   await h.install('shop.apk');
   await h.launch(SHOP);
-  await h.call('app_intent', { package: SHOP, component: `${SHOP}/.GameActivity` });
+  await h.call('app_intent', { package: SHOP, component: `${SHOP}/.CatalogActivity` });
+  await h.tap('Daily game');
   const obs = await h.observe();
   const surface = obs.nodes.find((n) => n.role === 'canvas')!;
   expect(surface).toMatchObject({ class: 'android.view.SurfaceView', text: null });
@@ -64,6 +65,9 @@ test('a canvas game has no child nodes: only a tap at its pixels scores, visible
   const after = await h.call('ui_screenshot', {});
   expect(after.sha256).not.toBe(before.sha256);
   expect((await h.observe()).screen_hash).toBe(obs.screen_hash); // the tree cannot tell
+  await h.call('ui_key', { key: 'back' }); // leaves the game mode, not the catalog
+  expect((await h.observe()).activity).toBe('.CatalogActivity');
+  expect(await h.texts()).toContain('Catalog');
 });
 
 test('ui_wait_for package: true once the app is in front, false after its timeout otherwise', async () => {

@@ -124,7 +124,11 @@ test('checkout: location permission prompt, confirmation dialog, 5 s of payment'
   await h.tap('Place order');
   expect(await h.texts()).toContain('Place order?');
   await h.tap('Place order'); // the dialog's button: the one behind it is not in the tree
-  expect((await h.observe()).activity).toBe('.OrderActivity');
+  const paying = await h.observe();
+  expect(paying.activity).toBe('.CheckoutActivity');
+  expect(paying.nodes.some((n) => n.desc === 'Processing payment')).toBe(true);
+  await h.call('ui_key', { key: 'back' }); // ignored while paying
+  expect((await h.observe()).activity).toBe('.CheckoutActivity');
   const notYet = await h.call('ui_wait_for', { text: 'confirmed', timeout_ms: 4_000 });
   expect(notYet.matched).toBe(false);
   const done = await h.call('ui_wait_for', { text: 'confirmed', timeout_ms: 5_000 });

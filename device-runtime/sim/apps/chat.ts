@@ -43,22 +43,22 @@ function messageRow(ctx: Ctx<unknown>, m: Message, me: string, now: number): Vie
 export const chatApp = defineApp<ChatData>({
   package: 'com.nestwright.chat',
   label: 'Chat',
-  launcher: '.MainActivity',
+  launcher: '.ConversationListActivity',
   initialData: () => ({ name: null }),
   activities: {
-    '.MainActivity': defineActivity<ChatData, { name: string; redirecting: boolean }>({
+    '.ConversationListActivity': defineActivity<ChatData, { name: string; redirecting: boolean }>({
       initialState: () => ({ name: '', redirecting: false }),
       render: (ctx) => {
         if (ctx.data.name && !ctx.state.redirecting) {
           // Already named: straight into the room (render runs per frame, so schedule it once).
           ctx.state.redirecting = true;
-          ctx.after(0, () => (ctx.start('.RoomActivity'), ctx.finish()), { fixed: true });
+          ctx.after(0, () => (ctx.start('.ConversationActivity'), ctx.finish()), { fixed: true });
         }
         const join = () => {
           const name = ctx.state.name.trim();
           if (!name) return ctx.toast('Enter your name');
           ctx.update((d) => void (d.name = name));
-          ctx.start('.RoomActivity');
+          ctx.start('.ConversationActivity');
           ctx.finish();
         };
         return column([
@@ -69,7 +69,7 @@ export const chatApp = defineApp<ChatData>({
         ]);
       },
     }),
-    '.RoomActivity': defineActivity<ChatData, { draft: string; seen: number }>({
+    '.ConversationActivity': defineActivity<ChatData, { draft: string; seen: number }>({
       softInput: 'resize',
       initialState: () => ({ draft: '', seen: 0 }),
       render: (ctx) => {

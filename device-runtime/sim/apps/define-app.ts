@@ -70,6 +70,8 @@ export interface ActivityModel<D, S> {
   softInput?: 'resize' | 'cover';
   initialState(extras: Readonly<Record<string, unknown>>, data: D): S;
   render(ctx: ActivityContext<D, S>): View;
+  /** OnBackPressedCallback: return true when the activity handled back (closing a search, a mode). */
+  onBack?(ctx: ActivityContext<D, S>): boolean;
 }
 
 /** A deep link the app handles: `nwshop://product/42` with pattern `product/:id`. */

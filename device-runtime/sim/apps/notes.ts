@@ -1,5 +1,5 @@
 import { defineActivity, defineApp, type ActivityContext } from './define-app.js';
-import { button, column, editText, iconButton, text, toolbar, virtualList, type View } from '../ui/view.js';
+import { button, column, editText, iconButton, row, text, toolbar, virtualList, type View } from '../ui/view.js';
 
 interface Note {
   id: number;
@@ -76,17 +76,33 @@ export const notesApp = defineApp<NotesData>({
   initialData: () => ({ notes: [], nextId: 1 }),
   deepLinks: [{ scheme: 'nwnotes', pattern: 'note/:id', activity: '.EditNoteActivity' }],
   activities: {
-    '.MainActivity': defineActivity<NotesData, { seeded: boolean }>({
-      initialState: () => ({ seeded: false }),
+    '.MainActivity': defineActivity<NotesData, { seeded: boolean; searching: boolean; query: string }>({
+      initialState: () => ({ seeded: false, searching: false, query: '' }),
+      // Back first closes the search, as a toolbar SearchView does.
+      onBack: (ctx) => (ctx.state.searching ? (ctx.set({ searching: false, query: '' }), true) : false),
       render: (ctx) => {
         const extra = Number(ctx.extras.sample_notes ?? 0);
         if (extra > 0 && !ctx.state.seeded) {
           ctx.state.seeded = true;
           addSamples(ctx, Math.min(extra, 5000));
         }
+        if (ctx.state.searching) {
+          const q = ctx.state.query.trim().toLowerCase();
+          const hits = q ? ctx.data.notes.filter((n) => n.title.toLowerCase().includes(q) || n.body.toLowerCase().includes(q)) : ctx.data.notes;
+          return column([
+            row(
+              [
+                iconButton('Collapse', () => ctx.set({ searching: false, query: '' }), { id: 'search_close' }),
+                editText(ctx.state.query, (query) => ctx.set({ query }), { id: 'search_field', hint: 'Search notes' }),
+              ],
+              { height: 168 },
+            ),
+            hits.length === 0 ? text('No matching notes', { id: 'empty' }) : notesList(ctx, hits, 'results'),
+          ]);
+        }
         return column([
           toolbar('Notes', [
-            iconButton('Search notes', () => ctx.start('.SearchActivity'), { id: 'search' }),
+            iconButton('Search notes', () => ctx.set({ searching: true }), { id: 'search' }),
             iconButton('More options', () =>
               ctx.showDialog({
                 cancelable: true,
@@ -100,18 +116,6 @@ export const notesApp = defineApp<NotesData>({
           ]),
           ctx.data.notes.length === 0 ? text('No notes yet', { id: 'empty' }) : notesList(ctx, ctx.data.notes, 'notes'),
           button('New note', () => ctx.start('.EditNoteActivity'), { id: 'new_note' }),
-        ]);
-      },
-    }),
-    '.SearchActivity': defineActivity<NotesData, { query: string }>({
-      initialState: () => ({ query: '' }),
-      render: (ctx) => {
-        const q = ctx.state.query.trim().toLowerCase();
-        const hits = q ? ctx.data.notes.filter((n) => n.title.toLowerCase().includes(q) || n.body.toLowerCase().includes(q)) : [];
-        return column([
-          toolbar('Search', [iconButton('Navigate up', () => ctx.finish(), { id: 'up' })]),
-          editText(ctx.state.query, (query) => ctx.set({ query }), { id: 'search_field', hint: 'Search notes' }),
-          q && hits.length === 0 ? text('No matching notes', { id: 'empty' }) : notesList(ctx, hits, 'results'),
         ]);
       },
     }),

@@ -136,6 +136,17 @@ export class SimInstance {
     this.host.invalidate();
   }
 
+  /** Offer back to the top activity's own handler first; true when it consumed it. */
+  handleBack(): boolean {
+    const record = this.top;
+    const onBack = record ? this.model.activities[record.name]?.onBack : undefined;
+    if (!record || !onBack) return false;
+    let handled = false;
+    this.runApp(() => (handled = onBack(this.context(record))));
+    this.host.invalidate();
+    return handled;
+  }
+
   /** Back: finish the top activity. Returns false when the stack became empty. */
   back(): boolean {
     this.stack.pop();

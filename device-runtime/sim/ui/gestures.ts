@@ -153,6 +153,7 @@ export function pressKey(screen: SimScreen, key: Key, leave: () => void): void {
       return;
     }
     if (screen.hideKeyboard() && snap.frame.keyboard) return;
+    if (fg && snap.frame.record && fg.handleBack()) return;
     if (fg && !fg.back()) leave();
   } else if (key === 'home') {
     screen.hideKeyboard();

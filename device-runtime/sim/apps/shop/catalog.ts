@@ -1,10 +1,13 @@
 import { defineActivity } from '../define-app.js';
 import { button, column, iconButton, progress, row, text, toolbar, virtualList, type View } from '../../ui/view.js';
+import { gameView, type GameState } from './game.js';
 import { addToCart, cartCount, money, PAGE_SIZE, product, PRODUCT_COUNT, type ShopCtx, type ShopData } from './model.js';
 
 interface CatalogState {
   loaded: number;
   loading: boolean;
+  /** The "Daily game" mode, and its score. */
+  game: GameState | null;
 }
 
 const PAGE_MS = 800;
@@ -42,13 +45,15 @@ export function cartAction(ctx: ShopCtx<unknown>, data: ShopData): View[] {
  * next page loads when the last rows come into view (a spinner row while it does).
  */
 export const catalogActivity = defineActivity<ShopData, CatalogState>({
-  initialState: () => ({ loaded: 0, loading: false }),
+  initialState: () => ({ loaded: 0, loading: false, game: null }),
+  onBack: (ctx) => (ctx.state.game ? (ctx.set({ game: null }), true) : false),
   render: (ctx) => {
+    if (ctx.state.game) return gameView(ctx.state.game, (game) => ctx.set({ game }), () => ctx.set({ game: null }));
     if (ctx.state.loaded === 0 && !ctx.state.loading) loadPage(ctx);
     const { loaded, loading } = ctx.state;
     const count = loaded + (loading ? 1 : 0);
     return column([
-      toolbar('Catalog', [iconButton('Daily game', () => ctx.start('.GameActivity'), { id: 'game' }), ...cartAction(ctx, ctx.data)]),
+      toolbar('Catalog', [iconButton('Daily game', () => ctx.set({ game: { score: 0, round: 0 } }), { id: 'game' }), ...cartAction(ctx, ctx.data)]),
       loaded === 0
         ? column([progress({ id: 'catalog_progress' })], { grow: 1 })
         : virtualList(
