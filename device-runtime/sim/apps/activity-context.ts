@@ -87,6 +87,11 @@ export function bindContext(inst: SimInstance, record: ActivityRecord): Activity
     requestPermission(permission, then) {
       const app = host.apps?.get(inst.model.package);
       if (inst.granted.has(permission) || app?.granted.includes(permission)) return then(true);
+      if (app?.requestedPermissions && !app.requestedPermissions.includes(permission)) {
+        // Android denies, without a prompt, a permission the manifest does not declare.
+        host.log({ level: 'W', tag: 'PermissionController', message: `${permission} not declared by ${inst.model.package}: denied` }, inst);
+        return then(false);
+      }
       const answer = (granted: boolean) => () => {
         if (granted) {
           inst.granted.add(permission);

@@ -35,7 +35,7 @@ export interface InstanceHost {
   /** The space's instances: background ones keep running their work (network, timers). */
   readonly instances?: ReadonlyMap<string, SimInstance>;
   /** The space's installed apps: runtime permissions are granted per app per space. */
-  readonly apps?: ReadonlyMap<string, { granted: string[] }>;
+  readonly apps?: ReadonlyMap<string, { granted: string[]; requestedPermissions?: string[] }>;
 }
 
 interface Timer {
