@@ -33,11 +33,13 @@ const PLUMBING = new Set(['hook', 'fixture', 'pw:api', 'test.attach']);
  */
 export function buildSteps(pwSteps: readonly PwStep[], trajectory: readonly TrajectoryStep[], ctx: StepContext): StepResult[] {
   let next = 0;
+  const before = screensBefore(trajectory);
+  const trajectoryStep = (t: TrajectoryStep) => stepOf(t, before.get(t.index) ?? null, ctx);
   const visit = (s: PwStep): StepResult[] => {
     const t = trajectory[next];
     if (t && s.category === 'test.step' && s.title === t.title) {
       next++;
-      const step = trajectoryStep(t, ctx);
+      const step = trajectoryStep(t);
       step.steps.push(...s.steps.flatMap(visit));
       step.attachments.push(...stepAttachments(s, ctx));
       return [step];
@@ -60,12 +62,34 @@ export function buildSteps(pwSteps: readonly PwStep[], trajectory: readonly Traj
     ];
   };
   const steps = pwSteps.flatMap(visit);
-  for (const t of trajectory.slice(next)) steps.push(trajectoryStep(t, ctx));
+  for (const t of trajectory.slice(next)) steps.push(trajectoryStep(t));
   return steps;
 }
 
-/** One trajectory step: its parameters (selector, node, duration…) and its screens. */
-export function trajectoryStep(t: TrajectoryStep, ctx: StepContext): StepResult {
+/**
+ * The screen each step started from: its own `before` screenshot, or else the `after` screenshot
+ * of the step just before it on the same instance (the framework takes one screenshot per step,
+ * at its end, and nothing happens on screen between two steps that the test did not do).
+ */
+function screensBefore(trajectory: readonly TrajectoryStep[]): Map<number, string> {
+  const out = new Map<number, string>();
+  let last: { instance: string | null; ref: string } | null = null;
+  for (const t of [...trajectory].sort((a, b) => a.index - b.index)) {
+    const own = t.screenshots.before;
+    if (own) out.set(t.index, own);
+    else if (last && last.instance === t.instance) out.set(t.index, last.ref);
+    if (t.screenshots.after) last = { instance: t.instance, ref: t.screenshots.after };
+  }
+  return out;
+}
+
+/**
+ * One trajectory step: its parameters (selector, node, duration…) and its screens. The target is
+ * outlined on the screen the step started from; on the screen after it only when that is all
+ * there is, or when the after observation shows the node still there (after a tap that opens
+ * another screen, a box where the button used to be would mislead).
+ */
+function stepOf(t: TrajectoryStep, beforeRef: string | null, ctx: StepContext): StepResult {
   const parameters: Parameter[] = [];
   const param = (name: string, value: string | null | undefined) => {
     if (value !== null && value !== undefined && value !== '') parameters.push({ name, value });
@@ -92,12 +116,14 @@ export function trajectoryStep(t: TrajectoryStep, ctx: StepContext): StepResult 
       }
     }
   }
+  const shots = { before: beforeRef ? ctx.body(beforeRef) : null, after: t.screenshots.after ? ctx.body(t.screenshots.after) : null };
   for (const when of ['before', 'after'] as const) {
-    const ref = t.screenshots[when];
-    const png = ref ? ctx.body(ref) : null;
+    const png = shots[when];
     if (!png) continue;
-    const width = (observations[when] as { screen?: { width?: number } } | null)?.screen?.width;
-    attachments.push(ctx.screens.put(`screenshot ${when}${t.node ? ' (target highlighted)' : ''}`, png, t.node?.bounds ?? null, width));
+    const seen = observations[when] as { screen?: { width?: number }; nodes?: Array<{ bounds?: number[] }> } | null;
+    const stillThere = !!t.node && !!seen?.nodes?.some((n) => n.bounds?.join() === t.node!.bounds.join());
+    const outline = t.node && (when === 'before' || !shots.before || stillThere) ? t.node.bounds : null;
+    attachments.push(ctx.screens.put(`screenshot ${when}${outline ? ' (target highlighted)' : ''}`, png, outline, seen?.screen?.width));
   }
   for (const when of ['before', 'after'] as const) {
     const ref = t.observations?.[when];

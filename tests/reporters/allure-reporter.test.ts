@@ -53,6 +53,11 @@ test('takes too long', async ({ nw }) => {
   await new Promise((r) => setTimeout(r, 5_000));
 });
 
+test('screens after each step only', async ({ nw }) => {
+  await nw.step({ title: "Tap text='New note'", selector: "text='New note'", node: newNote, after: editor });
+  await nw.step({ title: 'Type "Milk" into id=title', selector: 'id=title', node: { role: 'textbox', id: 'title', bounds: [0, 252, 1080, 412] }, after: screen(3) });
+});
+
 test('malformed trajectory', async ({}, info) => {
   await info.attach('nestwright-trajectory', { body: JSON.stringify({ version: 1, steps: [{ index: 'zero' }] }), contentType: 'application/json' });
 });
@@ -81,7 +86,8 @@ test('each step of the trajectory is an Allure step, nested as the test nested i
   expect(param(tap, 'node')).toBe('button "New note" id=new_note [0,348,1080,492]');
   expect(param(tap, 'duration')).toBe('321 ms');
   expect(tap.stop - tap.start).toBe(321);
-  expect(tap.attachments.map((a: any) => a.name)).toEqual(['screenshot before (target highlighted)', 'screenshot after (target highlighted)', 'observation before']);
+  // The target is outlined where the tap happened; the screen after it (another one) is shown as it is.
+  expect(tap.attachments.map((a: any) => a.name)).toEqual(['screenshot before (target highlighted)', 'screenshot after', 'observation before']);
   // The raw screenshots are not repeated: the trajectory names them, the step shows them highlighted.
   const everywhere = [...r.attachments, ...flatSteps(r).flatMap(({ step }) => step.attachments)].map((a: any) => a.name);
   expect(everywhere.filter((n: string) => /^step-\d+-(before|after)\.png$/.test(n))).toEqual([]);
@@ -101,6 +107,16 @@ test('the target is highlighted on the screenshot, and identical screenshots are
   const inGroup = r.steps[0].steps[1].attachments.map((a: any) => a.source);
   const atTop = r.steps[1].attachments.map((a: any) => a.source);
   expect(atTop).toEqual(inGroup);
+});
+
+test('with only an after screenshot per step (as the framework takes them), a step starts from the previous step\'s', async () => {
+  const r = run.result('screens after each step only');
+  expect(r.steps.map((s: any) => s.attachments.map((a: any) => a.name))).toEqual([
+    ['screenshot after (target highlighted)'], // nothing before it: the only picture shows the target
+    ['screenshot before (target highlighted)', 'screenshot after'],
+  ]);
+  const [tap, type] = r.steps;
+  expect(type.attachments[0].source).not.toBe(tap.attachments[0].source); // same screen, another target
 });
 
 test('labels say where the test ran; test.use options are parameters', async () => {
