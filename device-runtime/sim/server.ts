@@ -106,7 +106,9 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<Runni
     const body = await readJsonBody(req, maxBody);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      enableJsonResponse: true,
+      // SSE responses, not JSON: the SDK (1.32.2) never drops a JSON-mode response stream from
+      // its _streamMapping, so JSON mode leaks ~6 KB per call; the SSE path cleans up.
+      enableJsonResponse: false,
       onsessioninitialized: (id) => {
         sessions.set(id, { transport, lastSeen: Date.now() });
       },
