@@ -71,7 +71,7 @@ test('the run had a pass and two failures, each written as an Allure result', as
 
 test('the HTML report shows a failed test step by step, with its screenshots', async () => {
   test.setTimeout(120_000);
-  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1500 } });
   page.setDefaultTimeout(15_000);
   await page.goto(`${base}/index.html#suites`);
   await page.getByText('nestwright', { exact: true }).first().click(); // the project's group
