@@ -23,7 +23,6 @@ export interface Snapshot {
   /** Every node of the observed windows (also under the vision channel, for hit tests). */
   nodes: FlatNode[];
   frame: Frame;
-  treeMissing: boolean;
   /** Taken with detail=full (its node numbering differs from compact). */
   full: boolean;
 }
@@ -144,8 +143,7 @@ export class SimScreen {
       const focus = w.kind === 'activity' ? frame.record?.focus ?? null : null;
       nodes.push(...flatten(w.root, w.clip, { pkg: w.pkg, full, focus, firstId: nodes.length + 1 }));
     }
-    const treeMissing = frame.transition < 1 && this.rng.chance(this.env.faults.treeMissingDuringTransition);
-    return { id: `s_${++snapshotCounter}`, structure: structureHash(nodes.map((n) => n.node)), nodes, frame, treeMissing, full };
+    return { id: `s_${++snapshotCounter}`, structure: structureHash(nodes.map((n) => n.node)), nodes, frame, full };
   }
 
   observe(opts: { max_nodes: number; detail: 'compact' | 'full' }): Observation {
@@ -154,8 +152,9 @@ export class SimScreen {
     if (this.snapshotsSeen.size > 64) this.snapshotsSeen.delete(this.snapshotsSeen.keys().next().value!);
     this.lastFull = snap.full;
     const channel = this.channel;
-    const hidden = snap.treeMissing || !channel.tree;
-    const nodes = hidden ? [] : snap.nodes.map((n) => n.node);
+    // rootInActiveWindow is null now and then while a transition runs (hostile profile).
+    const treeMissing = snap.frame.transition < 1 && this.rng.chance(this.env.faults.treeMissingDuringTransition);
+    const nodes = treeMissing || !channel.tree ? [] : snap.nodes.map((n) => n.node);
     return {
       snapshot_id: snap.id,
       space_id: this.spaceId,
@@ -165,7 +164,7 @@ export class SimScreen {
       screen: { width: SCREEN.width, height: SCREEN.height, rotation: 0 },
       nodes: nodes.slice(0, opts.max_nodes),
       truncated: nodes.length > opts.max_nodes,
-      ...(snap.treeMissing ? { tree_missing: true } : {}),
+      ...(treeMissing ? { tree_missing: true } : {}),
       screen_hash: screenHash(nodes),
       screenshot: null,
       channel: channel.name,
