@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Attachment } from 'allure-js-commons';
@@ -39,6 +39,10 @@ export class ScreenshotRenderer {
       if (!existsSync(file)) {
         this.jobs.push(
           this.render(png, opts)
+            .catch((e: Error) => {
+              this.failures.push(`${name}: ${e.message}`);
+              return png; // shown as taken rather than not at all
+            })
             .then((out) => writeFile(file, out))
             .catch((e: Error) => void this.failures.push(`${name}: ${e.message}`)),
         );
@@ -70,7 +74,7 @@ export class ScreenshotRenderer {
     try {
       // The worker is TypeScript like the rest: load it through tsx (a dependency), from wherever
       // this file was loaded by (Playwright's own loader, merge-reports, tsx).
-      const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href;
+      const tsx = pathToFileURL(tsxEsmApi()).href;
       const script = new URL('./render-worker.ts', import.meta.url).href;
       const worker = new Worker(
         `import(${JSON.stringify(tsx)}).then((m) => { (m.register ?? m.default.register)(); return import(${JSON.stringify(script)}); })`,
@@ -100,4 +104,11 @@ export class ScreenshotRenderer {
     }
     return this.worker;
   }
+}
+
+/** tsx's ESM register API (the `import` entry of `tsx/esm/api`; require.resolve would give the CJS one). */
+function tsxEsmApi(): string {
+  const pkgJson = createRequire(import.meta.url).resolve('tsx/package.json');
+  const pkg = JSON.parse(readFileSync(pkgJson, 'utf8')) as { exports: Record<string, { import: { default: string } }> };
+  return join(dirname(pkgJson), pkg.exports['./esm/api']!.import.default);
 }
