@@ -37,6 +37,8 @@ export interface SimOptions extends SimEnvOptions {
   policy?: SimPolicy;
   /** Each space gets its own display (default). false: spaces take turns on the main display. */
   virtualDisplays?: boolean;
+  /** Audit entries kept in memory (a ring; default 20 000). */
+  auditCapacity?: number;
 }
 
 /** Who is calling: the MCP session (or in-process caller) and its kind. */
@@ -51,7 +53,7 @@ export type CallOutcome<N extends ToolName = ToolName> =
   | { ok: true; result: ToolResult<N> }
   | { ok: false; error: ToolError };
 
-type ResolvedOptions = Required<Omit<SimOptions, 'stateDir' | keyof SimEnvOptions>> & { stateDir: string | null };
+type ResolvedOptions = Required<Omit<SimOptions, 'stateDir' | 'auditCapacity' | keyof SimEnvOptions>> & { stateDir: string | null };
 
 /**
  * The simulated NestSpace runtime: the ToolRegistry of §5.2. Every call is validated against the
@@ -61,7 +63,7 @@ type ResolvedOptions = Required<Omit<SimOptions, 'stateDir' | keyof SimEnvOption
  */
 export class SimRuntime {
   readonly spaces = new Map<string, SimSpace>();
-  readonly audit = new SimAudit();
+  readonly audit: SimAudit;
   readonly leases: LeaseManager;
   readonly approvals: ApprovalGate;
   readonly pool: ProcessPool;
@@ -86,6 +88,7 @@ export class SimRuntime {
       virtualDisplays: true,
       ...defined,
     };
+    this.audit = new SimAudit(options.auditCapacity);
     this.pool = new ProcessPool(this.options.slots);
     this.approvals = new ApprovalGate(this.audit);
     this.leases = new LeaseManager((change, lease, by, at) =>
