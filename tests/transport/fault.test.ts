@@ -35,7 +35,7 @@ test('the simulator killed mid-call: the client fails fast with DEVICE_DISCONNEC
   }
 });
 
-test('nestwright sim keeps its token in a 0600 file it never prints, and closes cleanly on SIGINT', async () => {
+test('nestwright sim keeps its token in a 0600 file it never prints, closes cleanly on SIGINT, and finds its spaces again', async () => {
   const dir = tempDir();
   const sim = await spawnSim(['--port', '0', '--state-dir', dir]);
   const token = readFileSync(join(dir, 'token'), 'utf8').trim();
@@ -49,4 +49,14 @@ test('nestwright sim keeps its token in a 0600 file it never prints, and closes 
   expect(sim.stdout()).toContain('nestwright sim stopped');
   const state = JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')) as { spaces: Array<{ name: string }> };
   expect(state.spaces.map((s) => s.name)).toEqual(['survives']);
+
+  // Started again on the same state dir: same token, same spaces.
+  const again = await spawnSim(['--port', '0', '--state-dir', dir]);
+  try {
+    const c2 = new DeviceClient(await McpToolTransport.http(again.url, token));
+    expect((await c2.call('space_list', {})).spaces.map((s) => s.name)).toEqual(['survives']);
+    await c2.close();
+  } finally {
+    await again.kill('SIGINT');
+  }
 });
