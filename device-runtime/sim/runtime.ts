@@ -137,7 +137,9 @@ export class SimRuntime {
         ? await this.run<N>(tool, parsed.data as Record<string, unknown>, ctx)
         : { ok: false, error: invalidArgument(name, parsed.error) };
     }
-    const password = outcome.ok && (outcome.result as { node?: { password?: boolean } | null }).node?.password === true;
+    // Whether ui_set_text typed into a password field is known from its result; when it failed we
+    // cannot tell, so its text is masked too (a secret in the log is worse than a missing detail).
+    const password = !outcome.ok || (outcome.result as { node?: { password?: boolean } | null }).node?.password === true;
     this.audit.record({
       ts: started,
       kind: 'call',
