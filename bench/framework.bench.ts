@@ -125,3 +125,71 @@ export async function benchFramework(): Promise<BenchSection> {
   );
   return { title: 'framework: step latency, overhead vs raw protocol, per-test instance, suite throughput', rows, notes };
 }
+
+/** Where the peer comparison's Appium lives (APPIUM_HOME): a scratch project dir, not a dependency. */
+const APPIUM_HOME = process.env.NESTWRIGHT_APPIUM_HOME ?? path.join(ROOT, 'test-results', 'appium-home');
+const APPIUM_SETUP = `mkdir -p ${path.relative(ROOT, APPIUM_HOME)} && cd ${path.relative(ROOT, APPIUM_HOME)} && echo '{"private":true}' > package.json && npm install appium@3 @appium/fake-driver@6 webdriverio@9`;
+
+// The fake driver's npm package has no sample app: this is Notes' main screen in its XML format.
+const FAKE_APP_XML = `<app>
+  <title>Notes</title>
+  <MockListView id="notes">
+    <MockButton id="new_note">New note</MockButton>
+    <MockInputField id="title"></MockInputField>
+    <MockButton id="save">Save</MockButton>
+    <MockTextView id="empty">No notes yet</MockTextView>
+  </MockListView>
+</app>
+`;
+
+/**
+ * The peer: the same two steps through Appium 3 + @appium/fake-driver + WebdriverIO (find by
+ * accessibility id, click; find, isDisplayed), and a session as the per-test unit. The fake
+ * driver answers from an in-memory XML: like the instant sim, it shows the stack's own cost.
+ */
+export async function benchFrameworkPeer(): Promise<BenchSection> {
+  const title = 'framework peer: Appium 3 + fake driver + WebdriverIO, same steps';
+  const { existsSync, writeFileSync } = await import('node:fs');
+  const appiumMain = path.join(APPIUM_HOME, 'node_modules/appium/index.js');
+  const wdio = path.join(APPIUM_HOME, 'node_modules/webdriverio/build/index.js');
+  if (!existsSync(appiumMain) || !existsSync(wdio)) {
+    return { title, rows: [{ measure: 'skipped', note: 'Appium is not installed for the comparison' }], notes: [`To include it: ${APPIUM_SETUP}`] };
+  }
+  const xml = path.join(APPIUM_HOME, 'notes-app.xml');
+  writeFileSync(xml, FAKE_APP_XML);
+  const port = 4723 + Math.floor(Math.random() * 1000);
+  const server = spawn(process.execPath, [appiumMain, 'server', '--port', String(port), '--log-level', 'error'], { env: { ...process.env, APPIUM_HOME }, stdio: 'ignore' });
+  try {
+    for (let i = 0; i < 150; i++) {
+      const up = await fetch(`http://127.0.0.1:${port}/status`).then((r) => r.ok, () => false);
+      if (up) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const { remote } = (await import(pathToFileURLString(wdio))) as { remote: (o: unknown) => Promise<any> };
+    const caps = { platformName: 'Fake', 'appium:automationName': 'Fake', 'appium:deviceName': 'Fake', 'appium:app': xml };
+    const open = () => remote({ hostname: '127.0.0.1', port, logLevel: 'error', capabilities: caps });
+    const d = await open();
+    const N = 40;
+    const click = await sample(N, async () => (await d.$('~new_note')).click(), 5);
+    const displayed = await sample(N, async () => {
+      if (!(await (await d.$('~empty')).isDisplayed())) throw new Error('peer: not displayed');
+    }, 5);
+    await d.deleteSession();
+    const session = await sample(10, async () => (await open()).deleteSession(), 2);
+    return {
+      title,
+      rows: [
+        { measure: "$('~new_note').click()", ...stats(click) },
+        { measure: "$('~empty').isDisplayed()", ...stats(displayed) },
+        { measure: 'session: new → delete (the per-test unit)', ...stats(session) },
+      ],
+      notes: ['Compare with the framework table: locator.tap vs click, toBeVisible vs isDisplayed, instance vs session. No auto-wait, strictness or verification on this side.'],
+    };
+  } finally {
+    server.kill();
+  }
+}
+
+function pathToFileURLString(p: string): string {
+  return new URL(`file://${p}`).href;
+}

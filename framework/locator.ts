@@ -115,7 +115,8 @@ export class Locator extends LocatorFactory {
             stuck = 0;
           }
           note(log, `no match yet; scrolling the list ${moved ? direction : `(at its end; next: ${direction})`} to bring it into view`);
-          return { done: false };
+          // A scroll that moved shows new rows: look at once. At the end, wait as usual.
+          return { done: false, again: moved };
         }
         return note(log, 'no match yet');
       }
