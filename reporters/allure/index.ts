@@ -118,7 +118,8 @@ export default class NestwrightAllureReporter implements Reporter {
     const describes = test.titlePath().slice(3, -1); // root, project, file, describe…, title
     const fullName = `${file}#${[...describes, test.title].join(' ')}`;
     const context = runContext(test, doc);
-    const failed = doc?.steps.find((s) => s.result === 'failed') ?? null;
+    // The step that failed the test: the last one that failed (an earlier one may have been caught).
+    const failed = [...(doc?.steps ?? [])].reverse().find((s) => s.result === 'failed') ?? null;
 
     let status = toStatus(result.status);
     let statusDetails: TestResult['statusDetails'] = {};
@@ -126,14 +127,23 @@ export default class NestwrightAllureReporter implements Reporter {
       const error = result.errors[0] ?? result.error;
       const message = error?.message ?? (result.status === 'timedOut' ? `Test timeout of ${test.timeout}ms exceeded.` : 'The test failed');
       const text = `${message}\n${error?.stack ?? ''}`;
-      const c = result.status === 'timedOut' && !failed ? { kind: 'timeout' as const, code: 'TIMEOUT' } : classify(text, failed);
+      const c = classify(text, result.status === 'timedOut' ? null : failed);
       status = statusOf(c.kind);
       statusDetails = { message: tagMessage(c, stripAnsi(message)), trace: stripAnsi(error?.stack ?? '') };
+      if (result.status === test.expectedStatus) {
+        // test.fail(): failing is what the test expects (a known bug); Playwright counts it as passed.
+        status = Status.PASSED;
+        statusDetails.message = `Failed as expected (test.fail): ${statusDetails.message}`;
+      }
       attachments.push(this.store.json('error', { code: c.code, kind: c.kind, message: stripAnsi(message), step: failed ? { index: failed.index, title: failed.title, api: failed.api, code: failed.error?.code ?? null } : null }));
       for (const [name, ref, type] of [['full tree', treeRef, 'application/json'], ['logcat', logcatRef, 'text/plain']] as const) {
         const body = ref ? ctx.body(ref) : null;
         if (body) attachments.push(this.store.put(name, type, body));
       }
+    }
+    if (result.status === 'passed' && test.expectedStatus === 'failed') {
+      status = Status.FAILED;
+      statusDetails = { message: 'Expected to fail (test.fail), but passed: the bug it marks may be fixed; remove test.fail().' };
     }
     if (docError) steps.push({ name: `Trajectory not shown: ${docError}`, status: Status.BROKEN, statusDetails: { message: docError }, stage: Stage.FINISHED, steps: [], attachments: [], parameters: [] });
 

@@ -58,6 +58,12 @@ test('screens after each step only', async ({ nw }) => {
   await nw.step({ title: 'Type "Milk" into id=title', selector: 'id=title', node: { role: 'textbox', id: 'title', bounds: [0, 252, 1080, 412] }, after: screen(3) });
 });
 
+test('crashes as a known bug', async ({ nw }) => {
+  test.fail(true, 'BUG-12: Save crashes on an empty title');
+  await nw.step({ title: "Tap role=button[name='Save']", selector: "role=button[name='Save']", node: save,
+    error: { code: 'APP_CRASHED', message: 'locator.tap: com.example.notes@i1 crashed', name: 'AppCrashedError' } });
+});
+
 test('malformed trajectory', async ({}, info) => {
   await info.attach('nestwright-trajectory', { body: JSON.stringify({ version: 1, steps: [{ index: 'zero' }] }), contentType: 'application/json' });
 });
@@ -156,6 +162,12 @@ test('a failed test carries the error with its code, the full tree and the logca
   const failedStep = r.steps.find((s: any) => s.status !== 'passed');
   expect(failedStep.statusDetails.message).toBe('[APP_CRASHED] locator.tap: com.example.notes@i1 crashed: java.lang.NullPointerException');
   expect(param(failedStep, 'error code')).toBe('APP_CRASHED');
+});
+
+test('a test.fail() test that fails as expected is passed, and says why', async () => {
+  const r = run.result('crashes as a known bug');
+  expect(r.status).toBe('passed');
+  expect(r.statusDetails.message).toMatch(/^Failed as expected \(test\.fail\): \[APP_CRASHED\] /);
 });
 
 test('a malformed trajectory is reported on its test with the path of the bad field', async () => {
