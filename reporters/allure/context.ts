@@ -36,7 +36,8 @@ export function runContext(test: TestCase, doc: TrajectoryDoc | null): RunContex
   return {
     device: meta.device ?? (deviceUse?.provider ? `${deviceUse.provider}${deviceUse.url ? ` ${deviceUse.url}` : ''}` : undefined),
     space: meta.space,
-    instance: meta.instance ?? (instances.length ? instances.join(', ') : undefined),
+    // Every instance the test acted on (a multi-user test opens several), the first one first.
+    instance: [...new Set([meta.instance, ...instances].filter((i): i is string => !!i))].join(', ') || undefined,
     appPackage: meta.package ?? (typeof options.app === 'string' && !/\.(apk|apks|xapk)$/i.test(options.app) ? options.app : undefined),
     appVersion: version,
     channel: meta.channel ?? options.channel,
