@@ -1,5 +1,5 @@
 import { test as base, type TestInfo } from '@playwright/test';
-import { connectDevice, type DeviceOptions } from '../device-runtime/providers/index.js';
+import { connectDevice, startEmbeddedDevice, type DeviceOptions, type EmbeddedDevice } from '../device-runtime/providers/index.js';
 import { App } from './app.js';
 import type { Device } from './device.js';
 import { setTestContext, Space, type TestContext } from './space.js';
@@ -93,7 +93,15 @@ const fixtures = withOptions.extend<{ app: App }, { device: Device }>({
   device: [
     async ({ device: configured, _deviceOverride }, use) => {
       const options = (_deviceOverride ?? configured ?? { provider: 'sim' }) as DeviceOptions;
-      const conn = await connectDevice(options);
+      // The run's simulator has the config's faults and slots. A file that asks for other ones
+      // with test.use({ device: devices.sim({ faults: 'hostile' }) }) gets a simulator of its own
+      // for its worker, rather than having them silently ignored.
+      let own: EmbeddedDevice | null = null;
+      if (_deviceOverride?.provider === 'sim' && !_deviceOverride.url && (_deviceOverride.faults || _deviceOverride.seed !== undefined || _deviceOverride.slots)) {
+        const { faults, seed, slots } = _deviceOverride;
+        own = await startEmbeddedDevice({ ...(faults ? { faults } : {}), ...(seed !== undefined ? { seed } : {}), ...(slots ? { slots } : {}) });
+      }
+      const conn = await connectDevice(own ? { provider: 'sim', url: own.url, token: own.token } : options);
       const extra: Space[] = [];
       const device: Device = {
         ...options,
@@ -108,6 +116,7 @@ const fixtures = withOptions.extend<{ app: App }, { device: Device }>({
       await use(device);
       for (const s of extra) await s.delete().catch(() => {});
       await conn.close();
+      await own?.close();
     },
     { scope: 'worker' },
   ],

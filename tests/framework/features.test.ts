@@ -59,6 +59,13 @@ test('swipe moves the list', async ({ app }) => {
   await expect(app.getByText('Ideas 2', { exact: true })).toBeHidden();
 });
 `,
+      'own-device.spec.ts': `import { test, expect, devices } from 'nestwright';
+test.use({ app: 'fixtures/apks/notes.apk', device: devices.sim({ slots: 2 }) });
+test('a file with its own simulator options', async ({ app, device }) => {
+  expect((await device.info())?.capabilities.process_slots).toBe(2);
+  await expect(app.getByText('New note')).toBeVisible();
+});
+`,
       'multi.spec.ts': `import { test, expect } from 'nestwright';
 test.use({ app: 'fixtures/apks/chat.apk' });
 test('two instances talk', async ({ app }) => {
@@ -138,6 +145,11 @@ test('app.newInstance(): two instances of one app in one test, each with its own
   expect(r.status, plain(r.error)).toBe('passed');
   const instances = new Set(trajectoryOf('two instances talk').steps.map((s: any) => s.instance));
   expect(instances.size).toBe(2);
+});
+
+test('test.use({ device: devices.sim({ slots }) }) gets a simulator with those options', async () => {
+  const r = run.result('a file with its own simulator options');
+  expect(r.status, plain(r.error)).toBe('passed');
 });
 
 test('space.launch() and device.newSpace(): another app, another screen', async () => {
