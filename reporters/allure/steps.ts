@@ -26,19 +26,23 @@ const PLUMBING = new Set(['hook', 'fixture', 'pw:api', 'test.attach']);
 /**
  * Build Allure steps from Playwright's step tree and the trajectory, nested as the test nested
  * them: the driver runs each action and assertion as a `test.step` titled like its trajectory
- * step, so the trajectory steps are matched to Playwright steps in order by title. User
+ * step, so the trajectory steps are matched to Playwright steps by title, in order. User
  * `test.step` groups stay as groups; an `expect` wrapper around one trajectory step is replaced
  * by that step; hooks and fixtures appear only when they failed. Trajectory steps that matched no
  * Playwright step (recorded outside `test.step`) follow at the end, in order.
  */
 export function buildSteps(pwSteps: readonly PwStep[], trajectory: readonly TrajectoryStep[], ctx: StepContext): StepResult[] {
-  let next = 0;
+  // Per title, the trajectory steps not yet matched, in order: steps of two instances driven at
+  // once (Promise.all) may start in another order than Playwright lists them.
+  const pending = new Map<string, TrajectoryStep[]>();
+  for (const t of trajectory) pending.set(t.title, [...(pending.get(t.title) ?? []), t]);
+  const matched = new Set<TrajectoryStep>();
   const before = screensBefore(trajectory);
   const trajectoryStep = (t: TrajectoryStep) => stepOf(t, before.get(t.index) ?? null, ctx);
   const visit = (s: PwStep): StepResult[] => {
-    const t = trajectory[next];
-    if (t && s.category === 'test.step' && s.title === t.title) {
-      next++;
+    const t = s.category === 'test.step' ? pending.get(s.title)?.shift() : undefined;
+    if (t) {
+      matched.add(t);
       const step = trajectoryStep(t);
       step.steps.push(...s.steps.flatMap(visit));
       step.attachments.push(...stepAttachments(s, ctx));
@@ -62,7 +66,7 @@ export function buildSteps(pwSteps: readonly PwStep[], trajectory: readonly Traj
     ];
   };
   const steps = pwSteps.flatMap(visit);
-  for (const t of trajectory.slice(next)) steps.push(trajectoryStep(t));
+  for (const t of trajectory) if (!matched.has(t)) steps.push(trajectoryStep(t));
   return steps;
 }
 
