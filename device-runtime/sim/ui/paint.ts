@@ -15,6 +15,18 @@ const C = {
   surface: '#ffffff', line: '#dadce0', soft: '#e8eaed', badge: '#323232', canvas: '#102030', keyboard: '#eceff1',
 };
 
+/** A glyph for common icon buttons, so screenshots show what the icon is; else its initial. */
+function iconGlyph(desc: string | undefined): string {
+  const d = (desc ?? '?').toLowerCase();
+  if (d.startsWith('navigate up') || d === 'collapse') return '<';
+  if (d.includes('search')) return 'Q';
+  if (d.includes('more options')) return ':';
+  if (d.startsWith('cart')) return '$';
+  if (d === 'send') return '>';
+  if (d.startsWith('remove') || d.startsWith('delete')) return 'X';
+  return d.slice(0, 1).toUpperCase();
+}
+
 /** Paint the commands of one frame: windows bottom to top, dim behind a dialog, keyboard, bars. */
 export function paintFrame(frame: Frame): PaintOp[] {
   const ops: PaintOp[] = [{ op: 'fill', b: [0, 0, SCREEN.width, SCREEN.height], c: C.surface }];
@@ -68,7 +80,7 @@ export function paintFrame(frame: Frame): PaintOp[] {
       }
       case 'image-button':
         ops.push({ op: 'fill', b: intersect([b[0] + 36, b[1] + 36, b[2] - 36, b[3] - 36], vis) ?? vis, c: v.tone === 'badge' ? C.danger : C.bar });
-        text(whole, (v.desc ?? '?').slice(0, 1).toUpperCase(), 6, C.surface, 'center');
+        text(whole, iconGlyph(v.desc), 6, C.surface, 'center');
         break;
       case 'image':
         ops.push({ op: 'fill', b: vis, c: C.soft });

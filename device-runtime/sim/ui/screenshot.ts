@@ -25,7 +25,8 @@ export function renderPng(ops: PaintOp[], scale: number): { png: Buffer; width: 
 
 function rasterize(ops: PaintOp[], scale: number): Raster {
   const r = new Raster(SCREEN.width, SCREEN.height, scale);
-  const px = (n: number) => Math.max(1, Math.round(n * scale)) / scale;
+  // At least one stored pixel per font pixel; fractional sizes keep text widths as laid out.
+  const px = (n: number) => Math.max(n, 1 / scale);
   for (const o of ops) {
     if (o.op === 'fill') r.fill(o.b[0], o.b[1], o.b[2], o.b[3], hex(o.c), o.a ?? 1);
     else if (o.op === 'outline') r.outline(o.b[0], o.b[1], o.b[2], o.b[3], hex(o.c), px(3));
