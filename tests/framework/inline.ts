@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -39,7 +39,8 @@ export default defineConfig({
 `;
 
 /**
- * Write specs into a fresh directory under test-results/inline/, run Playwright on them in a
+ * Write specs into a fresh directory under test-results/inline/ (removed afterwards unless
+ * NESTWRIGHT_KEEP_INLINE is set), run Playwright on them in a
  * child process with the JSON reporter, and return one flat result per test. This is how
  * Playwright tests its own runner: the real CLI, the real fixtures, the real (simulated) device.
  */
@@ -68,6 +69,8 @@ export async function runInline(
   child.stdout.on('data', (d) => (stdout += d));
   child.stderr.on('data', (d) => (stderr += d));
   const exitCode = await new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? -1)));
+  // Attachments come back inline in the JSON report, so the directory can go (keep it to debug).
+  if (!process.env.NESTWRIGHT_KEEP_INLINE) await rm(dir, { recursive: true, force: true });
   let raw: any;
   try {
     raw = JSON.parse(stdout.slice(stdout.indexOf('{')));
