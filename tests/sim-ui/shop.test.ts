@@ -153,3 +153,19 @@ test('terms are in a WebView with no child nodes; a tap at the Accept pixels acc
   expect(back.activity).toBe('.LoginActivity');
   expect(back.nodes.find((n) => n.text === 'I accept the terms')!.checked).toBe(true);
 });
+
+test('a permission denied twice is not asked for again (Android 11+)', async () => {
+  const h = await simSpace();
+  await h.install('shop.apk');
+  await h.call('app_intent', { package: SHOP, component: `${SHOP}/.CheckoutActivity` });
+  for (let i = 0; i < 2; i++) {
+    await h.tap('Use my location');
+    expect((await h.observe()).package).toBe('com.google.android.permissioncontroller');
+    await h.tap("Don't allow");
+    expect(await h.texts()).toContain('Location permission denied');
+  }
+  await h.tap('Use my location');
+  const obs = await h.observe();
+  expect(obs.package).toBe(SHOP); // no prompt this time
+  expect(obs.nodes.map((n) => n.text)).toContain('Location permission denied');
+});

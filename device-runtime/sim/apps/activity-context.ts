@@ -92,7 +92,12 @@ export function bindContext(inst: SimInstance, record: ActivityRecord): Activity
         host.log({ level: 'W', tag: 'PermissionController', message: `${permission} not declared by ${inst.model.package}: denied` }, inst);
         return then(false);
       }
+      if ((inst.denials.get(permission) ?? 0) >= 2) {
+        // Denied twice: the system no longer shows the prompt and answers "denied" at once.
+        return then(false);
+      }
       const answer = (granted: boolean) => () => {
+        if (!granted) inst.denials.set(permission, (inst.denials.get(permission) ?? 0) + 1);
         if (granted) {
           inst.granted.add(permission);
           if (app && !app.granted.includes(permission)) app.granted.push(permission);

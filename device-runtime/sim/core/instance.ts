@@ -59,6 +59,8 @@ export class SimInstance {
   crashReason: string | null = null;
   /** Runtime permissions granted to this instance (wiped with its data). */
   granted = new Set<string>();
+  /** Times the user denied each permission: after two, Android stops asking (API 30+). */
+  denials = new Map<string, number>();
   timers: Timer[] = [];
 
   constructor(
@@ -113,6 +115,7 @@ export class SimInstance {
   clearData(): void {
     this.data = this.model.initialData();
     this.granted.clear();
+    this.denials.clear();
   }
 
   push(name: string, extras: Record<string, unknown>): void {
