@@ -5,7 +5,8 @@ import type { ActivityRecord, InstanceHost, SimInstance } from '../core/instance
 export const PERMISSION_PACKAGE = 'com.google.android.permissioncontroller';
 export const PERMISSION_ACTIVITY = '.permission.ui.GrantPermissionsActivity';
 
-const SNACKBAR_MS = 4000;
+/** How long a snackbar stays (Snackbar.LENGTH_LONG ≈ 2.75 s; apps here use 4 s). */
+export const SNACKBAR_MS = 4000;
 
 /** Backends shared by the instances of one space (keyed by the space itself). */
 const sharedBySpace = new WeakMap<InstanceHost, Map<string, unknown>>();

@@ -1,5 +1,5 @@
 import type { Bounds } from '../../protocol/index.js';
-import { PERMISSION_ACTIVITY, PERMISSION_PACKAGE } from '../apps/activity-context.js';
+import { PERMISSION_ACTIVITY, PERMISSION_PACKAGE, SNACKBAR_MS } from '../apps/activity-context.js';
 import type { ActivityRecord, SimInstance } from '../core/instance.js';
 import { KEYBOARD_TOP, layout, natural, SCREEN, VIEWPORT, type LaidOut } from './layout.js';
 import { dialogView, snackbarView, toastView } from './overlay-views.js';
@@ -36,6 +36,8 @@ export interface FrameInput {
   keyboard: boolean;
   transition: { progress: number; kind: 'activity' | 'task' };
   toasts: string[];
+  /** The fault profile's animation length: snackbars slide up over it. */
+  animationMs: number;
 }
 
 /**
@@ -66,7 +68,9 @@ export function composeFrame(input: FrameInput): Frame {
       if (record.snackbar && record.snackbar.until <= now) record.snackbar = null;
       if (record.snackbar) {
         const view = snackbarView(record.snackbar, () => (record.snackbar = null));
-        const bottom = keyboard ? KEYBOARD_TOP : VIEWPORT[3];
+        const shown = now - (record.snackbar.until - SNACKBAR_MS);
+        const slide = input.animationMs > 0 ? Math.round(Math.max(0, 1 - shown / input.animationMs) * 168) : 0;
+        const bottom = (keyboard ? KEYBOARD_TOP : VIEWPORT[3]) + slide;
         windows.push({ kind: 'snackbar', root: layout(view, [24, bottom - 168, SCREEN.width - 24, bottom - 24], record.scroll), clip, pkg: pkg!, observed: !dialog });
       }
       if (dialog) {

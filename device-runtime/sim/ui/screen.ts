@@ -132,6 +132,7 @@ export class SimScreen {
       keyboard: this.keyboardSeq !== null && this.keyboardSeq === (current?.top?.seq ?? null),
       transition: { progress: this.transitionProgress(), kind: this.transitionKind },
       toasts: this.toasts.map((t) => t.text),
+      animationMs: this.env.faults.animationMs,
     });
   }
 
