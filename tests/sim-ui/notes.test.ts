@@ -136,3 +136,17 @@ test('every activity a model declares is one the APK declares (launcher included
     expect(Object.keys(appModelFor(pkg)!.activities).sort(), app).toEqual(declared.sort());
   }
 });
+
+test('a quick swipe flings the list further than a slow drag', async () => {
+  const h = await simSpace();
+  await h.install('notes.apk');
+  await h.call('app_intent', { package: NOTES, component: `${NOTES}/.MainActivity`, extras: { sample_notes: 300 } });
+  const firstTitle = async () => (await h.observe()).nodes.find((n) => n.res_id?.endsWith(':id/note_title'))!.text;
+  await h.call('ui_swipe', { from: [540, 1800], to: [540, 600], duration_ms: 600 });
+  const afterDrag = await firstTitle();
+  await h.call('ui_swipe', { from: [540, 600], to: [540, 1800], duration_ms: 600 }); // back to the top
+  await h.call('ui_swipe', { from: [540, 1800], to: [540, 600], duration_ms: 50 });
+  const afterFling = await firstTitle();
+  const n = (t: string | null | undefined) => Number(t!.split(' ')[1]);
+  expect(n(afterFling)).toBeGreaterThan(n(afterDrag));
+});

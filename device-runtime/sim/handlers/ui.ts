@@ -55,7 +55,7 @@ export const uiHandlers: HandlerGroup<UiTools> = {
 
   ui_swipe: async (args, rt) => {
     const screen = await channelFor(rt.space(args.space_id));
-    swipe(screen, args.from, args.to);
+    swipe(screen, args.from, args.to, args.duration_ms);
     return { ok: true as const };
   },
 
