@@ -89,6 +89,9 @@ test('deep link nwshop://product/42 opens product 42', async () => {
   expect(r).toMatchObject({ package: SHOP, activity: '.ProductActivity' });
   await h.settle();
   expect(await h.texts()).toContain(product(42).name);
+  await h.call('ui_key', { key: 'back' }); // the link started a new task: back leaves the app
+  expect((await h.observe()).package).toBeNull();
+  expect(() => openDeepLink(h.rt, h.space, { data: 'nwnothing://x', action: 'android.intent.action.VIEW' })).toThrow(/app_intent: no installed app in space .* handles nwnothing:\/\/x/);
 });
 
 test('an empty coupon crashes the app with a Java stack trace; relaunch reports it', async () => {

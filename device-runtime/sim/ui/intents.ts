@@ -62,10 +62,12 @@ export function openDeepLink(
     );
   }
   const inst = space.instanceFor(hit.package, args.instance);
-  const { pid } = rt.pool.assign(inst, space.id, (id) => rt.leases.exclusiveHolder(id) !== undefined);
-  inst.start(undefined, pid);
   if (inst.status === 'crashed') inst.stop();
-  inst.push(hit.activity, { ...(args.extras ?? {}), ...hit.extras, data: args.data, action: args.action });
+  const { pid } = rt.pool.assign(inst, space.id, (id) => rt.leases.exclusiveHolder(id) !== undefined);
+  const extras = { ...(args.extras ?? {}), ...hit.extras, data: args.data, action: args.action };
+  // A cold start by deep link has only the linked activity in its task: back leaves the app.
+  if (inst.stack.length === 0) inst.start(hit.activity, pid, extras);
+  else inst.push(hit.activity, extras);
   space.bringToFront(inst);
   return { package: hit.package, activity: hit.activity, instance: inst.id };
 }
