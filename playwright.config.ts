@@ -12,10 +12,11 @@ export default defineConfig({
   expect: { timeout: 5_000 },
   fullyParallel: true,
   workers: process.env.CI ? 2 : undefined,
-  reporter: [['list'], ['html', { open: 'never' }]],
+  reporter: [['list'], ['html', { open: 'never' }], ['./reporters/allure/index.ts', { resultsDir: 'allure-results' }]],
   use: {
     device: { provider: 'sim' },
     actionTimeout: 5_000,
     trajectory: 'on',
+    screenshot: 'only-on-failure',
   },
 });

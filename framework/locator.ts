@@ -134,7 +134,7 @@ export class Locator extends LocatorFactory {
   }
 
   private title(tool: keyof typeof TOOLS, extra: Record<string, unknown> = {}): string {
-    return formatTitle(TOOLS[tool].title, { target: this.toString(), ...extra }).replace(/"(text=|role=|id=|desc=)/, '$1');
+    return formatTitle(TOOLS[tool].title, extra, { target: this.toString() });
   }
 
   /**

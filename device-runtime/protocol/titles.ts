@@ -15,11 +15,13 @@ function show(value: unknown): string {
 /**
  * Fill a tool's title template (`'Tap {target}'`) from its arguments. `{target}` names whatever
  * identifies the target (node, text, bounds or point); `{condition}` whatever a wait waits for.
- * A caller that knows better (a locator's selector) passes `target` itself.
+ * A caller that knows better passes preformatted values in `verbatim` (a locator passes its
+ * selector as `target`: `Tap text='New note'`), inserted as they are, without quoting.
  */
-export function formatTitle(template: string, args: Record<string, unknown>): string {
+export function formatTitle(template: string, args: Record<string, unknown>, verbatim: Record<string, string> = {}): string {
   return template
     .replace(/\{(\w+)\}/g, (_, key: string) => {
+      if (key in verbatim) return verbatim[key]!;
       if (key in args && args[key] !== undefined) return show(args[key]);
       if (key === 'target') return show(args.text ?? args.node_id ?? args.bounds ?? args.point);
       if (key === 'condition') {
