@@ -51,3 +51,19 @@ export function availableChannels(a: ChannelAvailability): Channel[] {
   out.push('vision');
   return out;
 }
+
+/**
+ * Channel availability from `NESTWRIGHT_CHANNELS` (comma-separated: `aapm` turns Advanced
+ * Protection on, `no-accessibility`, `no-shizuku`), for whoever starts the simulator: a whole run
+ * can then prove itself against the Shizuku fallback or vision only.
+ */
+export function channelsFromEnv(env: Record<string, string | undefined> = process.env): Partial<ChannelAvailability> {
+  const out: Partial<ChannelAvailability> = {};
+  for (const word of (env.NESTWRIGHT_CHANNELS ?? '').split(',').map((w) => w.trim()).filter(Boolean)) {
+    if (word === 'aapm') out.advancedProtection = true;
+    else if (word === 'no-accessibility') out.accessibility = false;
+    else if (word === 'no-shizuku') out.shizuku = false;
+    else throw new Error(`NESTWRIGHT_CHANNELS: unknown word ${JSON.stringify(word)}; use aapm, no-accessibility or no-shizuku`);
+  }
+  return out;
+}
