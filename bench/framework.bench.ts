@@ -127,7 +127,7 @@ export async function benchFramework(): Promise<BenchSection> {
 }
 
 /** Where the peer comparison's Appium lives (APPIUM_HOME): a scratch project dir, not a dependency. */
-const APPIUM_HOME = process.env.NESTWRIGHT_APPIUM_HOME ?? path.join(ROOT, 'test-results', 'appium-home');
+const APPIUM_HOME = process.env.NESTWRIGHT_APPIUM_HOME ?? path.join(ROOT, '.nestwright', 'appium-home');
 const APPIUM_SETUP = `mkdir -p ${path.relative(ROOT, APPIUM_HOME)} && cd ${path.relative(ROOT, APPIUM_HOME)} && echo '{"private":true}' > package.json && npm install appium@3 @appium/fake-driver@6 webdriverio@9`;
 
 // The fake driver's npm package has no sample app: this is Notes' main screen in its XML format.
@@ -153,7 +153,7 @@ export async function benchFrameworkPeer(): Promise<BenchSection> {
   const appiumMain = path.join(APPIUM_HOME, 'node_modules/appium/index.js');
   const wdio = path.join(APPIUM_HOME, 'node_modules/webdriverio/build/index.js');
   if (!existsSync(appiumMain) || !existsSync(wdio)) {
-    return { title, rows: [{ measure: 'skipped', note: 'Appium is not installed for the comparison' }], notes: [`To include it: ${APPIUM_SETUP}`] };
+    return { title, rows: [{ measure: 'skipped', note: 'Appium is not installed for the comparison' }], notes: [`To include it: npm run bench:peer:setup (${APPIUM_SETUP})`] };
   }
   const xml = path.join(APPIUM_HOME, 'notes-app.xml');
   writeFileSync(xml, FAKE_APP_XML);
