@@ -100,3 +100,21 @@ test('channelsFromEnv reads NESTWRIGHT_CHANNELS', async () => {
   await h.launch(SETTINGS);
   expect((await h.observe()).channel).toBe('shizuku');
 });
+
+test('hostile latency jitters, and replays exactly from the seed', async () => {
+  const spent = async (seed: number) => {
+    const h = await simSpace({ faults: 'hostile', seed });
+    const out: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const t = h.clock.now();
+      await h.observe();
+      out.push(h.clock.now() - t);
+    }
+    return out;
+  };
+  const a = await spent(9);
+  expect(Math.min(...a)).toBeGreaterThanOrEqual(75); // 50 ms × 1.5
+  expect(Math.max(...a) - Math.min(...a)).toBeGreaterThan(50);
+  expect(await spent(9)).toEqual(a);
+  expect(await spent(10)).not.toEqual(a);
+});
