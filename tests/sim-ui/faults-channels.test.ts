@@ -69,6 +69,7 @@ test('Advanced Protection revokes accessibility: the runtime falls back to Shizu
   h.space.screen.setChannels({ advancedProtection: true });
   const obs = await h.observe();
   expect(obs.channel).toBe('shizuku');
+  expect((await h.call('space_status', {})).channel).toBe('shizuku');
   expect(obs.nodes.length).toBeGreaterThan(0);
   // Shizuku injects input: a node tap becomes a tap at the node's center.
   expect((await h.call('ui_tap', { text: 'Dark theme' })).method).toBe('gesture');

@@ -94,6 +94,15 @@ test('deep link nwshop://product/42 opens product 42', async () => {
   expect(() => openDeepLink(h.rt, h.space, { data: 'nwnothing://x', action: 'android.intent.action.VIEW' })).toThrow(/app_intent: no installed app in space .* handles nwnothing:\/\/x/);
 });
 
+test('app_intent with a deep link URI (no component) opens the app that declares it', async () => {
+  const h = await simSpace();
+  await h.install('shop.apk');
+  const r = await h.call('app_intent', { data: 'nwshop://product/42' });
+  expect(r.resolved).toMatchObject({ package: SHOP, activity: '.ProductActivity' });
+  await h.settle();
+  expect(await h.texts()).toContain(product(42).name);
+});
+
 test('an empty coupon crashes the app with a Java stack trace; relaunch reports it', async () => {
   const h = await signedIn();
   await h.settle();

@@ -1,5 +1,6 @@
 import { PROTOCOL_VERSION, TOOL_LIST, TOOL_NAMES } from '../../protocol/index.js';
 import { SCREEN } from '../ui/layout.js';
+import { availableChannels } from '../channels/channel.js';
 import type { HandlerGroup } from './types.js';
 import { notSupported } from './space.js';
 
@@ -45,7 +46,7 @@ export const otherHandlers: HandlerGroup<OtherTools> = {
     capabilities: {
       virtual_displays: rt.options.virtualDisplays,
       process_slots: rt.options.slots,
-      channels: ['accessibility' as const],
+      channels: availableChannels(rt.env.channels),
       shell_enabled: rt.options.policy.shell.enabled,
     },
     extensions: EXTENSIONS,

@@ -138,7 +138,7 @@ export const spaceHandlers: HandlerGroup<SpaceTools> = {
       running: [...space.instances.values()]
         .filter((i) => i.slot !== null)
         .map((i) => ({ package: i.model.package, instance: i.id, slot: i.slot! })),
-      channel: 'accessibility' as const,
+      channel: space.screen.channel.name,
       lease: rt.leases.exclusiveHolder(space.id) ?? null,
     };
   },

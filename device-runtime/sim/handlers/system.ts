@@ -2,6 +2,7 @@ import { toolError } from '../../protocol/index.js';
 import { shellAllows } from '../core/policy.js';
 import { simulateShell } from '../core/shell.js';
 import { SimError } from '../core/sim-error.js';
+import { openDeepLink, resolveDeepLink } from '../ui/intents.js';
 import type { HandlerGroup } from './types.js';
 
 type SystemTools = 'app_intent' | 'sys_shell' | 'sys_logcat' | 'sys_clipboard_get' | 'sys_clipboard_set' | 'space_permissions' | 'audit_query';
@@ -9,6 +10,10 @@ type SystemTools = 'app_intent' | 'sys_shell' | 'sys_logcat' | 'sys_clipboard_ge
 export const systemHandlers: HandlerGroup<SystemTools> = {
   app_intent: (args, rt) => {
     const space = rt.space(args.space_id);
+    // A URI without a component resolves like PackageManager.resolveActivity (sim/ui/intents.ts).
+    if (args.data !== undefined && args.component === undefined && resolveDeepLink(space, args.data, args.package)) {
+      return { resolved: openDeepLink(rt, space, { ...args, data: args.data }) };
+    }
     const pkg = args.package ?? args.component?.split('/')[0];
     if (!pkg) {
       throw new SimError(
