@@ -14,10 +14,14 @@ export interface EmbeddedDevice {
   close(): Promise<void>;
 }
 
-/** Start the embedded simulated runtime in this process (the only place that loads the simulator). */
+/**
+ * Start the embedded simulated runtime in this process (the only place that loads the
+ * simulator). Which control channels it offers comes from NESTWRIGHT_CHANNELS
+ * (`aapm,no-accessibility,no-shizuku`), so a whole run can exercise the Shizuku fallback.
+ */
 export async function startEmbeddedDevice(opts: { faults?: string; seed?: number; slots?: number } = {}): Promise<EmbeddedDevice> {
-  const { startSimServer } = await import('../sim/index.js');
-  return startSimServer(opts as never);
+  const { startSimServer, channelsFromEnv } = await import('../sim/index.js');
+  return startSimServer({ ...(opts as object), channels: channelsFromEnv() } as never);
 }
 
 /**
