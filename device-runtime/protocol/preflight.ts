@@ -1,7 +1,11 @@
 import { z } from 'zod';
+import { ErrorCodeSchema } from './errors.js';
 
-/** Preflight check codes (Appendix A of the NestSpace design). Rejections share the error codes. */
-export const PreflightCodeSchema = z.enum([
+/**
+ * The checks that can refuse an install: their codes are error codes, and space_install_apk
+ * answers with the first rejecting one (Appendix A of the NestSpace design).
+ */
+export const PreflightRejectCodeSchema = ErrorCodeSchema.extract([
   'INVALID_APK',
   'SECURE_ENV_REQUIRED',
   'ABI_MISMATCH',
@@ -11,6 +15,11 @@ export const PreflightCodeSchema = z.enum([
   'SIGNATURE_MISMATCH',
   'UNSIGNED',
   'TARGET_SDK_TOO_LOW',
+]);
+
+/** Every preflight check code: the rejecting ones, and those that only ever warn. */
+export const PreflightCodeSchema = z.enum([
+  ...PreflightRejectCodeSchema.options,
   'USES_GMS',
   'USES_PLAY_INTEGRITY',
   'USES_KEYSTORE',

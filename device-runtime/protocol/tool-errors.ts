@@ -1,17 +1,8 @@
 import type { ErrorCode } from './errors.js';
+import { PreflightRejectCodeSchema } from './preflight.js';
 import { getTool, type ToolName } from './registry.js';
 
-const INSTALL: ErrorCode[] = [
-  'INVALID_APK',
-  'SECURE_ENV_REQUIRED',
-  'ABI_MISMATCH',
-  'NOT_16KB_ALIGNED',
-  'SPLIT_INCOMPLETE',
-  'SPLIT_MISMATCH',
-  'SIGNATURE_MISMATCH',
-  'UNSIGNED',
-  'TARGET_SDK_TOO_LOW',
-];
+const INSTALL: ErrorCode[] = PreflightRejectCodeSchema.options;
 const ACTION: ErrorCode[] = ['NODE_NOT_FOUND', 'SNAPSHOT_STALE', 'CHANNEL_UNAVAILABLE', 'APP_CRASHED', 'TIMEOUT', 'NOT_SUPPORTED'];
 const LAUNCH: ErrorCode[] = ['APP_NOT_INSTALLED', 'INSTANCE_NOT_FOUND', 'ABI_MISMATCH', 'NO_PROCESS_SLOT', 'APP_CRASHED'];
 
