@@ -116,11 +116,13 @@ export async function simCommand(argv: string[]): Promise<number> {
     return fail((e as Error).message);
   }
   const out = (s: string) => process.stdout.write(`${s}\n`);
-  out(`nestwright sim listening on ${sim.url}${values.lan ? ' (and every LAN interface)' : ''}`);
-  if (values['no-auth']) out('auth: NONE (--no-auth; for the MCP conformance suite only)');
-  else if (values['print-token']) out(`token: ${sim.token}`);
-  else out(`token: in ${tokenFile ?? '(memory only: --ephemeral without --token-file; use --print-token to see it)'}`);
-  out(`state: ${stateDir ? join(stateDir, 'state.json') : 'ephemeral'}; slots ${sim.runtime.options.slots}; policy ${values.policy ?? 'test (install/uninstall/permissions/clipboard pre-approved)'}`);
+  // The banner goes out in one write, so whoever waits for "listening on" has the rest too.
+  const banner = [`nestwright sim listening on ${sim.url}${values.lan ? ' (and every LAN interface)' : ''}`];
+  if (values['no-auth']) banner.push('auth: NONE (--no-auth; for the MCP conformance suite only)');
+  else if (values['print-token']) banner.push(`token: ${sim.token}`);
+  else banner.push(`token: in ${tokenFile ?? '(memory only: --ephemeral without --token-file; use --print-token to see it)'}`);
+  banner.push(`state: ${stateDir ? join(stateDir, 'state.json') : 'ephemeral'}; slots ${sim.runtime.options.slots}; policy ${values.policy ?? 'test (install/uninstall/permissions/clipboard pre-approved)'}`);
+  out(banner.join('\n'));
 
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
