@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { childEnv, writeTree } from '../inline-run.js';
 
 /** The repository root: inline specs live under it so `import … from 'nestwright'` self-resolves. */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -51,17 +52,8 @@ export async function runInline(
   const dir = path.join(ROOT, 'test-results', 'inline', randomUUID().slice(0, 8));
   await mkdir(dir, { recursive: true });
   const all = { 'playwright.config.ts': CONFIG(opts.use ?? '', opts.config ?? ''), ...files };
-  for (const [name, body] of Object.entries(all)) {
-    await mkdir(path.dirname(path.join(dir, name)), { recursive: true });
-    await writeFile(path.join(dir, name), body);
-  }
-  // The parent is itself a Playwright worker: drop its variables so the child is a fresh run.
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (v === undefined || /^(PW_|PLAYWRIGHT_|TEST_|NESTWRIGHT_SIM_)/.test(k) || k === 'NODE_OPTIONS' || k === 'CI') continue;
-    env[k] = v;
-  }
-  Object.assign(env, opts.env ?? {});
+  await writeTree(dir, all);
+  const env = childEnv(opts.env);
   const args = [path.join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', dir, '--reporter=json', `--workers=${opts.workers ?? 1}`, ...(opts.args ?? [])];
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';

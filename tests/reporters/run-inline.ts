@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { childEnv, writeTree } from '../inline-run.js';
 
 /** The repository root: inline specs live under it so `import … from 'nestwright'` self-resolves. */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -42,16 +43,8 @@ export default defineConfig({
   use: { ${opts.nestwright ? "device: { provider: 'sim' }, actionTimeout: 2_000, trajectory: 'on', " : ''}${opts.use ?? ''} },
 });
 `;
-  for (const [name, body] of Object.entries({ 'playwright.config.ts': config, ...files })) {
-    await mkdir(path.dirname(path.join(dir, name)), { recursive: true });
-    await writeFile(path.join(dir, name), body);
-  }
-  // The parent is itself a Playwright worker: drop its variables so the child is a fresh run.
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (v === undefined || /^(PW_|PLAYWRIGHT_|TEST_|NESTWRIGHT_SIM_)/.test(k) || k === 'NODE_OPTIONS' || k === 'CI') continue;
-    env[k] = v;
-  }
+  await writeTree(dir, { 'playwright.config.ts': config, ...files });
+  const env = childEnv();
   const args = [path.join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', dir, ...(opts.args ?? [])];
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';

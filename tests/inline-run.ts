@@ -1,0 +1,23 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+/**
+ * What the inline-spec runners of tests/framework and tests/reporters share: write a tree of
+ * files, and an environment for a child Playwright run that is not mistaken for a worker of ours.
+ */
+export async function writeTree(dir: string, files: Record<string, string>): Promise<void> {
+  for (const [name, body] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(dir, name)), { recursive: true });
+    await writeFile(path.join(dir, name), body);
+  }
+}
+
+/** The parent is itself a Playwright worker: drop its variables so the child is a fresh run. */
+export function childEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v === undefined || /^(PW_|PLAYWRIGHT_|TEST_|NESTWRIGHT_SIM_)/.test(k) || k === 'NODE_OPTIONS' || k === 'CI') continue;
+    env[k] = v;
+  }
+  return Object.assign(env, extra);
+}
