@@ -89,6 +89,34 @@ export class App extends LocatorFactory {
     });
   }
 
+  /**
+   * Hide the soft keyboard if it is up (a `back` that goes to the keyboard, not the app), and wait
+   * until it is gone. Does nothing when it is down. Needs a runtime that reports the keyboard on
+   * observations (the `keyboard` extension): without it, pressing back could close the screen, so
+   * this throws NOT_SUPPORTED instead.
+   */
+  async hideKeyboard(opts: { timeout?: number } = {}): Promise<void> {
+    const api = 'app.hideKeyboard';
+    await this.driver.step({ kind: 'action', api, title: 'Hide the keyboard', selector: null }, async (rec) => {
+      const before = await this.driver.observe(api);
+      rec.before = before.snapshot_id;
+      if (before.keyboard === undefined) {
+        throw new NestwrightError(api, 'this device runtime does not report the soft keyboard (no `keyboard` extension); press back yourself when you know it is up', { code: 'NOT_SUPPORTED' });
+      }
+      if (before.keyboard === null) return;
+      const timeout = opts.timeout ?? this.driver.options.actionTimeout;
+      let last: Observation = before;
+      const r = await poll(timeout, async (n) => {
+        // One back per look that still shows it; a dropped key is sent again on the next look.
+        if (n === 0 || n % 3 === 0) await this.driver.call(api, 'ui_key', { space_id: this.driver.spaceId, key: 'back' });
+        last = await this.driver.observe(api);
+        return last.keyboard ? { done: false } : { done: true, value: true };
+      });
+      rec.after = last.snapshot_id;
+      if ('timedOut' in r) throw new TimeoutError(api, `timeout ${timeout}ms exceeded: the keyboard is still up\nScreen:\n${describeScreen(last)}`, [], last);
+    });
+  }
+
   /** Bring this instance up (to the front, starting it if needed). */
   async launch(opts: { activity?: string } = {}): Promise<void> {
     await this.driver.step({ kind: 'app', api: 'app.launch', title: formatTitle(TOOLS.space_launch.title, { package: this.package }), selector: null }, async () => {

@@ -4,7 +4,7 @@ import { App } from './app.js';
 import { describeNode, describeScreen } from './errors.js';
 import { Locator } from './locator.js';
 import { poll } from './poll.js';
-import { matchText } from './selector.js';
+import { fullText } from './selector.js';
 
 type MatcherState = { isNot: boolean; timeout?: number; utils: { printExpected(v: unknown): string; printReceived(v: unknown): string } };
 type Check = { pass: boolean; received: string };
@@ -72,6 +72,47 @@ async function resolveIn(locator: Locator, obs: Observation): Promise<UiNode[]> 
 const one = (nodes: UiNode[]) => (nodes.length === 1 ? nodes[0]! : null);
 const many = (nodes: UiNode[]) => (nodes.length > 1 ? `${nodes.length} nodes (strict mode: use .first() or a more specific locator)` : null);
 
+type TextExpectation = string | RegExp | ReadonlyArray<string | RegExp>;
+type TextOptions = { timeout?: number; ignoreCase?: boolean };
+
+const normalize = (t: string) => t.replace(/\s+/g, ' ').trim();
+
+/** Playwright's text comparison: whitespace normalized for strings, `ignoreCase` for both kinds. */
+function textMatches(actual: string | null, expected: string | RegExp, whole: boolean, ignoreCase: boolean): boolean {
+  if (actual === null) return false;
+  if (expected instanceof RegExp) {
+    const re = ignoreCase && !expected.flags.includes('i') ? new RegExp(expected.source, expected.flags + 'i') : expected;
+    return re.test(actual);
+  }
+  const fold = (t: string) => (ignoreCase ? normalize(t).toLowerCase() : normalize(t));
+  return whole ? fold(actual) === fold(expected) : fold(actual).includes(fold(expected));
+}
+
+function textMatcher(state: MatcherState, name: 'toHaveText' | 'toContainText', received: Locator, expected: TextExpectation, opts: TextOptions, whole: boolean) {
+  const ignoreCase = opts.ignoreCase ?? false;
+  const shown = Array.isArray(expected) ? `[${expected.map(String).join(', ')}]` : String(expected);
+  return retrying(state, name, received, shown, opts.timeout, (nodes, obs) => {
+    const texts = nodes.map((n) => fullText(obs.nodes, n));
+    if (!Array.isArray(expected)) {
+      const one = expected as string | RegExp;
+      if (nodes.length !== 1) return { pass: false, received: many(nodes) ?? 'no matching node' };
+      return { pass: textMatches(texts[0]!, one, whole, ignoreCase), received: JSON.stringify(texts[0]) };
+    }
+    const got = JSON.stringify(texts);
+    if (whole) {
+      const pass = texts.length === expected.length && expected.every((e, i) => textMatches(texts[i]!, e, true, ignoreCase));
+      return { pass, received: got };
+    }
+    // Each expected entry in a later match than the previous one (a subsequence).
+    let at = 0;
+    for (const e of expected) {
+      while (at < texts.length && !textMatches(texts[at]!, e, false, ignoreCase)) at++;
+      if (at++ >= texts.length) return { pass: false, received: got };
+    }
+    return { pass: true, received: got };
+  });
+}
+
 function locatorMatcher(name: string, predicate: (n: UiNode) => boolean, describe: (n: UiNode) => string) {
   return async function (this: MatcherState, received: Locator, opts: { timeout?: number } = {}) {
     return retrying(this, name, received, '', opts.timeout, (nodes) => {
@@ -97,19 +138,20 @@ export const expect = base.extend({
   toBeDisabled: locatorMatcher('toBeDisabled', (n) => !n.enabled, (n) => (n.enabled ? 'enabled' : 'disabled')),
   toBeChecked: locatorMatcher('toBeChecked', (n) => !!n.checked, (n) => (n.checked ? 'checked' : 'unchecked')),
   toBeFocused: locatorMatcher('toBeFocused', (n) => n.focused, (n) => (n.focused ? 'focused' : 'not focused')),
-  async toHaveText(this: MatcherState, received: Locator, expected: string | RegExp, opts: { timeout?: number } = {}) {
-    return retrying(this, 'toHaveText', received, String(expected), opts.timeout, (nodes) => {
-      const n = one(nodes);
-      if (!n) return { pass: false, received: many(nodes) ?? 'no matching node' };
-      return { pass: matchText(n.text ?? n.desc ?? '', { text: expected, exact: typeof expected === 'string' }), received: JSON.stringify(n.text ?? n.desc) };
-    });
+  /**
+   * The node's full text (its own and its descendants', see `locator.textContent()`) equals
+   * `expected` (whitespace normalized; a RegExp tests it). An array checks every match of the
+   * locator, in screen order: as many nodes as entries, each with its text.
+   */
+  async toHaveText(this: MatcherState, received: Locator, expected: TextExpectation, opts: TextOptions = {}) {
+    return textMatcher(this, 'toHaveText', received, expected, opts, true);
   },
-  async toContainText(this: MatcherState, received: Locator, expected: string | RegExp, opts: { timeout?: number } = {}) {
-    return retrying(this, 'toContainText', received, String(expected), opts.timeout, (nodes) => {
-      const n = one(nodes);
-      if (!n) return { pass: false, received: many(nodes) ?? 'no matching node' };
-      return { pass: matchText(n.text ?? n.desc ?? '', { text: expected, exact: false }), received: JSON.stringify(n.text ?? n.desc) };
-    });
+  /**
+   * The node's full text contains `expected` (case-sensitive unless `ignoreCase`). An array: each
+   * entry is contained in a match, in order, as Playwright's array form reads.
+   */
+  async toContainText(this: MatcherState, received: Locator, expected: TextExpectation, opts: TextOptions = {}) {
+    return textMatcher(this, 'toContainText', received, expected, opts, false);
   },
   async toHaveCount(this: MatcherState, received: Locator, expected: number, opts: { timeout?: number } = {}) {
     return retrying(this, 'toHaveCount', received, String(expected), opts.timeout, (nodes) => ({ pass: nodes.length === expected, received: String(nodes.length) }));

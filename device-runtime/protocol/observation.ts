@@ -53,6 +53,11 @@ export const ObservationSchema = z.object({
   screen_hash: z.string().optional().describe('Hash of node ids, texts and centers: equal hashes, same screen'),
   screenshot: z.string().nullable().describe('sha256:<hex> of the rendered screen, or null'),
   channel: ChannelSchema.optional(),
+  keyboard: z
+    .object({ bounds: BoundsSchema })
+    .nullable()
+    .optional()
+    .describe('Extension (keyboard): the soft keyboard window (an input-method AccessibilityWindowInfo) when it is up, else null; absent when the runtime does not report it'),
   timestamp_ms: z.number().int(),
 });
 export type Observation = z.infer<typeof ObservationSchema>;

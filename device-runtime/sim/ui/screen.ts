@@ -6,7 +6,7 @@ import { SimError } from '../core/sim-error.js';
 import { defaultEnv, type SimEnv } from '../faults/env.js';
 import { Rng } from '../faults/rng.js';
 import { composeFrame, type Frame } from './frame.js';
-import { SCREEN } from './layout.js';
+import { KEYBOARD_TOP, SCREEN, VIEWPORT } from './layout.js';
 import { flatten, screenHash, structureHash, type FlatNode } from './observe.js';
 
 export interface Target {
@@ -169,6 +169,7 @@ export class SimScreen {
       screen_hash: screenHash(nodes),
       screenshot: null,
       channel: channel.name,
+      keyboard: snap.frame.keyboard ? { bounds: [VIEWPORT[0], KEYBOARD_TOP, VIEWPORT[2], VIEWPORT[3]] } : null,
       timestamp_ms: this.now,
     };
   }
