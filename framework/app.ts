@@ -104,7 +104,7 @@ export class App extends LocatorFactory {
         throw new NestwrightError(api, 'this device runtime does not report the soft keyboard (no `keyboard` extension); press back yourself when you know it is up', { code: 'NOT_SUPPORTED' });
       }
       if (before.keyboard === null) return;
-      const timeout = opts.timeout ?? this.driver.options.actionTimeout;
+      const timeout = this.driver.timeout(opts.timeout);
       let last: Observation = before;
       const r = await poll(timeout, async (n) => {
         // One back per look that still shows it; a dropped key is sent again on the next look.
@@ -113,7 +113,7 @@ export class App extends LocatorFactory {
         return last.keyboard ? { done: false } : { done: true, value: true };
       });
       rec.after = last.snapshot_id;
-      if ('timedOut' in r) throw new TimeoutError(api, `timeout ${timeout}ms exceeded: the keyboard is still up\nScreen:\n${describeScreen(last)}`, [], last);
+      if ('timedOut' in r) throw new TimeoutError(api, `timeout ${this.driver.describeTimeout(timeout)} exceeded: the keyboard is still up\nScreen:\n${describeScreen(last)}`, [], last);
     });
   }
 
@@ -160,14 +160,14 @@ export class App extends LocatorFactory {
   }
 
   async waitForActivity(activity: string, opts: { timeout?: number } = {}): Promise<void> {
-    const timeout = opts.timeout ?? this.driver.options.actionTimeout;
+    const timeout = this.driver.timeout(opts.timeout);
     let last: Observation | null = null;
     const r = await poll(timeout, async () => {
       last = await this.driver.observe('app.waitForActivity');
       return last.activity === activity ? { done: true, value: true } : { done: false };
     });
     if ('timedOut' in r) {
-      throw new TimeoutError('app.waitForActivity', `timeout ${timeout}ms exceeded waiting for ${activity}; in front: ${(last as Observation | null)?.activity ?? 'nothing'}\nScreen:\n${describeScreen(last)}`, [], last);
+      throw new TimeoutError('app.waitForActivity', `timeout ${this.driver.describeTimeout(timeout)} exceeded waiting for ${activity}; in front: ${(last as Observation | null)?.activity ?? 'nothing'}\nScreen:\n${describeScreen(last)}`, [], last);
     }
   }
 

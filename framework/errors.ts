@@ -96,6 +96,16 @@ export class DeviceDisconnectedError extends NestwrightError {
   }
 }
 
+/**
+ * A call stopped because the test timed out. Internal: the step it ran in reports the timeout
+ * instead ({@link TimeoutError} naming the step).
+ */
+export class TestEndedError extends NestwrightError {
+  constructor() {
+    super('test', 'the test has ended (its timeout ran out); nothing more is sent to the device', { code: 'TIMEOUT' });
+  }
+}
+
 /** One line per node, as shown in errors and call logs. */
 export function describeNode(n: UiNode): string {
   const parts = [n.role];

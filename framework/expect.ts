@@ -22,7 +22,7 @@ async function retrying(
   check: (nodes: UiNode[], obs: Observation) => Check,
 ) {
   const driver = target.driver;
-  const ms = timeout ?? state.timeout ?? driver.options.expectTimeout;
+  const ms = driver.timeout(timeout ?? state.timeout, 'expect');
   const log: string[] = [];
   let last: { obs: Observation; result: Check } | null = null;
   const title = `Expect ${target instanceof Locator ? `${target} ` : ''}${state.isNot ? 'not ' : ''}${name}`;
@@ -60,7 +60,7 @@ async function retrying(
     (target instanceof Locator ? `Locator: ${target}\n` : `App: ${target.package}${target.instance ? `@${target.instance}` : ''}\n`) +
     `Expected: ${state.isNot ? 'not ' : ''}${expected || name.replace(/^to/, '').replace(/([A-Z])/g, ' $1').trim().toLowerCase()}\n` +
     `Received: ${l?.result.received ?? '(nothing observed)'}\n` +
-    `Timeout: ${ms}ms\n\nCall log:\n${log.map((x) => `  - ${x}`).join('\n')}\n\nScreen:\n${describeScreen(l?.obs ?? null)}`;
+    `Timeout: ${driver.describeTimeout(ms)}\n\nCall log:\n${log.map((x) => `  - ${x}`).join('\n')}\n\nScreen:\n${describeScreen(l?.obs ?? null)}`;
   return { pass, message, name, expected, actual: l?.result.received };
 }
 
@@ -159,10 +159,32 @@ export const expect = base.extend({
   async toHaveActivity(this: MatcherState, received: App, expected: string, opts: { timeout?: number } = {}) {
     return retrying(this, 'toHaveActivity', received, expected, opts.timeout, (_, obs) => ({ pass: obs.activity === expected, received: obs.activity ?? 'none' }));
   },
+  /**
+   * The instance crashed (APP_CRASHED). A crash ends a test; this is how a test checks one on
+   * purpose: the crash it saw no longer fails the test at its end.
+   */
+  async toHaveCrashed(this: MatcherState, received: App, opts: { timeout?: number } = {}) {
+    const driver = received.driver;
+    const ms = driver.timeout(opts.timeout ?? this.timeout, 'expect');
+    let state = 'unknown';
+    const r = await driver.step({ kind: 'assertion', api: 'expect.toHaveCrashed', title: `Expect ${driver.who()} ${this.isNot ? 'not ' : ''}to have crashed`, selector: null }, () =>
+      poll(ms, async () => {
+        state = await driver.state('expect.toHaveCrashed');
+        const raised = driver.options.scope?.acknowledge(driver.who()) ?? false;
+        return (state === 'crashed' || raised) !== this.isNot ? { done: true, value: true } : { done: false };
+      }),
+    );
+    const pass = 'value' in r ? !this.isNot : this.isNot;
+    return {
+      pass,
+      name: 'toHaveCrashed',
+      message: () => `expect(app).${this.isNot ? 'not.' : ''}toHaveCrashed() failed\n\nApp: ${driver.who()}\nExpected: ${this.isNot ? 'not ' : ''}crashed\nReceived: ${state}\nTimeout: ${driver.describeTimeout(ms)}`,
+    };
+  },
   async toBeInForeground(this: MatcherState, received: App, opts: { timeout?: number } = {}) {
-    const ms = opts.timeout ?? this.timeout ?? received.driver.options.expectTimeout;
+    const ms = received.driver.timeout(opts.timeout ?? this.timeout, 'expect');
     const r = await poll(ms, async () => {
-      const obs = await received.driver.client.call('ui_observe', { space_id: received.driver.spaceId, max_nodes: 1 });
+      const obs = await received.driver.raw('ui_observe', { space_id: received.driver.spaceId, max_nodes: 1, detail: 'compact' });
       return received.driver.inFront(obs) !== this.isNot ? { done: true, value: obs } : { done: false };
     });
     const pass = 'value' in r ? !this.isNot : this.isNot;

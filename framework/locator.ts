@@ -113,7 +113,7 @@ export class Locator extends LocatorFactory {
    * up) to bring the node into view, as a user would.
    */
   async waitForActionable(api: string, opts: { timeout?: number; enabled?: boolean; scroll?: boolean; log?: string[] } = {}): Promise<{ node: UiNode; obs: Observation }> {
-    const timeout = opts.timeout ?? this.driver.options.actionTimeout;
+    const timeout = opts.timeout ?? this.driver.timeout(undefined);
     const log = opts.log ?? [];
     log.push(`waiting for ${this}`);
     let last: Observation | null = null;
@@ -166,7 +166,7 @@ export class Locator extends LocatorFactory {
       return { done: true, value: { node, obs } };
     });
     if ('value' in r) return r.value;
-    throw new TimeoutError(api, `timeout ${timeout}ms exceeded.\nCall log:\n${formatLog(log)}\nScreen:\n${describeScreen(last)}`, log, last);
+    throw new TimeoutError(api, `timeout ${this.driver.describeTimeout(timeout)} exceeded.\nCall log:\n${formatLog(log)}\nScreen:\n${describeScreen(last)}`, log, last);
   }
 
   private title(tool: keyof typeof TOOLS, extra: Record<string, unknown> = {}): string {
@@ -187,7 +187,7 @@ export class Locator extends LocatorFactory {
     took: Took = (before, after) => (after.screen_hash !== before.screen_hash || !!after.tree_missing ? 'yes' : 'no'),
   ): Promise<void> {
     await this.driver.step({ kind: 'action', api, title: this.title(tool, extraTitle), selector: this.toString() }, async (record) => {
-      const timeout = opts.timeout ?? this.driver.options.actionTimeout;
+      const timeout = this.driver.timeout(opts.timeout);
       const deadline = Date.now() + timeout;
       const log: string[] = [];
       let attempts = 0;
@@ -196,14 +196,14 @@ export class Locator extends LocatorFactory {
         try {
           found = await this.waitForActionable(api, { timeout: Math.max(1, deadline - Date.now()), log });
         } catch (e) {
-          if (e instanceof TimeoutError) throw new TimeoutError(api, `timeout ${timeout}ms exceeded.\nCall log:\n${formatLog(log)}\nScreen:\n${describeScreen(e.observation)}`, log, e.observation);
+          if (e instanceof TimeoutError) throw new TimeoutError(api, `timeout ${this.driver.describeTimeout(timeout)} exceeded.\nCall log:\n${formatLog(log)}\nScreen:\n${describeScreen(e.observation)}`, log, e.observation);
           throw e;
         }
         const { node, obs } = found;
         record.node = node;
         record.before ??= obs.snapshot_id;
         try {
-          await this.driver.client.call(tool, { space_id: this.driver.spaceId, node_id: node.id, snapshot_id: obs.snapshot_id, ...args } as never);
+          await this.driver.raw(tool, { space_id: this.driver.spaceId, node_id: node.id, snapshot_id: obs.snapshot_id, ...args } as never);
         } catch (e) {
           if (e instanceof DeviceError && (e.code === 'SNAPSHOT_STALE' || e.code === 'NODE_NOT_FOUND') && Date.now() < deadline) {
             log.push(`  the screen changed before the action (${e.code}); resolving again`);
@@ -293,7 +293,7 @@ export class Locator extends LocatorFactory {
    */
   async scrollIntoView(opts: { timeout?: number } = {}): Promise<void> {
     await this.driver.step({ kind: 'action', api: 'locator.scrollIntoView', title: `Scroll ${this} into view`, selector: this.toString() }, async (record) => {
-      const { node, obs } = await this.waitForActionable('locator.scrollIntoView', { enabled: false, ...opts });
+      const { node, obs } = await this.waitForActionable('locator.scrollIntoView', { enabled: false, timeout: this.driver.timeout(opts.timeout) });
       record.node = node;
       record.before = record.after = obs.snapshot_id;
     });
@@ -307,7 +307,7 @@ export class Locator extends LocatorFactory {
     const api = 'locator.swipe';
     const distance = Math.min(0.95, Math.max(0.05, opts.distance ?? 0.6));
     await this.driver.step({ kind: 'action', api, title: `Swipe ${direction} on ${this}`, selector: this.toString() }, async (record) => {
-      const { node, obs } = await this.waitForActionable(api, { enabled: false, scroll: false, ...(opts.timeout !== undefined ? { timeout: opts.timeout } : {}) });
+      const { node, obs } = await this.waitForActionable(api, { enabled: false, scroll: false, timeout: this.driver.timeout(opts.timeout) });
       record.node = node;
       record.before = obs.snapshot_id;
       const [l, t, r, b] = node.bounds;
@@ -352,7 +352,7 @@ export class Locator extends LocatorFactory {
    * `toContainText` and `filter({ hasText })` read. Waits for exactly one match.
    */
   async textContent(opts: { timeout?: number } = {}): Promise<string | null> {
-    const { node, obs } = await this.waitForActionable('locator.textContent', { enabled: false, ...opts });
+    const { node, obs } = await this.waitForActionable('locator.textContent', { enabled: false, timeout: this.driver.timeout(opts.timeout) });
     return fullText(obs.nodes, node);
   }
 

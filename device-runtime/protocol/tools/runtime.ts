@@ -13,6 +13,7 @@ export const ExtensionSchema = z.enum([
   'clear_data', // `clear_data` on space_stop
   'snapshot_check', // actions with snapshot_id answer SNAPSHOT_STALE
   'keyboard', // `keyboard` on observations: the soft keyboard's window, or null
+  'timing', // `timing` in runtime_info: how much slower than a phone this runtime runs
   'space_rename',
   'space_permissions',
   'audit_query',
@@ -37,6 +38,13 @@ export const RuntimeInfoSchema = z.object({
     channels: z.array(ChannelSchema),
     shell_enabled: z.boolean(),
   }),
+  timing: z
+    .object({
+      profile: z.string().describe('Name of the pace, e.g. the simulator fault profile: instant, realistic, hostile'),
+      timeout_scale: z.number().positive().describe('Multiply client timeouts by this (1 = a mid-range phone)'),
+    })
+    .optional()
+    .describe('Extension (timing): how much slower than a phone this runtime runs'),
   extensions: z.array(z.string()).describe('Extension names (see ExtensionSchema); unknown names are ignored'),
   tools: z.array(z.string()),
 });

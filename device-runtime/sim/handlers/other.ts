@@ -17,7 +17,7 @@ type OtherTools =
   | 'runtime_info';
 
 /** Argument-level extensions (no tool of their own); tool-level ones come from the `extension` flag. */
-const ARGUMENT_EXTENSIONS = ['instance', 'clear_data', 'snapshot_check', 'keyboard'];
+const ARGUMENT_EXTENSIONS = ['instance', 'clear_data', 'snapshot_check', 'keyboard', 'timing'];
 const EXTENSIONS = [...ARGUMENT_EXTENSIONS, ...TOOL_LIST.filter((t) => t.extension).map((t) => t.name)];
 
 export const otherHandlers: HandlerGroup<OtherTools> = {
@@ -49,6 +49,7 @@ export const otherHandlers: HandlerGroup<OtherTools> = {
       channels: availableChannels(rt.env.channels),
       shell_enabled: rt.options.policy.shell.enabled,
     },
+    timing: { profile: rt.env.faults.name, timeout_scale: rt.env.faults.timeoutScale },
     extensions: EXTENSIONS,
     tools: TOOL_NAMES,
   }),
