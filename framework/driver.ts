@@ -74,10 +74,10 @@ export class AppDriver {
     return Math.round(base * (this.options.timeoutScale ?? 1));
   }
 
-  /** `5000ms`, or `15000ms (5000ms × 3 for the hostile fault profile)` when scaled. */
+  /** `5000ms`, or `15000ms (5000ms × 3, the device's timing "hostile")` when scaled. */
   describeTimeout(ms: number): string {
     const scale = this.options.timeoutScale ?? 1;
-    return scale === 1 ? `${ms}ms` : `${ms}ms (${Math.round(ms / scale)}ms × ${scale} for the ${this.options.timingProfile ?? 'device'}'s pace)`;
+    return scale === 1 ? `${ms}ms` : `${ms}ms (${Math.round(ms / scale)}ms × ${scale}, the device's timing "${this.options.timingProfile ?? '?'}")`;
   }
 
   /** The last screen this driver observed: what a step cut short by the test's timeout shows. */

@@ -73,7 +73,7 @@ const withOptions = base.extend<Options & { app: App }, WorkerOptions & { device
       const fatal: Array<{ error: NestwrightError; who: string; acknowledged: boolean }> = [];
       const scope: TestScope = {
         signal: abort.signal,
-        endReason: () => `Test timeout of ${testInfo.timeout}ms exceeded${scale !== 1 ? ` (${Math.round(testInfo.timeout / scale)}ms × ${scale} for the ${timing?.profile}'s pace)` : ''}.`,
+        endReason: () => `Test timeout of ${testInfo.timeout}ms exceeded${scale !== 1 ? ` (${Math.round(testInfo.timeout / scale)}ms × ${scale}, the device's timing "${timing?.profile}")` : ''}.`,
         raised: (error, driver) => void fatal.push({ error, who: driver.who(), acknowledged: false }),
         acknowledge: (who) => {
           const mine = fatal.filter((f) => f.who === who && f.error.code === 'APP_CRASHED');
