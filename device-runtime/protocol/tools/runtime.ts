@@ -22,6 +22,20 @@ export const ExtensionSchema = z.enum([
 ]);
 export type Extension = z.infer<typeof ExtensionSchema>;
 
+/** What each extension adds, for docs/protocol.md (a table typed by Extension: none is left out). */
+export const EXTENSION_DOCS: { readonly [E in Extension]: string } = {
+  instance: '`instance` on space_launch, space_stop, app_intent, sys_logcat (and `instance: "new"` on space_launch): many copies of one app in a space, each with its own data',
+  clear_data: '`clear_data` (and `remove_instance`) on space_stop: wipe an instance\'s data when stopping it',
+  snapshot_check: 'actions given a `snapshot_id` answer SNAPSHOT_STALE when the screen no longer matches that snapshot',
+  keyboard: '`keyboard` on observations: the soft keyboard\'s window bounds while it is up, null when it is down',
+  timing: '`timing` in runtime_info: how much slower than a phone the runtime runs (`timeout_scale`), for clients\' timeouts',
+  space_rename: 'the space_rename tool',
+  space_permissions: 'the space_permissions tool: list, grant and revoke an app\'s runtime permissions in a space',
+  audit_query: 'the audit_query tool: read the audit log',
+  approval_decide: 'the approval_decide tool: answer an approval request (the phone\'s dialog, relayed)',
+  runtime_info: 'the runtime_info tool: protocol version, device, capabilities, extensions',
+};
+
 export const RuntimeInfoSchema = z.object({
   protocol_version: z.string(),
   runtime: z.object({ name: z.string(), version: z.string(), kind: z.enum(['simulated', 'device']) }),
