@@ -48,6 +48,13 @@ function direct(n: UiNode, all: UiNode[]): Candidate[] {
   return out;
 }
 
+/** The node by its role alone (or its class, when it has no role): unique only inside something. */
+function bare(n: UiNode): Candidate {
+  if (n.role) return { strategy: 'chain', steps: [{ kind: 'role', role: n.role }], code: `getByRole(${q(n.role)})` };
+  const className = n.class ?? 'android.view.View';
+  return { strategy: 'chain', steps: [{ kind: 'class', className }], code: `locator(${q(`class=${className}`)})` };
+}
+
 /** Ancestors of `n`, nearest first (by the observation's parent links). */
 function ancestors(all: UiNode[], n: UiNode): UiNode[] {
   const byId = new Map(all.map((x) => [x.id, x]));
@@ -80,7 +87,7 @@ export function suggestLocators(obs: Pick<Observation, 'nodes'>, nodeId: string)
     // Inside a named ancestor: a list row that holds a unique text, or a uniquely named container.
     for (const anc of ancestors(all, node)) {
       const rowText = all.find((x) => x.parent === anc.id && x.id !== node.id && x.text)?.text ?? anc.text;
-      const inner = direct(node, all).find((c) => c.strategy === 'id' || c.strategy === 'role') ?? { strategy: 'chain' as const, steps: [{ kind: 'class', className: node.class ?? 'View' } as Step], code: `locator(${q(`class=${node.class ?? 'View'}`)})` };
+      const inner = direct(node, all).find((c) => c.strategy === 'id' || c.strategy === 'role') ?? bare(node);
       if (rowText && anc.role) {
         const steps: Step[] = [{ kind: 'role', role: anc.role }, { kind: 'filter', hasText: { text: rowText, exact: false } }, ...inner.steps];
         candidates.push({ strategy: 'chain', steps, code: `getByRole(${q(anc.role)}).filter({ hasText: ${q(rowText)} }).${inner.code}` });
