@@ -27,6 +27,17 @@ export function matchText(value: string | null | undefined, m: TextMatch): boole
   return norm(value).includes(norm(m.text));
 }
 
+/**
+ * Whether a full text contains `m`, as Playwright's has-text reads: a substring, case-insensitive,
+ * or case-sensitive when exact (`has-text="Milk"`); whitespace normalized. A RegExp tests it.
+ */
+function containsText(value: string | null, m: TextMatch): boolean {
+  if (value == null) return false;
+  if (m.text instanceof RegExp) return m.text.test(value);
+  const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
+  return m.exact ? norm(value).includes(norm(m.text)) : norm(value).toLowerCase().includes(norm(m.text).toLowerCase());
+}
+
 function roleMatches(n: UiNode, step: Extract<Step, { kind: 'role' }>): boolean {
   if (n.role !== step.role) return false;
   if (step.name && !(matchText(n.text, step.name) || matchText(n.desc, step.name))) return false;
@@ -73,8 +84,8 @@ export function resolveSteps(all: UiNode[], steps: Step[]): UiNode[] {
     if (step.kind === 'filter') {
       current = (current ?? all).filter((n) => {
         const text = fullText(all, n);
-        if (step.hasText && !matchText(text, step.hasText)) return false;
-        if (step.hasNotText && matchText(text, step.hasNotText)) return false;
+        if (step.hasText && !containsText(text, step.hasText)) return false;
+        if (step.hasNotText && containsText(text, step.hasNotText)) return false;
         if (step.has && resolveSteps(subtree(all, n), step.has).length === 0) return false;
         return true;
       });
@@ -150,14 +161,15 @@ export function formatSteps(steps: Step[]): string {
 /**
  * Parse the selector syntax of `app.locator()`: parts joined by `>>`, each `engine=value`:
  * `text=Save` (substring, case-insensitive) or `text="Save"` (exact), `desc=…`, `id=save` or
- * `id=pkg:id/save`, `class=Button`, `role=button[name="Save"][checked=true]`, `nth=0`.
+ * `id=pkg:id/save`, `class=Button`, `role=button[name="Save"][checked=true]`, `has-text=Milk`
+ * (keep the matches that contain the text), `nth=0`.
  * A part without `engine=` is text.
  */
 export function parseSelector(selector: string, api = 'app.locator'): Step[] {
   const parts = selector.split(/\s*>>\s*/).filter(Boolean);
   if (parts.length === 0) throw new NestwrightError(api, `empty selector; write e.g. text="Save" or role=button[name="Save"]`);
   return parts.map((part) => {
-    const m = /^(\w+)=(.*)$/s.exec(part);
+    const m = /^([\w-]+)=(.*)$/s.exec(part);
     const [engine, value] = m ? [m[1]!, m[2]!] : ['text', part];
     const text = (v: string): TextMatch => {
       const quoted = /^"(.*)"$/s.exec(v) ?? /^'(.*)'$/s.exec(v);
@@ -174,6 +186,10 @@ export function parseSelector(selector: string, api = 'app.locator'): Step[] {
         return { kind: 'id', id: value };
       case 'class':
         return { kind: 'class', className: value };
+      case 'has-text':
+        // Keeps the matches so far that contain the text (themselves or a descendant), like
+        // .filter({ hasText }): `role=listitem >> has-text="Milk" >> role=checkbox`.
+        return { kind: 'filter', hasText: text(value) };
       case 'nth':
         if (!/^-?\d+$/.test(value)) throw new NestwrightError(api, `nth= takes an integer, got ${JSON.stringify(value)} in ${JSON.stringify(selector)}`);
         return { kind: 'nth', index: Number(value) };
@@ -190,7 +206,7 @@ export function parseSelector(selector: string, api = 'app.locator'): Step[] {
         return step;
       }
       default:
-        throw new NestwrightError(api, `unknown selector engine "${engine}=" in ${JSON.stringify(selector)}; use text=, desc=, id=, class=, role= or nth=`);
+        throw new NestwrightError(api, `unknown selector engine "${engine}=" in ${JSON.stringify(selector)}; use text=, desc=, id=, class=, role=, has-text= or nth=`);
     }
   });
 }
