@@ -7,7 +7,7 @@ import { poll } from './poll.js';
 
 /**
  * One instance of an app in a space, the way Playwright's `page` is one tab: locators, keys,
- * lifecycle. Each instance has its own data (§3.6); several can share the space's screen, and
+ * lifecycle. Each instance has its own data (docs/protocol.md#instances); several can share the space's screen, and
  * the app is brought to the front before it is acted on.
  */
 export class App extends LocatorFactory {

@@ -184,7 +184,7 @@ export class Locator extends LocatorFactory {
     args: Record<string, unknown>,
     opts: { timeout?: number } = {},
     extraTitle: Record<string, unknown> = {},
-    took: Took = (before, after) => (after.screen_hash !== before.screen_hash || !!after.tree_missing ? 'yes' : 'no'),
+    took: Took = (before, after) => (after.tree_missing || after.package !== before.package || after.activity !== before.activity || content(after) !== content(before) ? 'yes' : 'no'),
   ): Promise<void> {
     await this.driver.step({ kind: 'action', api, title: this.title(tool, extraTitle), selector: this.toString() }, async (record) => {
       const timeout = this.driver.timeout(opts.timeout);
@@ -378,6 +378,17 @@ function formatLog(log: string[]): string {
 /** Same field across two snapshots (ids are per snapshot): same left edge and width. */
 function sameColumn(a: UiNode, b: UiNode): boolean {
   return a.bounds[0] === b.bounds[0] && a.bounds[2] === b.bounds[2];
+}
+
+/**
+ * What the screen says, without where it says it: an animation that only moves nodes (a snackbar
+ * sliding in) is not the effect of an action, so a dropped tap is not taken for one that took.
+ */
+function content(obs: Observation): string {
+  return obs.nodes
+    .map((n) => `${n.res_id ?? ''}|${n.role}|${n.text ?? ''}|${n.desc ?? ''}|${n.checked ? 1 : 0}|${n.selected ? 1 : 0}|${n.enabled ? 1 : 0}|${n.focused ? 1 : 0}`)
+    .sort()
+    .join('\n');
 }
 
 /** A progress indicator inside a scrollable list: the list is loading its next page. */

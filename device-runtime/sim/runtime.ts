@@ -26,7 +26,7 @@ import { handlers } from './handlers/index.js';
 import { envFromOptions, type SimEnv, type SimEnvOptions } from './faults/env.js';
 
 export interface SimOptions extends SimEnvOptions {
-  /** Process slots of the device (§2.2: 2–4). Default 4. */
+  /** Process slots of the device (docs/protocol.md#processes: 2–4). Default 4. */
   slots?: number;
   abis?: string[];
   pageSize?: 4096 | 16384;
@@ -56,8 +56,8 @@ export type CallOutcome<N extends ToolName = ToolName> =
 type ResolvedOptions = Required<Omit<SimOptions, 'stateDir' | 'auditCapacity' | keyof SimEnvOptions>> & { stateDir: string | null };
 
 /**
- * The simulated NestSpace runtime: the ToolRegistry of §5.2. Every call is validated against the
- * protocol's schemas in both directions, checked against leases (§5.5) and approvals (§5.6),
+ * The simulated NestSpace runtime: the ToolRegistry of docs/protocol.md#tool-layer. Every call is validated against the
+ * protocol's schemas in both directions, checked against leases (docs/protocol.md#leases) and approvals (docs/protocol.md#approvals),
  * dispatched to its handler, answered with its result or a `{code, message, retryable, hint}`
  * envelope, and written to the audit log. Transports (MCP over HTTP, in-memory) only adapt to this.
  */
@@ -143,7 +143,7 @@ export class SimRuntime {
     this.audit.record({
       ts: started,
       kind: 'call',
-      // approval_decide is the user's answer on the phone (§5.6), whoever relays it.
+      // approval_decide is the user's answer on the phone (docs/protocol.md#approvals), whoever relays it.
       caller: name === 'approval_decide' ? 'USER' : ctx.caller,
       session_id: ctx.sessionId,
       space_id: typeof argsForAudit.space_id === 'string' ? argsForAudit.space_id : null,
@@ -162,7 +162,7 @@ export class SimRuntime {
     try {
       if (name === 'sys_shell' && !this.options.policy.shell.enabled) {
         throw new SimError(
-          toolError('TOOL_DISABLED', 'sys_shell is disabled on this runtime (§5.6: high-risk shell is off by default)', {
+          toolError('TOOL_DISABLED', 'sys_shell is disabled on this runtime (docs/protocol.md#approvals: high-risk shell is off by default)', {
             hint: 'Start the simulator with a policy that enables it: --policy policy.json with {"shell": {"enabled": true, "allow": ["getprop"]}}.',
           }),
         );
@@ -192,7 +192,7 @@ export class SimRuntime {
     }
   }
 
-  /** §5.6: a dangerous call goes through when the policy pre-approves it or an approval covers it. */
+  /** docs/protocol.md#approvals: a dangerous call goes through when the policy pre-approves it or an approval covers it. */
   private requireApproval(tool: ToolDef, spaceId: string, args: Record<string, unknown>, ctx: CallContext): void {
     if (this.options.policy.preapprove.includes(tool.name)) return;
     const decision = this.approvals.consume(spaceId, tool.name, args, ctx.sessionId);
@@ -222,7 +222,7 @@ export class SimRuntime {
     this.persist();
   }
 
-  /** A session ended (MCP DELETE, disconnect, idle expiry): its leases go with it (§5.5). */
+  /** A session ended (MCP DELETE, disconnect, idle expiry): its leases go with it (docs/protocol.md#leases). */
   endSession(sessionId: string): void {
     this.leases.releaseSession(sessionId);
   }

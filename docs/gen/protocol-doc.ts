@@ -35,7 +35,9 @@ export function typeOf(s: Json | undefined): string {
   if (alt) return alt.map((x: Json) => typeOf(x)).join(' \\| ');
   if (s.type === 'array') return s.prefixItems ? `[${s.prefixItems.map(typeOf).join(', ')}]` : `${typeOf(s.items)}[]`;
   if (s.type === 'object') return s.additionalProperties && typeof s.additionalProperties === 'object' && !s.properties ? `record of ${typeOf(s.additionalProperties)}` : 'object';
-  const bounds = [s.minimum !== undefined ? `≥ ${s.minimum}` : '', s.maximum !== undefined ? `≤ ${s.maximum}` : '', s.minLength ? `length ≥ ${s.minLength}` : '', s.maxLength ? `length ≤ ${s.maxLength}` : ''].filter(Boolean);
+  // zod writes the safe-integer range on every int: not worth a reader's time.
+  const big = (n: number) => Math.abs(n) >= Number.MAX_SAFE_INTEGER;
+  const bounds = [s.minimum !== undefined && !big(s.minimum) ? `≥ ${s.minimum}` : '', s.maximum !== undefined && !big(s.maximum) ? `≤ ${s.maximum}` : '', s.minLength ? `length ≥ ${s.minLength}` : '', s.maxLength ? `length ≤ ${s.maxLength}` : ''].filter(Boolean);
   return [Array.isArray(s.type) ? s.type.join(' \\| ') : s.type ?? 'any', ...bounds].join(' ');
 }
 
@@ -98,13 +100,13 @@ export function renderProtocolDoc(): string {
     'offers in `runtime_info.extensions`, and nestwright falls back when one is missing.',
     '',
     RUNTIME_MODEL,
-    '## Tools',
+    '## <a id="tools"></a>Tools',
     '',
     `${TOOL_LIST.length} tools. Every call returns its result, or the error envelope.`,
     '',
     ...[...groups.entries()].flatMap(([g, tools]) => [`Group \`${g}_*\`: ${tools.map((t) => `[\`${t.name}\`](#${t.name})`).join(', ')}`, '']),
     ...TOOL_LIST.map(toolSection),
-    '## Observation',
+    '## <a id="observation-fields"></a>Observation fields',
     '',
     'What `ui_observe` returns (and `ui_find` returns nodes of).',
     '',
@@ -112,7 +114,7 @@ export function renderProtocolDoc(): string {
     '### Node',
     '',
     fieldTable(z.toJSONSchema(UiNodeSchema, { io: 'output', unrepresentable: 'any' }) as Json, { input: false }),
-    '## Error codes',
+    '## <a id="errors"></a>Error codes',
     '',
     'The envelope: `{ code, message, retryable, hint, details? }`. `retryable` says whether the same call may',
     'succeed unchanged after a pause. The codes form one closed set:',
@@ -121,7 +123,7 @@ export function renderProtocolDoc(): string {
     '|---|---|',
     ...codes,
     '',
-    '## Extensions',
+    '## <a id="extensions"></a>Extensions',
     '',
     'Names a runtime may list in `runtime_info.extensions` (unknown names are ignored by clients).',
     '',

@@ -4,7 +4,7 @@
  */
 export const RUNTIME_MODEL = `## Runtime model
 
-### Spaces and instances {#instances}
+### <a id="instances"></a>Spaces and instances
 
 A **space** is an app-level container: its own installed apps, its own virtual display (when
 \`runtime_info.capabilities.virtual_displays\` is true; otherwise spaces take turns on the main one),
@@ -14,7 +14,7 @@ across stop and launch; \`space_stop\` with \`clear_data\` wipes it (extension).
 keeps outside its data root is shared by its instances in the space — a simulated app's backend
 (Chat's server) lives per space.
 
-### Processes and crashes {#processes}
+### <a id="processes"></a>Processes and crashes
 
 The runtime has a fixed pool of process slots (2–4 on a phone, \`process_slots\`), shared by all
 spaces. A launch takes a slot (evicting the least recently used instance when all are taken;
@@ -22,7 +22,7 @@ spaces. A launch takes a slot (evicting the least recently used instance when al
 cleaned before reuse, its data stays, and calls on it answer \`APP_CRASHED\` with the reason; the
 next \`space_launch\` restarts it and reports \`restarted_after_crash\`.
 
-### Installing {#install}
+### <a id="install"></a>Installing
 
 \`space_install_apk\` first runs the preflight (APK, splits and bundles read, signatures compared by
 certificate, minimum target SDK, 16 KB page alignment of native libraries, secure-environment
@@ -31,7 +31,7 @@ and the report in \`details\`. ABIs are not checked at install but at launch (\`
 Installing the same version again is \`unchanged\`; a new version is an update that keeps the
 instances and their data. \`idempotency_key\` makes a retried install or launch a no-op.
 
-### Permissions {#permissions}
+### <a id="permissions"></a>Permissions
 
 Runtime permissions are granted per app per space: at the app's own prompt (the permission
 controller's dialog covers the app until answered; after two denials it is no longer shown), at
@@ -39,23 +39,23 @@ install with \`grant_runtime_permissions\`, or with \`space_permissions\` (a dan
 so it needs approval; nestwright extension). Only permissions the manifest requests can be
 granted. nestwright resets them before each test's instance starts (see docs/isolation.md).
 
-### Control channels {#channels}
+### <a id="channels"></a>Control channels
 
 A space is observed and driven through one channel: the accessibility service (node actions,
 ~50–150 ms a call), Shizuku (injected input, ~100–300 ms) or vision only (screenshots, no nodes:
 actions answer \`CHANNEL_UNAVAILABLE\`). Android's Advanced Protection mode revokes accessibility,
 so the runtime falls back to Shizuku. The observation's \`channel\` names the one in use.
 
-### Observation {#observation}
+### <a id="observation"></a>Observation
 
-\`ui_observe\` returns the screen as a flat list of nodes (see [Observation](#observation-1)): only
+\`ui_observe\` returns the screen as a flat list of nodes (fields under [Observation fields](#observation-fields)): only
 visible nodes that are clickable, editable, scrollable or carry text or a description (all nodes
 with \`detail: 'full'\`), each with its parent's id and depth. Node ids are valid within one
 snapshot only. While an activity transition runs the accessibility root can be null
 (\`tree_missing\`): observe again. Nodes under the soft keyboard or behind a dialog are not on
 screen; a window that does not resize pans so the focused field stays above the keyboard.
 
-### Actions {#actions}
+### <a id="actions"></a>Actions
 
 An action names its target by \`node_id\` (preferred, with the \`snapshot_id\` it came from), bounds or
 text. Node first, gesture as fallback: a clickable node gets ACTION_CLICK; anything else is a tap
@@ -63,18 +63,18 @@ at the node's centre, which lands on whatever is on top there (\`method\` in the
 may acknowledge an action and drop it: callers verify the effect. Keys: \`back\` closes a dialog,
 then the keyboard, then the activity; \`enter\` goes to the focused field.
 
-### Vision {#vision}
+### <a id="vision"></a>Vision
 
 WebViews and canvases expose no nodes: their content exists only as pixels in \`ui_screenshot\`,
 and only a tap at coordinates reaches it.
 
-### Tool layer {#tool-layer}
+### <a id="tool-layer"></a>Tool layer
 
 One registry of tools serves both the local agent and remote MCP clients, with the same leases,
 approvals and audit. Every call is validated against the schemas both ways and recorded in the
 audit log (arguments masked where sensitive: clipboard text).
 
-### Transport {#transport}
+### <a id="transport"></a>Transport
 
 MCP Streamable HTTP at \`/mcp\`. A bearer token is compared in constant time before the body is
 read; the server listens on loopback unless LAN is asked for explicitly (and then only with a
@@ -82,14 +82,14 @@ token). Host and Origin headers are checked against an allow-list. Each client g
 reclaimed after 30 minutes idle (its leases with it); an unknown session is a 404. Limits: request
 body ≤ 40 MB, headers ≤ 64 KB, ≤ 32 requests in flight (429 beyond).
 
-### Leases {#leases}
+### <a id="leases"></a>Leases
 
 A mutating tool needs an EXCLUSIVE lease on its space (\`session_acquire\`); one holder at a time,
 any number of OBSERVE holders. Leases expire after \`ttl_ms\` idle and end with their session;
 \`wait_ms\` queues for a busy space instead of failing with \`SPACE_BUSY\`. The person at the phone
 can take a space over (\`session_release\` with \`force\`).
 
-### Approvals {#approvals}
+### <a id="approvals"></a>Approvals
 
 Dangerous tools (install, uninstall, permissions, clipboard, shell, payments) need a human's
 approval: \`approval_request\`, then \`approval_wait\`; the answer comes from the phone

@@ -6,7 +6,7 @@ import { ObservationSchema, UiNodeSchema } from '../observation.js';
 const space_id = SpaceIdSchema;
 
 /**
- * How an action names its target (§4.3: node_id / bounds / text; node_id preferred). A node id
+ * How an action names its target (docs/protocol.md#actions: node_id / bounds / text; node_id preferred). A node id
  * only means something within its snapshot: pass `snapshot_id` and the runtime answers
  * SNAPSHOT_STALE when the screen has changed since, instead of acting on the wrong node.
  */
@@ -24,7 +24,7 @@ const oneTargetMessage = { message: 'give exactly one of node_id, bounds, text o
 
 export const ActionResultSchema = z.object({
   ok: z.literal(true),
-  method: z.enum(['node', 'gesture']).describe('Node action, or the gesture fallback (§4.3)'),
+  method: z.enum(['node', 'gesture']).describe('Node action, or the gesture fallback (docs/protocol.md#actions)'),
   node: UiNodeSchema.nullable().describe('The node acted on, when there was one'),
 });
 export type ActionResult = z.infer<typeof ActionResultSchema>;

@@ -15,7 +15,7 @@ export interface InstallInfo {
 }
 
 /**
- * Step 1 of §3.1 installation: preflight the APK set against this device exactly as a real
+ * Step 1 of installation (docs/protocol.md#install): preflight the APK set against this device exactly as a real
  * runtime does, and refuse with the first rejecting check's code and the whole report.
  */
 export async function installApk(paths: string[], rt: SimRuntime, space: SimSpace, opts: { allowDowngrade?: boolean } = {}): Promise<{ info: InstallInfo; report: PreflightReport }> {
@@ -26,7 +26,7 @@ export async function installApk(paths: string[], rt: SimRuntime, space: SimSpac
   // Read (and verify) once; an update is preflighted again against what is installed.
   const info = probe.info;
   const report = previous && info ? preflight(info, device, { certSha256: previous.certSha256, versionCode: previous.versionCode }, opts) : probe.report;
-  // §3.9: "Installation does not fail because of ABI; the check happens before launch."
+  // docs/protocol.md#install: "Installation does not fail because of ABI; the check happens before launch."
   const checks = report.checks.map((c) =>
     c.code === 'ABI_MISMATCH' && c.status === 'reject' ? { ...c, status: 'warn' as const, message: `${c.message} space_launch will refuse with ABI_MISMATCH.` } : c,
   );

@@ -47,7 +47,7 @@ interface Timer {
 let recordSeq = 0;
 
 /**
- * One copy of an app in a space (§3.6): its own data root (`data`, persisted per instance) and,
+ * One copy of an app in a space (docs/protocol.md#instances): its own data root (`data`, persisted per instance) and,
  * while running, a back stack of activities and the background work they started.
  */
 export class SimInstance {
@@ -101,7 +101,7 @@ export class SimInstance {
 
   /**
    * The app crashed: its process (slot) dies, the back stack is gone, data stays. The next
-   * launch reports restarted_after_crash with this reason (§3.3 Stage C-D).
+   * launch reports restarted_after_crash with this reason (docs/protocol.md#processes).
    */
   crash(reason: string): void {
     this.host.log({ level: 'E', tag: 'AndroidRuntime', message: `FATAL EXCEPTION: main\n${reason}` }, this);

@@ -14,7 +14,7 @@ export interface InstalledApp {
   certSha256: string[];
   apkPaths: string[];
   system: boolean;
-  /** ABIs the app ships native libraries for; checked at launch (§3.9), not at install. */
+  /** ABIs the app ships native libraries for; checked at launch (docs/protocol.md#install), not at install. */
   abis: string[];
   /** Runtime permissions the manifest asks for, and those granted in this space. */
   requestedPermissions: string[];

@@ -9,7 +9,7 @@ export type FaultProfileName = 'instant' | 'realistic' | 'hostile';
 export interface FaultProfile {
   name: FaultProfileName;
   seed: number;
-  /** Multiplies each channel's latency range (§4.1 table). 0 = answers immediately. */
+  /** Multiplies each channel's latency range (the channel latencies of docs/protocol.md#channels). 0 = answers immediately. */
   latencyScale: number;
   /** Latency is multiplied by 1 + jitter × U[0,1). */
   jitter: number;

@@ -39,7 +39,7 @@ export const spaceHandlers: HandlerGroup<SpaceTools> = {
     const previous = space.apps.get(info.package);
     const model = appModelFor(info.package) ?? blankApp(info.package, info.label);
     const unchanged = previous !== undefined && previous.versionCode === info.versionCode;
-    // An update keeps the app's instances and their data (§3.1); only the code changes.
+    // An update keeps the app's instances and their data (docs/protocol.md#install); only the code changes.
     const granted = args.grant_runtime_permissions ? info.permissions : (previous?.granted ?? []).filter((p) => info.permissions.includes(p));
     space.apps.set(info.package, {
       model,

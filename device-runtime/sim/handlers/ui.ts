@@ -22,7 +22,7 @@ function leaveScreen(space: SimSpace): void {
   space.sendToBack();
 }
 
-/** Every UI call pays the latency of the space's control channel first (§4.1). */
+/** Every UI call pays the latency of the space's control channel first (docs/protocol.md#channels). */
 async function channelFor(space: SimSpace): Promise<SimSpace['screen']> {
   await space.screen.latency();
   return space.screen;

@@ -235,7 +235,7 @@ export class SimScreen {
     return !snap.nodes.some((n) => n.view.kind === 'progress');
   }
 
-  /** Wait out the channel's latency for one call (§4.1 table, scaled and jittered by the profile). */
+  /** Wait out the channel's latency for one call (the channel latencies of docs/protocol.md#channels, scaled and jittered by the profile). */
   async latency(): Promise<void> {
     const f = this.env.faults;
     if (f.latencyScale <= 0) return;
