@@ -174,7 +174,14 @@ async function loop(step: AiStep, instruction: string, params: Params, start: Ob
         record.result = 'ok';
         throw new AiError(step.api, 'AI_GAVE_UP', `the model gave up on ${JSON.stringify(instruction)}: ${call.input.reason}`);
       }
-      const out = await perform(step.app, step.api, call, obs, params, step.ctx.options.deny);
+      let out;
+      try {
+        out = await perform(step.app, step.api, call, obs, params, step.ctx.options.deny);
+      } catch (e) {
+        record.result = 'failed';
+        record.message = (e as Error).message.split('\n')[0];
+        throw e;
+      }
       record.node = out.node?.id ?? null;
       record.bounds = out.node?.bounds ?? null;
       if (!out.ok) {

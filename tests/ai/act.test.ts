@@ -98,6 +98,23 @@ test('first run: the model drives Notes and Shop through the tool loop; passing 
   ]);
 });
 
+test('the Allure report shows AI steps with their figures, and the test total as labels', async () => {
+  const { readdir } = await import('node:fs/promises');
+  const dirR = path.join(dir, 'allure-results');
+  const results = await Promise.all((await readdir(dirR)).filter((f) => f.endsWith('-result.json')).map(async (f) => JSON.parse(await readFile(path.join(dirR, f), 'utf8'))));
+  const r = results.find((x) => x.name === 'creates a note by instruction');
+  const labels = Object.fromEntries(r.labels.map((l: any) => [l.name, l.value]));
+  expect(labels['ai.requests']).toBe('4');
+  expect(Number(labels['ai.tokens'])).toBeGreaterThan(0);
+  expect(Number(labels['ai.cost_usd'])).toBeGreaterThan(0);
+  expect(r.descriptionHtml).toContain('AI steps: 1 (0 from the cache), 4 model requests');
+  const step = r.steps.find((x: any) => x.name === 'AI act: create a note titled {title}');
+  const params = Object.fromEntries(step.parameters.map((p: any) => [p.name, p.value]));
+  expect(params).toMatchObject({ source: 'ai', cache: 'miss', 'model requests': '4', model: 'claude-opus-5-5', summary: 'note created' });
+  expect(step.steps.map((x: any) => x.name)).toContain('Tap id=new_note');
+  expect(step.attachments.map((a: any) => a.name)).toContain('ai step');
+});
+
 test('a secret is typed by the framework and is absent from prompts, cache, trajectory, report and audit', async () => {
   const requests = JSON.stringify(model.requests.map((q) => q.body));
   expect(requests).toContain('{password}');
