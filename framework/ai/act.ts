@@ -84,6 +84,13 @@ async function replay(step: AiStep, entry: CacheEntry, params: Params, start: Ob
       healed = true;
     }
   }
+  // The recording ended on entry.endScreen; a replay may get there later (a slow sign-in): wait
+  // for it as an assertion would, then call the replay failed.
+  const deadline = Date.now() + Math.max(app.driver.options.actionTimeout * 2, 10_000);
+  while (screenSignature(obs) !== entry.endScreen && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 200));
+    obs = await step.observe();
+  }
   if (screenSignature(obs) !== entry.endScreen) {
     step.record.calls.push({ turn: 0, tool: 'verify', input: { expected: entry.endScreen }, node: null, bounds: null, selector: null, before: obs.snapshot_id, after: obs.snapshot_id, result: 'failed', message: `replay ended on ${screenSignature(obs)}, the recording on ${entry.endScreen}`, source: 'cache' });
     return null;
