@@ -53,15 +53,14 @@ export function groundExtraction(value: unknown, ids: readonly string[], obs: Ob
   const problems: string[] = [];
   const evidence = evidenceOf(ids, obs, problems);
   const texts = screenTexts(evidence);
-  // Numbers are compared with digits only: "$1,299.00" shows 1299 and 1299.5 shows "1,299.50".
-  const digits = texts.map((t) => t.replace(/[,\s\u00a0]/g, ''));
+  // Numbers are compared as numbers: "$1,299.50" shows 1299.5 (and not 99).
+  const numbers = texts.flatMap((t) => [...t.matchAll(/\d[\d,\u00a0]*(?:\.\d+)?/g)].map((m) => Number(m[0].replace(/[,\u00a0]/g, ''))));
   for (const leaf of leaves(value)) {
     if (typeof leaf === 'string') {
       const n = normalize(leaf);
       if (!texts.some((t) => t.includes(n))) problems.push(`the value ${JSON.stringify(leaf)} is not in the text of its evidence nodes`);
     } else {
-      const forms = [String(leaf), leaf.toFixed(2), leaf.toFixed(1)];
-      if (!digits.some((t) => forms.some((f) => t.includes(f)))) problems.push(`the value ${leaf} is not in the text of its evidence nodes`);
+      if (!numbers.some((n) => Math.abs(n - Math.abs(leaf)) < 1e-9)) problems.push(`the value ${leaf} is not in the text of its evidence nodes`);
     }
   }
   return problems.length ? { ok: false, problems } : { ok: true, evidence };

@@ -113,7 +113,7 @@ test('the adapter over real HTTP: JSON and SSE give the same call and usage; pro
     expect(json.usage.cacheWrite).toBeGreaterThan(100); // first sight of system + tools
     expect(sse.usage.cacheRead).toBe(json.usage.cacheWrite); // read back on the second
     expect(sse.usage.output).toBe(json.usage.output);
-    expect(model.requests[0]!.headers['x-api-key']).toBe('k');
+    expect(model.requests[0]!.headers.authorization ?? model.requests[0]!.headers['x-api-key']).toMatch(/^(Bearer )?k$/); // the SDK's way of sending the key
     expect(model.requests[0]!.body.tool_choice).toEqual({ type: 'tool', name: 'verdict', disable_parallel_tool_use: true });
     expect(model.requests[1]!.body.stream).toBe(true);
   } finally {
