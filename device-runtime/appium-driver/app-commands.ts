@@ -75,6 +75,15 @@ export const queryAppState = (ctx: SessionContext, appId: string) =>
     return 1;
   });
 
+/** `mobile: startActivity` with a component `pkg/.Activity`: that activity of our instance (or of the app). */
+export const startActivity = (ctx: SessionContext, component: string) =>
+  guard('mobile: startActivity', async () => {
+    const m = /^([\w.]+)\/([\w.$]+)$/.exec(component);
+    if (!m) throw new errors.InvalidArgumentError(`mobile: startActivity: give component as 'com.example.app/.MainActivity', got ${JSON.stringify(component)}`);
+    const pkg = appPackage('mobile: startActivity', m[1]);
+    await ctx.ss.call('space_launch', { package: pkg, activity: m[2], ...instanceFor(ctx, pkg) });
+  });
+
 export const mobileClearApp = (ctx: SessionContext, appId: string) =>
   guard('mobile: clearApp', async () => {
     const pkg = appPackage('mobile: clearApp', appId);

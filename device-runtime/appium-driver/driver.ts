@@ -29,6 +29,7 @@ export class NestSpaceDriver extends BaseDriver<typeof desiredCapConstraints> {
     'mobile: queryAppState': { command: 'queryAppState', params: { required: ['appId'] } },
     'mobile: pressKey': { command: 'mobilePressKey', params: { required: ['keycode'], optional: ['metastate', 'flags', 'isLongPress'] } },
     'mobile: scrollGesture': { command: 'mobileScrollGesture', params: { optional: ['elementId', 'left', 'top', 'width', 'height', 'direction', 'percent', 'speed'] } },
+    'mobile: startActivity': { command: 'mobileStartActivity', params: { optional: ['component', 'intent', 'package', 'activity', 'wait', 'stop'] } },
     'mobile: getCurrentActivity': { command: 'mobileGetCurrentActivity' },
     'mobile: getCurrentPackage': { command: 'mobileGetCurrentPackage' },
   } as const;
@@ -135,6 +136,9 @@ export class NestSpaceDriver extends BaseDriver<typeof desiredCapConstraints> {
   async queryAppState(appId: string) { return app.queryAppState(this.ctx(), appId) as Promise<any>; }
   async mobileClearApp(appId: string) { return app.mobileClearApp(this.ctx(), appId); }
   async mobileDeepLink(url: string, pkg?: string) { return app.mobileDeepLink(this.ctx(), url, pkg); }
+  async mobileStartActivity(component?: string, intent?: string, pkg?: string, activity?: string) {
+    return app.startActivity(this.ctx(), component ?? intent ?? (pkg && activity ? `${pkg}/${activity}` : ''));
+  }
   async mobileGetCurrentActivity() { return app.currentActivity(this.ctx()); }
   async mobileGetCurrentPackage() { return app.currentPackage(this.ctx()); }
 

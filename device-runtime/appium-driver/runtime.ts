@@ -44,26 +44,55 @@ export interface RuntimeConnection {
   close(): Promise<void>;
 }
 
-export async function connectRuntime(opts: { url?: string; token?: string; faults?: string }): Promise<RuntimeConnection> {
-  if (opts.url) {
-    const client = new DeviceClient(await McpToolTransport.http(opts.url, opts.token ?? ''));
-    return { client, url: opts.url, embedded: false, close: () => client.close() };
-  }
+/**
+ * One connection per runtime, shared by the sessions of this server: leases belong to a
+ * connection, so sessions that share a space (`nestspace:space`, e.g. two users of one chat
+ * room) act under the same lease instead of queueing behind each other. Each session still has
+ * its own space or instance; the connection only carries the calls.
+ */
+const shared = new Map<string, { conn: Promise<{ client: DeviceClient; url: string; embedded: boolean; faults: string | null }>; users: number }>();
+
+async function open(key: string, opts: { url?: string; token?: string; faults?: string }) {
+  if (opts.url) return { client: new DeviceClient(await McpToolTransport.http(opts.url, opts.token ?? '')), url: opts.url, embedded: false, faults: null };
   const faults = opts.faults ?? process.env.NESTWRIGHT_FAULTS ?? 'instant';
   const sim = await acquireEmbedded(faults);
   try {
-    const client = new DeviceClient(await McpToolTransport.http(sim.url, sim.token));
-    return {
-      client,
-      url: sim.url,
-      embedded: true,
-      async close() {
-        await client.close().catch(() => {});
-        await releaseEmbedded(faults);
-      },
-    };
+    return { client: new DeviceClient(await McpToolTransport.http(sim.url, sim.token)), url: sim.url, embedded: true, faults };
   } catch (e) {
     await releaseEmbedded(faults);
     throw e;
   }
+}
+
+export async function connectRuntime(opts: { url?: string; token?: string; faults?: string }): Promise<RuntimeConnection> {
+  const key = opts.url ? `${opts.url} ${opts.token ?? ''}` : `embedded ${opts.faults ?? process.env.NESTWRIGHT_FAULTS ?? 'instant'}`;
+  let entry = shared.get(key);
+  if (!entry) {
+    entry = { conn: open(key, opts), users: 0 };
+    shared.set(key, entry);
+    entry.conn.catch(() => shared.delete(key));
+  }
+  entry.users++;
+  let c;
+  try {
+    c = await entry.conn;
+  } catch (e) {
+    entry.users--;
+    throw e;
+  }
+  const mine = entry;
+  let closed = false;
+  return {
+    client: c.client,
+    url: c.url,
+    embedded: c.embedded,
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (--mine.users > 0) return;
+      shared.delete(key);
+      await c.client.close().catch(() => {});
+      if (c.faults) await releaseEmbedded(c.faults);
+    },
+  };
 }

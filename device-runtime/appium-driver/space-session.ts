@@ -7,6 +7,12 @@ import { connectRuntime, type RuntimeConnection } from './runtime.js';
 const looksLikeApk = (s: string) => /\.(apk|apks|xapk)$/i.test(s);
 
 /**
+ * Sessions of this server in each space the driver created. A session may join another's space
+ * (`nestspace:space`); the space is deleted when the last of them ends, not under the others.
+ */
+const created = new Map<string, number>();
+
+/**
  * What one Appium session owns on the NestSpace runtime: a connection, a space (its own unless
  * `nestspace:space` names one), and the instance of the app under test (a fresh one unless
  * `nestspace:instance` names one). Closing it stops the instance and wipes its data, deletes
@@ -39,9 +45,11 @@ export class SpaceSession {
         spaceId = caps['nestspace:space'];
       } else {
         spaceId = (await c.call('space_create', { name })).space_id;
-        owns = true;
       }
-      // Sessions that share a named space take turns holding it.
+      const users = created.get(spaceId);
+      owns = users !== undefined || !caps['nestspace:space'];
+      if (owns) created.set(spaceId, (users ?? 0) + 1);
+      // The connection is shared by this server's sessions: it holds (or renews) the lease.
       await c.call('session_acquire', { space_id: spaceId, mode: 'EXCLUSIVE', ttl_ms: 3_600_000, wait_ms: 60_000 });
       let pkg = caps.appPackage ?? null;
       if (caps.app && looksLikeApk(caps.app)) {
@@ -64,7 +72,7 @@ export class SpaceSession {
       }
       return new SpaceSession(conn, spaceId, owns, pkg, instance, wanted === 'new');
     } catch (e) {
-      if (owns && spaceId) await c.call('space_delete', { space_id: spaceId, confirm: true }).catch(() => {});
+      if (owns && spaceId && release(spaceId)) await c.call('space_delete', { space_id: spaceId, confirm: true }).catch(() => {});
       await conn.close();
       throw e;
     }
@@ -101,12 +109,19 @@ export class SpaceSession {
         const clear = await this.client.hasExtension('clear_data');
         await this.call('space_stop', { package: this.pkg, instance: this.instance, remove_instance: true, ...(clear ? { clear_data: true } : {}) }).catch(ignoreGone);
       }
-      if (this.ownsSpace) await this.call('space_delete', { confirm: true }).catch(ignoreGone);
-      else await this.call('session_release', {}).catch(ignoreGone);
+      if (this.ownsSpace && release(this.spaceId)) await this.call('space_delete', { confirm: true }).catch(ignoreGone);
     } finally {
       await this.conn.close();
     }
   }
+}
+
+/** One session of a created space ended; true when it was the last. */
+function release(spaceId: string): boolean {
+  const n = (created.get(spaceId) ?? 1) - 1;
+  if (n > 0) created.set(spaceId, n);
+  else created.delete(spaceId);
+  return n <= 0;
 }
 
 function ignoreGone(e: unknown): void {
