@@ -2,7 +2,7 @@ import { errors } from 'appium/driver.js';
 import { DeviceError } from '../client/index.js';
 import type { UiNode } from '../protocol/index.js';
 import type { ElementStore } from './elements.js';
-import type { PageTree } from './page-source.js';
+import { attributeOf, type PageTree } from './page-source.js';
 import type { SpaceSession } from './space-session.js';
 import { toW3cError } from './w3c-errors.js';
 
@@ -104,7 +104,7 @@ export function getAttribute(ctx: SessionContext, name: string, id: string): Pro
     return Promise.reject(new errors.InvalidArgumentError(`getAttribute: '${name}' is not an attribute of an Android element; known: ${Object.keys(ATTRIBUTE_ALIASES).join(', ')}`));
   }
   return read(ctx, 'getAttribute', id, (tree, node) => {
-    const v = tree.elementOf.get(node.id)!.getAttribute(attr);
+    const v = attributeOf(tree, node, attr);
     // UiAutomator2 answers null for an empty description or id.
     return v === '' && attr !== 'text' ? null : v;
   });

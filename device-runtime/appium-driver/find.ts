@@ -2,18 +2,13 @@ import { errors } from 'appium/driver.js';
 import xpath from 'xpath';
 import type { Element, Node as XmlNode } from '@xmldom/xmldom';
 import type { UiNode } from '../protocol/index.js';
-import type { PageTree } from './page-source.js';
+import { isDescendant, type PageTree } from './page-source.js';
 import { parseUiSelector, queryUiSelector, UiSelectorSyntaxError } from './ui-selector.js';
 
 export const LOCATOR_STRATEGIES = ['id', 'accessibility id', 'xpath', '-android uiautomator'] as const;
 
 function descendantsOf(tree: PageTree, root: UiNode | null): UiNode[] {
-  if (!root) return tree.obs.nodes;
-  const el = tree.elementOf.get(root.id);
-  return tree.obs.nodes.filter((n) => {
-    for (let p = tree.elementOf.get(n.id)?.parentNode; p; p = p.parentNode) if (p === el) return true;
-    return false;
-  });
+  return root ? tree.obs.nodes.filter((n) => isDescendant(tree, n, root)) : tree.obs.nodes;
 }
 
 /** `save` means `<package>:id/save`, as UiAutomator2 reads a bare id. */
@@ -26,7 +21,8 @@ function idMatches(n: UiNode, id: string, pkg: string | null): boolean {
 function evaluateXpath(tree: PageTree, expr: string, root: UiNode | null): UiNode[] {
   let result: unknown;
   try {
-    const context = root ? (tree.elementOf.get(root.id) as unknown as Node) : (tree.doc as unknown as Node);
+    const dom = tree.dom();
+    const context = root ? (dom.elementOf.get(root.id) as unknown as Node) : (dom.doc as unknown as Node);
     result = xpath.select(expr, context);
   } catch (e) {
     throw new errors.InvalidSelectorError(`xpath ${JSON.stringify(expr)} is not a valid XPath 1.0 expression: ${(e as Error).message}`);
@@ -36,7 +32,7 @@ function evaluateXpath(tree: PageTree, expr: string, root: UiNode | null): UiNod
   }
   const out: UiNode[] = [];
   for (const r of result as unknown as XmlNode[]) {
-    const node = tree.nodeOf.get(r as Element);
+    const node = tree.dom().nodeOf.get(r as Element);
     if (node) out.push(node);
   }
   return out;

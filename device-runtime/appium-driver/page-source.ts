@@ -10,12 +10,20 @@ import type { Observation, UiNode } from '../protocol/index.js';
  */
 export interface PageTree {
   obs: Observation;
-  doc: Document;
-  /** Element of each node, and the node of each element. */
-  elementOf: Map<string, Element>;
-  nodeOf: Map<Element, UiNode>;
   /** Absolute positional xpath of each node id (`/hierarchy/android.widget.Button[2]`). */
   pathOf: Map<string, string>;
+  /** Index of each node among its parent's children (UiAutomator2's `index`). */
+  indexOf: Map<string, number>;
+  /** Ids of each node's descendants are found through this. */
+  parentOf: Map<string, string | null>;
+  /** The XML document, built when first asked for (xpath, page source): finds by id do without. */
+  dom(): DomView;
+}
+
+export interface DomView {
+  doc: Document;
+  elementOf: Map<string, Element>;
+  nodeOf: Map<Element, UiNode>;
 }
 
 const bool = (v: boolean | undefined) => (v ? 'true' : 'false');
@@ -48,6 +56,37 @@ function attributes(n: UiNode, index: number, pkg: string): Array<[string, strin
 }
 
 export function buildPageTree(obs: Observation): PageTree {
+  const pathOf = new Map<string, string>();
+  const indexOf = new Map<string, number>();
+  const parentOf = new Map<string, string | null>();
+  const children = new Map<string | null, UiNode[]>();
+  const ids = new Set(obs.nodes.map((n) => n.id));
+  for (const n of obs.nodes) {
+    // A node whose parent was not kept (compact observations) hangs from the root.
+    const parent = n.parent && ids.has(n.parent) ? n.parent : null;
+    parentOf.set(n.id, parent);
+    const list = children.get(parent) ?? [];
+    list.push(n);
+    children.set(parent, list);
+  }
+  const walk = (parentPath: string, parentId: string | null) => {
+    const seen = new Map<string, number>();
+    (children.get(parentId) ?? []).forEach((n, index) => {
+      const tag = tagOf(n);
+      const nth = (seen.get(tag) ?? 0) + 1;
+      seen.set(tag, nth);
+      const p = `${parentPath}/${tag}[${nth}]`;
+      pathOf.set(n.id, p);
+      indexOf.set(n.id, index);
+      walk(p, n.id);
+    });
+  };
+  walk('/hierarchy', null);
+  let dom: DomView | null = null;
+  return { obs, pathOf, indexOf, parentOf, dom: () => (dom ??= buildDom(obs, children, indexOf)) };
+}
+
+function buildDom(obs: Observation, children: Map<string | null, UiNode[]>, indexOf: Map<string, number>): DomView {
   const doc = new DOMImplementation().createDocument(null, 'hierarchy', null);
   const root = doc.documentElement!;
   for (const [k, v] of [['index', '0'], ['class', 'hierarchy'], ['rotation', String(obs.screen.rotation)], ['width', String(obs.screen.width)], ['height', String(obs.screen.height)]]) {
@@ -59,39 +98,34 @@ export function buildPageTree(obs: Observation): PageTree {
   const pkg = obs.package ?? '';
   const elementOf = new Map<string, Element>();
   const nodeOf = new Map<Element, UiNode>();
-  const pathOf = new Map<string, string>();
-  const children = new Map<string | null, UiNode[]>();
-  const ids = new Set(obs.nodes.map((n) => n.id));
-  for (const n of obs.nodes) {
-    // A node whose parent was not kept (compact observations) hangs from the root.
-    const parent = n.parent && ids.has(n.parent) ? n.parent : null;
-    const list = children.get(parent) ?? [];
-    list.push(n);
-    children.set(parent, list);
-  }
-  const add = (parentEl: Element, parentPath: string, parentId: string | null) => {
-    const kids = children.get(parentId) ?? [];
-    const seen = new Map<string, number>();
-    kids.forEach((n, index) => {
-      const tag = tagOf(n);
-      const nth = (seen.get(tag) ?? 0) + 1;
-      seen.set(tag, nth);
-      const el = doc.createElement(tag);
-      for (const [k, v] of attributes(n, index, pkg)) el.setAttribute(k, v);
+  const add = (parentEl: Element, parentId: string | null) => {
+    for (const n of children.get(parentId) ?? []) {
+      const el = doc.createElement(tagOf(n));
+      for (const [k, v] of attributes(n, indexOf.get(n.id) ?? 0, pkg)) el.setAttribute(k, v);
       parentEl.appendChild(el);
-      const p = `${parentPath}/${tag}[${nth}]`;
       elementOf.set(n.id, el);
       nodeOf.set(el, n);
-      pathOf.set(n.id, p);
-      add(el, p, n.id);
-    });
+      add(el, n.id);
+    }
   };
-  add(root, '/hierarchy', null);
-  return { obs, doc, elementOf, nodeOf, pathOf };
+  add(root, null);
+  return { doc, elementOf, nodeOf };
+}
+
+/** One attribute of a node as the page source shows it ('' when absent). */
+export function attributeOf(tree: PageTree, n: UiNode, name: string): string | null {
+  const hit = attributes(n, tree.indexOf.get(n.id) ?? 0, tree.obs.package ?? '').find(([k]) => k === name);
+  return hit ? hit[1] : null;
+}
+
+/** Whether `n` is under `ancestor`. */
+export function isDescendant(tree: PageTree, n: UiNode, ancestor: UiNode): boolean {
+  for (let p = tree.parentOf.get(n.id); p; p = tree.parentOf.get(p)) if (p === ancestor.id) return true;
+  return false;
 }
 
 export function serializePageTree(tree: PageTree): string {
-  return `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>\n${new XMLSerializer().serializeToString(tree.doc)}`;
+  return `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>\n${new XMLSerializer().serializeToString(tree.dom().doc)}`;
 }
 
 /**

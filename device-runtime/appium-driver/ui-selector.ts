@@ -74,7 +74,7 @@ function matches(tree: PageTree, n: UiNode, c: UiSelectorCall): boolean {
     case 'description': return n.desc === a;
     case 'descriptionContains': return (n.desc ?? '').includes(a as string);
     case 'className': return n.class === a;
-    case 'index': return tree.elementOf.get(n.id)?.getAttribute('index') === String(a);
+    case 'index': return tree.indexOf.get(n.id) === a;
     case 'checked': return (n.checked ?? false) === a;
     case 'clickable': return n.clickable === a;
     case 'enabled': return n.enabled === a;
