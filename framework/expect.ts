@@ -4,7 +4,8 @@ import { App } from './app.js';
 import { describeNode, describeScreen } from './errors.js';
 import { Locator } from './locator.js';
 import { poll } from './poll.js';
-import { fullText } from './selector.js';
+import { satisfies } from './ai/verdict.js';
+import { fullText, matchText } from './selector.js';
 
 type MatcherState = { isNot: boolean; timeout?: number; utils: { printExpected(v: unknown): string; printReceived(v: unknown): string } };
 type Check = { pass: boolean; received: string };
@@ -123,6 +124,10 @@ function locatorMatcher(name: string, predicate: (n: UiNode) => boolean, describ
 }
 
 export const expect = base.extend({
+  /** The retrying AI assertion (framework/ai): a grounded model verdict, re-asked only when the screen changes. */
+  async toSatisfy(this: MatcherState, received: App, statement: string, opts: { timeout?: number } = {}) {
+    return { name: 'toSatisfy', ...(await satisfies(received, statement, this.isNot, received.driver.timeout(opts.timeout ?? this.timeout, 'expect'))) };
+  },
   async toBeVisible(this: MatcherState, received: Locator, opts: { timeout?: number } = {}) {
     return retrying(this, 'toBeVisible', received, '', opts.timeout, (nodes) => {
       const n = one(nodes);

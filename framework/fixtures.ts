@@ -3,6 +3,7 @@ import { connectDevice, startEmbeddedDevice, type DeviceOptions, type EmbeddedDe
 import { App } from './app.js';
 import type { TestScope } from './driver.js';
 import { NestwrightError } from './errors.js';
+import { runWithAi, type AiOptionsInput } from './ai/index.js';
 import type { Device } from './device.js';
 import { setTestContext, Space, type TestContext } from './space.js';
 import { Trajectory, TRAJECTORY_ATTACHMENT } from './trajectory.js';
@@ -26,6 +27,8 @@ export interface NestwrightUse {
    * Without it an instance starts with none, whatever an earlier test granted.
    */
   permissions?: string[];
+  /** AI steps (app.ai.*): model, apiKey, baseURL, maxTurns, budget, cache… — see framework/ai/options.ts. */
+  ai?: AiOptionsInput;
 }
 
 /** `actionTimeout`, `screenshot`, `permissions` and `channel` are Playwright's own options, reused. */
@@ -37,6 +40,8 @@ type Options = {
   _screenshotOverride: string;
   _trajectory: Trajectory;
   _testContext: TestContext;
+  ai: AiOptionsInput | undefined;
+  _ai: void;
 };
 type WorkerOptions = {
   _deviceOverride: DeviceOptions | undefined;
@@ -50,6 +55,9 @@ const withOptions = base.extend<Options & { app: App }, WorkerOptions & { device
   _appOverride: ['', { option: true }],
   _screenshotOverride: ['', { option: true }],
   trajectory: ['on', { option: true }],
+  ai: [undefined, { option: true }],
+  // The test's AI context (options, usage meter, action cache); cache entries written if it passed.
+  _ai: [async ({ ai }, use, testInfo) => runWithAi(ai, testInfo, use), { auto: true, box: true }],
   _trajectory: [
     async ({ trajectory }, use, testInfo) => {
       const t = new Trajectory();

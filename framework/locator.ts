@@ -255,8 +255,9 @@ export class Locator extends LocatorFactory {
    * never because the rest of the screen did not change. Leaves the field focused and the soft
    * keyboard up, as typing does on a phone (`app.hideKeyboard()` hides it).
    */
-  fill(value: string, opts: { timeout?: number } = {}): Promise<void> {
-    return this.act('locator.fill', 'ui_set_text', { text: value }, opts, { text: value }, (_, after, node) => {
+  fill(value: string, opts: { timeout?: number; secret?: boolean } = {}): Promise<void> {
+    // A secret (typed by app.ai.act for a secret() param) is never in the step's title.
+    return this.act('locator.fill', 'ui_set_text', { text: value }, opts, { text: opts.secret ? '***' : value }, (_, after, node) => {
       if (after.tree_missing) return 'unknown';
       const field = this.findField(after, node);
       if (!field) return 'unknown';
