@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { AdbDeviceOptionsSchema } from './adb/options.js';
+import { EmulatorDeviceOptionsSchema } from './emulator/options.js';
 
 /**
  * How a test run reaches a device (`use.device` in playwright.config.ts). `sim` without a url is
@@ -21,5 +23,7 @@ export const DeviceOptionsSchema = z.discriminatedUnion('provider', [
     /** Run `adb forward` for this serial first. */
     adbSerial: z.string().optional(),
   }),
+  AdbDeviceOptionsSchema,
+  EmulatorDeviceOptionsSchema,
 ]);
 export type DeviceOptions = z.infer<typeof DeviceOptionsSchema>;
