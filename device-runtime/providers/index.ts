@@ -28,7 +28,7 @@ export async function startEmbeddedDevice(opts: { faults?: string; seed?: number
  * Before the workers start (global setup): start an emulator for each `{ provider: 'emulator',
  * avd }` of the run whose AVD is not running yet. Returns the teardown, which stops only those.
  */
-export async function startRunEmulators(devices: unknown[], log: (line: string) => void = (l) => console.log(l)): Promise<() => Promise<void>> {
+export async function startRunEmulators(devices: unknown[], log: (line: string) => void = (l) => void process.stderr.write(`${l}\n`)): Promise<() => Promise<void>> {
   const avds = new Map<string, Extract<DeviceOptions, { provider: 'emulator' }>>();
   for (const d of devices) {
     const parsed = DeviceOptionsSchema.safeParse(d);

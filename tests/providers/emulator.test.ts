@@ -31,9 +31,11 @@ test('emulator list / start (progress until sys.boot_completed) / two at once / 
 
   const start = capture();
   expect(await emulatorCommand(['start', 'Pixel_8_API_34', '--headless'], start.cli), start.io.err).toBe(0);
-  const stages = start.io.text.split('\n').filter((l) => l.startsWith('emulator-5554')).map((l) => l.trim().split(/\s+/).pop());
+  // Progress lines: serial, elapsed seconds, stage — ending with the boot completed.
+  const progress = start.io.text.split('\n').filter((l) => /^emulator-5554 +\d+\.\d s /.test(l));
+  const stages = progress.map((l) => l.replace(/^emulator-5554 +\d+\.\d s +/, ''));
   expect(stages.at(-1)).toBe('booted');
-  expect(stages.slice(0, -1).every((s) => ['waiting', 'offline', 'booting', 'adb'].includes(s!))).toBe(true);
+  expect(stages.slice(0, -1).every((s) => ['waiting for adb', 'offline', 'booting'].includes(s))).toBe(true);
   expect(start.io.text).toMatch(/^emulator-5554 \(Pixel_8_API_34\) booted in \d+\.\d s; pid \d+; log .*emulator-5554\.log$/m);
   expect(readFileSync(join(fake.dir, 'emulators/emulator-5554.log'), 'utf8')).toContain('Cold boot');
 

@@ -108,8 +108,10 @@ export async function connectAdb(opts: Omit<AdbDeviceOptions, 'provider'>, ctx: 
       timings: { totalMs: performance.now() - t0, adbMs: adb.spentMs },
       async close() {
         m.stop();
-        await client.close().catch(() => {});
-        await cleanup();
+        // Ending the MCP session and removing the forward are independent; a runtime that does
+        // not answer the session's DELETE must not hold the worker's teardown.
+        const ended = client.close().catch(() => {});
+        await Promise.all([Promise.race([ended, new Promise((r) => setTimeout(r, 5_000).unref())]), cleanup()]);
       },
     };
   } catch (e) {
