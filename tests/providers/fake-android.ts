@@ -122,7 +122,16 @@ export class FakeAndroid {
   }
 
   state() {
-    return this.control<{ devices: Array<{ serial: string; state: string; runtime: boolean; packages: string[] }>; forwards: Array<{ serial: string; local: string; remote: string }> }>('state');
+    return this.control<{ devices: Array<{ serial: string; state: string; runtime: boolean; listening: boolean; packages: string[] }>; forwards: Array<{ serial: string; local: string; remote: string }> }>('state');
+  }
+
+  /** Wait until every device's runtime listens (its sim started): a suite's first workers then see the devices as they would a warm phone. */
+  async runtimesReady(timeoutMs = 120_000): Promise<void> {
+    const until = Date.now() + timeoutMs;
+    while (!(await this.state()).devices.every((d) => !d.runtime || d.listening)) {
+      if (Date.now() > until) throw new Error('the fake devices\' runtimes did not start');
+      await new Promise((r) => setTimeout(r, 200));
+    }
   }
 
   /** Shut the fake server down (it stops its runtimes and emulators first), then remove the dir. */

@@ -29,8 +29,10 @@ export function shellQuote(args: string[]): string {
  * closed). Errors are {@link ProviderError}s naming the API, the command and adb's stderr.
  */
 export class Adb {
-  /** Total ms spent waiting for adb since this object was made. */
+  /** Total ms spent waiting for adb since this object was made (calls summed). */
   spentMs = 0;
+  /** Wall time spent waiting on the device: adb calls, and whatever else is tracked with it. */
+  readonly deviceClock = new BusyClock();
 
   constructor(
     readonly bin: string,
@@ -54,7 +56,7 @@ export class Adb {
     const command = `adb ${shellQuote(argv)}`;
     const timeout = Math.max(opts.timeoutMs ?? 10_000, Number(process.env.NESTWRIGHT_ADB_TIMEOUT_MS) || 0);
     const t0 = performance.now();
-    const r = await execa(this.bin, argv, { timeout, reject: false, stdin: 'ignore', stripFinalNewline: false, maxBuffer: 64 * 1024 * 1024 });
+    const r = await this.deviceClock.track(execa(this.bin, argv, { timeout, reject: false, stdin: 'ignore', stripFinalNewline: false, maxBuffer: 64 * 1024 * 1024 }));
     const ms = performance.now() - t0;
     this.spentMs += ms;
     const stderr = typeof r.stderr === 'string' ? r.stderr : '';
@@ -83,5 +85,24 @@ export class Adb {
   /** `adb -s serial shell <command>`: the device's answer on stdout. */
   async shell(serial: string, command: string[], opts: AdbRunOptions = {}): Promise<AdbResult> {
     return this.run(serial, ['shell', ...command], opts);
+  }
+}
+
+/**
+ * Wall-clock time during which at least one tracked operation was running — parallel ones count
+ * once. The provider's own overhead is its total time minus this (bench: providers.bench.ts).
+ */
+export class BusyClock {
+  private running = 0;
+  private since = 0;
+  busyMs = 0;
+
+  async track<T>(p: Promise<T>): Promise<T> {
+    if (this.running++ === 0) this.since = performance.now();
+    try {
+      return await p;
+    } finally {
+      if (--this.running === 0) this.busyMs += performance.now() - this.since;
+    }
   }
 }

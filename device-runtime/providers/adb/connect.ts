@@ -1,3 +1,4 @@
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { DeviceClient, DeviceError, McpToolTransport } from '../../client/index.js';
 import { toolError } from '../../protocol/index.js';
 import { Adb } from './adb.js';
@@ -16,8 +17,8 @@ export interface AdbConnection {
   serial: string;
   /** http://127.0.0.1:<forwarded port>/mcp */
   url: string;
-  /** Where the time went (bench): all of it, and the part spent waiting for adb. */
-  timings: { totalMs: number; adbMs: number };
+  /** Where the time went (bench): all of it, and the wall time spent waiting on the device (adb, HTTP probe, MCP handshake). */
+  timings: { totalMs: number; deviceMs: number };
   close(): Promise<void>;
 }
 
@@ -56,6 +57,7 @@ export async function connectAdb(opts: Omit<AdbDeviceOptions, 'provider'>, ctx: 
     if (local !== null) await removeForward(adb, serial, local);
   };
   let monitor: DeviceMonitor | null = null;
+  const onDevice = <T>(p: Promise<T>) => adb.deviceClock.track(p);
   try {
     if (port.status === 'rejected') throw port.reason;
     if (boot.status === 'rejected') throw boot.reason;
@@ -73,12 +75,12 @@ export async function connectAdb(opts: Omit<AdbDeviceOptions, 'provider'>, ctx: 
 
     const url = `http://127.0.0.1:${local}/mcp`;
     const tokenP = obtainToken(adb, serial, rt, opts.token).then((t) => ({ t }), (e: unknown) => ({ e }));
-    if (!(await runtimeAnswers(url))) {
+    if (!(await onDevice(runtimeAnswers(url)))) {
       ctx.onProgress?.(`${serial}: starting the NestSpace runtime service`);
       await startRuntimeService(adb, serial, rt);
       const limit = rt.startTimeoutMs ?? RUNTIME_DEFAULTS.startTimeoutMs;
       const until = Date.now() + limit;
-      while (!(await runtimeAnswers(url))) {
+      while (!(await onDevice(runtimeAnswers(url)))) {
         if (Date.now() > until) {
           throw new ProviderError(api, 'RUNTIME_NOT_RUNNING', `the NestSpace runtime on ${serial} does not answer on its port ${devicePort} ${Math.round(limit / 1000)} s after its service was started`, {
             hint: 'Open the NestSpace app on the device and check its MCP switch; `adb logcat` shows why the service stopped.',
@@ -96,7 +98,7 @@ export async function connectAdb(opts: Omit<AdbDeviceOptions, 'provider'>, ctx: 
 
     let guard: GuardedTransport | null = null;
     monitor = new DeviceMonitor(adb, serial, (reason) => guard?.lose(reason));
-    const [inner] = await Promise.all([connectMcp(api, url, token, serial), monitor.start()]);
+    const [inner] = await adb.deviceClock.track(Promise.all([connectMcp(api, url, token, serial), monitor.start()]));
     guard = new GuardedTransport(inner, serial);
     if (monitor.lostReason) guard.lose(monitor.lostReason);
     const client = new DeviceClient(guard);
@@ -105,7 +107,7 @@ export async function connectAdb(opts: Omit<AdbDeviceOptions, 'provider'>, ctx: 
       client,
       serial,
       url,
-      timings: { totalMs: performance.now() - t0, adbMs: adb.spentMs },
+      timings: { totalMs: performance.now() - t0, deviceMs: adb.deviceClock.busyMs },
       async close() {
         m.stop();
         // Ending the MCP session and removing the forward are independent; a runtime that does
@@ -121,14 +123,33 @@ export async function connectAdb(opts: Omit<AdbDeviceOptions, 'provider'>, ctx: 
   }
 }
 
+/**
+ * The MCP handshake over the forward. A connection adb drops between the runtime's answer and the
+ * next request (a keep-alive race, most often while the device is busy) fails the handshake with
+ * no harm done: it is tried up to three times; a refused token is not retried.
+ */
 async function connectMcp(api: string, url: string, token: string, serial: string): Promise<McpToolTransport> {
-  try {
-    return await McpToolTransport.http(url, token);
-  } catch (e) {
-    const unauthorized = (e as { code?: unknown }).code === 401 || /\b401\b/.test(String((e as Error).message));
+  let last: unknown;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      return await McpToolTransport.http(url, token);
+    } catch (e) {
+      last = e;
+      if (refused(e)) break;
+      await new Promise((r) => setTimeout(r, 100 * (attempt + 1)));
+    }
+  }
+  {
+    const e = last as Error;
+    const unauthorized = refused(e);
     throw new DeviceError(api, toolError(unauthorized ? 'UNAUTHORIZED' : 'DEVICE_DISCONNECTED', `the runtime on ${serial} (forwarded to ${url}) ${unauthorized ? 'refused the token' : `did not complete the MCP handshake: ${(e as Error).message}`}`, {
       hint: unauthorized ? 'The token (use.device.token, NESTSPACE_TOKEN or the one read from the device) is not this runtime\'s; unset the first two to read it from the device.' : 'Check the runtime on the device (`npx nestwright devices`).',
       retryable: false,
     }), { cause: e });
   }
+}
+
+/** The runtime answered 401: the SDK's StreamableHTTPError carries the HTTP status as its code. */
+function refused(e: unknown): boolean {
+  return e instanceof StreamableHTTPError && e.code === 401;
 }

@@ -142,7 +142,7 @@ function control(msg: { op?: string; serial?: string; device?: FakeDeviceSpec; p
       return;
     case 'state':
       session.send({
-        devices: [...server.devices.values()].map((d) => ({ serial: d.serial, state: d.state, runtime: d.runtimeRunning, packages: [...d.packages.keys()] })),
+        devices: [...server.devices.values()].map((d) => ({ serial: d.serial, state: d.state, runtime: d.runtimeRunning, listening: d.runtimeListening, packages: [...d.packages.keys()] })),
         forwards: server.forwards.list(),
       });
       return;

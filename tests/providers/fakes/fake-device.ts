@@ -39,7 +39,7 @@ export class FakeDevice {
   readonly attachedAt = Date.now();
   readonly packages = new Map<string, { versionName: string; versionCode: number }>();
   runtimePackage: string | null = null;
-  private sim: { child: ChildProcess; port: Promise<number | null> } | null = null;
+  private sim: { child: ChildProcess; port: Promise<number | null>; listening: boolean } | null = null;
   readonly transportId: number;
 
   constructor(
@@ -119,7 +119,9 @@ export class FakeDevice {
       });
       child.once('exit', () => resolveP(null));
     });
-    this.sim = { child, port };
+    this.sim = { child, port, listening: false };
+    const sim = this.sim;
+    void port.then((p) => (sim.listening = p !== null));
     child.once('exit', () => {
       if (this.sim?.child === child) this.sim = null;
     });
@@ -138,6 +140,11 @@ export class FakeDevice {
 
   get runtimeRunning(): boolean {
     return !!this.sim;
+  }
+
+  /** The runtime's server is up (its `nestwright sim` printed where it listens). */
+  get runtimeListening(): boolean {
+    return this.sim?.listening ?? false;
   }
 
   get runtimePid(): number | null {
