@@ -18,7 +18,7 @@ test('the example suite passes end to end through the adb provider and the fake 
     { serial: 'emulator-5554', emulator: { avd: 'Pixel_8_API_34', consolePort: 5554 }, runtime: { running: true } },
   ]);
   try {
-    await fake.runtimesReady();
+    await fake.warm();
     const results = join(fake.dir, 'allure-results');
     const args = [join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', 'ci/android.config.ts', '--workers=2'];
     const child = spawn(process.execPath, args, { cwd: ROOT, env: childEnv({ ...fake.env(), NESTWRIGHT_ALLURE_RESULTS: results }), stdio: ['ignore', 'pipe', 'pipe'] });

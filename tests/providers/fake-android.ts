@@ -125,6 +125,26 @@ export class FakeAndroid {
     return this.control<{ devices: Array<{ serial: string; state: string; runtime: boolean; listening: boolean; packages: string[] }>; forwards: Array<{ serial: string; local: string; remote: string }> }>('state');
   }
 
+  /**
+   * Each device's runtime answers a first session (connect, one call, close) before a suite
+   * starts: a freshly started runtime's first requests are its slowest, as on a phone.
+   */
+  async warm(): Promise<void> {
+    await this.runtimesReady();
+    const { connectAdb } = await import('../../device-runtime/providers/adb/connect.js');
+    const mine = !this.saved;
+    if (mine) this.use();
+    try {
+      for (const d of (await this.state()).devices.filter((x) => x.runtime && x.state === 'device')) {
+        const conn = await connectAdb({ serial: d.serial });
+        await conn.client.call('space_list', {});
+        await conn.close();
+      }
+    } finally {
+      if (mine) this.restore();
+    }
+  }
+
   /** Wait until every device's runtime listens (its sim started): a suite's first workers then see the devices as they would a warm phone. */
   async runtimesReady(timeoutMs = 120_000): Promise<void> {
     const until = Date.now() + timeoutMs;

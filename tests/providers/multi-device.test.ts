@@ -14,7 +14,7 @@ test('a device dropping mid-run fails its test with DEVICE_DISCONNECTED; the res
     { serial: 'HT7A1B2C3', usb: '1-3', runtime: { running: true } },
   ]);
   try {
-    await fake.runtimesReady();
+    await fake.warm();
     const note = (n: number) => `test('note ${n}', async ({ app }) => {
         await app.getByText('New note').tap();
         await app.getById('title').fill('n${n} on ' + process.env.NESTWRIGHT_DEVICE_SERIAL);
@@ -45,7 +45,7 @@ test('a device dropping mid-run fails its test with DEVICE_DISCONNECTED; the res
       { use: "device: { provider: 'adb', serials: ['R58M123ABC', 'HT7A1B2C3'] }", workers: 2, env: fake.env(), config: 'timeout: 90_000,' },
     );
     const dropped = run.result('unplugged mid-test');
-    expect(dropped.status).toBe('failed');
+    expect(dropped.status, dropped.error).toBe('failed');
     expect(dropped.error).toContain('DEVICE_DISCONNECTED');
     expect(dropped.error).toMatch(/device (R58M123ABC|HT7A1B2C3) went away/);
     for (const n of [1, 2, 3, 4]) expect(run.result(`note ${n}`).status, run.result(`note ${n}`).error).toBe('passed');
