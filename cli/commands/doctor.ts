@@ -16,17 +16,21 @@ Checks what nestwright needs, each line ok / warn / missing with the fix.
 Exit code: 0 when tests can run (the simulator at least), 1 when not, 2 usage error.
 `;
 
-/** Per-tool budget: `java -version`, `adb version`, `emulator -list-avds`, the device queries. */
-const BUDGET_MS = 1_500;
-/** No check may hold the answer past this: a slow one is reported as such, not waited for. */
-const DEADLINE_MS = 1_800;
+/**
+ * Per-tool budget: `java -version`, `adb version`, `emulator -list-avds`, the device queries; and
+ * the deadline past which no check holds the answer (a slow one is reported as such). Both scale
+ * with NESTWRIGHT_DOCTOR_BUDGET_MS for very slow machines (tests with a Node-script fake adb).
+ */
+const budgetMs = () => Number(process.env.NESTWRIGHT_DOCTOR_BUDGET_MS) || 1_500;
 
 function within<T extends Check | Check[]>(name: string, p: Promise<T>): Promise<T | Check> {
-  const late: Check = { name, status: 'warn', detail: `no answer within ${DEADLINE_MS / 1000} s (a hung tool, or a very busy machine)` };
-  return Promise.race([p, new Promise<Check>((r) => setTimeout(() => r(late), DEADLINE_MS).unref())]);
+  const deadline = budgetMs() + 300;
+  const late: Check = { name, status: 'warn', detail: `no answer within ${deadline / 1000} s (a hung tool, or a very busy machine)` };
+  return Promise.race([p, new Promise<Check>((r) => setTimeout(() => r(late), deadline).unref())]);
 }
 
 export async function runChecks(): Promise<Check[]> {
+  const BUDGET_MS = budgetMs();
   const [java, adb, emulator, devices, simulator] = await Promise.all([
     within('Java', checkJava(BUDGET_MS)),
     within('adb', checkAdb(BUDGET_MS)),

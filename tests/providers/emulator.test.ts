@@ -45,7 +45,7 @@ test('emulator list / start (progress until sys.boot_completed) / two at once / 
 
   const devs = capture();
   expect(await devicesCommand([], devs.cli)).toBe(0);
-  expect(devs.io.text).toMatch(/emulator-5554\s+device\s+sdk gphone64 x86 64\s+34\s+x86_64\s+emulator \(Pixel_8_API_34\)\s+0\.3\.0 running/);
+  expect(devs.io.text).toMatch(/emulator-5554\s+device\s+sdk_gphone64_x86_64\s+34\s+x86_64\s+emulator \(Pixel_8_API_34\)\s+0\.3\.0 running/);
   expect(devs.io.text).toMatch(/emulator-5556\s+device\s+.*\s+30\s+x86_64\s+emulator \(Small_API_30\)\s+not installed/);
 
   const listed = capture();
@@ -92,6 +92,7 @@ test('bad input: unknown AVD, no emulator binary, bad port, unknown subcommand',
 });
 
 test("use.device { provider: 'emulator', avd }: the run starts the emulator, the workers use it, the run stops it", async () => {
+  test.setTimeout(600_000);
   fake = FakeAndroid.create([], { Pixel_8_API_34: { bootMs: 1_500 } });
   const run = await runInline(
     {
