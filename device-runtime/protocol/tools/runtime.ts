@@ -15,6 +15,7 @@ export const ExtensionSchema = z.enum([
   'keyboard', // `keyboard` on observations: the soft keyboard's window, or null
   'timing', // `timing` in runtime_info: how much slower than a phone this runtime runs
   'allow_downgrade', // `allow_downgrade` on space_install_apk (adb install -d)
+  'split_selection', // space_install_apk of a bundle installs the device's splits and lists them
   'space_rename',
   'space_permissions',
   'audit_query',
@@ -28,6 +29,7 @@ export const EXTENSION_DOCS: { readonly [E in Extension]: string } = {
   instance: '`instance` on space_launch, space_stop, app_intent, sys_logcat (and `instance: "new"` on space_launch): many copies of one app in a space, each with its own data',
   clear_data: '`clear_data` (and `remove_instance`) on space_stop: wipe an instance\'s data when stopping it',
   snapshot_check: 'actions given a `snapshot_id` answer SNAPSHOT_STALE when the screen no longer matches that snapshot',
+  split_selection: 'space_install_apk of a bundle installs the splits that fit the device and lists them',
   allow_downgrade: '`allow_downgrade` on space_install_apk: install an older version over a newer one (adb install -d)',
   keyboard: '`keyboard` on observations: the soft keyboard\'s window bounds while it is up, null when it is down',
   timing: '`timing` in runtime_info: how much slower than a phone the runtime runs (`timeout_scale`), for clients\' timeouts',
