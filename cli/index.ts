@@ -24,6 +24,11 @@ const COMMANDS: Record<string, Command> = {
     usage: 'nestwright report [--results allure-results] [--output allure-report] [--open]',
     run: async (argv) => (await import('./commands/report.js')).reportCommand(argv),
   },
+  skill: {
+    summary: 'Replay a skill outside a test (exit 0 passed, 1 failed, 2 bad input), record one from a test, print its schema',
+    usage: 'nestwright skill run <file.yaml> [--app apk] [--param k=v …] [--device url] | skill record <spec> --grep <title> -o skills/x.yaml | skill schema',
+    run: async (argv) => (await import('./commands/skill.js')).skillCommand(argv),
+  },
   test: {
     summary: 'Run the specs: the same as `npx playwright test` with its arguments',
     usage: 'nestwright test [playwright test arguments]',

@@ -1,0 +1,1 @@
+export async function recordCommand(): Promise<number> { return 2; }
