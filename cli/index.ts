@@ -29,6 +29,11 @@ const COMMANDS: Record<string, Command> = {
     usage: 'nestwright skill run <file.yaml> [--app apk] [--param k=v …] [--device url] | skill record <spec> --grep <title> -o skills/x.yaml | skill schema',
     run: async (argv) => (await import('./commands/skill.js')).skillCommand(argv),
   },
+  import: {
+    summary: 'Import Maestro flows as skills (exit 0 imported, 1 some commands not imported, 2 bad input)',
+    usage: 'nestwright import maestro <flow.yaml> -o skills/<name>.yaml [--apk path.apk]',
+    run: async (argv) => (await import('./commands/import-maestro.js')).importCommand(argv),
+  },
   test: {
     summary: 'Run the specs: the same as `npx playwright test` with its arguments',
     usage: 'nestwright test [playwright test arguments]',

@@ -1,4 +1,4 @@
-import { isNode, LineCounter, parseDocument, type Document } from 'yaml';
+import { isMap, isNode, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
 import { SkillSchema, type Skill } from './schema.js';
 
@@ -40,6 +40,14 @@ export function positionOf(doc: Document, counter: LineCounter, path: readonly P
   return { line: 1, col: 1 };
 }
 
+/** Where a key of the mapping at `path` is written (an unknown key is reported at itself). */
+function keyPosition(doc: Document, counter: LineCounter, path: readonly PropertyKey[], key: string): { line: number; col: number } | null {
+  const map = path.length ? doc.getIn(path as unknown[], true) : doc.contents;
+  if (!isMap(map)) return null;
+  const pair = map.items.find((p) => isScalar(p.key) && p.key.value === key);
+  return pair && isNode(pair.key) && pair.key.range ? counter.linePos(pair.key.range[0]) : null;
+}
+
 /**
  * Parse a skill from YAML text. YAML errors and schema errors come back together as one
  * `SkillParseError`, each at file:line:column, so one run shows every problem to fix.
@@ -51,7 +59,7 @@ export function parseSkill(text: string, file: string): Skill {
     throw new SkillParseError(
       file,
       doc.errors.map((e) => {
-        const at = e.linePos?.[0] ?? { line: 1, col: 1 };
+        const at = counter.linePos(e.pos[0]);
         return { file, line: at.line, column: at.col, path: '', message: e.message.split('\n')[0]! };
       }),
     );
@@ -71,7 +79,7 @@ export function issuesAt(issues: z.core.$ZodIssue[], doc: Document, counter: Lin
       continue;
     }
     const path = issue.path.filter((p) => p !== 'kind');
-    const at = positionOf(doc, counter, path);
+    const at = issue.code === 'unrecognized_keys' ? (keyPosition(doc, counter, path, issue.keys[0]!) ?? positionOf(doc, counter, path)) : positionOf(doc, counter, path);
     const keys = issue.code === 'unrecognized_keys' ? ` (${issue.keys.join(', ')})` : '';
     out.push({ file, line: at.line, column: at.col, path: formatPath(path), message: `${issue.message}${keys}` });
   }
