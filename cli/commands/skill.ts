@@ -137,7 +137,7 @@ async function runCommand(argv: string[], io: Io): Promise<number> {
     } else {
       for (const s of result.steps) io.out(`  ${s.status === 'passed' ? '✓' : s.status === 'skipped' ? '-' : '✘'} ${s.title} (${s.durationMs}ms)${s.status === 'skipped' && s.error ? ` — ${s.error}` : ''}\n`);
       if (result.error) io.err(`\n${result.error.message}\n`);
-      io.out(`\n${result.ok ? 'passed' : 'FAILED'}: ${planned.skill.name} (${shown(planned.path)}), ${result.steps.filter((s) => s.status === 'passed').length}/${planned.skill.steps.length} steps passed, 0 model calls\n`);
+      io.out(`\n${result.ok ? 'passed' : 'FAILED'}: ${planned.skill.name} (${shown(planned.path)}), ${result.steps.filter((s) => s.status === 'passed').length}/${planned.skill.steps.length} steps passed\n`);
     }
     return result.ok ? 0 : 1;
   } catch (e) {

@@ -167,6 +167,18 @@ export function trajectoryToSkill(trajectory: TrajectoryBody, opts: { name: stri
     const post = (steps[i]!.post ??= []) as Json[];
     if (!post.some((c) => c.visible === next)) post.unshift({ visible: next });
   }
+  // A typed text that shows up later (a saved note's title) is the same parameter there.
+  for (const [name, spec] of Object.entries(params)) {
+    if (!spec.example) continue;
+    const quoted = JSON.stringify(spec.example);
+    const swap = (sel: unknown): unknown => {
+      if (typeof sel === 'string') return sel.split(quoted).join(`"\${${name}}"`);
+      if (Array.isArray(sel)) return sel.map(swap);
+      if (sel && typeof sel === 'object') return Object.fromEntries(Object.entries(sel).map(([k, v]) => [k, k === 'value' ? v : swap(v)]));
+      return sel;
+    };
+    for (const step of steps) for (const k of Object.keys(step)) if (k !== 'fill') step[k] = swap(step[k]);
+  }
   if (steps.length === 0) throw new Error('the test did no action a skill can replay (tap, fill, press, scroll, swipe, launch)');
   const skill = {
     name: opts.name,

@@ -38,8 +38,6 @@ export interface SkillRunResult {
   steps: SkillStepResult[];
   /** The failure, when a step failed: its message says the step, what was expected and the screen. */
   error: SkillFailedError | null;
-  /** Replay is deterministic: no model is asked anything. */
-  modelCalls: 0;
 }
 
 /** A step of a skill failed: which one, why, and what was on screen. */
@@ -150,7 +148,7 @@ export async function replaySkill(app: App, planned: PlannedSkill, api: string):
   } finally {
     driver.trajectory.source = previous;
   }
-  return { skill: skill.name, file: planned.path, ok: !error, steps: results, error, modelCalls: 0 };
+  return { skill: skill.name, file: planned.path, ok: !error, steps: results, error };
 }
 
 /** A path as messages show it: relative to the working directory when it is under it. */
