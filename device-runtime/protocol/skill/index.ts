@@ -8,3 +8,4 @@ export * from './schema.js';
 export * from './parse.js';
 export * from './params.js';
 export * from './describe.js';
+export * from './checks.js';

@@ -12,6 +12,7 @@ export const ExtensionSchema = z.enum([
   'instance', // `instance` on space_launch/space_stop/app_intent: many copies of one app
   'clear_data', // `clear_data` on space_stop
   'snapshot_check', // actions with snapshot_id answer SNAPSHOT_STALE
+  'skill_evidence', // skill_run answers each step's evidence (node, snapshots before and after)
   'space_rename',
   'space_permissions',
   'audit_query',
