@@ -13,6 +13,7 @@ export const ExtensionSchema = z.enum([
   'clear_data', // `clear_data` on space_stop
   'snapshot_check', // actions with snapshot_id answer SNAPSHOT_STALE
   'skill_evidence', // skill_run answers each step's evidence (node, snapshots before and after)
+  'allow_downgrade', // `allow_downgrade` on space_install_apk (adb install -d)
   'space_rename',
   'space_permissions',
   'audit_query',
