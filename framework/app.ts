@@ -4,6 +4,7 @@ import { NestwrightError, TimeoutError, describeScreen } from './errors.js';
 import { Locator, LocatorFactory } from './locator.js';
 import type { Step } from './selector.js';
 import { poll } from './poll.js';
+import { AppAi } from './ai/app-ai.js';
 import { runSkill, type SkillRunResult } from './skills/index.js';
 
 /**
@@ -20,6 +21,13 @@ export class App extends LocatorFactory {
     private readonly dispose: () => Promise<void>,
   ) {
     super();
+  }
+
+  private aiVerbs: AppAi | undefined;
+
+  /** Plain-language steps driven by a model: `app.ai.act`, `assert`, `extract`, `waitFor` (framework/ai). */
+  get ai(): AppAi {
+    return (this.aiVerbs ??= new AppAi(this));
   }
 
   get package(): string {
