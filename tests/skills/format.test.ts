@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { parse } from 'yaml';
 import { parseSkill, resolveParams, skillJsonSchema, SkillParamError, SkillParseError, substitute } from '../../device-runtime/protocol/skill/index.js';
 import { ROOT } from '../framework/inline.js';
 
@@ -107,4 +109,8 @@ test('every skill in skills/ parses, and skills/skill.schema.json is the schema 
   expect(onDisk, 'regenerate with: npx nestwright skill schema -o skills/skill.schema.json').toEqual(skillJsonSchema());
   // The parser's `kind` is not part of the file format.
   expect(JSON.stringify(onDisk)).not.toContain('"kind"');
+  // An editor's validator (ajv, draft 2020-12) accepts the example skills and rejects a two-action step.
+  const validate = new Ajv2020({ strict: false }).compile(onDisk);
+  for (const f of files) expect(validate(parse(readFileSync(path.join(dir, f), 'utf8'))), `${f}: ${JSON.stringify(validate.errors)}`).toBe(true);
+  expect(validate(parse('name: x\napp: com.a.b\nsteps:\n  - tap: x\n    fill: { target: y, value: z }\n'))).toBe(false);
 });

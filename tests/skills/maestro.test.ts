@@ -81,7 +81,7 @@ function cli(args: string[]): Promise<{ code: number; out: string; err: string }
 }
 
 test('nestwright import maestro: a flow with runFlow and env becomes two skills, and the imported skill runs', async () => {
-  test.setTimeout(180_000);
+  test.setTimeout(480_000);
   const dir = await mkdtemp(path.join(tmpdir(), 'nw-maestro-'));
   try {
     await writeFile(

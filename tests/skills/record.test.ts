@@ -65,7 +65,7 @@ function cli(args: string[]): Promise<{ code: number; out: string; err: string }
 }
 
 test('nestwright skill record turns a passing example test into a skill, and the skill replays green', async () => {
-  test.setTimeout(240_000);
+  test.setTimeout(480_000);
   const dir = await mkdtemp(path.join(tmpdir(), 'nw-record-'));
   try {
     const out = path.join(dir, 'edit-note.yaml');

@@ -124,6 +124,7 @@ test('pre-check fails', async ({ app }) => {
     specs.push(`test.describe(${JSON.stringify(m.file)}, () => {
   test.use({ app: ${JSON.stringify(app)} });
   test('mutant', async ({ app }) => {
+    test.setTimeout(90_000);
     await expect(app).toPassSkill(${JSON.stringify(`skills/${m.file}`)}, ${JSON.stringify(params)});
   });
 });`);

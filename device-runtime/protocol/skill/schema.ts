@@ -148,7 +148,7 @@ export type Skill = z.infer<typeof SkillSchema>;
 
 /** JSON Schema (draft 2020-12) of a skill file, for editors (`# yaml-language-server: $schema=…`). */
 export function skillJsonSchema(): Record<string, unknown> {
-  const schema = z.toJSONSchema(SkillSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const schema = z.toJSONSchema(SkillSchema, { io: 'input', unrepresentable: 'any', reused: 'ref' }) as Record<string, unknown>;
   return { ...(withoutKind(schema) as Record<string, unknown>), title: 'nestwright skill' };
 }
 
