@@ -94,9 +94,9 @@ export async function benchSkills(): Promise<BenchSection> {
     // Replay a recorded skill end to end, counting requests at the model stand-in.
     const recorded = trajectoryToSkill(body, { name: 'bench-recorded' }).skill;
     const replayed = parseSkill(stringify(recorded), 'recorded.yaml');
-    const again = await space.launch(NOTES_APK, new Trajectory(), options);
+    await fresh.close();
     const before = modelRequests;
-    const r = await replaySkill(again, { skill: replayed, path: 'recorded.yaml', params: resolveParams(replayed, { title: 'Milk', title_2: 'Eggs', title_3: 'Tea' }), nested: new Map() }, 'bench');
+    const r = await replaySkill(app, { skill: replayed, path: 'recorded.yaml', params: resolveParams(replayed, { title: 'Milk', title_2: 'Eggs', title_3: 'Tea' }), nested: new Map() }, 'bench');
     if (!r.ok) throw r.error;
     rows.push({ measure: `requests to a model endpoint while replaying the ${replayed.steps.length}-step recorded skill`, n: 1, median_ms: '', p95_ms: '', ratio: '', requests: modelRequests - before });
     await space.delete();
