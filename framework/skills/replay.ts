@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { test } from '@playwright/test';
 import type { Observation } from '../../device-runtime/protocol/index.js';
-import { describeCheck, describeStep, resolveParams, SkillParamError, substitute, type Check, type ParamValue, type Skill, type SkillStep, type StepKind, type Target } from '../../device-runtime/protocol/skill/index.js';
+import { describeCheck, describeStep, stepSelector, resolveParams, SkillParamError, substitute, type Check, type ParamValue, type Skill, type SkillStep, type StepKind, type Target } from '../../device-runtime/protocol/skill/index.js';
 import type { App } from '../app.js';
 import { describeScreen, NestwrightError, TimeoutError } from '../errors.js';
 import type { Locator } from '../locator.js';
@@ -116,7 +116,7 @@ export async function replaySkill(app: App, planned: PlannedSkill, api: string):
       const result: SkillStepResult = { index: i + 1, title, kind: step.kind, intent: step.intent ?? null, status: 'passed', durationMs: 0, error: null };
       results.push(result);
       try {
-        await driver.step({ kind: trajectoryKind(step.kind), api: `skill.${step.kind}`, title, selector: selectorOf(step) }, async (record) => {
+        await driver.step({ kind: trajectoryKind(step.kind), api: `skill.${step.kind}`, title, selector: stepSelector(step) }, async (record) => {
           const first = driver.trajectory.steps.length;
           try {
             await runStep(app, planned, i, step, api);
@@ -163,25 +163,6 @@ function isFatal(e: unknown): boolean {
   return name === 'AppCrashedError' || name === 'DeviceDisconnectedError';
 }
 
-function selectorOf(step: SkillStep): string | null {
-  const t = (x: Target) => (typeof x === 'string' ? x : x.join(' | '));
-  switch (step.kind) {
-    case 'tap':
-      return t(step.tap);
-    case 'long_press':
-      return t(step.long_press);
-    case 'fill':
-      return t(step.fill.target);
-    case 'clear':
-      return t(step.clear);
-    case 'scroll_to':
-      return t(step.scroll_to);
-    case 'swipe':
-      return t(step.swipe.target);
-    default:
-      return null;
-  }
-}
 
 async function runStep(app: App, planned: PlannedSkill, index: number, step: SkillStep, api: string): Promise<void> {
   const driver = app.driver;

@@ -5,6 +5,26 @@ export function describeTarget(target: Target): string {
   return typeof target === 'string' ? target : target.join(' | ');
 }
 
+/** The selector a step acts on, as it reads in titles and evidence; null for steps without one. */
+export function stepSelector(step: SkillStep): string | null {
+  switch (step.kind) {
+    case 'tap':
+      return describeTarget(step.tap);
+    case 'long_press':
+      return describeTarget(step.long_press);
+    case 'fill':
+      return describeTarget(step.fill.target);
+    case 'clear':
+      return describeTarget(step.clear);
+    case 'scroll_to':
+      return describeTarget(step.scroll_to);
+    case 'swipe':
+      return describeTarget(step.swipe.target);
+    default:
+      return null;
+  }
+}
+
 /** A check as it reads in titles and failures: `visible text=Saved`, `activity .MainActivity`. */
 export function describeCheck(check: Check): string {
   switch (check.kind) {

@@ -1,6 +1,6 @@
 import { toolError, type Observation, type ToolInput, type ToolName, type ToolResult, type UiNode } from '../../protocol/index.js';
 import { parseSelector, resolveSteps } from '../../protocol/selector.js';
-import { describeCheck, describeStep, evaluateCheck, resolveParams, SkillParamError, substitute, type Check, type ParamValue, type SkillStep, type Target } from '../../protocol/skill/index.js';
+import { describeCheck, describeStep, stepSelector, evaluateCheck, resolveParams, SkillParamError, substitute, type Check, type ParamValue, type SkillStep, type Target } from '../../protocol/skill/index.js';
 import type { SkillStepEvidenceSchema } from '../../protocol/tools/agent.js';
 import { SimError } from '../core/sim-error.js';
 import type { CallContext, SimRuntime } from '../runtime.js';
@@ -60,7 +60,7 @@ export class DeviceSkillRunner {
     for (const [i, raw] of skill.steps.entries()) {
       const step = substitute(raw, params);
       const title = `${prefix}${skill.name} ${i + 1}/${skill.steps.length}: ${step.intent ? `${step.intent} (${describeStep(step)})` : describeStep(step)}`;
-      const ev: Evidence = { index: this.evidence.length + 1, title, intent: step.intent ?? null, status: 'passed', selector: selectorOf(step), node: null, before: null, after: null, duration_ms: 0, message: null };
+      const ev: Evidence = { index: this.evidence.length + 1, title, intent: step.intent ?? null, status: 'passed', selector: stepSelector(step), node: null, before: null, after: null, duration_ms: 0, message: null };
       this.evidence.push(ev);
       const started = Date.now();
       try {
@@ -223,25 +223,6 @@ export class DeviceSkillRunner {
   }
 }
 
-function selectorOf(step: SkillStep): string | null {
-  const t = (x: Target) => (typeof x === 'string' ? x : x.join(' | '));
-  switch (step.kind) {
-    case 'tap':
-      return t(step.tap);
-    case 'long_press':
-      return t(step.long_press);
-    case 'fill':
-      return t(step.fill.target);
-    case 'clear':
-      return t(step.clear);
-    case 'scroll_to':
-      return t(step.scroll_to);
-    case 'swipe':
-      return t(step.swipe.target);
-    default:
-      return null;
-  }
-}
 
 /** The screen in one line for a failure message: activity and the first texts. */
 function screenLine(obs: Observation | null): string {
