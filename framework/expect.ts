@@ -6,6 +6,7 @@ import { Locator } from './locator.js';
 import { poll } from './poll.js';
 import { satisfies } from './ai/verdict.js';
 import { fullText, matchText } from './selector.js';
+import { toPassSkill } from './skills/index.js';
 
 type MatcherState = { isNot: boolean; timeout?: number; utils: { printExpected(v: unknown): string; printReceived(v: unknown): string } };
 type Check = { pass: boolean; received: string };
@@ -185,6 +186,9 @@ export const expect = base.extend({
       name: 'toHaveCrashed',
       message: () => `expect(app).${this.isNot ? 'not.' : ''}toHaveCrashed() failed\n\nApp: ${driver.who()}\nExpected: ${this.isNot ? 'not ' : ''}crashed\nReceived: ${state}\nTimeout: ${driver.describeTimeout(ms)}`,
     };
+  },
+  async toPassSkill(this: MatcherState, received: App, file: string, params: Record<string, unknown> = {}) {
+    return toPassSkill(this.isNot, received, file, params);
   },
   async toBeInForeground(this: MatcherState, received: App, opts: { timeout?: number } = {}) {
     const ms = received.driver.timeout(opts.timeout ?? this.timeout, 'expect');

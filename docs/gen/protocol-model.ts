@@ -82,6 +82,12 @@ token). Host and Origin headers are checked against an allow-list. Each client g
 reclaimed after 30 minutes idle (its leases with it); an unknown session is a 404. Limits: request
 body ≤ 40 MB, headers ≤ 64 KB, ≤ 32 requests in flight (429 beyond).
 
+On a phone the runtime is the app \`com.coke.nestspace\`: its foreground service
+\`McpForegroundService\` serves MCP on the device's 127.0.0.1:8765, with a random token made on
+first launch. nestwright reaches it through \`adb forward\` to a free local port and reads the token
+with \`adb shell run-as com.coke.nestspace cat files/mcp_token\` (debuggable builds), unless the
+config gives one.
+
 ### <a id="leases"></a>Leases
 
 A mutating tool needs an EXCLUSIVE lease on its space (\`session_acquire\`); one holder at a time,

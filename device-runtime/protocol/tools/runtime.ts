@@ -14,6 +14,7 @@ export const ExtensionSchema = z.enum([
   'snapshot_check', // actions with snapshot_id answer SNAPSHOT_STALE
   'keyboard', // `keyboard` on observations: the soft keyboard's window, or null
   'timing', // `timing` in runtime_info: how much slower than a phone this runtime runs
+  'skill_evidence', // skill_run answers each step's evidence (node, snapshots before and after)
   'allow_downgrade', // `allow_downgrade` on space_install_apk (adb install -d)
   'split_selection', // space_install_apk of a bundle installs the device's splits and lists them
   'space_rename',
@@ -33,6 +34,7 @@ export const EXTENSION_DOCS: { readonly [E in Extension]: string } = {
   allow_downgrade: '`allow_downgrade` on space_install_apk: install an older version over a newer one (adb install -d)',
   keyboard: '`keyboard` on observations: the soft keyboard\'s window bounds while it is up, null when it is down',
   timing: '`timing` in runtime_info: how much slower than a phone the runtime runs (`timeout_scale`), for clients\' timeouts',
+  skill_evidence: 'skill_run answers each step\'s evidence: the node it acted on and the snapshots before and after',
   space_rename: 'the space_rename tool',
   space_permissions: 'the space_permissions tool: list, grant and revoke an app\'s runtime permissions in a space',
   audit_query: 'the audit_query tool: read the audit log',
