@@ -29,6 +29,11 @@ const COMMANDS: Record<string, Command> = {
     usage: 'nestwright report [--results allure-results] [--output allure-report] [--open]',
     run: async (argv) => (await import('./commands/report.js')).reportCommand(argv),
   },
+  mcp: {
+    summary: 'Serve test-level tools to coding agents over MCP (stdio, or --http)',
+    usage: 'nestwright mcp [--root D] [--config F] [--http --port N --token-file F]',
+    run: async (argv) => (await import('./commands/mcp.js')).mcpCommand(argv),
+  },
   test: {
     summary: 'Run the specs: the same as `npx playwright test` with its arguments',
     usage: 'nestwright test [playwright test arguments]',

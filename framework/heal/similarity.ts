@@ -1,0 +1,96 @@
+/**
+ * String similarity for healing, in [0, 1]. Written here rather than taken from a library
+ * because it is Android-specific (resource-id tokenization, widget-prefix stripping) and small;
+ * the generic parts are a token Dice coefficient and a character-trigram Dice coefficient.
+ */
+
+/** Lower case, accents and punctuation removed, spaces collapsed. */
+export function normalize(s: string): string {
+  return s
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/** A light English stemmer (plural and verb endings), so "Groceries" meets "Grocery list". */
+export function stem(w: string): string {
+  if (w.length <= 4) return w;
+  if (w.endsWith('ies')) return `${w.slice(0, -3)}y`;
+  if (w.endsWith('ing') && w.length > 5) return w.slice(0, -3);
+  if (w.endsWith('ed') && w.length > 5) return w.slice(0, -2);
+  if (w.endsWith('es') && /(ch|sh|x|ss)es$/.test(w)) return w.slice(0, -2);
+  if (w.endsWith('s') && !w.endsWith('ss')) return w.slice(0, -1);
+  return w;
+}
+
+const words = (s: string) => normalize(s).split(' ').filter(Boolean).map(stem);
+
+function dice<T>(a: T[], b: T[]): number {
+  if (a.length === 0 || b.length === 0) return 0;
+  const rest = [...b];
+  let common = 0;
+  for (const x of a) {
+    const i = rest.indexOf(x);
+    if (i >= 0) {
+      common++;
+      rest.splice(i, 1);
+    }
+  }
+  return (2 * common) / (a.length + b.length);
+}
+
+function trigrams(s: string): string[] {
+  const t = ` ${s} `;
+  const out: string[] = [];
+  for (let i = 0; i + 3 <= t.length; i++) out.push(t.slice(i, i + 3));
+  return out;
+}
+
+/**
+ * Similarity of two labels: 1 when equal after normalizing; otherwise the better of word overlap
+ * and character-trigram overlap (so "Save note" ~ "Save" and "Colour" ~ "Color"), with trigrams
+ * discounted because they also match unrelated words that share letters.
+ */
+export function textSimilarity(a: string, b: string): number {
+  const na = normalize(a);
+  const nb = normalize(b);
+  if (!na || !nb) return 0;
+  if (na === nb) return 1;
+  return Math.max(dice(words(a), words(b)), 0.8 * dice(trigrams(na), trigrams(nb)));
+}
+
+/**
+ * Android widget-type prefixes and suffixes that say what a view is, not which one it is
+ * (`btn_save`, `et_email`, `saveButton`): dropped when other tokens remain.
+ */
+const TYPE_TOKENS = new Set(['btn', 'button', 'bt', 'tv', 'txt', 'text', 'et', 'edit', 'edittext', 'iv', 'img', 'image', 'ib', 'lbl', 'label', 'view', 'layout', 'cb', 'chk', 'sw', 'fab', 'action', 'input', 'field']);
+
+/** `btnSaveNote` / `btn_save_note` / `save-note2` → `['save', 'note', '2']`. */
+export function idTokens(id: string): string[] {
+  const all = id
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([a-zA-Z])(\d)/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  const kept = all.filter((t) => !TYPE_TOKENS.has(t));
+  return kept.length > 0 ? kept : all;
+}
+
+/** Similarity of two resource-id names: 1 when equal, else token overlap (type tokens dropped). */
+export function idSimilarity(a: string, b: string): number {
+  if (a === b) return 1;
+  const ta = idTokens(a);
+  const tb = idTokens(b);
+  if (ta.join('_') === tb.join('_')) return 0.95;
+  return Math.max(dice(ta, tb), 0.7 * dice(trigrams(ta.join('')), trigrams(tb.join(''))));
+}
+
+/** Overlap of two label lists (neighbours): each label of `a` matched to its best in `b`. */
+export function labelSetSimilarity(a: string[], b: string[]): number {
+  if (a.length === 0 || b.length === 0) return 0;
+  const best = (x: string, ys: string[]) => Math.max(...ys.map((y) => (normalize(x) === normalize(y) ? 1 : textSimilarity(x, y) >= 0.75 ? 0.75 : 0)));
+  return (a.reduce((s, x) => s + best(x, b), 0) + b.reduce((s, y) => s + best(y, a), 0)) / (a.length + b.length);
+}

@@ -1,0 +1,47 @@
+import { expect, test } from '@playwright/test';
+import { evaluate, tally } from './corpus/evaluate.js';
+import { HOLDOUT } from './corpus/holdout.js';
+import { TUNE } from './corpus/tune.js';
+
+const ALL = [...TUNE, ...HOLDOUT];
+
+test('the drift corpus has at least 40 cases of every kind, a tenth or more to decline', () => {
+  expect(ALL.length).toBeGreaterThanOrEqual(40);
+  for (const category of ['renamed-id', 'reworded', 'translated', 'moved', 'reordered', 'look-alike', 'removed', 'dialog'] as const) {
+    expect(ALL.filter((c) => c.category === category).length, category).toBeGreaterThanOrEqual(2);
+  }
+  const declines = ALL.filter((c) => !c.after.keys.target).length;
+  expect(declines / ALL.length).toBeGreaterThanOrEqual(0.1);
+  expect(HOLDOUT.length).toBeGreaterThanOrEqual(10);
+});
+
+test('no case heals to the wrong node, or heals when the answer is no', () => {
+  const outcomes = ALL.map(evaluate);
+  const wrong = outcomes.filter((o) => o.verdict === 'wrong').map((o) => `${o.case.name}: ${o.why}`);
+  expect(wrong).toEqual([]);
+});
+
+test('the tuning split is all right; the held-out split is right at least 17 times in 19 and never wrong', () => {
+  const tune = tally(TUNE.map(evaluate));
+  expect(tune).toMatchObject({ right: TUNE.length, wrong: 0, declined: 0 });
+  // Held-out figures as first measured (17 right, 2 declined, 0 wrong): a change that loses
+  // one of them is a regression; the two declines are the cases to win next.
+  const holdout = tally(HOLDOUT.map(evaluate));
+  expect(holdout.wrong).toBe(0);
+  expect(holdout.right).toBeGreaterThanOrEqual(17);
+});
+
+test('the same input gives the same answer (deterministic)', () => {
+  const a = ALL.map((c) => JSON.stringify(evaluate(c).result));
+  const b = ALL.map((c) => JSON.stringify(evaluate(c).result));
+  expect(b).toEqual(a);
+});
+
+test('a declined heal carries the ranked candidates and why the best one was not taken', () => {
+  const c = TUNE.find((x) => x.name.startsWith('login: Sign in split'))!;
+  const { result } = evaluate(c);
+  expect(result).toMatchObject({ status: 'unhealed', code: 'NO_MARGIN' });
+  if (result.status !== 'unhealed') return;
+  expect(result.candidates[0]!.line).toContain('Sign in with');
+  expect(result.reason).toMatch(/margin of 0\.\d+, below 0\.1/);
+});
