@@ -1,6 +1,7 @@
 import { test as base, type TestInfo } from '@playwright/test';
 import { connectDevice, startEmbeddedDevice, type DeviceOptions, type EmbeddedDevice } from '../device-runtime/providers/index.js';
 import { App } from './app.js';
+import { runWithAi, type AiOptionsInput } from './ai/index.js';
 import type { Device } from './device.js';
 import { setTestContext, Space, type TestContext } from './space.js';
 import { Trajectory, TRAJECTORY_ATTACHMENT } from './trajectory.js';
@@ -19,6 +20,8 @@ export interface NestwrightUse {
   trajectory?: 'on' | 'retain-on-failure' | 'off';
   /** Screenshots in the trajectory: 'off', 'only-on-failure' or 'every-step'. */
   screenshot?: 'off' | 'only-on-failure' | 'every-step';
+  /** AI steps (app.ai.*): model, apiKey, baseURL, maxTurns, budget, cache… — see framework/ai/options.ts. */
+  ai?: AiOptionsInput;
 }
 
 /** `actionTimeout`, `screenshot` and `channel` are Playwright's own options, reused. */
@@ -30,6 +33,8 @@ type Options = {
   _screenshotOverride: string;
   _trajectory: Trajectory;
   _testContext: TestContext;
+  ai: AiOptionsInput | undefined;
+  _ai: void;
 };
 type WorkerOptions = {
   _deviceOverride: DeviceOptions | undefined;
@@ -43,6 +48,9 @@ const withOptions = base.extend<Options & { app: App }, WorkerOptions & { device
   _appOverride: ['', { option: true }],
   _screenshotOverride: ['', { option: true }],
   trajectory: ['on', { option: true }],
+  ai: [undefined, { option: true }],
+  // The test's AI context (options, usage meter, action cache); cache entries written if it passed.
+  _ai: [async ({ ai }, use, testInfo) => runWithAi(ai, testInfo, use), { auto: true, box: true }],
   _trajectory: [
     async ({ trajectory }, use, testInfo) => {
       const t = new Trajectory();

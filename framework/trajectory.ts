@@ -1,4 +1,5 @@
 import type { UiNode } from '../device-runtime/protocol/index.js';
+import type { AiStepRecord } from './ai/record.js';
 
 /** One recorded step of a test: what was done, to what, what the screen was before and after. */
 export interface TrajectoryStep {
@@ -17,6 +18,8 @@ export interface TrajectoryStep {
   error: { code?: string; message: string } | null;
   source: 'locator' | 'ai' | 'skill' | 'healed';
   instance: string | null;
+  /** AI steps (source 'ai'): instruction, tool calls, verdict and evidence, usage, cost, cache. */
+  ai?: AiStepRecord;
 }
 
 export const TRAJECTORY_ATTACHMENT = 'nestwright-trajectory';

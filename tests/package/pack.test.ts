@@ -24,6 +24,7 @@ const ALLOWED = [
   /^bin\/nestwright\.js$/,
   /^fixtures\/apks\/(notes|shop|chat)\.apk$/,
   /^dist\/(framework|device-runtime|reporters|cli)\/[\w./-]+\.(js|js\.map|d\.ts)$/,
+  /^dist\/cli\/inspector\/page\/[\w.-]+\.(html|css|js)$/, // the inspector's page, served as files
 ];
 
 test.describe.configure({ mode: 'serial', timeout: 600_000 });
@@ -52,7 +53,7 @@ test('npm pack holds the compiled package and nothing else', async () => {
   const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
   const targets = [manifest.types, ...Object.values(manifest.bin), ...Object.values(manifest.exports).flatMap((e) => (typeof e === 'string' ? [e] : Object.values(e as object)))];
   for (const t of targets as string[]) expect(files, `${t} is named in package.json`).toContain(t.replace(/^\.\//, ''));
-  for (const f of ['LICENSE', 'README.md', 'fixtures/apks/notes.apk', 'dist/reporters/allure/render-worker.js', 'dist/framework/global-setup.js']) expect(files).toContain(f);
+  for (const f of ['LICENSE', 'README.md', 'fixtures/apks/notes.apk', 'dist/reporters/allure/render-worker.js', 'dist/framework/global-setup.js', 'dist/cli/inspector/page/index.html']) expect(files).toContain(f);
   note('tarball', `${info!.filename}: ${info!.size} bytes, ${info!.entryCount} files (${packed.ms} ms to build and pack)`);
 });
 
