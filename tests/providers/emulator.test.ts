@@ -10,7 +10,7 @@ import { runInline } from '../framework/inline.js';
 import { FakeAndroid } from './fake-android.js';
 
 /** Emulator lifecycle over the fake `emulator` and fake `adb` (real executables first on PATH). */
-test.describe.configure({ timeout: 240_000 });
+test.describe.configure({ timeout: 600_000 });
 
 function capture() {
   const io = { text: '', err: '', out: (t: string) => void (io.text += t), errw: (t: string) => void (io.err += t) };
@@ -104,7 +104,7 @@ test("use.device { provider: 'emulator', avd }: the run starts the emulator, the
           await expect(app.getById('title')).toBeVisible();
         });`,
     },
-    { use: "device: { provider: 'emulator', avd: 'Pixel_8_API_34' }", workers: 2, env: fake.env() },
+    { use: "device: { provider: 'emulator', avd: 'Pixel_8_API_34' }", workers: 2, env: fake.env(), config: 'timeout: 180_000,' },
   );
   expect(run.stderr).toContain('starting emulator Pixel_8_API_34 (cold boot)');
   expect(run.results.map((r) => `${r.title}: ${r.status}${r.error ? ` ${r.error}` : ''}`)).toEqual(['note 1: passed', 'note 2: passed']);
