@@ -29,6 +29,16 @@ const COMMANDS: Record<string, Command> = {
     usage: 'nestwright report [--results allure-results] [--output allure-report] [--open]',
     run: async (argv) => (await import('./commands/report.js')).reportCommand(argv),
   },
+  skill: {
+    summary: 'Replay a skill outside a test (exit 0 passed, 1 failed, 2 bad input), record one from a test, print its schema',
+    usage: 'nestwright skill run <file.yaml> [--app apk] [--param k=v …] [--device url] | skill record <spec> --grep <title> -o skills/x.yaml | skill schema',
+    run: async (argv) => (await import('./commands/skill.js')).skillCommand(argv),
+  },
+  import: {
+    summary: 'Import Maestro flows as skills (exit 0 imported, 1 some commands not imported, 2 bad input)',
+    usage: 'nestwright import maestro <flow.yaml> -o skills/<name>.yaml [--apk path.apk]',
+    run: async (argv) => (await import('./commands/import-maestro.js')).importCommand(argv),
+  },
   devices: {
     summary: 'List Android devices with model, API level, ABI and the NestSpace runtime version and state',
     usage: 'nestwright devices [--json] [--runtime-package com.coke.nestspace]',

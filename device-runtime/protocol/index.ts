@@ -16,3 +16,4 @@ export * from './tools/runtime.js';
 export * from './tools/audit.js';
 export * from './tool-errors.js';
 export * from './wire.js';
+export * from './selector.js';
