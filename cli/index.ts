@@ -9,6 +9,11 @@ interface Command {
 }
 
 const COMMANDS: Record<string, Command> = {
+  init: {
+    summary: 'Set up nestwright in this project: config, an example spec, the sample app, scripts',
+    usage: 'nestwright init [--force] [--json]',
+    run: async (argv) => (await import('./commands/init.js')).initCommand(argv),
+  },
   sim: {
     summary: 'Start a simulated NestSpace device runtime (MCP over HTTP on 127.0.0.1)',
     usage: 'nestwright sim [--port N] [--state-dir D | --ephemeral] [--slots N] [--policy F] [--lan --token-file F]',
@@ -91,7 +96,8 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (name === '--version' || name === '-v') {
     const { createRequire } = await import('node:module');
-    console.log(createRequire(import.meta.url)('../package.json').version);
+    // By the package's own name (its exports list package.json): the same from cli/ and dist/cli/.
+    console.log(createRequire(import.meta.url)('nestwright/package.json').version);
     return 0;
   }
   const command = COMMANDS[name];
