@@ -11,7 +11,7 @@ test.describe.configure({ mode: 'default' });
 let run: InlineRun;
 
 const TIMEOUT_BODY = `async ({ app }) => {
-  test.setTimeout(3_000);
+  test.setTimeout(8_000); // launch included: long enough on a loaded machine to reach the tap
   await expect(app.getById('email')).toBeVisible();
   await app.getByText('Nothing like this').tap({ timeout: 60_000 });
 }`;
@@ -68,8 +68,8 @@ for (const title of ['a test timeout during a tap', 'a test timeout on a device 
     const r = run.result(title);
     expect(r.status).toBe('timedOut');
     const msg = plain(r.error);
-    expect(msg).toContain('Test timeout of 3000ms exceeded.');
-    expect(msg).toContain("locator.tap: Test timeout of 3000ms exceeded. This step was running: Tap text='Nothing like this'");
+    expect(msg).toContain('Test timeout of 8000ms exceeded.');
+    expect(msg).toContain("locator.tap: Test timeout of 8000ms exceeded. This step was running: Tap text='Nothing like this'");
     expect(msg).toContain('Screen (last seen):');
     expect(msg).not.toMatch(/SPACE_NOT_FOUND|DeviceDisconnected|DEVICE_DISCONNECTED|Connection closed|went away/);
   });
