@@ -4,6 +4,7 @@ import { screenshotFor } from '../ui/screenshot.js';
 import type { HandlerGroup } from './types.js';
 import { SimError } from '../core/sim-error.js';
 import { toolError } from '../../protocol/index.js';
+import { actOnSelector } from './selector-action.js';
 
 type UiTools =
   | 'ui_observe'
@@ -45,13 +46,15 @@ export const uiHandlers: HandlerGroup<UiTools> = {
     return { mime: 'image/png' as const, data: shot.png.toString('base64'), width: shot.width, height: shot.height, sha256: shot.sha256, snapshot_id: shot.snapshotId };
   },
 
-  ui_tap: async (args, rt) => {
+  ui_tap: async (args, rt, ctx) => {
     const screen = await channelFor(rt.space(args.space_id));
+    if (args.selector) return actOnSelector(rt, ctx, args, 'ui_tap', (target) => tap(screen, target));
     return { ok: true as const, ...tap(screen, args) };
   },
 
-  ui_long_press: async (args, rt) => {
+  ui_long_press: async (args, rt, ctx) => {
     const screen = await channelFor(rt.space(args.space_id));
+    if (args.selector) return actOnSelector(rt, ctx, args, 'ui_long_press', (target) => longPress(screen, target));
     return { ok: true as const, ...longPress(screen, args) };
   },
 
@@ -66,8 +69,9 @@ export const uiHandlers: HandlerGroup<UiTools> = {
     return { ok: true as const, moved: scroll(screen, args) };
   },
 
-  ui_set_text: async (args, rt) => {
+  ui_set_text: async (args, rt, ctx) => {
     const screen = await channelFor(rt.space(args.space_id));
+    if (args.selector) return actOnSelector(rt, ctx, args, 'ui_set_text', (target) => setText(screen, target, args.text, args.submit), args.text);
     const target = args.node_id !== undefined ? { node_id: args.node_id, ...(args.snapshot_id ? { snapshot_id: args.snapshot_id } : {}) } : { bounds: args.bounds! };
     return { ok: true as const, ...setText(screen, target, args.text, args.submit) };
   },
