@@ -27,6 +27,12 @@ export interface NestwrightUse {
    * Without it an instance starts with none, whatever an earlier test granted.
    */
   permissions?: string[];
+  /**
+   * Where actions wait, act and verify: 'auto' (default) on the device in one round trip when
+   * the runtime offers the `selector_actions` extension, else here; 'off' always here, one tool
+   * call per look. `NESTWRIGHT_DEVICE_ACTIONS=off` sets 'off' for a run.
+   */
+  deviceActions?: 'auto' | 'off';
   /** AI steps (app.ai.*): model, apiKey, baseURL, maxTurns, budget, cache… — see framework/ai/options.ts. */
   ai?: AiOptionsInput;
 }
@@ -34,6 +40,7 @@ export interface NestwrightUse {
 /** `actionTimeout`, `screenshot`, `permissions` and `channel` are Playwright's own options, reused. */
 type Options = {
   trajectory: 'on' | 'retain-on-failure' | 'off';
+  deviceActions: 'auto' | 'off';
   /** test.use({ app }) lands here (see `use` below); config `use.app` sets `app` itself. */
   _appOverride: string;
   /** test.use({ screenshot }) lands here: Playwright's own `screenshot` is worker-scoped. */
@@ -55,6 +62,7 @@ const withOptions = base.extend<Options & { app: App }, WorkerOptions & { device
   _appOverride: ['', { option: true }],
   _screenshotOverride: ['', { option: true }],
   trajectory: ['on', { option: true }],
+  deviceActions: ['auto', { option: true }],
   ai: [undefined, { option: true }],
   // The test's AI context (options, usage meter, action cache); cache entries written if it passed.
   _ai: [async ({ ai }, use, testInfo) => runWithAi(ai, testInfo, use), { auto: true, box: true }],
@@ -70,7 +78,7 @@ const withOptions = base.extend<Options & { app: App }, WorkerOptions & { device
     { box: true },
   ],
   _testContext: [
-    async ({ _trajectory, actionTimeout, screenshot, _screenshotOverride, permissions, device }, use, testInfo) => {
+    async ({ _trajectory, actionTimeout, screenshot, _screenshotOverride, permissions, device, deviceActions }, use, testInfo) => {
       const mode = _screenshotOverride || (typeof screenshot === 'string' ? screenshot : (screenshot as { mode?: string } | undefined)?.mode);
       // A device slower than a phone (the simulator's hostile profile) stretches every timeout,
       // the test's too, as test.slow() does.
@@ -96,6 +104,7 @@ const withOptions = base.extend<Options & { app: App }, WorkerOptions & { device
           expectTimeout: (testInfo.project as { expect?: { timeout?: number } }).expect?.timeout ?? 5_000,
           screenshot: mode === 'every-step' || mode === 'only-on-failure' ? mode : 'off',
           timeoutScale: scale,
+          deviceActions: process.env.NESTWRIGHT_DEVICE_ACTIONS === 'off' ? 'off' : deviceActions,
           ...(timing ? { timingProfile: timing.profile } : {}),
           scope,
         },

@@ -1,8 +1,8 @@
-import { formatTitle, TOOLS, type Key, type Observation, type UiNode } from '../device-runtime/protocol/index.js';
+import { fieldHolds, formatTitle, REAL_CLOCK, screenChanged, toWireSteps, TOOLS, waitForActionable, type ActionabilityIO, type Key, type Observation, type Took, type UiNode } from '../device-runtime/protocol/index.js';
 import { DeviceError } from '../device-runtime/client/index.js';
 import type { AppDriver } from './driver.js';
-import { describeNode, describeScreen, NestwrightError, StrictModeViolationError, TimeoutError } from './errors.js';
-import { poll } from './poll.js';
+import type { TrajectoryStep } from './trajectory.js';
+import { describeScreen, NestwrightError, StrictModeViolationError, TimeoutError } from './errors.js';
 import { formatSteps, fullText, parseSelector, resolveSteps, type Step, type TextMatch } from './selector.js';
 
 export interface RoleOptions {
@@ -110,63 +110,23 @@ export class Locator extends LocatorFactory {
    * Wait until exactly one node matches and it is visible, enabled (unless `enabled: false`) and
    * stable (same bounds in two observations in a row), then return it with its snapshot. While
    * nothing matches and the screen has a scrollable list, scroll it (down to its end, then back
-   * up) to bring the node into view, as a user would.
+   * up) to bring the node into view, as a user would. The loop is the protocol's
+   * (device-runtime/protocol/actionability.ts), here over tool calls.
    */
   async waitForActionable(api: string, opts: { timeout?: number; enabled?: boolean; scroll?: boolean; log?: string[] } = {}): Promise<{ node: UiNode; obs: Observation }> {
     const timeout = opts.timeout ?? this.driver.timeout(undefined);
     const log = opts.log ?? [];
-    log.push(`waiting for ${this}`);
-    let last: Observation | null = null;
-    let previous: UiNode | null = null;
-    let direction: 'down' | 'up' = 'down';
-    let stuck = 0;
-    let keyboardHidden = false;
-    const r = await poll(timeout, async (attempt) => {
-      const { nodes, obs } = await this.resolve(api);
-      last = obs;
-      if (obs.tree_missing) return note(log, 'accessibility tree missing (a transition), observing again');
-      if (nodes.length > 1) throw new StrictModeViolationError(api, this.toString(), nodes);
-      const node = nodes[0];
-      if (!node) {
-        // What a user does when the field is under the keyboard: hide it (once; not on the
-        // first look, which may just be early).
-        if (opts.scroll !== false && obs.keyboard && !keyboardHidden && attempt > 0) {
-          keyboardHidden = true;
-          await this.driver.call(api, 'ui_key', { space_id: this.driver.spaceId, key: 'back' });
-          note(log, 'no match yet; hiding the soft keyboard, which covers the bottom of the screen');
-          return { done: false, again: true };
-        }
-        if (opts.scroll !== false && direction === 'down' && listLoading(obs)) {
-          // A progress indicator in the list: its next page is on the way. Wait, do not turn.
-          stuck = 0;
-          return note(log, 'no match yet; the list is loading more (a progress indicator in it), waiting');
-        }
-        if (opts.scroll !== false && obs.nodes.some((n) => n.scrollable)) {
-          const { moved } = await this.driver.call(api, 'ui_scroll', { space_id: this.driver.spaceId, direction, amount: 1 });
-          // At the bottom a list may still be loading its next page: look a few times before
-          // turning back up.
-          stuck = moved ? 0 : stuck + 1;
-          if (!moved && (direction === 'up' || stuck >= 3)) {
-            direction = direction === 'down' ? 'up' : 'down';
-            stuck = 0;
-          }
-          note(log, `no match yet; scrolling the list ${moved ? direction : `(at its end; next: ${direction})`} to bring it into view`);
-          // A scroll that moved shows new rows: look at once. At the end, wait as usual.
-          return { done: false, again: moved };
-        }
-        return note(log, 'no match yet');
-      }
-      if (opts.enabled !== false && !node.enabled) return note(log, `${describeNode(node)} is disabled, waiting`);
-      if (!previous || previous.bounds.join() !== node.bounds.join()) {
-        const moved = previous !== null;
-        previous = node;
-        return moved ? note(log, `${describeNode(node)} is moving, waiting for it to settle`) : { done: false };
-      }
-      log.push(`  resolved to ${describeNode(node)}`);
-      return { done: true, value: { node, obs } };
-    });
-    if ('value' in r) return r.value;
-    throw new TimeoutError(api, `timeout ${this.driver.describeTimeout(timeout)} exceeded.\nCall log:\n${formatLog(log)}\nScreen:\n${describeScreen(last)}`, log, last);
+    const d = this.driver;
+    const io: ActionabilityIO = {
+      observe: () => d.observe(api),
+      scroll: async (direction) => (await d.call(api, 'ui_scroll', { space_id: d.spaceId, direction, amount: 1 })).moved,
+      hideKeyboard: async () => void (await d.call(api, 'ui_key', { space_id: d.spaceId, key: 'back' })),
+      clock: REAL_CLOCK,
+    };
+    const r = await waitForActionable(io, this.steps, { timeoutMs: timeout, ...(opts.enabled !== undefined ? { enabled: opts.enabled } : {}), ...(opts.scroll !== undefined ? { scroll: opts.scroll } : {}) }, log);
+    if (r.status === 'ok') return r;
+    if (r.status === 'ambiguous') throw new StrictModeViolationError(api, this.toString(), r.nodes);
+    throw new TimeoutError(api, `timeout ${d.describeTimeout(timeout)} exceeded.\nCall log:\n${formatLog(log)}\nScreen:\n${describeScreen(r.obs)}`, log, r.obs);
   }
 
   private title(tool: keyof typeof TOOLS, extra: Record<string, unknown> = {}): string {
@@ -176,7 +136,8 @@ export class Locator extends LocatorFactory {
   /**
    * Resolve, act on the node from that very snapshot (retrying if the screen changed in
    * between), then verify: a device may answer ok and drop the input, so when the screen shows
-   * no effect after a short wait the action is repeated (twice at most).
+   * no effect after a short wait the action is repeated (twice at most). On a runtime with the
+   * `selector_actions` extension all of it happens on the device, in one round trip.
    */
   private async act(
     api: string,
@@ -184,10 +145,11 @@ export class Locator extends LocatorFactory {
     args: Record<string, unknown>,
     opts: { timeout?: number } = {},
     extraTitle: Record<string, unknown> = {},
-    took: Took = (before, after) => (after.tree_missing || after.package !== before.package || after.activity !== before.activity || content(after) !== content(before) ? 'yes' : 'no'),
+    took: Took = screenChanged,
   ): Promise<void> {
     await this.driver.step({ kind: 'action', api, title: this.title(tool, extraTitle), selector: this.toString() }, async (record) => {
       const timeout = this.driver.timeout(opts.timeout);
+      if (await this.driver.resolvesOnDevice()) return this.actOnDevice(api, tool, args, timeout, record);
       const deadline = Date.now() + timeout;
       const log: string[] = [];
       let attempts = 0;
@@ -212,7 +174,7 @@ export class Locator extends LocatorFactory {
           throw await this.driver.translate(api, e);
         }
         attempts++;
-        const after = await this.settle(api, obs, node, took);
+        const after = await this.driver.settle(api, obs, node, took);
         record.after = after.obs.snapshot_id;
         if (after.effect || attempts >= 3 || Date.now() >= deadline) break;
         log.push(`  no effect on screen after the action; repeating it (the device may have dropped the input)`);
@@ -220,25 +182,35 @@ export class Locator extends LocatorFactory {
     });
   }
 
-  /**
-   * Observe after an action until it shows an effect (a few quick looks). Only an answer of 'no'
-   * in every look counts as "no effect": when the check cannot tell ('unknown', e.g. the field
-   * is out of sight), the action is not repeated.
-   */
-  private async settle(api: string, before: Observation, node: UiNode, took: Took): Promise<{ obs: Observation; effect: boolean }> {
-    let obs = before;
-    let answer: 'yes' | 'no' | 'unknown' = 'no';
-    for (const wait of [0, 50, 150]) {
-      if (wait) await new Promise((r) => setTimeout(r, wait));
-      obs = await this.driver.call(api, 'ui_observe', { space_id: this.driver.spaceId, max_nodes: 400, detail: 'compact' });
-      if (!this.driver.inFront(obs)) {
-        const crash = await this.driver.crashed(api);
-        if (crash) throw crash;
+  /** The `selector_actions` path: one call; the device waits, acts, verifies and answers with the screen after. */
+  private async actOnDevice(api: string, tool: 'ui_tap' | 'ui_long_press' | 'ui_set_text', args: Record<string, unknown>, timeout: number, record: TrajectoryStep): Promise<void> {
+    const d = this.driver;
+    try {
+      const r = await d.raw(tool, {
+        space_id: d.spaceId,
+        selector: toWireSteps(this.steps),
+        wait: { timeout_ms: timeout, enabled: true, scroll: true },
+        app: { package: d.pkg, ...(d.instance ? { instance: d.instance } : {}) },
+        max_nodes: 400,
+        ...args,
+      } as never);
+      record.node = r.node;
+      record.before = r.snapshot_id ?? null;
+      if (r.observation) {
+        d.lastSeen = r.observation;
+        record.after = r.observation.snapshot_id;
       }
-      answer = took(before, obs, node);
-      if (answer === 'yes') return { obs, effect: true };
+    } catch (e) {
+      if (e instanceof DeviceError && (e.code === 'TIMEOUT' || e.code === 'AMBIGUOUS_TARGET')) {
+        const details = (e.details ?? {}) as { log?: string[]; observation?: Observation | null; matches?: UiNode[] };
+        const obs = details.observation ?? null;
+        if (obs) d.lastSeen = obs;
+        if (e.code === 'AMBIGUOUS_TARGET') throw new StrictModeViolationError(api, this.toString(), details.matches ?? []);
+        const log = details.log ?? [];
+        throw new TimeoutError(api, `timeout ${d.describeTimeout(timeout)} exceeded.\nCall log:\n${formatLog(log)}\nScreen:\n${describeScreen(obs)}`, log, obs);
+      }
+      throw await d.translate(api, e);
     }
-    return { obs, effect: answer === 'unknown' };
   }
 
   tap(opts: { timeout?: number } = {}): Promise<void> {
@@ -257,31 +229,7 @@ export class Locator extends LocatorFactory {
    */
   fill(value: string, opts: { timeout?: number; secret?: boolean } = {}): Promise<void> {
     // A secret (typed by app.ai.act for a secret() param) is never in the step's title.
-    return this.act('locator.fill', 'ui_set_text', { text: value }, opts, { text: opts.secret ? '***' : value }, (_, after, node) => {
-      if (after.tree_missing) return 'unknown';
-      const field = this.findField(after, node);
-      if (!field) return 'unknown';
-      // A password field shows one bullet per character.
-      if (field.password) return (field.text ?? '').length === value.length ? 'yes' : 'no';
-      const shown = field.text ?? '';
-      return shown === value || (value === '' && (field.text === null || field.text === field.hint)) ? 'yes' : 'no';
-    });
-  }
-
-  /**
-   * The field `node` (from an earlier snapshot: ids are per snapshot) in `obs`: this locator's
-   * one match if it is editable, else the editable node with its resource id in the same column,
-   * else the editable node at the same place. Null when it is out of sight.
-   */
-  private findField(obs: Observation, node: UiNode): UiNode | null {
-    const mine = resolveSteps(obs.nodes, this.steps).filter((n) => n.editable);
-    if (mine.length === 1) return mine[0]!;
-    const editable = obs.nodes.filter((n) => n.editable);
-    return (
-      (node.res_id ? editable.find((n) => n.res_id === node.res_id && sameColumn(n, node)) : undefined) ??
-      editable.find((n) => n.bounds.join() === node.bounds.join()) ??
-      null
-    );
+    return this.act('locator.fill', 'ui_set_text', { text: value }, opts, { text: opts.secret ? '***' : value }, fieldHolds(this.steps, value));
   }
 
   clear(opts: { timeout?: number } = {}): Promise<void> {
@@ -374,40 +322,6 @@ export class Locator extends LocatorFactory {
 /** Playwright's call-log layout: a line per wait, its details indented below it. */
 function formatLog(log: string[]): string {
   return log.map((l) => (l.startsWith('  ') ? `    - ${l.trimStart()}` : `  - ${l}`)).join('\n');
-}
-
-/** Same field across two snapshots (ids are per snapshot): same left edge and width. */
-function sameColumn(a: UiNode, b: UiNode): boolean {
-  return a.bounds[0] === b.bounds[0] && a.bounds[2] === b.bounds[2];
-}
-
-/**
- * What the screen says, without where it says it: an animation that only moves nodes (a snackbar
- * sliding in) is not the effect of an action, so a dropped tap is not taken for one that took.
- */
-function content(obs: Observation): string {
-  return obs.nodes
-    .map((n) => `${n.res_id ?? ''}|${n.role}|${n.text ?? ''}|${n.desc ?? ''}|${n.checked ? 1 : 0}|${n.selected ? 1 : 0}|${n.enabled ? 1 : 0}|${n.focused ? 1 : 0}`)
-    .sort()
-    .join('\n');
-}
-
-/** A progress indicator inside a scrollable list: the list is loading its next page. */
-function listLoading(obs: Observation): boolean {
-  const byId = new Map(obs.nodes.map((n) => [n.id, n]));
-  return obs.nodes.some((n) => {
-    if (n.role !== 'progressbar') return false;
-    for (let p = n.parent ? byId.get(n.parent) : undefined; p; p = p.parent ? byId.get(p.parent) : undefined) if (p.scrollable) return true;
-    return false;
-  });
-}
-
-/** Whether an action took, judged from the screens before and after: 'unknown' when it cannot tell. */
-type Took = (before: Observation, after: Observation, node: UiNode) => 'yes' | 'no' | 'unknown';
-
-function note(log: string[], line: string): { done: false } {
-  if (log[log.length - 1] !== `  ${line}`) log.push(`  ${line}`);
-  return { done: false };
 }
 
 export function assertLocator(value: unknown, api: string): asserts value is Locator {

@@ -18,6 +18,8 @@ export interface TrajectoryStep {
   error: { code?: string; message: string } | null;
   source: 'locator' | 'ai' | 'skill' | 'healed';
   instance: string | null;
+  /** Tool calls the step made (one per look, action and check; one in all on the `selector_actions` path). */
+  roundTrips?: number;
   /** AI steps (source 'ai'): instruction, tool calls, verdict and evidence, usage, cost, cache. */
   ai?: AiStepRecord;
 }

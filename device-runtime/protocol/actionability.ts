@@ -145,7 +145,7 @@ export async function waitForActionable(io: ActionabilityIO, steps: Step[], opts
 }
 
 /** Whether an action took, judged from the screens before and after: 'unknown' when it cannot tell. */
-export type Took = (before: Observation, after: Observation, node: UiNode) => 'yes' | 'no' | 'unknown';
+export type Took = (before: Observation, after: Observation, node: UiNode | null) => 'yes' | 'no' | 'unknown';
 
 /** The default check: the app, the activity or what the screen says changed. */
 export const screenChanged: Took = (before, after) =>
@@ -173,7 +173,7 @@ export const SETTLE_WAITS = [0, 50, 150];
  * Observe after an action until it shows an effect. Only an answer of 'no' in every look counts
  * as "no effect": when the check cannot tell ('unknown'), the action is not repeated.
  */
-export async function settle(observe: () => Promise<Observation>, before: Observation, node: UiNode, took: Took, clock: Clock = REAL_CLOCK): Promise<{ obs: Observation; effect: boolean }> {
+export async function settle(observe: () => Promise<Observation>, before: Observation, node: UiNode | null, took: Took, clock: Clock = REAL_CLOCK): Promise<{ obs: Observation; effect: boolean }> {
   let obs = before;
   let answer: 'yes' | 'no' | 'unknown' = 'no';
   for (const wait of SETTLE_WAITS) {
@@ -190,9 +190,10 @@ export async function settle(observe: () => Promise<Observation>, before: Observ
  * editable match, else the editable node with its resource id in the same column, else the
  * editable node at the same place. Null when it is out of sight.
  */
-function findField(obs: Observation, steps: Step[], node: UiNode): UiNode | null {
+function findField(obs: Observation, steps: Step[], node: UiNode | null): UiNode | null {
   const mine = resolveSteps(obs.nodes, steps).filter((n) => n.editable);
   if (mine.length === 1) return mine[0]!;
+  if (!node) return null;
   const editable = obs.nodes.filter((n) => n.editable);
   const sameColumn = (a: UiNode) => a.bounds[0] === node.bounds[0] && a.bounds[2] === node.bounds[2];
   return (node.res_id ? editable.find((n) => n.res_id === node.res_id && sameColumn(n)) : undefined) ?? editable.find((n) => n.bounds.join() === node.bounds.join()) ?? null;

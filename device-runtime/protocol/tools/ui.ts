@@ -52,6 +52,7 @@ export const ActionResultSchema = z.object({
   ok: z.literal(true),
   method: z.enum(['node', 'gesture']).describe('Node action, or the gesture fallback (docs/protocol.md#actions)'),
   node: UiNodeSchema.nullable().describe('The node acted on, when there was one'),
+  snapshot_id: z.string().optional().describe('Extension (selector_actions): the snapshot the node was found in (the screen before the action)'),
   observation: ObservationSchema.optional().describe('Extension (selector_actions): the screen after the action'),
   effect: z.boolean().optional().describe('Extension (selector_actions): the action showed an effect (false: it was repeated 3 times without one, or the effect could not be seen)'),
   attempts: z.number().int().optional().describe('Extension (selector_actions): how many times the action was performed'),

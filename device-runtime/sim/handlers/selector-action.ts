@@ -68,6 +68,7 @@ export async function actOnSelector(
   const log: string[] = [];
   const deadline = screen.env.clock.now() + wait.timeout_ms;
   const took: Took = tool === 'ui_set_text' ? fieldHolds(steps, text ?? '') : screenChanged;
+  let before: string | undefined;
   for (let attempts = 0; ; ) {
     const found = await waitForActionable(io, steps, { timeoutMs: Math.max(1, deadline - screen.env.clock.now()), enabled: wait.enabled, scroll: wait.scroll }, log);
     if (found.status === 'ambiguous') {
@@ -86,6 +87,7 @@ export async function actOnSelector(
         }),
       );
     }
+    before ??= found.obs.snapshot_id;
     let outcome;
     try {
       outcome = act({ node_id: found.node.id, snapshot_id: found.obs.snapshot_id });
@@ -100,7 +102,7 @@ export async function actOnSelector(
     attempts++;
     const after = await settle(observe, found.obs, found.node, took, screen.env.clock);
     if (after.effect || attempts >= ATTEMPTS || screen.env.clock.now() >= deadline) {
-      return { ok: true, method: outcome.method, node: outcome.node ?? found.node, observation: trim(after.obs, args.max_nodes), effect: after.effect, attempts, log };
+      return { ok: true, method: outcome.method, node: outcome.node ?? found.node, snapshot_id: before, observation: trim(after.obs, args.max_nodes), effect: after.effect, attempts, log };
     }
     log.push('  no effect on screen after the action; repeating it (the device may have dropped the input)');
   }
