@@ -1,6 +1,8 @@
 import { test as base, type TestInfo } from '@playwright/test';
 import { connectDevice, startEmbeddedDevice, type DeviceOptions, type EmbeddedDevice } from '../device-runtime/providers/index.js';
 import { App } from './app.js';
+import { healerFor, healStore, type HealOption } from './heal/fixture.js';
+import type { FingerprintStore } from './heal/fingerprint-store.js';
 import type { Device } from './device.js';
 import { setTestContext, Space, type TestContext } from './space.js';
 import { Trajectory, TRAJECTORY_ATTACHMENT } from './trajectory.js';
@@ -19,6 +21,12 @@ export interface NestwrightUse {
   trajectory?: 'on' | 'retain-on-failure' | 'off';
   /** Screenshots in the trajectory: 'off', 'only-on-failure' or 'every-step'. */
   screenshot?: 'off' | 'only-on-failure' | 'every-step';
+  /**
+   * Selector healing: 'off', 'suggest' (default: a broken locator still fails the test, and the
+   * report carries the proposed fix) or 'auto' (the step runs on the healed locator and is marked
+   * `healed`); `{ mode, model }` lets a model arbitrate close calls.
+   */
+  heal?: HealOption;
 }
 
 /** `actionTimeout`, `screenshot` and `channel` are Playwright's own options, reused. */
@@ -30,9 +38,11 @@ type Options = {
   _screenshotOverride: string;
   _trajectory: Trajectory;
   _testContext: TestContext;
+  heal: HealOption;
 };
 type WorkerOptions = {
   _deviceOverride: DeviceOptions | undefined;
+  _healStore: FingerprintStore;
 };
 
 /** Layer 1: options, including `device` and `app` as the config sets them. */
@@ -43,6 +53,8 @@ const withOptions = base.extend<Options & { app: App }, WorkerOptions & { device
   _appOverride: ['', { option: true }],
   _screenshotOverride: ['', { option: true }],
   trajectory: ['on', { option: true }],
+  heal: ['suggest', { option: true }],
+  _healStore: [healStore, { scope: 'worker', box: true }],
   _trajectory: [
     async ({ trajectory }, use, testInfo) => {
       const t = new Trajectory();
@@ -55,7 +67,8 @@ const withOptions = base.extend<Options & { app: App }, WorkerOptions & { device
     { box: true },
   ],
   _testContext: [
-    async ({ _trajectory, actionTimeout, screenshot, _screenshotOverride }, use, testInfo) => {
+    async ({ _trajectory, actionTimeout, screenshot, _screenshotOverride, heal, _healStore }, use, testInfo) => {
+      const healer = healerFor(heal, _healStore, testInfo);
       const mode = _screenshotOverride || (typeof screenshot === 'string' ? screenshot : (screenshot as { mode?: string } | undefined)?.mode);
       const ctx: TestContext = {
         trajectory: _trajectory,
@@ -63,12 +76,14 @@ const withOptions = base.extend<Options & { app: App }, WorkerOptions & { device
           actionTimeout: actionTimeout || 5_000,
           expectTimeout: (testInfo.project as { expect?: { timeout?: number } }).expect?.timeout ?? 5_000,
           screenshot: mode === 'every-step' || mode === 'only-on-failure' ? mode : 'off',
+          ...(healer ? { heal: healer } : {}),
         },
         launched: [],
       };
       setTestContext(ctx);
       await use(ctx);
       setTestContext(null);
+      healer?.finish(testInfo);
       // Every instance the test launched (app, newInstance(), space.launch()) is stopped and wiped.
       for (const app of ctx.launched.reverse()) await app.close().catch(() => {});
     },

@@ -1,11 +1,15 @@
 import type { FullConfig } from '@playwright/test';
+import { dirname } from 'node:path';
 import { EMBEDDED_TOKEN_ENV, EMBEDDED_URL_ENV, startEmbeddedDevice } from '../device-runtime/providers/index.js';
+import { clearProposals } from './heal/proposals.js';
 
 /**
  * Start the embedded simulated runtime once for the run when some project uses the sim without a
  * url; workers find it through the environment. Returns the teardown.
  */
 export default async function globalSetup(config: FullConfig): Promise<(() => Promise<void>) | undefined> {
+  // `nestwright heal` lists the proposals of the last run: this run's start clears the previous one's.
+  clearProposals(config.configFile ? dirname(config.configFile) : config.rootDir);
   type SimUse = { provider?: string; url?: string; faults?: string; seed?: number; slots?: number };
   const embedded = config.projects
     .map((p) => (p.use as { device?: SimUse }).device ?? { provider: 'sim' })

@@ -17,6 +17,8 @@ export interface TrajectoryStep {
   error: { code?: string; message: string } | null;
   source: 'locator' | 'ai' | 'skill' | 'healed';
   instance: string | null;
+  /** Set when the step ran on a healed locator (`source: 'healed'`): from what, to what, how sure. */
+  heal?: { from: string; to: string; score: number; margin: number; proposal: string };
 }
 
 export const TRAJECTORY_ATTACHMENT = 'nestwright-trajectory';

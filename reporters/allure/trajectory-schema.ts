@@ -41,6 +41,7 @@ export const TrajectoryStepSchema = z.object({
   error: z.object({ code: z.string().optional(), message: z.string() }).nullable(),
   source: z.string().default('locator'),
   instance: z.string().nullable(),
+  heal: z.object({ from: z.string(), to: z.string(), score: z.number(), margin: z.number(), proposal: z.string() }).optional(),
 });
 export type TrajectoryStep = z.infer<typeof TrajectoryStepSchema>;
 
