@@ -24,6 +24,11 @@ const COMMANDS: Record<string, Command> = {
     usage: 'nestwright report [--results allure-results] [--output allure-report] [--open]',
     run: async (argv) => (await import('./commands/report.js')).reportCommand(argv),
   },
+  heal: {
+    summary: 'List the healed-locator proposals of the last run; apply them to the specs or reject them',
+    usage: 'nestwright heal [--dir D] [--json] [--apply [id...]] [--reject id...]',
+    run: async (argv) => (await import('./commands/heal.js')).healCommand(argv),
+  },
   test: {
     summary: 'Run the specs: the same as `npx playwright test` with its arguments',
     usage: 'nestwright test [playwright test arguments]',

@@ -101,11 +101,6 @@ export class FingerprintStore {
     this.dirty.set(path, [...(this.dirty.get(path) ?? []), entry]);
   }
 
-  reject(specFile: string, r: Rejected): void {
-    updateFingerprintFile(fingerprintFileOf(specFile), (f) => (f.rejected.some((x) => x.selector === r.selector && x.line === r.line && x.proposed === r.proposed) ? false : (f.rejected.push(r), true)));
-    this.files.delete(fingerprintFileOf(specFile));
-  }
-
   /** Write what changed, one locked read-merge-write per file (the batch). */
   flush(): void {
     for (const [path, entries] of this.dirty) {

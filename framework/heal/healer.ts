@@ -52,7 +52,7 @@ interface Site {
 /** The first stack frame in user code (not nestwright's framework, not node_modules, not node:). */
 export function userSite(stack: string | undefined): Site | null {
   for (const line of (stack ?? '').split('\n').slice(1)) {
-    const m = /\(?((?:file:\/\/)?\/[^():]+):(\d+):(\d+)\)?\s*$/.exec(line);
+    const m = /(?:\(|at )((?:file:\/\/)?\/[^():]+):(\d+):(\d+)\)?\s*$/.exec(line);
     if (!m) continue;
     const file = m[1]!.startsWith('file://') ? fileURLToPath(m[1]!) : m[1]!;
     if (file.startsWith(FRAMEWORK_DIR) || file.includes(`${sep}node_modules${sep}`)) continue;
