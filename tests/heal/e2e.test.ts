@@ -1,7 +1,17 @@
 import { expect, test } from '@playwright/test';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { EMBEDDED_TOKEN_ENV, EMBEDDED_URL_ENV, startEmbeddedDevice, type EmbeddedDevice } from '../../device-runtime/providers/index.js';
 import { project } from './project.js';
+
+// One simulator for every run of these tests (each run's worker has a space of its own on it).
+let sim: EmbeddedDevice;
+let shared: Record<string, string>;
+test.beforeAll(async () => {
+  sim = await startEmbeddedDevice();
+  shared = { [EMBEDDED_URL_ENV]: sim.url, [EMBEDDED_TOKEN_ENV]: sim.token };
+});
+test.afterAll(async () => sim?.close());
 
 const CONFIG = `import { defineConfig } from 'nestwright';
 export default defineConfig({
@@ -37,7 +47,7 @@ const trajectoryOf = (t: { attachments: Array<{ name: string; body?: string }> }
 
 test('a spec written against Notes 1.0 heals on 2.0 in auto mode; heal --apply makes it pass without healing', async () => {
   test.setTimeout(420_000);
-  const p = await project({ 'playwright.config.ts': CONFIG, 'specs/notes.spec.ts': SPEC });
+  const p = await project({ 'playwright.config.ts': CONFIG, 'specs/notes.spec.ts': SPEC }, shared);
 
   // 1. On 1.0 it passes, and the resolutions are remembered next to the spec.
   const v1 = await p.run();
@@ -100,7 +110,7 @@ test('opens the cart', async ({ app }) => {
   await expect(app).toHaveActivity('.CartActivity');
 });
 `;
-  const p = await project({ 'playwright.config.ts': CONFIG, 'specs/shop.spec.ts': spec('fixtures/apks/shop.apk') });
+  const p = await project({ 'playwright.config.ts': CONFIG, 'specs/shop.spec.ts': spec('fixtures/apks/shop.apk') }, shared);
   expect((await p.run()).tests[0]).toMatchObject({ status: 'passed' });
   const { writeFileSync } = await import('node:fs');
   writeFileSync(path.join(p.dir, 'specs/shop.spec.ts'), spec('fixtures/apks/shop-v2.apk'));

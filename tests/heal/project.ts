@@ -16,9 +16,10 @@ export interface ProjectRun {
 /**
  * A project directory that lives across several runs (healing needs that: a run records
  * fingerprints, a later run heals from them, `nestwright heal` edits the spec in between), under
- * test-results/heal-projects/.
+ * test-results/heal-projects/. `shared` is added to every run's environment (a simulator's
+ * NESTWRIGHT_SIM_URL/TOKEN, so the runs share one instead of starting one each).
  */
-export async function project(files: Record<string, string>): Promise<{ dir: string; run(env?: Record<string, string>): Promise<ProjectRun>; cli(args: string[]): Promise<{ code: number; out: string; err: string }> }> {
+export async function project(files: Record<string, string>, shared: Record<string, string> = {}): Promise<{ dir: string; run(env?: Record<string, string>): Promise<ProjectRun>; cli(args: string[]): Promise<{ code: number; out: string; err: string }> }> {
   const dir = path.join(ROOT, 'test-results', 'heal-projects', randomUUID().slice(0, 8));
   await mkdir(dir, { recursive: true });
   await writeTree(dir, files);
@@ -34,7 +35,7 @@ export async function project(files: Record<string, string>): Promise<{ dir: str
   return {
     dir,
     async run(env = {}) {
-      const r = await exec([path.join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', dir, '--reporter=json', '--workers=1'], env);
+      const r = await exec([path.join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', dir, '--reporter=json', '--workers=1'], { ...shared, ...env });
       let raw: any;
       try {
         raw = JSON.parse(r.out.slice(r.out.indexOf('{')));
