@@ -29,6 +29,11 @@ const COMMANDS: Record<string, Command> = {
     usage: 'nestwright heal [--dir D] [--json] [--apply [id...]] [--reject id...]',
     run: async (argv) => (await import('./commands/heal.js')).healCommand(argv),
   },
+  mcp: {
+    summary: 'Serve test-level tools to coding agents over MCP (stdio, or --http)',
+    usage: 'nestwright mcp [--root D] [--config F] [--http --port N --token-file F]',
+    run: async (argv) => (await import('./commands/mcp.js')).mcpCommand(argv),
+  },
   test: {
     summary: 'Run the specs: the same as `npx playwright test` with its arguments',
     usage: 'nestwright test [playwright test arguments]',

@@ -129,14 +129,15 @@ export function formatSteps(steps: Step[]): string {
 /**
  * Parse the selector syntax of `app.locator()`: parts joined by `>>`, each `engine=value`:
  * `text=Save` (substring, case-insensitive) or `text="Save"` (exact), `desc=…`, `id=save` or
- * `id=pkg:id/save`, `class=Button`, `role=button[name="Save"][checked=true]`, `nth=0`.
+ * `id=pkg:id/save`, `class=Button`, `role=button[name="Save"][checked=true]`, `has-text=Milk`
+ * (keep the matches that contain the text), `nth=0`.
  * A part without `engine=` is text.
  */
 export function parseSelector(selector: string, api = 'app.locator'): Step[] {
   const parts = selector.split(/\s*>>\s*/).filter(Boolean);
   if (parts.length === 0) throw new NestwrightError(api, `empty selector; write e.g. text="Save" or role=button[name="Save"]`);
   return parts.map((part) => {
-    const m = /^(\w+)=(.*)$/s.exec(part);
+    const m = /^([\w-]+)=(.*)$/s.exec(part);
     const [engine, value] = m ? [m[1]!, m[2]!] : ['text', part];
     const text = (v: string): TextMatch => {
       const quoted = /^"(.*)"$/s.exec(v) ?? /^'(.*)'$/s.exec(v);
@@ -153,6 +154,10 @@ export function parseSelector(selector: string, api = 'app.locator'): Step[] {
         return { kind: 'id', id: value };
       case 'class':
         return { kind: 'class', className: value };
+      case 'has-text':
+        // Keeps the matches so far that contain the text (themselves or a descendant), like
+        // .filter({ hasText }): `role=listitem >> has-text="Milk" >> role=checkbox`.
+        return { kind: 'filter', hasText: text(value) };
       case 'nth':
         if (!/^-?\d+$/.test(value)) throw new NestwrightError(api, `nth= takes an integer, got ${JSON.stringify(value)} in ${JSON.stringify(selector)}`);
         return { kind: 'nth', index: Number(value) };
@@ -169,7 +174,7 @@ export function parseSelector(selector: string, api = 'app.locator'): Step[] {
         return step;
       }
       default:
-        throw new NestwrightError(api, `unknown selector engine "${engine}=" in ${JSON.stringify(selector)}; use text=, desc=, id=, class=, role= or nth=`);
+        throw new NestwrightError(api, `unknown selector engine "${engine}=" in ${JSON.stringify(selector)}; use text=, desc=, id=, class=, role=, has-text= or nth=`);
     }
   });
 }

@@ -8,9 +8,11 @@ import { parseAxml } from './axml.js';
 import { DEX_NAME, scanDex } from './dex.js';
 import { ELF_PREFIX_BYTES, readElfLoadAlign } from './elf.js';
 import { JAR_SIG_BLOCK, pkcs7CertDigests } from './jar-signature.js';
+import { strippedFromBlock, verifyJarSignature } from './jar-verify.js';
 import { readManifest } from './manifest.js';
 import type { ApkFile, NativeLib, Signer, Signing } from './model.js';
-import { readSigningBlock } from './signing-block.js';
+import { modelSigners, readSigningBlock } from './signing-block.js';
+import { verifySigningBlock } from './signature-scheme-verify.js';
 import { ApkZip } from './zip.js';
 
 /** Inflated-size caps (bytes). A manifest is a few KB to ~1 MB; the largest real arsc files are ~30 MB. */
@@ -52,6 +54,10 @@ export async function readApkFile(path: string): Promise<ApkFile> {
   }
 }
 
+/**
+ * Signers and their verification. With a v2+ signing block, that block's signers are verified
+ * (their digests cover every byte of the file); with none, the v1 JAR signature is (every entry).
+ */
 async function readSigning(zip: ApkZip): Promise<Signing> {
   const signers: Signer[] = [];
   for (const entry of zip.entries.values()) {
@@ -59,14 +65,19 @@ async function readSigning(zip: ApkZip): Promise<Signing> {
     const certSha256 = pkcs7CertDigests(await zip.read(entry, MAX_SIG_FILE_BYTES), entry.fileName);
     if (certSha256.length) signers.push({ scheme: 'v1', certSha256, lineageSha256: [] });
   }
-  signers.push(...(await readSigningBlock(zip)));
-  const schemes = [...new Set(signers.map((s) => s.scheme))];
+  const block = await readSigningBlock(zip);
+  signers.push(...modelSigners(block));
+  const schemes = [...new Set([...signers.map((s) => s.scheme), ...(block?.schemes ?? [])])];
   // The platform verifies the newest scheme present and takes its signers' certificates.
   const pick = (['v3.1', 'v3', 'v2', 'v1'] as const).find((s) => schemes.includes(s));
   const chosen = signers.filter((s) => s.scheme === pick);
   const certSha256 = [...new Set(chosen.flatMap((s) => s.certSha256.slice(0, 1)))].sort();
   const lineageSha256 = [...new Set(chosen.flatMap((s) => s.lineageSha256))];
-  return { schemes, signers, certSha256, lineageSha256 };
+  let problems: string[] = [];
+  if (block) problems = [...(await verifySigningBlock(zip, block)), ...(schemes.includes('v1') ? await strippedFromBlock(zip, block.schemes) : [])];
+  else if (schemes.includes('v1')) problems = await verifyJarSignature(zip, []);
+  const verified = schemes.length > 0 && problems.length === 0;
+  return { schemes, signers, certSha256, lineageSha256, verified, problems };
 }
 
 async function readNativeLibs(zip: ApkZip): Promise<NativeLib[]> {

@@ -13,12 +13,22 @@ export type ZipEntry = {
   fileName: string;
   compressionMethod: number;
   generalPurposeBitFlag: number;
+  /** CRC-32 of the inflated data, as the central directory declares it. */
+  crc32: number;
   compressedSize: number;
   uncompressedSize: number;
   relativeOffsetOfLocalHeader: number;
 };
 
-export type CentralDirectoryLocation = { offset: number; size: number; entryCount: number };
+export type CentralDirectoryLocation = {
+  offset: number;
+  size: number;
+  entryCount: number;
+  /** File offset of the End Of Central Directory record. */
+  eocdOffset: number;
+  /** A zip64 EOCD locator precedes the EOCD record. */
+  zip64: boolean;
+};
 
 /** Finds the End Of Central Directory record (and its zip64 form) in the last 64 KB of the file. */
 export async function locateCentralDirectory(read: (offset: number, length: number) => Promise<Buffer>, fileSize: number): Promise<CentralDirectoryLocation> {
@@ -28,13 +38,15 @@ export async function locateCentralDirectory(read: (offset: number, length: numb
     if (tail.readUInt32LE(i) !== 0x06054b50) continue;
     // The comment must end exactly at the end of the file, otherwise this is data that looks like a signature.
     if (i + 22 + tail.readUInt16LE(i + 20) !== tail.length) continue;
-    let loc: CentralDirectoryLocation = { entryCount: tail.readUInt16LE(i + 10), size: tail.readUInt32LE(i + 12), offset: tail.readUInt32LE(i + 16) };
+    const eocdOffset = fileSize - tailLen + i;
+    const zip64 = i >= 20 && tail.readUInt32LE(i - 20) === 0x07064b50;
+    let loc: CentralDirectoryLocation = { entryCount: tail.readUInt16LE(i + 10), size: tail.readUInt32LE(i + 12), offset: tail.readUInt32LE(i + 16), eocdOffset, zip64 };
     if ((loc.offset === 0xffffffff || loc.entryCount === 0xffff || loc.size === 0xffffffff) && i >= 20 && tail.readUInt32LE(i - 20) === 0x07064b50) {
       const recAt = Number(tail.readBigUInt64LE(i - 20 + 8));
       check(recAt + 56 <= fileSize, 'zip64 end of central directory record is outside the file');
       const rec = new ByteView(await read(recAt, 56), 'zip64 end of central directory');
       check(rec.u32(0) === 0x06064b50, 'zip64 end of central directory record not found');
-      loc = { entryCount: rec.u64(32), size: rec.u64(40), offset: rec.u64(48) };
+      loc = { entryCount: rec.u64(32), size: rec.u64(40), offset: rec.u64(48), eocdOffset, zip64 };
     }
     check(loc.offset + loc.size <= fileSize, `central directory [${loc.offset}, +${loc.size}) lies outside the ${fileSize}-byte file`);
     return loc;
@@ -61,6 +73,7 @@ export function parseCentralDirectory(cd: Buffer, count: number, fileSize: numbe
       fileName: nameRaw.toString('utf8'),
       compressionMethod: v.u16(p + 10),
       generalPurposeBitFlag: flag,
+      crc32: v.u32(p + 16),
       compressedSize: v.u32(p + 20),
       uncompressedSize: v.u32(p + 24),
       relativeOffsetOfLocalHeader: v.u32(p + 42),

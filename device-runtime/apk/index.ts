@@ -6,7 +6,7 @@
  *   const report2 = await preflightPaths(paths, device); // never throws: INVALID_APK report instead
  */
 export { inspectApk } from './inspect.js';
-export { preflight, preflightPaths, inspectAndPreflight, selectAbi, type InstalledApp } from './preflight.js';
+export { preflight, preflightPaths, inspectAndPreflight, selectAbi, type InstalledApp, type PreflightOptions } from './preflight.js';
 export { ApkError } from './apk-error.js';
 export * from './model.js';
 export type { DeviceTraits, PreflightReport, PreflightCheck } from '../protocol/preflight.js';

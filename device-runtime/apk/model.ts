@@ -120,6 +120,13 @@ export const SigningSchema = z.object({
   certSha256: z.array(z.string()),
   /** Past signing certificates the chosen signers vouch for (v3 rotation lineage), hex SHA-256. */
   lineageSha256: z.array(z.string()),
+  /**
+   * Signed, and every signature checked: v2/v3/v3.1 signatures and content digests when the APK has
+   * a signing block (all schemes in it, like apksigner), else the v1 JAR signature and every entry's digest.
+   */
+  verified: z.boolean(),
+  /** Why verification failed (empty when verified or unsigned). */
+  problems: z.array(z.string()),
 });
 export type Signing = z.infer<typeof SigningSchema>;
 

@@ -10,11 +10,13 @@ import { inspectApk } from './inspect.js';
 import type { ApkFile, ApkInfo } from './model.js';
 
 export type InstalledApp = { certSha256: string[]; versionCode: number };
+/** `allowDowngrade`: install over a higher installed versionCode (`adb install -d`). */
+export type PreflightOptions = { allowDowngrade?: boolean };
 type DeviceInput = DeviceTraits | Parameters<typeof DeviceTraitsSchema.parse>[0];
 
 const PAGE_16K = 16384;
 
-export function preflight(info: ApkInfo, device: DeviceInput, installed?: InstalledApp | null): PreflightReport {
+export function preflight(info: ApkInfo, device: DeviceInput, installed?: InstalledApp | null, opts: PreflightOptions = {}): PreflightReport {
   const parsed = DeviceTraitsSchema.safeParse(device);
   if (!parsed.success) {
     throw new TypeError(`preflight: invalid device traits: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'device'}: ${i.message}`).join('; ')}. Pass {abis, page_size: 4096|16384, sdk_int, min_target_sdk?}.`);
@@ -27,7 +29,10 @@ export function preflight(info: ApkInfo, device: DeviceInput, installed?: Instal
     align16k(info, dev),
     ...splits(info),
     unsigned(info),
+    signatureValid(info),
     signature(info, installed ?? null),
+    versionDowngrade(info, installed ?? null, opts.allowDowngrade ?? false),
+    minSdk(info, dev),
     targetSdk(info, dev),
     ...platformUse(info),
     dangerousPermissions(info),
@@ -37,10 +42,10 @@ export function preflight(info: ApkInfo, device: DeviceInput, installed?: Instal
 }
 
 /** Reads and preflights; an unreadable input becomes a report with one INVALID_APK reject. Never throws. */
-export async function inspectAndPreflight(paths: string | string[], device: DeviceInput, installed?: InstalledApp | null): Promise<{ info: ApkInfo | null; report: PreflightReport }> {
+export async function inspectAndPreflight(paths: string | string[], device: DeviceInput, installed?: InstalledApp | null, opts: PreflightOptions = {}): Promise<{ info: ApkInfo | null; report: PreflightReport }> {
   try {
     const info = await inspectApk(paths);
-    return { info, report: preflight(info, device, installed) };
+    return { info, report: preflight(info, device, installed, opts) };
   } catch (err) {
     const e = err instanceof ApkError ? err : new ApkError(`internal error while reading: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
     return {
@@ -50,8 +55,8 @@ export async function inspectAndPreflight(paths: string | string[], device: Devi
   }
 }
 
-export async function preflightPaths(paths: string | string[], device: DeviceInput, installed?: InstalledApp | null): Promise<PreflightReport> {
-  return (await inspectAndPreflight(paths, device, installed)).report;
+export async function preflightPaths(paths: string | string[], device: DeviceInput, installed?: InstalledApp | null, opts: PreflightOptions = {}): Promise<PreflightReport> {
+  return (await inspectAndPreflight(paths, device, installed, opts)).report;
 }
 
 const ok = (code: PreflightCheck['code'], message: string, details?: Record<string, unknown>): PreflightCheck => ({ code, status: 'ok', message, ...(details ? { details } : {}) });
@@ -155,6 +160,41 @@ function unsigned(info: ApkInfo): PreflightCheck {
   const bad = info.apks.filter((f) => f.signing.certSha256.length === 0);
   if (bad.length) return reject('UNSIGNED', `${bad.map(name).join(', ')} ${bad.length === 1 ? 'is' : 'are'} not signed; Android installs only signed APKs. Sign with apksigner (a debug key is fine for tests).`, { files: bad.map((f) => f.path) });
   return ok('UNSIGNED', `Signed (${[...new Set(info.apks.flatMap((f) => f.signing.schemes))].join(', ')}).`);
+}
+
+/** Android refuses an APK whose signatures do not verify (INSTALL_PARSE_FAILED_NO_CERTIFICATES). */
+function signatureValid(info: ApkInfo): PreflightCheck {
+  const bad = info.apks.filter((f) => f.signing.schemes.length > 0 && !f.signing.verified);
+  // Android 11+ refuses an app targeting API 30+ whose only signature is v1 (a v1 signature does
+  // not cover the zip structure, which R+ relies on for resources.arsc).
+  const v1Only = info.targetSdk >= 30 ? info.apks.filter((f) => f.signing.verified && !f.signing.schemes.some((s) => s !== 'v1')) : [];
+  if (bad.length === 0 && v1Only.length) {
+    return reject('SIGNATURE_INVALID', `${v1Only.map(name).join(', ')} ${v1Only.length === 1 ? 'is' : 'are'} signed with v1 (JAR) only, and targetSdk ${info.targetSdk} needs APK Signature Scheme v2 or later (Android 11+ refuses it). Sign with apksigner, which adds v2/v3.`, { files: v1Only.map((f) => ({ path: f.path, schemes: f.signing.schemes })), targetSdk: info.targetSdk });
+  }
+  if (bad.length === 0) {
+    const signed = info.apks.filter((f) => f.signing.verified).length;
+    return ok('SIGNATURE_INVALID', signed ? `${signed === 1 ? 'The signature verifies' : `All ${signed} APKs' signatures verify`} (${[...new Set(info.apks.flatMap((f) => f.signing.schemes))].join(', ')}).` : 'Nothing signed to verify.');
+  }
+  const first = bad[0]!;
+  return reject(
+    'SIGNATURE_INVALID',
+    `${bad.map(name).join(', ')}: the signature does not verify (${first.signing.problems[0] ?? 'unknown reason'}). The APK was altered after signing or is damaged; Android refuses it. Rebuild and re-sign it, or fetch an unmodified copy.`,
+    { files: bad.map((f) => ({ path: f.path, schemes: f.signing.schemes, problems: f.signing.problems })) },
+  );
+}
+
+function versionDowngrade(info: ApkInfo, installed: InstalledApp | null, allow: boolean): PreflightCheck {
+  if (!installed) return ok('VERSION_DOWNGRADE', 'Not installed yet; no version to compare.', { versionCode: info.versionCode });
+  const details = { versionCode: info.versionCode, installedVersionCode: installed.versionCode, allowDowngrade: allow };
+  if (info.versionCode >= installed.versionCode) return ok('VERSION_DOWNGRADE', `versionCode ${info.versionCode} ≥ installed ${installed.versionCode}.`, details);
+  if (allow) return warn('VERSION_DOWNGRADE', `versionCode ${info.versionCode} is below the installed ${installed.versionCode}; downgrading because the install allows it.`, details);
+  return reject('VERSION_DOWNGRADE', `${info.package} ${info.versionCode} is older than the installed versionCode ${installed.versionCode}. Pass allow_downgrade (adb install -d), or uninstall it from the space first.`, details);
+}
+
+function minSdk(info: ApkInfo, dev: DeviceTraits): PreflightCheck {
+  const details = { minSdk: info.minSdk, sdkInt: dev.sdk_int };
+  if (info.minSdk > dev.sdk_int) return reject('MIN_SDK_TOO_HIGH', `${info.package} needs Android API ${info.minSdk} (minSdkVersion), this device runs API ${dev.sdk_int}. Use a newer device or emulator image, or a build with a lower minSdkVersion.`, details);
+  return ok('MIN_SDK_TOO_HIGH', `minSdk ${info.minSdk} ≤ device API ${dev.sdk_int}.`, details);
 }
 
 function signature(info: ApkInfo, installed: InstalledApp | null): PreflightCheck {

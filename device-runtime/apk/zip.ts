@@ -6,8 +6,13 @@
  * Everything here is bounded: entry count, central directory size, per-entry inflated size (the
  * caller states a cap; the declared size is checked before inflating, the actual size while
  * inflating) and raw range reads.
+ *
+ * Every entry read to its end has its CRC-32 checked against the central directory (node:zlib's
+ * `crc32`, zlib's own implementation); a mismatch is a damaged or altered entry. Reads stopped
+ * early (an ELF header, the dex marker scan) cannot be checked and are not.
  */
 import { open as openFile, type FileHandle } from 'node:fs/promises';
+import { crc32 } from 'node:zlib';
 import yauzl from 'yauzl';
 import { ApkError, asApkError } from './apk-error.js';
 import { locateCentralDirectory, parseCentralDirectory, type ZipEntry } from './central-directory.js';
@@ -28,6 +33,10 @@ export class ApkZip {
     readonly size: number,
     /** Offset of the central directory (the APK signing block ends right before it). */
     readonly centralDirectoryOffset: number,
+    readonly centralDirectorySize: number,
+    /** Offset of the End Of Central Directory record; a zip64 locator precedes it when `zip64`. */
+    readonly eocdOffset: number,
+    readonly zip64: boolean,
     readonly entries: ReadonlyMap<string, ZipEntry>,
   ) {}
 
@@ -49,7 +58,7 @@ export class ApkZip {
       const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
         yauzl.fromRandomAccessReader(new FileRangeReader(fh), size, { lazyEntries: true, autoClose: false, validateEntrySizes: true }, (err, z) => (err ? reject(err) : resolve(z))),
       );
-      return new ApkZip(path, zip, fh, size, loc.offset, entries);
+      return new ApkZip(path, zip, fh, size, loc.offset, loc.size, loc.eocdOffset, loc.zip64, entries);
     } catch (err) {
       await fh.close().catch(() => undefined);
       throw asApkError(err, path);
@@ -95,11 +104,17 @@ export class ApkZip {
       throw new ApkError(`cannot read entry ${name}: ${(err as Error).message}`, { file: this.path, cause: err });
     }
     let total = 0;
+    let crc = 0;
+    let complete = true;
     try {
       for await (const chunk of stream as AsyncIterable<Buffer>) {
         total += chunk.length;
         if (total > maxBytes) throw new ApkError(`entry ${name} inflates past its ${maxBytes}-byte limit`, { file: this.path });
-        if ((await onChunk(chunk)) === false) break; // awaiting gives backpressure
+        crc = crc32(chunk, crc);
+        if ((await onChunk(chunk)) === false) { complete = false; break; } // awaiting gives backpressure
+      }
+      if (complete && crc !== entry.crc32) {
+        throw new ApkError(`entry ${name} fails its CRC-32 check (data ${hex8(crc)}, central directory ${hex8(entry.crc32)}): the entry was altered or damaged`, { file: this.path });
       }
     } catch (err) {
       if (err instanceof ApkError) throw err;
@@ -152,6 +167,8 @@ export class ApkZip {
     return readRange(this.fh, this.size, offset, length, this.path);
   }
 }
+
+const hex8 = (n: number): string => n.toString(16).padStart(8, '0');
 
 async function readRange(fh: FileHandle, size: number, offset: number, length: number, path: string): Promise<Buffer> {
   if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0 || offset + length > size) {

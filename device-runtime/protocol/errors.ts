@@ -24,8 +24,11 @@ export const ErrorCodeSchema = z.enum([
   'SPLIT_INCOMPLETE',
   'SPLIT_MISMATCH',
   'SIGNATURE_MISMATCH',
+  'SIGNATURE_INVALID',
   'UNSIGNED',
   'TARGET_SDK_TOO_LOW',
+  'MIN_SDK_TOO_HIGH',
+  'VERSION_DOWNGRADE',
   // runtime
   'APP_CRASHED',
   'NO_PROCESS_SLOT',

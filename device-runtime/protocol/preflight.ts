@@ -13,8 +13,11 @@ export const PreflightRejectCodeSchema = ErrorCodeSchema.extract([
   'SPLIT_INCOMPLETE',
   'SPLIT_MISMATCH',
   'SIGNATURE_MISMATCH',
+  'SIGNATURE_INVALID',
   'UNSIGNED',
   'TARGET_SDK_TOO_LOW',
+  'MIN_SDK_TOO_HIGH',
+  'VERSION_DOWNGRADE',
 ]);
 
 /** Every preflight check code: the rejecting ones, and those that only ever warn. */

@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadPolicy, TEST_RUN_POLICY } from './core/policy.js';
 import { defaultStateDir } from './core/store.js';
+import { readOrCreateToken } from '../mcp-http/token.js';
 import { startSimServer } from './server.js';
 
 const USAGE = `usage: nestwright sim [options]
@@ -132,18 +131,4 @@ export async function simCommand(argv: string[]): Promise<number> {
   await sim.close();
   out('nestwright sim stopped');
   return 0;
-}
-
-/** The token in `file`, or a new random one written there with mode 0600. */
-function readOrCreateToken(file: string): string {
-  if (existsSync(file)) {
-    const t = readFileSync(file, 'utf8').trim();
-    if (t.length < 16) throw new Error('the token in it is shorter than 16 characters; put a longer random one there');
-    return t;
-  }
-  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  const t = randomBytes(24).toString('base64url');
-  writeFileSync(file, `${t}\n`, { mode: 0o600 });
-  chmodSync(file, 0o600);
-  return t;
 }

@@ -143,7 +143,7 @@ test('resources.arsc with hundreds of thousands of tiny type chunks is refused, 
   table.writeUInt32LE(12 + 288 + n * 24, 4);
   table.writeUInt32LE(1, 8);
   const arsc = Buffer.concat([table, pkgHeader, Buffer.alloc(n * 24).fill(chunk.toString('latin1'), 'latin1')]);
-  const t = performance.now();
+  // Refused by count before any indexing; a quadratic walk would show as the test's own timeout
+  // (a wall-clock bound here failed on a loaded 2-core machine: timed assertions flake).
   expect(() => new ResourceTable(arsc)).toThrow(/more than 262144 type chunks/);
-  expect(performance.now() - t).toBeLessThan(5_000);
 });

@@ -1,5 +1,6 @@
 /** Shared paths and ground truth for the apk tests. */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DeviceTraits } from '../../device-runtime/protocol/preflight.js';
@@ -56,3 +57,19 @@ export function groundTruth(): GroundTruth | null {
 
 export const DEVICE_16K: DeviceTraits = { abis: ['x86_64'], page_size: 16384, sdk_int: 35, min_target_sdk: 24 };
 export const DEVICE_4K: DeviceTraits = { abis: ['x86_64'], page_size: 4096, sdk_int: 35, min_target_sdk: 24 };
+
+/** Every APK shipped by the npm packages we install for this purpose (io.appium.settings, appium-uiautomator2-server). */
+export function npmShippedApks(): string[] {
+  const require = createRequire(join(ROOT, 'package.json'));
+  const out: string[] = [];
+  for (const pkg of ['io.appium.settings', 'appium-uiautomator2-server']) {
+    let dir: string;
+    try {
+      dir = join(dirname(require.resolve(`${pkg}/package.json`)), 'apks');
+    } catch {
+      continue;
+    }
+    if (existsSync(dir)) out.push(...readdirSync(dir).filter((f) => f.endsWith('.apk')).map((f) => join(dir, f)));
+  }
+  return out;
+}

@@ -187,3 +187,35 @@ test('SIGNATURE_MISMATCH accepts a v3 key rotation whose lineage includes the in
   // …but a plain B-signed APK (no lineage) is still a mismatch against A.
   expect(check(preflight(b, DEVICE_16K, installedA), 'SIGNATURE_MISMATCH').status).toBe('reject');
 });
+
+test('MIN_SDK_TOO_HIGH compares minSdk with the device API level', async () => {
+  const info = await inspectApk(fixture('notes.apk'));
+  expect(check(preflight(info, DEVICE_16K), 'MIN_SDK_TOO_HIGH')).toMatchObject({ status: 'ok', details: { minSdk: 24, sdkInt: 35 } });
+  const old = check(preflight(info, { ...DEVICE_16K, sdk_int: 23, min_target_sdk: 23 }), 'MIN_SDK_TOO_HIGH');
+  expect(old).toMatchObject({ status: 'reject', details: { minSdk: 24, sdkInt: 23 } });
+  expect(old.message).toMatch(/needs Android API 24.*runs API 23/);
+});
+
+test('VERSION_DOWNGRADE rejects an older versionCode unless the install allows it', async () => {
+  const v1 = await inspectApk(fixture('signed-a.apk'));
+  const v2 = await inspectApk(fixture('signed-a-v2.apk'));
+  const installedV2 = { certSha256: v2.signing.certSha256, versionCode: v2.versionCode };
+  expect(check(preflight(v2, DEVICE_16K, { ...installedV2, versionCode: 1 }), 'VERSION_DOWNGRADE').status).toBe('ok');
+  const down = preflight(v1, DEVICE_16K, installedV2);
+  expect(check(down, 'VERSION_DOWNGRADE')).toMatchObject({ status: 'reject', details: { versionCode: 1, installedVersionCode: 2, allowDowngrade: false } });
+  expect(down.installable).toBe(false);
+  const allowed = preflight(v1, DEVICE_16K, installedV2, { allowDowngrade: true });
+  expect(check(allowed, 'VERSION_DOWNGRADE').status).toBe('warn');
+  expect(allowed.installable).toBe(true);
+  expect(check(preflight(v1, DEVICE_16K), 'VERSION_DOWNGRADE').status).toBe('ok');
+});
+
+test('SIGNATURE_INVALID: an ApkInfo whose signature failed is refused, with the reason', async () => {
+  const info = await inspectApk(fixture('notes.apk'));
+  expect(check(preflight(info, DEVICE_16K), 'SIGNATURE_INVALID').status).toBe('ok');
+  info.apks[0]!.signing.verified = false;
+  info.apks[0]!.signing.problems = ['v2 signer 1: the chunked-sha256 digest of the APK\'s contents does not match the signed one: the APK was modified after signing'];
+  const c = check(preflight(info, DEVICE_16K), 'SIGNATURE_INVALID');
+  expect(c.status).toBe('reject');
+  expect(c.message).toMatch(/base: the signature does not verify \(v2 signer 1: .*modified after signing\)/);
+});

@@ -10,24 +10,9 @@ import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { inspectApk } from '../../device-runtime/apk/index.js';
-import { ROOT } from './helpers.js';
+import { npmShippedApks, ROOT } from './helpers.js';
 
 const require = createRequire(join(ROOT, 'package.json'));
-
-/** Every APK shipped by the npm packages we install for this purpose, largest first. */
-export function npmShippedApks(): string[] {
-  const out: string[] = [];
-  for (const pkg of ['io.appium.settings', 'appium-uiautomator2-server']) {
-    let dir: string;
-    try {
-      dir = join(dirname(require.resolve(`${pkg}/package.json`)), 'apks');
-    } catch {
-      continue;
-    }
-    if (existsSync(dir)) out.push(...readdirSync(dir).filter((f) => f.endsWith('.apk')).map((f) => join(dir, f)));
-  }
-  return out;
-}
 
 type AdbkitManifest = {
   package: string;

@@ -1,4 +1,6 @@
 import { test, expect } from '@playwright/test';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { tamperCompressedEntry } from '../apk/tamper.js';
 import { NOTES, apk, runtime, session, spaceWithNotes } from './helpers.js';
 
 const SIGNING = 'com.nestwright.signing';
@@ -99,4 +101,30 @@ test('runtime permissions: granted at install when asked, listed, revoked', asyn
   expect(e.code).toBe('INVALID_ARGUMENT');
   await s.ok('space_install_apk', { space_id, apk_paths: [apk('shop.apk')], grant_runtime_permissions: true });
   expect((await s.ok('space_permissions', { space_id, package: pkg, action: 'list' })).granted).toEqual([FINE]);
+});
+
+test('space_install_apk: VERSION_DOWNGRADE unless allow_downgrade, MIN_SDK_TOO_HIGH, SIGNATURE_INVALID for a tampered APK', async () => {
+  const rt = runtime();
+  const s = session(rt, 'a');
+  const { space_id } = await s.ok('space_create', {});
+  await s.ok('session_acquire', { space_id });
+  await s.ok('space_install_apk', { space_id, apk_paths: [apk('signed-a-v2.apk')] });
+  const down = await s.fail('space_install_apk', { space_id, apk_paths: [apk('signed-a.apk')] });
+  expect(down.code).toBe('VERSION_DOWNGRADE');
+  expect(down.message).toMatch(/^space_install_apk: .*older than the installed versionCode 2.*allow_downgrade/);
+  const allowed = await s.ok('space_install_apk', { space_id, apk_paths: [apk('signed-a.apk')], allow_downgrade: true });
+  expect(allowed).toMatchObject({ outcome: 'updated', version_code: 1 });
+  expect(allowed.preflight.checks.find((c) => c.code === 'VERSION_DOWNGRADE')!.status).toBe('warn');
+
+  const old = runtime({ sdkInt: 23 });
+  const o = session(old, 'b');
+  const { space_id: sp } = await o.ok('space_create', {});
+  await o.ok('session_acquire', { space_id: sp });
+  expect((await o.fail('space_install_apk', { space_id: sp, apk_paths: [apk('notes.apk')] })).code).toBe('MIN_SDK_TOO_HIGH');
+
+  const bad = test.info().outputPath('tampered-notes.apk');
+  writeFileSync(bad, tamperCompressedEntry(readFileSync(apk('notes.apk')), 'classes.dex'));
+  const e = await s.fail('space_install_apk', { space_id, apk_paths: [bad] });
+  expect(e.code).toBe('SIGNATURE_INVALID');
+  expect(e.message).toMatch(/modified after signing/);
 });

@@ -12,6 +12,7 @@ export const ExtensionSchema = z.enum([
   'instance', // `instance` on space_launch/space_stop/app_intent: many copies of one app
   'clear_data', // `clear_data` on space_stop
   'snapshot_check', // actions with snapshot_id answer SNAPSHOT_STALE
+  'allow_downgrade', // `allow_downgrade` on space_install_apk (adb install -d)
   'space_rename',
   'space_permissions',
   'audit_query',

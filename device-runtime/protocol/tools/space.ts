@@ -94,6 +94,7 @@ export const space_install_apk = defineTool({
       .min(1)
       .describe('Absolute paths or content URIs. For split APKs, include base + all splits.'),
     grant_runtime_permissions: z.boolean().default(false),
+    allow_downgrade: z.boolean().optional().describe("Extension 'allow_downgrade': install over a higher installed versionCode (adb install -d); otherwise VERSION_DOWNGRADE"),
     idempotency_key: IdempotencyKeySchema.optional(),
   }),
   result: z.object({

@@ -35,7 +35,7 @@ export const spaceHandlers: HandlerGroup<SpaceTools> = {
 
   space_install_apk: async (args, rt) => {
     const space = rt.space(args.space_id);
-    const { info, report } = await installApk(args.apk_paths, rt, space);
+    const { info, report } = await installApk(args.apk_paths, rt, space, { allowDowngrade: args.allow_downgrade ?? false });
     const previous = space.apps.get(info.package);
     const model = appModelFor(info.package, info.versionCode) ?? blankApp(info.package, info.label);
     const unchanged = previous !== undefined && previous.versionCode === info.versionCode;

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { hostname, networkInterfaces } from 'node:os';
 
-/** Limits of §5.3. */
+/** Limits of the transport rules (§5.3): the same for the device runtime and `nestwright mcp`. */
 export const LIMITS = {
   maxBodyBytes: 40 * 1024 * 1024,
   maxHeaderBytes: 64 * 1024,

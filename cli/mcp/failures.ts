@@ -1,0 +1,106 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Observation } from '../../device-runtime/protocol/index.js';
+import { TRAJECTORY_ATTACHMENT, type TrajectoryStep } from '../../framework/trajectory.js';
+import { AgentError, AgentErrorCodeSchema, type AgentErrorCode } from './errors.js';
+import { plain, type JsonAttachment, type ReportedTest } from './report.js';
+import { compactScreen } from './screen.js';
+
+/** What `get_failure` returns about one failed test, kept on disk so it outlives the server. */
+export interface FailureRecord {
+  trajectory_id: string;
+  title: string;
+  file: string;
+  line: number;
+  error: { code: AgentErrorCode; message: string };
+  failing_step: StepSummary | null;
+  steps: StepSummary[];
+  screen: string | null;
+  logcat_tail: string[];
+  screenshot: string | null;
+}
+
+export interface StepSummary {
+  index: number;
+  title: string;
+  api: string;
+  selector: string | null;
+  node: string | null;
+  duration_ms: number;
+  result: 'ok' | 'failed';
+  source: string;
+  error: { code: string | null; message: string } | null;
+}
+
+const body = (a: JsonAttachment | undefined) => (a?.body ? Buffer.from(a.body, 'base64') : null);
+
+function summarize(s: TrajectoryStep): StepSummary {
+  const n = s.node;
+  return {
+    index: s.index,
+    title: s.title,
+    api: s.api,
+    selector: s.selector,
+    node: n ? `${n.id} ${n.role}${n.text ? ` ${JSON.stringify(n.text)}` : ''}${n.res_id ? ` id=${n.res_id.replace(/^.*:id\//, '')}` : ''} [${n.bounds.join(',')}]` : null,
+    duration_ms: s.durationMs,
+    result: s.result,
+    source: s.source,
+    error: s.error ? { code: s.error.code ?? null, message: s.error.message } : null,
+  };
+}
+
+/** One failed test of a report as a record: its trajectory, screen, logcat and screenshot. */
+export function failureOf(t: ReportedTest, id: string): FailureRecord {
+  const attachments = t.result?.attachments ?? [];
+  const trajectoryBody = body(attachments.find((a) => a.name === TRAJECTORY_ATTACHMENT));
+  const steps: TrajectoryStep[] = trajectoryBody ? (JSON.parse(trajectoryBody.toString('utf8')) as { steps: TrajectoryStep[] }).steps : [];
+  const failing = [...steps].reverse().find((s) => s.result === 'failed') ?? null;
+  const tree = body(attachments.find((a) => a.name === 'full tree'));
+  const logcat = body(attachments.find((a) => a.name === 'logcat'));
+  const shotName = failing?.screenshots.after ?? failing?.screenshots.before;
+  const shot = body(attachments.find((a) => a.name === shotName) ?? [...attachments].reverse().find((a) => a.contentType === 'image/png' && a.body));
+  const message = plain((t.result?.errors ?? []).map((e) => e.message ?? e.value ?? '').join('\n\n')) || `the test ${t.result?.status ?? 'failed'}`;
+  const fromStep = AgentErrorCodeSchema.safeParse(failing?.error?.code);
+  const code: AgentErrorCode = t.result?.status === 'timedOut' ? 'TIMEOUT' : fromStep.success ? fromStep.data : failing ? 'TEST_FAILED' : 'ASSERTION_FAILED';
+  return {
+    trajectory_id: id,
+    title: t.title,
+    file: t.file,
+    line: t.line,
+    error: { code, message: message.slice(0, 8_000) },
+    failing_step: failing ? summarize(failing) : null,
+    steps: steps.map(summarize),
+    screen: tree ? compactScreen(JSON.parse(tree.toString('utf8')) as Observation) : null,
+    logcat_tail: logcat ? logcat.toString('utf8').trimEnd().split('\n').slice(-40) : [],
+    screenshot: shot ? shot.toString('base64') : null,
+  };
+}
+
+/** Failure records by trajectory id: in memory, and as files under `.nestwright/mcp/failures`. */
+export class FailureStore {
+  private readonly records = new Map<string, FailureRecord>();
+  constructor(private readonly root: string) {}
+
+  private file(id: string): string {
+    return path.join(this.root, '.nestwright', 'mcp', 'failures', `${id}.json`);
+  }
+
+  async put(record: FailureRecord): Promise<void> {
+    this.records.set(record.trajectory_id, record);
+    await mkdir(path.dirname(this.file(record.trajectory_id)), { recursive: true });
+    await writeFile(this.file(record.trajectory_id), JSON.stringify(record));
+  }
+
+  async get(id: string): Promise<FailureRecord> {
+    const known = this.records.get(id);
+    if (known) return known;
+    if (/^[\w-]+$/.test(id)) {
+      try {
+        return JSON.parse(await readFile(this.file(id), 'utf8')) as FailureRecord;
+      } catch {
+        /* not on disk either */
+      }
+    }
+    throw new AgentError('TRAJECTORY_NOT_FOUND', `no failed test with trajectory id ${JSON.stringify(id)}`, 'Use a trajectory_id from the failures that run_tests returned.');
+  }
+}
