@@ -87,7 +87,9 @@ const withOptions = base.extend<Options & { app: App }, WorkerOptions & { device
       // Every instance the test launched (app, newInstance(), space.launch()) is stopped and wiped.
       for (const app of ctx.launched.reverse()) await app.close().catch(() => {});
     },
-    { box: true },
+    // Auto: a test that launches apps itself (device.newSpace(), space.launch) without the app
+    // fixture still gets the test's options, trajectory and healing.
+    { box: true, auto: true },
   ],
   space: [
     async ({ device }, use, workerInfo) => {

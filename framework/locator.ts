@@ -183,11 +183,11 @@ export class Locator extends LocatorFactory {
         attempts++;
         const after = await this.settle(api, obs, node, took);
         record.after = after.obs.snapshot_id;
-        if (healed) {
-          await healed.verify(after);
+        // A healed step has no time left, but a dropped input still gets its repeats.
+        if (after.effect || attempts >= 3 || (!healed && Date.now() >= deadline)) {
+          await healed?.verify(after);
           break;
         }
-        if (after.effect || attempts >= 3 || Date.now() >= deadline) break;
         log.push(`  no effect on screen after the action; repeating it (the device may have dropped the input)`);
       }
     });

@@ -141,14 +141,11 @@ export class Healer implements LocatorHealing {
   async missed({ api, locator, error, record }: { api: string; locator: HealableLocator; error: unknown; record: TrajectoryStep }): Promise<HealedTarget> {
     if (this.mode === 'off' || !(error instanceof TimeoutError || error instanceof StrictModeViolationError)) throw error;
     const selector = locator.toString();
-    let obs: Observation;
-    if (error instanceof TimeoutError) {
-      // A node that matches but never became actionable (disabled, moving) is not a broken locator.
-      if (!error.observation || error.observation.tree_missing || resolveSteps(error.observation.nodes, locator.steps).length === 1) throw error;
-      obs = error.observation;
-    } else {
-      obs = await locator.driver.observe(api); // the one extra observation a heal may cost
-    }
+    // The last observation of the wait is the screen to heal on; when there is none (or it caught
+    // a transition), one fresh observation: the one extra a heal may cost.
+    const obs = error instanceof TimeoutError && error.observation && !error.observation.tree_missing ? error.observation : await locator.driver.observe(api);
+    // A node that matches but never became actionable (disabled, moving) is not a broken locator.
+    if (error instanceof TimeoutError && resolveSteps(obs.nodes, locator.steps).length === 1) throw error;
     const site = userSite(callSite().stack);
     const entry = this.remembered(site, selector);
     const where = site ? `${relative(this.projectDir, site.file)}:${site.line}` : 'this step';

@@ -51,7 +51,7 @@ test('a spec written against Notes 1.0 heals on 2.0 in auto mode; heal --apply m
 
   // 1. On 1.0 it passes, and the resolutions are remembered next to the spec.
   const v1 = await p.run();
-  expect(v1.tests[0], v1.stderr).toMatchObject({ status: 'passed' });
+  expect(v1.tests[0], `${v1.tests[0]?.error}\n${v1.stderr}`).toMatchObject({ status: 'passed' });
   const fpFile = path.join(p.dir, 'specs/__fingerprints__/notes.spec.ts.json');
   const fps = JSON.parse(readFileSync(fpFile, 'utf8'));
   expect(Object.keys(fps.entries).map((k) => k.replace(/^\d+:\d+ /, '')).sort()).toEqual(['id=title', "role=button[name='Save']", "text='New note'"].sort());
