@@ -128,7 +128,7 @@ export async function benchFramework(): Promise<BenchSection> {
 
 /** Where the peer comparison's Appium lives (APPIUM_HOME): a scratch project dir, not a dependency. */
 const APPIUM_HOME = process.env.NESTWRIGHT_APPIUM_HOME ?? path.join(ROOT, '.nestwright', 'appium-home');
-const APPIUM_SETUP = `mkdir -p ${path.relative(ROOT, APPIUM_HOME)} && cd ${path.relative(ROOT, APPIUM_HOME)} && echo '{"private":true}' > package.json && npm install appium@3 @appium/fake-driver@6 webdriverio@9`;
+const APPIUM_SETUP = 'bash bench/peer-setup.sh';
 
 // The fake driver's npm package has no sample app: this is Notes' main screen in its XML format.
 const FAKE_APP_XML = `<app>
@@ -150,15 +150,16 @@ const FAKE_APP_XML = `<app>
 export async function benchFrameworkPeer(): Promise<BenchSection> {
   const title = 'framework peer: Appium 3 + fake driver + WebdriverIO, same steps';
   const { existsSync, writeFileSync } = await import('node:fs');
-  const appiumMain = path.join(APPIUM_HOME, 'node_modules/appium/index.js');
-  const wdio = path.join(APPIUM_HOME, 'node_modules/webdriverio/build/index.js');
-  if (!existsSync(appiumMain) || !existsSync(wdio)) {
+  // Appium and WebdriverIO are devDependencies; APPIUM_HOME holds the installed drivers.
+  const appiumMain = path.join(ROOT, 'node_modules/appium/index.js');
+  const wdio = path.join(ROOT, 'node_modules/webdriverio/build/index.js');
+  if (!existsSync(appiumMain) || !existsSync(wdio) || !existsSync(path.join(APPIUM_HOME, 'node_modules/.cache/appium/extensions.yaml'))) {
     return { title, rows: [{ measure: 'skipped', note: 'Appium is not installed for the comparison' }], notes: [`To include it: npm run bench:peer:setup (${APPIUM_SETUP})`] };
   }
   const xml = path.join(APPIUM_HOME, 'notes-app.xml');
   writeFileSync(xml, FAKE_APP_XML);
   const port = 4723 + Math.floor(Math.random() * 1000);
-  const server = spawn(process.execPath, [appiumMain, 'server', '--port', String(port), '--log-level', 'error'], { env: { ...process.env, APPIUM_HOME }, stdio: 'ignore' });
+  const server = spawn(process.execPath, [appiumMain, 'server', '--port', String(port), '--log-level', 'error'], { env: { ...process.env, APPIUM_HOME, NODE_OPTIONS: '--import tsx' }, stdio: 'ignore' });
   try {
     for (let i = 0; i < 150; i++) {
       const up = await fetch(`http://127.0.0.1:${port}/status`).then((r) => r.ok, () => false);

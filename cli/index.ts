@@ -34,6 +34,16 @@ const COMMANDS: Record<string, Command> = {
     usage: 'nestwright mcp [--root D] [--config F] [--http --port N --token-file F]',
     run: async (argv) => (await import('./commands/mcp.js')).mcpCommand(argv),
   },
+  codegen: {
+    summary: 'Inspect a live app, pick elements, get locators, record a spec or a skill (a local web page)',
+    usage: 'nestwright codegen (--app path.apk | --package P) [--device URL] [--port N] [--no-open]',
+    run: async (argv) => (await import('./commands/codegen.js')).codegenCommand(argv),
+  },
+  'show-trace': {
+    summary: "Step through a test's trajectory (a trajectory file or an Allure result) in a local web page",
+    usage: 'nestwright show-trace <trajectory.json | allure result> [--port N] [--no-open]',
+    run: async (argv) => (await import('./commands/codegen.js')).showTraceCommand(argv),
+  },
   test: {
     summary: 'Run the specs: the same as `npx playwright test` with its arguments',
     usage: 'nestwright test [playwright test arguments]',

@@ -4,6 +4,7 @@ import { NestwrightError, TimeoutError, describeScreen } from './errors.js';
 import { Locator, LocatorFactory } from './locator.js';
 import type { Step } from './selector.js';
 import { poll } from './poll.js';
+import { AppAi } from './ai/app-ai.js';
 
 /**
  * One instance of an app in a space, the way Playwright's `page` is one tab: locators, keys,
@@ -19,6 +20,13 @@ export class App extends LocatorFactory {
     private readonly dispose: () => Promise<void>,
   ) {
     super();
+  }
+
+  private aiVerbs: AppAi | undefined;
+
+  /** Plain-language steps driven by a model: `app.ai.act`, `assert`, `extract`, `waitFor` (framework/ai). */
+  get ai(): AppAi {
+    return (this.aiVerbs ??= new AppAi(this));
   }
 
   get package(): string {

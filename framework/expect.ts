@@ -4,6 +4,7 @@ import { App } from './app.js';
 import { describeNode, describeScreen } from './errors.js';
 import { Locator } from './locator.js';
 import { poll } from './poll.js';
+import { satisfies } from './ai/verdict.js';
 import { matchText } from './selector.js';
 
 type MatcherState = { isNot: boolean; timeout?: number; utils: { printExpected(v: unknown): string; printReceived(v: unknown): string } };
@@ -82,6 +83,10 @@ function locatorMatcher(name: string, predicate: (n: UiNode) => boolean, describ
 }
 
 export const expect = base.extend({
+  /** The retrying AI assertion (framework/ai): a grounded model verdict, re-asked only when the screen changes. */
+  async toSatisfy(this: MatcherState, received: App, statement: string, opts: { timeout?: number } = {}) {
+    return { name: 'toSatisfy', ...(await satisfies(received, statement, this.isNot, opts.timeout ?? this.timeout ?? received.driver.options.expectTimeout)) };
+  },
   async toBeVisible(this: MatcherState, received: Locator, opts: { timeout?: number } = {}) {
     return retrying(this, 'toBeVisible', received, '', opts.timeout, (nodes) => {
       const n = one(nodes);

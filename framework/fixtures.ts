@@ -3,6 +3,7 @@ import { connectDevice, startEmbeddedDevice, type DeviceOptions, type EmbeddedDe
 import { App } from './app.js';
 import { healerFor, healStore, type HealOption } from './heal/fixture.js';
 import type { FingerprintStore } from './heal/fingerprint-store.js';
+import { runWithAi, type AiOptionsInput } from './ai/index.js';
 import type { Device } from './device.js';
 import { setTestContext, Space, type TestContext } from './space.js';
 import { Trajectory, TRAJECTORY_ATTACHMENT } from './trajectory.js';
@@ -27,6 +28,8 @@ export interface NestwrightUse {
    * `healed`); `{ mode, model }` lets a model arbitrate close calls.
    */
   heal?: HealOption;
+  /** AI steps (app.ai.*): model, apiKey, baseURL, maxTurns, budget, cache… — see framework/ai/options.ts. */
+  ai?: AiOptionsInput;
 }
 
 /** `actionTimeout`, `screenshot` and `channel` are Playwright's own options, reused. */
@@ -39,6 +42,8 @@ type Options = {
   _trajectory: Trajectory;
   _testContext: TestContext;
   heal: HealOption;
+  ai: AiOptionsInput | undefined;
+  _ai: void;
 };
 type WorkerOptions = {
   _deviceOverride: DeviceOptions | undefined;
@@ -55,6 +60,9 @@ const withOptions = base.extend<Options & { app: App }, WorkerOptions & { device
   trajectory: ['on', { option: true }],
   heal: ['suggest', { option: true }],
   _healStore: [healStore, { scope: 'worker', box: true }],
+  ai: [undefined, { option: true }],
+  // The test's AI context (options, usage meter, action cache); cache entries written if it passed.
+  _ai: [async ({ ai }, use, testInfo) => runWithAi(ai, testInfo, use), { auto: true, box: true }],
   _trajectory: [
     async ({ trajectory }, use, testInfo) => {
       const t = new Trajectory();

@@ -20,3 +20,4 @@ export { Space } from './space.js';
 export { NestwrightError, TimeoutError, StrictModeViolationError, AppCrashedError, DeviceDisconnectedError } from './errors.js';
 export { TRAJECTORY_ATTACHMENT, type TrajectoryStep } from './trajectory.js';
 export { DeviceError } from '../device-runtime/client/index.js';
+export { secret, AiError, MODEL_PRICES, DEFAULT_MODELS, type AiErrorCode, type AiOptionsInput, type AiStepRecord, type ModelAdapter } from './ai/index.js';

@@ -217,8 +217,9 @@ export class Locator extends LocatorFactory {
   }
 
   /** Set the field's text (replacing what was there), and check the field shows it. */
-  fill(value: string, opts: { timeout?: number } = {}): Promise<void> {
-    return this.act('locator.fill', 'ui_set_text', { text: value }, opts, { text: value }, (_, after, node) => {
+  fill(value: string, opts: { timeout?: number; secret?: boolean } = {}): Promise<void> {
+    // A secret (typed by app.ai.act for a secret() param) is never in the step's title.
+    return this.act('locator.fill', 'ui_set_text', { text: value }, opts, { text: opts.secret ? '***' : value }, (_, after, node) => {
       const field = after.nodes.find((n) => n.res_id === node.res_id && n.editable && sameColumn(n, node)) ?? after.nodes.find((n) => n.id === node.id);
       if (!field) return true;
       // A password field shows one bullet per character.

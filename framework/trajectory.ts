@@ -1,4 +1,5 @@
 import type { UiNode } from '../device-runtime/protocol/index.js';
+import type { AiStepRecord } from './ai/record.js';
 
 /** One recorded step of a test: what was done, to what, what the screen was before and after. */
 export interface TrajectoryStep {
@@ -19,6 +20,8 @@ export interface TrajectoryStep {
   instance: string | null;
   /** Set when the step ran on a healed locator (`source: 'healed'`): from what, to what, how sure. */
   heal?: { from: string; to: string; score: number; margin: number; proposal: string };
+  /** AI steps (source 'ai'): instruction, tool calls, verdict and evidence, usage, cost, cache. */
+  ai?: AiStepRecord;
 }
 
 export const TRAJECTORY_ATTACHMENT = 'nestwright-trajectory';

@@ -32,10 +32,15 @@ export async function connectDevice(raw: unknown): Promise<{ client: DeviceClien
   const parsed = DeviceOptionsSchema.safeParse(raw ?? { provider: 'sim' });
   if (!parsed.success) {
     throw new DeviceError('connectDevice', toolError('INVALID_ARGUMENT', `use.device: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'device'}: ${i.message}`).join('; ')}`, {
-      hint: "Set use.device to { provider: 'sim' } or { provider: 'nestspace', url, token }.",
+      hint: "Set use.device to { provider: 'sim' }, { provider: 'nestspace', url, token } or { provider: 'appium', url, capabilities }.",
     }));
   }
   const opts: DeviceOptions = parsed.data;
+  if (opts.provider === 'appium') {
+    const { AppiumToolTransport } = await import('./appium/index.js');
+    const client = new DeviceClient(new AppiumToolTransport(opts));
+    return { client, close: () => client.close() };
+  }
   let embedded: EmbeddedDevice | null = null;
   let url: string;
   let token: string;

@@ -21,5 +21,13 @@ export const DeviceOptionsSchema = z.discriminatedUnion('provider', [
     /** Run `adb forward` for this serial first. */
     adbSerial: z.string().optional(),
   }),
+  z.object({
+    provider: z.literal('appium'),
+    url: z.string().url().describe('Appium 3 server or Grid, e.g. http://127.0.0.1:4723'),
+    /** W3C capabilities of every session (appium:automationName, appium:deviceName, …); appium:app comes from use.app. */
+    capabilities: z.record(z.string(), z.unknown()).default({}),
+    /** 'instance' (default with automationName NestSpace): a session per test; 'reset': data cleared per test. */
+    isolation: z.enum(['instance', 'reset']).optional(),
+  }),
 ]);
 export type DeviceOptions = z.infer<typeof DeviceOptionsSchema>;

@@ -171,6 +171,19 @@ export default class NestwrightAllureReporter implements Reporter {
       // A test that passed on a healed locator says so where reports filter: a tag per heal kind.
       ...(['healed', 'heal-drift'] as const).filter((type) => result.annotations.some((a) => a.type === type)).map((type) => ({ name: LabelName.TAG, value: type })),
     ];
+    // AI steps: the test's total model requests, tokens and cost, as labels (and on the test page).
+    const aiSteps = (doc?.steps ?? []).flatMap((t) => (t.ai ? [t.ai] : []));
+    const aiTotals = aiSteps.length
+      ? {
+          requests: aiSteps.reduce((n, a) => n + a.usage.requests, 0),
+          tokens: aiSteps.reduce((n, a) => n + a.usage.input + a.usage.output + a.usage.cacheRead + a.usage.cacheWrite, 0),
+          usd: aiSteps.reduce((n, a) => n + a.costUsd, 0),
+          cached: aiSteps.filter((a) => a.cache === 'hit').length,
+        }
+      : null;
+    if (aiTotals) {
+      labels.push({ name: 'ai.requests', value: String(aiTotals.requests) }, { name: 'ai.tokens', value: String(aiTotals.tokens) }, { name: 'ai.cost_usd', value: aiTotals.usd.toFixed(4) });
+    }
     const parameters = optionParameters(context);
     if (result.retry > 0) parameters.push({ name: 'retry', value: String(result.retry), excluded: true });
 
@@ -187,7 +200,8 @@ export default class NestwrightAllureReporter implements Reporter {
       stage: Stage.FINISHED,
       start,
       stop: start + result.duration,
-      descriptionHtml: contextHtml(context) || undefined,
+      descriptionHtml:
+        (contextHtml(context) + (aiTotals ? `<p>AI steps: ${aiSteps.length} (${aiTotals.cached} from the cache), ${aiTotals.requests} model requests, ${aiTotals.tokens} tokens, $${aiTotals.usd.toFixed(4)}</p>` : '')) || undefined,
       labels,
       links: test.annotations.filter((a) => a.type === 'issue' && a.description).map((a) => ({ type: 'issue', url: a.description!, name: a.description! })),
       parameters,

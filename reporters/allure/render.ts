@@ -4,8 +4,8 @@ import { PNG } from 'pngjs';
 export type Bounds = readonly [number, number, number, number];
 
 export interface RenderOptions {
-  /** The target to outline, in device pixels; none: the screenshot is only resized. */
-  bounds?: Bounds | null;
+  /** The target to outline (or several: an AI verdict's evidence nodes), in device pixels; none: only resized. */
+  bounds?: Bounds | readonly Bounds[] | null;
   /** Device width the bounds are in; when the PNG was taken at another scale the box follows. */
   screenWidth?: number;
   /** Scale down wider screenshots to this width (0: keep). Allure shows them narrower anyway. */
@@ -32,10 +32,12 @@ export function renderScreenshot(png: Buffer, opts: RenderOptions): Buffer {
   }
   const needsScale = opts.maxWidth > 0 && image.width > opts.maxWidth;
   if (!opts.bounds && !needsScale) return png;
-  if (opts.bounds) outline(image, opts.bounds, opts.screenWidth);
+  if (opts.bounds) for (const b of isList(opts.bounds) ? opts.bounds : [opts.bounds]) outline(image, b, opts.screenWidth);
   const out = needsScale ? downscale(image, opts.maxWidth) : image;
   return PNG.sync.write(out, { colorType: 2, filterType: 4, deflateLevel: 6 });
 }
+
+const isList = (b: Bounds | readonly Bounds[]): b is readonly Bounds[] => Array.isArray(b[0]);
 
 function outline(image: PNG, bounds: Bounds, screenWidth?: number): void {
   const scale = screenWidth && screenWidth > 0 ? image.width / screenWidth : 1;

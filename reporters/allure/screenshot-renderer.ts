@@ -29,7 +29,7 @@ export class ScreenshotRenderer {
     readonly maxWidth: number,
   ) {}
 
-  put(name: string, png: Buffer, bounds: Bounds | null, screenWidth?: number): Attachment {
+  put(name: string, png: Buffer, bounds: Bounds | readonly Bounds[] | null, screenWidth?: number): Attachment {
     const opts: RenderOptions = { bounds, ...(screenWidth ? { screenWidth } : {}), maxWidth: this.maxWidth };
     const key = createHash('sha256').update(png).update(JSON.stringify([RENDER_VERSION, bounds, screenWidth ?? null, this.maxWidth])).digest('hex');
     const source = `${key}-attachment.png`;

@@ -107,6 +107,20 @@ function stepOf(t: TrajectoryStep, beforeRef: string | null, ctx: StepContext): 
   param('instance', t.instance);
   param('snapshots', t.before || t.after ? `${t.before ?? '–'} → ${t.after ?? '–'}` : null);
   if (t.error?.code) param('error code', t.error.code);
+  const ai = t.ai;
+  if (ai) {
+    param('instruction', ai.instruction);
+    param('model', ai.model);
+    param('cache', ai.cache);
+    param('model requests', String(ai.usage.requests));
+    param('tokens', `${ai.usage.input + ai.usage.output + ai.usage.cacheRead + ai.usage.cacheWrite} (input ${ai.usage.input}, output ${ai.usage.output}, cache read ${ai.usage.cacheRead}, cache write ${ai.usage.cacheWrite})`);
+    param('cost', `$${ai.costUsd.toFixed(4)}`);
+    param('model latency', `${ai.latencyMs} ms`);
+    if (ai.verdict) param('verdict', `${ai.verdict.pass ? 'true' : 'false'}${ai.verdict.grounded ? '' : ' (ungrounded: rejected)'} — ${ai.verdict.reason}`);
+    if (ai.summary) param('summary', ai.summary);
+  }
+  // An AI verdict or extraction is shown with its evidence nodes outlined, on the screen it judged.
+  const evidence = ai?.verdict?.evidence.map((e) => e.bounds) ?? [];
 
   const attachments: Attachment[] = [];
   const observations: Record<'before' | 'after', unknown> = { before: null, after: null };
@@ -127,6 +141,10 @@ function stepOf(t: TrajectoryStep, beforeRef: string | null, ctx: StepContext): 
     if (!png) continue;
     const seen = observations[when] as { screen?: { width?: number }; nodes?: Array<{ bounds?: number[] }> } | null;
     const stillThere = !!t.node && !!seen?.nodes?.some((n) => n.bounds?.join() === t.node!.bounds.join());
+    if (evidence.length && (when === 'after' || !shots.after)) {
+      attachments.push(ctx.screens.put(`screenshot ${when} (evidence highlighted)`, png, evidence, seen?.screen?.width));
+      continue;
+    }
     const outline = t.node && (when === 'before' || !shots.before || stillThere) ? t.node.bounds : null;
     attachments.push(ctx.screens.put(`screenshot ${when}${outline ? ' (target highlighted)' : ''}`, png, outline, seen?.screen?.width));
   }
@@ -135,6 +153,7 @@ function stepOf(t: TrajectoryStep, beforeRef: string | null, ctx: StepContext): 
     const body = ref ? ctx.body(ref) : null;
     if (body) attachments.push(ctx.store.put(`observation ${when}`, 'application/json', body));
   }
+  if (ai) attachments.push(ctx.store.json('ai step', ai));
   if (t.error) attachments.push(ctx.store.json('error', { code: t.error.code ?? null, message: t.error.message, api: t.api, step: t.index }));
 
   const failed = t.result === 'failed';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { UiNodeSchema } from '../../device-runtime/protocol/index.js';
+import { AiStepRecordSchema } from '../../framework/ai/record.js';
 
 /**
  * What the Allure reporter reads from a test's `nestwright-trajectory` attachment (written by
@@ -10,6 +11,7 @@ import { UiNodeSchema } from '../../device-runtime/protocol/index.js';
  *                          before/after the step, the way `screenshots` names PNG attachments
  *   meta                   where the test ran: device, space, instance, app package and version,
  *                          channel, fault profile, and the effective `test.use` options
+ *   steps[].ai             AI steps: instruction, tool calls, verdict with evidence nodes, usage, cost
  *   failure                names of test attachments written when the test failed: the full
  *                          accessibility tree (JSON) and the instance's logcat (text); without
  *                          it, attachments named `nestwright-tree` and `nestwright-logcat` are used
@@ -42,6 +44,8 @@ export const TrajectoryStepSchema = z.object({
   source: z.string().default('locator'),
   instance: z.string().nullable(),
   heal: z.object({ from: z.string(), to: z.string(), score: z.number(), margin: z.number(), proposal: z.string() }).optional(),
+  /** AI steps (source 'ai'): instruction, tool calls, verdict and evidence, usage and cost. */
+  ai: AiStepRecordSchema.optional(),
 });
 export type TrajectoryStep = z.infer<typeof TrajectoryStepSchema>;
 

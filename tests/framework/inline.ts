@@ -47,9 +47,10 @@ export default defineConfig({
  */
 export async function runInline(
   files: Record<string, string>,
-  opts: { use?: string; config?: string; workers?: number; env?: Record<string, string>; args?: string[] } = {},
+  opts: { use?: string; config?: string; workers?: number; env?: Record<string, string>; args?: string[]; dir?: string } = {},
 ): Promise<InlineRun> {
-  const dir = path.join(ROOT, 'test-results', 'inline', randomUUID().slice(0, 8));
+  // A given `dir` is the caller's: kept between runs (e.g. to replay from a cache written by the first).
+  const dir = opts.dir ?? path.join(ROOT, 'test-results', 'inline', randomUUID().slice(0, 8));
   await mkdir(dir, { recursive: true });
   const all = { 'playwright.config.ts': CONFIG(opts.use ?? '', opts.config ?? ''), ...files };
   await writeTree(dir, all);
@@ -62,7 +63,7 @@ export async function runInline(
   child.stderr.on('data', (d) => (stderr += d));
   const exitCode = await new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? -1)));
   // Attachments come back inline in the JSON report, so the directory can go (keep it to debug).
-  if (!process.env.NESTWRIGHT_KEEP_INLINE) await rm(dir, { recursive: true, force: true });
+  if (!process.env.NESTWRIGHT_KEEP_INLINE && !opts.dir) await rm(dir, { recursive: true, force: true });
   let raw: any;
   try {
     raw = JSON.parse(stdout.slice(stdout.indexOf('{')));

@@ -19,6 +19,9 @@ export async function makeProject(files: Record<string, string>): Promise<{ dir:
     'playwright.config.ts': `import { defineConfig } from 'nestwright';
 export default defineConfig({
   testDir: './specs',
+  // Without it Playwright's outputDir is test-results/ beside package.json: the repository's,
+  // which it empties at the start of a run, this project included.
+  outputDir: './test-results',
   timeout: 30_000,
   expect: { timeout: 2_000 },
   workers: 1,

@@ -1,0 +1,2 @@
+export { AppiumToolTransport, type AppiumProviderOptions } from './appium-transport.js';
+export type { Isolation } from './appium-spaces.js';

@@ -1,0 +1,210 @@
+import { z } from 'zod';
+import type { Observation } from '../../device-runtime/protocol/index.js';
+import type { App } from '../app.js';
+import type { ContentBlock, ModelMessage } from './adapter.js';
+import { cacheKey, readCache, type CacheEntry, type CacheStep } from './cache.js';
+import { currentAiContext } from './context.js';
+import { AiError } from './errors.js';
+import type { Budget } from './options.js';
+import { perform, type Action, type Params } from './perform.js';
+import { ACT_SYSTEM, instructionBlock } from './prompts.js';
+import type { AiToolCall } from './record.js';
+import { describeStep, ReplayMiss, replayStep } from './replay.js';
+import { screenSignature } from './screen.js';
+import { AiStep, aiStep } from './step.js';
+import { ActCallSchema, ACT_TOOLS } from './tools.js';
+
+export interface ActOptions {
+  /** Model turns before the step fails (default use.ai.maxTurns). */
+  maxTurns?: number;
+  /** Tokens / USD for this step (default use.ai.budget.step). */
+  budget?: Budget;
+  /** Values of the instruction's {placeholders}; wrap secrets in secret(). */
+  params?: Params;
+}
+
+const API = 'ai.act';
+
+/**
+ * `app.ai.act(instruction)`: replay the cached steps of this instruction on this screen with no
+ * model call; else (or when replay cannot be healed) let the model drive the app through the tool
+ * loop until it calls done. See the module docs of cache.ts, perform.ts and tools.ts.
+ */
+export async function act(app: App, instruction: string, opts: ActOptions = {}): Promise<void> {
+  const params = opts.params ?? {};
+  const missing = [...instruction.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).filter((k) => !(k in params));
+  if (missing.length) throw new AiError(API, 'AI_PARAMS', `the instruction uses {${missing.join('}, {')}} but params has no ${missing.length > 1 ? 'values for them' : 'value for it'}: pass { params: { ${missing.map((k) => `${k}: …`).join(', ')} } }`);
+  const ctx = currentAiContext();
+  await aiStep(app, 'action', API, `AI act: ${instruction}`, async (rec) => {
+    const step = new AiStep(app, ctx, API, 'act', instruction, opts.budget, rec);
+    const obs = await step.observe();
+    rec.before = obs.snapshot_id;
+    const key = cacheKey(instruction, app.package, screenSignature(obs));
+    const cached = ctx.cacheFile && ctx.options.cache !== 'off' ? readCache(ctx.cacheFile).entries[key] : undefined;
+    step.record.cache = ctx.options.cache === 'off' ? 'off' : 'miss';
+    let result: { steps: CacheStep[]; end: Observation } | null = null;
+    if (cached?.status === 'ok') {
+      result = await replay(step, cached, params, obs);
+      if (!result) await ctx.markStale(key, cached, `replay failed on ${new Date().toISOString().slice(0, 10)}`);
+    } else if (cached) step.record.cache = 'stale';
+    if (!result) {
+      const current = step.record.calls.length ? await step.observe() : obs;
+      result = await loop(step, instruction, params, current, opts.maxTurns ?? ctx.options.maxTurns);
+    }
+    rec.after = result.end.snapshot_id;
+    if (ctx.cacheFile && ctx.options.cache === 'read-write' && (step.record.cache as string) !== 'hit') {
+      const entry: CacheEntry = { instruction, package: app.package, screen: screenSignature(obs), endScreen: screenSignature(result.end), status: 'ok', steps: result.steps, model: step.model, recorded: new Date().toISOString().slice(0, 10) };
+      ctx.staged.set(key, entry);
+    }
+  });
+}
+
+/** Cached steps, verified one by one; a step that no longer resolves is healed by one model call. */
+async function replay(step: AiStep, entry: CacheEntry, params: Params, start: Observation): Promise<{ steps: CacheStep[]; end: Observation } | null> {
+  const { app } = step;
+  const steps = [...entry.steps];
+  let obs = start;
+  let healed = false;
+  for (let i = 0; i < steps.length; i++) {
+    const s = steps[i]!;
+    const call: AiToolCall = { turn: 0, tool: s.action, input: cacheInput(s), node: 'node' in s ? s.node : null, bounds: null, selector: 'selector' in s ? s.selector : null, before: obs.snapshot_id, after: null, result: 'ok', source: 'cache' };
+    step.record.calls.push(call);
+    try {
+      obs = await replayStep(app, API, s, params, app.driver.options.actionTimeout);
+      call.after = obs.snapshot_id;
+    } catch (e) {
+      if (!(e instanceof ReplayMiss)) throw e;
+      call.result = 'failed';
+      call.message = e.message;
+      obs = await step.observe();
+      const fixed = await heal(step, entry, i, params, obs);
+      if (!fixed) return null;
+      steps[i] = fixed.step;
+      obs = fixed.after;
+      healed = true;
+    }
+  }
+  // The recording ended on entry.endScreen; a replay may get there later (a slow sign-in): wait
+  // for it as an assertion would, then call the replay failed.
+  const deadline = Date.now() + Math.max(app.driver.options.actionTimeout * 2, 10_000);
+  while (screenSignature(obs) !== entry.endScreen && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 200));
+    obs = await step.observe();
+  }
+  if (screenSignature(obs) !== entry.endScreen) {
+    step.record.calls.push({ turn: 0, tool: 'verify', input: { expected: entry.endScreen }, node: null, bounds: null, selector: null, before: obs.snapshot_id, after: obs.snapshot_id, result: 'failed', message: `replay ended on ${screenSignature(obs)}, the recording on ${entry.endScreen}`, source: 'cache' });
+    return null;
+  }
+  step.record.cache = healed ? 'healed' : 'hit';
+  return { steps, end: obs };
+}
+
+function cacheInput(s: CacheStep): Record<string, unknown> {
+  const { action: _a, node: _n, selector: _s, ...rest } = s as CacheStep & { node?: string; selector?: string };
+  return rest;
+}
+
+/** One model call for the one step that no longer resolves; null when the model cannot do it. */
+async function heal(step: AiStep, entry: CacheEntry, index: number, params: Params, obs: Observation): Promise<{ step: CacheStep; after: Observation } | null> {
+  const s = entry.steps[index]!;
+  const note =
+    `Replaying the recorded steps of this instruction: step ${index + 1} of ${entry.steps.length}, "${describeStep(s)}"${'node' in s ? ` (it was: ${s.node})` : ''}, ` +
+    'matches nothing on the screen below any more (the app changed). Do that one step on this screen with one tool call, or call give_up.';
+  const messages: ModelMessage[] = [{ role: 'user', content: [{ type: 'text', text: instructionBlock('instruction', entry.instruction, params) }, { type: 'text', text: note }, ...(await step.screen(obs))] }];
+  const res = await step.request(ACT_SYSTEM, ACT_TOOLS, { type: 'any' }, messages);
+  const first = res.toolCalls[0];
+  const parsed = first ? ActCallSchema.safeParse({ name: first.name, input: first.input }) : null;
+  const record: AiToolCall = { turn: step.record.turns, tool: first?.name ?? '(none)', input: (first?.input ?? {}) as Record<string, unknown>, node: null, bounds: null, selector: null, before: obs.snapshot_id, after: null, result: 'refused', source: 'model' };
+  step.record.calls.push(record);
+  if (!parsed?.success || parsed.data.name === 'done' || parsed.data.name === 'give_up') {
+    record.message = parsed?.success ? `${parsed.data.name} instead of the step` : 'malformed tool call';
+    return null;
+  }
+  const out = await perform(step.app, API, parsed.data as Action, obs, params, step.ctx.options.deny);
+  record.node = out.node ? out.node.id : null;
+  record.bounds = out.node?.bounds ?? null;
+  if (!out.ok) {
+    record.message = out.refused;
+    return null;
+  }
+  record.result = 'ok';
+  record.selector = 'selector' in out.step ? out.step.selector : null;
+  record.after = out.after.snapshot_id;
+  return { step: out.step, after: out.after };
+}
+
+/** The tool loop: screen in, one action out, verified, new screen back — until done. */
+async function loop(step: AiStep, instruction: string, params: Params, start: Observation, maxTurns: number): Promise<{ steps: CacheStep[]; end: Observation }> {
+  let obs = start;
+  const steps: CacheStep[] = [];
+  const screens: Array<{ type: 'text'; text: string }> = [];
+  const screenBlocks = async (o: Observation): Promise<ContentBlock[]> => {
+    // Earlier screens are replaced by a line: the model acts on the latest one only, and the
+    // conversation stays small however many turns it takes.
+    for (const s of screens) s.text = '(an earlier screen, no longer current)';
+    const blocks = await step.screen(o);
+    screens.push(blocks[0] as { type: 'text'; text: string });
+    return blocks;
+  };
+  const messages: ModelMessage[] = [{ role: 'user', content: [{ type: 'text', text: instructionBlock('instruction', instruction, params) }, ...(await screenBlocks(obs))] }];
+  for (let turn = 1; turn <= maxTurns; turn++) {
+    const res = await step.request(ACT_SYSTEM, ACT_TOOLS, { type: 'any' }, messages);
+    messages.push({ role: 'assistant', content: res.content });
+    if (res.toolCalls.length === 0) {
+      messages.push({ role: 'user', content: [{ type: 'text', text: 'Call one of the tools.' }] });
+      continue;
+    }
+    const results: ContentBlock[] = [];
+    let acted = false;
+    for (const tc of res.toolCalls) {
+      const record: AiToolCall = { turn, tool: tc.name, input: (tc.input ?? {}) as Record<string, unknown>, node: null, bounds: null, selector: null, before: obs.snapshot_id, after: null, result: 'refused', source: 'model' };
+      step.record.calls.push(record);
+      const reply = (text: string, isError: boolean, extra: ContentBlock[] = []) => results.push({ type: 'tool_result', toolUseId: tc.id, isError, content: [{ type: 'text', text }, ...extra.filter((b): b is Extract<ContentBlock, { type: 'text' | 'image' }> => b.type === 'text' || b.type === 'image')] });
+      const parsed = ActCallSchema.safeParse({ name: tc.name, input: tc.input });
+      if (!parsed.success) {
+        record.message = z.prettifyError(parsed.error);
+        reply(`refused: the tool input does not match its schema:\n${record.message}`, true);
+        continue;
+      }
+      if (acted) {
+        record.message = 'one action per turn';
+        reply('not run: one action per turn; look at the new screen first', true);
+        continue;
+      }
+      const call = parsed.data;
+      if (call.name === 'done') {
+        record.result = 'ok';
+        step.record.summary = call.input.summary;
+        return { steps, end: obs };
+      }
+      if (call.name === 'give_up') {
+        record.result = 'ok';
+        throw new AiError(step.api, 'AI_GAVE_UP', `the model gave up on ${JSON.stringify(instruction)}: ${call.input.reason}`);
+      }
+      let out;
+      try {
+        out = await perform(step.app, step.api, call, obs, params, step.ctx.options.deny);
+      } catch (e) {
+        record.result = 'failed';
+        record.message = (e as Error).message.split('\n')[0];
+        throw e;
+      }
+      record.node = out.node?.id ?? null;
+      record.bounds = out.node?.bounds ?? null;
+      if (!out.ok) {
+        record.message = out.refused;
+        reply(`refused: ${out.refused}`, true);
+        continue;
+      }
+      acted = true;
+      record.result = 'ok';
+      record.selector = 'selector' in out.step ? out.step.selector : null;
+      record.after = out.after.snapshot_id;
+      steps.push(out.step);
+      obs = out.after;
+      reply('ok; the screen now:', false, await screenBlocks(obs));
+    }
+    messages.push({ role: 'user', content: results });
+  }
+  throw new AiError(step.api, 'AI_MAX_TURNS', `the model did not finish ${JSON.stringify(instruction)} in ${maxTurns} turns (${steps.length} actions taken). Split the instruction, or raise { maxTurns }.`);
+}

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { AiError } from './errors.js';
+import { DEFAULT_MODELS, MODEL_PRICES, type ModelPrice, type Verb } from './models.js';
+
+const BudgetSchema = z.strictObject({
+  tokens: z.number().int().positive().optional().describe('Input + output + cache tokens'),
+  usd: z.number().positive().optional(),
+});
+export type Budget = z.infer<typeof BudgetSchema>;
+
+const PriceSchema = z.strictObject({ input: z.number().nonnegative(), output: z.number().nonnegative(), cacheRead: z.number().nonnegative().optional(), cacheWrite: z.number().nonnegative().optional() });
+
+/** `use.ai` as written in playwright.config.ts or test.use(). */
+export const AiOptionsSchema = z.strictObject({
+  /** One model id for every verb, or one per verb; defaults from §5.9 (see models.ts). */
+  model: z.union([z.string().min(1), z.strictObject({ act: z.string().min(1).optional(), assert: z.string().min(1).optional(), extract: z.string().min(1).optional(), waitFor: z.string().min(1).optional() })]).optional(),
+  /** 'anthropic' (the Messages API). The adapter interface leaves room for an OpenAI-compatible one. */
+  provider: z.literal('anthropic').default('anthropic'),
+  /** Default: process.env.ANTHROPIC_API_KEY, read when the first model request is needed. */
+  apiKey: z.string().min(1).optional(),
+  /** Default: process.env.ANTHROPIC_BASE_URL, else the SDK's default (a proxy or a local stand-in works). */
+  baseURL: z.string().url().optional(),
+  maxTurns: z.number().int().min(1).max(100).default(12),
+  budget: z.strictObject({ step: BudgetSchema.optional(), test: BudgetSchema.optional() }).default({}),
+  cache: z.enum(['read-write', 'read-only', 'off']).default('read-write'),
+  /** USD per million tokens for models not in the §5.9 table (or to override it). */
+  prices: z.record(z.string(), PriceSchema).default({}),
+  /** SSE streaming responses (the same result; useful behind proxies that cut long requests). */
+  stream: z.boolean().default(false),
+  /** Retries of 408/409/429/5xx by the SDK, honouring retry-after. */
+  maxRetries: z.number().int().min(0).max(10).default(4),
+  /** Per request, ms. */
+  requestTimeout: z.number().int().positive().default(60_000),
+  maxTokens: z.number().int().positive().default(1024),
+  /** Node texts (or patterns) an act step may never tap, type into or long-press, e.g. ['Delete all']. */
+  deny: z.array(z.union([z.string(), z.instanceof(RegExp)])).default([]),
+  /** Send a screenshot with every screen (by default only when the screen has no nodes). */
+  vision: z.boolean().default(false),
+});
+export type AiOptionsInput = z.input<typeof AiOptionsSchema>;
+
+export interface AiOptions extends Omit<z.output<typeof AiOptionsSchema>, 'model' | 'prices'> {
+  models: Record<Verb, string>;
+  prices: Record<string, ModelPrice>;
+}
+
+/** Validate `use.ai` and fill the defaults; a bad value fails naming its path. */
+export function resolveAiOptions(raw: unknown): AiOptions {
+  const r = AiOptionsSchema.safeParse(raw ?? {});
+  if (!r.success) throw new AiError('use.ai', 'AI_CONFIG', `invalid options:\n${z.prettifyError(r.error)}`);
+  const { model, prices, ...rest } = r.data;
+  const models: Record<Verb, string> = typeof model === 'string' ? { act: model, assert: model, extract: model, waitFor: model } : { ...DEFAULT_MODELS, ...model };
+  const table = { ...MODEL_PRICES, ...prices };
+  for (const [verb, id] of Object.entries(models)) {
+    if (!table[id]) {
+      throw new AiError('use.ai', 'AI_CONFIG', `model '${id}' (for ${verb}) has no price, so its cost cannot be counted. Use one of ${Object.keys(MODEL_PRICES).join(', ')}, or add use.ai.prices['${id}'] = { input, output } (USD per million tokens).`);
+    }
+  }
+  return { ...rest, models, prices: table };
+}

@@ -1,0 +1,68 @@
+import { test, expect, type Browser } from '@playwright/test';
+import { spawnSync } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { runWithAllure } from '../reporters/run-inline.js';
+import { BIN } from '../mcp-agent/helpers.js';
+import { HAVE_CHROMIUM, launch, startCommand } from './helpers.js';
+
+test.describe.configure({ timeout: 240_000 });
+test.skip(!HAVE_CHROMIUM, "/usr/bin/chromium is absent: this test drives the trace viewer in Debian's chromium (apt-get install chromium; CI installs it)");
+
+const SPEC = `import { test, expect } from 'nestwright';
+test.use({ app: 'fixtures/apks/notes.apk', screenshot: 'every-step' });
+test('saves a note, then looks for one that is not there', async ({ app }) => {
+  await app.getByText('New note').tap();
+  await app.getById('title').fill('Buy milk');
+  await app.getByRole('button', { name: 'Save' }).tap();
+  await expect(app.getByText('Buy eggs')).toBeVisible();
+});
+`;
+
+let browser: Browser;
+test.beforeAll(async () => (browser = await launch()));
+test.afterAll(async () => browser?.close());
+
+test("the trace viewer steps through a failing test's steps, with their screenshots, locators and error", async () => {
+  const run = await runWithAllure({ 'notes.spec.ts': SPEC }, { nestwright: true });
+  expect(run.exitCode, run.output).toBe(1);
+  const result = run.results[0];
+  const file = path.join(run.resultsDir, `${result.uuid}-result.json`);
+  const viewer = await startCommand(['show-trace', file], run.dir);
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  page.setDefaultTimeout(20_000);
+  try {
+    await page.goto(viewer.url);
+    const steps = page.getByTestId('steps').locator('li');
+    await expect(steps.filter({ hasText: "Tap text='New note'" })).toHaveCount(1);
+    // It opens on the failing step: the assertion, its error and the screen it saw.
+    const step = page.getByTestId('step');
+    await expect(step).toContainText('Buy eggs');
+    await expect(step.locator('.err')).toContainText('toBeVisible');
+    // Down the list with the keyboard, and back to the first step, with its screenshot.
+    await steps.filter({ hasText: "Tap text='New note'" }).click();
+    await expect(step).toContainText('selector: text=');
+    await expect(step).toContainText('node: button "New note"');
+    await expect(step.locator('img').first()).toHaveAttribute('src', /^data:image\/png;base64,/);
+    await page.keyboard.press('ArrowDown');
+    await expect(step).toContainText('Buy milk');
+  } finally {
+    await page.close();
+    viewer.child.kill('SIGTERM');
+  }
+});
+
+test('show-trace refuses what is not a trace, with exit code 2 and what it expected', async () => {
+  const dir = path.join(path.dirname(BIN), '..', 'test-results');
+  const bogus = path.join(dir, 'not-a-trace.json');
+  await writeFile(bogus, '{"hello": 1}');
+  const r = spawnSync(process.execPath, [BIN, 'show-trace', bogus, '--no-open'], { encoding: 'utf8' });
+  expect(r.status).toBe(2);
+  expect(r.stderr).toContain('neither a nestwright trajectory');
+  const missing = spawnSync(process.execPath, [BIN, 'show-trace', 'nope.json', '--no-open'], { encoding: 'utf8' });
+  expect(missing.status).toBe(2);
+  expect(missing.stderr).toContain('no such file');
+  const codegen = spawnSync(process.execPath, [BIN, 'codegen', '--no-open'], { encoding: 'utf8' });
+  expect(codegen.status).toBe(2);
+  expect(codegen.stderr).toContain('give one of --app path.apk or --package P');
+});
