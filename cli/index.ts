@@ -29,6 +29,21 @@ const COMMANDS: Record<string, Command> = {
     usage: 'nestwright heal [--dir D] [--json] [--apply [id...]] [--reject id...]',
     run: async (argv) => (await import('./commands/heal.js')).healCommand(argv),
   },
+  devices: {
+    summary: 'List Android devices with model, API level, ABI and the NestSpace runtime version and state',
+    usage: 'nestwright devices [--json] [--runtime-package com.coke.nestspace]',
+    run: async (argv) => (await import('./commands/devices.js')).devicesCommand(argv),
+  },
+  doctor: {
+    summary: 'Check Node, Java, the Android SDK, adb, the emulator, KVM, each device\'s runtime and the simulator',
+    usage: 'nestwright doctor [--json]',
+    run: async (argv) => (await import('./commands/doctor.js')).doctorCommand(argv),
+  },
+  emulator: {
+    summary: 'List, start (waiting for the boot) and stop Android emulators of the SDK',
+    usage: 'nestwright emulator list | start <avd> [--headless] [--snapshot [NAME]] [--port N] | stop [serial|avd|--all]',
+    run: async (argv) => (await import('./commands/emulator.js')).emulatorCommand(argv),
+  },
   mcp: {
     summary: 'Serve test-level tools to coding agents over MCP (stdio, or --http)',
     usage: 'nestwright mcp [--root D] [--config F] [--http --port N --token-file F]',

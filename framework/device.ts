@@ -22,6 +22,10 @@ export type Device = DeviceOptions & DeviceApi;
 export const devices = {
   sim: (opts: Omit<Extract<DeviceOptions, { provider: 'sim' }>, 'provider'> = {}): Device => ({ provider: 'sim', ...opts }) as Device,
   nestspace: (opts: Omit<Extract<DeviceOptions, { provider: 'nestspace' }>, 'provider'>): Device => ({ provider: 'nestspace', ...opts }) as Device,
+  /** A device adb lists: `devices.adb({ serial })`, or spread workers with `{ serials }` / `{ pool: true }`. */
+  adb: (opts: Omit<Extract<DeviceOptions, { provider: 'adb' }>, 'provider'> = {}): Device => ({ provider: 'adb', ...opts }) as Device,
+  /** An emulator running `avd`, started for the run when none is: `devices.emulator({ avd: 'Pixel_8_API_34' })`. */
+  emulator: (opts: Omit<Extract<DeviceOptions, { provider: 'emulator' }>, 'provider'>): Device => ({ provider: 'emulator', ...opts }) as Device,
 };
 
 /** Attach the connection to the options object Playwright hands to tests (non-enumerable). */

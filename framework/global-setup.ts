@@ -1,15 +1,27 @@
 import type { FullConfig } from '@playwright/test';
 import { dirname } from 'node:path';
-import { EMBEDDED_TOKEN_ENV, EMBEDDED_URL_ENV, startEmbeddedDevice } from '../device-runtime/providers/index.js';
+import { EMBEDDED_TOKEN_ENV, EMBEDDED_URL_ENV, startEmbeddedDevice, startRunEmulators } from '../device-runtime/providers/index.js';
 import { clearProposals } from './heal/proposals.js';
 
 /**
- * Start the embedded simulated runtime once for the run when some project uses the sim without a
- * url; workers find it through the environment. Returns the teardown.
+ * Before the workers: start what the run's devices need once — an emulator per AVD of
+ * `{ provider: 'emulator' }` projects when none runs it, and the embedded simulated runtime when
+ * some project uses the sim without a url (workers find it through the environment). Returns the
+ * teardown, which stops what was started here.
  */
 export default async function globalSetup(config: FullConfig): Promise<(() => Promise<void>) | undefined> {
   // `nestwright heal` lists the proposals of the last run: this run's start clears the previous one's.
   clearProposals(config.configFile ? dirname(config.configFile) : config.rootDir);
+  // `{ provider: 'emulator', avd }`: one emulator per AVD for the run, started when none runs it.
+  const stopEmulators = await startRunEmulators(config.projects.map((p) => (p.use as { device?: unknown }).device));
+  const simTeardown = await startRunSim(config);
+  return async () => {
+    await simTeardown?.();
+    await stopEmulators();
+  };
+}
+
+async function startRunSim(config: FullConfig): Promise<(() => Promise<void>) | undefined> {
   type SimUse = { provider?: string; url?: string; faults?: string; seed?: number; slots?: number };
   const embedded = config.projects
     .map((p) => (p.use as { device?: SimUse }).device ?? { provider: 'sim' })

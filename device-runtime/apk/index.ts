@@ -8,5 +8,6 @@
 export { inspectApk } from './inspect.js';
 export { preflight, preflightPaths, inspectAndPreflight, selectAbi, type InstalledApp, type PreflightOptions } from './preflight.js';
 export { ApkError } from './apk-error.js';
+export { selectSplits, type SplitChoice, type SplitDevice } from './split-selection.js';
 export * from './model.js';
 export type { DeviceTraits, PreflightReport, PreflightCheck } from '../protocol/preflight.js';

@@ -8,8 +8,13 @@ import { ApkError } from './apk-error.js';
 import { readApkFile } from './apk-file.js';
 import { isBundlePath, unpackBundle } from './bundle.js';
 import type { ApkFile, ApkInfo } from './model.js';
+import { selectSplits, type SplitChoice, type SplitDevice } from './split-selection.js';
 
-export async function inspectApk(input: string | string[]): Promise<ApkInfo> {
+/**
+ * `opts.device`: for a bundle, keep only the splits that device gets (ABI, density, language, as
+ * bundletool chooses); `splitSelection` says why. Split APKs given one by one are all kept.
+ */
+export async function inspectApk(input: string | string[], opts: { device?: SplitDevice } = {}): Promise<ApkInfo> {
   const paths = typeof input === 'string' ? [input] : [...input];
   if (paths.length === 0) {
     throw new ApkError('no input files', { hint: 'Pass the path of an .apk, several split .apk paths, or one .apks/.xapk bundle.' });
@@ -24,12 +29,14 @@ export async function inspectApk(input: string | string[]): Promise<ApkInfo> {
       const files = await readAll(bundle.paths);
       // Report the entry names inside the bundle rather than our temp paths.
       files.forEach((f, i) => { f.path = `${paths[0]}!/${bundle.names[i]}`; });
-      return combine(files, bundle.kind, paths);
+      if (!opts.device) return combine(files, bundle.kind, paths, []);
+      const sel = selectSplits(files, opts.device);
+      return combine(sel.files, bundle.kind, paths, sel.choices);
     } finally {
       await bundle.cleanup();
     }
   }
-  return combine(await readAll(paths), paths.length === 1 ? 'apk' : 'splits', paths);
+  return combine(await readAll(paths), paths.length === 1 ? 'apk' : 'splits', paths, []);
 }
 
 async function readAll(paths: string[]): Promise<ApkFile[]> {
@@ -38,7 +45,7 @@ async function readAll(paths: string[]): Promise<ApkFile[]> {
   return files;
 }
 
-function combine(files: ApkFile[], kind: ApkInfo['source']['kind'], paths: string[]): ApkInfo {
+function combine(files: ApkFile[], kind: ApkInfo['source']['kind'], paths: string[], splitSelection: SplitChoice[]): ApkInfo {
   const baseIdx = files.findIndex((f) => f.manifest.split.name === null);
   const ordered = baseIdx >= 0 ? [files[baseIdx]!, ...files.filter((_, i) => i !== baseIdx)] : files;
   const main = ordered[0]!.manifest;
@@ -57,5 +64,6 @@ function combine(files: ApkFile[], kind: ApkInfo['source']['kind'], paths: strin
     abis: [...new Set(ordered.flatMap((f) => f.abis))].sort(),
     dexCount: ordered.reduce((n, f) => n + f.dexCount, 0),
     apks: ordered,
+    splitSelection,
   };
 }

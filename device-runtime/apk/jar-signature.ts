@@ -106,17 +106,31 @@ export function verifyPkcs7(block: Buffer, signed: Buffer, entry: string): strin
         data = Buffer.concat([Buffer.from([0x31]), bytesOf(attrs).subarray(1)]);
       }
       let ok = false;
+      let x509: X509Certificate | null = null;
       try {
-        ok = verify(hash, data, new X509Certificate(bytesOf(cert)).publicKey, contentOf(sig));
+        x509 = new X509Certificate(bytesOf(cert));
+        ok = verify(hash, data, x509.publicKey, contentOf(sig));
       } catch {
         ok = false;
       }
       if (!ok) problems.push(`${entry}: the signature over the .SF file does not verify with the signer's certificate`);
+      // Nothing in a v1 signature covers the certificate itself (Android uses it only as the
+      // signer's identity). A self-signed one (as APK signing certificates are) must still verify
+      // under its own key, so an edited certificate — a changed identity — is caught.
+      else if (x509 && x509.checkIssued(x509) && !safeVerify(x509)) problems.push(`${entry}: the self-signed signing certificate does not verify under its own key: it was altered`);
     }
     return problems;
   } catch (err) {
     if (err instanceof ApkError) return [err.reason.startsWith(entry) ? err.reason : `${entry}: ${err.reason}`];
     if (err instanceof TypeError) return [`${entry}: malformed PKCS#7 block`];
     throw err;
+  }
+}
+
+function safeVerify(cert: X509Certificate): boolean {
+  try {
+    return cert.verify(cert.publicKey);
+  } catch {
+    return false;
   }
 }

@@ -190,7 +190,9 @@ export const ApkInfoSchema = z.object({
   /** Union over all files. */
   abis: z.array(z.string()),
   dexCount: z.number().int(),
-  /** Base first (when present), then splits in input order. */
+  /** Base first (when present), then splits in input order: for a bundle read for a device, only those chosen for it. */
   apks: z.array(ApkFileSchema),
+  /** For a bundle read for a device: each config split, whether it was chosen and why (./split-selection.ts). */
+  splitSelection: z.array(z.object({ split: z.string(), chosen: z.boolean(), reason: z.string() })),
 });
 export type ApkInfo = z.infer<typeof ApkInfoSchema>;

@@ -44,7 +44,8 @@ export function preflight(info: ApkInfo, device: DeviceInput, installed?: Instal
 /** Reads and preflights; an unreadable input becomes a report with one INVALID_APK reject. Never throws. */
 export async function inspectAndPreflight(paths: string | string[], device: DeviceInput, installed?: InstalledApp | null, opts: PreflightOptions = {}): Promise<{ info: ApkInfo | null; report: PreflightReport }> {
   try {
-    const info = await inspectApk(paths);
+    const dev = DeviceTraitsSchema.safeParse(device);
+    const info = await inspectApk(paths, dev.success ? { device: { abis: dev.data.abis, density: dev.data.density, locales: dev.data.locales } } : {});
     return { info, report: preflight(info, device, installed, opts) };
   } catch (err) {
     const e = err instanceof ApkError ? err : new ApkError(`internal error while reading: ${err instanceof Error ? err.message : String(err)}`, { cause: err });

@@ -3,12 +3,52 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallResult, ToolTransport } from './transport.js';
 
+/**
+ * Calls whose HTTP answer stream is open, by the id put in their `_meta`. The SDK (1.32) leaves a
+ * request pending until its timeout when the server's SSE stream ends or breaks before the
+ * answer (a SIGKILLed device): nothing rejects it. We watch each call's stream and, once it has
+ * closed with the call still unanswered, abort the call, which DeviceClient reports as
+ * DEVICE_DISCONNECTED.
+ */
+const CALL_META = 'nestwright/call';
+type Watch = { controller: AbortController; settled: boolean };
+/** How long after the stream closed the SDK gets to deliver an answer that was in its last bytes. */
+const SETTLE_MS = 250;
+
+function watchingFetch(timeoutMs: number, watches: Map<string, Watch>): typeof fetch {
+  return async (input, init) => {
+    const res = await fetch(input, { ...init, signal: init?.signal ?? AbortSignal.timeout(timeoutMs) });
+    const callId = typeof init?.body === 'string' ? callIdOf(init.body) : null;
+    const watch = callId ? watches.get(callId) : undefined;
+    if (!watch || !res.body) return res;
+    const closed = () => setTimeout(() => { if (!watch.settled) watch.controller.abort(new Error('the device runtime closed the connection before answering (terminated)')); }, SETTLE_MS);
+    const body = res.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ flush: () => { closed(); } }));
+    // A broken stream errors the reader, not flush: watch for that too.
+    const [forSdk, forWatch] = body.tee();
+    void forWatch.pipeTo(new WritableStream()).catch(closed);
+    return new Response(forSdk, { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
+}
+
+function callIdOf(body: string): string | null {
+  if (!body.includes(CALL_META)) return null;
+  try {
+    const m = JSON.parse(body) as { params?: { _meta?: Record<string, unknown> } };
+    const id = m.params?._meta?.[CALL_META];
+    return typeof id === 'string' ? id : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The official MCP client over any MCP transport (Streamable HTTP, or the SDK's in-memory pair). */
 export class McpToolTransport implements ToolTransport {
   private constructor(
     private readonly client: Client,
     private readonly transport: Transport,
+    private readonly watches: Map<string, Watch> | null = null,
   ) {}
+  private nextCall = 0;
 
   static async connect(transport: Transport): Promise<McpToolTransport> {
     const client = new Client({ name: 'nestwright', version: '0.1.0' }, { capabilities: {} });
@@ -18,11 +58,13 @@ export class McpToolTransport implements ToolTransport {
 
   /** Connect over Streamable HTTP with a bearer token (§5.3). */
   static async http(url: string, token: string, timeoutMs = 30_000): Promise<McpToolTransport> {
+    const watches = new Map<string, Watch>();
     const transport = new StreamableHTTPClientTransport(new URL(url), {
       requestInit: { headers: { Authorization: `Bearer ${token}` } },
-      fetch: (input, init) => fetch(input, { ...init, signal: init?.signal ?? AbortSignal.timeout(timeoutMs) }),
+      fetch: watchingFetch(timeoutMs, watches),
     });
-    return McpToolTransport.connect(transport);
+    const plain = await McpToolTransport.connect(transport);
+    return new McpToolTransport(plain.client, plain.transport, watches);
   }
 
   get sessionId(): string | undefined {
@@ -32,10 +74,23 @@ export class McpToolTransport implements ToolTransport {
   async callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallResult> {
     // The runtime validates results with the protocol's zod schemas and so does DeviceClient;
     // the SDK's own JSON Schema check of structuredContent would only repeat that work.
-    return (await this.client.callTool({ name, arguments: args }, undefined, {
-      signal,
-      timeout: 600_000,
-    })) as CallResult;
+    if (!this.watches) return (await this.client.callTool({ name, arguments: args }, undefined, { signal, timeout: 600_000 })) as CallResult;
+    const id = `${process.pid}-${++this.nextCall}`;
+    const watch: Watch = { controller: new AbortController(), settled: false };
+    this.watches.set(id, watch);
+    try {
+      return (await this.client.callTool({ name, arguments: args, _meta: { [CALL_META]: id } }, undefined, {
+        signal: signal ? AbortSignal.any([signal, watch.controller.signal]) : watch.controller.signal,
+        timeout: 600_000,
+      })) as CallResult;
+    } catch (e) {
+      // Aborted by the watch: say what happened, in the words DeviceClient maps to DEVICE_DISCONNECTED.
+      if (watch.controller.signal.aborted && !signal?.aborted) throw watch.controller.signal.reason as Error;
+      throw e;
+    } finally {
+      watch.settled = true;
+      this.watches.delete(id);
+    }
   }
 
   async close(): Promise<void> {

@@ -103,6 +103,7 @@ export async function startMcpHttpHost(opts: McpHttpOptions, hooks: McpHttpHooks
       if (!session) return reply(res, 404, 'SESSION_NOT_FOUND', `unknown or expired session ${sid}; initialize a new one`);
       session.lastSeen = Date.now();
       const body = req.method === 'POST' ? await readJsonBody(req, maxBody) : undefined;
+      cancelOnDisconnect(session.transport, res, body);
       await session.transport.handleRequest(req, res, body);
       session.lastSeen = Date.now();
       return;
@@ -176,4 +177,23 @@ export async function startMcpHttpHost(opts: McpHttpOptions, hooks: McpHttpHooks
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
+}
+
+/**
+ * A client whose connection drops before its answer is written will never read it: cancel the
+ * requests of that POST as if the client had sent `notifications/cancelled`, so waiting tools
+ * (ui_wait_for, session_acquire with wait_ms, approval_wait) stop and free what they hold. The SDK
+ * aborts a handler's signal only on that notification or when the whole session closes; a
+ * dropped HTTP response alone does not reach it, so the notification is handed to the
+ * transport's `onmessage`, the path every incoming message takes.
+ */
+function cancelOnDisconnect(transport: StreamableHTTPServerTransport, res: ServerResponse, body: unknown): void {
+  const ids = (Array.isArray(body) ? body : [body])
+    .filter((m): m is { id: string | number; method: string } => typeof m === 'object' && m !== null && 'id' in m && 'method' in m)
+    .map((m) => m.id);
+  if (ids.length === 0) return;
+  res.once('close', () => {
+    if (res.writableFinished) return;
+    for (const requestId of ids) transport.onmessage?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: 'client disconnected' } });
+  });
 }

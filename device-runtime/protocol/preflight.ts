@@ -61,5 +61,9 @@ export const DeviceTraitsSchema = z.object({
    * REQUIRE_SECURE_ENV may be installed. Absent = false: a NestSpace virtual space is not one.
    */
   secure_env: z.boolean().optional(),
+  /** Screen density in dpi, for choosing a bundle's density splits (default 420). */
+  density: z.number().int().positive().optional(),
+  /** Device languages, most preferred first (BCP 47, e.g. `de-DE`), for a bundle's language splits (default en-US). */
+  locales: z.array(z.string()).optional(),
 });
 export type DeviceTraits = z.infer<typeof DeviceTraitsSchema>;

@@ -25,6 +25,30 @@ export async function startEmbeddedDevice(opts: { faults?: string; seed?: number
 }
 
 /**
+ * Before the workers start (global setup): start an emulator for each `{ provider: 'emulator',
+ * avd }` of the run whose AVD is not running yet. Returns the teardown, which stops only those.
+ */
+export async function startRunEmulators(devices: unknown[], log: (line: string) => void = (l) => void process.stderr.write(`${l}\n`)): Promise<() => Promise<void>> {
+  const avds = new Map<string, Extract<DeviceOptions, { provider: 'emulator' }>>();
+  for (const d of devices) {
+    const parsed = DeviceOptionsSchema.safeParse(d);
+    if (parsed.success && parsed.data.provider === 'emulator' && !avds.has(parsed.data.avd)) avds.set(parsed.data.avd, parsed.data);
+  }
+  if (avds.size === 0) return async () => {};
+  const { ensureEmulator } = await import('./emulator/connect.js');
+  const stops: Array<() => Promise<void>> = [];
+  try {
+    for (const opts of avds.values()) stops.push((await ensureEmulator(opts, log)).stop);
+  } catch (e) {
+    for (const stop of stops) await stop().catch(() => {});
+    throw e;
+  }
+  return async () => {
+    for (const stop of stops) await stop().catch(() => {});
+  };
+}
+
+/**
  * The one factory through which the framework reaches a device: validate the options, find or
  * start the runtime, and connect a client over MCP Streamable HTTP.
  */
@@ -32,7 +56,7 @@ export async function connectDevice(raw: unknown): Promise<{ client: DeviceClien
   const parsed = DeviceOptionsSchema.safeParse(raw ?? { provider: 'sim' });
   if (!parsed.success) {
     throw new DeviceError('connectDevice', toolError('INVALID_ARGUMENT', `use.device: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'device'}: ${i.message}`).join('; ')}`, {
-      hint: "Set use.device to { provider: 'sim' }, { provider: 'nestspace', url, token } or { provider: 'appium', url, capabilities }.",
+      hint: "Set use.device to { provider: 'sim' }, { provider: 'nestspace', url, token }, { provider: 'adb', serial? }, { provider: 'emulator', avd } or { provider: 'appium', url, capabilities }.",
     }));
   }
   const opts: DeviceOptions = parsed.data;
@@ -40,6 +64,15 @@ export async function connectDevice(raw: unknown): Promise<{ client: DeviceClien
     const { AppiumToolTransport } = await import('./appium/index.js');
     const client = new DeviceClient(new AppiumToolTransport(opts));
     return { client, close: () => client.close() };
+  }
+  if (opts.provider === 'adb' || opts.provider === 'emulator') {
+    // Loaded only when asked for: a simulator run never starts adb.
+    const conn = opts.provider === 'adb'
+      ? await (await import('./adb/connect.js')).connectAdb(opts)
+      : await (await import('./emulator/connect.js')).connectEmulator(opts);
+    // The worker's device, for specs and reporters that want to name it (one device per worker).
+    process.env.NESTWRIGHT_DEVICE_SERIAL = conn.serial;
+    return { client: conn.client, close: conn.close };
   }
   let embedded: EmbeddedDevice | null = null;
   let url: string;

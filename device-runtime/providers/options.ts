@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { AdbDeviceOptionsSchema } from './adb/options.js';
+import { EmulatorDeviceOptionsSchema } from './emulator/options.js';
 
 /**
  * How a test run reaches a device (`use.device` in playwright.config.ts). `sim` without a url is
@@ -29,5 +31,7 @@ export const DeviceOptionsSchema = z.discriminatedUnion('provider', [
     /** 'instance' (default with automationName NestSpace): a session per test; 'reset': data cleared per test. */
     isolation: z.enum(['instance', 'reset']).optional(),
   }),
+  AdbDeviceOptionsSchema,
+  EmulatorDeviceOptionsSchema,
 ]);
 export type DeviceOptions = z.infer<typeof DeviceOptionsSchema>;

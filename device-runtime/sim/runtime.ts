@@ -133,9 +133,12 @@ export class SimRuntime {
       outcome = { ok: false, error: toolError('UNKNOWN_TOOL', `no tool ${name}`, { hint: 'tools/list lists the tools of this runtime.' }) };
     } else {
       const parsed = tool.input.safeParse(rawArgs ?? {});
-      outcome = parsed.success
-        ? await this.run<N>(tool, parsed.data as Record<string, unknown>, ctx)
-        : { ok: false, error: invalidArgument(name, parsed.error) };
+      const unsaved = tool.mutating ? this.store?.unwritable() : null;
+      outcome = !parsed.success
+        ? { ok: false, error: invalidArgument(name, parsed.error) }
+        : unsaved
+          ? { ok: false, error: toolError('INTERNAL', `${name}: the simulator cannot save its state to ${this.store!.file}: ${unsaved}. Nothing was changed.`, { hint: 'Free space on that disk or make the directory writable (or restart with another --state-dir or --ephemeral); calls that change state work again once it can be written.', retryable: true }) }
+          : await this.run<N>(tool, parsed.data as Record<string, unknown>, ctx);
     }
     // Whether ui_set_text typed into a password field is known from its result; when it failed we
     // cannot tell, so its text is masked too (a secret in the log is worse than a missing detail).

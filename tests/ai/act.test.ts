@@ -19,6 +19,9 @@ let model: MessagesStandIn;
 
 const NOTES = `import { test, expect } from 'nestwright';
 test.use({ app: 'fixtures/apks/notes.apk' });
+// The machine running nestwright's own tests may be busy: generous per-test and action timeouts.
+test.describe.configure({ timeout: 120_000 });
+test.use({ actionTimeout: 10_000 });
 test('creates a note by instruction', async ({ app }) => {
   await app.ai.act('create a note titled {title}', { params: { title: 'Buy milk' } });
   await expect(app.getByText('Buy milk')).toBeVisible();
@@ -26,6 +29,9 @@ test('creates a note by instruction', async ({ app }) => {
 `;
 const SHOP = `import { test, expect, secret } from 'nestwright';
 test.use({ app: 'fixtures/apks/shop.apk' });
+// The machine running nestwright's own tests may be busy: generous per-test and action timeouts.
+test.describe.configure({ timeout: 120_000 });
+test.use({ actionTimeout: 10_000 });
 test('signs in by instruction', async ({ app, device }, testInfo) => {
   await app.ai.act('sign in as {user} with password {password}, accepting the terms', {
     params: { user: 'ana@example.com', password: secret(process.env.SHOP_PW) },
@@ -63,7 +69,7 @@ test.afterAll(async () => {
 });
 
 test('first run: the model drives Notes and Shop through the tool loop; passing steps are cached', async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(360_000);
   const r = await run();
   expect(r.exitCode, r.stderr + r.results.map((x) => x.error).join('\n')).toBe(0);
   const notes = aiSteps(r.result('creates a note by instruction'))[0];
@@ -130,7 +136,7 @@ test('a secret is typed by the framework and is absent from prompts, cache, traj
 });
 
 test('replay: the cached steps run through the locators with zero model requests', async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(360_000);
   model.requests.length = 0;
   const before = await readFile(cacheFile('notes-ai.spec.ts'), 'utf8');
   const r = await run();
@@ -149,7 +155,7 @@ test('replay: the cached steps run through the locators with zero model requests
 });
 
 test('a UI change: the step that no longer resolves is healed by one model call and the entry rewritten', async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(360_000);
   // As if the cache had been recorded on a build whose button had another resource id.
   const file = cacheFile('notes-ai.spec.ts');
   await writeFile(file, (await readFile(file, 'utf8')).replace('"id=new_note"', '"id=add_note"'));
@@ -165,7 +171,7 @@ test('a UI change: the step that no longer resolves is healed by one model call 
 });
 
 test('a replay that cannot be healed marks the entry stale; a failed test writes nothing else', async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(360_000);
   const file = cacheFile('notes-ai.spec.ts');
   await writeFile(file, (await readFile(file, 'utf8')).replace('"id=new_note"', '"id=add_note"'));
   model.script = scripted([{ match: 'create a note titled', heal: giveUp('no such button'), turns: [giveUp('cannot find a way to create notes')] }, routes()[1]!]);

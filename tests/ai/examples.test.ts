@@ -12,7 +12,7 @@ import { MessagesStandIn } from './stand-in.js';
  * an error, so a request that should not happen is counted here instead of leaving the machine.
  */
 test('the example AI specs pass offline from their recorded cache with zero model requests', async () => {
-  test.setTimeout(240_000);
+  test.setTimeout(400_000);
   const model = await MessagesStandIn.start(() => ({ kind: 'error', status: 500, message: 'the examples must not reach a model' }));
   const caches = ['notes-ai.spec.ts', 'shop-ai.spec.ts'].map((f) => path.join(ROOT, 'specs/__ai-cache__', `${f}.json`));
   const before = await Promise.all(caches.map((f) => readFile(f, 'utf8')));

@@ -16,6 +16,9 @@ const times: Record<string, number[]> = {};
 
 const NOTES = `import { test, expect } from 'nestwright';
 test.use({ app: 'fixtures/apks/notes.apk' });
+// The machine running nestwright's own tests may be busy: generous per-test and action timeouts.
+test.describe.configure({ timeout: 120_000 });
+test.use({ actionTimeout: 10_000 });
 async function addNote(app, title) {
   await app.getByText('New note').tap();
   await app.getById('title').fill(title);
@@ -87,6 +90,9 @@ test.describe('no key', () => {
 const SHOP = `import { test, expect } from 'nestwright';
 import { z } from 'zod';
 test.use({ app: 'fixtures/apks/shop.apk' });
+// The machine running nestwright's own tests may be busy: generous per-test and action timeouts.
+test.describe.configure({ timeout: 120_000 });
+test.use({ actionTimeout: 10_000 });
 test.describe('catalog', () => {
   test.beforeEach(async ({ app }) => app.launch({ activity: '.CatalogActivity' }));
   test('a typed extraction, re-asked once after a malformed answer', async ({ app }) => {
@@ -105,6 +111,11 @@ test.describe('catalog', () => {
   test('a model that keeps failing fails the step with the status', async ({ app }) => {
     await app.ai.assert('SERVER-ERROR the catalog is shown');
   });
+});
+test('polarity: the catalog statement is false on the sign-in screen', async ({ app }) => {
+  await expect(app.getById('email')).toBeVisible();
+  await expect(app).not.toSatisfy('WAIT the catalog is shown');
+  await expect(app.ai.assert('RATE-FREE the catalog is shown')).rejects.toThrow('AI_ASSERTION_FAILED');
 });
 test('waitFor asks again only when the screen changed', async ({ app }) => {
   await app.getById('email').fill('ana@example.com');
@@ -126,6 +137,7 @@ const price = (v: StandInRequest['view']) => {
 };
 
 const ROUTES: Route[] = [
+  { match: 'RATE-FREE', answer: verdictOn(/^Catalog$/) },
   { match: 'UNGROUNDED-ID', answer: () => tool('verdict', { pass: true, evidence_node_ids: ['n_999'], reason: 'the app is open' }) },
   { match: 'UNGROUNDED-QUOTE', answer: (v) => tool('verdict', { pass: true, evidence_node_ids: [v.screen().nodes[0]!.id], reason: 'the screen says "Welcome back"' }) },
   { match: 'BUDGET', answer: verdictOn('New note') },
@@ -175,7 +187,7 @@ const failedWith = (title: string, code: string) => {
 };
 
 test.beforeAll(async () => {
-  test.setTimeout(480_000);
+  test.setTimeout(600_000);
   model = await MessagesStandIn.start(scripted(ROUTES));
   const reuse = process.env.NESTWRIGHT_AI_REUSE; // debugging: re-check a saved run without running it again
   if (reuse && (await import('node:fs')).existsSync(reuse)) {
@@ -273,6 +285,12 @@ test('429 and 529 are retried by the SDK honouring retry-after; a 500 that persi
   expect(times.RATE![1]! - times.RATE![0]!).toBeGreaterThanOrEqual(900); // retry-after: 1 (a lower bound, not a timing test)
   const e = failedWith('catalog > a model that keeps failing fails the step with the status', 'AI_MODEL_ERROR');
   expect(e).toContain('answered 500 after 3 request(s)');
+});
+
+test('polarity: "the catalog is shown" is false on the sign-in screen and true on the catalog', async () => {
+  const steps = aiSteps(ok('polarity: the catalog statement is false on the sign-in screen'));
+  expect(steps.map((x: any) => `${x.api}:${x.ai.verdict.pass}`)).toEqual(['expect.toSatisfy:false', 'ai.assert:false']);
+  expect(aiSteps(ok('catalog > a rate-limited and overloaded model is retried with backoff'))[0].ai.verdict.pass).toBe(true);
 });
 
 test('waitFor re-asks only when the screen changed', async () => {

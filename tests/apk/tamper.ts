@@ -167,3 +167,14 @@ export function withoutSignature(apk: Buffer): Buffer {
     return { name: e.name, data: e.method === 8 ? Buffer.from(inflateRawSync(raw)) : Buffer.from(raw), store: e.method === 0 };
   }));
 }
+
+/** Every entry re-zipped (no signing block), with one byte of `name`'s content flipped at `at`. */
+export function tamperEntryContent(apk: Buffer, name: string, at: number): Buffer {
+  const l = layout(apk);
+  return buildZip(l.entries.map((e) => {
+    const raw = apk.subarray(dataStart(apk, e), dataStart(apk, e) + e.compressedSize);
+    const data = e.method === 8 ? Buffer.from(inflateRawSync(raw)) : Buffer.from(raw);
+    if (e.name === name) data[at]! ^= 0x01;
+    return { name: e.name, data, store: e.method === 0 };
+  }));
+}

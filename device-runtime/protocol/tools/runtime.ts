@@ -13,6 +13,7 @@ export const ExtensionSchema = z.enum([
   'clear_data', // `clear_data` on space_stop
   'snapshot_check', // actions with snapshot_id answer SNAPSHOT_STALE
   'allow_downgrade', // `allow_downgrade` on space_install_apk (adb install -d)
+  'split_selection', // space_install_apk of a bundle installs the device's splits and lists them
   'space_rename',
   'space_permissions',
   'audit_query',

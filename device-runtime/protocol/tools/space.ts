@@ -104,6 +104,11 @@ export const space_install_apk = defineTool({
     version_name: z.string().nullable(),
     outcome: z.enum(['installed', 'updated', 'unchanged']),
     preflight: PreflightReportSchema,
+    splits: z
+      .array(z.object({ split: z.string(), chosen: z.boolean(), reason: z.string() }))
+      .optional()
+      .describe("Extension 'split_selection': for a bundle, each config split and whether this device got it (ABI, density, language)"),
+    installed_apks: z.array(z.string()).optional().describe("Extension 'split_selection': the APKs installed, base first ('base' or the split name)"),
   }),
 });
 

@@ -3,6 +3,7 @@ import { toolError, type PreflightReport } from '../../protocol/index.js';
 import type { SimRuntime } from '../runtime.js';
 import type { SimSpace } from './space.js';
 import { SimError } from './sim-error.js';
+import { SCREEN } from '../ui/layout.js';
 
 export interface InstallInfo {
   package: string;
@@ -12,6 +13,9 @@ export interface InstallInfo {
   certSha256: string[];
   abis: string[];
   permissions: string[];
+  /** The APKs installed ('base' or split names) and, for a bundle, each config split's choice. */
+  apks: string[];
+  splits: Array<{ split: string; chosen: boolean; reason: string }>;
 }
 
 /**
@@ -19,7 +23,7 @@ export interface InstallInfo {
  * runtime does, and refuse with the first rejecting check's code and the whole report.
  */
 export async function installApk(paths: string[], rt: SimRuntime, space: SimSpace, opts: { allowDowngrade?: boolean } = {}): Promise<{ info: InstallInfo; report: PreflightReport }> {
-  const device = { abis: rt.options.abis, page_size: rt.options.pageSize, sdk_int: rt.options.sdkInt, min_target_sdk: 24 };
+  const device = { abis: rt.options.abis, page_size: rt.options.pageSize, sdk_int: rt.options.sdkInt, min_target_sdk: 24, density: SCREEN.density, locales: ['en-US'] };
   const probe = await inspectAndPreflight(paths, device, null, opts);
   const pkg = probe.info?.package;
   const previous = pkg ? space.apps.get(pkg) : undefined;
@@ -49,6 +53,8 @@ export async function installApk(paths: string[], rt: SimRuntime, space: SimSpac
       certSha256: info.apks[0]?.signing.certSha256 ?? [],
       abis: info.abis,
       permissions: dangerousPermissions(report),
+      apks: info.apks.map((f) => f.manifest.split.name ?? 'base'),
+      splits: info.splitSelection,
     },
     report: { ...report, installable: true, checks },
   };

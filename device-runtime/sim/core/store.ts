@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { PersistedSpace } from './space.js';
@@ -23,6 +23,10 @@ export function defaultStateDir(cwd = process.cwd()): string {
  * state.json in a state directory, written the way the design writes it: whole file to a temp
  * name, then rename, so a crash mid-write leaves the previous state intact. Writes are coalesced:
  * `schedule` after every change, at most one write per `delayMs`; `flush` on shutdown.
+ *
+ * When a write fails (disk full, directory made read-only) the temp file is removed, state.json
+ * keeps the last complete state, and `unwritable()` says why until a write succeeds again: the
+ * runtime refuses calls that change state meanwhile, so memory and disk never drift apart.
  */
 export class SimStore {
   private timer: NodeJS.Timeout | null = null;
@@ -38,6 +42,9 @@ export class SimStore {
   }
 
   load(): PersistedState | null {
+    // A process killed between writing its temp file and renaming it leaves the temp file behind;
+    // state.json is still the last complete state, so the leftover is only clutter.
+    for (const f of readdirSync(this.dir)) if (/^state\.json\.\d+\.tmp$/.test(f)) rmSync(join(this.dir, f), { force: true });
     if (!existsSync(this.file)) return null;
     let raw: PersistedState;
     try {
@@ -57,23 +64,44 @@ export class SimStore {
       try {
         this.flush();
       } catch (e) {
-        this.lastError = e as Error;
         process.stderr.write(`nestwright sim: could not write ${this.file}: ${(e as Error).message}\n`);
       }
     }, this.delayMs);
   }
 
-  /** The last background write failure, if any (shutdown's flush throws instead). */
+  /** The last write failure, cleared by the next successful write. */
   lastError: Error | null = null;
+
+  /**
+   * Null when state can be saved; else why not (`ENOSPC: no space left on device…`). While a
+   * write is failing, each call retries it first, so the first call after space is freed succeeds.
+   */
+  unwritable(): string | null {
+    if (!this.lastError) return null;
+    try {
+      this.flush();
+    } catch {
+      /* still failing: lastError is set again */
+    }
+    return this.lastError ? this.lastError.message : null;
+  }
 
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const snapshot = this.pending;
-    this.pending = null;
     if (!snapshot) return;
     const tmp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(snapshot()), { mode: 0o600 });
-    renameSync(tmp, this.file);
+    try {
+      writeFileSync(tmp, JSON.stringify(snapshot()), { mode: 0o600 });
+      renameSync(tmp, this.file);
+    } catch (e) {
+      // Keep the snapshot to write later, and no half-written temp file.
+      try { rmSync(tmp, { force: true }); } catch { /* a read-only disk cannot even remove it */ }
+      this.lastError = e as Error;
+      throw e;
+    }
+    this.pending = null;
+    this.lastError = null;
   }
 }

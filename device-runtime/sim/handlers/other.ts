@@ -17,7 +17,7 @@ type OtherTools =
   | 'runtime_info';
 
 /** Argument-level extensions (no tool of their own); tool-level ones come from the `extension` flag. */
-const ARGUMENT_EXTENSIONS = ['instance', 'clear_data', 'snapshot_check', 'allow_downgrade'];
+const ARGUMENT_EXTENSIONS = ['instance', 'clear_data', 'snapshot_check', 'allow_downgrade', 'split_selection'];
 const EXTENSIONS = [...ARGUMENT_EXTENSIONS, ...TOOL_LIST.filter((t) => t.extension).map((t) => t.name)];
 
 export const otherHandlers: HandlerGroup<OtherTools> = {

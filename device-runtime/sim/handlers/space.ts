@@ -63,6 +63,8 @@ export const spaceHandlers: HandlerGroup<SpaceTools> = {
       version_name: info.versionName,
       outcome: previous === undefined ? 'installed' : unchanged ? 'unchanged' : 'updated',
       preflight: report,
+      installed_apks: info.apks,
+      ...(info.splits.length ? { splits: info.splits } : {}),
     };
   },
 

@@ -2,6 +2,8 @@ import type { SimSpace } from '../core/space.js';
 import { longPress, pressKey, scroll, setText, swipe, tap } from '../ui/gestures.js';
 import { screenshotFor } from '../ui/screenshot.js';
 import type { HandlerGroup } from './types.js';
+import { SimError } from '../core/sim-error.js';
+import { toolError } from '../../protocol/index.js';
 
 type UiTools =
   | 'ui_observe'
@@ -77,11 +79,16 @@ export const uiHandlers: HandlerGroup<UiTools> = {
     return { ok: true as const };
   },
 
-  ui_wait_for: async (args, rt) => {
+  ui_wait_for: async (args, rt, ctx) => {
     const screen = await channelFor(rt.space(args.space_id));
     const clock = screen.env.clock;
     const start = clock.now();
     for (;;) {
+      // The caller cancelled (notifications/cancelled) or its connection dropped: stop polling
+      // within one poll interval instead of observing for the rest of the timeout.
+      if (ctx.signal?.aborted) {
+        throw new SimError(toolError('CANCELLED', `ui_wait_for: cancelled by the caller after ${Math.round(clock.now() - start)} ms`));
+      }
       const obs = screen.observe({ max_nodes: 5000, detail: 'compact' });
       const textHit = args.text === undefined || obs.nodes.some((n) => n.text?.includes(args.text!) || n.desc?.includes(args.text!));
       const matched =

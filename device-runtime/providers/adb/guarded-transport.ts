@@ -1,0 +1,58 @@
+import { DeviceError, type CallResult, type ToolTransport } from '../../client/index.js';
+import { toolError } from '../../protocol/index.js';
+
+/**
+ * A transport that fails every call in flight, and every later call, with DEVICE_DISCONNECTED as
+ * soon as the provider learns that its device is gone — instead of each call waiting for a TCP
+ * timeout through a forward that no longer leads anywhere.
+ */
+export class GuardedTransport implements ToolTransport {
+  private lost: string | null = null;
+  private readonly waiters = new Set<(reason: string) => void>();
+
+  constructor(
+    private readonly inner: ToolTransport,
+    private readonly serial: string,
+  ) {}
+
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
+  /** Called by the device monitor. */
+  lose(reason: string): void {
+    if (this.lost) return;
+    this.lost = reason;
+    for (const w of this.waiters) w(reason);
+    this.waiters.clear();
+  }
+
+  private error(tool: string, reason: string): DeviceError {
+    return new DeviceError(tool, toolError('DEVICE_DISCONNECTED', `device ${this.serial} went away: ${reason}`, {
+      hint: 'Check the device or emulator (`adb devices -l`); tests on other devices go on.',
+      retryable: false,
+      details: { serial: this.serial },
+    }));
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallResult> {
+    if (this.lost) throw this.error(name, this.lost);
+    let onLost!: (reason: string) => void;
+    const gone = new Promise<never>((_, reject) => {
+      onLost = (reason) => reject(this.error(name, reason));
+      this.waiters.add(onLost);
+    });
+    try {
+      return await Promise.race([this.inner.callTool(name, args, signal), gone]);
+    } finally {
+      this.waiters.delete(onLost);
+      gone.catch(() => {});
+    }
+  }
+
+  async close(): Promise<void> {
+    // A dead device's session cannot be ended politely; do not wait on it.
+    if (this.lost) return;
+    await this.inner.close();
+  }
+}
