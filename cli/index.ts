@@ -9,6 +9,11 @@ interface Command {
 }
 
 const COMMANDS: Record<string, Command> = {
+  init: {
+    summary: 'Set up nestwright in this project: config, an example spec, the sample app, scripts',
+    usage: 'nestwright init [--force] [--json]',
+    run: async (argv) => (await import('./commands/init.js')).initCommand(argv),
+  },
   sim: {
     summary: 'Start a simulated NestSpace device runtime (MCP over HTTP on 127.0.0.1)',
     usage: 'nestwright sim [--port N] [--state-dir D | --ephemeral] [--slots N] [--policy F] [--lan --token-file F]',
@@ -28,6 +33,16 @@ const COMMANDS: Record<string, Command> = {
     summary: 'List the healed-locator proposals of the last run; apply them to the specs or reject them',
     usage: 'nestwright heal [--dir D] [--json] [--apply [id...]] [--reject id...]',
     run: async (argv) => (await import('./commands/heal.js')).healCommand(argv),
+  },
+  skill: {
+    summary: 'Replay a skill outside a test (exit 0 passed, 1 failed, 2 bad input), record one from a test, print its schema',
+    usage: 'nestwright skill run <file.yaml> [--app apk] [--param k=v …] [--device url] | skill record <spec> --grep <title> -o skills/x.yaml | skill schema',
+    run: async (argv) => (await import('./commands/skill.js')).skillCommand(argv),
+  },
+  import: {
+    summary: 'Import Maestro flows as skills (exit 0 imported, 1 some commands not imported, 2 bad input)',
+    usage: 'nestwright import maestro <flow.yaml> -o skills/<name>.yaml [--apk path.apk]',
+    run: async (argv) => (await import('./commands/import-maestro.js')).importCommand(argv),
   },
   devices: {
     summary: 'List Android devices with model, API level, ABI and the NestSpace runtime version and state',
@@ -86,7 +101,8 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (name === '--version' || name === '-v') {
     const { createRequire } = await import('node:module');
-    console.log(createRequire(import.meta.url)('../package.json').version);
+    // By the package's own name (its exports list package.json): the same from cli/ and dist/cli/.
+    console.log(createRequire(import.meta.url)('nestwright/package.json').version);
     return 0;
   }
   const command = COMMANDS[name];

@@ -5,6 +5,7 @@ import { Locator, LocatorFactory } from './locator.js';
 import type { Step } from './selector.js';
 import { poll } from './poll.js';
 import { AppAi } from './ai/app-ai.js';
+import { runSkill, type SkillRunResult } from './skills/index.js';
 
 /**
  * One instance of an app in a space, the way Playwright's `page` is one tab: locators, keys,
@@ -149,6 +150,14 @@ export class App extends LocatorFactory {
     if ('timedOut' in r) {
       throw new TimeoutError('app.waitForActivity', `timeout ${timeout}ms exceeded waiting for ${activity}; in front: ${(last as Observation | null)?.activity ?? 'nothing'}\nScreen:\n${describeScreen(last)}`, [], last);
     }
+  }
+
+  /**
+   * Replay a skill (`skills/*.yaml`) on this instance: each step a test step with its checks;
+   * throws at the first failed step. Parameters are checked before anything runs.
+   */
+  runSkill(file: string, params: Record<string, unknown> = {}): Promise<SkillRunResult> {
+    return runSkill(this, file, params);
   }
 
   /** The instance's logcat lines. */

@@ -1,4 +1,5 @@
 import { defineConfig as pwDefineConfig, type PlaywrightTestConfig } from '@playwright/test';
+import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { NestwrightUse } from './fixtures.js';
 
@@ -8,7 +9,8 @@ type Config = Omit<PlaywrightTestConfig, 'use' | 'projects'> & {
   projects?: Array<Omit<NonNullable<PlaywrightTestConfig['projects']>[number], 'use'> & { use?: Use }>;
 };
 
-const GLOBAL_SETUP = fileURLToPath(new URL('./global-setup.ts', import.meta.url));
+// global-setup.js next to this file when compiled (dist/), global-setup.ts when run from source.
+const GLOBAL_SETUP = fileURLToPath(new URL(`./global-setup${extname(import.meta.url)}`, import.meta.url));
 
 /**
  * Playwright's defineConfig, plus nestwright's global setup: one embedded simulated device for

@@ -6,6 +6,7 @@ import { Locator } from './locator.js';
 import { poll } from './poll.js';
 import { satisfies } from './ai/verdict.js';
 import { matchText } from './selector.js';
+import { toPassSkill } from './skills/index.js';
 
 type MatcherState = { isNot: boolean; timeout?: number; utils: { printExpected(v: unknown): string; printReceived(v: unknown): string } };
 type Check = { pass: boolean; received: string };
@@ -121,6 +122,9 @@ export const expect = base.extend({
   },
   async toHaveActivity(this: MatcherState, received: App, expected: string, opts: { timeout?: number } = {}) {
     return retrying(this, 'toHaveActivity', received, expected, opts.timeout, (_, obs) => ({ pass: obs.activity === expected, received: obs.activity ?? 'none' }));
+  },
+  async toPassSkill(this: MatcherState, received: App, file: string, params: Record<string, unknown> = {}) {
+    return toPassSkill(this.isNot, received, file, params);
   },
   async toBeInForeground(this: MatcherState, received: App, opts: { timeout?: number } = {}) {
     const ms = opts.timeout ?? this.timeout ?? received.driver.options.expectTimeout;

@@ -33,6 +33,8 @@ export class Trajectory {
   meta: Record<string, unknown> | undefined;
   /** Names of the attachments written when the test failed. */
   failure: { logcat?: string; tree?: string } | undefined;
+  /** What the steps begun now come from: a skill replay sets 'skill' while it runs. */
+  source: TrajectoryStep['source'] = 'locator';
 
   /** The `nestwright-trajectory` attachment body (version 1). */
   toJSON(): { version: 1; steps: TrajectoryStep[]; meta?: Record<string, unknown>; failure?: { logcat?: string; tree?: string } } {
@@ -50,7 +52,7 @@ export class Trajectory {
       durationMs: 0,
       result: 'ok',
       error: null,
-      source: 'locator',
+      source: this.source,
       ...partial,
     };
     this.steps.push(step);

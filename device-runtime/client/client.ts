@@ -1,4 +1,6 @@
 import {
+  decodeErrorBody,
+  decodeResultBody,
   getTool,
   toolError,
   ToolErrorSchema,
@@ -74,13 +76,14 @@ export class DeviceClient {
       throw new DeviceError(name, envelope, { cause: e });
     }
     if (raw.isError) {
-      const env = ToolErrorSchema.safeParse((raw.structuredContent as { error?: unknown } | undefined)?.error ?? parseText(raw)?.error);
+      const env = ToolErrorSchema.safeParse(decodeErrorBody(raw));
+      const first = raw.content?.[0];
       throw new DeviceError(
         name,
-        env.success ? env.data : toolError('PROTOCOL_ERROR', `error without a valid envelope: ${raw.content?.[0]?.text ?? ''}`),
+        env.success ? env.data : toolError('PROTOCOL_ERROR', `error without a valid envelope: ${first?.type === 'text' ? String(first.text) : JSON.stringify(first ?? null)}`),
       );
     }
-    const body = raw.structuredContent ?? parseText(raw);
+    const body = decodeResultBody(tool, raw);
     const result = tool.result.safeParse(body);
     if (!result.success) {
       throw new DeviceError(name, toolError('PROTOCOL_ERROR', `the runtime answered with an invalid result: ${describe(result.error.issues, 'result')}`, {
@@ -108,15 +111,5 @@ export class DeviceClient {
 
   close(): Promise<void> {
     return this.transport.close();
-  }
-}
-
-function parseText(raw: { content?: Array<{ type: string; text?: string }> }): any {
-  const text = raw.content?.find((c) => c.type === 'text')?.text;
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
   }
 }

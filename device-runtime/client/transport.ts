@@ -1,12 +1,10 @@
+import type { WireResult } from '../protocol/index.js';
+
 /**
  * What the client needs from a connection to a runtime: send one tool call, get back MCP's
  * CallToolResult shape. MCP over Streamable HTTP in production; in-memory in unit tests.
  */
-export interface CallResult {
-  isError?: boolean;
-  structuredContent?: Record<string, unknown>;
-  content?: Array<{ type: string; text?: string }>;
-}
+export type CallResult = WireResult;
 
 export interface ToolTransport {
   callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallResult>;

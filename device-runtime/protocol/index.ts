@@ -15,3 +15,5 @@ export * from './tools/agent.js';
 export * from './tools/runtime.js';
 export * from './tools/audit.js';
 export * from './tool-errors.js';
+export * from './wire.js';
+export * from './selector.js';

@@ -50,7 +50,7 @@ export const TOOL_ERRORS = {
   task_status: ['TASK_NOT_FOUND', 'NOT_SUPPORTED'],
   task_cancel: ['TASK_NOT_FOUND', 'NOT_SUPPORTED'],
   skill_list: [],
-  skill_run: ['SKILL_NOT_FOUND', 'NOT_SUPPORTED'],
+  skill_run: ['SKILL_NOT_FOUND', 'NOT_SUPPORTED', 'APP_NOT_INSTALLED', 'APP_CRASHED'],
   trajectory_get: ['TASK_NOT_FOUND', 'NOT_SUPPORTED'],
   runtime_info: [],
   audit_query: [],

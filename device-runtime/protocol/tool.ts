@@ -23,6 +23,12 @@ export interface ToolDef<
   readonly extension: boolean;
   readonly input: I;
   readonly result: R;
+  /**
+   * A base64 field of the result that travels over MCP as an `image` content block rather than
+   * inside structuredContent (see wire.ts): MCP clients show images and hand them to models as
+   * pictures, while the same bytes as JSON text are megabytes of noise.
+   */
+  readonly imageField?: string;
 }
 
 export function defineTool<N extends string, I extends z.ZodObject, R extends z.ZodObject>(def: {
@@ -34,6 +40,7 @@ export function defineTool<N extends string, I extends z.ZodObject, R extends z.
   extension?: boolean;
   input: I;
   result: R;
+  imageField?: keyof z.output<R> & string;
 }): ToolDef<N, I, R> {
   return {
     mutating: false,

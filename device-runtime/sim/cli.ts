@@ -17,6 +17,7 @@ Run the simulated NestSpace runtime over MCP Streamable HTTP until Ctrl-C.
   --state-dir D         where state.json lives (default .nestwright/sim if ./.nestwright exists, else ~/.nestwright/sim)
   --ephemeral           keep nothing on disk
   --slots N             process slots (default 4)
+  --skills DIR          serve the skills (*.yaml) of DIR over skill_list / skill_run
   --policy P            strict | test | policy.json (default test: install, uninstall,
                         permissions and clipboard pre-approved; shell off)
   --no-virtual-displays spaces take turns on one main display
@@ -47,6 +48,7 @@ export async function simCommand(argv: string[]): Promise<number> {
         'no-virtual-displays': { type: 'boolean' },
         'no-auth': { type: 'boolean' },
         'session-idle-ms': { type: 'string' },
+        skills: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -110,6 +112,7 @@ export async function simCommand(argv: string[]): Promise<number> {
       policy,
       virtualDisplays: !values['no-virtual-displays'],
       sessionIdleMs: idle ?? undefined,
+      skills: values.skills ?? null,
     });
   } catch (e) {
     return fail((e as Error).message);

@@ -3,8 +3,9 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { errorCodesOf, inputJsonSchema, resultJsonSchema, TOOL_LIST } from '../protocol/index.js';
+import { encodeError, encodeResult, errorCodesOf, getTool, inputJsonSchema, outputJsonSchema, TOOL_LIST } from '../protocol/index.js';
 import type { CallContext, CallOutcome, SimRuntime } from './runtime.js';
+import { screenshotBySha256 } from './ui/screenshot.js';
 
 const TOOL_DESCRIPTORS = TOOL_LIST.map((t) => ({
   name: t.name,
@@ -12,7 +13,7 @@ const TOOL_DESCRIPTORS = TOOL_LIST.map((t) => ({
   // Agents read descriptions: say which error codes to expect (the envelope is {code, message, retryable, hint}).
   description: `${t.description} Error codes: ${errorCodesOf(t.name).join(', ')}.`,
   inputSchema: inputJsonSchema(t) as { type: 'object' },
-  outputSchema: resultJsonSchema(t) as { type: 'object' },
+  outputSchema: outputJsonSchema(t) as { type: 'object' },
   annotations: {
     readOnlyHint: !t.mutating,
     destructiveHint: t.dangerous,
@@ -21,16 +22,17 @@ const TOOL_DESCRIPTORS = TOOL_LIST.map((t) => ({
   },
 }));
 
-/** MCP's shape of a call outcome: the result as structured content, or the error envelope with isError. */
-export function toCallToolResult(outcome: CallOutcome): CallToolResult {
-  if (outcome.ok) {
-    return { content: [{ type: 'text', text: JSON.stringify(outcome.result) }], structuredContent: outcome.result as Record<string, unknown> };
-  }
-  return {
-    isError: true,
-    content: [{ type: 'text', text: JSON.stringify({ error: outcome.error }) }],
-    structuredContent: { error: outcome.error },
-  };
+/**
+ * MCP's shape of a call outcome (protocol/wire.ts says why): the result as structured content
+ * with images as image blocks, or the error envelope as text with isError.
+ */
+export function toCallToolResult(name: string, outcome: CallOutcome): CallToolResult {
+  const tool = getTool(name);
+  if (!outcome.ok || !tool) return encodeError(outcome.ok ? { code: 'UNKNOWN_TOOL', message: `no tool ${name}`, retryable: false, hint: null } : outcome.error) as CallToolResult;
+  const result = outcome.result as Record<string, unknown>;
+  // ui_observe with include_screenshot names its PNG by hash; show the picture beside the tree.
+  const shot = name === 'ui_observe' && typeof result.screenshot === 'string' ? screenshotBySha256(result.screenshot.replace(/^sha256:/, '')) : undefined;
+  return encodeResult(tool, result, shot ? [shot.toString('base64')] : []) as CallToolResult;
 }
 
 /** An MCP server for one client session, adapting tools/list and tools/call to the runtime. */
@@ -41,7 +43,7 @@ export function createMcpServer(runtime: SimRuntime, ctx: () => CallContext): Se
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOL_DESCRIPTORS }));
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) =>
-    toCallToolResult(await runtime.call(req.params.name, req.params.arguments ?? {}, { ...ctx(), signal: extra.signal })),
+    toCallToolResult(req.params.name, await runtime.call(req.params.name, req.params.arguments ?? {}, { ...ctx(), signal: extra.signal })),
   );
   return server;
 }

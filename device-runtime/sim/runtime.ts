@@ -39,6 +39,8 @@ export interface SimOptions extends SimEnvOptions {
   virtualDisplays?: boolean;
   /** Audit entries kept in memory (a ring; default 20 000). */
   auditCapacity?: number;
+  /** A directory of skills (`*.yaml`) served by skill_list / skill_run to spaces that have their app. */
+  skills?: string | null;
 }
 
 /** Who is calling: the MCP session (or in-process caller) and its kind. */
@@ -86,6 +88,7 @@ export class SimRuntime {
       stateDir: null,
       policy: TEST_RUN_POLICY,
       virtualDisplays: true,
+      skills: null,
       ...defined,
     };
     this.audit = new SimAudit(options.auditCapacity);

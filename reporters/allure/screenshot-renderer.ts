@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, extname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Attachment } from 'allure-js-commons';
@@ -72,14 +72,7 @@ export class ScreenshotRenderer {
   private thread(): Worker | null {
     if (this.worker !== undefined) return this.worker;
     try {
-      // The worker is TypeScript like the rest: load it through tsx (a dependency), from wherever
-      // this file was loaded by (Playwright's own loader, merge-reports, tsx).
-      const tsx = pathToFileURL(tsxEsmApi()).href;
-      const script = new URL('./render-worker.ts', import.meta.url).href;
-      const worker = new Worker(
-        `import(${JSON.stringify(tsx)}).then((m) => { (m.register ?? m.default.register)(); return import(${JSON.stringify(script)}); })`,
-        { eval: true },
-      );
+      const worker = startWorker();
       worker.on('message', (m: { id: number; png?: Uint8Array; error?: string }) => {
         const w = this.waiting.get(m.id);
         this.waiting.delete(m.id);
@@ -104,6 +97,19 @@ export class ScreenshotRenderer {
     }
     return this.worker;
   }
+}
+
+/**
+ * The render thread. Compiled (the published package) it is plain `render-worker.js` beside this
+ * file. Run from the TypeScript sources (this repository: Playwright's own loader, merge-reports,
+ * tsx) the worker is TypeScript too, and a worker thread does not inherit the parent's loader, so
+ * it registers tsx (a devDependency) before importing `render-worker.ts`.
+ */
+function startWorker(): Worker {
+  if (extname(import.meta.url) === '.js') return new Worker(new URL('./render-worker.js', import.meta.url));
+  const tsx = pathToFileURL(tsxEsmApi()).href;
+  const script = new URL('./render-worker.ts', import.meta.url).href;
+  return new Worker(`import(${JSON.stringify(tsx)}).then((m) => { (m.register ?? m.default.register)(); return import(${JSON.stringify(script)}); })`, { eval: true });
 }
 
 /** tsx's ESM register API (the `import` entry of `tsx/esm/api`; require.resolve would give the CJS one). */

@@ -9,10 +9,14 @@ export interface SpawnedSim {
   kill(signal: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Start `nestwright sim` as a child process (its own process group) and wait for its URL. */
-export async function spawnSim(args: string[]): Promise<SpawnedSim> {
-  // node --import tsx: one process, so its exit code is the command's.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'device-runtime/sim/cli-main.ts', ...args], {
+/**
+ * Start `nestwright sim` as a child process (its own process group) and wait for its URL. By
+ * default `node --import tsx cli-main.ts`: one process, so its exit code is the command's;
+ * `via: 'npx'` runs `npx nestwright sim` as a user types it.
+ */
+export async function spawnSim(args: string[], opts: { via?: 'node' | 'npx' } = {}): Promise<SpawnedSim> {
+  const [cmd, ...pre] = opts.via === 'npx' ? ['npx', 'nestwright', 'sim'] : [process.execPath, '--import', 'tsx', 'device-runtime/sim/cli-main.ts'];
+  const child = spawn(cmd!, [...pre, ...args], {
     cwd: ROOT,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../tool.js';
 import { SpaceIdSchema } from '../common.js';
+import { UiNodeSchema } from '../observation.js';
 
 const space_id = SpaceIdSchema;
 
@@ -47,6 +48,20 @@ export const SkillSummarySchema = z.object({
   params: z.array(z.string()),
 });
 
+/** One replayed step's evidence: what it acted on and the screens before and after. */
+export const SkillStepEvidenceSchema = z.object({
+  index: z.number().int().describe('1-based'),
+  title: z.string(),
+  intent: z.string().nullable(),
+  status: z.enum(['passed', 'skipped', 'failed']),
+  selector: z.string().nullable(),
+  node: UiNodeSchema.nullable().describe('The node the step acted on, in the snapshot it acted on'),
+  before: z.string().nullable().describe('snapshot_id before the step'),
+  after: z.string().nullable().describe('snapshot_id after the step'),
+  duration_ms: z.number(),
+  message: z.string().nullable().describe('Why it failed or was skipped'),
+});
+
 export const skill_list = defineTool({
   name: 'skill_list',
   title: 'List skills',
@@ -61,7 +76,13 @@ export const skill_run = defineTool({
   description: 'Replay a recorded skill, checking its preconditions at each step.',
   mutating: true,
   input: z.object({ space_id, skill: z.string(), params: z.record(z.string(), z.string()).default({}) }),
-  result: z.object({ ok: z.boolean(), steps: z.number().int(), failed_step: z.number().int().nullable(), message: z.string().nullable() }),
+  result: z.object({
+    ok: z.boolean(),
+    steps: z.number().int(),
+    failed_step: z.number().int().nullable(),
+    message: z.string().nullable(),
+    evidence: z.array(SkillStepEvidenceSchema).optional().describe('Extension (skill_evidence): what each step did, as a test trajectory records it'),
+  }),
 });
 
 export const TrajectoryStepSchema = z.object({

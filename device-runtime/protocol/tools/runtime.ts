@@ -12,6 +12,7 @@ export const ExtensionSchema = z.enum([
   'instance', // `instance` on space_launch/space_stop/app_intent: many copies of one app
   'clear_data', // `clear_data` on space_stop
   'snapshot_check', // actions with snapshot_id answer SNAPSHOT_STALE
+  'skill_evidence', // skill_run answers each step's evidence (node, snapshots before and after)
   'allow_downgrade', // `allow_downgrade` on space_install_apk (adb install -d)
   'split_selection', // space_install_apk of a bundle installs the device's splits and lists them
   'space_rename',

@@ -35,7 +35,8 @@ export type Key = z.infer<typeof KeySchema>;
 export const ui_observe = defineTool({
   name: 'ui_observe',
   title: 'Observe screen',
-  description: 'Return the flattened node tree of the space display (optionally a screenshot hash).',
+  description:
+    'Return the flattened node tree of the space display. With include_screenshot, `screenshot` is the sha256 of the rendered screen and the MCP result also carries that PNG as an image content block.',
   input: z.object({
     space_id,
     max_nodes: z.number().int().min(1).max(5000).default(120),
@@ -48,8 +49,10 @@ export const ui_observe = defineTool({
 export const ui_screenshot = defineTool({
   name: 'ui_screenshot',
   title: 'Screenshot',
-  description: 'Return a PNG screenshot of the space display, base64-encoded.',
+  description:
+    'Return a PNG screenshot of the space display. Over MCP the PNG is an image content block (mimeType image/png) and the structured content holds its size and sha256.',
   input: z.object({ space_id, scale: z.number().min(0.05).max(1).default(1) }),
+  imageField: 'data',
   result: z.object({
     mime: z.literal('image/png'),
     data: z.string().describe('base64'),

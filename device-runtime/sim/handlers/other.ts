@@ -3,6 +3,7 @@ import { SCREEN } from '../ui/layout.js';
 import { availableChannels } from '../channels/channel.js';
 import type { HandlerGroup } from './types.js';
 import { notSupported } from './space.js';
+import { skillHandlers } from '../skills/handlers.js';
 
 type OtherTools =
   | 'appfn_status'
@@ -17,7 +18,7 @@ type OtherTools =
   | 'runtime_info';
 
 /** Argument-level extensions (no tool of their own); tool-level ones come from the `extension` flag. */
-const ARGUMENT_EXTENSIONS = ['instance', 'clear_data', 'snapshot_check', 'allow_downgrade', 'split_selection'];
+const ARGUMENT_EXTENSIONS = ['instance', 'clear_data', 'snapshot_check', 'allow_downgrade', 'split_selection', 'skill_evidence'];
 const EXTENSIONS = [...ARGUMENT_EXTENSIONS, ...TOOL_LIST.filter((t) => t.extension).map((t) => t.name)];
 
 export const otherHandlers: HandlerGroup<OtherTools> = {
@@ -30,8 +31,7 @@ export const otherHandlers: HandlerGroup<OtherTools> = {
   task_run: () => notSupported('task_run'),
   task_status: () => notSupported('task_status'),
   task_cancel: () => notSupported('task_cancel'),
-  skill_list: () => ({ skills: [] }),
-  skill_run: () => notSupported('skill_run'),
+  ...skillHandlers,
   trajectory_get: () => notSupported('trajectory_get'),
   runtime_info: (_, rt) => ({
     protocol_version: PROTOCOL_VERSION,

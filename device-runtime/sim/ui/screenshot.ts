@@ -17,6 +17,24 @@ export interface Screenshot {
 /** The last PNG per screen and scale: an unchanged screen is not rasterized again. */
 const cache = new WeakMap<SimScreen, Map<number, { key: string; shot: Screenshot }>>();
 
+/**
+ * The last few PNGs by hex sha256, so the MCP layer can attach the very image a ui_observe
+ * `screenshot` hash names (bounded: at most RECENT_MAX PNGs, ~100–300 KB each at scale 1).
+ */
+const recent = new Map<string, Buffer>();
+const RECENT_MAX = 16;
+
+/** A PNG rendered lately by {@link screenshotFor}, by the hex sha256 of its bytes. */
+export function screenshotBySha256(sha256: string): Buffer | undefined {
+  return recent.get(sha256);
+}
+
+function remember(shot: Screenshot): void {
+  recent.delete(shot.sha256);
+  recent.set(shot.sha256, shot.png);
+  if (recent.size > RECENT_MAX) recent.delete(recent.keys().next().value!);
+}
+
 /** Rasterize and encode a frame's paint commands, uncached (benchmarks call this directly). */
 export function renderPng(ops: PaintOp[], scale: number): { png: Buffer; width: number; height: number } {
   const r = rasterize(ops, scale);
@@ -47,9 +65,13 @@ export function screenshotFor(screen: SimScreen, scale: number): Screenshot {
   let perScale = cache.get(screen);
   if (!perScale) cache.set(screen, (perScale = new Map()));
   const hit = perScale.get(scale);
-  if (hit && hit.key === key) return { ...hit.shot, snapshotId: snap.id };
+  if (hit && hit.key === key) {
+    remember(hit.shot);
+    return { ...hit.shot, snapshotId: snap.id };
+  }
   const { png, width, height } = renderPng(ops, scale);
   const shot: Screenshot = { png, width, height, sha256: createHash('sha256').update(png).digest('hex'), snapshotId: snap.id };
   perScale.set(scale, { key, shot });
+  remember(shot);
   return shot;
 }

@@ -1,0 +1,193 @@
+import type { UiNode } from './observation.js';
+
+/**
+ * The one selector engine: the framework resolves locators with it, and a device runtime that
+ * replays skills (`skill_run`) resolves their selectors with the same code, so a selector means
+ * the same thing on both sides of the protocol.
+ */
+
+/** A selector that cannot be parsed; `message` says what to write instead. */
+export class SelectorSyntaxError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SelectorSyntaxError';
+  }
+}
+
+/**
+ * A locator's description: a chain of steps, each narrowing the previous step's matches (the
+ * next step searches the descendants of each match, like Playwright's `>>`).
+ */
+export type TextMatch = { text: string | RegExp; exact: boolean };
+export type Step =
+  | ({ kind: 'text' } & TextMatch)
+  | ({ kind: 'desc' } & TextMatch)
+  | { kind: 'id'; id: string }
+  | { kind: 'class'; className: string }
+  | { kind: 'role'; role: string; name?: TextMatch; checked?: boolean; disabled?: boolean; selected?: boolean; focused?: boolean }
+  | { kind: 'filter'; hasText?: TextMatch; has?: Step[]; hasNotText?: TextMatch }
+  | { kind: 'nth'; index: number };
+
+export function matchText(value: string | null | undefined, m: TextMatch): boolean {
+  if (value == null) return false;
+  if (m.text instanceof RegExp) return m.text.test(value);
+  if (m.exact) return value === m.text;
+  const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
+  return norm(value).includes(norm(m.text));
+}
+
+function roleMatches(n: UiNode, step: Extract<Step, { kind: 'role' }>): boolean {
+  if (n.role !== step.role) return false;
+  if (step.name && !(matchText(n.text, step.name) || matchText(n.desc, step.name))) return false;
+  if (step.checked !== undefined && (n.checked ?? false) !== step.checked) return false;
+  if (step.disabled !== undefined && !n.enabled !== step.disabled) return false;
+  if (step.selected !== undefined && n.selected !== step.selected) return false;
+  if (step.focused !== undefined && n.focused !== step.focused) return false;
+  return true;
+}
+
+/** Nodes of `all` that are `root` itself or below it (by the observation's parent links). */
+function subtree(all: UiNode[], root: UiNode): UiNode[] {
+  const inside = new Set([root.id]);
+  const out: UiNode[] = [];
+  for (const n of all) {
+    if (n.parent && inside.has(n.parent)) {
+      inside.add(n.id);
+      out.push(n);
+    }
+  }
+  return out;
+}
+
+function textOf(all: UiNode[], n: UiNode): string[] {
+  return [n, ...subtree(all, n)].flatMap((x) => [x.text, x.desc]).filter((t): t is string => !!t);
+}
+
+/** Resolve a chain of steps against one observation's nodes. */
+export function resolveSteps(all: UiNode[], steps: Step[]): UiNode[] {
+  let current: UiNode[] | null = null; // null = the whole screen
+  for (const step of steps) {
+    if (step.kind === 'nth') {
+      const list: UiNode[] = current ?? all;
+      const at = step.index < 0 ? list.length + step.index : step.index;
+      current = list[at] ? [list[at]!] : [];
+      continue;
+    }
+    if (step.kind === 'filter') {
+      current = (current ?? all).filter((n) => {
+        const texts = textOf(all, n);
+        if (step.hasText && !texts.some((t) => matchText(t, step.hasText!))) return false;
+        if (step.hasNotText && texts.some((t) => matchText(t, step.hasNotText!))) return false;
+        if (step.has && resolveSteps(subtree(all, n), step.has).length === 0) return false;
+        return true;
+      });
+      continue;
+    }
+    const scope: UiNode[] = current === null ? all : dedupe(current.flatMap((root) => subtree(all, root)));
+    current = scope.filter((n) => matchStep(n, step));
+  }
+  return current ?? all;
+}
+
+function dedupe(nodes: UiNode[]): UiNode[] {
+  return [...new Map(nodes.map((n) => [n.id, n])).values()];
+}
+
+function matchStep(n: UiNode, step: Exclude<Step, { kind: 'nth' | 'filter' }>): boolean {
+  switch (step.kind) {
+    case 'text':
+      return matchText(n.text, step);
+    case 'desc':
+      return matchText(n.desc, step);
+    case 'id':
+      return !!n.res_id && (step.id.includes(':id/') ? n.res_id === step.id : n.res_id.endsWith(`:id/${step.id}`));
+    case 'class':
+      return n.class === step.className || !!n.class?.endsWith(`.${step.className}`);
+    case 'role':
+      return roleMatches(n, step);
+    default: {
+      const never: never = step;
+      throw new Error(`unknown selector step ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/** How a chain reads in titles and errors: `getByRole('button', { name: 'Save' }) >> nth=0`. */
+export function formatSteps(steps: Step[]): string {
+  const t = (m: TextMatch) => (m.text instanceof RegExp ? String(m.text) : m.exact ? JSON.stringify(m.text) : `'${m.text}'`);
+  return steps
+    .map((s) => {
+      switch (s.kind) {
+        case 'text':
+          return `text=${t(s)}`;
+        case 'desc':
+          return `desc=${t(s)}`;
+        case 'id':
+          return `id=${s.id}`;
+        case 'class':
+          return `class=${s.className}`;
+        case 'role': {
+          const attrs = [s.name ? `name=${t(s.name)}` : '', ...(['checked', 'disabled', 'selected', 'focused'] as const).filter((k) => s[k] !== undefined).map((k) => `${k}=${s[k]}`)].filter(Boolean);
+          return `role=${s.role}${attrs.length ? `[${attrs.join(', ')}]` : ''}`;
+        }
+        case 'filter':
+          return `filter(${[s.hasText ? `hasText=${t(s.hasText)}` : '', s.hasNotText ? `hasNotText=${t(s.hasNotText)}` : '', s.has ? `has=${formatSteps(s.has)}` : ''].filter(Boolean).join(', ')})`;
+        case 'nth':
+          return `nth=${s.index}`;
+      }
+    })
+    .join(' >> ');
+}
+
+/**
+ * Parse the selector syntax of `app.locator()`: parts joined by `>>`, each `engine=value`:
+ * `text=Save` (substring, case-insensitive) or `text="Save"` (exact), `desc=…`, `id=save` or
+ * `id=pkg:id/save`, `class=Button`, `role=button[name="Save"][checked=true]`, `has-text=Milk`
+ * (keep the matches that contain the text), `nth=0`.
+ * A part without `engine=` is text.
+ */
+export function parseSelector(selector: string): Step[] {
+  const parts = selector.split(/\s*>>\s*/).filter(Boolean);
+  if (parts.length === 0) throw new SelectorSyntaxError(`empty selector; write e.g. text="Save" or role=button[name="Save"]`);
+  return parts.map((part) => {
+    const m = /^([\w-]+)=(.*)$/s.exec(part);
+    const [engine, value] = m ? [m[1]!, m[2]!] : ['text', part];
+    const text = (v: string): TextMatch => {
+      const quoted = /^"(.*)"$/s.exec(v) ?? /^'(.*)'$/s.exec(v);
+      const regex = /^\/(.*)\/([a-z]*)$/s.exec(v);
+      if (regex) return { text: new RegExp(regex[1]!, regex[2]), exact: false };
+      return quoted ? { text: quoted[1]!, exact: true } : { text: v, exact: false };
+    };
+    switch (engine) {
+      case 'text':
+        return { kind: 'text', ...text(value) };
+      case 'desc':
+        return { kind: 'desc', ...text(value) };
+      case 'id':
+        return { kind: 'id', id: value };
+      case 'class':
+        return { kind: 'class', className: value };
+      case 'has-text':
+        // Keeps the matches so far that contain the text (themselves or a descendant), like
+        // .filter({ hasText }): `role=listitem >> has-text="Milk" >> role=checkbox`.
+        return { kind: 'filter', hasText: text(value) };
+      case 'nth':
+        if (!/^-?\d+$/.test(value)) throw new SelectorSyntaxError(`nth= takes an integer, got ${JSON.stringify(value)} in ${JSON.stringify(selector)}`);
+        return { kind: 'nth', index: Number(value) };
+      case 'role': {
+        const rm = /^([\w-]+)((?:\[[^\]]*\])*)$/.exec(value);
+        if (!rm) throw new SelectorSyntaxError(`cannot parse role selector ${JSON.stringify(part)}; write role=button[name="Save"]`);
+        const step: Extract<Step, { kind: 'role' }> = { kind: 'role', role: rm[1]! };
+        for (const attr of rm[2]!.matchAll(/\[(\w+)(?:=([^\]]*))?\]/g)) {
+          const [, key, v = 'true'] = attr;
+          if (key === 'name') step.name = text(v);
+          else if (key === 'checked' || key === 'disabled' || key === 'selected' || key === 'focused') step[key] = v === 'true';
+          else throw new SelectorSyntaxError(`unknown role attribute [${key}] in ${JSON.stringify(part)}; use name, checked, disabled, selected or focused`);
+        }
+        return step;
+      }
+      default:
+        throw new SelectorSyntaxError(`unknown selector engine "${engine}=" in ${JSON.stringify(selector)}; use text=, desc=, id=, class=, role=, has-text= or nth=`);
+    }
+  });
+}

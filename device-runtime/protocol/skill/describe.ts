@@ -1,0 +1,78 @@
+import type { Check, SkillStep, Target } from './schema.js';
+
+/** A target as it reads in titles: one selector, or alternatives joined by ` | `. */
+export function describeTarget(target: Target): string {
+  return typeof target === 'string' ? target : target.join(' | ');
+}
+
+/** The selector a step acts on, as it reads in titles and evidence; null for steps without one. */
+export function stepSelector(step: SkillStep): string | null {
+  switch (step.kind) {
+    case 'tap':
+      return describeTarget(step.tap);
+    case 'long_press':
+      return describeTarget(step.long_press);
+    case 'fill':
+      return describeTarget(step.fill.target);
+    case 'clear':
+      return describeTarget(step.clear);
+    case 'scroll_to':
+      return describeTarget(step.scroll_to);
+    case 'swipe':
+      return describeTarget(step.swipe.target);
+    default:
+      return null;
+  }
+}
+
+/** A check as it reads in titles and failures: `visible text=Saved`, `activity .MainActivity`. */
+export function describeCheck(check: Check): string {
+  switch (check.kind) {
+    case 'visible':
+      return `visible ${describeTarget(check.visible)}`;
+    case 'hidden':
+      return `hidden ${check.hidden}`;
+    case 'text':
+      return `text of ${check.text.target} ${check.text.exact ? 'is' : 'contains'} ${JSON.stringify(check.text.value)}`;
+    case 'count':
+      return `count of ${check.count.target} is ${check.count.value}`;
+    case 'activity':
+      return `activity ${check.activity}`;
+    default: {
+      const never: never = check;
+      throw new Error(`unknown check ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/** A step's title when it has no intent: what it does, in the words of step titles elsewhere. */
+export function describeStep(step: SkillStep): string {
+  switch (step.kind) {
+    case 'launch':
+      return `Launch${step.launch !== true && step.launch.activity ? ` ${step.launch.activity}` : ''}`;
+    case 'tap':
+      return `Tap ${describeTarget(step.tap)}`;
+    case 'long_press':
+      return `Long-press ${describeTarget(step.long_press)}`;
+    case 'fill':
+      return `Fill ${describeTarget(step.fill.target)} with ${JSON.stringify(step.fill.value)}`;
+    case 'clear':
+      return `Clear ${describeTarget(step.clear)}`;
+    case 'press':
+      return `Press ${step.press}`;
+    case 'scroll_to':
+      return `Scroll to ${describeTarget(step.scroll_to)}`;
+    case 'swipe':
+      return `Swipe ${step.swipe.direction} on ${describeTarget(step.swipe.target)}`;
+    case 'wait_for':
+      return `Wait for ${step.wait_for === 'idle' ? 'the screen to settle' : describeCheck(step.wait_for)}`;
+    case 'assert':
+      return `Assert ${describeCheck(step.assert)}`;
+    case 'run':
+      return `Run skill ${step.run.skill}`;
+    default: {
+      const never: never = step;
+      throw new Error(`unknown step ${JSON.stringify(never)}`);
+    }
+  }
+}

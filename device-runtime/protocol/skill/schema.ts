@@ -1,0 +1,168 @@
+import { z } from 'zod';
+import { PackageNameSchema } from '../common.js';
+import { parseSelector, SelectorSyntaxError } from '../selector.js';
+import { KeySchema } from '../tools/ui.js';
+
+/**
+ * The skill format (`skills/*.yaml`): the single definition. Types are inferred from it, the
+ * editors' JSON Schema is derived from it (`skillJsonSchema()`), and both the framework (replay as
+ * a test) and a device runtime (`skill_run`) parse skills with it.
+ *
+ * A step names its action by its key (`tap: text=Save`), as Maestro flows do. The parser adds the
+ * key as `kind` before the discriminated union sees the step, so dispatch is an exhaustive
+ * `switch (step.kind)`, and a step with no action or two of them is one clear error.
+ */
+
+/** `${name}` references to parameters inside any string of a step. */
+export const PARAM_REF = /\$\{([A-Za-z_][\w-]*)\}/g;
+
+/** A selector in the documented syntax (`text=Save`, `id=title`, `role=button[name="Save"]`). */
+export const SelectorSchema = z
+  .string()
+  .min(1)
+  .superRefine((value, ctx) => {
+    try {
+      // Parameters are substituted at run time; check the syntax around them now.
+      parseSelector(value.replace(PARAM_REF, 'x'));
+    } catch (e) {
+      if (!(e instanceof SelectorSyntaxError)) throw e;
+      ctx.addIssue({ code: 'custom', message: e.message });
+    }
+  })
+  .describe('A selector: text=…, desc=…, id=…, class=…, role=…[name="…"], nth=N, joined by >>');
+
+/** One selector, or alternatives tried in order (the first that is on screen is used). */
+export const TargetSchema = z.union([SelectorSchema, z.array(SelectorSchema).min(1)]);
+export type Target = z.infer<typeof TargetSchema>;
+
+/**
+ * Add `kind` = the one action key present. A missing or doubled action is an issue on the
+ * object itself, so it is reported at the step's line.
+ */
+function keyed(keys: readonly string[], what: string) {
+  return (value: unknown, ctx: { addIssue(issue: { code: 'custom'; message: string; input?: unknown }): void }) => {
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
+    const present = keys.filter((k) => k in value);
+    if (present.length !== 1) {
+      ctx.addIssue({
+        code: 'custom',
+        message: present.length === 0 ? `a ${what} needs one of: ${keys.join(', ')}` : `a ${what} has one action, this one has ${present.join(' and ')}; split it into ${present.length} ${what}s`,
+      });
+      return value;
+    }
+    return { ...value, kind: present[0] };
+  };
+}
+
+const CHECK_KEYS = ['visible', 'hidden', 'text', 'count', 'activity'] as const;
+
+/** A check on the screen: what `pre`, `post`, `when`, `assert` and `wait_for` hold to. */
+export const CheckSchema = z.preprocess(
+  keyed(CHECK_KEYS, 'check'),
+  z.discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('visible'), visible: TargetSchema.describe('On screen (any alternative)') }),
+    z.strictObject({ kind: z.literal('hidden'), hidden: SelectorSchema.describe('Not on screen') }),
+    z.strictObject({
+      kind: z.literal('text'),
+      text: z.strictObject({ target: SelectorSchema, value: z.string(), exact: z.boolean().default(true) }).describe('The one matching node has this text'),
+    }),
+    z.strictObject({ kind: z.literal('count'), count: z.strictObject({ target: SelectorSchema, value: z.number().int().min(0) }) }),
+    z.strictObject({ kind: z.literal('activity'), activity: z.string().min(1).describe('The activity in front, e.g. .MainActivity') }),
+  ]),
+);
+export type Check = z.infer<typeof CheckSchema>;
+
+const common = {
+  intent: z.string().min(1).optional().describe('What the step is for, in words: titles, reports, and the plan of a fallback'),
+  pre: z.array(CheckSchema).optional().describe('Must hold before the step acts'),
+  post: z.array(CheckSchema).optional().describe('Must hold after the step: the proof that it did what it says'),
+  optional: z.boolean().optional().describe('A step that fails to find its target is skipped instead of failing the skill'),
+  when: CheckSchema.optional().describe('Run the step only when this holds on the current screen'),
+  timeout: z.number().int().positive().optional().describe('Milliseconds for the action and each check (default: the action timeout)'),
+};
+
+const STEP_KEYS = ['launch', 'tap', 'long_press', 'fill', 'clear', 'press', 'scroll_to', 'swipe', 'wait_for', 'assert', 'run'] as const;
+
+const ParamValueSchema = z.union([z.string(), z.number(), z.boolean()]);
+
+export const StepSchema = z.preprocess(
+  keyed(STEP_KEYS, 'step'),
+  z.discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('launch'), launch: z.union([z.literal(true), z.strictObject({ activity: z.string().min(1).optional() })]), ...common }),
+    z.strictObject({ kind: z.literal('tap'), tap: TargetSchema, ...common }),
+    z.strictObject({ kind: z.literal('long_press'), long_press: TargetSchema, ...common }),
+    z.strictObject({ kind: z.literal('fill'), fill: z.strictObject({ target: TargetSchema, value: z.string() }), ...common }),
+    z.strictObject({ kind: z.literal('clear'), clear: TargetSchema, ...common }),
+    z.strictObject({ kind: z.literal('press'), press: KeySchema, ...common }),
+    z.strictObject({ kind: z.literal('scroll_to'), scroll_to: TargetSchema, ...common }),
+    z.strictObject({
+      kind: z.literal('swipe'),
+      swipe: z.strictObject({ target: TargetSchema, direction: z.enum(['up', 'down', 'left', 'right']), distance: z.number().min(0.05).max(0.95).optional() }),
+      ...common,
+    }),
+    z.strictObject({ kind: z.literal('wait_for'), wait_for: z.union([z.literal('idle').describe('The screen stops changing'), CheckSchema]), ...common }),
+    z.strictObject({ kind: z.literal('assert'), assert: CheckSchema, ...common }),
+    z.strictObject({
+      kind: z.literal('run'),
+      run: z.strictObject({ skill: z.string().min(1).describe('Path of the skill, relative to this file'), params: z.record(z.string(), ParamValueSchema).default({}) }),
+      ...common,
+    }),
+  ]),
+);
+export type SkillStep = z.infer<typeof StepSchema>;
+export type StepKind = SkillStep['kind'];
+
+export const ParamSchema = z.strictObject({
+  type: z.enum(['string', 'number', 'boolean']).default('string'),
+  description: z.string().optional(),
+  example: ParamValueSchema.optional(),
+  default: ParamValueSchema.optional().describe('Used when the parameter is not given; without it the parameter is required'),
+});
+export type SkillParam = z.infer<typeof ParamSchema>;
+
+export const SkillSchema = z
+  .strictObject({
+    name: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'a skill name is lower case: letters, digits, . _ -'),
+    description: z.string().optional(),
+    app: PackageNameSchema.describe('Package of the app the skill drives'),
+    apk: z.string().optional().describe('APK to install when the skill runs outside a test (relative to this file)'),
+    params: z.record(z.string().regex(/^[A-Za-z_][\w-]*$/, 'a parameter name is letters, digits, _ or -'), ParamSchema).default({}),
+    steps: z.array(StepSchema).min(1, 'a skill has at least one step'),
+  })
+  .superRefine((skill, ctx) => {
+    // Every ${name} in the steps is a declared parameter: a typo is an error at its line, now.
+    const walk = (value: unknown, path: (string | number)[]) => {
+      if (typeof value === 'string') {
+        for (const m of value.matchAll(PARAM_REF)) {
+          if (!(m[1]! in skill.params)) {
+            const known = Object.keys(skill.params);
+            ctx.addIssue({ code: 'custom', path, message: `\${${m[1]}} is not a parameter of this skill; ${known.length ? `its parameters are ${known.join(', ')}` : 'declare it under params:'}` });
+          }
+        }
+      } else if (Array.isArray(value)) value.forEach((v, i) => walk(v, [...path, i]));
+      else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) if (k !== 'kind') walk(v, [...path, k]);
+    };
+    skill.steps.forEach((s, i) => walk(s, ['steps', i]));
+  });
+export type Skill = z.infer<typeof SkillSchema>;
+
+/** JSON Schema (draft 2020-12) of a skill file, for editors (`# yaml-language-server: $schema=…`). */
+export function skillJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(SkillSchema, { io: 'input', unrepresentable: 'any', reused: 'ref' }) as Record<string, unknown>;
+  return { ...(withoutKind(schema) as Record<string, unknown>), title: 'nestwright skill' };
+}
+
+/** `kind` is added by the parser, not written in files: drop it from the editors' schema. */
+function withoutKind(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutKind);
+  if (!node || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (k === 'properties' && v && typeof v === 'object' && 'kind' in v) {
+      const { kind: _, ...rest } = v as Record<string, unknown>;
+      out[k] = withoutKind(rest);
+    } else if (k === 'required' && Array.isArray(v)) out[k] = v.filter((x) => x !== 'kind');
+    else out[k] = withoutKind(v);
+  }
+  return out;
+}

@@ -1,0 +1,232 @@
+import { toolError, type Observation, type ToolInput, type ToolName, type ToolResult, type UiNode } from '../../protocol/index.js';
+import { parseSelector, resolveSteps } from '../../protocol/selector.js';
+import { describeCheck, describeStep, stepSelector, evaluateCheck, resolveParams, SkillParamError, substitute, type Check, type ParamValue, type SkillStep, type Target } from '../../protocol/skill/index.js';
+import type { SkillStepEvidenceSchema } from '../../protocol/tools/agent.js';
+import { SimError } from '../core/sim-error.js';
+import type { CallContext, SimRuntime } from '../runtime.js';
+import type { LibrarySkill, SkillLibrary } from './library.js';
+import type { z } from 'zod';
+
+type Evidence = z.infer<typeof SkillStepEvidenceSchema>;
+
+/** A step that did not apply (its `when` did not hold, an optional target was not there). */
+class Skipped extends Error {}
+/** A step that failed: the message says what was expected and what the screen showed. */
+class StepFailed extends Error {}
+
+const DEFAULT_TIMEOUT = 5_000;
+const MAX_NESTING = 8;
+
+/**
+ * `skill_run` on the device: the skill's steps replayed through the runtime's own tools, as the
+ * device's local agent would call them (so they are leased, audited and validated like any call).
+ * Waiting is done here, next to the screen: each target is resolved against fresh observations
+ * (scrolling a list to bring it into view), each check retried until its timeout.
+ */
+export class DeviceSkillRunner {
+  readonly evidence: Evidence[] = [];
+
+  constructor(
+    private readonly rt: SimRuntime,
+    private readonly ctx: CallContext,
+    private readonly spaceId: string,
+    private readonly library: SkillLibrary,
+  ) {}
+
+  /** Check the parameters (of this skill and every skill it runs) before any step acts. */
+  plan(entry: LibrarySkill, given: Record<string, unknown>, depth = 0): Record<string, ParamValue> {
+    if (depth > MAX_NESTING) throw new SimError(toolError('INVALID_ARGUMENT', `skill ${entry.skill.name}: skills run each other more than ${MAX_NESTING} deep (a cycle?)`));
+    let params: Record<string, ParamValue>;
+    try {
+      params = resolveParams(entry.skill, given);
+    } catch (e) {
+      if (e instanceof SkillParamError) throw new SimError(toolError('INVALID_ARGUMENT', `${e.message}; nothing was run`, { hint: 'skill_list lists each skill with its parameters.' }));
+      throw e;
+    }
+    for (const step of entry.skill.steps) {
+      if (step.kind !== 'run') continue;
+      const nested = this.library.byPath(entry.path, step.run.skill);
+      if (!nested) throw new SimError(toolError('SKILL_NOT_FOUND', `skill ${entry.skill.name} runs ${step.run.skill}, which this runtime does not serve`));
+      this.plan(nested, substitute(step.run.params, params), depth + 1);
+    }
+    return params;
+  }
+
+  /** Replay; the first failed step ends the run. Returns the 1-based failed step, or null. */
+  async run(entry: LibrarySkill, params: Record<string, ParamValue>, prefix = ''): Promise<{ failed: number | null; message: string | null }> {
+    const { skill } = entry;
+    const first = await this.observe();
+    if (first.package !== skill.app) await this.call('space_launch', { space_id: this.spaceId, package: skill.app });
+    for (const [i, raw] of skill.steps.entries()) {
+      const step = substitute(raw, params);
+      const title = `${prefix}${skill.name} ${i + 1}/${skill.steps.length}: ${step.intent ? `${step.intent} (${describeStep(step)})` : describeStep(step)}`;
+      const ev: Evidence = { index: this.evidence.length + 1, title, intent: step.intent ?? null, status: 'passed', selector: stepSelector(step), node: null, before: null, after: null, duration_ms: 0, message: null };
+      this.evidence.push(ev);
+      const started = Date.now();
+      try {
+        await this.step(entry, step, ev, prefix);
+      } catch (e) {
+        if (e instanceof Skipped) {
+          ev.status = 'skipped';
+          ev.message = e.message;
+        } else if (e instanceof StepFailed) {
+          ev.status = 'failed';
+          ev.message = `skill ${skill.name} failed at step ${i + 1} "${step.intent ?? describeStep(step)}": ${e.message}`;
+          return { failed: ev.index, message: ev.message };
+        } else throw e;
+      } finally {
+        ev.duration_ms = Date.now() - started;
+        ev.after ??= (await this.observe().catch(() => null))?.snapshot_id ?? null;
+      }
+    }
+    return { failed: null, message: null };
+  }
+
+  private async step(entry: LibrarySkill, step: SkillStep, ev: Evidence, prefix: string): Promise<void> {
+    const timeout = step.timeout ?? DEFAULT_TIMEOUT;
+    if (step.when) {
+      const r = evaluateCheck(step.when, await this.observe());
+      if (!r.pass) throw new Skipped(`when ${describeCheck(step.when)} did not hold (${r.received})`);
+    }
+    for (const check of step.pre ?? []) await this.hold('precondition not met', check, timeout, step.optional === true);
+    const before = await this.observe();
+    ev.before = before.snapshot_id;
+    try {
+      await this.act(entry, step, ev, timeout, prefix);
+    } catch (e) {
+      if (step.optional && e instanceof StepFailed) throw new Skipped(`optional step: ${e.message.split('\n')[0]}`);
+      throw e;
+    }
+    for (const check of step.post ?? []) await this.hold('post-check failed', check, timeout, false);
+  }
+
+  private async act(entry: LibrarySkill, step: SkillStep, ev: Evidence, timeout: number, prefix: string): Promise<void> {
+    const id = this.spaceId;
+    const on = async (target: Target, then: (node: UiNode, obs: Observation) => Promise<unknown>) => {
+      const { node, obs } = await this.resolve(target, timeout);
+      ev.node = node;
+      ev.before = obs.snapshot_id;
+      await then(node, obs);
+    };
+    switch (step.kind) {
+      case 'launch':
+        await this.call('space_launch', { space_id: id, package: entry.skill.app, ...(step.launch !== true && step.launch.activity ? { activity: step.launch.activity } : {}) });
+        return;
+      case 'tap':
+        return on(step.tap, (n, o) => this.call('ui_tap', { space_id: id, node_id: n.id, snapshot_id: o.snapshot_id }));
+      case 'long_press':
+        return on(step.long_press, (n, o) => this.call('ui_long_press', { space_id: id, node_id: n.id, snapshot_id: o.snapshot_id, duration_ms: 800 }));
+      case 'fill':
+        return on(step.fill.target, (n, o) => this.call('ui_set_text', { space_id: id, node_id: n.id, snapshot_id: o.snapshot_id, text: step.fill.value }));
+      case 'clear':
+        return on(step.clear, (n, o) => this.call('ui_set_text', { space_id: id, node_id: n.id, snapshot_id: o.snapshot_id, text: '' }));
+      case 'scroll_to':
+        return on(step.scroll_to, async () => {});
+      case 'swipe':
+        return on(step.swipe.target, (n) => {
+          const [l, t, r, b] = n.bounds;
+          const [cx, cy] = [Math.round((l + r) / 2), Math.round((t + b) / 2)];
+          const d = step.swipe.distance ?? 0.6;
+          const [dx, dy] = [Math.round(((r - l) * d) / 2), Math.round(((b - t) * d) / 2)];
+          const dir = step.swipe.direction;
+          const from: [number, number] = dir === 'up' ? [cx, cy + dy] : dir === 'down' ? [cx, cy - dy] : dir === 'left' ? [cx + dx, cy] : [cx - dx, cy];
+          const to: [number, number] = dir === 'up' ? [cx, cy - dy] : dir === 'down' ? [cx, cy + dy] : dir === 'left' ? [cx - dx, cy] : [cx + dx, cy];
+          return this.call('ui_swipe', { space_id: id, from, to, duration_ms: 300 });
+        });
+      case 'press':
+        await this.call('ui_key', { space_id: id, key: step.press });
+        return;
+      case 'wait_for':
+        return step.wait_for === 'idle' ? this.idle(timeout) : this.hold('wait failed', step.wait_for, timeout, false);
+      case 'assert':
+        return this.hold('assertion failed', step.assert, timeout, false);
+      case 'run': {
+        const nested = this.library.byPath(entry.path, step.run.skill)!;
+        const r = await this.run(nested, resolveParams(nested.skill, step.run.params), `${prefix}  `);
+        if (r.failed !== null) throw new StepFailed(r.message ?? 'a step of the skill it runs failed');
+        return;
+      }
+      default: {
+        const never: never = step;
+        throw new SimError(toolError('INVALID_ARGUMENT', `unknown step ${JSON.stringify(never)}`));
+      }
+    }
+  }
+
+  private async call<N extends ToolName>(name: N, args: ToolInput<N>): Promise<ToolResult<N>> {
+    const out = await this.rt.call<N>(name, args, this.ctx);
+    if (!out.ok) {
+      // A crash ends the run as the tool's own error; anything else fails the step.
+      if (out.error.code === 'APP_CRASHED') throw new SimError(out.error);
+      throw new StepFailed(`${name}: ${out.error.code}: ${out.error.message}`);
+    }
+    return out.result;
+  }
+
+  private observe(): Promise<Observation> {
+    return this.call('ui_observe', { space_id: this.spaceId, max_nodes: 400, detail: 'compact' });
+  }
+
+  /** Until one alternative names exactly one node; a list on screen is scrolled to find it. */
+  private async resolve(target: Target, timeout: number): Promise<{ node: UiNode; obs: Observation }> {
+    const alternatives = typeof target === 'string' ? [target] : target;
+    const deadline = Date.now() + timeout;
+    let direction: 'down' | 'up' = 'down';
+    let last: Observation | null = null;
+    for (let wait = 20; ; wait = Math.min(wait * 2, 250)) {
+      const obs = (last = await this.observe());
+      if (!obs.tree_missing) {
+        for (const sel of alternatives) {
+          const nodes = resolveSteps(obs.nodes, parseSelector(sel));
+          if (nodes.length > 1) throw new StepFailed(`${sel} matches ${nodes.length} nodes; a step acts on one (strict)`);
+          if (nodes.length === 1) return { node: nodes[0]!, obs };
+        }
+        if (obs.nodes.some((n) => n.scrollable) && Date.now() < deadline) {
+          const { moved } = await this.call('ui_scroll', { space_id: this.spaceId, direction, amount: 1 });
+          if (!moved) direction = direction === 'down' ? 'up' : 'down';
+          continue;
+        }
+      }
+      if (Date.now() + wait > deadline) break;
+      await new Promise((r) => setTimeout(r, wait));
+    }
+    throw new StepFailed(`${alternatives.join(' | ')} is not on screen after ${timeout}ms; on screen: ${screenLine(last)}`);
+  }
+
+  private async hold(what: string, check: Check, timeout: number, skipOnFail: boolean): Promise<void> {
+    const deadline = Date.now() + timeout;
+    let received = '';
+    let last: Observation | null = null;
+    for (let wait = 20; ; wait = Math.min(wait * 2, 250)) {
+      last = await this.observe();
+      const r = evaluateCheck(check, last);
+      if (r.pass) return;
+      received = r.received;
+      if (Date.now() + wait > deadline) break;
+      await new Promise((res) => setTimeout(res, wait));
+    }
+    const message = `${what}: expected ${describeCheck(check)}, received ${received}; on screen: ${screenLine(last)}`;
+    if (skipOnFail) throw new Skipped(message);
+    throw new StepFailed(message);
+  }
+
+  private async idle(timeout: number): Promise<void> {
+    const deadline = Date.now() + timeout;
+    let hash: string | undefined;
+    while (Date.now() < deadline) {
+      const obs = await this.observe();
+      if (!obs.tree_missing && obs.screen_hash !== undefined && obs.screen_hash === hash) return;
+      hash = obs.screen_hash;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new StepFailed(`the screen kept changing for ${timeout}ms`);
+  }
+}
+
+
+/** The screen in one line for a failure message: activity and the first texts. */
+function screenLine(obs: Observation | null): string {
+  if (!obs) return '(nothing observed)';
+  const texts = obs.nodes.map((n) => n.text ?? n.desc).filter(Boolean).slice(0, 12);
+  return `${obs.package ?? '(no app)'} ${obs.activity ?? ''} [${texts.map((t) => JSON.stringify(t)).join(', ')}]`;
+}

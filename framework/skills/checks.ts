@@ -1,0 +1,27 @@
+import { evaluateCheck, type Check, type CheckResult } from '../../device-runtime/protocol/skill/index.js';
+import type { Observation } from '../../device-runtime/protocol/index.js';
+import type { AppDriver } from '../driver.js';
+import { describeNode, NestwrightError } from '../errors.js';
+import { poll } from '../poll.js';
+
+/** A check against one observation (the protocol's evaluation, with the framework's node lines). */
+export function evaluate(check: Check, obs: Observation, api: string): CheckResult {
+  try {
+    return evaluateCheck(check, obs, describeNode);
+  } catch (e) {
+    throw new NestwrightError(api, (e as Error).message, { cause: e });
+  }
+}
+
+/** Retry a check against fresh observations until it holds or `timeout` ms pass. */
+export async function waitCheck(driver: AppDriver, check: Check, timeout: number, api: string): Promise<{ pass: boolean; received: string; obs: Observation | null }> {
+  let last: { result: CheckResult; obs: Observation } | null = null;
+  const r = await poll(timeout, async () => {
+    const obs = await driver.observe(api);
+    const result = evaluate(check, obs, api);
+    last = { result, obs };
+    return result.pass ? { done: true, value: true } : { done: false };
+  });
+  const l = last as { result: CheckResult; obs: Observation } | null;
+  return { pass: 'value' in r, received: l?.result.received ?? '(nothing observed)', obs: l?.obs ?? null };
+}

@@ -1,0 +1,262 @@
+import path from 'node:path';
+import { test } from '@playwright/test';
+import type { Observation } from '../../device-runtime/protocol/index.js';
+import { describeCheck, describeStep, stepSelector, resolveParams, SkillParamError, substitute, type Check, type ParamValue, type Skill, type SkillStep, type StepKind, type Target } from '../../device-runtime/protocol/skill/index.js';
+import type { App } from '../app.js';
+import { describeScreen, NestwrightError, TimeoutError } from '../errors.js';
+import type { Locator } from '../locator.js';
+import { poll } from '../poll.js';
+import { resolveSteps } from '../selector.js';
+import type { TrajectoryStep } from '../trajectory.js';
+import { evaluate, waitCheck } from './checks.js';
+import { loadSkill } from './load.js';
+
+/** A skill with its parameters resolved and every skill it runs loaded and checked too. */
+export interface PlannedSkill {
+  skill: Skill;
+  path: string;
+  params: Record<string, ParamValue>;
+  /** The skills its `run` steps name, by step index. */
+  nested: Map<number, PlannedSkill>;
+}
+
+export interface SkillStepResult {
+  /** 1-based, as in messages. */
+  index: number;
+  title: string;
+  kind: StepKind;
+  intent: string | null;
+  status: 'passed' | 'skipped' | 'failed';
+  durationMs: number;
+  error: string | null;
+}
+
+export interface SkillRunResult {
+  skill: string;
+  file: string;
+  ok: boolean;
+  steps: SkillStepResult[];
+  /** The failure, when a step failed: its message says the step, what was expected and the screen. */
+  error: SkillFailedError | null;
+}
+
+/** A step of a skill failed: which one, why, and what was on screen. */
+export class SkillFailedError extends NestwrightError {
+  readonly code = 'SKILL_FAILED';
+  constructor(
+    api: string,
+    message: string,
+    readonly skill: string,
+    readonly step: number,
+    readonly stepTitle: string,
+    readonly observation: Observation | null,
+    options?: { cause?: unknown },
+  ) {
+    super(api, message, options);
+  }
+}
+
+/**
+ * Load a skill and everything it runs, and check every parameter, before any step touches the
+ * device: a missing or ill-typed parameter, a bad file or a cycle of `run`s is an error now.
+ */
+export function planSkill(api: string, file: string, given: Record<string, unknown>, from?: string, stack: string[] = []): PlannedSkill {
+  const { skill, path: at } = loadSkill(api, file, from);
+  if (stack.includes(at)) throw new NestwrightError(api, `skill ${skill.name} runs itself (${[...stack, at].map(shown).join(' → ')})`);
+  let params: Record<string, ParamValue>;
+  try {
+    params = resolveParams(skill, given);
+  } catch (e) {
+    if (e instanceof SkillParamError) throw new NestwrightError(api, `${e.message} — nothing was run`, { cause: e });
+    throw e;
+  }
+  const nested = new Map<number, PlannedSkill>();
+  skill.steps.forEach((step, i) => {
+    if (step.kind === 'run') nested.set(i, planSkill(api, step.run.skill, substitute(step.run.params, params), at, [...stack, at]));
+  });
+  return { skill, path: at, params, nested };
+}
+
+const trajectoryKind = (kind: StepKind): TrajectoryStep['kind'] => (kind === 'assert' || kind === 'wait_for' ? 'assertion' : kind === 'launch' || kind === 'run' ? 'app' : 'action');
+
+function inTest(): boolean {
+  try {
+    test.info();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A step did not apply (its `when` did not hold, or an optional target was not there). */
+class Skipped extends Error {}
+
+/**
+ * Replay a planned skill on an app instance. Every step is a `test.step` and a trajectory record
+ * with source `skill`; actions go through the same locators a spec uses (auto-wait, strictness,
+ * verification), so a skill step costs what the same locator step costs. Stops at the first
+ * failed step and returns the failure rather than throwing it.
+ */
+export async function replaySkill(app: App, planned: PlannedSkill, api: string): Promise<SkillRunResult> {
+  const { skill } = planned;
+  const driver = app.driver;
+  if (skill.app !== app.package) {
+    throw new NestwrightError(api, `skill ${skill.name} drives ${skill.app}, but this app is ${app.package}; run it on an instance of ${skill.app}`);
+  }
+  const results: SkillStepResult[] = [];
+  const previous = driver.trajectory.source;
+  driver.trajectory.source = 'skill';
+  let error: SkillFailedError | null = null;
+  const all = async () => {
+    for (const [i, raw] of skill.steps.entries()) {
+      const step = substitute(raw, planned.params);
+      const what = describeStep(step);
+      const title = `${skill.name} ${i + 1}/${skill.steps.length}: ${step.intent ? `${step.intent} (${what})` : what}`;
+      const started = Date.now();
+      const result: SkillStepResult = { index: i + 1, title, kind: step.kind, intent: step.intent ?? null, status: 'passed', durationMs: 0, error: null };
+      results.push(result);
+      try {
+        await driver.step({ kind: trajectoryKind(step.kind), api: `skill.${step.kind}`, title, selector: stepSelector(step) }, async (record) => {
+          const first = driver.trajectory.steps.length;
+          try {
+            await runStep(app, planned, i, step, api);
+          } catch (e) {
+            if (!(e instanceof Skipped)) throw e;
+            result.status = 'skipped';
+            result.error = e.message;
+          }
+          const inner = driver.trajectory.steps.slice(first);
+          record.node = inner.find((r) => r.node)?.node ?? null;
+          record.before = inner[0]?.before ?? null;
+          record.after = inner[inner.length - 1]?.after ?? null;
+        });
+      } catch (e) {
+        result.status = 'failed';
+        const obs = (e as { observation?: Observation | null }).observation ?? null;
+        const message = `skill ${skill.name} (${shown(planned.path)}) failed at step ${i + 1} "${step.intent ?? what}":\n${(e as Error).message ?? String(e)}`;
+        result.error = message;
+        error = e instanceof SkillFailedError ? e : new SkillFailedError(api, message, skill.name, i + 1, title, obs, { cause: e });
+        if (isFatal(e)) throw e;
+        return;
+      } finally {
+        result.durationMs = Date.now() - started;
+      }
+    }
+  };
+  try {
+    await (inTest() ? test.step(`Run skill ${skill.name}`, all, { box: true }).catch((e) => { if (!error) throw e; }) : all());
+  } finally {
+    driver.trajectory.source = previous;
+  }
+  return { skill: skill.name, file: planned.path, ok: !error, steps: results, error };
+}
+
+/** A path as messages show it: relative to the working directory when it is under it. */
+export function shown(p: string): string {
+  const rel = path.relative(process.cwd(), p);
+  return rel && !rel.startsWith('..') ? rel : p;
+}
+
+/** A crash or a lost device ends the test as is; it is not a failed step to report. */
+function isFatal(e: unknown): boolean {
+  const name = (e as Error)?.name;
+  return name === 'AppCrashedError' || name === 'DeviceDisconnectedError';
+}
+
+
+async function runStep(app: App, planned: PlannedSkill, index: number, step: SkillStep, api: string): Promise<void> {
+  const driver = app.driver;
+  const actionTimeout = step.timeout ?? driver.options.actionTimeout;
+  const checkTimeout = step.timeout ?? driver.options.expectTimeout;
+  if (step.when) {
+    const obs = await driver.observe(api);
+    const r = evaluate(step.when, obs, api);
+    if (!r.pass) throw new Skipped(`skipped: when ${describeCheck(step.when)} did not hold (${r.received})`);
+  }
+  for (const check of step.pre ?? []) await hold(app, 'pre', check, checkTimeout, api, step.optional === true);
+  try {
+    await act(app, planned, index, step, actionTimeout, checkTimeout, api);
+  } catch (e) {
+    if (step.optional && e instanceof TimeoutError) throw new Skipped(`skipped: optional step's target was not there (${e.message.split('\n')[0]})`);
+    throw e;
+  }
+  for (const check of step.post ?? []) await hold(app, 'post', check, checkTimeout, api, false);
+}
+
+/** Wait for a check, as a step of its own; a check that does not hold fails with the screen. */
+async function hold(app: App, phase: 'pre' | 'post' | 'assert', check: Check, timeout: number, api: string, optional: boolean): Promise<void> {
+  const driver = app.driver;
+  const label = phase === 'assert' ? 'Expect' : phase === 'pre' ? 'Precondition' : 'Post-check';
+  await driver.step({ kind: 'assertion', api: `skill.${phase}`, title: `${label}: ${describeCheck(check)}`, selector: null }, async (record) => {
+    const r = await waitCheck(driver, check, timeout, api);
+    record.before = record.after = r.obs?.snapshot_id ?? null;
+    if (r.pass) return;
+    if (optional) throw new Skipped(`skipped: precondition ${describeCheck(check)} did not hold (${r.received})`);
+    const what = phase === 'pre' ? 'precondition not met' : phase === 'post' ? 'post-check failed' : 'assertion failed';
+    throw new TimeoutError(api, `${what}: ${describeCheck(check)} did not hold within ${timeout}ms\n  Expected: ${describeCheck(check)}\n  Received: ${r.received}\nScreen:\n${describeScreen(r.obs)}`, [], r.obs);
+  });
+}
+
+/** The locator for a target: one selector, or the first alternative that is on screen. */
+async function pick(app: App, target: Target, timeout: number, api: string): Promise<Locator> {
+  if (typeof target === 'string' || target.length === 1) return app.locator(typeof target === 'string' ? target : target[0]!);
+  const locators = target.map((s) => app.locator(s));
+  let last: Observation | null = null;
+  const r = await poll<Locator>(timeout, async () => {
+    last = await app.driver.observe(api);
+    if (last.tree_missing) return { done: false };
+    const hit = locators.find((l) => resolveSteps(last!.nodes, l.steps).length > 0);
+    return hit ? { done: true as const, value: hit } : { done: false as const };
+  });
+  if ('value' in r) return r.value;
+  throw new TimeoutError(api, `none of the alternatives is on screen after ${timeout}ms: ${target.join(' | ')}\nScreen:\n${describeScreen(last)}`, [], last);
+}
+
+async function act(app: App, planned: PlannedSkill, index: number, step: SkillStep, timeout: number, checkTimeout: number, api: string): Promise<void> {
+  switch (step.kind) {
+    case 'launch':
+      return app.launch(step.launch === true ? {} : step.launch);
+    case 'tap':
+      return (await pick(app, step.tap, timeout, api)).tap({ timeout });
+    case 'long_press':
+      return (await pick(app, step.long_press, timeout, api)).longPress({ timeout });
+    case 'fill':
+      return (await pick(app, step.fill.target, timeout, api)).fill(step.fill.value, { timeout });
+    case 'clear':
+      return (await pick(app, step.clear, timeout, api)).clear({ timeout });
+    case 'press':
+      return app.press(step.press);
+    case 'scroll_to':
+      return (await pick(app, step.scroll_to, timeout, api)).scrollIntoView({ timeout });
+    case 'swipe':
+      return (await pick(app, step.swipe.target, timeout, api)).swipe(step.swipe.direction, { timeout, ...(step.swipe.distance !== undefined ? { distance: step.swipe.distance } : {}) });
+    case 'wait_for':
+      return step.wait_for === 'idle' ? idle(app, timeout, api) : hold(app, 'assert', step.wait_for, checkTimeout, api, false);
+    case 'assert':
+      return hold(app, 'assert', step.assert, checkTimeout, api, false);
+    case 'run': {
+      const nested = planned.nested.get(index);
+      if (!nested) throw new NestwrightError(api, `step ${index + 1} runs ${step.run.skill}, which was not planned`);
+      const r = await replaySkill(app, nested, api);
+      if (r.error) throw r.error;
+      return;
+    }
+    default: {
+      const never: never = step;
+      throw new NestwrightError(api, `unknown step ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/** Until two observations in a row show the same screen (animations over, content loaded). */
+async function idle(app: App, timeout: number, api: string): Promise<void> {
+  let hash: string | undefined;
+  let last: Observation | null = null;
+  const r = await poll(timeout, async () => {
+    last = await app.driver.observe(api);
+    const same = !last.tree_missing && last.screen_hash !== undefined && last.screen_hash === hash;
+    hash = last.screen_hash;
+    return same ? { done: true, value: true } : { done: false };
+  });
+  if (!('value' in r)) throw new TimeoutError(api, `the screen kept changing for ${timeout}ms\nScreen:\n${describeScreen(last)}`, [], last);
+}

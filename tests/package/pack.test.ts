@@ -1,0 +1,149 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test, expect } from '@playwright/test';
+import { HAND_SPEC, run, USER_TSCONFIG } from './user-project.js';
+
+/**
+ * The package as a user gets it: `npm pack` (which builds dist/ through prepack), the tarball and
+ * @playwright/test installed into a fresh project outside this repository, `npx nestwright init`,
+ * then `npx playwright test` on the generated spec and on a hand-written one. Nothing here may
+ * reach the repository's sources or its TypeScript loader. The install prefers npm's cache, so
+ * it works offline once `npm ci` has run here.
+ */
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const PLAYWRIGHT_VERSION = JSON.parse(readFileSync(path.join(ROOT, 'node_modules/@playwright/test/package.json'), 'utf8')).version as string;
+
+/** Everything the tarball may hold; anything else (tests, bench, sources) is a packaging bug. */
+const ALLOWED = [
+  /^package\.json$/,
+  /^README\.md$/,
+  /^LICENSE$/,
+  /^bin\/nestwright\.js$/,
+  /^fixtures\/apks\/(notes|shop|chat)\.apk$/,
+  /^dist\/(framework|device-runtime|reporters|cli)\/[\w./-]+\.(js|js\.map|d\.ts)$/,
+  /^dist\/cli\/inspector\/page\/[\w.-]+\.(html|css|js)$/, // the inspector's page, served as files
+];
+
+test.describe.configure({ mode: 'serial', timeout: 600_000 });
+
+let work: string;
+let project: string;
+let tarball: string;
+
+test.beforeAll(() => {
+  work = mkdtempSync(path.join(tmpdir(), 'nw-pack-'));
+  project = path.join(work, 'my-app-tests');
+});
+test.afterAll(() => {
+  if (!process.env.NESTWRIGHT_KEEP_INLINE) rmSync(work, { recursive: true, force: true });
+});
+
+test('npm pack holds the compiled package and nothing else', async () => {
+  const packed = await run('npm', ['pack', '--json', '--pack-destination', work], ROOT);
+  expect(packed.code, packed.out).toBe(0);
+  const [info] = JSON.parse(packed.out.slice(packed.out.indexOf('[\n'))) as Array<{ filename: string; size: number; entryCount: number; files: Array<{ path: string }> }>;
+  tarball = path.join(work, info!.filename);
+  const files = info!.files.map((f) => f.path);
+  expect(files.filter((f) => !ALLOWED.some((re) => re.test(f))), 'files outside the allowed set').toEqual([]);
+  expect(files.filter((f) => /(^|\/)(tests?|bench|specs)\//.test(f) || /\.test\.|\.bench\./.test(f))).toEqual([]);
+  // Every entry point the manifest names is in the tarball.
+  const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  const targets = [manifest.types, ...Object.values(manifest.bin), ...Object.values(manifest.exports).flatMap((e) => (typeof e === 'string' ? [e] : Object.values(e as object)))];
+  for (const t of targets as string[]) expect(files, `${t} is named in package.json`).toContain(t.replace(/^\.\//, ''));
+  for (const f of ['LICENSE', 'README.md', 'fixtures/apks/notes.apk', 'dist/reporters/allure/render-worker.js', 'dist/framework/global-setup.js', 'dist/cli/inspector/page/index.html']) expect(files).toContain(f);
+  note('tarball', `${info!.filename}: ${info!.size} bytes, ${info!.entryCount} files (${packed.ms} ms to build and pack)`);
+});
+
+test('installed into a fresh project, init and the first run are green with no TypeScript loader', async () => {
+  mkdirSync(project);
+  writeFileSync(path.join(project, 'package.json'), `${JSON.stringify({ name: 'my-app-tests', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`);
+
+  const install = await run('npm', ['install', '--save-dev', '--no-audit', '--no-fund', '--prefer-offline', tarball, `@playwright/test@${PLAYWRIGHT_VERSION}`], project);
+  expect(install.code, install.out).toBe(0);
+  // The user's project sees only what npm installed: no tsx, no esbuild, not this repository.
+  const req = createRequire(path.join(project, 'package.json'));
+  for (const loader of ['tsx', 'esbuild']) expect(() => req.resolve(`${loader}/package.json`), `${loader} must not be installed`).toThrow();
+
+  const init = await run('npx', ['nestwright', 'init'], project);
+  expect(init.code, init.out).toBe(0);
+  for (const f of ['playwright.config.ts', 'specs/notes.spec.ts', 'apks/notes.apk', '.gitignore']) {
+    expect(init.out).toMatch(new RegExp(`wrote\\s+${f.replace('.', '\\.')}`));
+    expect(existsSync(path.join(project, f))).toBe(true);
+  }
+  const pkg = JSON.parse(readFileSync(path.join(project, 'package.json'), 'utf8'));
+  expect(pkg.scripts).toEqual({ test: 'playwright test', 'test:report': 'nestwright report' });
+  expect(pkg.type).toBe('module'); // the rest of package.json is kept
+
+  const first = await run('npx', ['playwright', 'test'], project);
+  expect(first.code, first.out).toBe(0);
+  expect(first.out).toContain('2 passed');
+  note('first run', `npm install ${install.ms} ms + init ${init.ms} ms + playwright test ${first.ms} ms = ${install.ms + init.ms + first.ms} ms`);
+});
+
+test('a hand-written spec: fixtures, locators, expect, subpath exports, types, the Allure reporter', async () => {
+  writeFileSync(path.join(project, 'specs/by-hand.spec.ts'), HAND_SPEC);
+  writeFileSync(path.join(project, 'tsconfig.json'), USER_TSCONFIG.replace('"types"', `"typeRoots": [${JSON.stringify(path.join(ROOT, 'node_modules/@types'))}],\n    "types"`));
+  // The declarations in dist/ type-check the user's specs and config (with this repository's tsc).
+  const tsc = await run(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], project);
+  expect(tsc.code, tsc.out).toBe(0);
+
+  rmSync(path.join(project, 'allure-results'), { recursive: true, force: true });
+  const r = await run('npx', ['playwright', 'test', 'specs/by-hand.spec.ts'], project);
+  expect(r.code, r.out).toBe(0);
+  expect(r.out).toContain('3 passed'); // the test.fail() one counts as passed: it failed as expected
+
+  const results = readdirJson(path.join(project, 'allure-results'));
+  const names = results.map((x) => x.name).sort();
+  expect(names).toEqual(['a failing expectation fails the test with the call log', 'adds two notes and finds one among them', 'reaches the device through the fixtures']);
+  const adds = results.find((x) => x.name === 'adds two notes and finds one among them');
+  expect(JSON.stringify(adds.steps)).toContain("Tap text='New note'");
+  // screenshot: 'every-step' went through the compiled render worker into PNG attachments.
+  const pngs = JSON.stringify(adds).match(/[0-9a-f]{64}-attachment\.png/g) ?? [];
+  expect(pngs.length).toBeGreaterThan(0);
+  for (const png of new Set(pngs)) expect(readFileSync(path.join(project, 'allure-results', png)).subarray(1, 4).toString()).toBe('PNG');
+});
+
+test('the compiled command line and render worker run on their own', async () => {
+  const version = await run('npx', ['nestwright', '--version'], project);
+  expect(version.out.trim()).toBe(JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version);
+  const inspect = await run('npx', ['nestwright', 'inspect', 'apks/notes.apk', '--json'], project);
+  expect(inspect.code, inspect.out).toBe(0);
+  expect(JSON.parse(inspect.out)).toBeTruthy();
+  // The Allure reporter falls back to rendering inline when its thread cannot start; check the
+  // thread itself loads from dist/ without tsx.
+  writeFileSync(path.join(project, 'worker-probe.mjs'), WORKER_PROBE);
+  const worker = await run(process.execPath, ['worker-probe.mjs'], project);
+  expect(worker.out.trim(), worker.out).toBe('rendered');
+  // init again: nothing changes; a spec the user edited is kept unless --force.
+  writeFileSync(path.join(project, 'specs/notes.spec.ts'), '// mine\n');
+  const again = await run('npx', ['nestwright', 'init'], project);
+  expect(again.code).toBe(0);
+  expect(again.out).toMatch(/skipped\s+specs\/notes\.spec\.ts/);
+  expect(readFileSync(path.join(project, 'specs/notes.spec.ts'), 'utf8')).toBe('// mine\n');
+  expect(again.out).toMatch(/unchanged\s+playwright\.config\.ts/);
+});
+
+const WORKER_PROBE = `
+import { Worker } from 'node:worker_threads';
+import { PNG } from 'pngjs';
+const png = PNG.sync.write(new PNG({ width: 4, height: 4 }));
+const w = new Worker(new URL('./node_modules/nestwright/dist/reporters/allure/render-worker.js', import.meta.url));
+w.on('error', (e) => { console.log('worker error: ' + e.message); process.exit(1); });
+w.on('message', (m) => { console.log(m.png ? 'rendered' : 'failed: ' + m.error); w.terminate(); });
+w.postMessage({ id: 1, png: new Uint8Array(png), opts: { bounds: null, maxWidth: 2 } });
+`;
+
+/** A figure for the closing note: an annotation on the test, and a line in the output. */
+function note(type: string, description: string): void {
+  test.info().annotations.push({ type, description });
+  console.log(`${type}: ${description}`);
+}
+
+function readdirJson(dir: string): any[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('-result.json'))
+    .map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')));
+}
