@@ -59,7 +59,14 @@ export function readProposals(projectDir: string): { proposals: Proposal[]; erro
   const proposals: Proposal[] = [];
   const errors: string[] = [];
   for (const f of readdirSync(dir).filter((x) => x.endsWith('.json')).sort()) {
-    const parsed = ProposalSchema.safeParse(JSON.parse(readFileSync(join(dir, f), 'utf8')));
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(join(dir, f), 'utf8'));
+    } catch (e) {
+      errors.push(`${join(dir, f)}: not JSON (${(e as Error).message})`);
+      continue;
+    }
+    const parsed = ProposalSchema.safeParse(raw);
     if (parsed.success) proposals.push(parsed.data);
     else errors.push(`${join(dir, f)}: ${z.prettifyError(parsed.error)}`);
   }
