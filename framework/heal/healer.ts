@@ -4,17 +4,22 @@ import type { Observation, UiNode } from '../../device-runtime/protocol/index.js
 import type { AppDriver } from '../driver.js';
 import { NestwrightError, StrictModeViolationError, TimeoutError } from '../errors.js';
 import { resolveSteps, type Step } from '../selector.js';
-import type { TrajectoryStep } from '../trajectory.js';
+import { AiError } from '../ai/errors.js';
+import type { HealArbitration, TrajectoryStep } from '../trajectory.js';
 import { fingerprintOf } from './fingerprint.js';
 import { findFingerprint, type FingerprintEntry, type FingerprintStore } from './fingerprint-store.js';
 import { heal, type HealArbiter, type HealResult } from './heal.js';
 import { outlinePng } from './outline.js';
 import { proposalId, withdrawProposal, writeProposal, type Proposal } from './proposals.js';
 import { scoreCandidate } from './score.js';
+import { testArbiter } from './test-arbiter.js';
 
 export type HealMode = 'off' | 'suggest' | 'auto';
-/** `use.heal`: a mode, or the mode with a model that arbitrates close calls. */
-export type HealOption = HealMode | { mode?: HealMode; model?: HealArbiter };
+/**
+ * `use.heal`: a mode, or the mode with a model that arbitrates close calls — a model id, asked
+ * through the AI steps' adapter with use.ai's key, base URL and budgets, or a {@link HealArbiter}.
+ */
+export type HealOption = HealMode | { mode?: HealMode; model?: string | HealArbiter };
 
 /** What a locator is to healing (the Locator class, without importing it). */
 export interface HealableLocator {
@@ -87,13 +92,15 @@ export class Healer implements LocatorHealing {
   private pending: Array<{ selector: string; node: string; obs: Observation; at: Error }> = [];
   readonly healed: Proposal[] = [];
   readonly warnings: string[] = [];
+  /** Every time a model was asked: what it chose and what it cost (the `heal-model` annotations). */
+  readonly arbitrations: string[] = [];
 
   constructor(
     readonly mode: HealMode,
     private readonly store: FingerprintStore,
     private readonly projectDir: string,
     private readonly testTitle: string,
-    private readonly model: HealArbiter | null = null,
+    private readonly model: string | HealArbiter | null = null,
   ) {}
 
   resolved(locator: HealableLocator, node: UiNode, obs: Observation): void {
@@ -128,6 +135,7 @@ export class Healer implements LocatorHealing {
     this.pending = [];
     for (const p of this.healed) info?.annotations.push({ type: 'healed', description: `${p.spec}:${p.line} ${p.selector} → ${p.proposed} (proposal ${p.id})` });
     for (const w of this.warnings) info?.annotations.push({ type: 'heal-drift', description: w });
+    for (const a of this.arbitrations) info?.annotations.push({ type: 'heal-model', description: a });
   }
 
   private remembered(site: Site | null, selector: string): FingerprintEntry | null {
@@ -151,7 +159,16 @@ export class Healer implements LocatorHealing {
     const where = site ? `${relative(this.projectDir, site.file)}:${site.line}` : 'this step';
     if (!entry) throw addTo(error, `heal: no fingerprint of ${selector} at ${where} (one is recorded when the locator resolves in a run with heal on); nothing to heal from.`);
     const input = { selector: locator.steps, fingerprint: entry.fingerprint, observation: obs };
-    const result = this.model ? await heal({ ...input, model: this.model }) : heal(input);
+    let arbitration: HealArbitration | undefined;
+    let result: HealResult;
+    try {
+      const model = typeof this.model === 'string' ? testArbiter(this.model, api, (a) => (arbitration = a)) : this.model;
+      result = model ? await heal({ ...input, model }) : heal(input);
+    } catch (e) {
+      if (!(e instanceof AiError)) throw e;
+      throw addTo(error, `heal: the model could not arbitrate, so nothing was healed: ${e.message}`);
+    }
+    if (arbitration) this.arbitrations.push(`${selector} at ${where}: ${arbitration.model} chose ${arbitration.choice} of ${arbitration.offered.length} (${arbitration.reason}); ${arbitration.tokens} tokens, $${arbitration.costUsd.toFixed(4)}`);
     if (result.status === 'unhealed') throw addTo(error, `heal: not healed (${result.code}): ${result.reason}.\n  Candidates, best first:\n${formatCandidates(result)}`);
     const rejected = this.store.get(site!.file).rejected.some((r) => r.selector === selector && r.proposed === result.selector && r.line === entry.line);
     if (rejected) throw addTo(error, `heal: ${selector} → ${result.selector} was proposed before and rejected; it is not proposed again.`);
@@ -169,7 +186,7 @@ export class Healer implements LocatorHealing {
       throw addTo(error, `heal: proposal ${id}: ${summary} at ${where}.\n  The test fails in 'suggest' mode. Review with \`npx nestwright heal\`; accept with \`npx nestwright heal --apply ${id}\`.\n  Why:\n${result.reasons.map((r) => `    - ${r}`).join('\n')}`);
     }
     record.source = 'healed';
-    record.heal = { from: selector, to: result.selector, score: result.score, margin: result.margin, proposal: id };
+    record.heal = { from: selector, to: result.selector, score: result.score, margin: result.margin, proposal: id, by: result.by, ...(arbitration ? { arbitration } : {}) };
     return {
       node,
       obs,
