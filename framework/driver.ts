@@ -3,6 +3,7 @@ import type { DeviceClient } from '../device-runtime/client/index.js';
 import { DeviceError } from '../device-runtime/client/index.js';
 import { settle, type Observation, type ToolInput, type ToolName, type ToolResult, type Took, type UiNode } from '../device-runtime/protocol/index.js';
 import { AppCrashedError, describeScreen, DeviceDisconnectedError, NestwrightError, TestEndedError, TimeoutError } from './errors.js';
+import type { LocatorHealing } from './heal/healer.js';
 import type { Trajectory, TrajectoryStep } from './trajectory.js';
 
 export type ScreenshotMode = 'off' | 'only-on-failure' | 'every-step';
@@ -26,6 +27,8 @@ export interface DriverOptions {
    * extension; 'off': always wait, act and verify from here, one tool call per look.
    */
   deviceActions?: 'auto' | 'off';
+  /** Selector healing for this test (`use.heal`); absent: off. */
+  heal?: LocatorHealing;
 }
 
 /** What a driver needs from the test it runs in. */

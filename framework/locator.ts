@@ -2,6 +2,7 @@ import { fieldHolds, formatTitle, REAL_CLOCK, screenChanged, toWireSteps, TOOLS,
 import { DeviceError } from '../device-runtime/client/index.js';
 import type { AppDriver } from './driver.js';
 import type { TrajectoryStep } from './trajectory.js';
+import type { HealedTarget } from './heal/healer.js';
 import { describeScreen, NestwrightError, StrictModeViolationError, TimeoutError } from './errors.js';
 import { formatSteps, fullText, parseSelector, resolveSteps, type Step, type TextMatch } from './selector.js';
 
@@ -124,7 +125,10 @@ export class Locator extends LocatorFactory {
       clock: REAL_CLOCK,
     };
     const r = await waitForActionable(io, this.steps, { timeoutMs: timeout, ...(opts.enabled !== undefined ? { enabled: opts.enabled } : {}), ...(opts.scroll !== undefined ? { scroll: opts.scroll } : {}) }, log);
-    if (r.status === 'ok') return r;
+    if (r.status === 'ok') {
+      d.options.heal?.resolved(this, r.node, r.obs);
+      return r;
+    }
     if (r.status === 'ambiguous') throw new StrictModeViolationError(api, this.toString(), r.nodes);
     throw new TimeoutError(api, `timeout ${d.describeTimeout(timeout)} exceeded.\nCall log:\n${formatLog(log)}\nScreen:\n${describeScreen(r.obs)}`, log, r.obs);
   }
@@ -149,17 +153,25 @@ export class Locator extends LocatorFactory {
   ): Promise<void> {
     await this.driver.step({ kind: 'action', api, title: this.title(tool, extraTitle), selector: this.toString() }, async (record) => {
       const timeout = this.driver.timeout(opts.timeout);
-      if (await this.driver.resolvesOnDevice()) return this.actOnDevice(api, tool, args, timeout, record);
+      // The device path answers null when done, or the healed target when the locator missed.
+      let pre = (await this.driver.resolvesOnDevice()) ? await this.actOnDevice(api, tool, args, timeout, record) : undefined;
+      if (pre === null) return;
       const deadline = Date.now() + timeout;
       const log: string[] = [];
       let attempts = 0;
+      let healed: HealedTarget | null = pre ?? null;
       for (;;) {
         let found: { node: UiNode; obs: Observation };
         try {
-          found = await this.waitForActionable(api, { timeout: Math.max(1, deadline - Date.now()), log });
+          if (pre) {
+            found = pre;
+            pre = undefined;
+          } else found = await this.waitForActionable(api, { timeout: Math.max(1, deadline - Date.now()), log });
         } catch (e) {
-          if (e instanceof TimeoutError) throw new TimeoutError(api, `timeout ${this.driver.describeTimeout(timeout)} exceeded.\nCall log:\n${formatLog(log)}\nScreen:\n${describeScreen(e.observation)}`, log, e.observation);
-          throw e;
+          const error = e instanceof TimeoutError ? new TimeoutError(api, `timeout ${this.driver.describeTimeout(timeout)} exceeded.\nCall log:\n${formatLog(log)}\nScreen:\n${describeScreen(e.observation)}`, log, e.observation) : e;
+          // Nothing (or several) matched: healing may name the node, or add why not to the error.
+          if (!this.driver.options.heal) throw error;
+          found = healed = await this.driver.options.heal.missed({ api, locator: this, error, record });
         }
         const { node, obs } = found;
         record.node = node;
@@ -176,15 +188,24 @@ export class Locator extends LocatorFactory {
         attempts++;
         const after = await this.driver.settle(api, obs, node, took);
         record.after = after.obs.snapshot_id;
-        if (after.effect || attempts >= 3 || Date.now() >= deadline) break;
+        // A healed step has no time left, but a dropped input still gets its repeats.
+        if (after.effect || attempts >= 3 || (!healed && Date.now() >= deadline)) {
+          await healed?.verify(after);
+          break;
+        }
         log.push(`  no effect on screen after the action; repeating it (the device may have dropped the input)`);
       }
     });
   }
 
-  /** The `selector_actions` path: one call; the device waits, acts, verifies and answers with the screen after. */
-  private async actOnDevice(api: string, tool: 'ui_tap' | 'ui_long_press' | 'ui_set_text', args: Record<string, unknown>, timeout: number, record: TrajectoryStep): Promise<void> {
+  /**
+   * The `selector_actions` path: one call; the device waits, acts, verifies and answers with the
+   * screen after. Null when done; when the locator missed and healing names a node, that target
+   * (the caller acts on it from here).
+   */
+  private async actOnDevice(api: string, tool: 'ui_tap' | 'ui_long_press' | 'ui_set_text', args: Record<string, unknown>, timeout: number, record: TrajectoryStep): Promise<HealedTarget | null> {
     const d = this.driver;
+    const heal = d.options.heal;
     try {
       const r = await d.raw(tool, {
         space_id: d.spaceId,
@@ -192,22 +213,30 @@ export class Locator extends LocatorFactory {
         wait: { timeout_ms: timeout, enabled: true, scroll: true },
         app: { package: d.pkg, ...(d.instance ? { instance: d.instance } : {}) },
         max_nodes: 400,
+        observe_before: !!heal,
         ...args,
       } as never);
       record.node = r.node;
       record.before = r.snapshot_id ?? null;
+      if (r.node && r.observation_before) heal?.resolved(this, r.node, r.observation_before);
       if (r.observation) {
         d.lastSeen = r.observation;
         record.after = r.observation.snapshot_id;
       }
+      return null;
     } catch (e) {
       if (e instanceof DeviceError && (e.code === 'TIMEOUT' || e.code === 'AMBIGUOUS_TARGET')) {
         const details = (e.details ?? {}) as { log?: string[]; observation?: Observation | null; matches?: UiNode[] };
         const obs = details.observation ?? null;
         if (obs) d.lastSeen = obs;
-        if (e.code === 'AMBIGUOUS_TARGET') throw new StrictModeViolationError(api, this.toString(), details.matches ?? []);
         const log = details.log ?? [];
-        throw new TimeoutError(api, `timeout ${d.describeTimeout(timeout)} exceeded.\nCall log:\n${formatLog(log)}\nScreen:\n${describeScreen(obs)}`, log, obs);
+        const error =
+          e.code === 'AMBIGUOUS_TARGET'
+            ? new StrictModeViolationError(api, this.toString(), details.matches ?? [])
+            : new TimeoutError(api, `timeout ${d.describeTimeout(timeout)} exceeded.\nCall log:\n${formatLog(log)}\nScreen:\n${describeScreen(obs)}`, log, obs);
+        // Nothing (or several) matched: healing may name the node, or add why not to the error.
+        if (!heal) throw error;
+        return heal.missed({ api, locator: this, error, record });
       }
       throw await d.translate(api, e);
     }

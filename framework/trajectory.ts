@@ -20,8 +20,21 @@ export interface TrajectoryStep {
   instance: string | null;
   /** Tool calls the step made (one per look, action and check; one in all on the `selector_actions` path). */
   roundTrips?: number;
+  /** Set when the step ran on a healed locator (`source: 'healed'`): from what, to what, how sure. */
+  heal?: { from: string; to: string; score: number; margin: number; proposal: string; by?: 'score' | 'model'; arbitration?: HealArbitration };
   /** AI steps (source 'ai'): instruction, tool calls, verdict and evidence, usage, cost, cache. */
   ai?: AiStepRecord;
+}
+
+/** When a model arbitrated a heal: which model, what it was offered, what it chose, at what cost. */
+export interface HealArbitration {
+  model: string;
+  offered: string[];
+  choice: string;
+  reason: string;
+  tokens: number;
+  costUsd: number;
+  latencyMs: number;
 }
 
 export const TRAJECTORY_ATTACHMENT = 'nestwright-trajectory';

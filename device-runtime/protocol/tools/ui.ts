@@ -42,6 +42,7 @@ const selectorFields = {
     .optional()
     .describe('Extension (selector_actions): the app instance acted on, brought to the front first'),
   max_nodes: z.number().int().min(1).max(5000).default(400).describe('Extension (selector_actions): nodes in the observation answered'),
+  observe_before: z.boolean().default(false).describe('Extension (selector_actions): also answer the observation the node was found in'),
 };
 type TargetFields = { node_id?: string; bounds?: unknown; text?: string; point?: unknown; selector?: unknown };
 const oneTarget = (v: TargetFields) =>
@@ -54,6 +55,7 @@ export const ActionResultSchema = z.object({
   node: UiNodeSchema.nullable().describe('The node acted on, when there was one'),
   snapshot_id: z.string().optional().describe('Extension (selector_actions): the snapshot the node was found in (the screen before the action)'),
   observation: ObservationSchema.optional().describe('Extension (selector_actions): the screen after the action'),
+  observation_before: ObservationSchema.optional().describe('Extension (selector_actions): with observe_before, the screen the node was found in'),
   effect: z.boolean().optional().describe('Extension (selector_actions): the action showed an effect (false: it was repeated 3 times without one, or the effect could not be seen)'),
   attempts: z.number().int().optional().describe('Extension (selector_actions): how many times the action was performed'),
   log: z.array(z.string()).optional().describe('Extension (selector_actions): the wait\'s call log'),

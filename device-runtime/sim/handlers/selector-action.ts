@@ -25,6 +25,7 @@ export interface SelectorArgs {
   wait?: { timeout_ms: number; enabled: boolean; scroll: boolean };
   app?: { package: string; instance?: string };
   max_nodes: number;
+  observe_before?: boolean;
 }
 
 /** How many times an action that shows no effect is performed (a device may drop input). */
@@ -68,7 +69,7 @@ export async function actOnSelector(
   const log: string[] = [];
   const deadline = screen.env.clock.now() + wait.timeout_ms;
   const took: Took = tool === 'ui_set_text' ? fieldHolds(steps, text ?? '') : screenChanged;
-  let before: string | undefined;
+  let before: Observation | undefined;
   for (let attempts = 0; ; ) {
     const found = await waitForActionable(io, steps, { timeoutMs: Math.max(1, deadline - screen.env.clock.now()), enabled: wait.enabled, scroll: wait.scroll }, log);
     if (found.status === 'ambiguous') {
@@ -87,7 +88,7 @@ export async function actOnSelector(
         }),
       );
     }
-    before ??= found.obs.snapshot_id;
+    before ??= found.obs;
     let outcome;
     try {
       outcome = act({ node_id: found.node.id, snapshot_id: found.obs.snapshot_id });
@@ -102,7 +103,7 @@ export async function actOnSelector(
     attempts++;
     const after = await settle(observe, found.obs, found.node, took, screen.env.clock);
     if (after.effect || attempts >= ATTEMPTS || screen.env.clock.now() >= deadline) {
-      return { ok: true, method: outcome.method, node: outcome.node ?? found.node, snapshot_id: before, observation: trim(after.obs, args.max_nodes), effect: after.effect, attempts, log };
+      return { ok: true, method: outcome.method, node: outcome.node ?? found.node, snapshot_id: before.snapshot_id, observation: trim(after.obs, args.max_nodes), ...(args.observe_before ? { observation_before: trim(before, args.max_nodes) } : {}), effect: after.effect, attempts, log };
     }
     log.push('  no effect on screen after the action; repeating it (the device may have dropped the input)');
   }
