@@ -94,13 +94,41 @@ export type Device = DeviceOptions & DeviceApi;
  * ```
  */
 export const devices = {
-  /** The embedded simulated device (`{ provider: 'sim' }`), or one at `url` started with `nestwright sim`. */
+  /**
+   * The embedded simulated device (`{ provider: 'sim' }`), or one at `url` started with `nestwright sim`.
+   *
+   * @example
+   * ```ts
+   * test.use({ device: devices.sim({ faults: 'hostile', seed: 3 }) });
+   * ```
+   */
   sim: (opts: Omit<Extract<DeviceOptions, { provider: 'sim' }>, 'provider'> = {}): Device => ({ provider: 'sim', ...opts }) as Device,
-  /** A phone running NestSpace at `url` (e.g. after `adb forward tcp:8765 tcp:8765`), with its `token`. */
+  /**
+   * A phone running NestSpace at `url` (e.g. after `adb forward tcp:8765 tcp:8765`), with its `token`.
+   *
+   * @example
+   * ```ts
+   * test.use({ device: devices.nestspace({ url: 'http://127.0.0.1:8765/mcp', token: process.env.NESTSPACE_TOKEN! }) });
+   * ```
+   */
   nestspace: (opts: Omit<Extract<DeviceOptions, { provider: 'nestspace' }>, 'provider'>): Device => ({ provider: 'nestspace', ...opts }) as Device,
-  /** A device adb lists: `devices.adb({ serial })`, or spread workers with `{ serials }` / `{ pool: true }`. */
+  /**
+   * A device adb lists: `devices.adb({ serial })`, or spread workers with `{ serials }` / `{ pool: true }`.
+   *
+   * @example
+   * ```ts
+   * test.use({ device: devices.adb({ serial: 'emulator-5554' }) });
+   * ```
+   */
   adb: (opts: Omit<Extract<DeviceOptions, { provider: 'adb' }>, 'provider'> = {}): Device => ({ provider: 'adb', ...opts }) as Device,
-  /** An emulator running `avd`, started for the run when none is: `devices.emulator({ avd: 'Pixel_8_API_34' })`. */
+  /**
+   * An emulator running `avd`, started for the run when none is.
+   *
+   * @example
+   * ```ts
+   * test.use({ device: devices.emulator({ avd: 'Pixel_8_API_34', headless: true }) });
+   * ```
+   */
   emulator: (opts: Omit<Extract<DeviceOptions, { provider: 'emulator' }>, 'provider'>): Device => ({ provider: 'emulator', ...opts }) as Device,
 };
 
