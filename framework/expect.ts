@@ -1,4 +1,4 @@
-import { expect as base } from '@playwright/test';
+import { expect as base, type Expect } from '@playwright/test';
 import type { Observation, UiNode } from '../device-runtime/protocol/index.js';
 import { App } from './app.js';
 import { describeNode, describeScreen } from './errors.js';
@@ -75,7 +75,12 @@ const one = (nodes: UiNode[]) => (nodes.length === 1 ? nodes[0]! : null);
 const many = (nodes: UiNode[]) => (nodes.length > 1 ? `${nodes.length} nodes (strict mode: use .first() or a more specific locator)` : null);
 
 type TextExpectation = string | RegExp | ReadonlyArray<string | RegExp>;
-type TextOptions = { timeout?: number; ignoreCase?: boolean };
+type TextOptions = {
+  /** ms; default the config's `expect.timeout`. */
+  timeout?: number;
+  /** Compare without regard to case. */
+  ignoreCase?: boolean;
+};
 
 const normalize = (t: string) => t.replace(/\s+/g, ' ').trim();
 
@@ -360,4 +365,4 @@ export type NestwrightMatchers = typeof matchers;
  * });
  * ```
  */
-export const expect = base.extend(matchers);
+export const expect: Expect<NestwrightMatchers> = base.extend(matchers);

@@ -46,7 +46,7 @@ export abstract class LocatorFactory {
   }
   /**
    * Nodes whose content description (what TalkBack reads for an icon) matches, as
-   * {@link LocatorFactory.getByText} matches text. Selector form: `desc=…`.
+   * `getByText` matches text. Selector form: `desc=…`.
    *
    * @example
    * ```ts

@@ -1,3 +1,11 @@
+/**
+ * `nestwright/reporters/allure`: a Playwright reporter writing Allure results from nestwright's
+ * trajectories (docs/report.md).
+ *
+ *   reporter: [['list'], ['nestwright/reporters/allure', { resultsDir: 'allure-results' }]]
+ *
+ * @module nestwright/reporters/allure
+ */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
