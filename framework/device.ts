@@ -32,11 +32,3 @@ export const devices = {
   /** An emulator running `avd`, started for the run when none is: `devices.emulator({ avd: 'Pixel_8_API_34' })`. */
   emulator: (opts: Omit<Extract<DeviceOptions, { provider: 'emulator' }>, 'provider'>): Device => ({ provider: 'emulator', ...opts }) as Device,
 };
-
-/** Attach the connection to the options object Playwright hands to tests (non-enumerable). */
-export function attachDevice(options: object, api: DeviceApi): Device {
-  for (const key of ['client', 'info', 'newSpace', 'timing'] as const) {
-    Object.defineProperty(options, key, { value: api[key], configurable: true, enumerable: false, writable: true });
-  }
-  return options as Device;
-}

@@ -1,6 +1,7 @@
 import { toolError } from '../../protocol/index.js';
 import { SimError } from '../core/sim-error.js';
 import { longPress, pressKey, scroll, setText, swipe, tap } from '../ui/gestures.js';
+import { findNodes, textOnScreen } from '../ui/query.js';
 import { screenshotFor } from '../ui/screenshot.js';
 import type { DeviceSpace, HandlerGroup, SpaceLookup } from './types.js';
 
@@ -91,7 +92,7 @@ export const uiHandlers: HandlerGroup<UiTools, UiHost> = {
         throw new SimError(toolError('CANCELLED', `ui_wait_for: cancelled by the caller after ${Math.round(clock.now() - start)} ms`));
       }
       const obs = screen.observe({ max_nodes: 5000, detail: 'compact' });
-      const textHit = args.text === undefined || obs.nodes.some((n) => n.text?.includes(args.text!) || n.desc?.includes(args.text!));
+      const textHit = args.text === undefined || textOnScreen(obs.nodes, args.text);
       const matched =
         !obs.tree_missing &&
         (args.text === undefined || textHit !== args.gone) &&
@@ -100,7 +101,7 @@ export const uiHandlers: HandlerGroup<UiTools, UiHost> = {
         (!args.idle || screen.idle());
       const elapsed = clock.now() - start;
       if (matched || elapsed >= args.timeout_ms) {
-            return { matched, elapsed_ms: Math.round(elapsed), snapshot_id: obs.snapshot_id };
+        return { matched, elapsed_ms: Math.round(elapsed), snapshot_id: obs.snapshot_id };
       }
       await clock.sleep(Math.min(WAIT_POLL_MS, args.timeout_ms - elapsed));
     }
@@ -109,13 +110,7 @@ export const uiHandlers: HandlerGroup<UiTools, UiHost> = {
   ui_find: async (args, rt) => {
     const screen = await channelFor(rt.space(args.space_id));
     const obs = screen.observe({ max_nodes: 5000, detail: 'compact' });
-    const nodes = obs.nodes.filter(
-      (n) =>
-        (args.text === undefined || n.text === args.text) &&
-        (args.desc === undefined || n.desc === args.desc) &&
-        (args.res_id === undefined || n.res_id === args.res_id || n.res_id?.endsWith(`:id/${args.res_id}`)) &&
-        (args.role === undefined || n.role === args.role),
-    );
+    const nodes = findNodes(obs.nodes, args);
     return { snapshot_id: obs.snapshot_id, nodes };
   },
 };
