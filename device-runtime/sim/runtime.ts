@@ -258,7 +258,7 @@ export class SimRuntime implements DeviceHost {
 }
 
 /** `params.apk_paths.0: expected string, received number` — the path of each issue, as Playwright names it. */
-export function describeIssues(error: z.ZodError): string {
+function describeIssues(error: z.ZodError): string {
   return error.issues
     .slice(0, 5)
     .map((i) => `${['params', ...i.path].join('.')}: ${i.message}`)

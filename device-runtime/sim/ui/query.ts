@@ -20,7 +20,7 @@ export interface FindArgs {
  * ui_find's arguments as one chain: the selector (when given), then each exact field as an
  * `and` on the same node — `text` and `desc` equal (`text="…"`), `res_id` as `id=`, `role` as `role=`.
  */
-export function findSteps(args: FindArgs): Step[] {
+function findSteps(args: FindArgs): Step[] {
   const steps: Step[] = args.selector !== undefined ? parsed('ui_find', args.selector) : [];
   const same = (step: Step) => steps.push({ kind: 'and', other: [step] });
   if (args.text !== undefined) same({ kind: 'text', text: args.text, exact: true });
