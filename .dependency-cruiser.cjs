@@ -1,5 +1,5 @@
 /**
- * The boundaries of /DESIGN's layers, checked by `npm run lint:deps` (part of `npm test`), the way
+ * The boundaries between the project's layers, checked by `npm run lint:deps` (part of `npm test`), the way
  * Playwright keeps DEPS.list files: a change that crosses a boundary fails here, with the rule's
  * name and comment, before any test runs.
  *
@@ -43,28 +43,28 @@ module.exports = {
     },
     {
       name: 'protocol-is-self-contained',
-      comment: 'device-runtime/protocol is THE contract both sides share (DESIGN.md): it imports only itself and libraries (zod), so a real device, the simulator and the framework can all depend on it without depending on each other.',
+      comment: 'device-runtime/protocol is THE contract both sides share: it imports only itself and libraries (zod), so a real device, the simulator and the framework can all depend on it without depending on each other.',
       severity: 'error',
       from: { path: '^device-runtime/protocol/' },
       to: { dependencyTypes: ['local'], pathNot: '^device-runtime/protocol/' },
     },
     {
       name: 'framework-not-sim',
-      comment: 'framework/ never imports device-runtime/sim (DESIGN.md): the simulator serves the protocol as a real device would, so nothing in the framework may depend on a simulator-only behaviour. It starts one only through the provider factory.',
+      comment: 'framework/ never imports device-runtime/sim: the simulator serves the protocol as a real device would, so nothing in the framework may depend on a simulator-only behaviour. It starts one only through the provider factory.',
       severity: 'error',
       from: { path: '^framework/' },
       to: { path: '^device-runtime/sim/' },
     },
     {
       name: 'framework-device-runtime-entry-points',
-      comment: 'framework/ imports from device-runtime/ only protocol/, client/ and provider selection through its one factory (providers/index.ts, DESIGN.md), never a provider\'s internals, apk/ or the MCP host.',
+      comment: 'framework/ imports from device-runtime/ only protocol/, client/ and provider selection through its one factory (providers/index.ts), never a provider\'s internals, apk/ or the MCP host.',
       severity: 'error',
       from: { path: '^framework/' },
       to: { path: '^device-runtime/', pathNot: ['^device-runtime/(protocol|client)/', '^device-runtime/providers/index\\.ts$'] },
     },
     {
       name: 'device-runtime-not-above',
-      comment: 'device-runtime/ never imports framework/, reporters/ or cli/ (DESIGN.md): it is the layer they stand on.',
+      comment: 'device-runtime/ never imports framework/, reporters/ or cli/: it is the layer they stand on.',
       severity: 'error',
       from: { path: '^device-runtime/' },
       to: { path: '^(framework|reporters|cli)/' },
@@ -78,7 +78,7 @@ module.exports = {
     },
     {
       name: 'reporters-never-call-devices',
-      comment: 'reporters/ turn trajectories into Allure results (DESIGN.md): they consume test results and never call devices, so they import from device-runtime/ only the protocol\'s types and data, and nothing of cli/.',
+      comment: 'reporters/ turn trajectories into Allure results: they consume test results and never call devices, so they import from device-runtime/ only the protocol\'s types and data, and nothing of cli/.',
       severity: 'error',
       from: { path: '^reporters/' },
       to: { path: ['^device-runtime/', '^cli/'], pathNot: '^device-runtime/protocol/' },
