@@ -3,6 +3,7 @@ import type { DeviceClient } from '../device-runtime/client/index.js';
 import { DeviceError } from '../device-runtime/client/index.js';
 import type { Observation, ToolInput, ToolName, ToolResult } from '../device-runtime/protocol/index.js';
 import { AppCrashedError, describeScreen, DeviceDisconnectedError, NestwrightError, TestEndedError, TimeoutError } from './errors.js';
+import type { LocatorHealing } from './heal/healer.js';
 import type { Trajectory, TrajectoryStep } from './trajectory.js';
 
 export type ScreenshotMode = 'off' | 'only-on-failure' | 'every-step';
@@ -21,6 +22,8 @@ export interface DriverOptions {
   timingProfile?: string;
   /** The running test, when there is one. */
   scope?: TestScope;
+  /** Selector healing for this test (`use.heal`); absent: off. */
+  heal?: LocatorHealing;
 }
 
 /** What a driver needs from the test it runs in. */

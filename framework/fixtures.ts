@@ -3,6 +3,8 @@ import { connectDevice, startEmbeddedDevice, type DeviceOptions, type EmbeddedDe
 import { App } from './app.js';
 import type { TestScope } from './driver.js';
 import { NestwrightError } from './errors.js';
+import { healerFor, healStore, type HealOption } from './heal/fixture.js';
+import type { FingerprintStore } from './heal/fingerprint-store.js';
 import { runWithAi, type AiOptionsInput } from './ai/index.js';
 import type { Device } from './device.js';
 import { setTestContext, Space, type TestContext } from './space.js';
@@ -27,6 +29,12 @@ export interface NestwrightUse {
    * Without it an instance starts with none, whatever an earlier test granted.
    */
   permissions?: string[];
+  /**
+   * Selector healing: 'off', 'suggest' (default: a broken locator still fails the test, and the
+   * report carries the proposed fix) or 'auto' (the step runs on the healed locator and is marked
+   * `healed`); `{ mode, model }` lets a model arbitrate close calls.
+   */
+  heal?: HealOption;
   /** AI steps (app.ai.*): model, apiKey, baseURL, maxTurns, budget, cache… — see framework/ai/options.ts. */
   ai?: AiOptionsInput;
 }
@@ -40,11 +48,13 @@ type Options = {
   _screenshotOverride: string;
   _trajectory: Trajectory;
   _testContext: TestContext;
+  heal: HealOption;
   ai: AiOptionsInput | undefined;
   _ai: void;
 };
 type WorkerOptions = {
   _deviceOverride: DeviceOptions | undefined;
+  _healStore: FingerprintStore;
 };
 
 /** Layer 1: options, including `device` and `app` as the config sets them. */
@@ -55,6 +65,8 @@ const withOptions = base.extend<Options & { app: App }, WorkerOptions & { device
   _appOverride: ['', { option: true }],
   _screenshotOverride: ['', { option: true }],
   trajectory: ['on', { option: true }],
+  heal: ['suggest', { option: true }],
+  _healStore: [healStore, { scope: 'worker', box: true }],
   ai: [undefined, { option: true }],
   // The test's AI context (options, usage meter, action cache); cache entries written if it passed.
   _ai: [async ({ ai }, use, testInfo) => runWithAi(ai, testInfo, use), { auto: true, box: true }],
@@ -70,7 +82,8 @@ const withOptions = base.extend<Options & { app: App }, WorkerOptions & { device
     { box: true },
   ],
   _testContext: [
-    async ({ _trajectory, actionTimeout, screenshot, _screenshotOverride, permissions, device }, use, testInfo) => {
+    async ({ _trajectory, actionTimeout, screenshot, _screenshotOverride, permissions, device, heal, _healStore }, use, testInfo) => {
+      const healer = healerFor(heal, _healStore, testInfo);
       const mode = _screenshotOverride || (typeof screenshot === 'string' ? screenshot : (screenshot as { mode?: string } | undefined)?.mode);
       // A device slower than a phone (the simulator's hostile profile) stretches every timeout,
       // the test's too, as test.slow() does.
@@ -98,6 +111,7 @@ const withOptions = base.extend<Options & { app: App }, WorkerOptions & { device
           timeoutScale: scale,
           ...(timing ? { timingProfile: timing.profile } : {}),
           scope,
+          ...(healer ? { heal: healer } : {}),
         },
         launched: [],
         permissions: permissions ?? [],
@@ -109,6 +123,7 @@ const withOptions = base.extend<Options & { app: App }, WorkerOptions & { device
       // report shows the timeout and the step it cut short, not clean-up's errors.
       if (testInfo.status === 'timedOut' || testInfo.status === 'interrupted') abort.abort();
       setTestContext(null);
+      healer?.finish(testInfo);
       // Every instance the test launched (app, newInstance(), space.launch()) is stopped and wiped.
       for (const app of ctx.launched.reverse()) await app.close().catch(() => {});
       // A crash or a lost device ends the test: one that was caught and carried on from still fails it.
@@ -122,6 +137,8 @@ const withOptions = base.extend<Options & { app: App }, WorkerOptions & { device
         );
       }
     },
+    // Auto: a test that launches apps itself (device.newSpace(), space.launch) without the app
+    // fixture still gets the test's options, trajectory and healing.
     { box: true, auto: true },
   ],
   space: [

@@ -1,6 +1,7 @@
 import { formatTitle, TOOLS, type Key, type Observation, type UiNode } from '../device-runtime/protocol/index.js';
 import { DeviceError } from '../device-runtime/client/index.js';
 import type { AppDriver } from './driver.js';
+import type { HealedTarget } from './heal/healer.js';
 import { describeNode, describeScreen, NestwrightError, StrictModeViolationError, TimeoutError } from './errors.js';
 import { poll } from './poll.js';
 import { formatSteps, fullText, parseSelector, resolveSteps, type Step, type TextMatch } from './selector.js';
@@ -163,6 +164,7 @@ export class Locator extends LocatorFactory {
         return moved ? note(log, `${describeNode(node)} is moving, waiting for it to settle`) : { done: false };
       }
       log.push(`  resolved to ${describeNode(node)}`);
+      this.driver.options.heal?.resolved(this, node, obs);
       return { done: true, value: { node, obs } };
     });
     if ('value' in r) return r.value;
@@ -191,13 +193,16 @@ export class Locator extends LocatorFactory {
       const deadline = Date.now() + timeout;
       const log: string[] = [];
       let attempts = 0;
+      let healed: HealedTarget | null = null;
       for (;;) {
         let found: { node: UiNode; obs: Observation };
         try {
           found = await this.waitForActionable(api, { timeout: Math.max(1, deadline - Date.now()), log });
         } catch (e) {
-          if (e instanceof TimeoutError) throw new TimeoutError(api, `timeout ${this.driver.describeTimeout(timeout)} exceeded.\nCall log:\n${formatLog(log)}\nScreen:\n${describeScreen(e.observation)}`, log, e.observation);
-          throw e;
+          const error = e instanceof TimeoutError ? new TimeoutError(api, `timeout ${this.driver.describeTimeout(timeout)} exceeded.\nCall log:\n${formatLog(log)}\nScreen:\n${describeScreen(e.observation)}`, log, e.observation) : e;
+          // Nothing (or several) matched: healing may name the node, or add why not to the error.
+          if (!this.driver.options.heal) throw error;
+          found = healed = await this.driver.options.heal.missed({ api, locator: this, error, record });
         }
         const { node, obs } = found;
         record.node = node;
@@ -214,7 +219,11 @@ export class Locator extends LocatorFactory {
         attempts++;
         const after = await this.settle(api, obs, node, took);
         record.after = after.obs.snapshot_id;
-        if (after.effect || attempts >= 3 || Date.now() >= deadline) break;
+        // A healed step has no time left, but a dropped input still gets its repeats.
+        if (after.effect || attempts >= 3 || (!healed && Date.now() >= deadline)) {
+          await healed?.verify(after);
+          break;
+        }
         log.push(`  no effect on screen after the action; repeating it (the device may have dropped the input)`);
       }
     });

@@ -238,7 +238,7 @@ export class SimRuntime implements DeviceHost {
     this.displayCounter = state.displayCounter;
     for (const p of state.spaces) {
       const displayId = this.options.virtualDisplays ? (p.displayId ?? ++this.displayCounter) : null;
-      this.attach(SimSpace.restore({ ...p, displayId }, (pkg, label) => appModelFor(pkg) ?? blankApp(pkg, label), this.screenFor));
+      this.attach(SimSpace.restore({ ...p, displayId }, (pkg, label, versionCode) => appModelFor(pkg, versionCode) ?? blankApp(pkg, label), this.screenFor));
     }
     this.idempotency.restore(state.idempotency);
   }

@@ -52,8 +52,11 @@ export const spaceHandlers: HandlerGroup<SpaceTools, SpaceHost> = {
     const device = { abis: o.abis, page_size: o.pageSize, sdk_int: o.sdkInt, min_target_sdk: 24, density: SCREEN.density, locales: ['en-US'] };
     const { info, report } = await installApk(args.apk_paths, device, space, { allowDowngrade: args.allow_downgrade ?? false });
     const previous = space.apps.get(info.package);
-    const model = appModelFor(info.package) ?? blankApp(info.package, info.label);
+    const model = appModelFor(info.package, info.versionCode) ?? blankApp(info.package, info.label);
     const unchanged = previous !== undefined && previous.versionCode === info.versionCode;
+    // An update replaces the code of the app's instances (stopped, as Android kills an updated
+    // app's processes); their data stays.
+    if (previous && !unchanged && previous.model !== model) space.replaceModel(info.package, model, (inst) => rt.releaseSlot(inst));
     // An update keeps the app's instances and their data (docs/protocol.md#install); only the code changes.
     const granted = args.grant_runtime_permissions ? info.permissions : (previous?.granted ?? []).filter((p) => info.permissions.includes(p));
     space.apps.set(info.package, {
