@@ -348,7 +348,3 @@ export class App extends LocatorFactory {
     return this.driver.logcat();
   }
 }
-
-export function assertApp(value: unknown, api: string): asserts value is App {
-  if (!(value instanceof App)) throw new NestwrightError(api, `expected the app fixture (or app.newInstance()), got ${typeof value}`);
-}

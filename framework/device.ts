@@ -131,15 +131,3 @@ export const devices = {
    */
   emulator: (opts: Omit<Extract<DeviceOptions, { provider: 'emulator' }>, 'provider'>): Device => ({ provider: 'emulator', ...opts }) as Device,
 };
-
-/**
- * Attach the connection to the options object Playwright hands to tests (non-enumerable).
- *
- * @internal
- */
-export function attachDevice(options: object, api: DeviceApi): Device {
-  for (const key of ['client', 'info', 'newSpace', 'timing'] as const) {
-    Object.defineProperty(options, key, { value: api[key], configurable: true, enumerable: false, writable: true });
-  }
-  return options as Device;
-}
