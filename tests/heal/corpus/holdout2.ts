@@ -31,7 +31,7 @@ const FILES = 'com.example.files';
 const files = (names: string[], o: { rowId?: string; key?: string; actions?: V[] } = {}) =>
   screen('.BrowserActivity', [
     toolbar('Downloads', o.actions ?? [icon('Search', 'search'), icon('More options', 'overflow')]),
-    ...names.map((n) => item([txt(n, 'file_name'), txt('1.2 MB', 'file_size', { h: 72 })], o.rowId ?? 'file_row', n === o.key ? { key: 'target' } : {})),
+    ...names.map((n) => item([txt(n, 'file_name', n === o.key ? { key: 'target' } : {}), txt('1.2 MB', 'file_size', { h: 72 })], o.rowId ?? 'file_row')),
   ], { pkg: FILES });
 
 const WALLET = 'com.example.wallet';
