@@ -22,14 +22,20 @@ export interface ActionabilityIO {
   clock: Clock;
 }
 
+/** The time the loop waits in: the wall clock here, the device's clock (a virtual one in tests) on a runtime. */
 export interface Clock {
+  /** Milliseconds, monotonic enough for deadlines. */
   now(): number;
+  /** Wait `ms` of this clock's time. */
   sleep(ms: number): Promise<void>;
 }
 
+/** The wall clock: `Date.now()` and `setTimeout`. */
 export const REAL_CLOCK: Clock = { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
 
+/** What {@link waitForActionable} waits for, and how long. */
 export interface WaitOptions {
+  /** Give up after this many ms (the answer is then `timeout`). */
   timeoutMs: number;
   /** Require the node to be enabled (default true; false for reads and scrolling into view). */
   enabled?: boolean;
@@ -37,6 +43,7 @@ export interface WaitOptions {
   scroll?: boolean;
 }
 
+/** How a wait ended: one actionable node (with the look it was found in), several matches, or the timeout (with the last look). */
 export type Actionable =
   | { status: 'ok'; node: UiNode; obs: Observation }
   | { status: 'ambiguous'; nodes: UiNode[]; obs: Observation }

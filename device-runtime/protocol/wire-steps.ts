@@ -48,6 +48,7 @@ export const WireStepSchema: z.ZodType<WireStep> = z.lazy(() =>
 const toText = (m: TextMatch): WireText => (m.text instanceof RegExp ? { regex: m.text.source, flags: m.text.flags } : { text: m.text, exact: m.exact });
 const fromText = (w: WireText): TextMatch => ('regex' in w ? { text: new RegExp(w.regex, w.flags), exact: false } : { text: w.text, exact: w.exact });
 
+/** A locator's steps as the `selector` argument of the selector_actions extension (RegExps as `{ regex, flags }`). */
 export function toWireSteps(steps: Step[]): WireStep[] {
   return steps.map((s): WireStep => {
     switch (s.kind) {
@@ -75,6 +76,7 @@ export function toWireSteps(steps: Step[]): WireStep[] {
   });
 }
 
+/** The steps a `selector` argument describes, for {@link resolveSteps}: the inverse of {@link toWireSteps}. */
 export function fromWireSteps(wire: WireStep[]): Step[] {
   return wire.map((s): Step => {
     switch (s.kind) {

@@ -114,6 +114,7 @@ export function renderProtocolDoc(): string {
     '### Node',
     '',
     fieldTable(z.toJSONSchema(UiNodeSchema, { io: 'output', unrepresentable: 'any' }) as Json, { input: false }),
+    ...textMatching(),
     '## <a id="errors"></a>Error codes',
     '',
     'The envelope: `{ code, message, retryable, hint, details? }`. `retryable` says whether the same call may',
@@ -139,4 +140,28 @@ export const PROTOCOL_DOC = fileURLToPath(new URL('../protocol.md', import.meta.
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   writeFileSync(PROTOCOL_DOC, renderProtocolDoc());
   console.log(`wrote ${PROTOCOL_DOC}`);
+}
+
+/** One text semantics: device-runtime/protocol/selector.ts, pinned by tests/protocol/selector-semantics.test.ts. */
+function textMatching(): string[] {
+  return [
+    '## <a id="text-matching"></a>Text matching',
+    '',
+    'One selector engine (`device-runtime/protocol/selector.ts`) gives text one meaning everywhere: the framework\'s',
+    'locators, skills replayed on either side (`skill_run`), `ui_find` and `ui_wait_for` in the simulator.',
+    '',
+    '| written | matches a node when | example |',
+    '|---|---|---|',
+    '| `text=Save`, `getByText(\'Save\')`, `ui_wait_for {text}` (also its description) | its text contains it: case-insensitive, runs of whitespace count as one space, ends trimmed | `text=save` matches "Save  draft" |',
+    '| `text="Save"`, `{ exact: true }`, `ui_find {text}` | its text equals it exactly (case and whitespace too) | `text="Save"` does not match "Save draft" |',
+    '| `text=/^Sav/i` | the regular expression finds a match in its text | |',
+    '| `desc=…`, `ui_find {desc}` | the same rules on its content description | |',
+    '| `role=button[name="Save"]` | its role, and its text or description matches the name by the rules above | |',
+    '| `has-text=Milk` (`filter({ hasText })`) | its full text — its own and every descendant\'s text (a node without text: its description), joined by spaces — contains it; quoted: case-sensitive, whitespace still normalized | keeps a list row whose checkbox reads "Milk" |',
+    '| `id=save`, `ui_find {res_id}` | its resource id is `save` in any package, or equals a full id `pkg:id/save` | |',
+    '',
+    'Steps joined by `>>` search the descendants of the previous step\'s matches. `ui_find`\'s `selector` and its exact',
+    'fields must all hold for the same node.',
+    '',
+  ];
 }

@@ -1,4 +1,4 @@
-import type { View } from '../ui/view.js';
+import type { View } from './view.js';
 
 /** A dialog window over the activity (AlertDialog, popup menu, or the permission prompt). */
 export interface DialogSpec {

@@ -1,9 +1,7 @@
 import { inspectAndPreflight, preflight } from '../../apk/index.js';
-import { toolError, type PreflightReport } from '../../protocol/index.js';
-import type { SimRuntime } from '../runtime.js';
+import { toolError, type DeviceTraits, type PreflightReport } from '../../protocol/index.js';
 import type { SimSpace } from './space.js';
 import { SimError } from './sim-error.js';
-import { SCREEN } from '../ui/layout.js';
 
 export interface InstallInfo {
   package: string;
@@ -20,10 +18,9 @@ export interface InstallInfo {
 
 /**
  * Step 1 of installation (docs/protocol.md#install): preflight the APK set against this device exactly as a real
- * runtime does, and refuse with the first rejecting check's code and the whole report.
+ * runtime does (`device`: this device's traits), and refuse with the first rejecting check's code and the whole report.
  */
-export async function installApk(paths: string[], rt: SimRuntime, space: SimSpace, opts: { allowDowngrade?: boolean } = {}): Promise<{ info: InstallInfo; report: PreflightReport }> {
-  const device = { abis: rt.options.abis, page_size: rt.options.pageSize, sdk_int: rt.options.sdkInt, min_target_sdk: 24, density: SCREEN.density, locales: ['en-US'] };
+export async function installApk(paths: string[], device: DeviceTraits, space: SimSpace, opts: { allowDowngrade?: boolean } = {}): Promise<{ info: InstallInfo; report: PreflightReport }> {
   const probe = await inspectAndPreflight(paths, device, null, opts);
   const pkg = probe.info?.package;
   const previous = pkg ? space.apps.get(pkg) : undefined;

@@ -10,13 +10,19 @@ import {
   type Observation,
   type Step,
   type Took,
+  type ToolError,
   type UiNode,
   type WireStep,
 } from '../../protocol/index.js';
+import type { CallContext } from '../core/call-context.js';
 import { SimError } from '../core/sim-error.js';
-import type { SimSpace } from '../core/space.js';
-import type { CallContext, SimRuntime } from '../runtime.js';
 import { pressKey, scroll } from '../ui/gestures.js';
+import type { DeviceSpace, SpaceLookup } from './types.js';
+
+/** How the extension brings the app acted on to the front: a space_launch through the runtime (leases, audit). */
+export interface LaunchHost {
+  call(name: 'space_launch', args: unknown, ctx: CallContext): Promise<{ ok: true } | { ok: false; error: ToolError }>;
+}
 
 /** The `selector_actions` arguments of ui_tap, ui_long_press and ui_set_text. */
 export interface SelectorArgs {
@@ -42,7 +48,7 @@ const ATTEMPTS = 3;
  * again. An action on a node that is already there so costs a bare action plus one observation.
  */
 export async function actOnSelector(
-  rt: SimRuntime,
+  rt: SpaceLookup & LaunchHost,
   ctx: CallContext,
   args: SelectorArgs,
   tool: 'ui_tap' | 'ui_long_press' | 'ui_set_text',
@@ -110,7 +116,7 @@ export async function actOnSelector(
 }
 
 /** Bring the app instance acted on to the front, as space_launch does; a crashed one is APP_CRASHED. */
-async function bringToFront(rt: SimRuntime, ctx: CallContext, space: SimSpace, app: { package: string; instance?: string }, tool: string): Promise<void> {
+async function bringToFront(rt: LaunchHost, ctx: CallContext, space: DeviceSpace, app: { package: string; instance?: string }, tool: string): Promise<void> {
   const inst = space.instance(app.package, app.instance ?? '0');
   if (space.foreground === inst) return;
   if (inst.status === 'crashed') {

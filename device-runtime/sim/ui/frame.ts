@@ -1,6 +1,6 @@
 import type { Bounds } from '../../protocol/index.js';
-import { PERMISSION_ACTIVITY, PERMISSION_PACKAGE, SNACKBAR_MS } from '../apps/activity-context.js';
-import type { ActivityRecord, SimInstance } from '../core/instance.js';
+import { PERMISSION_ACTIVITY, PERMISSION_PACKAGE, SNACKBAR_MS, type ActivityRecord } from '../core/activity-context.js';
+import type { SimInstance } from '../core/instance.js';
 import { KEYBOARD_TOP, layout, natural, SCREEN, VIEWPORT, type LaidOut } from './layout.js';
 import { fieldKey } from './observe.js';
 import { dialogView, snackbarView, toastView } from './overlay-views.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Bounds, UiNode } from '../../protocol/index.js';
 import type { LaidOut } from './layout.js';
-import type { View, ViewKind } from './view.js';
+import type { View, ViewKind } from '../apps/view.js';
 
 const ROLE: Record<ViewKind, string> = {
   column: 'group',

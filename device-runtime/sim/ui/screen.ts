@@ -174,9 +174,6 @@ export class SimScreen {
     };
   }
 
-  /** Kept for callers of the skeleton API: observe() now remembers every snapshot it hands out. */
-  remember(_obs: Observation): void {}
-
   /**
    * Resolve a target against the current screen. A node id must come from a snapshot whose
    * structure still matches (else SNAPSHOT_STALE); text matches text, then description.

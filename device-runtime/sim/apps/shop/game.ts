@@ -1,4 +1,4 @@
-import { canvas, column, iconButton, toolbar, type View } from '../../ui/view.js';
+import { canvas, column, iconButton, toolbar, type View } from '../view.js';
 
 export interface GameState {
   score: number;

@@ -1,5 +1,5 @@
 import { defineActivity } from '../define-app.js';
-import { column, iconButton, toolbar, webView } from '../../ui/view.js';
+import { column, iconButton, toolbar, webView } from '../view.js';
 import type { ShopData } from './model.js';
 
 const PAGE = [
