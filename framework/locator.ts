@@ -1,5 +1,6 @@
 import { formatTitle, TOOLS, type Key, type Observation, type UiNode } from '../device-runtime/protocol/index.js';
 import { DeviceError } from '../device-runtime/client/index.js';
+import { isSecret, revealSecret, type Secret } from './ai/secret.js';
 import type { AppDriver } from './driver.js';
 import { describeNode, describeScreen, NestwrightError, StrictModeViolationError, TimeoutError } from './errors.js';
 import { poll } from './poll.js';
@@ -147,22 +148,34 @@ export class Locator extends LocatorFactory {
     tool: 'ui_tap' | 'ui_long_press' | 'ui_set_text',
     args: Record<string, unknown>,
     opts: { timeout?: number } = {},
-    extraTitle: Record<string, unknown> = {},
+    extraTitle: Record<string, unknown> | ((node: UiNode | null) => Record<string, unknown>) = {},
     took: (before: Observation, after: Observation, node: UiNode) => boolean = (before, after) => after.screen_hash !== before.screen_hash || !!after.tree_missing,
   ): Promise<void> {
-    await this.driver.step({ kind: 'action', api, title: this.title(tool, extraTitle), selector: this.toString() }, async (record) => {
-      const timeout = opts.timeout ?? this.driver.options.actionTimeout;
-      const deadline = Date.now() + timeout;
-      const log: string[] = [];
+    const started = Date.now();
+    const timeout = opts.timeout ?? this.driver.options.actionTimeout;
+    const deadline = started + timeout;
+    const log: string[] = [];
+    const find = async (): Promise<{ node: UiNode; obs: Observation }> => {
+      try {
+        return await this.waitForActionable(api, { timeout: Math.max(1, deadline - Date.now()), log });
+      } catch (e) {
+        if (e instanceof TimeoutError) throw new TimeoutError(api, `timeout ${timeout}ms exceeded.\nCall log:\n${formatLog(log)}\nScreen:\n${describeScreen(e.observation)}`, log, e.observation);
+        throw e;
+      }
+    };
+    // A title that depends on the node (a password field's text is never shown) is known only
+    // once the node is resolved: the step then begins after that first resolution, and its
+    // trajectory record still counts the wait. A node never found gives the title for `null`.
+    let first: { found?: { node: UiNode; obs: Observation }; error?: unknown } | null = null;
+    if (typeof extraTitle === 'function') first = await find().then((found) => ({ found }), (error: unknown) => ({ error }));
+    const title = this.title(tool, typeof extraTitle === 'function' ? extraTitle(first?.found?.node ?? null) : extraTitle);
+    await this.driver.step({ kind: 'action', api, title, selector: this.toString() }, async (record) => {
+      record.startedAt = started;
       let attempts = 0;
       for (;;) {
-        let found: { node: UiNode; obs: Observation };
-        try {
-          found = await this.waitForActionable(api, { timeout: Math.max(1, deadline - Date.now()), log });
-        } catch (e) {
-          if (e instanceof TimeoutError) throw new TimeoutError(api, `timeout ${timeout}ms exceeded.\nCall log:\n${formatLog(log)}\nScreen:\n${describeScreen(e.observation)}`, log, e.observation);
-          throw e;
-        }
+        if (first && 'error' in first) throw first.error;
+        const found = first?.found ?? (await find());
+        first = null;
         const { node, obs } = found;
         record.node = node;
         record.before ??= obs.snapshot_id;
@@ -207,15 +220,25 @@ export class Locator extends LocatorFactory {
     return this.act('locator.longPress', 'ui_long_press', { duration_ms: opts.duration ?? 800 }, opts);
   }
 
-  /** Set the field's text (replacing what was there), and check the field shows it. */
-  fill(value: string, opts: { timeout?: number; secret?: boolean } = {}): Promise<void> {
-    // A secret (typed by app.ai.act for a secret() param) is never in the step's title.
-    return this.act('locator.fill', 'ui_set_text', { text: value }, opts, { text: opts.secret ? '***' : value }, (_, after, node) => {
+  /**
+   * Set the field's text (replacing what was there), and check the field shows it. The text is
+   * in the step's title unless it is a secret — `fill(secret(process.env.PW))`, or `secret: true`
+   * as app.ai.act passes for a secret() param — or the field is a password field: then the title
+   * shows `***`, and the runtime masks it in its audit log.
+   */
+  fill(value: string | Secret, opts: { timeout?: number; secret?: boolean } = {}): Promise<void> {
+    if (typeof value !== 'string' && !isSecret(value)) {
+      return Promise.reject(new NestwrightError('locator.fill', `expected a string or secret(…) value, got ${value === null ? 'null' : typeof value}`));
+    }
+    const text = isSecret(value) ? revealSecret(value) : value;
+    const hidden = isSecret(value) || opts.secret === true;
+    const title = hidden ? { text: '***' } : text === '' ? { text } : (node: UiNode | null) => ({ text: node && !node.password ? text : '***' });
+    return this.act('locator.fill', 'ui_set_text', { text }, opts, title, (_, after, node) => {
       const field = after.nodes.find((n) => n.res_id === node.res_id && n.editable && sameColumn(n, node)) ?? after.nodes.find((n) => n.id === node.id);
       if (!field) return true;
       // A password field shows one bullet per character.
-      if (field.password) return (field.text ?? '').length === value.length;
-      return field.text === value || (value === '' && (field.text === null || field.text === field.hint));
+      if (field.password) return (field.text ?? '').length === text.length;
+      return field.text === text || (text === '' && (field.text === null || field.text === field.hint));
     });
   }
 
