@@ -37,6 +37,8 @@ export const ErrorCodeSchema = z.enum([
   'TOOL_DISABLED',
   'TIMEOUT',
   'CANCELLED',
+  /** The runtime cannot save its state (disk full, read-only): state-changing calls are refused. */
+  'STORAGE_UNAVAILABLE',
   // sessions, approvals, auth (§5.3, §5.5, §5.6)
   'SPACE_BUSY',
   'LEASE_REQUIRED',
