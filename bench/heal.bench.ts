@@ -32,3 +32,64 @@ export async function benchHealCorpus(): Promise<BenchSection> {
     ],
   };
 }
+
+/**
+ * What healing costs when nothing is broken: the same locator tap on two instances of Notes, one
+ * with healing off and one recording fingerprints ('suggest'), interleaved so load hits both
+ * alike; and what the after-test fingerprinting costs (off the action path).
+ */
+export async function benchHealActionPath(): Promise<BenchSection> {
+  const { connectDevice, EMBEDDED_TOKEN_ENV, EMBEDDED_URL_ENV, startEmbeddedDevice } = await import('../device-runtime/providers/index.js');
+  const { Space } = await import('../framework/space.js');
+  const { Trajectory } = await import('../framework/trajectory.js');
+  const { Healer } = await import('../framework/heal/healer.js');
+  const { FingerprintStore } = await import('../framework/heal/fingerprint-store.js');
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const sim = await startEmbeddedDevice({ faults: 'instant' });
+  process.env[EMBEDDED_URL_ENV] = sim.url;
+  process.env[EMBEDDED_TOKEN_ENV] = sim.token;
+  const dir = mkdtempSync(join(tmpdir(), 'nw-heal-bench-'));
+  try {
+    const conn = await connectDevice({ provider: 'sim' });
+    const space = await Space.create(conn.client, 'bench-heal');
+    const options = { actionTimeout: 5_000, expectTimeout: 5_000 };
+    const healer = new Healer('suggest', new FingerprintStore(), dir, 'bench');
+    const off = await space.launch('fixtures/apks/notes.apk', new Trajectory(), options);
+    const on = await space.launch('fixtures/apks/notes.apk', new Trajectory(), { ...options, heal: healer });
+    const N = 40;
+    const times = { off: [] as number[], on: [] as number[] };
+    for (let i = 0; i < N + 5; i++) {
+      for (const [name, app] of [['off', off], ['on', on]] as const) {
+        const t = performance.now();
+        await app.getByText('New note').tap();
+        if (i >= 5) times[name].push(performance.now() - t);
+        await app.press('back');
+      }
+    }
+    const t = performance.now();
+    healer.finish();
+    const finishMs = performance.now() - t;
+    await off.close();
+    await on.close();
+    await space.delete();
+    await conn.close();
+    const mOff = median(times.off);
+    const mOn = median(times.on);
+    return {
+      title: 'heal: cost on the action path when every locator resolves',
+      rows: [
+        { measure: "locator.tap, use.heal 'off'", median_ms: round(mOff) },
+        { measure: "locator.tap, use.heal 'suggest' (records the resolution)", median_ms: round(mOn), ratio: `${round(mOn / mOff)}x` },
+        { measure: `after the test: fingerprint ${N + 5} resolutions (not in any step)`, total_ms: round(finishMs), per_resolution_ms: round(finishMs / (N + 5), 3) },
+      ],
+      notes: ['A resolution keeps a reference and an unformatted stack (for the spec line); fingerprints are computed after the test and written once per worker.'],
+    };
+  } finally {
+    delete process.env[EMBEDDED_URL_ENV];
+    delete process.env[EMBEDDED_TOKEN_ENV];
+    rmSync(dir, { recursive: true, force: true });
+    await sim.close();
+  }
+}

@@ -29,6 +29,11 @@ const COMMANDS: Record<string, Command> = {
     usage: 'nestwright report [--results allure-results] [--output allure-report] [--open]',
     run: async (argv) => (await import('./commands/report.js')).reportCommand(argv),
   },
+  heal: {
+    summary: 'List the healed-locator proposals of the last run; apply them to the specs or reject them',
+    usage: 'nestwright heal [--dir D] [--json] [--apply [id...]] [--reject id...]',
+    run: async (argv) => (await import('./commands/heal.js')).healCommand(argv),
+  },
   skill: {
     summary: 'Replay a skill outside a test (exit 0 passed, 1 failed, 2 bad input), record one from a test, print its schema',
     usage: 'nestwright skill run <file.yaml> [--app apk] [--param k=v …] [--device url] | skill record <spec> --grep <title> -o skills/x.yaml | skill schema',

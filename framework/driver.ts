@@ -3,6 +3,7 @@ import type { DeviceClient } from '../device-runtime/client/index.js';
 import { DeviceError } from '../device-runtime/client/index.js';
 import type { Observation, ToolInput, ToolName, ToolResult } from '../device-runtime/protocol/index.js';
 import { AppCrashedError, DeviceDisconnectedError, NestwrightError } from './errors.js';
+import type { LocatorHealing } from './heal/healer.js';
 import type { Trajectory, TrajectoryStep } from './trajectory.js';
 
 export type ScreenshotMode = 'off' | 'only-on-failure' | 'every-step';
@@ -12,6 +13,8 @@ export interface DriverOptions {
   expectTimeout: number;
   /** PNGs in the trajectory: none, the screen after a failed step, or after every step. */
   screenshot?: ScreenshotMode;
+  /** Selector healing for this test (`use.heal`); absent: off. */
+  heal?: LocatorHealing;
 }
 
 type InstanceState = 'stopped' | 'background' | 'foreground' | 'crashed' | 'gone';

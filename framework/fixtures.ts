@@ -1,6 +1,8 @@
 import { test as base, type TestInfo } from '@playwright/test';
 import { connectDevice, startEmbeddedDevice, type DeviceOptions, type EmbeddedDevice } from '../device-runtime/providers/index.js';
 import { App } from './app.js';
+import { healerFor, healStore, type HealOption } from './heal/fixture.js';
+import type { FingerprintStore } from './heal/fingerprint-store.js';
 import { runWithAi, type AiOptionsInput } from './ai/index.js';
 import type { Device } from './device.js';
 import { setTestContext, Space, type TestContext } from './space.js';
@@ -20,6 +22,12 @@ export interface NestwrightUse {
   trajectory?: 'on' | 'retain-on-failure' | 'off';
   /** Screenshots in the trajectory: 'off', 'only-on-failure' or 'every-step'. */
   screenshot?: 'off' | 'only-on-failure' | 'every-step';
+  /**
+   * Selector healing: 'off', 'suggest' (default: a broken locator still fails the test, and the
+   * report carries the proposed fix) or 'auto' (the step runs on the healed locator and is marked
+   * `healed`); `{ mode, model }` lets a model arbitrate close calls.
+   */
+  heal?: HealOption;
   /** AI steps (app.ai.*): model, apiKey, baseURL, maxTurns, budget, cache… — see framework/ai/options.ts. */
   ai?: AiOptionsInput;
 }
@@ -33,11 +41,13 @@ type Options = {
   _screenshotOverride: string;
   _trajectory: Trajectory;
   _testContext: TestContext;
+  heal: HealOption;
   ai: AiOptionsInput | undefined;
   _ai: void;
 };
 type WorkerOptions = {
   _deviceOverride: DeviceOptions | undefined;
+  _healStore: FingerprintStore;
 };
 
 /** Layer 1: options, including `device` and `app` as the config sets them. */
@@ -48,6 +58,8 @@ const withOptions = base.extend<Options & { app: App }, WorkerOptions & { device
   _appOverride: ['', { option: true }],
   _screenshotOverride: ['', { option: true }],
   trajectory: ['on', { option: true }],
+  heal: ['suggest', { option: true }],
+  _healStore: [healStore, { scope: 'worker', box: true }],
   ai: [undefined, { option: true }],
   // The test's AI context (options, usage meter, action cache); cache entries written if it passed.
   _ai: [async ({ ai }, use, testInfo) => runWithAi(ai, testInfo, use), { auto: true, box: true }],
@@ -63,7 +75,8 @@ const withOptions = base.extend<Options & { app: App }, WorkerOptions & { device
     { box: true },
   ],
   _testContext: [
-    async ({ _trajectory, actionTimeout, screenshot, _screenshotOverride }, use, testInfo) => {
+    async ({ _trajectory, actionTimeout, screenshot, _screenshotOverride, heal, _healStore }, use, testInfo) => {
+      const healer = healerFor(heal, _healStore, testInfo);
       const mode = _screenshotOverride || (typeof screenshot === 'string' ? screenshot : (screenshot as { mode?: string } | undefined)?.mode);
       const ctx: TestContext = {
         trajectory: _trajectory,
@@ -71,16 +84,20 @@ const withOptions = base.extend<Options & { app: App }, WorkerOptions & { device
           actionTimeout: actionTimeout || 5_000,
           expectTimeout: (testInfo.project as { expect?: { timeout?: number } }).expect?.timeout ?? 5_000,
           screenshot: mode === 'every-step' || mode === 'only-on-failure' ? mode : 'off',
+          ...(healer ? { heal: healer } : {}),
         },
         launched: [],
       };
       setTestContext(ctx);
       await use(ctx);
       setTestContext(null);
+      healer?.finish(testInfo);
       // Every instance the test launched (app, newInstance(), space.launch()) is stopped and wiped.
       for (const app of ctx.launched.reverse()) await app.close().catch(() => {});
     },
-    { box: true },
+    // Auto: a test that launches apps itself (device.newSpace(), space.launch) without the app
+    // fixture still gets the test's options, trajectory and healing.
+    { box: true, auto: true },
   ],
   space: [
     async ({ device }, use, workerInfo) => {

@@ -1,5 +1,7 @@
 import type { FullConfig } from '@playwright/test';
+import { dirname } from 'node:path';
 import { EMBEDDED_TOKEN_ENV, EMBEDDED_URL_ENV, startEmbeddedDevice, startRunEmulators } from '../device-runtime/providers/index.js';
+import { clearProposals } from './heal/proposals.js';
 
 /**
  * Before the workers: start what the run's devices need once — an emulator per AVD of
@@ -8,6 +10,8 @@ import { EMBEDDED_TOKEN_ENV, EMBEDDED_URL_ENV, startEmbeddedDevice, startRunEmul
  * teardown, which stops what was started here.
  */
 export default async function globalSetup(config: FullConfig): Promise<(() => Promise<void>) | undefined> {
+  // `nestwright heal` lists the proposals of the last run: this run's start clears the previous one's.
+  clearProposals(config.configFile ? dirname(config.configFile) : config.rootDir);
   // `{ provider: 'emulator', avd }`: one emulator per AVD for the run, started when none runs it.
   const stopEmulators = await startRunEmulators(config.projects.map((p) => (p.use as { device?: unknown }).device));
   const simTeardown = await startRunSim(config);

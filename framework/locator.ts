@@ -2,6 +2,7 @@ import { formatTitle, TOOLS, type Key, type Observation, type UiNode } from '../
 import { DeviceError } from '../device-runtime/client/index.js';
 import { isSecret, revealSecret, type Secret } from './ai/secret.js';
 import type { AppDriver } from './driver.js';
+import type { HealedTarget } from './heal/healer.js';
 import { describeNode, describeScreen, NestwrightError, StrictModeViolationError, TimeoutError } from './errors.js';
 import { poll } from './poll.js';
 import { formatSteps, parseSelector, resolveSteps, type Step, type TextMatch } from './selector.js';
@@ -128,6 +129,7 @@ export class Locator extends LocatorFactory {
         return moved ? note(log, `${describeNode(node)} is moving, waiting for it to settle`) : { done: false };
       }
       log.push(`  resolved to ${describeNode(node)}`);
+      this.driver.options.heal?.resolved(this, node, obs);
       return { done: true, value: { node, obs } };
     });
     if ('value' in r) return r.value;
@@ -172,10 +174,19 @@ export class Locator extends LocatorFactory {
     await this.driver.step({ kind: 'action', api, title, selector: this.toString() }, async (record) => {
       record.startedAt = started;
       let attempts = 0;
+      let healed: HealedTarget | null = null;
       for (;;) {
-        if (first && 'error' in first) throw first.error;
-        const found = first?.found ?? (await find());
-        first = null;
+        let found: { node: UiNode; obs: Observation };
+        try {
+          if (first && 'error' in first) throw first.error;
+          found = first?.found ?? (await find());
+        } catch (error) {
+          // Nothing (or several) matched: healing may name the node, or add why not to the error.
+          if (!this.driver.options.heal) throw error;
+          found = healed = await this.driver.options.heal.missed({ api, locator: this, error, record });
+        } finally {
+          first = null;
+        }
         const { node, obs } = found;
         record.node = node;
         record.before ??= obs.snapshot_id;
@@ -191,7 +202,11 @@ export class Locator extends LocatorFactory {
         attempts++;
         const after = await this.settle(api, obs, node, took);
         record.after = after.obs.snapshot_id;
-        if (after.effect || attempts >= 3 || Date.now() >= deadline) break;
+        // A healed step has no time left, but a dropped input still gets its repeats.
+        if (after.effect || attempts >= 3 || (!healed && Date.now() >= deadline)) {
+          await healed?.verify(after);
+          break;
+        }
         log.push(`  no effect on screen after the action; repeating it (the device may have dropped the input)`);
       }
     });

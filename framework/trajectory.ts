@@ -18,8 +18,21 @@ export interface TrajectoryStep {
   error: { code?: string; message: string } | null;
   source: 'locator' | 'ai' | 'skill' | 'healed';
   instance: string | null;
+  /** Set when the step ran on a healed locator (`source: 'healed'`): from what, to what, how sure. */
+  heal?: { from: string; to: string; score: number; margin: number; proposal: string; by?: 'score' | 'model'; arbitration?: HealArbitration };
   /** AI steps (source 'ai'): instruction, tool calls, verdict and evidence, usage, cost, cache. */
   ai?: AiStepRecord;
+}
+
+/** When a model arbitrated a heal: which model, what it was offered, what it chose, at what cost. */
+export interface HealArbitration {
+  model: string;
+  offered: string[];
+  choice: string;
+  reason: string;
+  tokens: number;
+  costUsd: number;
+  latencyMs: number;
 }
 
 export const TRAJECTORY_ATTACHMENT = 'nestwright-trajectory';

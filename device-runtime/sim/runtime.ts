@@ -268,7 +268,7 @@ export class SimRuntime {
     this.displayCounter = state.displayCounter;
     for (const p of state.spaces) {
       const displayId = this.options.virtualDisplays ? (p.displayId ?? ++this.displayCounter) : null;
-      this.attach(SimSpace.restore({ ...p, displayId }, (pkg, label) => appModelFor(pkg) ?? blankApp(pkg, label)));
+      this.attach(SimSpace.restore({ ...p, displayId }, (pkg, label, versionCode) => appModelFor(pkg, versionCode) ?? blankApp(pkg, label)));
     }
     this.idempotency.restore(state.idempotency);
   }

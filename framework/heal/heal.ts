@@ -1,4 +1,5 @@
 import type { Observation, UiNode } from '../../device-runtime/protocol/index.js';
+import { nodeLine } from '../ai/screen.js';
 import { describeNode } from '../errors.js';
 import { parseSelector, resolveSteps, type Step } from '../selector.js';
 import { fingerprintOf, type Fingerprint } from './fingerprint.js';
@@ -11,6 +12,8 @@ export const THRESHOLD = 0.55;
 export const MARGIN = 0.1;
 /** The best candidate must resemble the target by id, label, description or hint at least this much. */
 export const IDENTITY = 0.5;
+/** With a model: a best candidate below the threshold but at least this goes to the model too. */
+export const MODEL_FLOOR = 0.45;
 
 export interface RankedCandidate {
   node_id: string;
@@ -32,11 +35,11 @@ export interface ArbitrationRequest {
   selector: string;
   fingerprint: Fingerprint;
   /** The top candidates (at most 8), best first, each with its line of the compact observation. */
-  candidates: RankedCandidate[];
+  candidates: Array<RankedCandidate & { screen_line: string }>;
   package: string | null;
   activity: string | null;
 }
-export type ArbitrationChoice = { node_id: string } | { none: true; reason: string };
+export type ArbitrationChoice = { node_id: string; reason?: string } | { none: true; reason: string };
 
 /**
  * A model that picks among close candidates, or says none. It only chooses: its pick must
@@ -79,13 +82,18 @@ const top = (ranked: Array<RankedCandidate & { s?: CandidateScore; node: UiNode 
  * named alone by a selector; otherwise it declines, with the ranked candidates. When the locator
  * still matches several nodes, the candidates are those nodes.
  *
- * With `model`, a close call (no margin) goes to the model, which picks one of the top 8 or none.
+ * With `model`, a close call goes to the model: no margin between the best two, or a best
+ * candidate below the threshold but above {@link MODEL_FLOOR}. It is offered the candidates above
+ * the floor (at most 8) and picks one or none; its pick must still be one of those and be named
+ * alone by a selector. The model's own errors (API, budget, malformed output) reject the promise.
  */
 export function heal(input: HealInput): HealResult;
 export function heal(input: HealInput & { model: HealArbiter }): Promise<HealResult>;
 export function heal(input: HealInput & { model?: HealArbiter }): HealResult | Promise<HealResult> {
   const result = rank(input);
-  if (!input.model || result.status !== 'unhealed' || result.code !== 'NO_MARGIN') return input.model ? Promise.resolve(result) : result;
+  if (!input.model) return result;
+  const close = result.status === 'unhealed' && (result.code === 'NO_MARGIN' || (result.code === 'BELOW_THRESHOLD' && (result.candidates[0]?.score ?? 0) >= MODEL_FLOOR));
+  if (!close) return Promise.resolve(result);
   return arbitrate(input, input.model, result.candidates);
 }
 
@@ -125,7 +133,8 @@ function named(obs: Observation, steps: Step[], node: UiNode, score: number, mar
 
 async function arbitrate(input: HealInput, model: HealArbiter, candidates: RankedCandidate[]): Promise<HealResult> {
   const steps = typeof input.selector === 'string' ? parseSelector(input.selector, 'heal') : input.selector;
-  const offered = candidates.filter((c) => !c.rejected).slice(0, 8);
+  const byId = new Map(input.observation.nodes.map((n) => [n.id, n]));
+  const offered = candidates.filter((c) => !c.rejected && c.score >= MODEL_FLOOR).slice(0, 8).map((c) => ({ ...c, screen_line: nodeLine(byId.get(c.node_id)!) }));
   const choice = await model.choose({
     selector: typeof input.selector === 'string' ? input.selector : JSON.stringify(input.selector),
     fingerprint: input.fingerprint,
@@ -134,11 +143,14 @@ async function arbitrate(input: HealInput, model: HealArbiter, candidates: Ranke
     activity: input.observation.activity,
   });
   if ('none' in choice) return { status: 'unhealed', code: 'MODEL_DECLINED', reason: `the model chose none: ${choice.reason}`, candidates };
+  if (typeof choice.node_id !== 'string') return { status: 'unhealed', code: 'MODEL_DECLINED', reason: `the model's answer ${JSON.stringify(choice)} names no node`, candidates };
   const picked = offered.find((c) => c.node_id === choice.node_id);
   const node = input.observation.nodes.find((n) => n.id === choice.node_id);
   if (!picked || !node) return { status: 'unhealed', code: 'MODEL_DECLINED', reason: `the model chose ${JSON.stringify(choice.node_id)}, which is not one of the ${offered.length} candidates offered`, candidates };
   const others = offered.filter((c) => c !== picked);
   const margin = Math.round((picked.score - Math.max(0, ...others.map((c) => c.score))) * 1000) / 1000;
   const repeatedId = !!node.res_id && input.observation.nodes.filter((n) => n.res_id === node.res_id).length > 1;
-  return named(input.observation, steps, node, picked.score, margin, scoreCandidate(input.fingerprint, fingerprintOf(input.observation, node.id), { repeatedId }), candidates, 'model');
+  const r = named(input.observation, steps, node, picked.score, margin, scoreCandidate(input.fingerprint, fingerprintOf(input.observation, node.id), { repeatedId }), candidates, 'model');
+  if (r.status === 'healed' && choice.reason) r.reasons.unshift(`the model: ${choice.reason}`);
+  return r;
 }

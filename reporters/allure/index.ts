@@ -168,6 +168,8 @@ export default class NestwrightAllureReporter implements Reporter {
       { name: LabelName.THREAD, value: `worker ${result.workerIndex}` },
       ...test.tags.map((t) => ({ name: LabelName.TAG, value: t.replace(/^@/, '') })),
       ...contextLabels(context),
+      // A test that passed on a healed locator says so where reports filter: a tag per heal kind.
+      ...(['healed', 'heal-drift'] as const).filter((type) => result.annotations.some((a) => a.type === type)).map((type) => ({ name: LabelName.TAG, value: type })),
     ];
     // AI steps: the test's total model requests, tokens and cost, as labels (and on the test page).
     const aiSteps = (doc?.steps ?? []).flatMap((t) => (t.ai ? [t.ai] : []));

@@ -103,6 +103,7 @@ function stepOf(t: TrajectoryStep, beforeRef: string | null, ctx: StepContext): 
   param('duration', `${t.durationMs} ms`);
   param('api', t.api);
   if (t.source !== 'locator') param('source', t.source);
+  if (t.heal) param('healed', `${t.heal.from} → ${t.heal.to} (score ${t.heal.score}, margin ${t.heal.margin}, proposal ${t.heal.proposal})`);
   param('instance', t.instance);
   param('snapshots', t.before || t.after ? `${t.before ?? '–'} → ${t.after ?? '–'}` : null);
   if (t.error?.code) param('error code', t.error.code);

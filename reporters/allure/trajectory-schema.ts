@@ -43,6 +43,17 @@ export const TrajectoryStepSchema = z.object({
   error: z.object({ code: z.string().optional(), message: z.string() }).nullable(),
   source: z.string().default('locator'),
   instance: z.string().nullable(),
+  heal: z
+    .object({
+      from: z.string(),
+      to: z.string(),
+      score: z.number(),
+      margin: z.number(),
+      proposal: z.string(),
+      by: z.enum(['score', 'model']).optional(),
+      arbitration: z.object({ model: z.string(), offered: z.array(z.string()), choice: z.string(), reason: z.string(), tokens: z.number(), costUsd: z.number(), latencyMs: z.number() }).optional(),
+    })
+    .optional(),
   /** AI steps (source 'ai'): instruction, tool calls, verdict and evidence, usage and cost. */
   ai: AiStepRecordSchema.optional(),
 });

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -125,6 +125,44 @@ test('the compiled command line and render worker run on their own', async () =>
   expect(readFileSync(path.join(project, 'specs/notes.spec.ts'), 'utf8')).toBe('// mine\n');
   expect(again.out).toMatch(/unchanged\s+playwright\.config\.ts/);
 });
+
+test('healing from the compiled package: a spec for Notes 1.0 heals on 2.0, `npx nestwright heal --apply` fixes it', async () => {
+  // Notes 2.0 is the app's next build (renamed ids, "Create note"): not shipped, copied in as a
+  // user would get their own app's update.
+  copyFileSync(path.join(ROOT, 'fixtures/apks/notes-v2.apk'), path.join(project, 'apks/notes-v2.apk'));
+  writeFileSync(path.join(project, 'specs/heal.spec.ts'), HEAL_SPEC);
+  const v1 = await run('npx', ['playwright', 'test', 'specs/heal.spec.ts'], project);
+  expect(v1.code, v1.out).toBe(0);
+  expect(existsSync(path.join(project, 'specs/__fingerprints__/heal.spec.ts.json'))).toBe(true);
+
+  const v2 = await run('npx', ['playwright', 'test', 'specs/heal.spec.ts'], project, 300_000, { NOTES_APK: 'apks/notes-v2.apk', HEAL: 'auto' });
+  expect(v2.code, v2.out).toBe(0);
+  const listed = await run('npx', ['nestwright', 'heal'], project);
+  expect(listed.code, listed.out).toBe(0);
+  expect(listed.out).toContain('2 healing proposals from the last run');
+  const applied = await run('npx', ['nestwright', 'heal', '--apply'], project);
+  expect(applied.code, applied.out).toBe(0);
+  expect(readFileSync(path.join(project, 'specs/heal.spec.ts'), 'utf8')).toBe(HEAL_SPEC.replace("getByText('New note')", "getByText('Create note')").replace("getById('title')", "getById('note_title')"));
+  const fixed = await run('npx', ['playwright', 'test', 'specs/heal.spec.ts'], project, 300_000, { NOTES_APK: 'apks/notes-v2.apk', HEAL: 'off' });
+  expect(fixed.code, fixed.out).toBe(0);
+});
+
+/** Written against Notes 1.0; NOTES_APK=apks/notes-v2.apk runs it on 2.0, installed over 1.0 as an update. */
+const HEAL_SPEC = `import { test, expect } from 'nestwright';
+
+const apk = process.env.NOTES_APK ?? 'apks/notes.apk';
+test.use({ app: apk, heal: (process.env.HEAL ?? 'suggest') as 'suggest' });
+test.beforeAll(async ({ space }) => {
+  if (apk.endsWith('notes-v2.apk')) await space.install('apks/notes.apk');
+});
+
+test('creates a note', async ({ app }) => {
+  await app.getByText('New note').tap();
+  await app.getById('title').fill('Buy milk');
+  await app.getByRole('button', { name: 'Save' }).tap();
+  await expect(app.getByText('Buy milk')).toBeVisible();
+});
+`;
 
 const WORKER_PROBE = `
 import { Worker } from 'node:worker_threads';

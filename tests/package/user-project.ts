@@ -20,11 +20,11 @@ export function userEnv(): Record<string, string> {
   return env;
 }
 
-/** Run a command (no shell) in `cwd`; resolve with its output whatever the exit code. */
-export function run(cmd: string, args: string[], cwd: string, timeoutMs = 300_000): Promise<Ran> {
+/** Run a command (no shell) in `cwd` (with `env` added); resolve with its output whatever the exit code. */
+export function run(cmd: string, args: string[], cwd: string, timeoutMs = 300_000, env: Record<string, string> = {}): Promise<Ran> {
   const t0 = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd, env: userEnv(), stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs, killSignal: 'SIGKILL' });
+    const child = spawn(cmd, args, { cwd, env: { ...userEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs, killSignal: 'SIGKILL' });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));

@@ -65,89 +65,108 @@ function notesList(ctx: Ctx<unknown>, notes: Note[], id: string): View {
 }
 
 /**
+ * What Notes 2.0 changed in its UI (notes-v2.apk, versionCode 2): resource ids renamed and the
+ * New note button reworded — the drift selector healing (framework/heal) is tested against.
+ */
+interface NotesUi {
+  ids: { new_note: string; title: string; body: string; save: string };
+  newNote: string;
+}
+const V1: NotesUi = { ids: { new_note: 'new_note', title: 'title', body: 'body', save: 'save' }, newNote: 'New note' };
+const V2: NotesUi = { ids: { new_note: 'create_note', title: 'note_title', body: 'note_body', save: 'save_note' }, newNote: 'Create note' };
+
+/**
  * Notes (`com.nestwright.notes`): a virtualized list of notes, create / edit / delete with a
  * confirmation dialog, search, a long-press menu, and hundreds of sample notes (overflow menu
  * "Load sample notes", or launch extras `sample_notes: N`). Data persists per instance.
  */
-export const notesApp = defineApp<NotesData>({
-  package: 'com.nestwright.notes',
-  label: 'Notes',
-  launcher: '.MainActivity',
-  initialData: () => ({ notes: [], nextId: 1 }),
-  deepLinks: [{ scheme: 'nwnotes', pattern: 'note/:id', activity: '.EditNoteActivity' }],
-  activities: {
-    '.MainActivity': defineActivity<NotesData, { seeded: boolean; searching: boolean; query: string }>({
-      initialState: () => ({ seeded: false, searching: false, query: '' }),
-      // Back first closes the search, as a toolbar SearchView does.
-      onBack: (ctx) => (ctx.state.searching ? (ctx.set({ searching: false, query: '' }), true) : false),
-      render: (ctx) => {
-        const extra = Number(ctx.extras.sample_notes ?? 0);
-        if (extra > 0 && !ctx.state.seeded) {
-          ctx.state.seeded = true;
-          addSamples(ctx, Math.min(extra, 5000));
-        }
-        if (ctx.state.searching) {
-          const q = ctx.state.query.trim().toLowerCase();
-          const hits = q ? ctx.data.notes.filter((n) => n.title.toLowerCase().includes(q) || n.body.toLowerCase().includes(q)) : ctx.data.notes;
-          return column([
-            row(
-              [
-                iconButton('Collapse', () => ctx.set({ searching: false, query: '' }), { id: 'search_close' }),
-                editText(ctx.state.query, (query) => ctx.set({ query }), { id: 'search_field', hint: 'Search notes' }),
-              ],
-              { height: 168 },
-            ),
-            hits.length === 0 ? text('No matching notes', { id: 'empty' }) : notesList(ctx, hits, 'results'),
-          ]);
-        }
-        return column([
-          toolbar('Notes', [
-            iconButton('Search notes', () => ctx.set({ searching: true }), { id: 'search' }),
-            iconButton('More options', () =>
-              ctx.showDialog({
-                cancelable: true,
-                items: [
-                  { label: 'Load sample notes', onClick: () => addSamples(ctx, 300) },
-                  { label: 'Delete all notes', onClick: () => ctx.update((d) => void (d.notes = [])) },
+export const notesApp = notesModel(V1, 1, '1.0');
+/** Notes 2.0 (`notes-v2.apk`): the same app with renamed ids and "Create note" for "New note". */
+export const notesAppV2 = notesModel(V2, 2, '2.0');
+
+function notesModel(ui: NotesUi, versionCode: number, versionName: string) {
+  return defineApp<NotesData>({
+    package: 'com.nestwright.notes',
+    label: 'Notes',
+    launcher: '.MainActivity',
+    versionCode,
+    versionName,
+    initialData: () => ({ notes: [], nextId: 1 }),
+    deepLinks: [{ scheme: 'nwnotes', pattern: 'note/:id', activity: '.EditNoteActivity' }],
+    activities: {
+      '.MainActivity': defineActivity<NotesData, { seeded: boolean; searching: boolean; query: string }>({
+        initialState: () => ({ seeded: false, searching: false, query: '' }),
+        // Back first closes the search, as a toolbar SearchView does.
+        onBack: (ctx) => (ctx.state.searching ? (ctx.set({ searching: false, query: '' }), true) : false),
+        render: (ctx) => {
+          const extra = Number(ctx.extras.sample_notes ?? 0);
+          if (extra > 0 && !ctx.state.seeded) {
+            ctx.state.seeded = true;
+            addSamples(ctx, Math.min(extra, 5000));
+          }
+          if (ctx.state.searching) {
+            const q = ctx.state.query.trim().toLowerCase();
+            const hits = q ? ctx.data.notes.filter((n) => n.title.toLowerCase().includes(q) || n.body.toLowerCase().includes(q)) : ctx.data.notes;
+            return column([
+              row(
+                [
+                  iconButton('Collapse', () => ctx.set({ searching: false, query: '' }), { id: 'search_close' }),
+                  editText(ctx.state.query, (query) => ctx.set({ query }), { id: 'search_field', hint: 'Search notes' }),
                 ],
-              }),
-              { id: 'overflow' },
+                { height: 168 },
+              ),
+              hits.length === 0 ? text('No matching notes', { id: 'empty' }) : notesList(ctx, hits, 'results'),
+            ]);
+          }
+          return column([
+            toolbar('Notes', [
+              iconButton('Search notes', () => ctx.set({ searching: true }), { id: 'search' }),
+              iconButton('More options', () =>
+                ctx.showDialog({
+                  cancelable: true,
+                  items: [
+                    { label: 'Load sample notes', onClick: () => addSamples(ctx, 300) },
+                    { label: 'Delete all notes', onClick: () => ctx.update((d) => void (d.notes = [])) },
+                  ],
+                }),
+                { id: 'overflow' },
+              ),
+            ]),
+            ctx.data.notes.length === 0 ? text('No notes yet', { id: 'empty' }) : notesList(ctx, ctx.data.notes, 'notes'),
+            button(ui.newNote, () => ctx.start('.EditNoteActivity'), { id: ui.ids.new_note }),
+          ]);
+        },
+      }),
+      '.EditNoteActivity': defineActivity<NotesData, { id: number | null; title: string; body: string }>({
+        initialState: (extras, data) => {
+          const id = extras.id === undefined ? null : Number(extras.id);
+          const note = data.notes.find((n) => n.id === id);
+          return { id: note ? note.id : null, title: note?.title ?? '', body: note?.body ?? '' };
+        },
+        render: (ctx) => {
+          const editing = ctx.data.notes.find((n) => n.id === ctx.state.id);
+          return column([
+            toolbar(editing ? 'Edit note' : 'New note', editing ? [iconButton('Delete note', () => confirmDelete(ctx, editing, () => ctx.finish()), { id: 'delete' })] : []),
+            editText(ctx.state.title, (title) => ctx.set({ title }), { id: ui.ids.title, hint: 'Title' }),
+            editText(ctx.state.body, (body) => ctx.set({ body }), { id: ui.ids.body, hint: 'Note', height: 480 }),
+            button(
+              'Save',
+              () => {
+                const title = ctx.state.title.trim();
+                if (!title) return ctx.toast('Title is empty');
+                ctx.update((d) => {
+                  const existing = d.notes.find((n) => n.id === ctx.state.id);
+                  if (existing) Object.assign(existing, { title, body: ctx.state.body });
+                  else d.notes.push({ id: d.nextId++, title, body: ctx.state.body });
+                });
+                ctx.log('I', 'Notes', `saved note "${title}"`);
+                ctx.finish();
+              },
+              { id: ui.ids.save },
             ),
-          ]),
-          ctx.data.notes.length === 0 ? text('No notes yet', { id: 'empty' }) : notesList(ctx, ctx.data.notes, 'notes'),
-          button('New note', () => ctx.start('.EditNoteActivity'), { id: 'new_note' }),
-        ]);
-      },
-    }),
-    '.EditNoteActivity': defineActivity<NotesData, { id: number | null; title: string; body: string }>({
-      initialState: (extras, data) => {
-        const id = extras.id === undefined ? null : Number(extras.id);
-        const note = data.notes.find((n) => n.id === id);
-        return { id: note ? note.id : null, title: note?.title ?? '', body: note?.body ?? '' };
-      },
-      render: (ctx) => {
-        const editing = ctx.data.notes.find((n) => n.id === ctx.state.id);
-        return column([
-          toolbar(editing ? 'Edit note' : 'New note', editing ? [iconButton('Delete note', () => confirmDelete(ctx, editing, () => ctx.finish()), { id: 'delete' })] : []),
-          editText(ctx.state.title, (title) => ctx.set({ title }), { id: 'title', hint: 'Title' }),
-          editText(ctx.state.body, (body) => ctx.set({ body }), { id: 'body', hint: 'Note', height: 480 }),
-          button(
-            'Save',
-            () => {
-              const title = ctx.state.title.trim();
-              if (!title) return ctx.toast('Title is empty');
-              ctx.update((d) => {
-                const existing = d.notes.find((n) => n.id === ctx.state.id);
-                if (existing) Object.assign(existing, { title, body: ctx.state.body });
-                else d.notes.push({ id: d.nextId++, title, body: ctx.state.body });
-              });
-              ctx.log('I', 'Notes', `saved note "${title}"`);
-              ctx.finish();
-            },
-            { id: 'save' },
-          ),
-        ]);
-      },
-    }),
-  },
-});
+          ]);
+        },
+      }),
+    },
+  });
+}

@@ -163,12 +163,22 @@ export class SimSpace implements InstanceHost {
     };
   }
 
+  /** An app was updated to a new model: its instances keep their ids and data and run the new code next time. */
+  replaceModel(pkg: string, model: AppModel<any>, stop: (inst: SimInstance) => void): void {
+    for (const [key, inst] of [...this.instances]) {
+      if (inst.model.package !== pkg) continue;
+      stop(inst);
+      this.instances.set(key, new SimInstance(model, inst.id, this, inst.data));
+    }
+    this.invalidate();
+  }
+
   /** Rebuild a space from state.json; `model` binds each package to its app model again. */
-  static restore(p: PersistedSpace, model: (pkg: string, label: string) => AppModel<any>): SimSpace {
+  static restore(p: PersistedSpace, model: (pkg: string, label: string, versionCode: number) => AppModel<any>): SimSpace {
     const space = new SimSpace(p.id, p.name, p.displayId, p.createdAt);
     space.instanceCounter = p.instanceCounter;
     space.clipboard = p.clipboard;
-    for (const { package: pkg, ...app } of p.apps) space.apps.set(pkg, { ...app, model: model(pkg, app.label) });
+    for (const { package: pkg, ...app } of p.apps) space.apps.set(pkg, { ...app, model: model(pkg, app.label, app.versionCode) });
     for (const i of p.instances) {
       const app = space.apps.get(i.package);
       if (app) space.instances.set(`${i.package}@${i.id}`, new SimInstance(app.model, i.id, space, i.data));

@@ -37,8 +37,11 @@ export const spaceHandlers: HandlerGroup<SpaceTools> = {
     const space = rt.space(args.space_id);
     const { info, report } = await installApk(args.apk_paths, rt, space, { allowDowngrade: args.allow_downgrade ?? false });
     const previous = space.apps.get(info.package);
-    const model = appModelFor(info.package) ?? blankApp(info.package, info.label);
+    const model = appModelFor(info.package, info.versionCode) ?? blankApp(info.package, info.label);
     const unchanged = previous !== undefined && previous.versionCode === info.versionCode;
+    // An update replaces the code of the app's instances (stopped, as Android kills an updated
+    // app's processes); their data stays.
+    if (previous && !unchanged && previous.model !== model) space.replaceModel(info.package, model, (inst) => rt.pool.release(inst));
     // An update keeps the app's instances and their data (§3.1); only the code changes.
     const granted = args.grant_runtime_permissions ? info.permissions : (previous?.granted ?? []).filter((p) => info.permissions.includes(p));
     space.apps.set(info.package, {

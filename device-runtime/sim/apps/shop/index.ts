@@ -1,10 +1,10 @@
 import { defineApp } from '../define-app.js';
 import { cartActivity } from './cart.js';
-import { catalogActivity } from './catalog.js';
+import { catalogActivity, makeCatalogActivity, overflowCartAction } from './catalog.js';
 import { checkoutActivity } from './checkout.js';
 import { loginActivity } from './login.js';
 import type { ShopData } from './model.js';
-import { productActivity } from './product.js';
+import { makeProductActivity, productActivity } from './product.js';
 import { termsActivity } from './terms.js';
 
 /**
@@ -16,6 +16,8 @@ export const shopApp = defineApp<ShopData>({
   package: 'com.nestwright.shop',
   label: 'Shop',
   launcher: '.LoginActivity',
+  versionCode: 1,
+  versionName: '1.0',
   initialData: () => ({ user: null, termsAccepted: false, cart: {}, orders: 0 }),
   // As the APK's manifest declares: only ProductActivity has a VIEW filter (nwshop://product).
   deepLinks: [{ scheme: 'nwshop', pattern: 'product/:id', activity: '.ProductActivity' }],
@@ -27,4 +29,12 @@ export const shopApp = defineApp<ShopData>({
     '.CheckoutActivity': checkoutActivity,
     '.TermsActivity': termsActivity,
   },
+});
+
+/** Shop 2.0 (`shop-v2.apk`, versionCode 2): the cart is in the toolbar's overflow menu, not an icon of its own. */
+export const shopAppV2 = defineApp<ShopData>({
+  ...shopApp,
+  versionCode: 2,
+  versionName: '2.0',
+  activities: { ...shopApp.activities, '.CatalogActivity': makeCatalogActivity(overflowCartAction), '.ProductActivity': makeProductActivity(overflowCartAction) },
 });

@@ -1,6 +1,6 @@
 import { defineActivity } from '../define-app.js';
 import { button, column, iconButton, image, progress, text, toolbar } from '../../ui/view.js';
-import { cartAction } from './catalog.js';
+import { cartAction, type CartAction } from './catalog.js';
 import { addToCart, money, product, PRODUCT_COUNT, type ShopData } from './model.js';
 
 interface ProductState {
@@ -16,37 +16,41 @@ const DETAIL_MS = 600;
  * "Add to cart" button slides up into place (its bounds move while it animates), and a second
  * "Add to cart" for the related product sits below it: two buttons with the same text.
  */
-export const productActivity = defineActivity<ShopData, ProductState>({
-  initialState: (extras) => ({ id: Number(extras.id ?? 1), loaded: false, requested: false }),
-  render: (ctx) => {
-    const { id } = ctx.state;
-    if (!Number.isInteger(id) || id < 1 || id > PRODUCT_COUNT) {
-      return column([toolbar('Product', [iconButton('Navigate up', () => ctx.finish(), { id: 'up' })]), text(`Product ${ctx.extras.id} not found`, { id: 'not_found' })]);
-    }
-    const p = product(id);
-    const related = product((id % PRODUCT_COUNT) + 1);
-    const header = toolbar(p.name, [iconButton('Navigate up', () => ctx.finish(), { id: 'up' }), ...cartAction(ctx, ctx.data)]);
-    if (!ctx.state.loaded) {
-      if (!ctx.state.requested) {
-        ctx.state.requested = true;
-        ctx.after(DETAIL_MS, () => {
-          ctx.set({ loaded: true });
-          ctx.animate('add_button');
-        });
+export const productActivity = makeProductActivity(cartAction);
+
+export function makeProductActivity(cart: CartAction) {
+  return defineActivity<ShopData, ProductState>({
+    initialState: (extras) => ({ id: Number(extras.id ?? 1), loaded: false, requested: false }),
+    render: (ctx) => {
+      const { id } = ctx.state;
+      if (!Number.isInteger(id) || id < 1 || id > PRODUCT_COUNT) {
+        return column([toolbar('Product', [iconButton('Navigate up', () => ctx.finish(), { id: 'up' })]), text(`Product ${ctx.extras.id} not found`, { id: 'not_found' })]);
       }
-      return column([header, image(p.name, { id: 'product_image' }), progress({ id: 'detail_progress' })]);
-    }
-    const slide = Math.round((1 - ctx.progress('add_button')) * 400);
-    return column([
-      header,
-      image(p.name, { id: 'product_image' }),
-      text(p.name, { id: 'product_name' }),
-      text(money(p.price), { id: 'product_price' }),
-      text(p.description, { id: 'product_description', tone: 'muted' }),
-      button('Add to cart', () => addToCart(ctx, id), { id: 'add_to_cart', offset: [0, slide] }),
-      text('Frequently bought together', { id: 'related_header' }),
-      text(`${related.name} ${money(related.price)}`, { id: 'related_name', onClick: () => ctx.start('.ProductActivity', { id: related.id }) }),
-      button('Add to cart', () => addToCart(ctx, related.id), { id: 'related_add_to_cart' }),
-    ]);
-  },
-});
+      const p = product(id);
+      const related = product((id % PRODUCT_COUNT) + 1);
+      const header = toolbar(p.name, [iconButton('Navigate up', () => ctx.finish(), { id: 'up' }), ...cart(ctx, ctx.data)]);
+      if (!ctx.state.loaded) {
+        if (!ctx.state.requested) {
+          ctx.state.requested = true;
+          ctx.after(DETAIL_MS, () => {
+            ctx.set({ loaded: true });
+            ctx.animate('add_button');
+          });
+        }
+        return column([header, image(p.name, { id: 'product_image' }), progress({ id: 'detail_progress' })]);
+      }
+      const slide = Math.round((1 - ctx.progress('add_button')) * 400);
+      return column([
+        header,
+        image(p.name, { id: 'product_image' }),
+        text(p.name, { id: 'product_name' }),
+        text(money(p.price), { id: 'product_price' }),
+        text(p.description, { id: 'product_description', tone: 'muted' }),
+        button('Add to cart', () => addToCart(ctx, id), { id: 'add_to_cart', offset: [0, slide] }),
+        text('Frequently bought together', { id: 'related_header' }),
+        text(`${related.name} ${money(related.price)}`, { id: 'related_name', onClick: () => ctx.start('.ProductActivity', { id: related.id }) }),
+        button('Add to cart', () => addToCart(ctx, related.id), { id: 'related_add_to_cart' }),
+      ]);
+    },
+  });
+}

@@ -1,0 +1,143 @@
+/**
+ * `nestwright heal [--dir D] [--json] [--apply [id…]] [--reject id…]`
+ *
+ * Lists the healing proposals of the last run (old and new locator, score, margin, spec file and
+ * line, screenshots with the node outlined); `--apply` rewrites the specs' locator calls (all
+ * proposals, or the ids given) and prints what changed, for review in the diff; `--reject`
+ * remembers a proposal as turned down (in the spec's fingerprint file) so it is not proposed
+ * again. Exit code: 0 done, 1 something could not be applied or found, 2 usage.
+ */
+import { existsSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { entryKey, fingerprintFileOf, updateFingerprintFile } from '../../framework/heal/fingerprint-store.js';
+import { proposalsDir, readProposals, withdrawProposal, type Proposal } from '../../framework/heal/proposals.js';
+import { ApplyError, applyToFile, newProject } from './heal-apply.js';
+
+export type HealIo = { out: (text: string) => void; err: (text: string) => void };
+const stdio: HealIo = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) };
+
+const USAGE = `Usage: nestwright heal [--dir DIR] [--json] [--apply [ID...]] [--reject ID...]
+
+  (no option)   list the proposals of the last run
+  --apply       rewrite the specs' locator calls: every proposal, or the IDs given
+  --reject      turn proposals down: they are not proposed again
+  --dir         the project directory, where playwright.config.ts is (default: the current one)
+  --json        print the proposals as JSON
+
+Exit code: 0 done, 1 a proposal could not be applied or was not found, 2 usage error.
+`;
+
+export async function healCommand(argv: string[], io: HealIo = stdio): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: true,
+      options: { dir: { type: 'string', default: '.' }, json: { type: 'boolean', default: false }, apply: { type: 'boolean', default: false }, reject: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
+    });
+  } catch (e) {
+    io.err(`heal: ${(e as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals: ids } = parsed;
+  if (values.help) {
+    io.out(USAGE);
+    return 0;
+  }
+  if (values.apply && values.reject) {
+    io.err(`heal: --apply and --reject together; choose one\n\n${USAGE}`);
+    return 2;
+  }
+  if (ids.length > 0 && !values.apply && !values.reject) {
+    io.err(`heal: proposal ids (${ids.join(' ')}) need --apply or --reject\n\n${USAGE}`);
+    return 2;
+  }
+  if (values.reject && ids.length === 0) {
+    io.err(`heal: --reject needs the ids of the proposals to turn down (see \`nestwright heal\`)\n`);
+    return 2;
+  }
+  const dir = resolve(values.dir);
+  if (!existsSync(dir)) {
+    io.err(`heal: --dir ${dir} does not exist\n`);
+    return 2;
+  }
+  const { proposals, errors } = readProposals(dir);
+  for (const e of errors) io.err(`heal: skipped a proposal file that does not parse: ${e}\n`);
+  const unknown = ids.filter((id) => !proposals.some((p) => p.id === id));
+  if (unknown.length) {
+    io.err(`heal: no proposal ${unknown.join(', ')} in ${relative(process.cwd(), proposalsDir(dir)) || '.'}; the last run proposed: ${proposals.map((p) => p.id).join(', ') || 'nothing'}\n`);
+    return 1;
+  }
+  const chosen = ids.length ? proposals.filter((p) => ids.includes(p.id)) : proposals;
+  if (values.reject) return reject(dir, chosen, io);
+  if (values.apply) return apply(dir, chosen, io);
+  if (values.json) {
+    io.out(`${JSON.stringify(proposals, null, 2)}\n`);
+    return 0;
+  }
+  list(dir, proposals, io);
+  return 0;
+}
+
+function list(dir: string, proposals: Proposal[], io: HealIo): void {
+  if (proposals.length === 0) {
+    io.out('No healing proposals from the last run.\n');
+    return;
+  }
+  const shots = relative(process.cwd(), proposalsDir(dir)) || '.';
+  io.out(`${proposals.length} healing proposal${proposals.length === 1 ? '' : 's'} from the last run:\n`);
+  for (const p of proposals) {
+    io.out(
+      `\n  ${p.id}  ${p.spec}:${p.line}  ${p.mode === 'auto' ? 'healed in the run (auto)' : 'test failed (suggest)'}\n` +
+        `    test:   ${p.test}\n` +
+        `    old:    ${p.selector}\n` +
+        `    new:    ${p.proposed}\n` +
+        `    score ${p.score.toFixed(2)}, margin ${p.margin.toFixed(2)}${p.by === 'model' ? ', chosen by the model' : ''}\n` +
+        (p.screenshots.before || p.screenshots.after ? `    screenshots: ${[p.screenshots.before, p.screenshots.after].filter(Boolean).map((f) => `${shots}/${f}`).join(', ')}\n` : ''),
+    );
+  }
+  io.out(`\nApply: npx nestwright heal --apply [id...]   Reject: npx nestwright heal --reject id...\n`);
+}
+
+function apply(dir: string, proposals: Proposal[], io: HealIo): number {
+  const project = newProject();
+  let failed = 0;
+  for (const p of proposals) {
+    const file = resolve(dir, p.spec);
+    try {
+      if (!existsSync(file)) throw new ApplyError(`${p.spec} does not exist`);
+      const edit = applyToFile(project, file, p);
+      project.getSourceFileOrThrow(file).saveSync();
+      // The fingerprint moves to the new locator, so it can heal again before the next run records it.
+      updateFingerprintFile(fingerprintFileOf(file), (f) => {
+        const old = Object.values(f.entries).find((e) => e.selector === p.selector && e.line === p.line);
+        if (!old) return false;
+        delete f.entries[entryKey(old)];
+        const moved = { ...old, selector: p.proposed };
+        f.entries[entryKey(moved)] = moved;
+        return true;
+      });
+      withdrawProposal(dir, p.id);
+      io.out(`${p.id}  ${p.spec}:${edit.line}\n  - ${edit.before}\n  + ${edit.after}${edit.renamed ? '\n    (another kind of locator: the method changed as well)' : ''}\n`);
+    } catch (e) {
+      if (!(e instanceof ApplyError)) throw e;
+      failed++;
+      io.err(`heal: ${p.id} not applied: ${e.message}\n`);
+    }
+  }
+  if (proposals.length === 0) io.out('No healing proposals from the last run.\n');
+  else io.out(`\n${proposals.length - failed} applied${failed ? `, ${failed} not` : ''}. Review with \`git diff\`.\n`);
+  return failed ? 1 : 0;
+}
+
+function reject(dir: string, proposals: Proposal[], io: HealIo): number {
+  for (const p of proposals) {
+    const file = resolve(dir, p.spec);
+    updateFingerprintFile(fingerprintFileOf(file), (f) => (f.rejected.some((r) => r.selector === p.selector && r.line === p.line && r.proposed === p.proposed) ? false : (f.rejected.push({ selector: p.selector, line: p.line, proposed: p.proposed }), true)));
+    withdrawProposal(dir, p.id);
+    io.out(`${p.id}  rejected: ${p.selector} → ${p.proposed} will not be proposed again at ${p.spec}:${p.line}\n`);
+  }
+  return 0;
+}
