@@ -2,7 +2,7 @@ import { formatTitle, TOOLS, type Key, type Observation, type UiNode } from '../
 import { DeviceError } from '../device-runtime/client/index.js';
 import { isSecret, revealSecret, type Secret } from './ai/secret.js';
 import type { AppDriver } from './driver.js';
-import type { HealedTarget } from './heal/healer.js';
+import { callSite, type HealedTarget } from './heal/healer.js';
 import { describeNode, describeScreen, NestwrightError, StrictModeViolationError, TimeoutError } from './errors.js';
 import { poll } from './poll.js';
 import { formatSteps, parseSelector, resolveSteps, type Step, type TextMatch } from './selector.js';
@@ -154,6 +154,8 @@ export class Locator extends LocatorFactory {
     took: (before: Observation, after: Observation, node: UiNode) => boolean = (before, after) => after.screen_hash !== before.screen_hash || !!after.tree_missing,
   ): Promise<void> {
     const started = Date.now();
+    // Where the test called this action: healing looks it up, and after an await it is gone from the stack.
+    const at = this.driver.options.heal ? callSite() : undefined;
     const timeout = opts.timeout ?? this.driver.options.actionTimeout;
     const deadline = started + timeout;
     const log: string[] = [];
@@ -183,7 +185,7 @@ export class Locator extends LocatorFactory {
         } catch (error) {
           // Nothing (or several) matched: healing may name the node, or add why not to the error.
           if (!this.driver.options.heal) throw error;
-          found = healed = await this.driver.options.heal.missed({ api, locator: this, error, record });
+          found = healed = await this.driver.options.heal.missed({ api, locator: this, error, record, ...(at ? { at } : {}) });
         } finally {
           first = null;
         }
