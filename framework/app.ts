@@ -9,7 +9,7 @@ import { runSkill, type SkillRunResult } from './skills/index.js';
 
 /**
  * One instance of an app in a space, the way Playwright's `page` is one tab: locators, keys,
- * lifecycle. Each instance has its own data (§3.6); several can share the space's screen, and
+ * lifecycle. Each instance has its own data (docs/protocol.md#instances); several can share the space's screen, and
  * the app is brought to the front before it is acted on.
  */
 export class App extends LocatorFactory {
@@ -98,6 +98,34 @@ export class App extends LocatorFactory {
     });
   }
 
+  /**
+   * Hide the soft keyboard if it is up (a `back` that goes to the keyboard, not the app), and wait
+   * until it is gone. Does nothing when it is down. Needs a runtime that reports the keyboard on
+   * observations (the `keyboard` extension): without it, pressing back could close the screen, so
+   * this throws NOT_SUPPORTED instead.
+   */
+  async hideKeyboard(opts: { timeout?: number } = {}): Promise<void> {
+    const api = 'app.hideKeyboard';
+    await this.driver.step({ kind: 'action', api, title: 'Hide the keyboard', selector: null }, async (rec) => {
+      const before = await this.driver.observe(api);
+      rec.before = before.snapshot_id;
+      if (before.keyboard === undefined) {
+        throw new NestwrightError(api, 'this device runtime does not report the soft keyboard (no `keyboard` extension); press back yourself when you know it is up', { code: 'NOT_SUPPORTED' });
+      }
+      if (before.keyboard === null) return;
+      const timeout = this.driver.timeout(opts.timeout);
+      let last: Observation = before;
+      const r = await poll(timeout, async (n) => {
+        // One back per look that still shows it; a dropped key is sent again on the next look.
+        if (n === 0 || n % 3 === 0) await this.driver.call(api, 'ui_key', { space_id: this.driver.spaceId, key: 'back' });
+        last = await this.driver.observe(api);
+        return last.keyboard ? { done: false } : { done: true, value: true };
+      });
+      rec.after = last.snapshot_id;
+      if ('timedOut' in r) throw new TimeoutError(api, `timeout ${this.driver.describeTimeout(timeout)} exceeded: the keyboard is still up\nScreen:\n${describeScreen(last)}`, [], last);
+    });
+  }
+
   /** Bring this instance up (to the front, starting it if needed). */
   async launch(opts: { activity?: string } = {}): Promise<void> {
     await this.driver.step({ kind: 'app', api: 'app.launch', title: formatTitle(TOOLS.space_launch.title, { package: this.package }), selector: null }, async () => {
@@ -141,14 +169,14 @@ export class App extends LocatorFactory {
   }
 
   async waitForActivity(activity: string, opts: { timeout?: number } = {}): Promise<void> {
-    const timeout = opts.timeout ?? this.driver.options.actionTimeout;
+    const timeout = this.driver.timeout(opts.timeout);
     let last: Observation | null = null;
     const r = await poll(timeout, async () => {
       last = await this.driver.observe('app.waitForActivity');
       return last.activity === activity ? { done: true, value: true } : { done: false };
     });
     if ('timedOut' in r) {
-      throw new TimeoutError('app.waitForActivity', `timeout ${timeout}ms exceeded waiting for ${activity}; in front: ${(last as Observation | null)?.activity ?? 'nothing'}\nScreen:\n${describeScreen(last)}`, [], last);
+      throw new TimeoutError('app.waitForActivity', `timeout ${this.driver.describeTimeout(timeout)} exceeded waiting for ${activity}; in front: ${(last as Observation | null)?.activity ?? 'nothing'}\nScreen:\n${describeScreen(last)}`, [], last);
     }
   }
 
@@ -164,8 +192,4 @@ export class App extends LocatorFactory {
   logcat(): Promise<string[]> {
     return this.driver.logcat();
   }
-}
-
-export function assertApp(value: unknown, api: string): asserts value is App {
-  if (!(value instanceof App)) throw new NestwrightError(api, `expected the app fixture (or app.newInstance()), got ${typeof value}`);
 }

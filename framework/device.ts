@@ -8,6 +8,11 @@ export interface DeviceApi {
   /** The protocol client: every tool of the device, validated both ways. */
   readonly client: DeviceClient;
   info(): Promise<RuntimeInfo | null>;
+  /**
+   * How much slower than a phone this device runs (runtime_info `timing`, e.g. the simulator's
+   * `hostile` profile: 3), or null when it does not say. nestwright multiplies timeouts by it.
+   */
+  readonly timing: { profile: string; timeoutScale: number } | null;
   /** A second space (its own screen), e.g. for two users acting at the same time. Deleted after the worker. */
   newSpace(name?: string): Promise<Space>;
 }
@@ -27,11 +32,3 @@ export const devices = {
   /** An emulator running `avd`, started for the run when none is: `devices.emulator({ avd: 'Pixel_8_API_34' })`. */
   emulator: (opts: Omit<Extract<DeviceOptions, { provider: 'emulator' }>, 'provider'>): Device => ({ provider: 'emulator', ...opts }) as Device,
 };
-
-/** Attach the connection to the options object Playwright hands to tests (non-enumerable). */
-export function attachDevice(options: object, api: DeviceApi): Device {
-  for (const key of ['client', 'info', 'newSpace'] as const) {
-    Object.defineProperty(options, key, { value: api[key], configurable: true, enumerable: false, writable: true });
-  }
-  return options as Device;
-}

@@ -2,7 +2,7 @@ import { test } from '@playwright/test';
 import type { DeviceClient } from '../device-runtime/client/index.js';
 import { DeviceError } from '../device-runtime/client/index.js';
 import type { Observation, ToolInput, ToolName, ToolResult } from '../device-runtime/protocol/index.js';
-import { AppCrashedError, DeviceDisconnectedError, NestwrightError } from './errors.js';
+import { AppCrashedError, describeScreen, DeviceDisconnectedError, NestwrightError, TestEndedError, TimeoutError } from './errors.js';
 import type { LocatorHealing } from './heal/healer.js';
 import type { Trajectory, TrajectoryStep } from './trajectory.js';
 
@@ -13,8 +13,32 @@ export interface DriverOptions {
   expectTimeout: number;
   /** PNGs in the trajectory: none, the screen after a failed step, or after every step. */
   screenshot?: ScreenshotMode;
+  /**
+   * How much slower than a phone this device runs (runtime_info `timing`; 3 under the simulator's
+   * `hostile` profile): every action and assertion timeout, given or default, is multiplied by it.
+   */
+  timeoutScale?: number;
+  /** The fault profile the scale comes from, for messages. */
+  timingProfile?: string;
+  /** The running test, when there is one. */
+  scope?: TestScope;
   /** Selector healing for this test (`use.heal`); absent: off. */
   heal?: LocatorHealing;
+}
+
+/** What a driver needs from the test it runs in. */
+export interface TestScope {
+  /**
+   * Aborted when the test times out: calls in flight stop at once, and the step that was running
+   * fails with the timeout (not with what clean-up does to the device afterwards).
+   */
+  readonly signal: AbortSignal;
+  /** Why the test ended, e.g. `Test timeout of 30000ms exceeded.` */
+  endReason(): string;
+  /** A fatal error (APP_CRASHED, DEVICE_DISCONNECTED) was raised: the test fails at its end even if it was caught. */
+  raised(error: NestwrightError, driver: AppDriver): void;
+  /** `expect(app).toHaveCrashed()` passed: the crashes raised for instance `who` were expected. Whether there were any. */
+  acknowledge(who: string): boolean;
 }
 
 type InstanceState = 'stopped' | 'background' | 'foreground' | 'crashed' | 'gone';
@@ -47,19 +71,59 @@ export class AppDriver {
     readonly options: DriverOptions,
   ) {}
 
+  /** An action's (or assertion's) timeout in ms: `given` or the default, times the device's timeoutScale. */
+  timeout(given: number | undefined, kind: 'action' | 'expect' = 'action'): number {
+    const base = given ?? (kind === 'action' ? this.options.actionTimeout : this.options.expectTimeout);
+    return Math.round(base * (this.options.timeoutScale ?? 1));
+  }
+
+  /** `5000ms`, or `15000ms (5000ms × 3, the device's timing "hostile")` when scaled. */
+  describeTimeout(ms: number): string {
+    const scale = this.options.timeoutScale ?? 1;
+    return scale === 1 ? `${ms}ms` : `${ms}ms (${Math.round(ms / scale)}ms × ${scale}, the device's timing "${this.options.timingProfile ?? '?'}")`;
+  }
+
+  /** The last screen this driver observed: what a step cut short by the test's timeout shows. */
+  lastSeen: Observation | null = null;
+
+  /** A tool call through the device client, device errors translated to nestwright errors. */
   async call<N extends ToolName>(api: string, name: N, input: ToolInput<N>): Promise<ToolResult<N>> {
     try {
-      return await this.client.call(name, input);
+      return await this.raw(name, input);
     } catch (e) {
       throw await this.translate(api, e);
     }
+  }
+
+  /**
+   * A tool call, untranslated, that stops when the test times out (it then rejects with
+   * {@link TestEndedError}; what the device answers later is ignored).
+   */
+  async raw<N extends ToolName>(name: N, input: ToolInput<N>): Promise<ToolResult<N>> {
+    const signal = this.options.scope?.signal;
+    if (signal?.aborted) throw new TestEndedError();
+    const pending = this.client.call(name, input);
+    let result: ToolResult<N>;
+    if (!signal) result = await pending;
+    else {
+      let onAbort = () => {};
+      const ended = new Promise<never>((_, reject) => signal.addEventListener('abort', (onAbort = () => reject(new TestEndedError())), { once: true }));
+      pending.catch(() => {}); // answered after the end: nobody listens any more
+      try {
+        result = await Promise.race([pending, ended]);
+      } finally {
+        signal.removeEventListener('abort', onAbort);
+      }
+    }
+    if (name === 'ui_observe') this.lastSeen = result as Observation;
+    return result;
   }
 
   /** APP_CRASHED and DEVICE_DISCONNECTED end the test at once, with what explains them. */
   async translate(api: string, e: unknown): Promise<unknown> {
     if (!(e instanceof DeviceError)) return e;
     if (e.code === 'DEVICE_DISCONNECTED') {
-      return new DeviceDisconnectedError(api, `${e.message}\n  The device went away; nothing was retried. Check that the runtime is still running.`, { cause: e });
+      return this.fatal(new DeviceDisconnectedError(api, `${e.message}\n  The device went away; nothing was retried. Check that the runtime is still running.`, { cause: e }));
     }
     if (e.code === 'APP_CRASHED') return this.crashError(api, (e.details?.crash_reason as string) ?? e.message, e);
     return new NestwrightError(api, e.message, { cause: e });
@@ -67,7 +131,13 @@ export class AppDriver {
 
   async crashError(api: string, reason: string, cause?: unknown): Promise<AppCrashedError> {
     const logcat = await this.logcat().catch(() => []);
-    return new AppCrashedError(api, `${this.who()} crashed: ${reason.split('\n')[0]}`, reason, logcat, { cause });
+    return this.fatal(new AppCrashedError(api, `${this.who()} crashed: ${reason.split('\n')[0]}`, reason, logcat, { cause }));
+  }
+
+  /** Tell the test a fatal error was raised (it fails at its end even if the error is caught). */
+  private fatal<E extends NestwrightError>(error: E): E {
+    this.options.scope?.raised(error, this);
+    return error;
   }
 
   who(): string {
@@ -102,7 +172,7 @@ export class AppDriver {
     const stack = fatal >= 0 ? lines.slice(fatal + 1).map(body).filter((l) => /^(\s|[\w.$]+(Exception|Error)\b|Caused by)/.test(l)) : [];
     const reason = stack.length > 0 ? stack.join('\n') : 'the process died (no FATAL EXCEPTION in its logcat)';
     const why = stack[0] ?? reason;
-    return new AppCrashedError(api, `${this.who()} crashed: ${why}`, reason, lines);
+    return this.fatal(new AppCrashedError(api, `${this.who()} crashed: ${why}`, reason, lines));
   }
 
   /**
@@ -182,9 +252,15 @@ export class AppDriver {
         this.trajectory.end(record);
         if (mode === 'every-step') await this.stepScreenshot(record, 'after');
         return value;
-      } catch (e) {
+      } catch (caught) {
+        const scope = this.options.scope;
+        // The test timed out during this step: say so, with the step and the last screen, rather
+        // than whatever the device answers while the test is being torn down.
+        const e = scope?.signal.aborted
+          ? new TimeoutError(meta.api, `${scope.endReason()} This step was running: ${meta.title} (for ${Date.now() - record.startedAt}ms).\nScreen (last seen):\n${describeScreen(this.lastSeen)}`, [], this.lastSeen)
+          : caught;
         this.trajectory.end(record, e);
-        if (mode !== 'off' && !(e instanceof DeviceDisconnectedError)) await this.stepScreenshot(record, 'after');
+        if (mode !== 'off' && !(e instanceof DeviceDisconnectedError) && !scope?.signal.aborted) await this.stepScreenshot(record, 'after');
         throw e;
       }
     };

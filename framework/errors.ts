@@ -1,18 +1,50 @@
-import type { Observation, UiNode } from '../device-runtime/protocol/index.js';
+import { DeviceError } from '../device-runtime/client/index.js';
+import type { ErrorCode, Observation, UiNode } from '../device-runtime/protocol/index.js';
 
-/** Base of nestwright's errors: the API name first (`locator.tap: …`), with `{ cause }`. */
+/**
+ * The `code` of a nestwright error: a device protocol code (`TIMEOUT`, `APP_CRASHED`,
+ * `SPACE_NOT_FOUND`, … — the device's own when it answered with one), or one of the framework's:
+ * `STRICT_MODE_VIOLATION` (more than one match), `SKILL_INVALID` and `SKILL_FAILED` (skills), `CRASH_IGNORED` (a test caught a fatal error and
+ * carried on), `USAGE` (the API was called wrongly: wrong argument, missing option), and the
+ * `AI_*` codes of AI steps (framework/ai/errors.ts).
+ */
+export type NestwrightErrorCode = ErrorCode | 'STRICT_MODE_VIOLATION' | 'SKILL_INVALID' | 'SKILL_FAILED' | 'CRASH_IGNORED' | 'USAGE' | `AI_${string}`;
+
+/**
+ * Codes that end a test: the app under test or the device is gone, so nothing after makes sense.
+ * A test that catches one and goes on still fails when it ends (see `docs/errors.md`).
+ */
+export const FATAL_CODES: ReadonlySet<NestwrightErrorCode> = new Set(['APP_CRASHED', 'DEVICE_DISCONNECTED']);
+
+/**
+ * Base of nestwright's errors: the API name first (`locator.tap: …`), a `code` to switch on
+ * (never the message), and `{ cause }`.
+ */
 export class NestwrightError extends Error {
+  readonly code: NestwrightErrorCode;
+
   constructor(
     readonly api: string,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; code?: NestwrightErrorCode },
   ) {
-    super(`${api}: ${message}`, options);
+    super(`${api}: ${message}`, options?.cause !== undefined ? { cause: options.cause } : undefined);
     this.name = new.target.name;
+    this.code = options?.code ?? codeOf(options?.cause) ?? 'USAGE';
+  }
+
+  /** True for the codes that end a test (APP_CRASHED, DEVICE_DISCONNECTED). */
+  get fatal(): boolean {
+    return FATAL_CODES.has(this.code);
   }
 }
 
-/** The action or assertion did not succeed before its timeout. Carries the call log and screen. */
+/** The code of the device error (or nestwright error) `e` was caused by, if any. */
+function codeOf(e: unknown): NestwrightErrorCode | undefined {
+  return e instanceof DeviceError || e instanceof NestwrightError ? e.code : undefined;
+}
+
+/** The action or assertion did not succeed before its timeout (`TIMEOUT`). Carries the call log and screen. */
 export class TimeoutError extends NestwrightError {
   constructor(
     api: string,
@@ -21,11 +53,11 @@ export class TimeoutError extends NestwrightError {
     readonly observation: Observation | null,
     options?: { cause?: unknown },
   ) {
-    super(api, message, options);
+    super(api, message, { ...options, code: 'TIMEOUT' });
   }
 }
 
-/** More than one node matched a locator that must name exactly one. */
+/** More than one node matched a locator that must name exactly one (`STRICT_MODE_VIOLATION`). */
 export class StrictModeViolationError extends NestwrightError {
   constructor(
     api: string,
@@ -40,11 +72,12 @@ export class StrictModeViolationError extends NestwrightError {
           .map((n, i) => `    ${i + 1}) ${describeNode(n)}`)
           .join('\n') +
         `\n  Use .first(), .nth(i), .filter({ hasText }) or a more specific locator.`,
+      { code: 'STRICT_MODE_VIOLATION' },
     );
   }
 }
 
-/** The app under test crashed (APP_CRASHED), or the device went away (DEVICE_DISCONNECTED). */
+/** The app under test crashed (`APP_CRASHED`): the crash reason and the instance's logcat. Ends the test. */
 export class AppCrashedError extends NestwrightError {
   constructor(
     api: string,
@@ -53,11 +86,26 @@ export class AppCrashedError extends NestwrightError {
     readonly logcat: string[],
     options?: { cause?: unknown },
   ) {
-    super(api, message, options);
+    super(api, message, { ...options, code: 'APP_CRASHED' });
   }
 }
 
-export class DeviceDisconnectedError extends NestwrightError {}
+/** The connection to the device runtime was lost (`DEVICE_DISCONNECTED`). Ends the test. */
+export class DeviceDisconnectedError extends NestwrightError {
+  constructor(api: string, message: string, options?: { cause?: unknown }) {
+    super(api, message, { ...options, code: 'DEVICE_DISCONNECTED' });
+  }
+}
+
+/**
+ * A call stopped because the test timed out. Internal: the step it ran in reports the timeout
+ * instead ({@link TimeoutError} naming the step).
+ */
+export class TestEndedError extends NestwrightError {
+  constructor() {
+    super('test', 'the test has ended (its timeout ran out); nothing more is sent to the device', { code: 'TIMEOUT' });
+  }
+}
 
 /** One line per node, as shown in errors and call logs. */
 export function describeNode(n: UiNode): string {
@@ -75,7 +123,8 @@ export function describeNode(n: UiNode): string {
 export function describeScreen(obs: Observation | null, max = 40): string {
   if (!obs) return '  (no observation)';
   const head = `  ${obs.package ?? '(no app)'} ${obs.activity ?? ''} — snapshot ${obs.snapshot_id}${obs.tree_missing ? ' (tree missing)' : ''}`;
+  const kb = obs.keyboard ? [`  [soft keyboard up over ${obs.keyboard.bounds.join(',')}: nodes under it are not on screen; app.hideKeyboard() hides it]`] : [];
   const lines = obs.nodes.slice(0, max).map((n) => `  ${'  '.repeat(Math.min(n.depth ?? 0, 6))}${describeNode(n)}`);
   if (obs.nodes.length > max) lines.push(`  … ${obs.nodes.length - max} more`);
-  return [head, ...lines].join('\n');
+  return [head, ...kb, ...lines].join('\n');
 }

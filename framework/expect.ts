@@ -5,7 +5,7 @@ import { describeNode, describeScreen } from './errors.js';
 import { Locator } from './locator.js';
 import { poll } from './poll.js';
 import { satisfies } from './ai/verdict.js';
-import { matchText } from './selector.js';
+import { fullText, matchText } from './selector.js';
 import { toPassSkill } from './skills/index.js';
 
 type MatcherState = { isNot: boolean; timeout?: number; utils: { printExpected(v: unknown): string; printReceived(v: unknown): string } };
@@ -24,7 +24,7 @@ async function retrying(
   check: (nodes: UiNode[], obs: Observation) => Check,
 ) {
   const driver = target.driver;
-  const ms = timeout ?? state.timeout ?? driver.options.expectTimeout;
+  const ms = driver.timeout(timeout ?? state.timeout, 'expect');
   const log: string[] = [];
   let last: { obs: Observation; result: Check } | null = null;
   const title = `Expect ${target instanceof Locator ? `${target} ` : ''}${state.isNot ? 'not ' : ''}${name}`;
@@ -62,7 +62,7 @@ async function retrying(
     (target instanceof Locator ? `Locator: ${target}\n` : `App: ${target.package}${target.instance ? `@${target.instance}` : ''}\n`) +
     `Expected: ${state.isNot ? 'not ' : ''}${expected || name.replace(/^to/, '').replace(/([A-Z])/g, ' $1').trim().toLowerCase()}\n` +
     `Received: ${l?.result.received ?? '(nothing observed)'}\n` +
-    `Timeout: ${ms}ms\n\nCall log:\n${log.map((x) => `  - ${x}`).join('\n')}\n\nScreen:\n${describeScreen(l?.obs ?? null)}`;
+    `Timeout: ${driver.describeTimeout(ms)}\n\nCall log:\n${log.map((x) => `  - ${x}`).join('\n')}\n\nScreen:\n${describeScreen(l?.obs ?? null)}`;
   return { pass, message, name, expected, actual: l?.result.received };
 }
 
@@ -73,6 +73,47 @@ async function resolveIn(locator: Locator, obs: Observation): Promise<UiNode[]> 
 
 const one = (nodes: UiNode[]) => (nodes.length === 1 ? nodes[0]! : null);
 const many = (nodes: UiNode[]) => (nodes.length > 1 ? `${nodes.length} nodes (strict mode: use .first() or a more specific locator)` : null);
+
+type TextExpectation = string | RegExp | ReadonlyArray<string | RegExp>;
+type TextOptions = { timeout?: number; ignoreCase?: boolean };
+
+const normalize = (t: string) => t.replace(/\s+/g, ' ').trim();
+
+/** Playwright's text comparison: whitespace normalized for strings, `ignoreCase` for both kinds. */
+function textMatches(actual: string | null, expected: string | RegExp, whole: boolean, ignoreCase: boolean): boolean {
+  if (actual === null) return false;
+  if (expected instanceof RegExp) {
+    const re = ignoreCase && !expected.flags.includes('i') ? new RegExp(expected.source, expected.flags + 'i') : expected;
+    return re.test(actual);
+  }
+  const fold = (t: string) => (ignoreCase ? normalize(t).toLowerCase() : normalize(t));
+  return whole ? fold(actual) === fold(expected) : fold(actual).includes(fold(expected));
+}
+
+function textMatcher(state: MatcherState, name: 'toHaveText' | 'toContainText', received: Locator, expected: TextExpectation, opts: TextOptions, whole: boolean) {
+  const ignoreCase = opts.ignoreCase ?? false;
+  const shown = Array.isArray(expected) ? `[${expected.map(String).join(', ')}]` : String(expected);
+  return retrying(state, name, received, shown, opts.timeout, (nodes, obs) => {
+    const texts = nodes.map((n) => fullText(obs.nodes, n));
+    if (!Array.isArray(expected)) {
+      const one = expected as string | RegExp;
+      if (nodes.length !== 1) return { pass: false, received: many(nodes) ?? 'no matching node' };
+      return { pass: textMatches(texts[0]!, one, whole, ignoreCase), received: JSON.stringify(texts[0]) };
+    }
+    const got = JSON.stringify(texts);
+    if (whole) {
+      const pass = texts.length === expected.length && expected.every((e, i) => textMatches(texts[i]!, e, true, ignoreCase));
+      return { pass, received: got };
+    }
+    // Each expected entry in a later match than the previous one (a subsequence).
+    let at = 0;
+    for (const e of expected) {
+      while (at < texts.length && !textMatches(texts[at]!, e, false, ignoreCase)) at++;
+      if (at++ >= texts.length) return { pass: false, received: got };
+    }
+    return { pass: true, received: got };
+  });
+}
 
 function locatorMatcher(name: string, predicate: (n: UiNode) => boolean, describe: (n: UiNode) => string) {
   return async function (this: MatcherState, received: Locator, opts: { timeout?: number } = {}) {
@@ -86,7 +127,7 @@ function locatorMatcher(name: string, predicate: (n: UiNode) => boolean, describ
 export const expect = base.extend({
   /** The retrying AI assertion (framework/ai): a grounded model verdict, re-asked only when the screen changes. */
   async toSatisfy(this: MatcherState, received: App, statement: string, opts: { timeout?: number } = {}) {
-    return { name: 'toSatisfy', ...(await satisfies(received, statement, this.isNot, opts.timeout ?? this.timeout ?? received.driver.options.expectTimeout)) };
+    return { name: 'toSatisfy', ...(await satisfies(received, statement, this.isNot, received.driver.timeout(opts.timeout ?? this.timeout, 'expect'))) };
   },
   async toBeVisible(this: MatcherState, received: Locator, opts: { timeout?: number } = {}) {
     return retrying(this, 'toBeVisible', received, '', opts.timeout, (nodes) => {
@@ -103,19 +144,20 @@ export const expect = base.extend({
   toBeDisabled: locatorMatcher('toBeDisabled', (n) => !n.enabled, (n) => (n.enabled ? 'enabled' : 'disabled')),
   toBeChecked: locatorMatcher('toBeChecked', (n) => !!n.checked, (n) => (n.checked ? 'checked' : 'unchecked')),
   toBeFocused: locatorMatcher('toBeFocused', (n) => n.focused, (n) => (n.focused ? 'focused' : 'not focused')),
-  async toHaveText(this: MatcherState, received: Locator, expected: string | RegExp, opts: { timeout?: number } = {}) {
-    return retrying(this, 'toHaveText', received, String(expected), opts.timeout, (nodes) => {
-      const n = one(nodes);
-      if (!n) return { pass: false, received: many(nodes) ?? 'no matching node' };
-      return { pass: matchText(n.text ?? n.desc ?? '', { text: expected, exact: typeof expected === 'string' }), received: JSON.stringify(n.text ?? n.desc) };
-    });
+  /**
+   * The node's full text (its own and its descendants', see `locator.textContent()`) equals
+   * `expected` (whitespace normalized; a RegExp tests it). An array checks every match of the
+   * locator, in screen order: as many nodes as entries, each with its text.
+   */
+  async toHaveText(this: MatcherState, received: Locator, expected: TextExpectation, opts: TextOptions = {}) {
+    return textMatcher(this, 'toHaveText', received, expected, opts, true);
   },
-  async toContainText(this: MatcherState, received: Locator, expected: string | RegExp, opts: { timeout?: number } = {}) {
-    return retrying(this, 'toContainText', received, String(expected), opts.timeout, (nodes) => {
-      const n = one(nodes);
-      if (!n) return { pass: false, received: many(nodes) ?? 'no matching node' };
-      return { pass: matchText(n.text ?? n.desc ?? '', { text: expected, exact: false }), received: JSON.stringify(n.text ?? n.desc) };
-    });
+  /**
+   * The node's full text contains `expected` (case-sensitive unless `ignoreCase`). An array: each
+   * entry is contained in a match, in order, as Playwright's array form reads.
+   */
+  async toContainText(this: MatcherState, received: Locator, expected: TextExpectation, opts: TextOptions = {}) {
+    return textMatcher(this, 'toContainText', received, expected, opts, false);
   },
   async toHaveCount(this: MatcherState, received: Locator, expected: number, opts: { timeout?: number } = {}) {
     return retrying(this, 'toHaveCount', received, String(expected), opts.timeout, (nodes) => ({ pass: nodes.length === expected, received: String(nodes.length) }));
@@ -123,13 +165,35 @@ export const expect = base.extend({
   async toHaveActivity(this: MatcherState, received: App, expected: string, opts: { timeout?: number } = {}) {
     return retrying(this, 'toHaveActivity', received, expected, opts.timeout, (_, obs) => ({ pass: obs.activity === expected, received: obs.activity ?? 'none' }));
   },
+  /**
+   * The instance crashed (APP_CRASHED). A crash ends a test; this is how a test checks one on
+   * purpose: the crash it saw no longer fails the test at its end.
+   */
+  async toHaveCrashed(this: MatcherState, received: App, opts: { timeout?: number } = {}) {
+    const driver = received.driver;
+    const ms = driver.timeout(opts.timeout ?? this.timeout, 'expect');
+    let state = 'unknown';
+    const r = await driver.step({ kind: 'assertion', api: 'expect.toHaveCrashed', title: `Expect ${driver.who()} ${this.isNot ? 'not ' : ''}to have crashed`, selector: null }, () =>
+      poll(ms, async () => {
+        state = await driver.state('expect.toHaveCrashed');
+        const raised = driver.options.scope?.acknowledge(driver.who()) ?? false;
+        return (state === 'crashed' || raised) !== this.isNot ? { done: true, value: true } : { done: false };
+      }),
+    );
+    const pass = 'value' in r ? !this.isNot : this.isNot;
+    return {
+      pass,
+      name: 'toHaveCrashed',
+      message: () => `expect(app).${this.isNot ? 'not.' : ''}toHaveCrashed() failed\n\nApp: ${driver.who()}\nExpected: ${this.isNot ? 'not ' : ''}crashed\nReceived: ${state}\nTimeout: ${driver.describeTimeout(ms)}`,
+    };
+  },
   async toPassSkill(this: MatcherState, received: App, file: string, params: Record<string, unknown> = {}) {
     return toPassSkill(this.isNot, received, file, params);
   },
   async toBeInForeground(this: MatcherState, received: App, opts: { timeout?: number } = {}) {
-    const ms = opts.timeout ?? this.timeout ?? received.driver.options.expectTimeout;
+    const ms = received.driver.timeout(opts.timeout ?? this.timeout, 'expect');
     const r = await poll(ms, async () => {
-      const obs = await received.driver.client.call('ui_observe', { space_id: received.driver.spaceId, max_nodes: 1 });
+      const obs = await received.driver.raw('ui_observe', { space_id: received.driver.spaceId, max_nodes: 1, detail: 'compact' });
       return received.driver.inFront(obs) !== this.isNot ? { done: true, value: obs } : { done: false };
     });
     const pass = 'value' in r ? !this.isNot : this.isNot;

@@ -1,6 +1,8 @@
 import { test as base, type TestInfo } from '@playwright/test';
 import { connectDevice, startEmbeddedDevice, type DeviceOptions, type EmbeddedDevice } from '../device-runtime/providers/index.js';
 import { App } from './app.js';
+import type { TestScope } from './driver.js';
+import { NestwrightError } from './errors.js';
 import { healerFor, healStore, type HealOption } from './heal/fixture.js';
 import type { FingerprintStore } from './heal/fingerprint-store.js';
 import { runWithAi, type AiOptionsInput } from './ai/index.js';
@@ -23,6 +25,11 @@ export interface NestwrightUse {
   /** Screenshots in the trajectory: 'off', 'only-on-failure' or 'every-step'. */
   screenshot?: 'off' | 'only-on-failure' | 'every-step';
   /**
+   * Runtime permissions granted up front to each instance of the test (`['android.permission.CAMERA']`).
+   * Without it an instance starts with none, whatever an earlier test granted.
+   */
+  permissions?: string[];
+  /**
    * Selector healing: 'off', 'suggest' (default: a broken locator still fails the test, and the
    * report carries the proposed fix) or 'auto' (the step runs on the healed locator and is marked
    * `healed`); `{ mode, model }` lets a model arbitrate close calls.
@@ -32,7 +39,7 @@ export interface NestwrightUse {
   ai?: AiOptionsInput;
 }
 
-/** `actionTimeout`, `screenshot` and `channel` are Playwright's own options, reused. */
+/** `actionTimeout`, `screenshot`, `permissions` and `channel` are Playwright's own options, reused. */
 type Options = {
   trajectory: 'on' | 'retain-on-failure' | 'off';
   /** test.use({ app }) lands here (see `use` below); config `use.app` sets `app` itself. */
@@ -75,25 +82,60 @@ const withOptions = base.extend<Options & { app: App }, WorkerOptions & { device
     { box: true },
   ],
   _testContext: [
-    async ({ _trajectory, actionTimeout, screenshot, _screenshotOverride, heal, _healStore }, use, testInfo) => {
+    async ({ _trajectory, actionTimeout, screenshot, _screenshotOverride, permissions, device, heal, _healStore }, use, testInfo) => {
       const healer = healerFor(heal, _healStore, testInfo);
       const mode = _screenshotOverride || (typeof screenshot === 'string' ? screenshot : (screenshot as { mode?: string } | undefined)?.mode);
+      // A device slower than a phone (the simulator's hostile profile) stretches every timeout,
+      // the test's too, as test.slow() does.
+      const timing = device.timing;
+      const scale = timing?.timeoutScale ?? 1;
+      if (scale !== 1 && testInfo.timeout > 0) testInfo.setTimeout(testInfo.timeout * scale);
+      const abort = new AbortController();
+      const fatal: Array<{ error: NestwrightError; who: string; acknowledged: boolean }> = [];
+      const scope: TestScope = {
+        signal: abort.signal,
+        endReason: () => `Test timeout of ${testInfo.timeout}ms exceeded${scale !== 1 ? ` (${Math.round(testInfo.timeout / scale)}ms × ${scale}, the device's timing "${timing?.profile}")` : ''}.`,
+        raised: (error, driver) => void fatal.push({ error, who: driver.who(), acknowledged: false }),
+        acknowledge: (who) => {
+          const mine = fatal.filter((f) => f.who === who && f.error.code === 'APP_CRASHED');
+          for (const f of mine) f.acknowledged = true;
+          return mine.length > 0;
+        },
+      };
       const ctx: TestContext = {
         trajectory: _trajectory,
         options: {
           actionTimeout: actionTimeout || 5_000,
           expectTimeout: (testInfo.project as { expect?: { timeout?: number } }).expect?.timeout ?? 5_000,
           screenshot: mode === 'every-step' || mode === 'only-on-failure' ? mode : 'off',
+          timeoutScale: scale,
+          ...(timing ? { timingProfile: timing.profile } : {}),
+          scope,
           ...(healer ? { heal: healer } : {}),
         },
         launched: [],
+        permissions: permissions ?? [],
+        appPackage: null,
       };
       setTestContext(ctx);
       await use(ctx);
+      // Stop what the timed-out body still runs before clean-up touches the device, so the
+      // report shows the timeout and the step it cut short, not clean-up's errors.
+      if (testInfo.status === 'timedOut' || testInfo.status === 'interrupted') abort.abort();
       setTestContext(null);
       healer?.finish(testInfo);
       // Every instance the test launched (app, newInstance(), space.launch()) is stopped and wiped.
       for (const app of ctx.launched.reverse()) await app.close().catch(() => {});
+      // A crash or a lost device ends the test: one that was caught and carried on from still fails it.
+      const ignored = fatal.find((f) => !f.acknowledged);
+      if (ignored && testInfo.status === 'passed') {
+        throw new NestwrightError(
+          'test',
+          `${ignored.error.code} was raised (${ignored.error.message.split('\n')[0]}) and the test carried on. ` +
+            `${ignored.error.code === 'APP_CRASHED' ? 'A crash ends the test: let the error end it, or, to check a crash on purpose, assert it with await expect(app).toHaveCrashed().' : 'A lost device ends the test: let the error end it.'}`,
+          { code: 'CRASH_IGNORED', cause: ignored.error },
+        );
+      }
     },
     // Auto: a test that launches apps itself (device.newSpace(), space.launch) without the app
     // fixture still gets the test's options, trajectory and healing.
@@ -128,8 +170,10 @@ const fixtures = withOptions.extend<{ app: App }, { device: Device }>({
       }
       const conn = await connectDevice(own ? { provider: 'sim', url: own.url, token: own.token } : options);
       const extra: Space[] = [];
+      const info = await conn.client.info();
       const device: Device = {
         ...options,
+        timing: info?.timing ? { profile: info.timing.profile, timeoutScale: info.timing.timeout_scale } : null,
         client: conn.client,
         info: () => conn.client.info(),
         newSpace: async (name?: string) => {
@@ -149,8 +193,9 @@ const fixtures = withOptions.extend<{ app: App }, { device: Device }>({
   app: async ({ app: configured, _appOverride, space, _testContext, device }, use, testInfo) => {
     const source = _appOverride || (configured as unknown as string);
     if (!source || typeof source !== 'string') {
-      throw new Error("app: set use.app in playwright.config.ts, or test.use({ app: 'fixtures/apks/notes.apk' }) — a package name or an APK path.");
+      throw new NestwrightError('app', "set use.app in playwright.config.ts, or test.use({ app: 'fixtures/apks/notes.apk' }) — a package name or an APK path.", { code: 'USAGE' });
     }
+    _testContext.appPackage = await space.ensure(source);
     const app = await space.launch(source);
     _testContext.trajectory.meta = {
       device: device.provider,

@@ -5,7 +5,7 @@ import type { AppDriver } from './driver.js';
 import { callSite, type HealedTarget } from './heal/healer.js';
 import { describeNode, describeScreen, NestwrightError, StrictModeViolationError, TimeoutError } from './errors.js';
 import { poll } from './poll.js';
-import { formatSteps, parseSelector, resolveSteps, type Step, type TextMatch } from './selector.js';
+import { formatSteps, fullText, parseSelector, resolveSteps, type Step, type TextMatch } from './selector.js';
 
 export interface RoleOptions {
   name?: string | RegExp;
@@ -70,6 +70,28 @@ export class Locator extends LocatorFactory {
       },
     ]);
   }
+  /**
+   * Nodes that match this locator or `other` (both searched on the whole screen), in screen
+   * order: `app.getByRole('button', { name: 'Allow' }).or(app.getByText('Allowed'))`.
+   */
+  or(other: Locator): Locator {
+    this.sameApp(other, 'locator.or');
+    return new Locator(this.driver, [...this.steps, { kind: 'or', other: other.steps }]);
+  }
+
+  /** Nodes that match both this locator and `other`: `app.getByRole('button').and(app.getById('login'))`. */
+  and(other: Locator): Locator {
+    this.sameApp(other, 'locator.and');
+    return new Locator(this.driver, [...this.steps, { kind: 'and', other: other.steps }]);
+  }
+
+  private sameApp(other: unknown, api: string): asserts other is Locator {
+    assertLocator(other, api);
+    if (other.driver !== this.driver) {
+      throw new NestwrightError(api, `the two locators belong to different app instances (${this.driver.who()} and ${other.driver.who()}); combine locators of one app`);
+    }
+  }
+
   nth(index: number): Locator {
     return this.chain([{ kind: 'nth', index }]);
   }
@@ -93,20 +115,34 @@ export class Locator extends LocatorFactory {
    * up) to bring the node into view, as a user would.
    */
   async waitForActionable(api: string, opts: { timeout?: number; enabled?: boolean; scroll?: boolean; log?: string[] } = {}): Promise<{ node: UiNode; obs: Observation }> {
-    const timeout = opts.timeout ?? this.driver.options.actionTimeout;
+    const timeout = opts.timeout ?? this.driver.timeout(undefined);
     const log = opts.log ?? [];
     log.push(`waiting for ${this}`);
     let last: Observation | null = null;
     let previous: UiNode | null = null;
     let direction: 'down' | 'up' = 'down';
     let stuck = 0;
-    const r = await poll(timeout, async () => {
+    let keyboardHidden = false;
+    const r = await poll(timeout, async (attempt) => {
       const { nodes, obs } = await this.resolve(api);
       last = obs;
       if (obs.tree_missing) return note(log, 'accessibility tree missing (a transition), observing again');
       if (nodes.length > 1) throw new StrictModeViolationError(api, this.toString(), nodes);
       const node = nodes[0];
       if (!node) {
+        // What a user does when the field is under the keyboard: hide it (once; not on the
+        // first look, which may just be early).
+        if (opts.scroll !== false && obs.keyboard && !keyboardHidden && attempt > 0) {
+          keyboardHidden = true;
+          await this.driver.call(api, 'ui_key', { space_id: this.driver.spaceId, key: 'back' });
+          note(log, 'no match yet; hiding the soft keyboard, which covers the bottom of the screen');
+          return { done: false, again: true };
+        }
+        if (opts.scroll !== false && direction === 'down' && listLoading(obs)) {
+          // A progress indicator in the list: its next page is on the way. Wait, do not turn.
+          stuck = 0;
+          return note(log, 'no match yet; the list is loading more (a progress indicator in it), waiting');
+        }
         if (opts.scroll !== false && obs.nodes.some((n) => n.scrollable)) {
           const { moved } = await this.driver.call(api, 'ui_scroll', { space_id: this.driver.spaceId, direction, amount: 1 });
           // At the bottom a list may still be loading its next page: look a few times before
@@ -133,7 +169,7 @@ export class Locator extends LocatorFactory {
       return { done: true, value: { node, obs } };
     });
     if ('value' in r) return r.value;
-    throw new TimeoutError(api, `timeout ${timeout}ms exceeded.\nCall log:\n${formatLog(log)}\nScreen:\n${describeScreen(last)}`, log, last);
+    throw new TimeoutError(api, `timeout ${this.driver.describeTimeout(timeout)} exceeded.\nCall log:\n${formatLog(log)}\nScreen:\n${describeScreen(last)}`, log, last);
   }
 
   private title(tool: keyof typeof TOOLS, extra: Record<string, unknown> = {}): string {
@@ -151,19 +187,19 @@ export class Locator extends LocatorFactory {
     args: Record<string, unknown>,
     opts: { timeout?: number } = {},
     extraTitle: Record<string, unknown> | ((node: UiNode | null) => Record<string, unknown>) = {},
-    took: (before: Observation, after: Observation, node: UiNode) => boolean = (before, after) => after.screen_hash !== before.screen_hash || !!after.tree_missing,
+    took: Took = (before, after) => (after.tree_missing || after.package !== before.package || after.activity !== before.activity || content(after) !== content(before) ? 'yes' : 'no'),
   ): Promise<void> {
     const started = Date.now();
     // Where the test called this action: healing looks it up, and after an await it is gone from the stack.
     const at = this.driver.options.heal ? callSite() : undefined;
-    const timeout = opts.timeout ?? this.driver.options.actionTimeout;
+    const timeout = this.driver.timeout(opts.timeout);
     const deadline = started + timeout;
     const log: string[] = [];
     const find = async (): Promise<{ node: UiNode; obs: Observation }> => {
       try {
         return await this.waitForActionable(api, { timeout: Math.max(1, deadline - Date.now()), log });
       } catch (e) {
-        if (e instanceof TimeoutError) throw new TimeoutError(api, `timeout ${timeout}ms exceeded.\nCall log:\n${formatLog(log)}\nScreen:\n${describeScreen(e.observation)}`, log, e.observation);
+        if (e instanceof TimeoutError) throw new TimeoutError(api, `timeout ${this.driver.describeTimeout(timeout)} exceeded.\nCall log:\n${formatLog(log)}\nScreen:\n${describeScreen(e.observation)}`, log, e.observation);
         throw e;
       }
     };
@@ -193,7 +229,7 @@ export class Locator extends LocatorFactory {
         record.node = node;
         record.before ??= obs.snapshot_id;
         try {
-          await this.driver.client.call(tool, { space_id: this.driver.spaceId, node_id: node.id, snapshot_id: obs.snapshot_id, ...args } as never);
+          await this.driver.raw(tool, { space_id: this.driver.spaceId, node_id: node.id, snapshot_id: obs.snapshot_id, ...args } as never);
         } catch (e) {
           if (e instanceof DeviceError && (e.code === 'SNAPSHOT_STALE' || e.code === 'NODE_NOT_FOUND') && Date.now() < deadline) {
             log.push(`  the screen changed before the action (${e.code}); resolving again`);
@@ -214,9 +250,14 @@ export class Locator extends LocatorFactory {
     });
   }
 
-  /** Observe after an action until it shows an effect (a few quick looks), or say it did not. */
-  private async settle(api: string, before: Observation, node: UiNode, took: (before: Observation, after: Observation, node: UiNode) => boolean): Promise<{ obs: Observation; effect: boolean }> {
+  /**
+   * Observe after an action until it shows an effect (a few quick looks). Only an answer of 'no'
+   * in every look counts as "no effect": when the check cannot tell ('unknown', e.g. the field
+   * is out of sight), the action is not repeated.
+   */
+  private async settle(api: string, before: Observation, node: UiNode, took: Took): Promise<{ obs: Observation; effect: boolean }> {
     let obs = before;
+    let answer: 'yes' | 'no' | 'unknown' = 'no';
     for (const wait of [0, 50, 150]) {
       if (wait) await new Promise((r) => setTimeout(r, wait));
       obs = await this.driver.call(api, 'ui_observe', { space_id: this.driver.spaceId, max_nodes: 400, detail: 'compact' });
@@ -224,9 +265,10 @@ export class Locator extends LocatorFactory {
         const crash = await this.driver.crashed(api);
         if (crash) throw crash;
       }
-      if (took(before, obs, node)) return { obs, effect: true };
+      answer = took(before, obs, node);
+      if (answer === 'yes') return { obs, effect: true };
     }
-    return { obs, effect: false };
+    return { obs, effect: answer === 'unknown' };
   }
 
   tap(opts: { timeout?: number } = {}): Promise<void> {
@@ -238,9 +280,12 @@ export class Locator extends LocatorFactory {
   }
 
   /**
-   * Set the field's text (replacing what was there), and check the field shows it. The text is
-   * in the step's title unless it is a secret — `fill(secret(process.env.PW))`, or `secret: true`
-   * as app.ai.act passes for a secret() param — or the field is a password field: then the title
+   * Set the field's text (replacing what was there), then read the field back: the input is
+   * typed again only when the field is seen holding something else (the device dropped it),
+   * never because the rest of the screen did not change. Leaves the field focused and the soft
+   * keyboard up, as typing does on a phone (`app.hideKeyboard()` hides it). The text is in the
+   * step's title unless it is a secret — `fill(secret(process.env.PW))`, or `secret: true` as
+   * app.ai.act passes for a secret() param — or the field is a password field: then the title
    * shows `***`, and the runtime masks it in its audit log.
    */
   fill(value: string | Secret, opts: { timeout?: number; secret?: boolean } = {}): Promise<void> {
@@ -251,12 +296,30 @@ export class Locator extends LocatorFactory {
     const hidden = isSecret(value) || opts.secret === true;
     const title = hidden ? { text: '***' } : text === '' ? { text } : (node: UiNode | null) => ({ text: node && !node.password ? text : '***' });
     return this.act('locator.fill', 'ui_set_text', { text }, opts, title, (_, after, node) => {
-      const field = after.nodes.find((n) => n.res_id === node.res_id && n.editable && sameColumn(n, node)) ?? after.nodes.find((n) => n.id === node.id);
-      if (!field) return true;
+      if (after.tree_missing) return 'unknown';
+      const field = this.findField(after, node);
+      if (!field) return 'unknown';
       // A password field shows one bullet per character.
-      if (field.password) return (field.text ?? '').length === text.length;
-      return field.text === text || (text === '' && (field.text === null || field.text === field.hint));
+      if (field.password) return (field.text ?? '').length === text.length ? 'yes' : 'no';
+      const shown = field.text ?? '';
+      return shown === text || (text === '' && (field.text === null || field.text === field.hint)) ? 'yes' : 'no';
     });
+  }
+
+  /**
+   * The field `node` (from an earlier snapshot: ids are per snapshot) in `obs`: this locator's
+   * one match if it is editable, else the editable node with its resource id in the same column,
+   * else the editable node at the same place. Null when it is out of sight.
+   */
+  private findField(obs: Observation, node: UiNode): UiNode | null {
+    const mine = resolveSteps(obs.nodes, this.steps).filter((n) => n.editable);
+    if (mine.length === 1) return mine[0]!;
+    const editable = obs.nodes.filter((n) => n.editable);
+    return (
+      (node.res_id ? editable.find((n) => n.res_id === node.res_id && sameColumn(n, node)) : undefined) ??
+      editable.find((n) => n.bounds.join() === node.bounds.join()) ??
+      null
+    );
   }
 
   clear(opts: { timeout?: number } = {}): Promise<void> {
@@ -269,7 +332,7 @@ export class Locator extends LocatorFactory {
    */
   async scrollIntoView(opts: { timeout?: number } = {}): Promise<void> {
     await this.driver.step({ kind: 'action', api: 'locator.scrollIntoView', title: `Scroll ${this} into view`, selector: this.toString() }, async (record) => {
-      const { node, obs } = await this.waitForActionable('locator.scrollIntoView', { enabled: false, ...opts });
+      const { node, obs } = await this.waitForActionable('locator.scrollIntoView', { enabled: false, timeout: this.driver.timeout(opts.timeout) });
       record.node = node;
       record.before = record.after = obs.snapshot_id;
     });
@@ -283,7 +346,7 @@ export class Locator extends LocatorFactory {
     const api = 'locator.swipe';
     const distance = Math.min(0.95, Math.max(0.05, opts.distance ?? 0.6));
     await this.driver.step({ kind: 'action', api, title: `Swipe ${direction} on ${this}`, selector: this.toString() }, async (record) => {
-      const { node, obs } = await this.waitForActionable(api, { enabled: false, scroll: false, ...(opts.timeout !== undefined ? { timeout: opts.timeout } : {}) });
+      const { node, obs } = await this.waitForActionable(api, { enabled: false, scroll: false, timeout: this.driver.timeout(opts.timeout) });
       record.node = node;
       record.before = obs.snapshot_id;
       const [l, t, r, b] = node.bounds;
@@ -322,9 +385,20 @@ export class Locator extends LocatorFactory {
     return nodes.length === 1;
   }
 
-  async textContent(): Promise<string | null> {
-    const { node } = await this.waitForActionable('locator.textContent', { enabled: false });
-    return node.text ?? node.desc;
+  /**
+   * The node's full text: its own and its descendants', in tree order, joined by a space (a node
+   * without text counts with its content description). The same text `toHaveText`,
+   * `toContainText` and `filter({ hasText })` read. Waits for exactly one match.
+   */
+  async textContent(opts: { timeout?: number } = {}): Promise<string | null> {
+    const { node, obs } = await this.waitForActionable('locator.textContent', { enabled: false, timeout: this.driver.timeout(opts.timeout) });
+    return fullText(obs.nodes, node);
+  }
+
+  /** The full text of every current match, in screen order (no waiting, like Playwright's). */
+  async allTextContents(): Promise<string[]> {
+    const { nodes, obs } = await this.resolve('locator.allTextContents');
+    return nodes.map((n) => fullText(obs.nodes, n) ?? '');
   }
 
   async boundingBox(): Promise<{ x: number; y: number; width: number; height: number } | null> {
@@ -344,6 +418,30 @@ function formatLog(log: string[]): string {
 function sameColumn(a: UiNode, b: UiNode): boolean {
   return a.bounds[0] === b.bounds[0] && a.bounds[2] === b.bounds[2];
 }
+
+/**
+ * What the screen says, without where it says it: an animation that only moves nodes (a snackbar
+ * sliding in) is not the effect of an action, so a dropped tap is not taken for one that took.
+ */
+function content(obs: Observation): string {
+  return obs.nodes
+    .map((n) => `${n.res_id ?? ''}|${n.role}|${n.text ?? ''}|${n.desc ?? ''}|${n.checked ? 1 : 0}|${n.selected ? 1 : 0}|${n.enabled ? 1 : 0}|${n.focused ? 1 : 0}`)
+    .sort()
+    .join('\n');
+}
+
+/** A progress indicator inside a scrollable list: the list is loading its next page. */
+function listLoading(obs: Observation): boolean {
+  const byId = new Map(obs.nodes.map((n) => [n.id, n]));
+  return obs.nodes.some((n) => {
+    if (n.role !== 'progressbar') return false;
+    for (let p = n.parent ? byId.get(n.parent) : undefined; p; p = p.parent ? byId.get(p.parent) : undefined) if (p.scrollable) return true;
+    return false;
+  });
+}
+
+/** Whether an action took, judged from the screens before and after: 'unknown' when it cannot tell. */
+type Took = (before: Observation, after: Observation, node: UiNode) => 'yes' | 'no' | 'unknown';
 
 function note(log: string[], line: string): { done: false } {
   if (log[log.length - 1] !== `  ${line}`) log.push(`  ${line}`);

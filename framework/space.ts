@@ -30,6 +30,10 @@ export interface TestContext {
   options: DriverOptions;
   /** Every instance launched during the test, closed when it ends. */
   launched: App[];
+  /** `use.permissions`: the runtime permissions each app starts the test with (none by default). */
+  permissions: string[];
+  /** The package of `use.app`: a permission it does not request is a mistake in the config. */
+  appPackage: string | null;
 }
 
 let context: TestContext | null = null;
@@ -40,7 +44,7 @@ export function setTestContext(ctx: TestContext | null): void {
 }
 
 function currentTest(): TestContext {
-  return context ?? { trajectory: new Trajectory(), options: { actionTimeout: 5_000, expectTimeout: 5_000 }, launched: [] };
+  return context ?? { trajectory: new Trajectory(), options: { actionTimeout: 5_000, expectTimeout: 5_000 }, launched: [], permissions: [], appPackage: null };
 }
 
 const looksLikeApk = (s: string) => /\.(apk|apks|xapk)$/i.test(s);
@@ -92,13 +96,14 @@ export class Space {
    */
   async launch(app: string, trajectory?: Trajectory, options?: DriverOptions): Promise<App> {
     const ctx = currentTest();
-    const launched = await this.launchInstance(app, trajectory ?? ctx.trajectory, options ?? ctx.options);
+    const launched = await this.launchInstance(app, trajectory ?? ctx.trajectory, options ?? ctx.options, ctx);
     ctx.launched.push(launched);
     return launched;
   }
 
-  private async launchInstance(app: string, trajectory: Trajectory, options: DriverOptions): Promise<App> {
+  private async launchInstance(app: string, trajectory: Trajectory, options: DriverOptions, ctx: TestContext): Promise<App> {
     const pkg = await this.ensure(app);
+    await this.resetPermissions(pkg, ctx.permissions, ctx.appPackage === pkg);
     const fresh = await this.client.hasExtension('instance');
     let launched;
     try {
@@ -114,6 +119,29 @@ export class Space {
     }
     const driver = new AppDriver(this.client, this.id, pkg, fresh ? launched.instance : null, trajectory, options);
     return new App(driver, () => this.launch(app, trajectory, options), () => this.dispose(driver.pkg, driver.instance));
+  }
+
+  /**
+   * Before a test's instance starts: the app's runtime permissions in this space become exactly
+   * `wanted` (those it requests), through `space_permissions` — whatever an earlier test granted,
+   * at a prompt or up front, is revoked, as a Playwright context starts with none. With `strict`
+   * (the app under test), a permission its manifest does not request is an error.
+   */
+  async resetPermissions(pkg: string, wanted: string[], strict: boolean): Promise<void> {
+    if (!(await this.client.hasExtension('space_permissions'))) {
+      if (wanted.length === 0) return;
+      throw new NestwrightError('use.permissions', `this device runtime cannot grant permissions (it does not offer space_permissions); remove use.permissions or grant them at the prompt in the test`, { code: 'NOT_SUPPORTED' });
+    }
+    const call = (action: 'list' | 'grant' | 'revoke', permission?: string) =>
+      this.client.call('space_permissions', { space_id: this.id, package: pkg, action, ...(permission ? { permission } : {}) });
+    const { granted, requested } = await call('list');
+    const unknown = wanted.filter((p) => !requested.includes(p));
+    if (strict && unknown.length > 0) {
+      throw new NestwrightError('use.permissions', `${pkg} does not request ${unknown.join(', ')}; the runtime permissions in its manifest are: ${requested.join(', ') || '(none)'}`, { code: 'USAGE' });
+    }
+    const want = wanted.filter((p) => requested.includes(p));
+    for (const p of granted) if (!want.includes(p)) await call('revoke', p);
+    for (const p of want) if (!granted.includes(p)) await call('grant', p);
   }
 
   /** Stop an instance and wipe its data (the end of a test). */

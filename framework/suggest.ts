@@ -142,6 +142,9 @@ export function selectorOf(steps: Step[]): string {
         case 'filter':
           if (s.hasText && !s.has && !s.hasNotText) return `has-text=${textValue(s.hasText)}`;
           return formatSteps([s]);
+        case 'or':
+        case 'and':
+          return formatSteps([s]);
       }
     })
     .join(' >> ');

@@ -7,9 +7,8 @@ import { parseArgs } from 'node:util';
 import { Adb } from '../../device-runtime/providers/adb/adb.js';
 import { describeDevices, runtimeCell, type DeviceRow } from '../../device-runtime/providers/adb/describe.js';
 import { ProviderError } from '../../device-runtime/providers/adb/errors.js';
+import { stdio, type Io } from './io.js';
 
-export type Io = { out: (text: string) => void; err: (text: string) => void };
-const stdio: Io = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) };
 
 const USAGE = `Usage: nestwright devices [--json] [--runtime-package com.coke.nestspace]
 

@@ -7,9 +7,8 @@
  */
 import { parseArgs } from 'node:util';
 import { checkAdb, checkDevices, checkEmulator, checkJava, checkKvm, checkNode, checkSdk, checkSimulator, type Check } from './doctor-checks.js';
-import type { Io } from './devices.js';
+import { stdio, type Io } from './io.js';
 
-const stdio: Io = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) };
 const USAGE = `Usage: nestwright doctor [--json]
 
 Checks what nestwright needs, each line ok / warn / missing with the fix.

@@ -11,9 +11,8 @@ import { ProviderError } from '../../device-runtime/providers/adb/errors.js';
 import { findEmulator, listAvds } from '../../device-runtime/providers/emulator/avds.js';
 import { startEmulator, stopEmulator } from '../../device-runtime/providers/emulator/lifecycle.js';
 import { runningEmulators } from '../../device-runtime/providers/emulator/running.js';
-import type { Io } from './devices.js';
+import { stdio, type Io } from './io.js';
 
-const stdio: Io = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) };
 const USAGE = `Usage:
   nestwright emulator list
   nestwright emulator start <avd> [--headless] [--snapshot [NAME]] [--port 5554] [--timeout 300]

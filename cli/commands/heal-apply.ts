@@ -1,4 +1,8 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { Node, Project, type CallExpression, type SourceFile } from 'ts-morph';
+import { entryKey, fingerprintFileOf, updateFingerprintFile } from '../../framework/heal/fingerprint-store.js';
+import { withdrawProposal, type Proposal } from '../../framework/heal/proposals.js';
 import { parseSelector, type Step } from '../../framework/selector.js';
 
 /**
@@ -134,3 +138,25 @@ export function newProject(): Project {
   return new Project({ skipAddingFilesFromTsConfig: true, skipFileDependencyResolution: true, compilerOptions: { allowJs: true } });
 }
 
+
+/**
+ * Apply one proposal of project `dir`: edit its spec's locator call and save it, move the
+ * remembered fingerprint to the new locator (so it can heal again before the next run records
+ * it), and withdraw the proposal. Throws {@link ApplyError} with what to do when it cannot.
+ */
+export function applyProposal(project: Project, dir: string, p: Proposal): Edit {
+  const file = resolve(dir, p.spec);
+  if (!existsSync(file)) throw new ApplyError(`${p.spec} does not exist`);
+  const edit = applyToFile(project, file, p);
+  project.getSourceFileOrThrow(file).saveSync();
+  updateFingerprintFile(fingerprintFileOf(file), (f) => {
+    const old = Object.values(f.entries).find((e) => e.selector === p.selector && e.line === p.line);
+    if (!old) return false;
+    delete f.entries[entryKey(old)];
+    const moved = { ...old, selector: p.proposed };
+    f.entries[entryKey(moved)] = moved;
+    return true;
+  });
+  withdrawProposal(dir, p.id);
+  return edit;
+}

@@ -10,9 +10,9 @@
 import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { entryKey, fingerprintFileOf, updateFingerprintFile } from '../../framework/heal/fingerprint-store.js';
+import { fingerprintFileOf, updateFingerprintFile } from '../../framework/heal/fingerprint-store.js';
 import { proposalsDir, readProposals, withdrawProposal, type Proposal } from '../../framework/heal/proposals.js';
-import { ApplyError, applyToFile, newProject } from './heal-apply.js';
+import { ApplyError, applyProposal, newProject } from './heal-apply.js';
 
 export type HealIo = { out: (text: string) => void; err: (text: string) => void };
 const stdio: HealIo = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) };
@@ -105,21 +105,8 @@ function apply(dir: string, proposals: Proposal[], io: HealIo): number {
   const project = newProject();
   let failed = 0;
   for (const p of proposals) {
-    const file = resolve(dir, p.spec);
     try {
-      if (!existsSync(file)) throw new ApplyError(`${p.spec} does not exist`);
-      const edit = applyToFile(project, file, p);
-      project.getSourceFileOrThrow(file).saveSync();
-      // The fingerprint moves to the new locator, so it can heal again before the next run records it.
-      updateFingerprintFile(fingerprintFileOf(file), (f) => {
-        const old = Object.values(f.entries).find((e) => e.selector === p.selector && e.line === p.line);
-        if (!old) return false;
-        delete f.entries[entryKey(old)];
-        const moved = { ...old, selector: p.proposed };
-        f.entries[entryKey(moved)] = moved;
-        return true;
-      });
-      withdrawProposal(dir, p.id);
+      const edit = applyProposal(project, dir, p);
       io.out(`${p.id}  ${p.spec}:${edit.line}\n  - ${edit.before}\n  + ${edit.after}${edit.renamed ? '\n    (another kind of locator: the method changed as well)' : ''}\n`);
     } catch (e) {
       if (!(e instanceof ApplyError)) throw e;

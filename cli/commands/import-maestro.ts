@@ -12,9 +12,8 @@ import { stringify } from 'yaml';
 import { parseSkill, SkillParseError } from '../../device-runtime/protocol/skill/index.js';
 import { importMaestro, type ImportProblem } from '../../framework/skills/maestro.js';
 import { shown as display } from '../../framework/skills/replay.js';
-import type { Io } from './skill.js';
+import { stdio, type Io } from './io.js';
 
-const stdio: Io = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) };
 
 const USAGE = `Usage: nestwright import maestro <flow.yaml> -o skills/<name>.yaml [--apk path.apk]
 

@@ -14,9 +14,8 @@ import { planSkill, replaySkill, type PlannedSkill } from '../../framework/skill
 import { shown } from '../../framework/skills/replay.js';
 import { Space } from '../../framework/space.js';
 import { Trajectory } from '../../framework/trajectory.js';
+import { stdio, type Io } from './io.js';
 
-export type Io = { out: (text: string) => void; err: (text: string) => void };
-const stdio: Io = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) };
 
 const USAGE = `Usage:
   nestwright skill run <file.yaml> [--app path.apk|package] [--param k=v …] [--device url [--token t]] [--timeout ms] [--json]

@@ -15,6 +15,7 @@ export const AgentErrorCodeSchema = z.enum([
   'STRICT_MODE_VIOLATION',
   'ASSERTION_FAILED',
   'TEST_FAILED',
+  'PROPOSAL_NOT_FOUND',
 ]);
 export type AgentErrorCode = z.infer<typeof AgentErrorCodeSchema>;
 

@@ -5,6 +5,7 @@ import { AgentError, toEnvelope } from './errors.js';
 import type { AgentState } from './state.js';
 import type { AgentCallContext, AgentTool, Extra } from './tool.js';
 import { fileTools } from './tools/files.js';
+import { healTools } from './tools/heal.js';
 import { laterTools } from './tools/later.js';
 import { liveTools } from './tools/live.js';
 import { testTools } from './tools/tests.js';
@@ -12,7 +13,7 @@ import { testTools } from './tools/tests.js';
 export const SERVER_INFO = { name: 'nestwright', title: 'nestwright: Android tests in NestSpace spaces', version: '0.1.0' };
 
 export function agentTools(state: AgentState): AgentTool[] {
-  return [...testTools(state), ...liveTools(state), ...fileTools(state), ...laterTools()] as unknown as AgentTool[];
+  return [...testTools(state), ...liveTools(state), ...fileTools(state), ...healTools(state), ...laterTools()] as unknown as AgentTool[];
 }
 
 function descriptor(t: AgentTool) {

@@ -1,5 +1,5 @@
 /**
- * Install preflight (NestSpace design §3.1, §3.9, Appendix A): turns an {@link ApkInfo} plus the
+ * Install preflight (docs/protocol.md#install): turns an {@link ApkInfo} plus the
  * target device's traits into a {@link PreflightReport} — one check per code, each ok / warn /
  * reject. Pure and synchronous; `preflightPaths` adds reading and never throws.
  */

@@ -29,7 +29,7 @@ function isDisconnect(e: unknown): boolean {
   );
 }
 
-/** HTTP 404 on a call: §5.3 answers unknown or expired sessions so; the connection is over. */
+/** HTTP 404 on a call: docs/protocol.md#transport answers unknown or expired sessions so; the connection is over. */
 function isSessionGone(e: unknown): boolean {
   return (e as { code?: unknown })?.code === 404 && /Streamable HTTP error/.test(String((e as Error)?.message));
 }

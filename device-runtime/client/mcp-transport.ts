@@ -56,7 +56,7 @@ export class McpToolTransport implements ToolTransport {
     return new McpToolTransport(client, transport);
   }
 
-  /** Connect over Streamable HTTP with a bearer token (§5.3). */
+  /** Connect over Streamable HTTP with a bearer token (docs/protocol.md#transport). */
   static async http(url: string, token: string, timeoutMs = 30_000): Promise<McpToolTransport> {
     const watches = new Map<string, Watch>();
     const transport = new StreamableHTTPClientTransport(new URL(url), {

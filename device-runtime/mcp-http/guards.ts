@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { hostname, networkInterfaces } from 'node:os';
 
-/** Limits of the transport rules (§5.3): the same for the device runtime and `nestwright mcp`. */
+/** Limits of the transport rules (docs/protocol.md#transport): the same for the device runtime and `nestwright mcp`. */
 export const LIMITS = {
   maxBodyBytes: 40 * 1024 * 1024,
   maxHeaderBytes: 64 * 1024,
@@ -68,7 +68,7 @@ export function badHostOrOrigin(req: IncomingMessage, allowed: Set<string>): str
   return null;
 }
 
-/** CORS for the MCP Inspector (§5.3): only for allowed origins, which badHostOrOrigin checked. */
+/** CORS for the MCP Inspector (docs/protocol.md#transport): only for allowed origins, which badHostOrOrigin checked. */
 export function corsHeaders(req: IncomingMessage): Record<string, string> {
   const origin = req.headers.origin;
   if (!origin) return {};

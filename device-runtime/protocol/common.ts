@@ -5,7 +5,7 @@ export const SpaceIdSchema = z.string().min(1).max(128).describe('Id of a virtua
 export const PackageNameSchema = z
   .string()
   .regex(/^[A-Za-z][\w]*(\.[A-Za-z_][\w]*)+$/, 'expected an Android package name such as com.example.app');
-/** Instance ids name one copy of an app in a space (§3.6: one data root per instance). */
+/** Instance ids name one copy of an app in a space (docs/protocol.md#instances: one data root per instance). */
 export const InstanceIdSchema = z.string().min(1).max(64);
 export const IdempotencyKeySchema = z.string().min(1).max(200);
 

@@ -39,7 +39,7 @@ export const ErrorCodeSchema = z.enum([
   'CANCELLED',
   /** The runtime cannot save its state (disk full, read-only): state-changing calls are refused. */
   'STORAGE_UNAVAILABLE',
-  // sessions, approvals, auth (§5.3, §5.5, §5.6)
+  // sessions, approvals, auth (docs/protocol.md#transport, docs/protocol.md#leases, docs/protocol.md#approvals)
   'SPACE_BUSY',
   'LEASE_REQUIRED',
   'APPROVAL_REQUIRED',
@@ -53,7 +53,7 @@ export const ErrorCodeSchema = z.enum([
 ]);
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
 
-/** The error envelope of §5.7: `{code, message, retryable, hint}`, plus optional details. */
+/** The error envelope (docs/protocol.md#errors): `{code, message, retryable, hint}`, plus optional details. */
 export const ToolErrorSchema = z.object({
   code: ErrorCodeSchema,
   message: z.string(),

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { BoundsSchema, ChannelSchema, SpaceIdSchema } from './common.js';
 
 /**
- * One node of an observation (§4.2). The tree is flattened: only nodes that are visible and
+ * One node of an observation (docs/protocol.md#observation). The tree is flattened: only nodes that are visible and
  * clickable, editable, or carry text or a description are kept (all nodes with `detail=full`).
- * Fields after `selected` extend §4.2 with what AccessibilityNodeInfo exposes on every device.
+ * Fields after `selected` extend docs/protocol.md#observation with what AccessibilityNodeInfo exposes on every device.
  */
 export const UiNodeSchema = z.object({
   id: z.string().describe('Stable within one snapshot only'),
@@ -53,6 +53,11 @@ export const ObservationSchema = z.object({
   screen_hash: z.string().optional().describe('Hash of node ids, texts and centers: equal hashes, same screen'),
   screenshot: z.string().nullable().describe('sha256:<hex> of the rendered screen, or null'),
   channel: ChannelSchema.optional(),
+  keyboard: z
+    .object({ bounds: BoundsSchema })
+    .nullable()
+    .optional()
+    .describe('Extension (keyboard): the soft keyboard window (an input-method AccessibilityWindowInfo) when it is up, else null; absent when the runtime does not report it'),
   timestamp_ms: z.number().int(),
 });
 export type Observation = z.infer<typeof ObservationSchema>;

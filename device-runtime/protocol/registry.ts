@@ -9,7 +9,7 @@ import { runtimeTools } from './tools/runtime.js';
 import { auditTools } from './tools/audit.js';
 import type { ToolDef } from './tool.js';
 
-/** Every tool of the protocol, in the order of §5.7. */
+/** Every tool of the protocol, in the order of docs/protocol.md#tools. */
 export const TOOL_LIST = [
   ...spaceTools,
   ...uiTools,

@@ -26,7 +26,11 @@ export type Step =
   | { kind: 'class'; className: string }
   | { kind: 'role'; role: string; name?: TextMatch; checked?: boolean; disabled?: boolean; selected?: boolean; focused?: boolean }
   | { kind: 'filter'; hasText?: TextMatch; has?: Step[]; hasNotText?: TextMatch }
-  | { kind: 'nth'; index: number };
+  | { kind: 'nth'; index: number }
+  /** Locator.or(): what the chain so far matches, plus what `other` (a chain from the screen) matches. */
+  | { kind: 'or'; other: Step[] }
+  /** Locator.and(): what the chain so far matches that `other` matches too. */
+  | { kind: 'and'; other: Step[] };
 
 export function matchText(value: string | null | undefined, m: TextMatch): boolean {
   if (value == null) return false;
@@ -34,6 +38,17 @@ export function matchText(value: string | null | undefined, m: TextMatch): boole
   if (m.exact) return value === m.text;
   const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
   return norm(value).includes(norm(m.text));
+}
+
+/**
+ * Whether a full text contains `m`, as Playwright's has-text reads: a substring, case-insensitive,
+ * or case-sensitive when exact (`has-text="Milk"`); whitespace normalized. A RegExp tests it.
+ */
+function containsText(value: string | null, m: TextMatch): boolean {
+  if (value == null) return false;
+  if (m.text instanceof RegExp) return m.text.test(value);
+  const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
+  return m.exact ? norm(value).includes(norm(m.text)) : norm(value).toLowerCase().includes(norm(m.text).toLowerCase());
 }
 
 function roleMatches(n: UiNode, step: Extract<Step, { kind: 'role' }>): boolean {
@@ -59,8 +74,14 @@ function subtree(all: UiNode[], root: UiNode): UiNode[] {
   return out;
 }
 
-function textOf(all: UiNode[], n: UiNode): string[] {
-  return [n, ...subtree(all, n)].flatMap((x) => [x.text, x.desc]).filter((t): t is string => !!t);
+/**
+ * A node's full text, as Playwright's textContent is an element's and its descendants' text: the
+ * text of the node and of every node below it in tree order (a node without text counts with its
+ * content description, as TalkBack reads it), joined by a space. Null when there is none.
+ */
+export function fullText(all: UiNode[], n: UiNode): string | null {
+  const parts = [n, ...subtree(all, n)].map((x) => x.text || x.desc).filter((t): t is string => !!t);
+  return parts.length ? parts.join(' ') : null;
 }
 
 /** Resolve a chain of steps against one observation's nodes. */
@@ -75,12 +96,20 @@ export function resolveSteps(all: UiNode[], steps: Step[]): UiNode[] {
     }
     if (step.kind === 'filter') {
       current = (current ?? all).filter((n) => {
-        const texts = textOf(all, n);
-        if (step.hasText && !texts.some((t) => matchText(t, step.hasText!))) return false;
-        if (step.hasNotText && texts.some((t) => matchText(t, step.hasNotText!))) return false;
+        const text = fullText(all, n);
+        if (step.hasText && !containsText(text, step.hasText)) return false;
+        if (step.hasNotText && containsText(text, step.hasNotText)) return false;
         if (step.has && resolveSteps(subtree(all, n), step.has).length === 0) return false;
         return true;
       });
+      continue;
+    }
+    if (step.kind === 'or' || step.kind === 'and') {
+      const mine: UiNode[] = current ?? all;
+      const other = new Set(resolveSteps(all, step.other).map((n) => n.id));
+      const ids = new Set(mine.map((n: UiNode) => n.id));
+      // Screen order, as Playwright keeps document order.
+      current = step.kind === 'or' ? all.filter((n) => ids.has(n.id) || other.has(n.id)) : mine.filter((n) => other.has(n.id));
       continue;
     }
     const scope: UiNode[] = current === null ? all : dedupe(current.flatMap((root) => subtree(all, root)));
@@ -93,7 +122,7 @@ function dedupe(nodes: UiNode[]): UiNode[] {
   return [...new Map(nodes.map((n) => [n.id, n])).values()];
 }
 
-function matchStep(n: UiNode, step: Exclude<Step, { kind: 'nth' | 'filter' }>): boolean {
+function matchStep(n: UiNode, step: Exclude<Step, { kind: 'nth' | 'filter' | 'or' | 'and' }>): boolean {
   switch (step.kind) {
     case 'text':
       return matchText(n.text, step);
@@ -134,6 +163,9 @@ export function formatSteps(steps: Step[]): string {
           return `filter(${[s.hasText ? `hasText=${t(s.hasText)}` : '', s.hasNotText ? `hasNotText=${t(s.hasNotText)}` : '', s.has ? `has=${formatSteps(s.has)}` : ''].filter(Boolean).join(', ')})`;
         case 'nth':
           return `nth=${s.index}`;
+        case 'or':
+        case 'and':
+          return `${s.kind}(${formatSteps(s.other)})`;
       }
     })
     .join(' >> ');

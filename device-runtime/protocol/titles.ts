@@ -1,5 +1,3 @@
-import { getTool } from './registry.js';
-
 const MAX_VALUE = 60;
 
 function show(value: unknown): string {
@@ -34,10 +32,4 @@ export function formatTitle(template: string, args: Record<string, unknown>, ver
     })
     .replace(/\s+/g, ' ')
     .trim();
-}
-
-/** The title of a call to `tool` with `args`, e.g. `Tap "Save"`. */
-export function toolTitle(tool: string, args: Record<string, unknown>): string {
-  const def = getTool(tool);
-  return def ? formatTitle(def.title, args) : tool;
 }

@@ -61,8 +61,8 @@ const EVERY_CALL: ErrorCode[] = ['INVALID_ARGUMENT', 'UNKNOWN_TOOL', 'INTERNAL',
 
 /**
  * Every code a call of `tool` may answer with: its own, those every call may get, SPACE_NOT_FOUND
- * when it names a space, the lease codes and STORAGE_UNAVAILABLE when it mutates (§5.5), the
- * approval codes when it is dangerous (§5.6).
+ * when it names a space, the lease codes and STORAGE_UNAVAILABLE when it mutates
+ * (docs/protocol.md#leases), the approval codes when it is dangerous (docs/protocol.md#approvals).
  */
 export function errorCodesOf(tool: ToolName): ErrorCode[] {
   const def = getTool(tool)!;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * A tool of the device protocol: its name, a title template for reports and `test.step`
  * (`'Tap {target}'`; placeholders are input fields), whether it mutates the space (and so needs an
- * EXCLUSIVE lease, §5.5), whether it is dangerous (and so needs approval, §5.6), and the zod
+ * EXCLUSIVE lease, docs/protocol.md#leases), whether it is dangerous (and so needs approval, docs/protocol.md#approvals), and the zod
  * schemas of its input and result. Everything else — JSON Schema for MCP, TypeScript types, LLM
  * tool descriptions — is derived from these.
  */

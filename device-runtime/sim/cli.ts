@@ -76,7 +76,7 @@ export async function simCommand(argv: string[]): Promise<number> {
   if (port === null || (port ?? 0) > 65535) return fail(`--port ${values.port}: expected a port number 0-65535`);
   if (slots === null) return fail(`--slots ${values.slots}: expected a whole number ≥ 1`);
   if (idle === null) return fail(`--session-idle-ms ${values['session-idle-ms']}: expected milliseconds ≥ 1`);
-  if (values.lan && values['no-auth']) return fail('--lan cannot be combined with --no-auth: a LAN server must check a token (§5.3)');
+  if (values.lan && values['no-auth']) return fail('--lan cannot be combined with --no-auth: a LAN server must check a token (docs/protocol.md#transport)');
   if (values.lan && !values['token-file']) return fail('--lan needs --token-file F: the token must be one you chose and can hand to clients');
   if (values.ephemeral && values['state-dir']) return fail('--ephemeral and --state-dir contradict each other; pass one');
 

@@ -1,77 +1,44 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import {
-  getTool,
-  toolError,
-  type Caller,
-  type ToolArgs,
-  type ToolDef,
-  type ToolError,
-  type ToolName,
-  type ToolResult,
-} from '../protocol/index.js';
+import { getTool, toolError, type ToolArgs, type ToolDef, type ToolError, type ToolName, type ToolResult } from '../protocol/index.js';
 import { appModelFor } from './apps/index.js';
 import { blankApp } from './apps/blank.js';
 import { ApprovalGate } from './core/approvals.js';
 import { maskArgs, SimAudit } from './core/audit.js';
+import type { CallContext, CallOutcome } from './core/call-context.js';
 import { IdempotencyCache } from './core/idempotency.js';
+import type { SimInstance } from './core/instance.js';
 import { LeaseManager } from './core/leases.js';
-import { TEST_RUN_POLICY, type SimPolicy } from './core/policy.js';
+import type { SimOptions, SimSettings } from './core/options.js';
+import { TEST_RUN_POLICY } from './core/policy.js';
 import { ProcessPool } from './core/process-pool.js';
 import { SharedDisplay } from './core/shared-display.js';
 import { SimError } from './core/sim-error.js';
 import { SimSpace } from './core/space.js';
 import { SimStore, type PersistedState } from './core/store.js';
-import { handlers } from './handlers/index.js';
-import { envFromOptions, type SimEnv, type SimEnvOptions } from './faults/env.js';
+import { envFromOptions, type SimEnv } from './faults/env.js';
+import { handlers, type DeviceHost } from './handlers/index.js';
+import type { DeviceSpace, Handler } from './handlers/types.js';
+import { SimScreen } from './ui/screen.js';
 
-export interface SimOptions extends SimEnvOptions {
-  /** Process slots of the device (§2.2: 2–4). Default 4. */
-  slots?: number;
-  abis?: string[];
-  pageSize?: 4096 | 16384;
-  sdkInt?: number;
-  /** Where state.json lives. Absent: ephemeral, nothing touches the disk (the default for test runs). */
-  stateDir?: string | null;
-  /** Pre-approvals and shell; default {@link TEST_RUN_POLICY} (a test run is a pre-approved context). */
-  policy?: SimPolicy;
-  /** Each space gets its own display (default). false: spaces take turns on the main display. */
-  virtualDisplays?: boolean;
-  /** Audit entries kept in memory (a ring; default 20 000). */
-  auditCapacity?: number;
-  /** A directory of skills (`*.yaml`) served by skill_list / skill_run to spaces that have their app. */
-  skills?: string | null;
-}
-
-/** Who is calling: the MCP session (or in-process caller) and its kind. */
-export interface CallContext {
-  sessionId: string;
-  caller: Caller;
-  /** Aborted when the caller gives up (MCP notifications/cancelled): queued waits stop waiting. */
-  signal?: AbortSignal;
-}
-
-export type CallOutcome<N extends ToolName = ToolName> =
-  | { ok: true; result: ToolResult<N> }
-  | { ok: false; error: ToolError };
-
-type ResolvedOptions = Required<Omit<SimOptions, 'stateDir' | 'auditCapacity' | keyof SimEnvOptions>> & { stateDir: string | null };
+export type { CallContext, CallOutcome } from './core/call-context.js';
+export type { SimOptions } from './core/options.js';
 
 /**
- * The simulated NestSpace runtime: the ToolRegistry of §5.2. Every call is validated against the
- * protocol's schemas in both directions, checked against leases (§5.5) and approvals (§5.6),
+ * The simulated NestSpace runtime: the ToolRegistry of docs/protocol.md#tool-layer. Every call is validated against the
+ * protocol's schemas in both directions, checked against leases (docs/protocol.md#leases) and approvals (docs/protocol.md#approvals),
  * dispatched to its handler, answered with its result or a `{code, message, retryable, hint}`
  * envelope, and written to the audit log. Transports (MCP over HTTP, in-memory) only adapt to this.
  */
-export class SimRuntime {
-  readonly spaces = new Map<string, SimSpace>();
+export class SimRuntime implements DeviceHost {
+  readonly spaces = new Map<string, DeviceSpace>();
   readonly audit: SimAudit;
   readonly leases: LeaseManager;
   readonly approvals: ApprovalGate;
   readonly pool: ProcessPool;
   readonly idempotency = new IdempotencyCache();
   readonly display = new SharedDisplay();
-  readonly options: ResolvedOptions;
+  readonly options: SimSettings;
   /** Clock, fault profile and channels of every space's screen (ui owner: sim/ui). */
   readonly env: SimEnv;
   private readonly store: SimStore | null;
@@ -109,14 +76,14 @@ export class SimRuntime {
     if (saved) this.restore(saved);
   }
 
-  createSpace(name: string | undefined): SimSpace {
+  createSpace(name: string | undefined): DeviceSpace {
     const id = `sp_${randomUUID().slice(0, 8)}`;
-    const space = this.attach(new SimSpace(id, name ?? id, this.options.virtualDisplays ? ++this.displayCounter : null));
+    const space = this.attach(new SimSpace(id, name ?? id, this.options.virtualDisplays ? ++this.displayCounter : null, this.screenFor));
     this.persist();
     return space;
   }
 
-  space(id: string): SimSpace {
+  space(id: string): DeviceSpace {
     const s = this.spaces.get(id);
     if (!s) {
       throw new SimError(
@@ -149,7 +116,7 @@ export class SimRuntime {
     this.audit.record({
       ts: started,
       kind: 'call',
-      // approval_decide is the user's answer on the phone (§5.6), whoever relays it.
+      // approval_decide is the user's answer on the phone (docs/protocol.md#approvals), whoever relays it.
       caller: name === 'approval_decide' ? 'USER' : ctx.caller,
       session_id: ctx.sessionId,
       space_id: typeof argsForAudit.space_id === 'string' ? argsForAudit.space_id : null,
@@ -168,7 +135,7 @@ export class SimRuntime {
     try {
       if (name === 'sys_shell' && !this.options.policy.shell.enabled) {
         throw new SimError(
-          toolError('TOOL_DISABLED', 'sys_shell is disabled on this runtime (§5.6: high-risk shell is off by default)', {
+          toolError('TOOL_DISABLED', 'sys_shell is disabled on this runtime (docs/protocol.md#approvals: high-risk shell is off by default)', {
             hint: 'Start the simulator with a policy that enables it: --policy policy.json with {"shell": {"enabled": true, "allow": ["getprop"]}}.',
           }),
         );
@@ -180,7 +147,7 @@ export class SimRuntime {
       }
       const invoke = async () => {
         if (tool.dangerous) this.requireApproval(tool, spaceId!, args, ctx);
-        const handler = handlers[name] as (a: ToolArgs<N>, rt: SimRuntime, c: CallContext) => Promise<ToolResult<N>> | ToolResult<N>;
+        const handler = handlers[name] as Handler<N, DeviceHost>;
         const exec = async () => handler(args as ToolArgs<N>, this, ctx);
         const result = name.startsWith('ui_') && !this.options.virtualDisplays && spaceId ? await this.display.use(spaceId, exec) : await exec();
         const checked = tool.result.safeParse(result);
@@ -198,7 +165,7 @@ export class SimRuntime {
     }
   }
 
-  /** §5.6: a dangerous call goes through when the policy pre-approves it or an approval covers it. */
+  /** docs/protocol.md#approvals: a dangerous call goes through when the policy pre-approves it or an approval covers it. */
   private requireApproval(tool: ToolDef, spaceId: string, args: Record<string, unknown>, ctx: CallContext): void {
     if (this.options.policy.preapprove.includes(tool.name)) return;
     const decision = this.approvals.consume(spaceId, tool.name, args, ctx.sessionId);
@@ -220,15 +187,24 @@ export class SimRuntime {
     );
   }
 
+  /** Pin `inst` to a process slot; the foreground of a space being driven (EXCLUSIVE lease) is not evicted. */
+  assignSlot(inst: SimInstance, space: SimSpace): ReturnType<ProcessPool['assign']> {
+    return this.pool.assign(inst, space.id, (id) => this.leases.exclusiveHolder(id) !== undefined);
+  }
+
+  releaseSlot(inst: SimInstance): void {
+    this.pool.release(inst);
+  }
+
   /** Remove a space with everything in it. */
-  deleteSpace(space: SimSpace): void {
+  deleteSpace(space: DeviceSpace): void {
     for (const inst of space.instances.values()) this.pool.release(inst);
     this.spaces.delete(space.id);
     this.leases.dropSpace(space.id);
     this.persist();
   }
 
-  /** A session ended (MCP DELETE, disconnect, idle expiry): its leases go with it (§5.5). */
+  /** A session ended (MCP DELETE, disconnect, idle expiry): its leases go with it (docs/protocol.md#leases). */
   endSession(sessionId: string): void {
     this.leases.releaseSession(sessionId);
   }
@@ -268,13 +244,19 @@ export class SimRuntime {
     this.displayCounter = state.displayCounter;
     for (const p of state.spaces) {
       const displayId = this.options.virtualDisplays ? (p.displayId ?? ++this.displayCounter) : null;
-      this.attach(SimSpace.restore({ ...p, displayId }, (pkg, label, versionCode) => appModelFor(pkg, versionCode) ?? blankApp(pkg, label)));
+      this.attach(SimSpace.restore({ ...p, displayId }, (pkg, label, versionCode) => appModelFor(pkg, versionCode) ?? blankApp(pkg, label), this.screenFor));
     }
     this.idempotency.restore(state.idempotency);
   }
 
-  private attach(space: SimSpace): SimSpace {
-    space.screen.attach(this.env);
+  /** Each space's display runs on the runtime's clock, fault profile and channels. */
+  private readonly screenFor = (spaceId: string, foreground: () => SimInstance | null): SimScreen => {
+    const screen = new SimScreen(spaceId, foreground);
+    screen.attach(this.env);
+    return screen;
+  };
+
+  private attach(space: DeviceSpace): DeviceSpace {
     space.onCrash = (inst) => this.pool.release(inst, true);
     this.spaces.set(space.id, space);
     return space;
@@ -282,7 +264,7 @@ export class SimRuntime {
 }
 
 /** `params.apk_paths.0: expected string, received number` — the path of each issue, as Playwright names it. */
-export function describeIssues(error: z.ZodError): string {
+function describeIssues(error: z.ZodError): string {
   return error.issues
     .slice(0, 5)
     .map((i) => `${['params', ...i.path].join('.')}: ${i.message}`)

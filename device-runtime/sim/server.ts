@@ -16,7 +16,7 @@ export interface RunningSim {
 }
 
 /**
- * Serve a simulated runtime over MCP Streamable HTTP at `/mcp` with the transport rules of §5.3
+ * Serve a simulated runtime over MCP Streamable HTTP at `/mcp` with the transport rules of docs/protocol.md#transport
  * (see `mcp-http/host.ts`). One MCP session = one lease owner: when the session closes (DELETE,
  * idle reclaim after 30 minutes, shutdown), its leases are released.
  */
@@ -25,7 +25,7 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<Runni
   // Checked before a runtime is made, so a refused start leaves nothing behind.
   if (opts.lan && (opts.noAuth || !opts.token)) {
     throw new Error(opts.noAuth
-      ? 'startSimServer: --lan cannot be combined with --no-auth; a LAN server must check a token (§5.3).'
+      ? 'startSimServer: --lan cannot be combined with --no-auth; a LAN server must check a token (docs/protocol.md#transport).'
       : 'startSimServer: --lan needs an explicit token (--token-file F); refusing to expose the runtime on the network without one.');
   }
   const runtime = opts.runtime ?? new SimRuntime(opts);

@@ -30,12 +30,9 @@ export type AiErrorCode =
   | 'AI_PARAMS';
 
 export class AiError extends NestwrightError {
-  constructor(
-    api: string,
-    readonly code: AiErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(api, `[${code}] ${message}`, options);
+  declare readonly code: AiErrorCode;
+
+  constructor(api: string, code: AiErrorCode, message: string, options?: { cause?: unknown }) {
+    super(api, `[${code}] ${message}`, { ...options, code });
   }
 }

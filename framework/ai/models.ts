@@ -1,9 +1,9 @@
 /**
- * Model ids and prices, from the NestSpace design's §5.9 table (Anthropic first-party prices as
+ * Model ids and prices, from the NestSpace runtime's model table (Anthropic first-party prices as
  * of 2026-10, USD per million tokens). Call sites never name a model: they take it from the
  * resolved `use.ai` options, whose defaults are here.
  *
- * Cache prices are not in §5.9; they follow Anthropic's published multipliers for prompt
+ * Cache prices are not in that table; they follow Anthropic's published multipliers for prompt
  * caching: a cache write costs 1.25× the input price, a cache read 0.1×.
  */
 export interface ModelPrice {
@@ -25,7 +25,7 @@ export const MODEL_PRICES: Readonly<Record<string, ModelPrice>> = {
 };
 
 /**
- * Which model each verb uses by default. §5.9: Opus 5.5 is the default for planning and long
+ * Which model each verb uses by default, as the runtime's model table advises: Opus 5.5 is the default for planning and long
  * tasks (act, and verdicts a test depends on); Haiku 5.5 for simple classification and waiting
  * (waitFor re-asks on every screen change, so it is the one that must be cheap).
  */

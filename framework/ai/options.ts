@@ -12,7 +12,7 @@ const PriceSchema = z.strictObject({ input: z.number().nonnegative(), output: z.
 
 /** `use.ai` as written in playwright.config.ts or test.use(). */
 export const AiOptionsSchema = z.strictObject({
-  /** One model id for every verb, or one per verb; defaults from §5.9 (see models.ts). */
+  /** One model id for every verb, or one per verb; defaults in models.ts. */
   model: z.union([z.string().min(1), z.strictObject({ act: z.string().min(1).optional(), assert: z.string().min(1).optional(), extract: z.string().min(1).optional(), waitFor: z.string().min(1).optional() })]).optional(),
   /** 'anthropic' (the Messages API). The adapter interface leaves room for an OpenAI-compatible one. */
   provider: z.literal('anthropic').default('anthropic'),
@@ -23,7 +23,7 @@ export const AiOptionsSchema = z.strictObject({
   maxTurns: z.number().int().min(1).max(100).default(12),
   budget: z.strictObject({ step: BudgetSchema.optional(), test: BudgetSchema.optional() }).default({}),
   cache: z.enum(['read-write', 'read-only', 'off']).default('read-write'),
-  /** USD per million tokens for models not in the §5.9 table (or to override it). */
+  /** USD per million tokens for models not in the table of models.ts (or to override it). */
   prices: z.record(z.string(), PriceSchema).default({}),
   /** SSE streaming responses (the same result; useful behind proxies that cut long requests). */
   stream: z.boolean().default(false),

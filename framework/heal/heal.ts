@@ -22,6 +22,8 @@ export interface RankedCandidate {
   line: string;
   /** Why it was passed over, when it was. */
   rejected?: string;
+  /** Passed over only because it resembles the target by no id or label (eligible otherwise): a model may still consider it. */
+  unlike?: true;
 }
 
 export type HealResult =
@@ -82,9 +84,10 @@ const top = (ranked: Array<RankedCandidate & { s?: CandidateScore; node: UiNode 
  * named alone by a selector; otherwise it declines, with the ranked candidates. When the locator
  * still matches several nodes, the candidates are those nodes.
  *
- * With `model`, a close call goes to the model: no margin between the best two, or a best
- * candidate below the threshold but above {@link MODEL_FLOOR}. It is offered the candidates above
- * the floor (at most 8) and picks one or none; its pick must still be one of those and be named
+ * With `model`, a close call goes to the model: no margin between the best two, a best candidate
+ * below the threshold, or candidates that resemble the target only in kind, place and
+ * surroundings — when any scores at least {@link MODEL_FLOOR}. It is offered those (at most 8,
+ * see {@link offerable}) and picks one or none; its pick must still be one of those and be named
  * alone by a selector. The model's own errors (API, budget, malformed output) reject the promise.
  */
 export function heal(input: HealInput): HealResult;
@@ -92,8 +95,7 @@ export function heal(input: HealInput & { model: HealArbiter }): Promise<HealRes
 export function heal(input: HealInput & { model?: HealArbiter }): HealResult | Promise<HealResult> {
   const result = rank(input);
   if (!input.model) return result;
-  const close = result.status === 'unhealed' && (result.code === 'NO_MARGIN' || (result.code === 'BELOW_THRESHOLD' && (result.candidates[0]?.score ?? 0) >= MODEL_FLOOR));
-  if (!close) return Promise.resolve(result);
+  if (result.status !== 'unhealed' || !['NO_MARGIN', 'BELOW_THRESHOLD', 'NO_CANDIDATE'].includes(result.code) || !offerable(result.candidates).length) return Promise.resolve(result);
   return arbitrate(input, input.model, result.candidates);
 }
 
@@ -110,7 +112,7 @@ function rank(input: HealInput): HealResult {
     const why = eligible(want, node, obs.screen);
     if (why) return { node_id: node.id, score: 0, line: describeNode(node), rejected: why, node };
     const s = scoreCandidate(want, fingerprintOf(obs, node.id), { repeatedId: !!node.res_id && (idCount.get(node.res_id) ?? 0) > 1 });
-    return { node_id: node.id, score: s.score, line: describeNode(node), s, node, ...(s.identity < IDENTITY ? { rejected: `resembles the target by neither id, label, description nor hint (best ${s.identity.toFixed(2)})` } : {}) };
+    return { node_id: node.id, score: s.score, line: describeNode(node), s, node, ...(s.identity < IDENTITY ? { rejected: `resembles the target by neither id, label, description nor hint (best ${s.identity.toFixed(2)})`, unlike: true as const } : {}) };
   });
   ranked.sort((a, b) => Number(!!a.rejected) - Number(!!b.rejected) || b.score - a.score);
   const candidates = top(ranked);
@@ -131,10 +133,20 @@ function named(obs: Observation, steps: Step[], node: UiNode, score: number, mar
   return { status: 'healed', node_id: node.id, selector, score, margin, reasons, candidates, by };
 }
 
+/**
+ * What a model may be offered: eligible candidates (visible, enabled, of a compatible kind, not a
+ * recorded neighbour) scoring at least {@link MODEL_FLOOR} — including those passed over only for
+ * resembling the target by no id or label, since a model can tell a synonym ("Send money" /
+ * "Transfer now") that string similarity cannot. At most 8, best first.
+ */
+function offerable(candidates: RankedCandidate[]): RankedCandidate[] {
+  return candidates.filter((c) => (!c.rejected || c.unlike) && c.score >= MODEL_FLOOR).slice(0, 8);
+}
+
 async function arbitrate(input: HealInput, model: HealArbiter, candidates: RankedCandidate[]): Promise<HealResult> {
   const steps = typeof input.selector === 'string' ? parseSelector(input.selector, 'heal') : input.selector;
   const byId = new Map(input.observation.nodes.map((n) => [n.id, n]));
-  const offered = candidates.filter((c) => !c.rejected && c.score >= MODEL_FLOOR).slice(0, 8).map((c) => ({ ...c, screen_line: nodeLine(byId.get(c.node_id)!) }));
+  const offered = offerable(candidates).map((c) => ({ ...c, screen_line: nodeLine(byId.get(c.node_id)!) }));
   const choice = await model.choose({
     selector: typeof input.selector === 'string' ? input.selector : JSON.stringify(input.selector),
     fingerprint: input.fingerprint,

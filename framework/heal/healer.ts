@@ -95,6 +95,9 @@ export class Healer implements LocatorHealing {
   readonly warnings: string[] = [];
   /** Every time a model was asked: what it chose and what it cost (the `heal-model` annotations). */
   readonly arbitrations: string[] = [];
+  /** Proposals of this test as last written, and the before-screenshots still to outline. */
+  private readonly proposals = new Map<string, Proposal>();
+  private outlines: Array<{ id: string; shot: Buffer; bounds: UiNode['bounds']; width: number }> = [];
 
   constructor(
     readonly mode: HealMode,
@@ -134,6 +137,15 @@ export class Healer implements LocatorHealing {
       this.store.put(site.file, { selector: p.selector, line: site.line, column: site.column, fingerprint });
     }
     this.pending = [];
+    for (const o of this.outlines) {
+      const p = this.proposals.get(o.id);
+      if (!p) continue; // withdrawn
+      const written = writeProposal(this.projectDir, p, { before: outlinePng(o.shot, o.bounds, o.width) });
+      this.proposals.set(o.id, written);
+      const i = this.healed.findIndex((h) => h.id === o.id);
+      if (i >= 0) this.healed[i] = written;
+    }
+    this.outlines = [];
     for (const p of this.healed) info?.annotations.push({ type: 'healed', description: `${p.spec}:${p.line} ${p.selector} → ${p.proposed} (proposal ${p.id})` });
     for (const w of this.warnings) info?.annotations.push({ type: 'heal-drift', description: w });
     for (const a of this.arbitrations) info?.annotations.push({ type: 'heal-model', description: a });
@@ -177,11 +189,11 @@ export class Healer implements LocatorHealing {
     const shot = await locator.driver.screenshot(api).catch(() => null);
     const spec = relative(this.projectDir, site!.file);
     const id = proposalId(spec, site!.line, selector, result.selector);
-    const proposal = writeProposal(
-      this.projectDir,
-      { id, spec, line: site!.line, column: site!.column, test: this.testTitle, selector, proposed: result.selector, score: result.score, margin: result.margin, by: result.by, reasons: result.reasons, mode: this.mode, screenshots: {}, createdAt: new Date().toISOString() },
-      { before: shot && outlinePng(shot, node.bounds, obs.screen.width) },
-    );
+    const proposal = writeProposal(this.projectDir, { id, spec, line: site!.line, column: site!.column, test: this.testTitle, selector, proposed: result.selector, score: result.score, margin: result.margin, by: result.by, reasons: result.reasons, mode: this.mode, screenshots: {}, createdAt: new Date().toISOString() });
+    // The node outlined on the screenshot is drawn after the test: decoding and encoding a
+    // full-screen PNG is CPU work the action must not wait for.
+    this.proposals.set(id, proposal);
+    if (shot) this.outlines.push({ id, shot, bounds: node.bounds, width: obs.screen.width });
     const summary = `${selector} → ${result.selector} (score ${result.score.toFixed(2)}, margin ${result.margin.toFixed(2)}${result.by === 'model' ? ', chosen by the model' : ''})`;
     if (this.mode === 'suggest') {
       throw addTo(error, `heal: proposal ${id}: ${summary} at ${where}.\n  The test fails in 'suggest' mode. Review with \`npx nestwright heal\`; accept with \`npx nestwright heal --apply ${id}\`.\n  Why:\n${result.reasons.map((r) => `    - ${r}`).join('\n')}`);
@@ -194,10 +206,13 @@ export class Healer implements LocatorHealing {
       verify: async (after) => {
         if (!after.effect) {
           withdrawProposal(this.projectDir, id);
+          this.proposals.delete(id);
           throw new NestwrightError(api, `healed ${summary}, but the action on it showed no effect on screen: not the right node, heal withdrawn.\n  Candidates, best first:\n${formatCandidates(result)}`);
         }
         const png = await locator.driver.screenshot(api).catch(() => null);
-        this.healed.push(writeProposal(this.projectDir, proposal, { after: png }));
+        const written = writeProposal(this.projectDir, proposal, { after: png });
+        this.proposals.set(id, written);
+        this.healed.push(written);
       },
     };
   }

@@ -25,7 +25,41 @@ export function stem(w: string): string {
   return w;
 }
 
-const words = (s: string) => normalize(s).split(' ').filter(Boolean).map(stem);
+/**
+ * Words Android apps use for the same control, in English: an update that says "Log in" where
+ * it said "Sign in" renames nothing for the user. Kept to pairs that name the same action or
+ * field across apps (not merely related ones: "Save" and "Done", "Pay" and "Send" depend on the
+ * screen, and are left to a model). Multi-word phrases are joined first ("sign in" → "signin").
+ */
+const PHRASES: Array<[RegExp, string]> = [
+  [/\b(sign|log) ?(in|on)\b/g, 'signin'],
+  [/\blogin\b/g, 'signin'],
+  [/\b(sign|log) ?(out|off)\b/g, 'signout'],
+  [/\blogout\b/g, 'signout'],
+  [/\b(sign ?up|create (an )?account)\b/g, 'register'],
+  [/\b(zip|postal|post) ?code\b/g, 'postcode'],
+  [/\be ?mail( address)?\b/g, 'email'],
+  [/\bphone number\b/g, 'phone'],
+];
+const SYNONYMS: string[][] = [
+  ['delete', 'remove', 'trash', 'erase'],
+  ['search', 'find'],
+  ['settings', 'preferences'],
+  ['cart', 'basket', 'bag'],
+  ['next', 'continue'],
+  ['cancel', 'dismiss'],
+  ['edit', 'modify', 'change'],
+  ['add', 'new', 'create'],
+  ['postcode', 'zip'],
+  ['mobile', 'phone', 'telephone'],
+  ['username', 'user'],
+  ['favorite', 'favourite'],
+];
+const CANON = new Map(SYNONYMS.flatMap((g) => g.flatMap((w) => [[w, g[0]!] as const, [stem(w), g[0]!] as const])));
+const canon = (w: string) => CANON.get(w) ?? w;
+const phrase = (s: string) => PHRASES.reduce((t, [re, to]) => t.replace(re, to), s);
+
+const words = (s: string) => phrase(normalize(s)).split(' ').filter(Boolean).map((w) => canon(stem(w)));
 
 function dice<T>(a: T[], b: T[]): number {
   if (a.length === 0 || b.length === 0) return 0;
@@ -85,7 +119,7 @@ export function idSimilarity(a: string, b: string): number {
   const ta = idTokens(a);
   const tb = idTokens(b);
   if (ta.join('_') === tb.join('_')) return 0.95;
-  return Math.max(dice(ta, tb), 0.7 * dice(trigrams(ta.join('')), trigrams(tb.join(''))));
+  return Math.max(dice(ta.map(canon), tb.map(canon)), 0.7 * dice(trigrams(ta.join('')), trigrams(tb.join(''))));
 }
 
 /** Overlap of two label lists (neighbours): each label of `a` matched to its best in `b`. */

@@ -6,14 +6,13 @@ import { NestwrightError } from '../errors.js';
 
 /** A skill file that cannot be used: its problems, each at file:line:column. */
 export class SkillInvalidError extends NestwrightError {
-  readonly code = 'SKILL_INVALID';
   constructor(
     api: string,
     message: string,
     readonly file: string,
     options?: { cause?: unknown },
   ) {
-    super(api, message, options);
+    super(api, message, { ...options, code: 'SKILL_INVALID' });
   }
 }
 

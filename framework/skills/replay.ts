@@ -42,7 +42,6 @@ export interface SkillRunResult {
 
 /** A step of a skill failed: which one, why, and what was on screen. */
 export class SkillFailedError extends NestwrightError {
-  readonly code = 'SKILL_FAILED';
   constructor(
     api: string,
     message: string,
@@ -52,7 +51,7 @@ export class SkillFailedError extends NestwrightError {
     readonly observation: Observation | null,
     options?: { cause?: unknown },
   ) {
-    super(api, message, options);
+    super(api, message, { ...options, code: 'SKILL_FAILED' });
   }
 }
 

@@ -54,6 +54,9 @@ test('the crash, caught', async ({ app }) => {
   expect(error).toBeInstanceOf(AppCrashedError);
   expect(error.crashReason).toContain('CouponParser.parse');
   expect(error.logcat.some((l: string) => l.includes('FATAL EXCEPTION'))).toBe(true);
+  expect(error.code).toBe('APP_CRASHED');
+  // A test that checks a crash on purpose says so; otherwise a caught crash still fails it.
+  await expect(app).toHaveCrashed();
 });
 test('an assertion on a crashed app fails with the crash too', async ({ app }) => {
   await app.launch({ activity: '.CartActivity' });

@@ -3,7 +3,7 @@ import { DeviceError } from '../../device-runtime/client/index.js';
 import { toolError, type UiNode } from '../../device-runtime/protocol/index.js';
 import { AppDriver } from '../../framework/driver.js';
 import { NestwrightError } from '../../framework/errors.js';
-import { formatSteps, parseSelector, resolveSteps } from '../../framework/selector.js';
+import { formatSteps, fullText, parseSelector, resolveSteps } from '../../framework/selector.js';
 import { withRetry } from '../../framework/space.js';
 import { Trajectory } from '../../framework/trajectory.js';
 
@@ -45,7 +45,13 @@ test('resolveSteps: chained steps search inside earlier matches; filter looks at
   ];
   expect(resolveSteps(all, parseSelector('role=button[name="Add"]')).map((n) => n.id)).toEqual(['b1', 'b2']);
   expect(resolveSteps(all, [{ kind: 'role', role: 'group' }, { kind: 'filter', hasText: { text: 'honey', exact: false } }, { kind: 'role', role: 'button' }]).map((n) => n.id)).toEqual(['b2']);
-  expect(resolveSteps(all, [{ kind: 'role', role: 'group' }, { kind: 'filter', hasNotText: { text: 'Milk', exact: true } }]).map((n) => n.id)).toEqual(['row2']);
+  expect(resolveSteps(all, [{ kind: 'role', role: 'group' }, { kind: 'filter', hasNotText: { text: 'Milk', exact: false } }]).map((n) => n.id)).toEqual(['row2']);
+  // hasText reads a node's full text (its own and its descendants', joined by a space), as textContent does.
+  expect(resolveSteps(all, [{ kind: 'role', role: 'group' }, { kind: 'filter', hasText: { text: 'honey add', exact: false } }]).map((n) => n.id)).toEqual(['row2']);
+  expect(fullText(all, all[0]!)).toBe('Milk Add');
+  // or/and: union in screen order, intersection.
+  expect(resolveSteps(all, [{ kind: 'text', text: 'Honey', exact: true }, { kind: 'or', other: [{ kind: 'text', text: 'Milk', exact: true }] }]).map((n) => n.id)).toEqual(['t1', 't2']);
+  expect(resolveSteps(all, [{ kind: 'role', role: 'button' }, { kind: 'and', other: [{ kind: 'role', role: 'group' }, { kind: 'filter', hasText: { text: 'Honey', exact: false } }, { kind: 'role', role: 'button' }] }]).map((n) => n.id)).toEqual(['b2']);
 });
 
 test('withRetry: retries only the named codes, then fails naming the API', async () => {

@@ -1,9 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { evaluate, tally } from './corpus/evaluate.js';
 import { HOLDOUT } from './corpus/holdout.js';
+import { HOLDOUT2 } from './corpus/holdout2.js';
 import { TUNE } from './corpus/tune.js';
 
-const ALL = [...TUNE, ...HOLDOUT];
+const ALL = [...TUNE, ...HOLDOUT, ...HOLDOUT2];
 
 test('the drift corpus has at least 40 cases of every kind, a tenth or more to decline', () => {
   expect(ALL.length).toBeGreaterThanOrEqual(40);
@@ -13,6 +14,7 @@ test('the drift corpus has at least 40 cases of every kind, a tenth or more to d
   const declines = ALL.filter((c) => !c.after.keys.target).length;
   expect(declines / ALL.length).toBeGreaterThanOrEqual(0.1);
   expect(HOLDOUT.length).toBeGreaterThanOrEqual(10);
+  expect(HOLDOUT2.length).toBeGreaterThanOrEqual(10);
 });
 
 test('no case heals to the wrong node, or heals when the answer is no', () => {
@@ -21,14 +23,30 @@ test('no case heals to the wrong node, or heals when the answer is no', () => {
   expect(wrong).toEqual([]);
 });
 
-test('the tuning split is all right; the held-out split is right at least 17 times in 19 and never wrong', () => {
+test('the tuning split is all right; the held-out splits are never wrong and right at least as often as first measured', () => {
   const tune = tally(TUNE.map(evaluate));
   expect(tune).toMatchObject({ right: TUNE.length, wrong: 0, declined: 0 });
   // Held-out figures as first measured (17 right, 2 declined, 0 wrong): a change that loses
   // one of them is a regression; the two declines are the cases to win next.
   const holdout = tally(HOLDOUT.map(evaluate));
   expect(holdout.wrong).toBe(0);
-  expect(holdout.right).toBeGreaterThanOrEqual(17);
+  expect(holdout.right).toBeGreaterThanOrEqual(18); // 17 before the word lexicon, which was written having seen it
+  // holdout2, written before the lexicon: 18 right, 2 declined (Save → Done, Pay → Send), 0 wrong.
+  const holdout2 = tally(HOLDOUT2.map(evaluate));
+  expect(holdout2.wrong).toBe(0);
+  expect(holdout2.right).toBeGreaterThanOrEqual(18);
+});
+
+test('the word lexicon: the same control in other words heals; a near word that is another control does not', async () => {
+  const { textSimilarity, idSimilarity } = await import('../../framework/heal/similarity.js');
+  expect(textSimilarity('Sign in', 'Log in')).toBe(1);
+  expect(textSimilarity('Create account', 'Sign up')).toBe(1);
+  expect(textSimilarity('Delete note', 'Remove note')).toBe(1);
+  expect(textSimilarity('Settings', 'Preferences')).toBe(1);
+  expect(idSimilarity('zip', 'postcode')).toBe(1);
+  expect(textSimilarity('Settings', 'More options')).toBe(0);
+  expect(textSimilarity('Sign in', 'Sign out')).toBeLessThan(0.5); // below the identity bar (letters only)
+  expect(textSimilarity('Save', 'Done')).toBe(0);
 });
 
 test('the same input gives the same answer (deterministic)', () => {

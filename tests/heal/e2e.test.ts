@@ -60,7 +60,7 @@ test('a spec written against Notes 1.0 heals on 2.0 in auto mode; heal --apply m
   const suggest = await p.run(V2);
   expect(suggest.tests[0]!.status).toBe('failed');
   expect(suggest.tests[0]!.error).toContain('locator.tap: timeout');
-  expect(suggest.tests[0]!.error).toMatch(/heal: proposal [0-9a-f]{8}: text='New note' → text=Create note \(score 0\.\d+, margin 0\.\d+\)/);
+  expect(suggest.tests[0]!.error).toMatch(/heal: proposal [0-9a-f]{8}: text='New note' → text=Create note \(score [01]\.\d+, margin [01]\.\d+\)/);
   expect(suggest.tests[0]!.error).toContain('npx nestwright heal --apply');
 
   // 3. auto: the steps run on the healed locators; the test passes, marked healed.

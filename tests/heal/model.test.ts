@@ -74,11 +74,29 @@ test('a malformed answer is sent back once; twice fails with AI_BAD_OUTPUT; API 
   expect(api.requests).toHaveLength(2);
 });
 
-test('clear cases and cases with no plausible candidate never reach the model', async () => {
+test('clear cases and cases with no candidate of the kind never reach the model', async () => {
   api.script = () => ({ kind: 'tool', name: 'none', input: { reason: 'should not be asked' } });
   const clear = screen('.Edit', [toolbar('Edit'), field('Title', 'title'), field('Note', 'body'), btn('Save', 'save_button')]);
   expect(await heal({ selector: 'id=save', fingerprint: fp, observation: clear.observation, model: arbiter() })).toMatchObject({ status: 'healed', by: 'score' });
-  const none = screen('.Edit', [toolbar('Edit'), field('Title', 'title'), field('Note', 'body'), btn('Delete', 'delete')]);
-  expect(await heal({ selector: 'id=save', fingerprint: fp, observation: none.observation, model: arbiter() })).toMatchObject({ status: 'unhealed' });
+  const none = screen('.Edit', [toolbar('Edit'), field('Title', 'title'), field('Note', 'body')]);
+  expect(await heal({ selector: 'id=save', fingerprint: fp, observation: none.observation, model: arbiter() })).toMatchObject({ status: 'unhealed', code: 'NO_CANDIDATE' });
   expect(api.requests).toHaveLength(0);
+  // A button in Save's place with another name is the model's call (a rename, or another action):
+  // it is offered, and a model that says none leaves it declined.
+  const other = screen('.Edit', [toolbar('Edit'), field('Title', 'title'), field('Note', 'body'), btn('Delete', 'delete')]);
+  api.script = () => ({ kind: 'tool', name: 'none', input: { reason: 'Delete is not Save' } });
+  expect(await heal({ selector: 'id=save', fingerprint: fp, observation: other.observation, model: arbiter() })).toMatchObject({ status: 'unhealed', code: 'MODEL_DECLINED' });
+  expect(api.requests).toHaveLength(1);
+});
+
+test('a reworded label no string measure links ("Send money" → "Transfer now") is declined by the scores, and offered to a model', async () => {
+  const was = screen('.Transfer', [toolbar('Transfer'), field('Amount', 'amount'), btn('Send money', 'confirm', { key: 'target' })]);
+  const now = screen('.Transfer', [toolbar('Transfer'), field('Amount', 'amount'), btn('Transfer now', 'submit_transfer')]);
+  const target = fingerprintOf(was.observation, was.keys.target!);
+  expect(heal({ selector: 'role=button[name="Send money"]', fingerprint: target, observation: now.observation })).toMatchObject({ status: 'unhealed', code: 'NO_CANDIDATE' });
+  api.script = (req) => ({ kind: 'tool', name: 'choose', input: { node_id: idOnLine(lineOf('Transfer now')(req)), reason: 'transferring is sending money' } });
+  const r = await heal({ selector: 'role=button[name="Send money"]', fingerprint: target, observation: now.observation, model: arbiter() });
+  expect(r).toMatchObject({ status: 'healed', by: 'model', selector: 'role=button[name="Transfer now"]' });
+  const offered = api.requests[0]!.view.texts().join('\n').split('\n').filter((l) => / \(score 0\.\d\d\)$/.test(l));
+  expect(offered).toEqual([expect.stringMatching(/^n_\d+ button "Transfer now" id=submit_transfer \(score 0\.\d\d\)$/)]);
 });

@@ -37,7 +37,9 @@ test('bad input gets a structured error: unknown arguments, paths outside specs/
     expect(await fails(client, 'observe', { session: 's404' })).toMatchObject({ code: 'SESSION_NOT_FOUND', hint: expect.stringContaining('open_app') });
     expect(await fails(client, 'act', { session: 's404', action: 'tap', selector: 'text=x' })).toMatchObject({ code: 'SESSION_NOT_FOUND' });
     expect(await fails(client, 'get_failure', { trajectory_id: 'nope' })).toMatchObject({ code: 'TRAJECTORY_NOT_FOUND' });
-    expect(await fails(client, 'heal_proposals', {})).toMatchObject({ code: 'NOT_AVAILABLE' });
+    expect(await fails(client, 'record_skill', { test: 'a' })).toMatchObject({ code: 'NOT_AVAILABLE' });
+    expect(await fails(client, 'apply_heal', { ids: ['deadbeef'] })).toMatchObject({ code: 'PROPOSAL_NOT_FOUND', message: expect.stringContaining('the last run proposed: nothing'), hint: expect.stringContaining('heal_proposals') });
+    expect(await fails(client, 'apply_heal', { ids: [] })).toMatchObject({ code: 'INVALID_ARGUMENT' });
     // A broken locator expression is an argument error, not a crash.
     const opened = await ok(client, 'open_app', { app: 'com.android.settings' });
     expect(await fails(client, 'try_locator', { session: opened.session, selector: "getByRole('button', { name: " })).toMatchObject({ code: 'INVALID_ARGUMENT' });

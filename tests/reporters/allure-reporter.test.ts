@@ -72,7 +72,7 @@ test('malformed trajectory', async ({}, info) => {
 let run: AllureRun;
 test.describe.configure({ mode: 'serial' });
 test.beforeAll(async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000); // nine tests whose screenshots are rendered: over a minute on a loaded 2-core machine
   run = await runWithAllure({ 'report.spec.ts': SPEC });
 });
 

@@ -52,7 +52,7 @@ test('an update keeps the app data; uninstall wipes it', async () => {
   expect(space.instance(SIGNING, instance).data).not.toEqual({ saved: 'before update' });
 });
 
-test('ABI is checked at launch, not at install (§3.9)', async () => {
+test('ABI is checked at launch, not at install (docs/protocol.md#install)', async () => {
   const rt = runtime({ abis: ['x86_64'] });
   const s = session(rt, 'a');
   const { space_id } = await s.ok('space_create', {});

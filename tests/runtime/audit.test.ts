@@ -55,9 +55,10 @@ test('text typed into a password field is masked in the audit log; other text is
   expect(waited.matched).toBe(true);
   const obs = await s.ok('ui_observe', { space_id });
   const pw = obs.nodes.find((n) => n.password)!;
-  const email = obs.nodes.find((n) => n.editable && !n.password)!;
   await s.ok('ui_set_text', { space_id, node_id: pw.id, snapshot_id: obs.snapshot_id, text: 'hunter22' });
+  // Node ids are per snapshot: the window panned for the password field, so look again.
   const obs2 = await s.ok('ui_observe', { space_id });
+  const email = obs2.nodes.find((n) => n.editable && !n.password)!;
   await s.ok('ui_set_text', { space_id, node_id: email.id, snapshot_id: obs2.snapshot_id, text: 'me@example.com' });
   const typed = (await s.ok('audit_query', { tool: 'ui_set_text' })).entries.map((e) => e.args.text);
   expect(typed).toEqual(['***', 'me@example.com']);

@@ -46,7 +46,7 @@ test('hostile: now and then an action answers ok but nothing happens (callers mu
   expect(await run(3)).toBe(toggles);
 });
 
-test('instant has no latency; realistic pays the channel latency of §4.1 on each call', async () => {
+test('instant has no latency; realistic pays the channel latency of docs/protocol.md#channels on each call', async () => {
   const instant = await simSpace();
   let t = instant.clock.now();
   await instant.observe();

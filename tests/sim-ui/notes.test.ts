@@ -150,3 +150,22 @@ test('a quick swipe flings the list further than a slow drag', async () => {
   const n = (t: string | null | undefined) => Number(t!.split(' ')[1]);
   expect(n(afterFling)).toBeGreaterThan(n(afterDrag));
 });
+
+test('ui_find takes a selector (the shared engine) and exact fields on the same node; ui_wait_for text reads as text= does', async () => {
+  const h = await simSpace();
+  await h.install('notes.apk');
+  await h.launch(NOTES);
+  await h.tap('New note');
+  await h.type('title', 'Buy  Milk');
+  await h.call('ui_key', { key: 'back' });
+  await h.tap('Save');
+  const bySelector = await h.call('ui_find', { selector: 'text=buy milk' });
+  expect(bySelector.nodes.map((n) => n.text)).toEqual(['Buy  Milk']);
+  expect((await h.call('ui_find', { text: 'buy milk' })).nodes).toEqual([]); // the field stays exact
+  expect((await h.call('ui_find', { text: 'Buy  Milk', selector: 'text=milk' })).nodes).toHaveLength(1);
+  expect((await h.call('ui_find', { selector: 'text=milk', role: 'button' })).nodes).toEqual([]);
+  const bad = await h.fail('ui_find', { selector: 'role=button[label=Save]' });
+  expect(bad).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('ui_find: unknown role attribute [label]') });
+  expect((await h.call('ui_wait_for', { text: 'BUY MILK', timeout_ms: 0 })).matched).toBe(true);
+  expect((await h.call('ui_wait_for', { text: 'buy milk', gone: true, timeout_ms: 0 })).matched).toBe(false);
+});

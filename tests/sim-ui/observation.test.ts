@@ -96,7 +96,7 @@ test('long-press at a point falls back to a gesture on whatever is there', async
 test('an exception thrown by app code crashes that instance with its stack, like an uncaught exception', async () => {
   const h = await simSpace();
   const { defineApp, defineActivity } = await import('../../device-runtime/sim/apps/define-app.js');
-  const { button, column } = await import('../../device-runtime/sim/ui/view.js');
+  const { button, column } = await import('../../device-runtime/sim/apps/view.js');
   const model = defineApp({
     package: 'com.example.buggy',
     label: 'Buggy',

@@ -84,14 +84,14 @@ test('the Add to cart button moves while it slides in (bounds differ between obs
 test('deep link nwshop://product/42 opens product 42', async () => {
   const h = await simSpace();
   await h.install('shop.apk');
-  const { openDeepLink } = await import('../../device-runtime/sim/ui/intents.js');
-  const r = openDeepLink(h.rt, h.space, { data: 'nwshop://product/42', action: 'android.intent.action.VIEW' });
+  const { openDeepLink } = await import('../../device-runtime/sim/core/intents.js');
+  const r = openDeepLink((inst, sp) => h.rt.assignSlot(inst, sp), h.space, { data: 'nwshop://product/42', action: 'android.intent.action.VIEW' });
   expect(r).toMatchObject({ package: SHOP, activity: '.ProductActivity' });
   await h.settle();
   expect(await h.texts()).toContain(product(42).name);
   await h.call('ui_key', { key: 'back' }); // the link started a new task: back leaves the app
   expect((await h.observe()).package).toBeNull();
-  expect(() => openDeepLink(h.rt, h.space, { data: 'nwnothing://x', action: 'android.intent.action.VIEW' })).toThrow(/app_intent: no installed app in space .* handles nwnothing:\/\/x/);
+  expect(() => openDeepLink((inst, sp) => h.rt.assignSlot(inst, sp), h.space, { data: 'nwnothing://x', action: 'android.intent.action.VIEW' })).toThrow(/app_intent: no installed app in space .* handles nwnothing:\/\/x/);
 });
 
 test('app_intent with a deep link URI (no component) opens the app that declares it', async () => {

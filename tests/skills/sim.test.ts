@@ -19,6 +19,14 @@ async function call(name: string, args: Record<string, unknown>): Promise<{ isEr
   return (await client.callTool({ name, arguments: args })) as never;
 }
 
+/** An error result's envelope, as a stock client reads it: the JSON of its text block. */
+async function errorOf(name: string, args: Record<string, unknown>): Promise<{ code: string; message: string }> {
+  const r = (await client.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: unknown; content: Array<{ type: string; text?: string }> };
+  expect(r.isError).toBe(true);
+  expect(r.structuredContent).toBeUndefined();
+  return JSON.parse(r.content.find((c) => c.type === 'text')!.text!).error;
+}
+
 test.beforeAll(async () => {
   sim = await startSimServer({ skills: path.join(ROOT, 'skills') });
   client = new Client({ name: 'skills-test', version: '0' });
@@ -66,12 +74,9 @@ test('skill_run: a post-check that does not hold fails at its step with what the
   expect(failed.message).toContain('No results for');
   expect(failed.evidence[1]).toMatchObject({ status: 'failed' });
 
-  const missing = await call('skill_run', { space_id: space, skill: 'notes.add_note', params: {} });
-  expect(missing.isError).toBe(true);
-  expect(missing.structuredContent.error).toMatchObject({ code: 'INVALID_ARGUMENT' });
-  expect(missing.structuredContent.error.message).toContain('missing parameter "title"');
-  const unknown = await call('skill_run', { space_id: space, skill: 'nope', params: {} });
-  expect(unknown.structuredContent.error).toMatchObject({ code: 'SKILL_NOT_FOUND' });
-  const notInstalled = await call('skill_run', { space_id: space, skill: 'shop.sign_in', params: { email: 'a@b.c', password: 'x' } });
-  expect(notInstalled.structuredContent.error).toMatchObject({ code: 'APP_NOT_INSTALLED' });
+  const missing = await errorOf('skill_run', { space_id: space, skill: 'notes.add_note', params: {} });
+  expect(missing).toMatchObject({ code: 'INVALID_ARGUMENT' });
+  expect(missing.message).toContain('missing parameter "title"');
+  expect(await errorOf('skill_run', { space_id: space, skill: 'nope', params: {} })).toMatchObject({ code: 'SKILL_NOT_FOUND' });
+  expect(await errorOf('skill_run', { space_id: space, skill: 'shop.sign_in', params: { email: 'a@b.c', password: 'x' } })).toMatchObject({ code: 'APP_NOT_INSTALLED' });
 });

@@ -22,8 +22,6 @@ function notYet(name: string, title: string, feature: string, input: z.ZodObject
 
 export function laterTools() {
   return [
-    notYet('heal_proposals', 'Healing proposals', 'selector healing (proposals from the last run)', z.object({})),
-    notYet('apply_heal', 'Apply a healing proposal', 'selector healing (applying a proposal to the spec)', z.object({ id: z.string() })),
     notYet('record_skill', 'Record a skill', 'recording a passing test as a skill', z.object({ test: z.string() })),
   ];
 }

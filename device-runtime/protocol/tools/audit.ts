@@ -4,7 +4,7 @@ import { CallerSchema, SpaceIdSchema } from '../common.js';
 import { ErrorCodeSchema } from '../errors.js';
 
 /**
- * One line of the audit log (§5.5, §5.6): every tool call, lease change and approval decision,
+ * One line of the audit log (docs/protocol.md#leases, docs/protocol.md#approvals): every tool call, lease change and approval decision,
  * with who did it, where, with which (masked) arguments, and how it ended.
  */
 export const AuditEntrySchema = z.object({

@@ -12,6 +12,8 @@ export const ExtensionSchema = z.enum([
   'instance', // `instance` on space_launch/space_stop/app_intent: many copies of one app
   'clear_data', // `clear_data` on space_stop
   'snapshot_check', // actions with snapshot_id answer SNAPSHOT_STALE
+  'keyboard', // `keyboard` on observations: the soft keyboard's window, or null
+  'timing', // `timing` in runtime_info: how much slower than a phone this runtime runs
   'skill_evidence', // skill_run answers each step's evidence (node, snapshots before and after)
   'allow_downgrade', // `allow_downgrade` on space_install_apk (adb install -d)
   'split_selection', // space_install_apk of a bundle installs the device's splits and lists them
@@ -22,6 +24,23 @@ export const ExtensionSchema = z.enum([
   'runtime_info',
 ]);
 export type Extension = z.infer<typeof ExtensionSchema>;
+
+/** What each extension adds, for docs/protocol.md (a table typed by Extension: none is left out). */
+export const EXTENSION_DOCS: { readonly [E in Extension]: string } = {
+  instance: '`instance` on space_launch, space_stop, app_intent, sys_logcat (and `instance: "new"` on space_launch): many copies of one app in a space, each with its own data',
+  clear_data: '`clear_data` (and `remove_instance`) on space_stop: wipe an instance\'s data when stopping it',
+  snapshot_check: 'actions given a `snapshot_id` answer SNAPSHOT_STALE when the screen no longer matches that snapshot',
+  split_selection: 'space_install_apk of a bundle installs the splits that fit the device and lists them',
+  allow_downgrade: '`allow_downgrade` on space_install_apk: install an older version over a newer one (adb install -d)',
+  keyboard: '`keyboard` on observations: the soft keyboard\'s window bounds while it is up, null when it is down',
+  timing: '`timing` in runtime_info: how much slower than a phone the runtime runs (`timeout_scale`), for clients\' timeouts',
+  skill_evidence: 'skill_run answers each step\'s evidence: the node it acted on and the snapshots before and after',
+  space_rename: 'the space_rename tool',
+  space_permissions: 'the space_permissions tool: list, grant and revoke an app\'s runtime permissions in a space',
+  audit_query: 'the audit_query tool: read the audit log',
+  approval_decide: 'the approval_decide tool: answer an approval request (the phone\'s dialog, relayed)',
+  runtime_info: 'the runtime_info tool: protocol version, device, capabilities, extensions',
+};
 
 export const RuntimeInfoSchema = z.object({
   protocol_version: z.string(),
@@ -39,6 +58,13 @@ export const RuntimeInfoSchema = z.object({
     channels: z.array(ChannelSchema),
     shell_enabled: z.boolean(),
   }),
+  timing: z
+    .object({
+      profile: z.string().describe('Name of the pace, e.g. the simulator fault profile: instant, realistic, hostile'),
+      timeout_scale: z.number().positive().describe('Multiply client timeouts by this (1 = a mid-range phone)'),
+    })
+    .optional()
+    .describe('Extension (timing): how much slower than a phone this runtime runs'),
   extensions: z.array(z.string()).describe('Extension names (see ExtensionSchema); unknown names are ignored'),
   tools: z.array(z.string()),
 });

@@ -73,7 +73,7 @@ export const space_delete = defineTool({
 export const space_rename = defineTool({
   name: 'space_rename',
   title: 'Rename space {space_id} to {name}',
-  description: 'Rename a space (§1.3 space management).',
+  description: 'Rename a space.',
   mutating: true,
   extension: true,
   input: z.object({ space_id, name: z.string().min(1).max(80) }),

@@ -87,7 +87,7 @@ export const space_permissions = defineTool({
   description: 'List, grant or revoke runtime permissions of an app in a space.',
   mutating: true,
   dangerous: true,
-  // §3.7/§5.6 name permissions as a dangerous operation, but §5.7 has no tool for it.
+  // The NestSpace design makes permission changes a dangerous operation (docs/protocol.md#approvals) but has no tool for them.
   extension: true,
   input: z.object({
     space_id,

@@ -6,7 +6,7 @@ import { ObservationSchema, UiNodeSchema } from '../observation.js';
 const space_id = SpaceIdSchema;
 
 /**
- * How an action names its target (§4.3: node_id / bounds / text; node_id preferred). A node id
+ * How an action names its target (docs/protocol.md#actions: node_id / bounds / text; node_id preferred). A node id
  * only means something within its snapshot: pass `snapshot_id` and the runtime answers
  * SNAPSHOT_STALE when the screen has changed since, instead of acting on the wrong node.
  */
@@ -24,7 +24,7 @@ const oneTargetMessage = { message: 'give exactly one of node_id, bounds, text o
 
 export const ActionResultSchema = z.object({
   ok: z.literal(true),
-  method: z.enum(['node', 'gesture']).describe('Node action, or the gesture fallback (§4.3)'),
+  method: z.enum(['node', 'gesture']).describe('Node action, or the gesture fallback (docs/protocol.md#actions)'),
   node: UiNodeSchema.nullable().describe('The node acted on, when there was one'),
 });
 export type ActionResult = z.infer<typeof ActionResultSchema>;
@@ -168,13 +168,18 @@ export const ui_wait_for = defineTool({
 export const ui_find = defineTool({
   name: 'ui_find',
   title: 'Find {text}',
-  description: 'Find nodes in the most recent snapshot by text, description, resource id or role.',
+  description:
+    'Find nodes on the current screen by a selector and/or exact fields; every argument given must hold for the same node (none: every node).',
   input: z.object({
     space_id,
-    text: z.string().optional(),
-    desc: z.string().optional(),
-    res_id: z.string().optional(),
-    role: z.string().optional(),
+    selector: z
+      .string()
+      .optional()
+      .describe('app.locator() syntax, resolved by the shared selector engine: text=Save (substring, case-insensitive), text="Save" (exact), desc=, id=, class=, role=button[name="Save"], has-text=, nth=, joined by >>'),
+    text: z.string().optional().describe('Text equal to this (as text="…")'),
+    desc: z.string().optional().describe('Content description equal to this (as desc="…")'),
+    res_id: z.string().optional().describe('Resource id, full (pkg:id/save) or its entry name (save), as id='),
+    role: z.string().optional().describe('Role, as role='),
   }),
   result: z.object({ snapshot_id: z.string().nullable(), nodes: z.array(UiNodeSchema) }),
 });

@@ -13,7 +13,7 @@ export const RuntimeOptionsSchema = z
 
 const common = {
   runtime: RuntimeOptionsSchema.optional(),
-  /** The runtime's port on the device (default 8765, §5.3); forwarded to a free local port. */
+  /** The runtime's port on the device (default 8765; see docs/protocol.md#transport); forwarded to a free local port. */
   port: z.number().int().min(1).max(65535).optional(),
   /** The runtime's bearer token; default NESTSPACE_TOKEN, else read from the device. */
   token: z.string().min(1).optional(),

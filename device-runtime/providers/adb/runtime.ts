@@ -3,8 +3,7 @@ import type { Adb } from './adb.js';
 import { ProviderError } from './errors.js';
 
 /**
- * The NestSpace runtime on a device, as its design describes it (nestspace-design §5.3, §6.2,
- * §6.5): package `com.coke.nestspace`, a foreground service `McpForegroundService` that serves MCP
+ * The NestSpace runtime on a device, as docs/protocol.md#transport describes it: package `com.coke.nestspace`, a foreground service `McpForegroundService` that serves MCP
  * on the device's 127.0.0.1:8765 with a random token made on first launch. The design does not
  * say how a host reads that token; nestwright reads it from the app's private files with
  * `adb shell run-as <package> cat files/mcp_token` (debuggable builds only) unless the config or
@@ -83,7 +82,7 @@ export async function ensureRuntimeInstalled(adb: Adb, serial: string, rt: Runti
   return { versionName: info.versionName, versionCode: info.versionCode };
 }
 
-/** `am start-foreground-service -n <package>/<service>`: the runtime's MCP server (§6.5 item 5). */
+/** `am start-foreground-service -n <package>/<service>`: the runtime's MCP server . */
 export async function startRuntimeService(adb: Adb, serial: string, rt: RuntimeOptions): Promise<void> {
   const component = `${rt.package ?? RUNTIME_DEFAULTS.package}/${rt.service ?? RUNTIME_DEFAULTS.service}`;
   const r = await adb.shell(serial, ['am', 'start-foreground-service', '-n', component]);
@@ -99,7 +98,7 @@ export async function startRuntimeService(adb: Adb, serial: string, rt: RuntimeO
 
 /**
  * Does something answer HTTP on the forwarded port? A request without a token: the runtime
- * checks the token before reading the body (§5.3) and answers 401 — enough to know it is up. adb
+ * checks the token before reading the body (docs/protocol.md#transport) and answers 401 — enough to know it is up. adb
  * accepts the local connection and closes it when nothing listens on the device.
  */
 export async function runtimeAnswers(url: string, timeoutMs = 2_000): Promise<boolean> {

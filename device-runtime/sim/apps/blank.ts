@@ -1,5 +1,5 @@
 import { defineActivity, defineApp, type AppModel } from './define-app.js';
-import { column, text, toolbar } from '../ui/view.js';
+import { column, text, toolbar } from './view.js';
 
 /**
  * The model for an installed APK that has no app model: it launches and shows its label, as an

@@ -1,5 +1,5 @@
 import { defineActivity, defineApp, type ActivityContext } from './define-app.js';
-import { button, column, editText, iconButton, list, row, text, toolbar, type View } from '../ui/view.js';
+import { button, column, editText, iconButton, list, row, text, toolbar, type View } from './view.js';
 
 interface ChatData {
   name: string | null;

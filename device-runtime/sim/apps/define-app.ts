@@ -1,4 +1,4 @@
-import type { View } from '../ui/view.js';
+import type { View } from './view.js';
 
 /** A dialog window over the activity (AlertDialog, popup menu, or the permission prompt). */
 export interface DialogSpec {
@@ -66,8 +66,11 @@ export interface ActivityContext<D, S> {
 }
 
 export interface ActivityModel<D, S> {
-  /** windowSoftInputMode: `resize` shrinks the activity above the keyboard; default: the keyboard covers it. */
-  softInput?: 'resize' | 'cover';
+  /**
+   * windowSoftInputMode: `pan` (default, adjustPan) moves the window up so the focused field
+   * clears the keyboard; `resize` shrinks the activity above it; `nothing` lets it cover fields.
+   */
+  softInput?: 'pan' | 'resize' | 'nothing';
   initialState(extras: Readonly<Record<string, unknown>>, data: D): S;
   render(ctx: ActivityContext<D, S>): View;
   /** OnBackPressedCallback: return true when the activity handled back (closing a search, a mode). */

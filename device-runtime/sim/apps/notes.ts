@@ -1,5 +1,5 @@
 import { defineActivity, defineApp, type ActivityContext } from './define-app.js';
-import { button, column, editText, iconButton, row, text, toolbar, virtualList, type View } from '../ui/view.js';
+import { button, column, editText, iconButton, row, text, toolbar, virtualList, type View } from './view.js';
 
 interface Note {
   id: number;

@@ -1,5 +1,5 @@
 import { defineActivity, defineApp, type ActivityContext } from './define-app.js';
-import { column, editText, iconButton, list, progress, text, toolbar, type View } from '../ui/view.js';
+import { column, editText, iconButton, list, progress, text, toolbar, type View } from './view.js';
 import { prefRow, switchRow } from './widgets.js';
 
 interface SettingsData {

@@ -1,4 +1,4 @@
-import { column, switchView, text, type View } from '../ui/view.js';
+import { column, switchView, text, type View } from './view.js';
 
 /** A two-line preference row (title over summary), clickable as a whole like Android's. */
 export function prefRow(title: string, summary: string | null, onClick: () => void, props: { id?: string } = {}): View {

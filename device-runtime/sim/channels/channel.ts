@@ -1,7 +1,7 @@
 import type { Channel } from '../../protocol/index.js';
 
 /**
- * The UI-control channels of §4.1 and what each can do. Latency is per call, in ms, before the
+ * The UI-control channels of docs/protocol.md#channels and what each can do. Latency is per call, in ms, before the
  * fault profile scales it. Vision sees only pixels and needs another channel to inject taps.
  */
 export interface ChannelSpec {
@@ -21,7 +21,7 @@ export const CHANNELS: Record<Channel, ChannelSpec> = {
   vision: { name: 'vision', latencyMs: [1000, 3000], tree: false, nodeActions: false, inject: false },
 };
 
-/** What a space's device offers (§4.6: Advanced Protection revokes accessibility). */
+/** What a space's device offers (docs/protocol.md#channels: Advanced Protection revokes accessibility). */
 export interface ChannelAvailability {
   /** The user enabled the accessibility service. */
   accessibility: boolean;

@@ -23,7 +23,7 @@ export interface Approval {
 }
 
 /**
- * The ApprovalGate of §5.6. A caller asks (approval_request), a human answers (approval_decide,
+ * The ApprovalGate of docs/protocol.md#approvals. A caller asks (approval_request), a human answers (approval_decide,
  * caller USER), no answer by `expires_at` is a denial. An approval is good for one matching
  * call: same space, same tool, the same session, and — when the request named arguments — those
  * arguments. Every request and decision goes to the audit log.

@@ -2,7 +2,7 @@ import type { AuditEntry, Caller } from '../../protocol/index.js';
 
 /** Argument names whose values are secrets wherever they appear. */
 const SECRET_KEY = /token|secret|password|passwd|api[_-]?key|authorization|cookie|credential/i;
-/** Tools whose `text` argument is sensitive (§5.7: clipboard is sensitive). */
+/** Tools whose `text` argument is sensitive (docs/protocol.md#tools: clipboard is sensitive). */
 const SECRET_TEXT_TOOLS = new Set(['sys_clipboard_set']);
 
 export const MASK = '***';

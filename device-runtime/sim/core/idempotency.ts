@@ -9,7 +9,7 @@ interface Entry {
 }
 
 /**
- * Idempotency keys (§5.7: "Install/launch are idempotent; idempotency_key prevents duplicates").
+ * Idempotency keys (docs/protocol.md#tools: "Install/launch are idempotent; idempotency_key prevents duplicates").
  * The same key with the same arguments returns the first call's result without doing it again;
  * the same key with other arguments is refused. Only successes are remembered, so a failed call
  * may be retried with its key. Bounded: the oldest keys are forgotten first.

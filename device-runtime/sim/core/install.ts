@@ -1,9 +1,7 @@
 import { inspectAndPreflight, preflight } from '../../apk/index.js';
-import { toolError, type PreflightReport } from '../../protocol/index.js';
-import type { SimRuntime } from '../runtime.js';
+import { toolError, type DeviceTraits, type PreflightReport } from '../../protocol/index.js';
 import type { SimSpace } from './space.js';
 import { SimError } from './sim-error.js';
-import { SCREEN } from '../ui/layout.js';
 
 export interface InstallInfo {
   package: string;
@@ -19,18 +17,17 @@ export interface InstallInfo {
 }
 
 /**
- * Step 1 of §3.1 installation: preflight the APK set against this device exactly as a real
- * runtime does, and refuse with the first rejecting check's code and the whole report.
+ * Step 1 of installation (docs/protocol.md#install): preflight the APK set against this device exactly as a real
+ * runtime does (`device`: this device's traits), and refuse with the first rejecting check's code and the whole report.
  */
-export async function installApk(paths: string[], rt: SimRuntime, space: SimSpace, opts: { allowDowngrade?: boolean } = {}): Promise<{ info: InstallInfo; report: PreflightReport }> {
-  const device = { abis: rt.options.abis, page_size: rt.options.pageSize, sdk_int: rt.options.sdkInt, min_target_sdk: 24, density: SCREEN.density, locales: ['en-US'] };
+export async function installApk(paths: string[], device: DeviceTraits, space: SimSpace, opts: { allowDowngrade?: boolean } = {}): Promise<{ info: InstallInfo; report: PreflightReport }> {
   const probe = await inspectAndPreflight(paths, device, null, opts);
   const pkg = probe.info?.package;
   const previous = pkg ? space.apps.get(pkg) : undefined;
   // Read (and verify) once; an update is preflighted again against what is installed.
   const info = probe.info;
   const report = previous && info ? preflight(info, device, { certSha256: previous.certSha256, versionCode: previous.versionCode }, opts) : probe.report;
-  // §3.9: "Installation does not fail because of ABI; the check happens before launch."
+  // docs/protocol.md#install: "Installation does not fail because of ABI; the check happens before launch."
   const checks = report.checks.map((c) =>
     c.code === 'ABI_MISMATCH' && c.status === 'reject' ? { ...c, status: 'warn' as const, message: `${c.message} space_launch will refuse with ABI_MISMATCH.` } : c,
   );

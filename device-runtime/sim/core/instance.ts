@@ -1,41 +1,18 @@
 import type { InstanceInfo, LogLine } from '../../protocol/index.js';
 import type { ActivityContext, AppModel, DialogSpec } from '../apps/define-app.js';
 import { defaultEnv, type SimEnv } from '../faults/env.js';
-import type { View } from '../ui/view.js';
-import { bindContext } from '../apps/activity-context.js';
+import type { View } from '../apps/view.js';
+import { bindContext, type ActivityRecord, type ContextHost } from './activity-context.js';
 
-/** One activity on the back stack, with the UI state Android keeps for it. */
-export interface ActivityRecord {
-  name: string;
-  state: unknown;
-  extras: Record<string, unknown>;
-  /** Unique per start: a new record on top is a transition even when the name repeats. */
-  seq: number;
-  /** Scroll offset per list id (RecyclerView state survives while the activity lives). */
-  scroll: Map<string, number>;
-  /** Key of the focused editable field (its res id, else its tree position). */
-  focus: string | null;
-  dialog: DialogSpec | null;
-  snackbar: { text: string; until: number; action?: { label: string; onClick: () => void } } | null;
-  /** Start time of named animations. */
-  anims: Map<string, number>;
-}
-
-export interface InstanceHost {
-  /** Called whenever something on screen may have changed. */
-  invalidate(): void;
-  toast(text: string): void;
+/** The space an instance runs in (SimSpace implements it). */
+export interface InstanceHost extends ContextHost {
   /** The instance's process died; free its slot. */
   crashed(inst: SimInstance): void;
   log(line: Omit<LogLine, 'ts' | 'pid' | 'package' | 'instance'>, from: SimInstance): void;
   /** The space's display: where the clock and fault profile come from. */
   readonly screen?: { readonly env: SimEnv };
-  /** The space's clipboard. */
-  clipboard?: string | null;
   /** The space's instances: background ones keep running their work (network, timers). */
   readonly instances?: ReadonlyMap<string, SimInstance>;
-  /** The space's installed apps: runtime permissions are granted per app per space. */
-  readonly apps?: ReadonlyMap<string, { granted: string[]; requestedPermissions?: string[] }>;
 }
 
 interface Timer {
@@ -47,7 +24,7 @@ interface Timer {
 let recordSeq = 0;
 
 /**
- * One copy of an app in a space (§3.6): its own data root (`data`, persisted per instance) and,
+ * One copy of an app in a space (docs/protocol.md#instances): its own data root (`data`, persisted per instance) and,
  * while running, a back stack of activities and the background work they started.
  */
 export class SimInstance {
@@ -101,15 +78,20 @@ export class SimInstance {
 
   /**
    * The app crashed: its process (slot) dies, the back stack is gone, data stays. The next
-   * launch reports restarted_after_crash with this reason (§3.3 Stage C-D).
+   * launch reports restarted_after_crash with this reason (docs/protocol.md#processes).
    */
   crash(reason: string): void {
-    this.host.log({ level: 'E', tag: 'AndroidRuntime', message: `FATAL EXCEPTION: main\n${reason}` }, this);
+    this.log({ level: 'E', tag: 'AndroidRuntime', message: `FATAL EXCEPTION: main\n${reason}` });
     this.stack = [];
     this.timers = [];
     this.status = 'crashed';
     this.crashReason = reason;
     this.host.crashed(this);
+  }
+
+  /** A logcat line from this instance's process. */
+  log(line: Omit<LogLine, 'ts' | 'pid' | 'package' | 'instance'>): void {
+    this.host.log(line, this);
   }
 
   clearData(): void {

@@ -20,7 +20,7 @@ interface Waiter {
 }
 
 /**
- * Leases of §5.5: one EXCLUSIVE holder per space, any number of OBSERVE holders. A lease expires
+ * Leases of docs/protocol.md#leases: one EXCLUSIVE holder per space, any number of OBSERVE holders. A lease expires
  * after `ttl` ms without a call from its session (every call renews it). `acquire` with `waitMs`
  * queues first-come first-served: a newcomer never overtakes a waiter. Every change is reported
  * to `onChange` (the audit log).

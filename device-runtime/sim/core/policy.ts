@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { getTool } from '../../protocol/index.js';
 
 /**
- * What the human operator decided ahead of time (§5.6): which dangerous tools need no approval
+ * What the human operator decided ahead of time (docs/protocol.md#approvals): which dangerous tools need no approval
  * request, and whether the shell is enabled and with which commands.
  */
 export const SimPolicySchema = z.object({
@@ -28,7 +28,7 @@ export const TEST_RUN_POLICY: SimPolicy = {
   shell: { enabled: false, allow: [] },
 };
 
-/** The design's defaults (§5.6): every dangerous call needs a human approval; no shell. */
+/** The design's defaults (docs/protocol.md#approvals): every dangerous call needs a human approval; no shell. */
 export const STRICT_POLICY: SimPolicy = { preapprove: [], shell: { enabled: false, allow: [] } };
 
 /** `--policy strict|test|<file.json>`. */

@@ -6,12 +6,12 @@ interface Slot {
   inst: SimInstance | null;
   spaceId: string | null;
   used: number;
-  /** The last process in this slot crashed; it is cleaned before reuse (§2.2). */
+  /** The last process in this slot crashed; it is cleaned before reuse (docs/protocol.md#processes). */
   dirty: boolean;
 }
 
 /**
- * The host-declared :c1..:cN process slots of §2.2/§3.8, shared by every space of the device.
+ * The host-declared :c1..:cN process slots (docs/protocol.md#processes), shared by every space of the device.
  * Each running package@instance is pinned to one slot. When none is free, the least recently used
  * background instance is evicted (its data stays; its next launch is cold); a foreground instance
  * is evicted only when its space has no EXCLUSIVE lease (nobody is driving it). When every slot

@@ -1,4 +1,4 @@
-import type { ToolError } from '../../protocol/index.js';
+import { toolError, type ToolError } from '../../protocol/index.js';
 
 /** Thrown inside the simulator to answer a tool call with a structured error envelope. */
 export class SimError extends Error {
@@ -6,4 +6,9 @@ export class SimError extends Error {
     super(`${envelope.code}: ${envelope.message}`);
     this.name = 'SimError';
   }
+}
+
+/** A protocol tool this runtime does not offer (AppFunctions, the local agent's tasks…). */
+export function notSupported(tool: string): never {
+  throw new SimError(toolError('NOT_SUPPORTED', `${tool} is not offered by this runtime`, { hint: 'runtime_info lists the tools and capabilities offered.' }));
 }

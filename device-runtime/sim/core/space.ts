@@ -2,7 +2,7 @@ import type { AppInfo, LogLine, SpaceSummary } from '../../protocol/index.js';
 import { toolError } from '../../protocol/index.js';
 import type { AppModel } from '../apps/define-app.js';
 import { systemApps } from '../apps/index.js';
-import { SimScreen } from '../ui/screen.js';
+import type { SimEnv } from '../faults/env.js';
 import { SimInstance, type InstanceHost } from './instance.js';
 import { SimError } from './sim-error.js';
 
@@ -14,7 +14,7 @@ export interface InstalledApp {
   certSha256: string[];
   apkPaths: string[];
   system: boolean;
-  /** ABIs the app ships native libraries for; checked at launch (§3.9), not at install. */
+  /** ABIs the app ships native libraries for; checked at launch (docs/protocol.md#install), not at install. */
   abis: string[];
   /** Runtime permissions the manifest asks for, and those granted in this space. */
   requestedPermissions: string[];
@@ -33,13 +33,27 @@ export interface PersistedSpace {
   instances: Array<{ package: string; id: string; data: unknown }>;
 }
 
-/** A virtual space: its apps, their instances, and its own virtual display. */
-export class SimSpace implements InstanceHost {
+/**
+ * What a space needs of its display: the clock and faults its apps run on, and to be told that
+ * something may have changed. The screen (sim/ui's SimScreen) is above this layer: the runtime
+ * makes it and hands it in, so core never imports ui.
+ */
+export interface SpaceDisplay {
+  readonly env: SimEnv;
+  invalidate(): void;
+  toast(text: string): void;
+}
+
+/** Makes a space's display; it shows whatever `foreground` returns. */
+export type DisplayFactory<D extends SpaceDisplay> = (spaceId: string, foreground: () => SimInstance | null) => D;
+
+/** A virtual space: its apps, their instances, and its own virtual display (`screen`). */
+export class SimSpace<D extends SpaceDisplay = SpaceDisplay> implements InstanceHost {
   readonly apps = new Map<string, InstalledApp>();
   readonly instances = new Map<string, SimInstance>();
   /** Foreground first, then most recently used. */
   private recent: string[] = [];
-  readonly screen: SimScreen;
+  readonly screen: D;
   readonly logcat: LogLine[] = [];
   private instanceCounter = 0;
   clipboard: string | null = null;
@@ -49,9 +63,10 @@ export class SimSpace implements InstanceHost {
     public name: string,
     /** Its own virtual display, or null when spaces take turns on the main display. */
     readonly displayId: number | null,
+    display: DisplayFactory<D>,
     readonly createdAt = Date.now(),
   ) {
-    this.screen = new SimScreen(id, () => this.foreground);
+    this.screen = display(id, () => this.foreground);
     // System apps (Settings) are part of every space, installed with the image, not by the user.
     for (const model of systemApps()) {
       const { package: pkg, label, versionCode = 1, versionName = null } = model;
@@ -174,8 +189,8 @@ export class SimSpace implements InstanceHost {
   }
 
   /** Rebuild a space from state.json; `model` binds each package to its app model again. */
-  static restore(p: PersistedSpace, model: (pkg: string, label: string, versionCode: number) => AppModel<any>): SimSpace {
-    const space = new SimSpace(p.id, p.name, p.displayId, p.createdAt);
+  static restore<D extends SpaceDisplay>(p: PersistedSpace, model: (pkg: string, label: string, versionCode: number) => AppModel<any>, display: DisplayFactory<D>): SimSpace<D> {
+    const space = new SimSpace(p.id, p.name, p.displayId, display, p.createdAt);
     space.instanceCounter = p.instanceCounter;
     space.clipboard = p.clipboard;
     for (const { package: pkg, ...app } of p.apps) space.apps.set(pkg, { ...app, model: model(pkg, app.label, app.versionCode) });

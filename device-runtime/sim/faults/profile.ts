@@ -9,7 +9,7 @@ export type FaultProfileName = 'instant' | 'realistic' | 'hostile';
 export interface FaultProfile {
   name: FaultProfileName;
   seed: number;
-  /** Multiplies each channel's latency range (§4.1 table). 0 = answers immediately. */
+  /** Multiplies each channel's latency range (the channel latencies of docs/protocol.md#channels). 0 = answers immediately. */
   latencyScale: number;
   /** Latency is multiplied by 1 + jitter × U[0,1). */
   jitter: number;
@@ -21,12 +21,18 @@ export interface FaultProfile {
   treeMissingDuringTransition: number;
   /** Chance that a mutating UI action answers ok but does nothing (the caller must verify). */
   dropAction: number;
+  /**
+   * How much longer than on a phone things take here, for clients' timeouts (runtime_info
+   * `timing.timeout_scale`): 1 for `instant` and `realistic`, 3 for `hostile` (its latencies are
+   * ~2.6× and its loads 3× a mid-range phone's), the factor of Playwright's test.slow().
+   */
+  timeoutScale: number;
 }
 
 const PROFILES: Record<FaultProfileName, Omit<FaultProfile, 'name' | 'seed'>> = {
-  instant: { latencyScale: 0, jitter: 0, animationMs: 0, loadScale: 0, treeMissingDuringTransition: 0, dropAction: 0 },
-  realistic: { latencyScale: 1, jitter: 0.2, animationMs: 300, loadScale: 1, treeMissingDuringTransition: 0, dropAction: 0 },
-  hostile: { latencyScale: 1.5, jitter: 1.5, animationMs: 450, loadScale: 3, treeMissingDuringTransition: 0.6, dropAction: 0.05 },
+  instant: { latencyScale: 0, jitter: 0, animationMs: 0, loadScale: 0, treeMissingDuringTransition: 0, dropAction: 0, timeoutScale: 1 },
+  realistic: { latencyScale: 1, jitter: 0.2, animationMs: 300, loadScale: 1, treeMissingDuringTransition: 0, dropAction: 0, timeoutScale: 1 },
+  hostile: { latencyScale: 1.5, jitter: 1.5, animationMs: 450, loadScale: 3, treeMissingDuringTransition: 0.6, dropAction: 0.05, timeoutScale: 3 },
 };
 
 export const FAULT_PROFILE_NAMES = Object.keys(PROFILES) as FaultProfileName[];

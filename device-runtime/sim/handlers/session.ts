@@ -1,10 +1,18 @@
 import { getTool, toolError } from '../../protocol/index.js';
 import { SimError } from '../core/sim-error.js';
+import type { ApprovalGate } from '../core/approvals.js';
+import type { LeaseManager } from '../core/leases.js';
 import type { HandlerGroup } from './types.js';
+
+/** Leases and approvals are all the session tools touch. */
+export interface SessionHost {
+  readonly leases: LeaseManager;
+  readonly approvals: ApprovalGate;
+}
 
 type SessionTools = 'session_acquire' | 'session_release' | 'session_status' | 'approval_request' | 'approval_wait' | 'approval_decide';
 
-export const sessionHandlers: HandlerGroup<SessionTools> = {
+export const sessionHandlers: HandlerGroup<SessionTools, SessionHost> = {
   session_acquire: (args, rt, ctx) => rt.leases.acquire(args.space_id, ctx.sessionId, args.mode, args.ttl_ms, args.caller, args.wait_ms, ctx.signal),
 
   session_release: (args, rt, ctx) => ({ released: rt.leases.release(args.space_id, ctx.sessionId, args.lease_id, args.force) }),

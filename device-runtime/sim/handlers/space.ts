@@ -2,8 +2,21 @@ import { toolError } from '../../protocol/index.js';
 import { appModelFor } from '../apps/index.js';
 import { blankApp } from '../apps/blank.js';
 import { installApk } from '../core/install.js';
+import type { LeaseManager } from '../core/leases.js';
+import type { SimSettings } from '../core/options.js';
 import { SimError } from '../core/sim-error.js';
-import type { HandlerGroup } from './types.js';
+import { SCREEN } from '../ui/layout.js';
+import type { DeviceSpace, HandlerGroup, SlotHost, SpaceLookup } from './types.js';
+
+/** What the space tools need of the runtime: its spaces, slots, who leases what, the device's traits. */
+export interface SpaceHost extends SpaceLookup, SlotHost {
+  readonly spaces: ReadonlyMap<string, DeviceSpace>;
+  createSpace(name: string | undefined): DeviceSpace;
+  /** Remove a space with everything in it (its instances' slots, its leases). */
+  deleteSpace(space: DeviceSpace): void;
+  readonly leases: Pick<LeaseManager, 'exclusiveHolder'>;
+  readonly options: Pick<SimSettings, 'abis' | 'pageSize' | 'sdkInt'>;
+}
 
 type SpaceTools =
   | 'space_list'
@@ -17,7 +30,7 @@ type SpaceTools =
   | 'space_stop'
   | 'space_status';
 
-export const spaceHandlers: HandlerGroup<SpaceTools> = {
+export const spaceHandlers: HandlerGroup<SpaceTools, SpaceHost> = {
   space_list: (_, rt) => ({ spaces: [...rt.spaces.values()].map((s) => s.summary()) }),
 
   space_create: (args, rt) => rt.createSpace(args.name).summary(),
@@ -35,14 +48,16 @@ export const spaceHandlers: HandlerGroup<SpaceTools> = {
 
   space_install_apk: async (args, rt) => {
     const space = rt.space(args.space_id);
-    const { info, report } = await installApk(args.apk_paths, rt, space, { allowDowngrade: args.allow_downgrade ?? false });
+    const o = rt.options;
+    const device = { abis: o.abis, page_size: o.pageSize, sdk_int: o.sdkInt, min_target_sdk: 24, density: SCREEN.density, locales: ['en-US'] };
+    const { info, report } = await installApk(args.apk_paths, device, space, { allowDowngrade: args.allow_downgrade ?? false });
     const previous = space.apps.get(info.package);
     const model = appModelFor(info.package, info.versionCode) ?? blankApp(info.package, info.label);
     const unchanged = previous !== undefined && previous.versionCode === info.versionCode;
     // An update replaces the code of the app's instances (stopped, as Android kills an updated
     // app's processes); their data stays.
-    if (previous && !unchanged && previous.model !== model) space.replaceModel(info.package, model, (inst) => rt.pool.release(inst));
-    // An update keeps the app's instances and their data (§3.1); only the code changes.
+    if (previous && !unchanged && previous.model !== model) space.replaceModel(info.package, model, (inst) => rt.releaseSlot(inst));
+    // An update keeps the app's instances and their data (docs/protocol.md#install); only the code changes.
     const granted = args.grant_runtime_permissions ? info.permissions : (previous?.granted ?? []).filter((p) => info.permissions.includes(p));
     space.apps.set(info.package, {
       model,
@@ -73,7 +88,7 @@ export const spaceHandlers: HandlerGroup<SpaceTools> = {
     space.app(args.package);
     for (const inst of [...space.instances.values()]) {
       if (inst.model.package !== args.package) continue;
-      rt.pool.release(inst);
+      rt.releaseSlot(inst);
       space.forget(inst);
     }
     space.apps.delete(args.package);
@@ -97,7 +112,7 @@ export const spaceHandlers: HandlerGroup<SpaceTools> = {
     const restarted = inst.status === 'crashed';
     const crashReason = inst.crashReason;
     if (restarted) inst.stop();
-    const { slot, pid, evicted, evictedSpace, cleaned } = rt.pool.assign(inst, space.id, (id) => rt.leases.exclusiveHolder(id) !== undefined);
+    const { slot, pid, evicted, evictedSpace, cleaned } = rt.assignSlot(inst, space);
     if (cleaned) space.log({ level: 'W', tag: 'ActivityManager', message: `Slot :c${slot} was dirty after a crash; cleaned before reuse` }, inst);
     if (evicted && evictedSpace) {
       rt.spaces.get(evictedSpace)?.log({ level: 'I', tag: 'ActivityManager', message: `Killing ${evicted.pid}:${evicted.key}: evicted from slot :c${slot} (LRU)` }, evicted);
@@ -125,7 +140,7 @@ export const spaceHandlers: HandlerGroup<SpaceTools> = {
       ? [space.instance(args.package, args.instance)]
       : [...space.instances.values()].filter((i) => i.model.package === args.package);
     for (const inst of targets) {
-      rt.pool.release(inst);
+      rt.releaseSlot(inst);
       inst.stop();
       if (args.clear_data) inst.clearData();
       if (args.remove_instance) space.forget(inst);
@@ -148,7 +163,3 @@ export const spaceHandlers: HandlerGroup<SpaceTools> = {
     };
   },
 };
-
-export function notSupported(tool: string): never {
-  throw new SimError(toolError('NOT_SUPPORTED', `${tool} is not offered by this runtime`, { hint: 'runtime_info lists the tools and capabilities offered.' }));
-}

@@ -1,18 +1,24 @@
 import { toolError } from '../../protocol/index.js';
+import { openDeepLink, resolveDeepLink } from '../core/intents.js';
+import type { SimSettings } from '../core/options.js';
 import { shellAllows } from '../core/policy.js';
 import { simulateShell } from '../core/shell.js';
 import { SimError } from '../core/sim-error.js';
-import { openDeepLink, resolveDeepLink } from '../ui/intents.js';
-import type { HandlerGroup } from './types.js';
+import type { HandlerGroup, SlotHost, SpaceLookup } from './types.js';
 
-type SystemTools = 'app_intent' | 'sys_shell' | 'sys_logcat' | 'sys_clipboard_get' | 'sys_clipboard_set' | 'space_permissions' | 'audit_query';
+type SystemTools = 'app_intent' | 'sys_shell' | 'sys_logcat' | 'sys_clipboard_get' | 'sys_clipboard_set' | 'space_permissions';
 
-export const systemHandlers: HandlerGroup<SystemTools> = {
+/** Intents start instances (a slot each); the shell is governed by the policy and reports the device's traits. */
+export interface SystemHost extends SpaceLookup, SlotHost {
+  readonly options: Pick<SimSettings, 'policy' | 'sdkInt' | 'abis'>;
+}
+
+export const systemHandlers: HandlerGroup<SystemTools, SystemHost> = {
   app_intent: (args, rt) => {
     const space = rt.space(args.space_id);
-    // A URI without a component resolves like PackageManager.resolveActivity (sim/ui/intents.ts).
+    // A URI without a component resolves like PackageManager.resolveActivity (sim/core/intents.ts).
     if (args.data !== undefined && args.component === undefined && resolveDeepLink(space, args.data, args.package)) {
-      return { resolved: openDeepLink(rt, space, { ...args, data: args.data }) };
+      return { resolved: openDeepLink((inst, sp) => rt.assignSlot(inst, sp), space, { ...args, data: args.data }) };
     }
     const pkg = args.package ?? args.component?.split('/')[0];
     if (!pkg) {
@@ -32,7 +38,7 @@ export const systemHandlers: HandlerGroup<SystemTools> = {
       );
     }
     const inst = space.instanceFor(pkg, args.instance);
-    const { pid } = rt.pool.assign(inst, space.id, (id) => rt.leases.exclusiveHolder(id) !== undefined);
+    const { pid } = rt.assignSlot(inst, space);
     inst.start(undefined, pid);
     inst.push(activity, { ...(args.extras ?? {}), ...(args.data ? { data: args.data } : {}), action: args.action });
     space.bringToFront(inst);
@@ -90,6 +96,4 @@ export const systemHandlers: HandlerGroup<SystemTools> = {
     }
     return { granted: app.granted, requested: app.requestedPermissions };
   },
-
-  audit_query: (args, rt) => rt.audit.query(args),
 };

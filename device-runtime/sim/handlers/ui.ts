@@ -1,9 +1,12 @@
-import type { SimSpace } from '../core/space.js';
-import { longPress, pressKey, scroll, setText, swipe, tap } from '../ui/gestures.js';
-import { screenshotFor } from '../ui/screenshot.js';
-import type { HandlerGroup } from './types.js';
-import { SimError } from '../core/sim-error.js';
 import { toolError } from '../../protocol/index.js';
+import { SimError } from '../core/sim-error.js';
+import { longPress, pressKey, scroll, setText, swipe, tap } from '../ui/gestures.js';
+import { findNodes, textOnScreen } from '../ui/query.js';
+import { screenshotFor } from '../ui/screenshot.js';
+import type { DeviceSpace, HandlerGroup, SpaceLookup } from './types.js';
+
+/** The UI tools need only the space they act in: everything else is on its screen. */
+export type UiHost = SpaceLookup;
 
 type UiTools =
   | 'ui_observe'
@@ -20,21 +23,20 @@ type UiTools =
 /** How often ui_wait_for looks again, in clock ms (a real runtime polls the tree at ~10–20 Hz). */
 const WAIT_POLL_MS = 50;
 
-function leaveScreen(space: SimSpace): void {
+function leaveScreen(space: DeviceSpace): void {
   space.sendToBack();
 }
 
-/** Every UI call pays the latency of the space's control channel first (§4.1). */
-async function channelFor(space: SimSpace): Promise<SimSpace['screen']> {
+/** Every UI call pays the latency of the space's control channel first (docs/protocol.md#channels). */
+async function channelFor(space: DeviceSpace): Promise<DeviceSpace['screen']> {
   await space.screen.latency();
   return space.screen;
 }
 
-export const uiHandlers: HandlerGroup<UiTools> = {
+export const uiHandlers: HandlerGroup<UiTools, UiHost> = {
   ui_observe: async (args, rt) => {
     const screen = await channelFor(rt.space(args.space_id));
     const obs = screen.observe({ max_nodes: args.max_nodes, detail: args.detail });
-    screen.remember(obs);
     if (args.include_screenshot) obs.screenshot = `sha256:${screenshotFor(screen, 1).sha256}`;
     return obs;
   },
@@ -90,7 +92,7 @@ export const uiHandlers: HandlerGroup<UiTools> = {
         throw new SimError(toolError('CANCELLED', `ui_wait_for: cancelled by the caller after ${Math.round(clock.now() - start)} ms`));
       }
       const obs = screen.observe({ max_nodes: 5000, detail: 'compact' });
-      const textHit = args.text === undefined || obs.nodes.some((n) => n.text?.includes(args.text!) || n.desc?.includes(args.text!));
+      const textHit = args.text === undefined || textOnScreen(obs.nodes, args.text);
       const matched =
         !obs.tree_missing &&
         (args.text === undefined || textHit !== args.gone) &&
@@ -99,7 +101,6 @@ export const uiHandlers: HandlerGroup<UiTools> = {
         (!args.idle || screen.idle());
       const elapsed = clock.now() - start;
       if (matched || elapsed >= args.timeout_ms) {
-        screen.remember(obs);
         return { matched, elapsed_ms: Math.round(elapsed), snapshot_id: obs.snapshot_id };
       }
       await clock.sleep(Math.min(WAIT_POLL_MS, args.timeout_ms - elapsed));
@@ -109,14 +110,7 @@ export const uiHandlers: HandlerGroup<UiTools> = {
   ui_find: async (args, rt) => {
     const screen = await channelFor(rt.space(args.space_id));
     const obs = screen.observe({ max_nodes: 5000, detail: 'compact' });
-    screen.remember(obs);
-    const nodes = obs.nodes.filter(
-      (n) =>
-        (args.text === undefined || n.text === args.text) &&
-        (args.desc === undefined || n.desc === args.desc) &&
-        (args.res_id === undefined || n.res_id === args.res_id || n.res_id?.endsWith(`:id/${args.res_id}`)) &&
-        (args.role === undefined || n.role === args.role),
-    );
+    const nodes = findNodes(obs.nodes, args);
     return { snapshot_id: obs.snapshot_id, nodes };
   },
 };

@@ -3,7 +3,7 @@ import { parseSelector, resolveSteps } from '../../protocol/selector.js';
 import { describeCheck, describeStep, stepSelector, evaluateCheck, resolveParams, SkillParamError, substitute, type Check, type ParamValue, type SkillStep, type Target } from '../../protocol/skill/index.js';
 import type { SkillStepEvidenceSchema } from '../../protocol/tools/agent.js';
 import { SimError } from '../core/sim-error.js';
-import type { CallContext, SimRuntime } from '../runtime.js';
+import type { CallContext, ToolCaller } from '../core/call-context.js';
 import type { LibrarySkill, SkillLibrary } from './library.js';
 import type { z } from 'zod';
 
@@ -27,7 +27,7 @@ export class DeviceSkillRunner {
   readonly evidence: Evidence[] = [];
 
   constructor(
-    private readonly rt: SimRuntime,
+    private readonly rt: ToolCaller,
     private readonly ctx: CallContext,
     private readonly spaceId: string,
     private readonly library: SkillLibrary,

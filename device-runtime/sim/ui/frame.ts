@@ -1,7 +1,8 @@
 import type { Bounds } from '../../protocol/index.js';
-import { PERMISSION_ACTIVITY, PERMISSION_PACKAGE, SNACKBAR_MS } from '../apps/activity-context.js';
-import type { ActivityRecord, SimInstance } from '../core/instance.js';
+import { PERMISSION_ACTIVITY, PERMISSION_PACKAGE, SNACKBAR_MS, type ActivityRecord } from '../core/activity-context.js';
+import type { SimInstance } from '../core/instance.js';
 import { KEYBOARD_TOP, layout, natural, SCREEN, VIEWPORT, type LaidOut } from './layout.js';
+import { fieldKey } from './observe.js';
 import { dialogView, snackbarView, toastView } from './overlay-views.js';
 
 /** One window of the display, bottom to top. Only `observed` windows reach the node tree. */
@@ -60,11 +61,16 @@ export function composeFrame(input: FrameInput): Frame {
       const ease = (1 - p) * (1 - p);
       const dx = input.transition.kind === 'activity' ? Math.round(ease * 360) : 0;
       const dy = input.transition.kind === 'task' ? Math.round(ease * 600) : 0;
-      const resize = keyboard && fg.model.activities[record.name]?.softInput === 'resize';
+      const mode = fg.model.activities[record.name]?.softInput ?? 'pan';
+      const resize = keyboard && mode === 'resize';
       const bottom = resize ? KEYBOARD_TOP : VIEWPORT[3];
       const box: Bounds = [VIEWPORT[0] + dx, VIEWPORT[1] + dy, VIEWPORT[2] + dx, bottom + dy];
       const clip: Bounds = keyboard ? [VIEWPORT[0], VIEWPORT[1], VIEWPORT[2], KEYBOARD_TOP] : VIEWPORT;
-      windows.push({ kind: 'activity', root: layout(content, box, record.scroll), clip, pkg: pkg!, observed: !dialog });
+      let root = layout(content, box, record.scroll);
+      // adjustPan: the window moves up just enough for the focused field to clear the keyboard.
+      const pan = keyboard && mode === 'pan' ? panFor(root, record.focus) : 0;
+      if (pan > 0) root = layout(content, [box[0], box[1] - pan, box[2], box[3] - pan], record.scroll);
+      windows.push({ kind: 'activity', root, clip, pkg: pkg!, observed: !dialog });
       if (record.snackbar && record.snackbar.until <= now) record.snackbar = null;
       if (record.snackbar) {
         const view = snackbarView(record.snackbar, () => (record.snackbar = null));
@@ -101,4 +107,29 @@ export function composeFrame(input: FrameInput): Frame {
     dialogBox,
     transition: input.transition.progress,
   };
+}
+
+/** The laid-out view whose field key is `focus` (the focused field), wherever it is. */
+export function findField(root: LaidOut, focus: string | null): LaidOut | null {
+  if (focus === null) return null;
+  if (root.view.kind === 'edit-text' && fieldKey(root) === focus) return root;
+  for (const c of root.children) {
+    const hit = findField(c, focus);
+    if (hit) return hit;
+  }
+  return null;
+}
+
+/** Gap Android's adjustPan leaves between the focused field and the keyboard, px. */
+const PAN_MARGIN = 24;
+
+/**
+ * How far adjustPan moves the window up: enough for the focused field's bottom (plus a margin) to
+ * clear the keyboard, never more than the keyboard is tall; 0 when the field is already visible.
+ */
+function panFor(root: LaidOut, focus: string | null): number {
+  const field = findField(root, focus);
+  if (!field) return 0;
+  const overlap = field.bounds[3] + PAN_MARGIN - KEYBOARD_TOP;
+  return overlap > 0 ? Math.min(overlap, VIEWPORT[3] - KEYBOARD_TOP) : 0;
 }

@@ -1,7 +1,7 @@
 import type { Key, UiNode } from '../../protocol/index.js';
 import { toolError } from '../../protocol/index.js';
 import { SimError } from '../core/sim-error.js';
-import type { Frame } from './frame.js';
+import { findField, type Frame } from './frame.js';
 import { KEYBOARD_TOP, listsOf, VIEWPORT, type LaidOut } from './layout.js';
 import { fieldKey, type FlatNode } from './observe.js';
 import type { SimScreen, Snapshot, Target } from './screen.js';
@@ -130,8 +130,13 @@ export function setText(screen: SimScreen, target: Target, value: string, submit
   return { method, node: field.node };
 }
 
-function focusedField(snap: Snapshot): FlatNode | undefined {
-  return snap.nodes.find((n) => n.node.focused && n.view.kind === 'edit-text');
+/**
+ * The activity's focused field, wherever it is: a key event goes to the focused view even when
+ * the keyboard covers it or was hidden, as KEYCODE_ENTER does on a device.
+ */
+function focusedField(snap: Snapshot): LaidOut | null {
+  const w = snap.frame.windows.find((x) => x.kind === 'activity');
+  return w && !snap.frame.dialogBox ? findField(w.root, snap.frame.record?.focus ?? null) : null;
 }
 
 /**

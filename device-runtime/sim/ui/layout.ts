@@ -1,5 +1,5 @@
 import type { Bounds } from '../../protocol/index.js';
-import type { View } from './view.js';
+import type { View } from '../apps/view.js';
 
 /** A view with its place on screen. Produced fresh by each layout pass. */
 export interface LaidOut {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Bounds, UiNode } from '../../protocol/index.js';
 import type { LaidOut } from './layout.js';
-import type { View, ViewKind } from './view.js';
+import type { View, ViewKind } from '../apps/view.js';
 
 const ROLE: Record<ViewKind, string> = {
   column: 'group',
@@ -45,7 +45,7 @@ export interface FlattenOptions {
 }
 
 /**
- * Flatten a laid-out tree as an accessibility service sees it (§4.2): nodes clipped to their
+ * Flatten a laid-out tree as an accessibility service sees it (docs/protocol.md#observation): nodes clipped to their
  * parents and the visible region (the app window minus what the keyboard covers) are invisible
  * and dropped; in compact detail only nodes that are clickable, editable, scrollable or carry
  * text or a description are kept. WebView and canvas views expose no children.

@@ -1,7 +1,7 @@
 import type { DialogSpec } from '../apps/define-app.js';
-import type { ActivityRecord } from '../core/instance.js';
-import { button, column, row, text } from './view.js';
-import type { View } from './view.js';
+import type { ActivityRecord } from '../core/activity-context.js';
+import { button, column, row, text } from '../apps/view.js';
+import type { View } from '../apps/view.js';
 
 /**
  * Views of the windows Android draws over an activity: AlertDialog / popup menu / permission

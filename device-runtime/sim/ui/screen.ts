@@ -6,7 +6,7 @@ import { SimError } from '../core/sim-error.js';
 import { defaultEnv, type SimEnv } from '../faults/env.js';
 import { Rng } from '../faults/rng.js';
 import { composeFrame, type Frame } from './frame.js';
-import { SCREEN } from './layout.js';
+import { KEYBOARD_TOP, SCREEN, VIEWPORT } from './layout.js';
 import { flatten, screenHash, structureHash, type FlatNode } from './observe.js';
 
 export interface Target {
@@ -169,12 +169,10 @@ export class SimScreen {
       screen_hash: screenHash(nodes),
       screenshot: null,
       channel: channel.name,
+      keyboard: snap.frame.keyboard ? { bounds: [VIEWPORT[0], KEYBOARD_TOP, VIEWPORT[2], VIEWPORT[3]] } : null,
       timestamp_ms: this.now,
     };
   }
-
-  /** Kept for callers of the skeleton API: observe() now remembers every snapshot it hands out. */
-  remember(_obs: Observation): void {}
 
   /**
    * Resolve a target against the current screen. A node id must come from a snapshot whose
@@ -234,7 +232,7 @@ export class SimScreen {
     return !snap.nodes.some((n) => n.view.kind === 'progress');
   }
 
-  /** Wait out the channel's latency for one call (§4.1 table, scaled and jittered by the profile). */
+  /** Wait out the channel's latency for one call (the channel latencies of docs/protocol.md#channels, scaled and jittered by the profile). */
   async latency(): Promise<void> {
     const f = this.env.faults;
     if (f.latencyScale <= 0) return;

@@ -145,6 +145,11 @@ export const TUNE: DriftCase[] = [
   // login
   { name: 'login: Sign in id renamed', category: 'renamed-id', split: 'tune', selector: 'id=sign_in', before: login({ key: 'sign' }), after: login({ key: 'sign', signId: 'login_button' }) },
   { name: 'login: Sign in reworded to Log in', category: 'reworded', split: 'tune', selector: 'text="Sign in"', before: login({ key: 'sign' }), after: login({ key: 'sign', signText: 'Log in' }) },
+  // Words apps use for the same control (the lexicon in framework/heal/similarity.ts).
+  { name: 'login: Sign in reworded Log in and id renamed login_button', category: 'reworded', split: 'tune', selector: 'id=sign_in', before: login({ key: 'sign' }), after: login({ key: 'sign', signText: 'Log in', signId: 'login_button' }) },
+  { name: 'login: Create account reworded Sign up, id renamed', category: 'reworded', split: 'tune', selector: 'text="Create account"', before: login({ key: 'register' }), after: login({ register: btn('Sign up', 'sign_up', { key: 'target' }) }) },
+  { name: 'notes: Delete note icon reworded Remove note, id renamed', category: 'reworded', split: 'tune', selector: 'desc="Delete note"', before: edit({ actions: [icon('Delete note', 'delete', { key: 'target' })] }), after: edit({ actions: [icon('Remove note', 'remove_note', { key: 'target' })] }) },
+  { name: 'catalog: Settings icon removed, More options stays (not a synonym)', category: 'removed', split: 'tune', selector: 'desc="Settings"', before: catalog([icon('Settings', 'settings', { key: 'target' }), icon('More options', 'overflow')]), after: catalog([icon('More options', 'overflow')]) },
   { name: 'login: Sign in translated (de)', category: 'translated', split: 'tune', selector: 'text="Sign in"', before: login({ key: 'sign' }), after: login({ key: 'sign', signText: 'Anmelden' }) },
   { name: 'login: email field renamed username, hint Email or phone', category: 'look-alike', split: 'tune', selector: 'id=email', before: login({ key: 'email' }), after: login({ key: 'email', emailId: 'username', emailHint: 'Email or phone' }) },
   {

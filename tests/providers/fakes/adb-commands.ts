@@ -1,8 +1,18 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { FakeAdbServer } from './adb-server.js';
+import type net from 'node:net';
 import type { FakeDevice } from './fake-device.js';
+import type { ForwardTable } from './fake-forward.js';
 import { runShell } from './fake-shell.js';
+
+/** What adb commands read and change on the fake server (FakeAdbServer implements it). */
+export interface AdbHost {
+  readonly devices: Map<string, FakeDevice>;
+  readonly emulators: Map<string, net.Socket>;
+  readonly watchers: Set<() => void>;
+  readonly forwards: ForwardTable;
+  shutdown(): Promise<never>;
+}
 
 export interface Session {
   send(m: { out?: string; err?: string; exit?: number; [k: string]: unknown }): void;
@@ -13,7 +23,7 @@ const UNAUTHORIZED =
   "adb: device unauthorized.\nThis adb server's $ADB_VENDOR_KEYS is not set\nTry 'adb kill-server' if that seems wrong.\nOtherwise check for a confirmation dialog on your device.\n";
 
 /** `adb devices -l`, byte for byte as adb's transport.cpp prints it. */
-export function listDevices(adb: FakeAdbServer, long: boolean): string {
+export function listDevices(adb: AdbHost, long: boolean): string {
   const lines = [...adb.devices.values()].map((d) => {
     if (!long) return `${d.serial}\t${d.state}\n`;
     let s = `${d.serial.padEnd(22)} ${d.state}`;
@@ -28,7 +38,7 @@ export function listDevices(adb: FakeAdbServer, long: boolean): string {
 }
 
 /** Run one `adb …` invocation. Global options first (`-s`, `-t`, `-d`, `-e`), then the command. */
-export async function runAdb(adb: FakeAdbServer, argv: string[], serialEnv: string | null, io: Session): Promise<void> {
+export async function runAdb(adb: AdbHost, argv: string[], serialEnv: string | null, io: Session): Promise<void> {
   const done = (r: { out?: string; err?: string; code?: number }) => io.send({ ...(r.out ? { out: r.out } : {}), ...(r.err ? { err: r.err } : {}), exit: r.code ?? 0 });
   let serial: string | null = serialEnv;
   let kind: 'usb' | 'emu' | null = null;

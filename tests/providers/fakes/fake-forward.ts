@@ -1,5 +1,10 @@
 import net from 'node:net';
-import type { FakeAdbServer } from './adb-server.js';
+import type { FakeDevice } from './fake-device.js';
+
+/** What a forward needs of the adb server: its devices (the server implements it). */
+export interface ForwardHost {
+  readonly devices: ReadonlyMap<string, FakeDevice>;
+}
 
 interface Forward {
   serial: string;
@@ -18,7 +23,7 @@ interface Forward {
 export class ForwardTable {
   private readonly forwards = new Map<number, Forward>();
 
-  constructor(private readonly adb: FakeAdbServer) {}
+  constructor(private readonly adb: ForwardHost) {}
 
   list(): Array<{ serial: string; local: string; remote: string }> {
     return [...this.forwards.values()].map((f) => ({ serial: f.serial, local: `tcp:${f.local}`, remote: f.remote }));

@@ -1,6 +1,6 @@
 import { defineActivity } from '../define-app.js';
 import { javaStack } from '../widgets.js';
-import { button, column, editText, iconButton, list, row, text, toolbar, type View } from '../../ui/view.js';
+import { button, column, editText, iconButton, list, row, text, toolbar, type View } from '../view.js';
 import { cartCount, money, product, type ShopCtx, type ShopData } from './model.js';
 
 interface CartState {

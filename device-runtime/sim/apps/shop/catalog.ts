@@ -1,5 +1,5 @@
 import { defineActivity } from '../define-app.js';
-import { button, column, iconButton, progress, row, text, toolbar, virtualList, type View } from '../../ui/view.js';
+import { button, column, iconButton, progress, row, text, toolbar, virtualList, type View } from '../view.js';
 import { gameView, type GameState } from './game.js';
 import { addToCart, cartCount, money, PAGE_SIZE, product, PRODUCT_COUNT, type ShopCtx, type ShopData } from './model.js';
 

@@ -1,5 +1,5 @@
 import { defineActivity } from '../define-app.js';
-import { button, column, editText, iconButton, progress, text, toolbar } from '../../ui/view.js';
+import { button, column, editText, iconButton, progress, text, toolbar } from '../view.js';
 import { cartTotal } from './cart.js';
 import { money, type ShopData } from './model.js';
 

@@ -1,4 +1,4 @@
-import { canvas, column, iconButton, toolbar, type View } from '../../ui/view.js';
+import { canvas, column, iconButton, toolbar, type View } from '../view.js';
 
 export interface GameState {
   score: number;
@@ -14,7 +14,7 @@ function target(round: number): [number, number] {
 
 /**
  * "Daily game" (a mode of the catalog): a canvas (SurfaceView) with no child nodes. The score and
- * the target exist only as pixels, so only vision (§4.4) can play it: tap the orange square.
+ * the target exist only as pixels, so only vision (docs/protocol.md#vision) can play it: tap the orange square.
  */
 export function gameView(state: GameState, set: (s: GameState) => void, close: () => void): View {
   const [x, y] = target(state.round);

@@ -1,5 +1,5 @@
 import { defineActivity } from '../define-app.js';
-import { button, checkbox, column, editText, image, progress, spacer, text, toolbar } from '../../ui/view.js';
+import { button, checkbox, column, editText, image, progress, spacer, text, toolbar } from '../view.js';
 import type { ShopData } from './model.js';
 
 interface LoginState {

@@ -1,5 +1,5 @@
 import { defineActivity } from '../define-app.js';
-import { button, column, iconButton, image, progress, text, toolbar } from '../../ui/view.js';
+import { button, column, iconButton, image, progress, text, toolbar } from '../view.js';
 import { cartAction, type CartAction } from './catalog.js';
 import { addToCart, money, product, PRODUCT_COUNT, type ShopData } from './model.js';
 

@@ -1,5 +1,5 @@
 import { defineActivity } from '../define-app.js';
-import { column, iconButton, toolbar, webView } from '../../ui/view.js';
+import { column, iconButton, toolbar, webView } from '../view.js';
 import type { ShopData } from './model.js';
 
 const PAGE = [
@@ -20,7 +20,7 @@ const LINE_HEIGHT = 64;
 
 /**
  * The terms in a WebView: the page has text and buttons but no accessibility nodes, so only a
- * tap at coordinates (from a screenshot, §4.4 vision) can accept them.
+ * tap at coordinates (from a screenshot, vision, docs/protocol.md#vision) can accept them.
  */
 export const termsActivity = defineActivity<ShopData, Record<string, never>>({
   initialState: () => ({}),

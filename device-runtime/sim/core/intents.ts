@@ -1,8 +1,8 @@
 import { toolError } from '../../protocol/index.js';
 import type { DeepLink } from '../apps/define-app.js';
-import type { SimSpace } from '../core/space.js';
-import { SimError } from '../core/sim-error.js';
-import type { SimRuntime } from '../runtime.js';
+import type { SimInstance } from './instance.js';
+import { SimError } from './sim-error.js';
+import type { SimSpace } from './space.js';
 
 export interface DeepLinkMatch {
   package: string;
@@ -46,10 +46,11 @@ export function resolveDeepLink(space: SimSpace, data: string, pkg?: string): De
 /**
  * Open a deep link as ACTION_VIEW does: resolve the app, start (or reuse) its instance, push the
  * link's activity with the captured path segments as extras, and bring it to the front.
- * For the `app_intent` handler when `data` is given without a component.
+ * For the `app_intent` handler when `data` is given without a component; `assignSlot` gives the
+ * instance a process slot (the runtime's pool, which knows which spaces are leased).
  */
 export function openDeepLink(
-  rt: SimRuntime,
+  assignSlot: (inst: SimInstance, space: SimSpace) => { pid: number },
   space: SimSpace,
   args: { data: string; action: string; package?: string; instance?: string; extras?: Record<string, string | number | boolean> },
 ): { package: string; activity: string; instance: string } {
@@ -63,7 +64,7 @@ export function openDeepLink(
   }
   const inst = space.instanceFor(hit.package, args.instance);
   if (inst.status === 'crashed') inst.stop();
-  const { pid } = rt.pool.assign(inst, space.id, (id) => rt.leases.exclusiveHolder(id) !== undefined);
+  const { pid } = assignSlot(inst, space);
   const extras = { ...(args.extras ?? {}), ...hit.extras, data: args.data, action: args.action };
   // A cold start by deep link has only the linked activity in its task: back leaves the app.
   if (inst.stack.length === 0) inst.start(hit.activity, pid, extras);

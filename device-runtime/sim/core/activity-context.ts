@@ -1,5 +1,53 @@
-import type { ActivityContext, DialogSpec } from './define-app.js';
-import type { ActivityRecord, InstanceHost, SimInstance } from '../core/instance.js';
+import type { LogLine } from '../../protocol/index.js';
+import type { ActivityContext, DialogSpec } from '../apps/define-app.js';
+import type { SimEnv } from '../faults/env.js';
+
+/** One activity on the back stack, with the UI state Android keeps for it. */
+export interface ActivityRecord {
+  name: string;
+  state: unknown;
+  extras: Record<string, unknown>;
+  /** Unique per start: a new record on top is a transition even when the name repeats. */
+  seq: number;
+  /** Scroll offset per list id (RecyclerView state survives while the activity lives). */
+  scroll: Map<string, number>;
+  /** Key of the focused editable field (its res id, else its tree position). */
+  focus: string | null;
+  dialog: DialogSpec | null;
+  snackbar: { text: string; until: number; action?: { label: string; onClick: () => void } } | null;
+  /** Start time of named animations. */
+  anims: Map<string, number>;
+}
+
+/** What an activity's context reaches in its space: the screen to redraw, toasts, clipboard, grants. */
+export interface ContextHost {
+  /** Called whenever something on screen may have changed. */
+  invalidate(): void;
+  toast(text: string): void;
+  /** The space's clipboard. */
+  clipboard?: string | null;
+  /** The space's installed apps: runtime permissions are granted per app per space. */
+  readonly apps?: ReadonlyMap<string, { granted: string[]; requestedPermissions?: string[] }>;
+}
+
+/**
+ * What a context reaches in the instance it belongs to (SimInstance implements it): declared
+ * here so that the context does not import the instance that makes it.
+ */
+export interface ContextOwner {
+  data: unknown;
+  readonly stack: ActivityRecord[];
+  readonly env: SimEnv;
+  readonly model: { readonly package: string; readonly label: string };
+  readonly granted: Set<string>;
+  readonly denials: Map<string, number>;
+  readonly host: ContextHost;
+  push(name: string, extras: Record<string, unknown>): void;
+  schedule(record: ActivityRecord, ms: number, fn: () => void): void;
+  crash(reason: string): void;
+  /** A logcat line from this instance's process. */
+  log(line: Omit<LogLine, 'ts' | 'pid' | 'package' | 'instance'>): void;
+}
 
 /** The permission prompt is an activity of the permission controller, not of the app. */
 export const PERMISSION_PACKAGE = 'com.google.android.permissioncontroller';
@@ -9,7 +57,7 @@ export const PERMISSION_ACTIVITY = '.permission.ui.GrantPermissionsActivity';
 export const SNACKBAR_MS = 4000;
 
 /** Backends shared by the instances of one space (keyed by the space itself). */
-const sharedBySpace = new WeakMap<InstanceHost, Map<string, unknown>>();
+const sharedBySpace = new WeakMap<ContextHost, Map<string, unknown>>();
 
 function permissionLabel(permission: string): string {
   const short = permission.replace(/^android\.permission\./, '');
@@ -20,7 +68,7 @@ function permissionLabel(permission: string): string {
 }
 
 /** The context an activity's render and handlers see: closures over its instance and record. */
-export function bindContext(inst: SimInstance, record: ActivityRecord): ActivityContext<any, any> {
+export function bindContext(inst: ContextOwner, record: ActivityRecord): ActivityContext<any, any> {
   const host = inst.host;
   const now = () => inst.env.clock.now();
   const setDialog = (d: DialogSpec | null) => {
@@ -59,7 +107,7 @@ export function bindContext(inst: SimInstance, record: ActivityRecord): Activity
       host.invalidate();
     },
     log(level, tag, message) {
-      host.log({ level, tag, message }, inst);
+      inst.log({ level, tag, message });
     },
     now,
     after(ms, fn, opts) {
@@ -90,7 +138,7 @@ export function bindContext(inst: SimInstance, record: ActivityRecord): Activity
       if (inst.granted.has(permission) || app?.granted.includes(permission)) return then(true);
       if (app?.requestedPermissions && !app.requestedPermissions.includes(permission)) {
         // Android denies, without a prompt, a permission the manifest does not declare.
-        host.log({ level: 'W', tag: 'PermissionController', message: `${permission} not declared by ${inst.model.package}: denied` }, inst);
+        inst.log({ level: 'W', tag: 'PermissionController', message: `${permission} not declared by ${inst.model.package}: denied` });
         return then(false);
       }
       if ((inst.denials.get(permission) ?? 0) >= 2) {
@@ -103,7 +151,7 @@ export function bindContext(inst: SimInstance, record: ActivityRecord): Activity
           inst.granted.add(permission);
           if (app && !app.granted.includes(permission)) app.granted.push(permission);
         }
-        host.log({ level: 'I', tag: 'PermissionController', message: `${permission} ${granted ? 'granted' : 'denied'}` }, inst);
+        inst.log({ level: 'I', tag: 'PermissionController', message: `${permission} ${granted ? 'granted' : 'denied'}` });
         then(granted);
       };
       setDialog({

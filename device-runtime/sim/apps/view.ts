@@ -3,7 +3,7 @@ import type { Bounds } from '../../protocol/index.js';
 /**
  * The simulated view hierarchy. App models build these plain objects in `render`; the layout
  * pass gives them bounds and the observer flattens them the way an accessibility service sees
- * Android views (§4.2). Handlers are closures over the app model's render context.
+ * Android views (docs/protocol.md#observation). Handlers are closures over the app model's render context.
  */
 export type ViewKind =
   | 'column'

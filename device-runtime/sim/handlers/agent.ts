@@ -1,15 +1,29 @@
 import { toolError } from '../../protocol/index.js';
-import { SimError } from '../core/sim-error.js';
-import type { HandlerGroup } from '../handlers/types.js';
-import { libraryOf } from './library.js';
-import { DeviceSkillRunner } from './runner.js';
+import type { ToolCaller } from '../core/call-context.js';
+import type { SimSettings } from '../core/options.js';
+import { notSupported, SimError } from '../core/sim-error.js';
+import { libraryOf } from '../skills/library.js';
+import { DeviceSkillRunner } from '../skills/runner.js';
+import type { HandlerGroup, SpaceLookup } from './types.js';
+
+type AgentTools = 'task_run' | 'task_status' | 'task_cancel' | 'skill_list' | 'skill_run' | 'trajectory_get';
+
+/** A skill run replays its steps as tool calls through the runtime (validated, leased, audited like any client's). */
+export interface AgentHost extends SpaceLookup, ToolCaller {
+  readonly options: Pick<SimSettings, 'skills'>;
+}
 
 /**
- * skill_list / skill_run: the skills of the runtime's skill directory (`nestwright sim --skills
- * dir`), served to a space when their app is installed in it. A run answers with the step
- * evidence a test trajectory records (extension `skill_evidence`).
+ * The runtime's local agent (task_*) and trajectories are not simulated: they answer
+ * NOT_SUPPORTED. skill_list / skill_run: the skills of the runtime's skill directory
+ * (`nestwright sim --skills dir`), served to a space when their app is installed in it. A run
+ * answers with the step evidence a test trajectory records (extension `skill_evidence`).
  */
-export const skillHandlers: HandlerGroup<'skill_list' | 'skill_run'> = {
+export const agentHandlers: HandlerGroup<AgentTools, AgentHost> = {
+  task_run: () => notSupported('task_run'),
+  task_status: () => notSupported('task_status'),
+  task_cancel: () => notSupported('task_cancel'),
+  trajectory_get: () => notSupported('trajectory_get'),
   skill_list: (args, rt) => {
     const installed = args.space_id ? new Set(rt.space(args.space_id).apps.keys()) : null;
     const skills = libraryOf(rt, rt.options.skills)

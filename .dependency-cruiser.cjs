@@ -1,0 +1,116 @@
+/**
+ * The boundaries between the project's layers, checked by `npm run lint:deps` (part of `npm test`), the way
+ * Playwright keeps DEPS.list files: a change that crosses a boundary fails here, with the rule's
+ * name and comment, before any test runs.
+ *
+ * Type-only imports count (`tsPreCompilationDeps`): a type names a dependency as much as a value
+ * does, and a cycle through types is still two modules that cannot be understood apart.
+ */
+
+/**
+ * The simulator's layers, bottom first (device-runtime/sim/README.md#layers says what each is).
+ * A module may import its own layer and the ones below it, never one above.
+ */
+const SIM = '^device-runtime/sim/';
+const SIM_LAYERS = [
+  { name: 'environment', path: `${SIM}(faults|channels)/`, why: 'clock, randomness, fault profiles and control channels are what everything else runs on; they know nothing of apps or screens' },
+  { name: 'apps', path: `${SIM}apps/`, why: 'app models and the SDK they are written in (defineApp, views) are what a device runs; they see only their ActivityContext, never the runtime that implements it' },
+  { name: 'core', path: `${SIM}core/`, why: 'spaces, instances, slots, leases, approvals and audit run app models; the screen that shows them is handed in through SpaceDisplay' },
+  { name: 'ui', path: `${SIM}ui/`, why: 'the screen composes, observes and acts on what core runs; core never reaches up to it' },
+  { name: 'skills', path: `${SIM}skills/`, why: 'the device-side skill runner replays tool calls through a ToolCaller, not through the handlers or the runtime class' },
+  { name: 'handlers', path: `${SIM}handlers/`, why: 'one handler group per protocol tool file, each given a narrow host interface, never SimRuntime' },
+  { name: 'runtime', path: `${SIM}runtime\\.ts$`, why: 'SimRuntime validates, leases, approves, dispatches and audits every call; only transports and entry points sit above it' },
+  { name: 'entry', path: `${SIM}(mcp|server|cli|cli-main|index)\\.ts$`, why: 'transports (MCP over HTTP) and entry points (CLI, index) adapt to the runtime' },
+];
+
+const simLayerRules = SIM_LAYERS.slice(0, -1).map((layer, i) => ({
+  name: `sim-layer-${layer.name}`,
+  comment: `device-runtime/sim layer "${layer.name}" imports only its own layer and those below it: ${layer.why}.`,
+  severity: 'error',
+  from: { path: layer.path },
+  to: { path: SIM_LAYERS.slice(i + 1).map((l) => l.path) },
+}));
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'No import cycles anywhere: a cycle means two modules that can only be read, tested and changed together; break it with a small interface in the lower one.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'protocol-is-self-contained',
+      comment: 'device-runtime/protocol is THE contract both sides share: it imports only itself and libraries (zod), so a real device, the simulator and the framework can all depend on it without depending on each other.',
+      severity: 'error',
+      from: { path: '^device-runtime/protocol/' },
+      to: { dependencyTypes: ['local'], pathNot: '^device-runtime/protocol/' },
+    },
+    {
+      name: 'framework-not-sim',
+      comment: 'framework/ never imports device-runtime/sim: the simulator serves the protocol as a real device would, so nothing in the framework may depend on a simulator-only behaviour. It starts one only through the provider factory.',
+      severity: 'error',
+      from: { path: '^framework/' },
+      to: { path: '^device-runtime/sim/' },
+    },
+    {
+      name: 'framework-device-runtime-entry-points',
+      comment: 'framework/ imports from device-runtime/ only protocol/, client/ and provider selection through its one factory (providers/index.ts), never a provider\'s internals, apk/ or the MCP host.',
+      severity: 'error',
+      from: { path: '^framework/' },
+      to: { path: '^device-runtime/', pathNot: ['^device-runtime/(protocol|client)/', '^device-runtime/providers/index\\.ts$'] },
+    },
+    {
+      name: 'device-runtime-not-above',
+      comment: 'device-runtime/ never imports framework/, reporters/ or cli/: it is the layer they stand on.',
+      severity: 'error',
+      from: { path: '^device-runtime/' },
+      to: { path: '^(framework|reporters|cli)/' },
+    },
+    {
+      name: 'sim-entry-points',
+      comment: 'Outside the simulator, product code reaches it only through its entry points (sim/index.ts for providers, sim/cli.ts for `nestwright sim`), so its folders can change behind them. Tests and benchmarks may reach inside.',
+      severity: 'error',
+      from: { path: '^(framework|reporters|cli|device-runtime)/', pathNot: SIM },
+      to: { path: SIM, pathNot: `${SIM}(index|cli)\\.ts$` },
+    },
+    {
+      name: 'reporters-never-call-devices',
+      comment: 'reporters/ turn trajectories into Allure results: they consume test results and never call devices, so they import from device-runtime/ only the protocol\'s types and data, and nothing of cli/.',
+      severity: 'error',
+      from: { path: '^reporters/' },
+      to: { path: ['^device-runtime/', '^cli/'], pathNot: '^device-runtime/protocol/' },
+    },
+    {
+      name: 'cli-is-the-top',
+      comment: 'cli/ (`npx nestwright …`) is the top of the stack: nothing in the library imports it, so the framework, runtime and reporters run without the command line.',
+      severity: 'error',
+      from: { path: '^(framework|device-runtime|reporters)/' },
+      to: { path: '^cli/' },
+    },
+    {
+      name: 'product-not-tests',
+      comment: 'Shipped code never imports tests, benchmarks or example specs.',
+      severity: 'error',
+      from: { path: '^(framework|device-runtime|reporters|cli)/' },
+      to: { path: '^(tests|bench|specs)/' },
+    },
+    ...simLayerRules,
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: ['(^|/)node_modules/', '^dist/', '\\.d\\.ts$'] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'],
+    },
+    reporterOptions: {
+      text: { highlightFocused: true },
+    },
+  },
+};

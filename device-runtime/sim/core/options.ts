@@ -1,0 +1,23 @@
+import type { SimEnvOptions } from '../faults/env.js';
+import type { SimPolicy } from './policy.js';
+
+export interface SimOptions extends SimEnvOptions {
+  /** Process slots of the device (docs/protocol.md#processes: 2–4). Default 4. */
+  slots?: number;
+  abis?: string[];
+  pageSize?: 4096 | 16384;
+  sdkInt?: number;
+  /** Where state.json lives. Absent: ephemeral, nothing touches the disk (the default for test runs). */
+  stateDir?: string | null;
+  /** Pre-approvals and shell; default TEST_RUN_POLICY (a test run is a pre-approved context). */
+  policy?: SimPolicy;
+  /** Each space gets its own display (default). false: spaces take turns on the main display. */
+  virtualDisplays?: boolean;
+  /** Audit entries kept in memory (a ring; default 20 000). */
+  auditCapacity?: number;
+  /** A directory of skills (`*.yaml`) served by skill_list / skill_run to spaces that have their app. */
+  skills?: string | null;
+}
+
+/** The options with their defaults filled in: the device's fixed traits, as handlers read them. */
+export type SimSettings = Required<Omit<SimOptions, 'stateDir' | 'auditCapacity' | keyof SimEnvOptions>> & { stateDir: string | null };

@@ -1,0 +1,42 @@
+import { test, expect, type App } from 'nestwright';
+
+test.use({ app: 'fixtures/apks/chat.apk' });
+
+async function join(app: App, name: string) {
+  await app.getById('name').fill(name);
+  await app.getByRole('button', { name: 'Join' }).tap();
+  await expect(app.getByText(`General (${name})`)).toBeVisible();
+}
+
+test('two users talk', async ({ app }) => {
+  const ben = await app.newInstance();
+  await join(app, 'Ana');
+  await join(ben, 'Ben');
+  const hello = `hello ${test.info().testId}`;
+  await app.getById('message_input').fill(hello);
+  await app.getByDesc('Send').tap();
+  await expect(ben.getById('incoming').filter({ hasText: hello })).toContainText('Ana');
+  await expect(app.getById('outgoing').filter({ hasText: hello })).toContainText('Sent');
+});
+
+test('enter sends a message', async ({ app }) => {
+  await join(app, 'Cy');
+  const text = `via enter ${test.info().testId}`;
+  await app.getById('message_input').fill(text);
+  await app.press('enter');
+  const row = app.getById('outgoing').filter({ hasText: text });
+  await expect(row).toHaveText(`${text} Sent`);
+});
+
+test('a fresh space has an empty room', async ({ device }) => {
+  const space = await device.newSpace();
+  const app = await space.launch('fixtures/apks/chat.apk');
+  await join(app, 'Dee');
+  await expect(app.getById('empty')).toHaveText('No messages yet');
+});
+
+test('leaving the room asks for a name again', async ({ app }) => {
+  await join(app, 'Eve');
+  await app.getByDesc('Leave room').tap();
+  await expect(app.getById('name')).toBeVisible();
+});
