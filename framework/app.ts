@@ -11,11 +11,28 @@ import { runSkill, type SkillRunResult } from './skills/index.js';
  * One instance of an app in a space, the way Playwright's `page` is one tab: locators, keys,
  * lifecycle. Each instance has its own data (docs/protocol.md#instances); several can share the space's screen, and
  * the app is brought to the front before it is acted on.
+ *
+ * The `app` fixture is one, fresh for each test; `app.newInstance()` and `space.launch()` make
+ * more. Type a helper's parameter with it:
+ *
+ * @example
+ * ```ts
+ * import { expect, type App } from 'nestwright';
+ *
+ * async function addNote(app: App, title: string): Promise<void> {
+ *   await app.getByText('New note').tap();
+ *   await app.getById('title').fill(title);
+ *   await app.getByRole('button', { name: 'Save' }).tap();
+ *   await expect(app.getByText(title)).toBeVisible();
+ * }
+ * ```
  */
 export class App extends LocatorFactory {
   private closed = false;
 
+  /** @internal Made by `space.launch()` and the `app` fixture, not by tests. */
   constructor(
+    /** @internal The connection and instance this app and its locators act through. */
     readonly driver: AppDriver,
     private readonly spawn: () => Promise<App>,
     private readonly dispose: () => Promise<void>,
@@ -25,14 +42,41 @@ export class App extends LocatorFactory {
 
   private aiVerbs: AppAi | undefined;
 
-  /** Plain-language steps driven by a model: `app.ai.act`, `assert`, `extract`, `waitFor` (framework/ai). */
+  /**
+   * Plain-language steps driven by a model: `app.ai.act`, `assert`, `extract`, `waitFor`
+   * (configured under `use.ai`; see the README's AI steps).
+   *
+   * @example
+   * ```ts
+   * await app.ai.act('add a note titled Milk');
+   * await app.ai.assert('a note titled Milk is in the list');
+   * ```
+   */
   get ai(): AppAi {
     return (this.aiVerbs ??= new AppAi(this));
   }
 
+  /**
+   * The app's package name, e.g. `com.nestwright.notes`.
+   *
+   * @example
+   * ```ts
+   * expect(app.package).toBe('com.nestwright.notes');
+   * ```
+   */
   get package(): string {
     return this.driver.pkg;
   }
+  /**
+   * The instance id on the device, or null when the runtime has no instances (the `instance`
+   * extension): then every launch of the package shares one copy of its data.
+   *
+   * @example
+   * ```ts
+   * const other = await app.newInstance();
+   * expect(other.instance).not.toBe(app.instance);
+   * ```
+   */
   get instance(): string | null {
     return this.driver.instance;
   }
@@ -41,12 +85,32 @@ export class App extends LocatorFactory {
     return new Locator(this.driver, steps);
   }
 
-  /** Another fresh instance of the same app in the same space (multi-user tests); closed with the test. */
+  /**
+   * Another fresh instance of the same app in the same space (multi-user tests), with its own
+   * data; stopped and wiped when the test ends, like `app`. The two share the space's screen and
+   * take turns in front: each is brought up before it is acted on.
+   *
+   * @example
+   * ```ts
+   * const ben = await app.newInstance();
+   * await app.getById('message_input').fill('Lunch at noon?');
+   * await app.getByDesc('Send').tap();
+   * await expect(ben.getById('incoming').filter({ hasText: 'Lunch at noon?' })).toBeVisible();
+   * ```
+   */
   newInstance(): Promise<App> {
     return this.spawn();
   }
 
-  /** Stop this instance and wipe its data (done for you when the test ends). Idempotent. */
+  /**
+   * Stop this instance and wipe its data (done for you when the test ends). Idempotent.
+   *
+   * @example
+   * ```ts
+   * const ben = await app.newInstance();
+   * await ben.close(); // Ben leaves before the test ends
+   * ```
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -54,8 +118,18 @@ export class App extends LocatorFactory {
   }
 
   /**
-   * Send an intent to this instance: an activity with extras, or a deep link
-   * (`app.intent({ data: 'nwshop://product/42' })`). The target comes to the front.
+   * Send an intent to this instance (the protocol's `app_intent`): a deep link (`data`), an
+   * activity of this app (`activity`, relative names like `.ProductActivity` are completed with
+   * the package), an `action`, and `extras`. The target comes to the front. It does not wait for
+   * the screen: follow it with an assertion.
+   *
+   * @example
+   * ```ts
+   * await app.intent({ data: 'nwshop://product/42' });
+   * await expect(app).toHaveActivity('.ProductActivity');
+   *
+   * await app.intent({ activity: '.ProductActivity', extras: { id: 42 } });
+   * ```
    */
   async intent(opts: { activity?: string; data?: string; action?: string; extras?: Record<string, string | number | boolean> }): Promise<void> {
     const title = formatTitle(TOOLS.app_intent.title, { data: opts.data ?? opts.activity ?? this.package });
@@ -74,8 +148,16 @@ export class App extends LocatorFactory {
   }
 
   /**
-   * Press a key. Back and home always change the screen (back closes a dialog, then the
-   * keyboard, then the activity), so a press that shows no effect was dropped and is repeated.
+   * Press a key on the device. Back and home always change the screen (back closes a dialog, then the
+   * keyboard, then the activity), so a press that shows no effect was dropped and is repeated
+   * (three presses at most); other keys are sent once. `enter` goes to the focused field.
+   *
+   * @example
+   * ```ts
+   * await app.getById('password').fill('secret');
+   * await app.press('enter');
+   * await app.press('back');
+   * ```
    */
   async press(key: Key): Promise<void> {
     const api = 'app.press';
@@ -102,7 +184,15 @@ export class App extends LocatorFactory {
    * Hide the soft keyboard if it is up (a `back` that goes to the keyboard, not the app), and wait
    * until it is gone. Does nothing when it is down. Needs a runtime that reports the keyboard on
    * observations (the `keyboard` extension): without it, pressing back could close the screen, so
-   * this throws NOT_SUPPORTED instead.
+   * this throws NOT_SUPPORTED instead. Fails with a {@link TimeoutError} when it is still up
+   * after `timeout` (default: the action timeout).
+   *
+   * @example
+   * ```ts
+   * await app.getById('email').fill('ana@example.com');
+   * await app.hideKeyboard(); // fill() leaves it up, over the bottom of the screen
+   * await app.getByRole('checkbox', { name: 'I accept the terms' }).tap();
+   * ```
    */
   async hideKeyboard(opts: { timeout?: number } = {}): Promise<void> {
     const api = 'app.hideKeyboard';
@@ -126,7 +216,17 @@ export class App extends LocatorFactory {
     });
   }
 
-  /** Bring this instance up (to the front, starting it if needed). */
+  /**
+   * Bring this instance up (to the front, starting it if needed), at its launcher activity or at
+   * `activity` (`.CartActivity`: relative to the package). Its data is kept; `app.stop()` then
+   * `launch()` is a cold start of the same instance.
+   *
+   * @example
+   * ```ts
+   * await app.launch({ activity: '.CartActivity' });
+   * await expect(app).toHaveActivity('.CartActivity');
+   * ```
+   */
   async launch(opts: { activity?: string } = {}): Promise<void> {
     await this.driver.step({ kind: 'app', api: 'app.launch', title: formatTitle(TOOLS.space_launch.title, { package: this.package }), selector: null }, async () => {
       await this.driver.call('app.launch', 'space_launch', {
@@ -138,6 +238,16 @@ export class App extends LocatorFactory {
     });
   }
 
+  /**
+   * Stop this instance's process (force-stop); its data stays. `app.launch()` starts it again.
+   *
+   * @example
+   * ```ts
+   * await app.stop();
+   * await app.launch(); // a cold start: what the app saved is still there
+   * await expect(app.getByText('Buy milk')).toBeVisible();
+   * ```
+   */
   async stop(): Promise<void> {
     await this.driver.step({ kind: 'app', api: 'app.stop', title: formatTitle(TOOLS.space_stop.title, { package: this.package }), selector: null }, async () => {
       await this.driver.call('app.stop', 'space_stop', {
@@ -148,14 +258,35 @@ export class App extends LocatorFactory {
     });
   }
 
-  /** The current screen of this instance (brought to the front first). */
+  /**
+   * The current screen of this instance (brought to the front first), as the protocol's
+   * observation: package, activity, snapshot id and nodes (`detail: 'full'` adds every node).
+   *
+   * @example
+   * ```ts
+   * const screen = await app.observe();
+   * console.log(screen.activity, screen.nodes.length);
+   * ```
+   */
   observe(opts: { detail?: 'compact' | 'full' } = {}): Promise<Observation> {
     return this.driver.observe('app.observe', opts);
   }
 
   /**
    * A PNG of the space's screen with this instance in front. Throws when the runtime cannot take
-   * screenshots (check with `{ optional: true }`, which returns null instead).
+   * screenshots (check with `{ optional: true }`, which returns null instead). `scale` (0..1)
+   * shrinks the picture.
+   *
+   * @example
+   * ```ts
+   * import { writeFileSync } from 'node:fs';
+   * import { test } from 'nestwright';
+   *
+   * test('the list', async ({ app }) => {
+   *   const png = await app.screenshot({ optional: true });
+   *   if (png) writeFileSync(test.info().outputPath('list.png'), png);
+   * });
+   * ```
    */
   async screenshot(opts: { scale?: number; optional?: false }): Promise<Buffer>;
   async screenshot(opts?: { scale?: number; optional?: boolean }): Promise<Buffer | null>;
@@ -168,6 +299,17 @@ export class App extends LocatorFactory {
     return png;
   }
 
+  /**
+   * Wait until `activity` is in front in this instance (compared as the observation reports it,
+   * e.g. `.CatalogActivity`); a {@link TimeoutError} with the screen otherwise. The assertion
+   * form is `expect(app).toHaveActivity()`.
+   *
+   * @example
+   * ```ts
+   * await app.getByRole('button', { name: 'Sign in' }).tap();
+   * await app.waitForActivity('.CatalogActivity', { timeout: 10_000 });
+   * ```
+   */
   async waitForActivity(activity: string, opts: { timeout?: number } = {}): Promise<void> {
     const timeout = this.driver.timeout(opts.timeout);
     let last: Observation | null = null;
@@ -183,12 +325,25 @@ export class App extends LocatorFactory {
   /**
    * Replay a skill (`skills/*.yaml`) on this instance: each step a test step with its checks;
    * throws at the first failed step. Parameters are checked before anything runs.
+   * `expect(app).toPassSkill()` is the assertion form.
+   *
+   * @example
+   * ```ts
+   * await app.runSkill('skills/sign-in.yaml', { email: 'ana@example.com', password: 'hunter22' });
+   * ```
    */
   runSkill(file: string, params: Record<string, unknown> = {}): Promise<SkillRunResult> {
     return runSkill(this, file, params);
   }
 
-  /** The instance's logcat lines. */
+  /**
+   * The instance's logcat (up to 200 lines), one line per message line: `time pid level tag: message`.
+   *
+   * @example
+   * ```ts
+   * expect((await app.logcat()).some((line) => line.includes('ShopAuth: signing in'))).toBe(true);
+   * ```
+   */
   logcat(): Promise<string[]> {
     return this.driver.logcat();
   }

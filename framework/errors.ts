@@ -18,12 +18,30 @@ export const FATAL_CODES: ReadonlySet<NestwrightErrorCode> = new Set(['APP_CRASH
 
 /**
  * Base of nestwright's errors: the API name first (`locator.tap: …`), a `code` to switch on
- * (never the message), and `{ cause }`.
+ * (never the message), and `{ cause }`. Every error the framework throws is one, or a
+ * {@link DeviceError} from the protocol client.
+ *
+ * @example
+ * ```ts
+ * import { NestwrightError } from 'nestwright';
+ *
+ * try {
+ *   await app.getByText('Maybe later').tap({ timeout: 2_000 });
+ * } catch (e) {
+ *   if (!(e instanceof NestwrightError) || e.code !== 'TIMEOUT') throw e;
+ * }
+ * ```
  */
 export class NestwrightError extends Error {
+  /** What went wrong, to switch on: a device code or one of the framework's ({@link NestwrightErrorCode}). */
   readonly code: NestwrightErrorCode;
 
+  /**
+   * @param api - the API that failed, e.g. `locator.tap`; the message starts with it.
+   * @param options - `cause`: the error behind it; `code`: defaults to the cause's code, else `USAGE`.
+   */
   constructor(
+    /** The API that failed, e.g. `locator.tap` or `space.install`. */
     readonly api: string,
     message: string,
     options?: { cause?: unknown; code?: NestwrightErrorCode },
@@ -33,7 +51,19 @@ export class NestwrightError extends Error {
     this.code = options?.code ?? codeOf(options?.cause) ?? 'USAGE';
   }
 
-  /** True for the codes that end a test (APP_CRASHED, DEVICE_DISCONNECTED). */
+  /**
+   * True for the codes that end a test (APP_CRASHED, DEVICE_DISCONNECTED): a test that catches
+   * one and carries on still fails when it ends (`CRASH_IGNORED`).
+   *
+   * @example
+   * ```ts
+   * try {
+   *   await app.getByRole('button', { name: 'Apply' }).tap();
+   * } catch (e) {
+   *   if (e instanceof NestwrightError && e.fatal) throw e; // a crash or a lost device: let it end the test
+   * }
+   * ```
+   */
   get fatal(): boolean {
     return FATAL_CODES.has(this.code);
   }
@@ -44,12 +74,31 @@ function codeOf(e: unknown): NestwrightErrorCode | undefined {
   return e instanceof DeviceError || e instanceof NestwrightError ? e.code : undefined;
 }
 
-/** The action or assertion did not succeed before its timeout (`TIMEOUT`). Carries the call log and screen. */
+/**
+ * The action did not succeed before its timeout (`TIMEOUT`). Carries the call log and the last
+ * screen it saw. (A failed `expect` is Playwright's assertion error, with the same details in its
+ * message.)
+ *
+ * @example
+ * ```ts
+ * import { TimeoutError } from 'nestwright';
+ *
+ * try {
+ *   await app.getByRole('button', { name: 'Save' }).tap({ timeout: 1_000 });
+ * } catch (e) {
+ *   if (!(e instanceof TimeoutError)) throw e;
+ *   console.log(e.callLog.join('\n'), e.observation?.activity);
+ * }
+ * ```
+ */
 export class TimeoutError extends NestwrightError {
+  /** @internal Thrown by the framework. */
   constructor(
     api: string,
     message: string,
+    /** What the action waited for and saw, a line per wait (Playwright's call log). */
     readonly callLog: string[],
+    /** The last screen observed before the timeout; null when none was. */
     readonly observation: Observation | null,
     options?: { cause?: unknown },
   ) {
@@ -57,11 +106,30 @@ export class TimeoutError extends NestwrightError {
   }
 }
 
-/** More than one node matched a locator that must name exactly one (`STRICT_MODE_VIOLATION`). */
+/**
+ * More than one node matched a locator that must name exactly one (`STRICT_MODE_VIOLATION`).
+ * The message lists the matches; narrow the locator or pick one with `.first()` / `.nth(i)`.
+ *
+ * @example
+ * ```ts
+ * import { StrictModeViolationError } from 'nestwright';
+ *
+ * try {
+ *   await app.getById('note_row').tap();
+ * } catch (e) {
+ *   if (!(e instanceof StrictModeViolationError)) throw e;
+ *   expect(e.matches.length).toBeGreaterThan(1);
+ *   await app.getById('note_row').first().tap();
+ * }
+ * ```
+ */
 export class StrictModeViolationError extends NestwrightError {
+  /** @internal Thrown by the framework. */
   constructor(
     api: string,
+    /** The locator, as `locator.toString()` writes it. */
     readonly selector: string,
+    /** Every node it matched, in screen order. */
     readonly matches: UiNode[],
   ) {
     super(
@@ -77,12 +145,31 @@ export class StrictModeViolationError extends NestwrightError {
   }
 }
 
-/** The app under test crashed (`APP_CRASHED`): the crash reason and the instance's logcat. Ends the test. */
+/**
+ * The app under test crashed (`APP_CRASHED`): the crash reason and the instance's logcat. Ends
+ * the test: catching it does not save the test; to check a crash on purpose, assert it with
+ * `expect(app).toHaveCrashed()`.
+ *
+ * @example
+ * ```ts
+ * import { AppCrashedError } from 'nestwright';
+ *
+ * // The Shop's cart crashes on this coupon: check the crash on purpose.
+ * await app.launch({ activity: '.CartActivity' });
+ * const error = await app.getByRole('button', { name: 'Apply' }).tap().catch((e: unknown) => e);
+ * expect(error).toBeInstanceOf(AppCrashedError);
+ * expect((error as AppCrashedError).crashReason).toContain('CouponParser.parse');
+ * await expect(app).toHaveCrashed();
+ * ```
+ */
 export class AppCrashedError extends NestwrightError {
+  /** @internal Thrown by the framework. */
   constructor(
     api: string,
     message: string,
+    /** What the runtime reported (the exception and its stack), or null when it did not say. */
     readonly crashReason: string | null,
+    /** The instance's logcat at the crash (formatted as `app.logcat()` returns it). */
     readonly logcat: string[],
     options?: { cause?: unknown },
   ) {
@@ -90,8 +177,22 @@ export class AppCrashedError extends NestwrightError {
   }
 }
 
-/** The connection to the device runtime was lost (`DEVICE_DISCONNECTED`). Ends the test. */
+/**
+ * The connection to the device runtime was lost (`DEVICE_DISCONNECTED`). Ends the test. Not
+ * thrown for a test that timed out: then the timeout is reported, with the step it cut short.
+ *
+ * @example
+ * ```ts
+ * import { DeviceDisconnectedError } from 'nestwright';
+ *
+ * await app.getByText('Sync').tap().catch((e: unknown) => {
+ *   if (e instanceof DeviceDisconnectedError) console.log(`the device went away during ${e.api}`);
+ *   throw e;
+ * });
+ * ```
+ */
 export class DeviceDisconnectedError extends NestwrightError {
+  /** @internal Thrown by the framework. */
   constructor(api: string, message: string, options?: { cause?: unknown }) {
     super(api, message, { ...options, code: 'DEVICE_DISCONNECTED' });
   }
@@ -100,6 +201,8 @@ export class DeviceDisconnectedError extends NestwrightError {
 /**
  * A call stopped because the test timed out. Internal: the step it ran in reports the timeout
  * instead ({@link TimeoutError} naming the step).
+ *
+ * @internal
  */
 export class TestEndedError extends NestwrightError {
   constructor() {

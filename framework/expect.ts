@@ -1,4 +1,4 @@
-import { expect as base } from '@playwright/test';
+import { expect as base, type Expect } from '@playwright/test';
 import type { Observation, UiNode } from '../device-runtime/protocol/index.js';
 import { App } from './app.js';
 import { describeNode, describeScreen } from './errors.js';
@@ -75,7 +75,12 @@ const one = (nodes: UiNode[]) => (nodes.length === 1 ? nodes[0]! : null);
 const many = (nodes: UiNode[]) => (nodes.length > 1 ? `${nodes.length} nodes (strict mode: use .first() or a more specific locator)` : null);
 
 type TextExpectation = string | RegExp | ReadonlyArray<string | RegExp>;
-type TextOptions = { timeout?: number; ignoreCase?: boolean };
+type TextOptions = {
+  /** ms; default the config's `expect.timeout`. */
+  timeout?: number;
+  /** Compare without regard to case. */
+  ignoreCase?: boolean;
+};
 
 const normalize = (t: string) => t.replace(/\s+/g, ' ').trim();
 
@@ -124,30 +129,107 @@ function locatorMatcher(name: string, predicate: (n: UiNode) => boolean, describ
   };
 }
 
-export const expect = base.extend({
-  /** The retrying AI assertion (framework/ai): a grounded model verdict, re-asked only when the screen changes. */
+/**
+ * The matchers nestwright adds to Playwright's `expect`. Each retries against fresh observations
+ * until it passes or its timeout (`timeout`, default the config's `expect.timeout`, stretched by
+ * the device's timing) runs out, and `.not` inverts it. A locator matcher reads the locator's
+ * matches; one that needs a single node fails while there are several (strict mode).
+ */
+const matchers = {
+  /**
+   * `expect(app).toSatisfy(statement, { timeout })`: the retrying AI assertion (framework/ai),
+   * a model's verdict grounded on the screen's nodes, asked again only when the screen changes.
+   *
+   * @example
+   * ```ts
+   * await expect(app).toSatisfy('the cart badge shows 1', { timeout: 10_000 });
+   * ```
+   */
   async toSatisfy(this: MatcherState, received: App, statement: string, opts: { timeout?: number } = {}) {
     return { name: 'toSatisfy', ...(await satisfies(received, statement, this.isNot, received.driver.timeout(opts.timeout ?? this.timeout, 'expect'))) };
   },
+  /**
+   * `expect(locator).toBeVisible({ timeout })`: exactly one node matches, on screen.
+   *
+   * @example
+   * ```ts
+   * await expect(app.getByText('Buy milk')).toBeVisible();
+   * await expect(app.getById('login_progress')).not.toBeVisible({ timeout: 15_000 });
+   * ```
+   */
   async toBeVisible(this: MatcherState, received: Locator, opts: { timeout?: number } = {}) {
     return retrying(this, 'toBeVisible', received, '', opts.timeout, (nodes) => {
       const n = one(nodes);
       return n ? { pass: true, received: `visible: ${describeNode(n)}` } : { pass: false, received: many(nodes) ?? 'not on screen' };
     });
   },
+  /**
+   * `expect(locator).toBeHidden({ timeout })`: no node matches.
+   *
+   * @example
+   * ```ts
+   * await app.getByRole('button', { name: 'Save' }).tap();
+   * await expect(app.getById('title')).toBeHidden();
+   * ```
+   */
   async toBeHidden(this: MatcherState, received: Locator, opts: { timeout?: number } = {}) {
     return retrying(this, 'toBeHidden', received, '', opts.timeout, (nodes) =>
       nodes.length === 0 ? { pass: true, received: 'not on screen' } : { pass: false, received: `visible: ${nodes.map(describeNode).join('; ')}` },
     );
   },
+  /**
+   * `expect(locator).toBeEnabled({ timeout })`: the one matching node is enabled.
+   *
+   * @example
+   * ```ts
+   * await expect(app.getByRole('button', { name: 'Log in' })).toBeEnabled();
+   * ```
+   */
   toBeEnabled: locatorMatcher('toBeEnabled', (n) => n.enabled, (n) => (n.enabled ? 'enabled' : 'disabled')),
+  /**
+   * `expect(locator).toBeDisabled({ timeout })`: the one matching node is disabled.
+   *
+   * @example
+   * ```ts
+   * await expect(app.getByRole('button', { name: 'Log in' })).toBeDisabled();
+   * ```
+   */
   toBeDisabled: locatorMatcher('toBeDisabled', (n) => !n.enabled, (n) => (n.enabled ? 'enabled' : 'disabled')),
+  /**
+   * `expect(locator).toBeChecked({ timeout })`: the one matching checkbox, switch or radio button
+   * is checked; `.not` for unchecked.
+   *
+   * @example
+   * ```ts
+   * const wifi = app.getByRole('switch', { name: 'Use Wi-Fi' });
+   * await expect(wifi).not.toBeChecked();
+   * await wifi.tap();
+   * await expect(wifi).toBeChecked();
+   * ```
+   */
   toBeChecked: locatorMatcher('toBeChecked', (n) => !!n.checked, (n) => (n.checked ? 'checked' : 'unchecked')),
+  /**
+   * `expect(locator).toBeFocused({ timeout })`: the one matching node holds the input focus.
+   *
+   * @example
+   * ```ts
+   * await app.getById('title').fill('Buy milk');
+   * await expect(app.getById('title')).toBeFocused();
+   * ```
+   */
   toBeFocused: locatorMatcher('toBeFocused', (n) => n.focused, (n) => (n.focused ? 'focused' : 'not focused')),
   /**
    * The node's full text (its own and its descendants', see `locator.textContent()`) equals
    * `expected` (whitespace normalized; a RegExp tests it). An array checks every match of the
-   * locator, in screen order: as many nodes as entries, each with its text.
+   * locator, in screen order: as many nodes as entries, each with its text. `ignoreCase` folds
+   * case for strings and RegExps.
+   *
+   * @example
+   * ```ts
+   * await expect(app.getById('toolbar_title')).toHaveText('General (Solo)');
+   * await expect(app.getById('total')).toHaveText(/^Total: \$\d+\.\d\d$/);
+   * await expect(app.getById('note_title')).toHaveText(['Buy milk', 'Call mom']);
+   * ```
    */
   async toHaveText(this: MatcherState, received: Locator, expected: TextExpectation, opts: TextOptions = {}) {
     return textMatcher(this, 'toHaveText', received, expected, opts, true);
@@ -155,19 +237,53 @@ export const expect = base.extend({
   /**
    * The node's full text contains `expected` (case-sensitive unless `ignoreCase`). An array: each
    * entry is contained in a match, in order, as Playwright's array form reads.
+   *
+   * @example
+   * ```ts
+   * await expect(app.getById('outgoing').last()).toContainText('Lunch at noon?');
+   * await expect(app.getById('note_title')).toContainText(['milk', 'mom'], { ignoreCase: true });
+   * ```
    */
   async toContainText(this: MatcherState, received: Locator, expected: TextExpectation, opts: TextOptions = {}) {
     return textMatcher(this, 'toContainText', received, expected, opts, false);
   },
+  /**
+   * `expect(locator).toHaveCount(n, { timeout })`: exactly `n` nodes match (0 for none).
+   *
+   * @example
+   * ```ts
+   * await expect(app.getById('note_row')).toHaveCount(3);
+   * ```
+   */
   async toHaveCount(this: MatcherState, received: Locator, expected: number, opts: { timeout?: number } = {}) {
     return retrying(this, 'toHaveCount', received, String(expected), opts.timeout, (nodes) => ({ pass: nodes.length === expected, received: String(nodes.length) }));
   },
+  /**
+   * `expect(app).toHaveActivity(activity, { timeout })`: the activity in front of this instance
+   * is `activity`, as observations name it: `.X` for an activity of the app's own package
+   * (`.CatalogActivity` for `com.nestwright.shop.CatalogActivity`).
+   *
+   * @example
+   * ```ts
+   * await app.intent({ data: 'nwshop://product/42' });
+   * await expect(app).toHaveActivity('.ProductActivity');
+   * await expect(app).toHaveActivity('.CatalogActivity', { timeout: 10_000 });
+   * ```
+   */
   async toHaveActivity(this: MatcherState, received: App, expected: string, opts: { timeout?: number } = {}) {
     return retrying(this, 'toHaveActivity', received, expected, opts.timeout, (_, obs) => ({ pass: obs.activity === expected, received: obs.activity ?? 'none' }));
   },
   /**
    * The instance crashed (APP_CRASHED). A crash ends a test; this is how a test checks one on
-   * purpose: the crash it saw no longer fails the test at its end.
+   * purpose: the crash it saw no longer fails the test at its end. `.not` checks the instance is
+   * not crashed.
+   *
+   * @example
+   * ```ts
+   * await app.launch({ activity: '.CartActivity' });
+   * await app.getByRole('button', { name: 'Apply' }).tap().catch(() => {}); // crashes the Shop
+   * await expect(app).toHaveCrashed();
+   * ```
    */
   async toHaveCrashed(this: MatcherState, received: App, opts: { timeout?: number } = {}) {
     const driver = received.driver;
@@ -187,9 +303,30 @@ export const expect = base.extend({
       message: () => `expect(app).${this.isNot ? 'not.' : ''}toHaveCrashed() failed\n\nApp: ${driver.who()}\nExpected: ${this.isNot ? 'not ' : ''}crashed\nReceived: ${state}\nTimeout: ${driver.describeTimeout(ms)}`,
     };
   },
+  /**
+   * `expect(app).toPassSkill(file, params)`: the skill (`skills/*.yaml`) replays on this instance
+   * with every step's checks passing, as `app.runSkill()` runs it; `.not` expects it to fail.
+   *
+   * @example
+   * ```ts
+   * await expect(app).toPassSkill('skills/sign-in.yaml', { email: 'ana@example.com', password: 'hunter22' });
+   * ```
+   */
   async toPassSkill(this: MatcherState, received: App, file: string, params: Record<string, unknown> = {}) {
     return toPassSkill(this.isNot, received, file, params);
   },
+  /**
+   * `expect(app).toBeInForeground({ timeout })`: this instance is the one in front on its
+   * space's screen.
+   *
+   * @example
+   * ```ts
+   * const ben = await app.newInstance();
+   * await expect(ben).toBeInForeground();
+   * await app.getById('name').fill('Ana'); // brings app back to the front
+   * await expect(app).toBeInForeground();
+   * ```
+   */
   async toBeInForeground(this: MatcherState, received: App, opts: { timeout?: number } = {}) {
     const ms = received.driver.timeout(opts.timeout ?? this.timeout, 'expect');
     const r = await poll(ms, async () => {
@@ -199,4 +336,33 @@ export const expect = base.extend({
     const pass = 'value' in r ? !this.isNot : this.isNot;
     return { pass, name: 'toBeInForeground', message: () => `expect(app).${this.isNot ? 'not.' : ''}toBeInForeground() failed for ${received.package}@${received.instance}` };
   },
-});
+};
+
+/**
+ * The matchers nestwright adds to Playwright's `expect`, with the receiver first: in a test,
+ * `toHaveText(this, received, expected, opts)` is `expect(received).toHaveText(expected, opts)`.
+ * Every one retries until its timeout; `.not` inverts it.
+ *
+ * @interface
+ */
+export type NestwrightMatchers = typeof matchers;
+
+/**
+ * Playwright's `expect` with nestwright's matchers ({@link NestwrightMatchers}) for locators and
+ * apps; Playwright's own matchers work as usual on plain values.
+ *
+ * @example
+ * ```ts
+ * import { test, expect } from 'nestwright';
+ *
+ * test('saves a note', async ({ app }) => {
+ *   await app.getByText('New note').tap();
+ *   await app.getById('title').fill('Buy milk');
+ *   await app.getByRole('button', { name: 'Save' }).tap();
+ *   await expect(app.getByText('Buy milk')).toBeVisible();
+ *   await expect(app).toHaveActivity('.MainActivity');
+ *   expect(await app.getByText('Buy milk').count()).toBe(1);
+ * });
+ * ```
+ */
+export const expect: Expect<NestwrightMatchers> = base.extend(matchers);

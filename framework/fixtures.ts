@@ -250,4 +250,23 @@ const originalUse = fixtures.use.bind(fixtures);
   } as never);
 };
 
+/**
+ * Playwright's `test` with nestwright's fixtures: `device` (worker), `space` (worker), `app`
+ * (test: a fresh instance of `use.app`, stopped and wiped after it), and `test.use()` taking
+ * {@link NestwrightUse}.
+ *
+ * @example
+ * ```ts
+ * import { test, expect } from 'nestwright';
+ *
+ * test.use({ app: 'fixtures/apks/notes.apk' });
+ *
+ * test('creates a note', async ({ app }) => {
+ *   await app.getByText('New note').tap();
+ *   await app.getById('title').fill('Buy milk');
+ *   await app.getByRole('button', { name: 'Save' }).tap();
+ *   await expect(app.getByText('Buy milk')).toBeVisible();
+ * });
+ * ```
+ */
 export const test = fixtures as NestwrightTest;

@@ -9,15 +9,21 @@
  *     await app.getByRole('button', { name: 'Save' }).tap();
  *     await expect(app.getByText('Milk')).toBeVisible();
  *   });
+ *
+ * @module nestwright
  */
 export { test, type NestwrightUse } from './fixtures.js';
-export { expect } from './expect.js';
+export { expect, type NestwrightMatchers } from './expect.js';
 export { defineConfig } from './config.js';
-export { devices, type Device } from './device.js';
+export { devices, type Device, type DeviceApi } from './device.js';
+export type { DeviceOptions } from '../device-runtime/providers/index.js';
 export { App } from './app.js';
+export type { AppAi } from './ai/app-ai.js';
+export type { SkillRunResult } from './skills/index.js';
 export { Locator, type RoleOptions } from './locator.js';
 export { Space } from './space.js';
-export { NestwrightError, TimeoutError, StrictModeViolationError, AppCrashedError, DeviceDisconnectedError } from './errors.js';
+export { NestwrightError, TimeoutError, StrictModeViolationError, AppCrashedError, DeviceDisconnectedError, type NestwrightErrorCode } from './errors.js';
 export { TRAJECTORY_ATTACHMENT, type TrajectoryStep } from './trajectory.js';
 export { DeviceError } from '../device-runtime/client/index.js';
+export type { Secret } from './ai/secret.js';
 export { secret, AiError, MODEL_PRICES, DEFAULT_MODELS, type AiErrorCode, type AiOptionsInput, type AiStepRecord, type ModelAdapter } from './ai/index.js';

@@ -7,33 +7,95 @@ import { describeNode, describeScreen, NestwrightError, StrictModeViolationError
 import { poll } from './poll.js';
 import { formatSteps, fullText, parseSelector, resolveSteps, type Step, type TextMatch } from './selector.js';
 
+/** What `getByRole(role, options)` narrows by, besides the role. Unset fields match anything. */
 export interface RoleOptions {
+  /** The accessible name: the node's text or content description (substring, case-insensitive; a RegExp tests it). */
   name?: string | RegExp;
+  /** Match `name` whole and case-sensitive. */
   exact?: boolean;
+  /** A checkbox, switch or radio button in that state. */
   checked?: boolean;
+  /** Disabled (true) or enabled (false). */
   disabled?: boolean;
+  /** Selected (a tab, a list row). */
   selected?: boolean;
+  /** Holding the input focus. */
   focused?: boolean;
 }
 
 const textMatch = (text: string | RegExp, exact = false): TextMatch => ({ text, exact });
 
-/** Build locators from steps; shared by App (whole screen) and Locator (inside a match). */
+/**
+ * The `getBy*` methods, shared by {@link App} (searching the whole screen) and {@link Locator}
+ * (searching below each of its matches). They only describe: nothing is looked up until an
+ * action or assertion runs.
+ */
 export abstract class LocatorFactory {
   protected abstract chain(steps: Step[]): Locator;
+  /**
+   * Nodes whose own text contains `text` (whitespace normalized, case-insensitive), or equals it
+   * with `exact: true`; a RegExp tests the text. The selector form is `text=…` (`text="…"` exact).
+   *
+   * @example
+   * ```ts
+   * await app.getByText('New note').tap();
+   * await expect(app.getByText('Buy milk', { exact: true })).toBeVisible();
+   * await expect(app.getByText(/saved|synced/i)).toBeVisible();
+   * ```
+   */
   getByText(text: string | RegExp, opts: { exact?: boolean } = {}): Locator {
     return this.chain([{ kind: 'text', ...textMatch(text, opts.exact) }]);
   }
+  /**
+   * Nodes whose content description (what TalkBack reads for an icon) matches, as
+   * `getByText` matches text. Selector form: `desc=…`.
+   *
+   * @example
+   * ```ts
+   * await app.getByDesc('Send').tap();
+   * ```
+   */
   getByDesc(text: string | RegExp, opts: { exact?: boolean } = {}): Locator {
     return this.chain([{ kind: 'desc', ...textMatch(text, opts.exact) }]);
   }
+  /**
+   * Nodes with this resource id: the short name (`'title'` matches `<package>:id/title` of any
+   * package) or the full one (`'com.nestwright.notes:id/title'`). Selector form: `id=…`.
+   *
+   * @example
+   * ```ts
+   * await app.getById('title').fill('Buy milk');
+   * ```
+   */
   getById(id: string): Locator {
     return this.chain([{ kind: 'id', id }]);
   }
+  /**
+   * Nodes of an accessibility role (`button`, `checkbox`, `textbox`, `listitem`, …, as the
+   * observation names them), narrowed by name and state ({@link RoleOptions}). Selector form:
+   * `role=button[name="Save"][disabled=false]`.
+   *
+   * @example
+   * ```ts
+   * await app.getByRole('button', { name: 'Save' }).tap();
+   * await expect(app.getByRole('checkbox', { name: 'I accept the terms', checked: true })).toBeVisible();
+   * ```
+   */
   getByRole(role: string, opts: RoleOptions = {}): Locator {
     const { name, exact, ...states } = opts;
     return this.chain([{ kind: 'role', role, ...(name !== undefined ? { name: textMatch(name, exact) } : {}), ...states }]);
   }
+  /**
+   * A locator from a selector string: parts joined by `>>`, each one of `text=…`, `desc=…`,
+   * `id=…`, `class=…`, `role=…[…]`, `has-text=…`, `nth=…`; each part searches below the previous
+   * one's matches. A malformed selector throws at once (`app.locator: …`).
+   *
+   * @example
+   * ```ts
+   * await app.locator('id=note_row >> text=Buy milk').tap();
+   * await app.locator('id=note_row >> nth=0').tap();
+   * ```
+   */
   locator(selector: string): Locator {
     return this.chain(parseSelector(selector));
   }
@@ -43,10 +105,27 @@ export abstract class LocatorFactory {
  * An immutable, lazy description of nodes on the screen of one app instance. Nothing touches the
  * device until an action or assertion runs; then it is resolved against a fresh observation,
  * strictly (one match) for actions, and waited for until actionable.
+ *
+ * Made by `app.getBy*()`, `app.locator()` and the methods that narrow a locator. Type a helper's
+ * parameter with it:
+ *
+ * @example
+ * ```ts
+ * import { expect, type Locator } from 'nestwright';
+ *
+ * async function tick(rows: Locator, text: string): Promise<void> {
+ *   const row = rows.filter({ hasText: text });
+ *   await row.getByRole('checkbox').tap();
+ *   await expect(row.getByRole('checkbox', { checked: true })).toBeVisible();
+ * }
+ * ```
  */
 export class Locator extends LocatorFactory {
+  /** @internal Made by `app.getBy*()` and friends, not by tests. */
   constructor(
+    /** @internal The app instance this locator acts on. */
     readonly driver: AppDriver,
+    /** @internal What the locator matches, as selector steps. */
     readonly steps: Step[],
   ) {
     super();
@@ -56,10 +135,31 @@ export class Locator extends LocatorFactory {
     return new Locator(this.driver, [...this.steps, ...steps]);
   }
 
+  /**
+   * The locator as step titles and errors show it: `text='New note' >> nth=0`.
+   *
+   * @example
+   * ```ts
+   * expect(app.getById('title').first().toString()).toBe('id=title >> nth=0');
+   * ```
+   */
   override toString(): string {
     return formatSteps(this.steps);
   }
 
+  /**
+   * Keep the matches whose full text (their own and their descendants', as `textContent()`
+   * reads it) contains `hasText` (substring, case-insensitive; a RegExp tests it), does not
+   * contain `hasNotText`, and that have a node matching `has` below them. `has` is searched
+   * inside each match, so build it from `app`.
+   *
+   * @example
+   * ```ts
+   * const row = app.getById('incoming').filter({ hasText: 'Lunch at noon?' });
+   * await expect(row.getById('message_sender')).toHaveText('Ana');
+   * await app.getById('note_row').filter({ hasNotText: 'Buy milk' }).first().tap();
+   * ```
+   */
   filter(opts: { hasText?: string | RegExp; hasNotText?: string | RegExp; has?: Locator }): Locator {
     return this.chain([
       {
@@ -72,14 +172,27 @@ export class Locator extends LocatorFactory {
   }
   /**
    * Nodes that match this locator or `other` (both searched on the whole screen), in screen
-   * order: `app.getByRole('button', { name: 'Allow' }).or(app.getByText('Allowed'))`.
+   * order. Both must be locators of the same app instance.
+   *
+   * @example
+   * ```ts
+   * const allowOrDone = app.getByRole('button', { name: 'Allow' }).or(app.getByText('Allowed'));
+   * await expect(allowOrDone.first()).toBeVisible();
+   * ```
    */
   or(other: Locator): Locator {
     this.sameApp(other, 'locator.or');
     return new Locator(this.driver, [...this.steps, { kind: 'or', other: other.steps }]);
   }
 
-  /** Nodes that match both this locator and `other`: `app.getByRole('button').and(app.getById('login'))`. */
+  /**
+   * Nodes that match both this locator and `other` (of the same app instance).
+   *
+   * @example
+   * ```ts
+   * await app.getByRole('button').and(app.getById('login')).tap();
+   * ```
+   */
   and(other: Locator): Locator {
     this.sameApp(other, 'locator.and');
     return new Locator(this.driver, [...this.steps, { kind: 'and', other: other.steps }]);
@@ -92,17 +205,42 @@ export class Locator extends LocatorFactory {
     }
   }
 
+  /**
+   * The match at `index` in screen order (0-based; negative counts from the end), chosen when
+   * the locator is resolved: with a changing list it may be another node each time.
+   *
+   * @example
+   * ```ts
+   * await app.getById('note_row').nth(2).tap();
+   * ```
+   */
   nth(index: number): Locator {
     return this.chain([{ kind: 'nth', index }]);
   }
+  /**
+   * The first match: `nth(0)`. The way out of a strict-mode error when any match will do.
+   *
+   * @example
+   * ```ts
+   * await app.getByText('Buy milk').first().tap();
+   * ```
+   */
   first(): Locator {
     return this.nth(0);
   }
+  /**
+   * The last match: `nth(-1)`.
+   *
+   * @example
+   * ```ts
+   * await expect(app.getById('outgoing').last()).toContainText('Yes!');
+   * ```
+   */
   last(): Locator {
     return this.nth(-1);
   }
 
-  /** All current matches in one observation (no waiting). */
+  /** @internal All current matches in one observation (no waiting). */
   async resolve(api: string): Promise<{ nodes: UiNode[]; obs: Observation }> {
     const obs = await this.driver.observe(api);
     return { nodes: obs.tree_missing ? [] : resolveSteps(obs.nodes, this.steps), obs };
@@ -113,6 +251,8 @@ export class Locator extends LocatorFactory {
    * stable (same bounds in two observations in a row), then return it with its snapshot. While
    * nothing matches and the screen has a scrollable list, scroll it (down to its end, then back
    * up) to bring the node into view, as a user would.
+   *
+   * @internal Actions and reads call it; tests use an action or `expect(locator).toBeVisible()`.
    */
   async waitForActionable(api: string, opts: { timeout?: number; enabled?: boolean; scroll?: boolean; log?: string[] } = {}): Promise<{ node: UiNode; obs: Observation }> {
     const timeout = opts.timeout ?? this.driver.timeout(undefined);
@@ -271,10 +411,33 @@ export class Locator extends LocatorFactory {
     return { obs, effect: answer === 'unknown' };
   }
 
+  /**
+   * Tap the node: wait until exactly one node matches and it is visible, enabled and stable
+   * (scrolling a list to bring it into view, hiding the keyboard over it), tap it, and check that
+   * the screen changed (a tap with no effect is repeated, three taps at most). Fails with a
+   * {@link TimeoutError} after `timeout` (default: the action timeout), or a
+   * {@link StrictModeViolationError} when more than one node matches.
+   *
+   * @example
+   * ```ts
+   * await app.getByRole('button', { name: 'Save' }).tap();
+   * await app.getByText('Checkout').tap({ timeout: 10_000 });
+   * ```
+   */
   tap(opts: { timeout?: number } = {}): Promise<void> {
     return this.act('locator.tap', 'ui_tap', {}, opts);
   }
 
+  /**
+   * Press and hold the node for `duration` ms (default 800), waiting for it as
+   * {@link Locator.tap} does.
+   *
+   * @example
+   * ```ts
+   * await app.getByText('Buy milk').longPress();
+   * await app.getByRole('button', { name: 'Delete' }).tap();
+   * ```
+   */
   longPress(opts: { duration?: number; timeout?: number } = {}): Promise<void> {
     return this.act('locator.longPress', 'ui_long_press', { duration_ms: opts.duration ?? 800 }, opts);
   }
@@ -284,9 +447,15 @@ export class Locator extends LocatorFactory {
    * typed again only when the field is seen holding something else (the device dropped it),
    * never because the rest of the screen did not change. Leaves the field focused and the soft
    * keyboard up, as typing does on a phone (`app.hideKeyboard()` hides it). The text is in the
-   * step's title unless it is a secret — `fill(secret(process.env.PW))`, or `secret: true` as
-   * app.ai.act passes for a secret() param — or the field is a password field: then the title
-   * shows `***`, and the runtime masks it in its audit log.
+   * step's title unless it is a secret — `fill(secret(process.env.PW))`, or `secret: true` —
+   * or the field is a password field: then the title shows `***`, and the runtime masks it in
+   * its audit log.
+   *
+   * @example
+   * ```ts
+   * await app.getById('email').fill('ana@example.com');
+   * await app.getById('password').fill(secret(process.env.SHOP_PASSWORD));
+   * ```
    */
   fill(value: string | Secret, opts: { timeout?: number; secret?: boolean } = {}): Promise<void> {
     if (typeof value !== 'string' && !isSecret(value)) {
@@ -322,13 +491,27 @@ export class Locator extends LocatorFactory {
     );
   }
 
+  /**
+   * Empty the field: `fill('')`.
+   *
+   * @example
+   * ```ts
+   * await app.getById('title').clear();
+   * ```
+   */
   clear(opts: { timeout?: number } = {}): Promise<void> {
     return this.fill('', opts);
   }
 
   /**
    * Scroll the screen's list until this locator's node is visible (no tap). Fails like an action
-   * when the list ends both ways without it.
+   * when the list ends both ways without it. While the list shows a progress indicator (its next
+   * page loading) it waits instead of turning back.
+   *
+   * @example
+   * ```ts
+   * await app.getByText('Product 150').scrollIntoView({ timeout: 30_000 });
+   * ```
    */
   async scrollIntoView(opts: { timeout?: number } = {}): Promise<void> {
     await this.driver.step({ kind: 'action', api: 'locator.scrollIntoView', title: `Scroll ${this} into view`, selector: this.toString() }, async (record) => {
@@ -340,7 +523,15 @@ export class Locator extends LocatorFactory {
 
   /**
    * Swipe across this node (a list, a carousel, a row that reveals actions): from its center
-   * towards `direction`, over `distance` of its size (0..1, default 0.6).
+   * towards `direction`, over `distance` of its size (0..1, default 0.6), in `duration` ms
+   * (default 300). It waits for the node to be visible and stable, not enabled, and does not
+   * scroll to find it.
+   *
+   * @example
+   * ```ts
+   * await app.getById('products').swipe('up');
+   * await app.getById('products').swipe('down', { distance: 0.9, duration: 500 });
+   * ```
    */
   async swipe(direction: 'up' | 'down' | 'left' | 'right', opts: { distance?: number; duration?: number; timeout?: number } = {}): Promise<void> {
     const api = 'locator.swipe';
@@ -362,7 +553,15 @@ export class Locator extends LocatorFactory {
     });
   }
 
-  /** Focus the node (tap) and press a key, e.g. 'enter'. */
+  /**
+   * Focus the node (tap, waiting as {@link Locator.tap} does) and press a key, e.g. `'enter'`.
+   *
+   * @example
+   * ```ts
+   * await app.getById('message_input').fill('Hi');
+   * await app.getById('message_input').press('enter');
+   * ```
+   */
   async press(key: Key): Promise<void> {
     await this.tap();
     await this.driver.step({ kind: 'action', api: 'locator.press', title: formatTitle(TOOLS.ui_key.title, { key }), selector: this.toString() }, async () => {
@@ -370,15 +569,41 @@ export class Locator extends LocatorFactory {
     });
   }
 
+  /**
+   * How many nodes match now (one observation, no waiting). To wait for a number, use
+   * `expect(locator).toHaveCount(n)`.
+   *
+   * @example
+   * ```ts
+   * const notes = await app.getById('note_row').count();
+   * ```
+   */
   async count(): Promise<number> {
     return (await this.resolve('locator.count')).nodes.length;
   }
 
+  /**
+   * A locator per current match (`nth(0)`, `nth(1)`, …), counted now, no waiting.
+   *
+   * @example
+   * ```ts
+   * for (const row of await app.getById('note_row').all()) console.log(await row.textContent());
+   * ```
+   */
   async all(): Promise<Locator[]> {
     const n = await this.count();
     return Array.from({ length: n }, (_, i) => this.nth(i));
   }
 
+  /**
+   * Whether exactly one node matches now (no waiting); more than one is a
+   * {@link StrictModeViolationError}. To wait, use `expect(locator).toBeVisible()`.
+   *
+   * @example
+   * ```ts
+   * if (await app.getByRole('button', { name: 'Allow' }).isVisible()) await app.getByRole('button', { name: 'Allow' }).tap();
+   * ```
+   */
   async isVisible(): Promise<boolean> {
     const { nodes } = await this.resolve('locator.isVisible');
     if (nodes.length > 1) throw new StrictModeViolationError('locator.isVisible', this.toString(), nodes);
@@ -388,19 +613,43 @@ export class Locator extends LocatorFactory {
   /**
    * The node's full text: its own and its descendants', in tree order, joined by a space (a node
    * without text counts with its content description). The same text `toHaveText`,
-   * `toContainText` and `filter({ hasText })` read. Waits for exactly one match.
+   * `toContainText` and `filter({ hasText })` read. Waits for exactly one match. Null when
+   * neither the node nor its descendants have text.
+   *
+   * @example
+   * ```ts
+   * const total = await app.getById('total').textContent();
+   * ```
    */
   async textContent(opts: { timeout?: number } = {}): Promise<string | null> {
     const { node, obs } = await this.waitForActionable('locator.textContent', { enabled: false, timeout: this.driver.timeout(opts.timeout) });
     return fullText(obs.nodes, node);
   }
 
-  /** The full text of every current match, in screen order (no waiting, like Playwright's). */
+  /**
+   * The full text of every current match, in screen order (no waiting, like Playwright's); `''`
+   * for a match with none.
+   *
+   * @example
+   * ```ts
+   * const titles = await app.getById('note_title').allTextContents();
+   * ```
+   */
   async allTextContents(): Promise<string[]> {
     const { nodes, obs } = await this.resolve('locator.allTextContents');
     return nodes.map((n) => fullText(obs.nodes, n) ?? '');
   }
 
+  /**
+   * The node's place on the space's screen in pixels, now (no waiting); null when nothing
+   * matches, a {@link StrictModeViolationError} when more than one node does.
+   *
+   * @example
+   * ```ts
+   * const box = await app.getById('new_note').boundingBox();
+   * expect(box?.width).toBeGreaterThan(0);
+   * ```
+   */
   async boundingBox(): Promise<{ x: number; y: number; width: number; height: number } | null> {
     const { nodes } = await this.resolve('locator.boundingBox');
     if (nodes.length > 1) throw new StrictModeViolationError('locator.boundingBox', this.toString(), nodes);

@@ -52,16 +52,43 @@ const looksLikeApk = (s: string) => /\.(apk|apks|xapk)$/i.test(s);
 /**
  * A virtual space owned by one worker: its own display, an EXCLUSIVE lease, the apps installed
  * into it once. Deleted when the worker ends.
+ *
+ * The `space` fixture is the worker's own; `device.newSpace()` makes another (a second screen).
+ * Apps launched in a space take turns on its one screen; apps in two spaces run side by side.
+ * Per space, not per test: what is installed, and a simulated app's backend (the chat server).
+ *
+ * @example
+ * ```ts
+ * import { test, expect, type Space } from 'nestwright';
+ *
+ * async function openSettings(space: Space) {
+ *   return space.launch('com.android.settings');
+ * }
+ *
+ * test('settings beside the app', async ({ app, space }) => {
+ *   const settings = await openSettings(space);
+ *   await expect(settings.getByDesc('Search settings')).toBeVisible();
+ * });
+ * ```
  */
 export class Space {
   private installed = new Map<string, string>();
 
   private constructor(
+    /** The device's protocol client the space was made with (every tool, validated both ways). */
     readonly client: DeviceClient,
+    /** The space's id on the device (`space_id` in protocol calls). */
     readonly id: string,
+    /** The space's name, e.g. `worker-0-0` for the fixture's, `extra-0` for `device.newSpace()`'s. */
     readonly name: string,
   ) {}
 
+  /**
+   * Create a space (`space_create`) and take its EXCLUSIVE lease (`session_acquire`, one hour),
+   * queueing up to 60 s per try and trying again for two minutes while it is `SPACE_BUSY`.
+   *
+   * @internal The fixtures call it; a test uses `device.newSpace()`, which also deletes it.
+   */
   static async create(client: DeviceClient, name: string): Promise<Space> {
     const s = await client.call('space_create', { name });
     // SPACE_BUSY waits: session_acquire queues for the lease; if the queue gives up, ask again.
@@ -71,7 +98,23 @@ export class Space {
     return new Space(client, s.space_id, s.name);
   }
 
-  /** Install an APK (idempotent: once per space and path); returns the package name. */
+  /**
+   * Install an APK into this space (`space_install_apk`, with the install preflight: ABI, page
+   * size, signature…) and return its package name. Once per space and path: a second call with
+   * the same path returns the package without asking the device, and the device call carries an
+   * idempotency key (`<space id>:<path>`) so a retried install is not done twice. The app stays
+   * until the space is deleted; its instances are what tests start and wipe. A refused APK throws a
+   * `NestwrightError` named `space.install` with the device's message and code.
+   *
+   * `space.launch('x.apk')` and `use.app` install for you; call it to install ahead of time or
+   * to get the package name.
+   *
+   * @example
+   * ```ts
+   * const pkg = await space.install('fixtures/apks/chat.apk'); // 'com.nestwright.chat'
+   * const chat = await space.launch(pkg);
+   * ```
+   */
   async install(apk: string): Promise<string> {
     const known = this.installed.get(apk);
     if (known) return known;
@@ -84,15 +127,31 @@ export class Space {
     }
   }
 
-  /** Resolve `use.app` (a package name or an APK path) to an installed package. */
+  /**
+   * Resolve `use.app` (a package name or an APK path) to an installed package.
+   *
+   * @internal The `app` fixture calls it; tests use {@link Space.install} or {@link Space.launch}.
+   */
   async ensure(app: string): Promise<string> {
     return looksLikeApk(app) ? this.install(app) : app;
   }
 
   /**
-   * Launch a fresh instance of an app (package or APK path) in this space: `await
-   * space.launch('fixtures/apks/chat.apk')`. Its data is its own; it is stopped and wiped when
-   * the test ends. Inside a test its steps go to the test's trajectory.
+   * Launch a fresh instance of an app in this space and return it: `app` is a package name
+   * (`'com.android.settings'`) or an APK path (`.apk`, `.apks`, `.xapk`: installed first, once, as
+   * {@link Space.install} does). The instance's data is its own and it starts with the runtime
+   * permissions of `use.permissions` (none by default); it is stopped and wiped when the test
+   * ends. Inside a test its steps go to the test's trajectory. When every process slot of the
+   * device is taken it waits for one (at least 30 s).
+   *
+   * `trajectory` and `options` are for the framework's own use; leave them out.
+   *
+   * @example
+   * ```ts
+   * const chat = await space.launch('fixtures/apks/chat.apk');
+   * await chat.getById('name').fill('Dee');
+   * await chat.getByRole('button', { name: 'Join' }).tap();
+   * ```
    */
   async launch(app: string, trajectory?: Trajectory, options?: DriverOptions): Promise<App> {
     const ctx = currentTest();
@@ -126,6 +185,8 @@ export class Space {
    * `wanted` (those it requests), through `space_permissions` — whatever an earlier test granted,
    * at a prompt or up front, is revoked, as a Playwright context starts with none. With `strict`
    * (the app under test), a permission its manifest does not request is an error.
+   *
+   * @internal Called before each launch; tests set `use.permissions`.
    */
   async resetPermissions(pkg: string, wanted: string[], strict: boolean): Promise<void> {
     if (!(await this.client.hasExtension('space_permissions'))) {
@@ -144,7 +205,11 @@ export class Space {
     for (const p of want) if (!granted.includes(p)) await call('grant', p);
   }
 
-  /** Stop an instance and wipe its data (the end of a test). */
+  /**
+   * Stop an instance and wipe its data (the end of a test).
+   *
+   * @internal Tests call `app.close()`.
+   */
   async dispose(pkg: string, instance: string | null): Promise<void> {
     const clear = await this.client.hasExtension('clear_data');
     await this.client.call('space_stop', {
@@ -155,6 +220,17 @@ export class Space {
     });
   }
 
+  /**
+   * Delete the space (`space_delete`): its apps, instances and data. The fixtures do it when the
+   * worker ends (the worker's space and every `device.newSpace()`); call it to free the device
+   * earlier. The space is unusable afterwards.
+   *
+   * @example
+   * ```ts
+   * const other = await device.newSpace();
+   * await other.delete();
+   * ```
+   */
   async delete(): Promise<void> {
     await this.client.call('space_delete', { space_id: this.id, confirm: true });
   }

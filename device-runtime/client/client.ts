@@ -44,10 +44,21 @@ export class DeviceClient {
 
   constructor(readonly transport: ToolTransport) {}
 
+  /** The transport's session id (MCP's `Mcp-Session-Id`), when it has one. */
   get sessionId(): string | undefined {
     return this.transport.sessionId;
   }
 
+  /**
+   * Call a protocol tool: the arguments are checked against its input schema before anything is
+   * sent, the result against its result schema; an error envelope, or an argument or result
+   * that does not fit, throws a `DeviceError` with its `code` and the path that failed.
+   *
+   * @example
+   * ```ts
+   * const { spaces } = await device.client.call('space_list', {});
+   * ```
+   */
   async call<N extends ToolName>(name: N, input: ToolInput<N>, opts: { signal?: AbortSignal } = {}): Promise<ToolResult<N>> {
     const tool = getTool(name);
     if (!tool) throw new DeviceError(name, toolError('UNKNOWN_TOOL', `no tool ${name} in the protocol`));
@@ -105,10 +116,12 @@ export class DeviceClient {
     return this.infoCache;
   }
 
+  /** Whether the runtime lists extension `name` in `runtime_info` (false when it has no runtime_info). */
   async hasExtension(name: string): Promise<boolean> {
     return (await this.info())?.extensions.includes(name) ?? false;
   }
 
+  /** Close the connection (the transport's). */
   close(): Promise<void> {
     return this.transport.close();
   }

@@ -1,3 +1,10 @@
+/**
+ * `nestwright/client`: the protocol client. `DeviceClient.call(tool, args)` validates the
+ * arguments and the result against the tool's schemas and throws `DeviceError` (with the
+ * device's `code`) on an error envelope; `McpToolTransport` carries it over MCP.
+ *
+ * @module nestwright/client
+ */
 export { DeviceClient } from './client.js';
 export { DeviceError } from './errors.js';
 export { McpToolTransport } from './mcp-transport.js';

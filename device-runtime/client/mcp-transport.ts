@@ -50,6 +50,7 @@ export class McpToolTransport implements ToolTransport {
   ) {}
   private nextCall = 0;
 
+  /** Connect the MCP SDK's client over `transport` (e.g. one end of `InMemoryTransport.createLinkedPair()`). */
   static async connect(transport: Transport): Promise<McpToolTransport> {
     const client = new Client({ name: 'nestwright', version: '0.1.0' }, { capabilities: {} });
     await client.connect(transport);
@@ -71,6 +72,7 @@ export class McpToolTransport implements ToolTransport {
     return (this.transport as { sessionId?: string }).sessionId;
   }
 
+  /** One `tools/call` request; the result as the server sent it. */
   async callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallResult> {
     // The runtime validates results with the protocol's zod schemas and so does DeviceClient;
     // the SDK's own JSON Schema check of structuredContent would only repeat that work.
@@ -93,6 +95,7 @@ export class McpToolTransport implements ToolTransport {
     }
   }
 
+  /** Close the MCP client and its transport. */
   async close(): Promise<void> {
     if (this.transport instanceof StreamableHTTPClientTransport) {
       await this.transport.terminateSession().catch(() => {});

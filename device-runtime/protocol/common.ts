@@ -35,4 +35,5 @@ export const LeaseSchema = z.object({
 });
 export type Lease = z.infer<typeof LeaseSchema>;
 
+/** The result of a tool that has nothing to return: `{ ok: true }`. */
 export const Ok = z.object({ ok: z.literal(true) });

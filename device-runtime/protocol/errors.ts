@@ -74,6 +74,10 @@ export const RETRYABLE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'CHANNEL_UNAVAILABLE',
 ]);
 
+/**
+ * An error envelope for `code`: retryable as the code is (`RETRYABLE_CODES`) unless told,
+ * `hint` saying what to do.
+ */
 export function toolError(
   code: ErrorCode,
   message: string,

@@ -1,3 +1,10 @@
+/**
+ * `nestwright/protocol`: the device protocol as zod schemas, one file per domain, with every type
+ * inferred from them: the tools (`TOOLS`, arguments, results, title templates), the observation,
+ * the error codes and the selector engine. docs/protocol.md is generated from the same schemas.
+ *
+ * @module nestwright/protocol
+ */
 export * from './errors.js';
 export * from './common.js';
 export * from './observation.js';

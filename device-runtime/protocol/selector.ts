@@ -14,11 +14,12 @@ export class SelectorSyntaxError extends Error {
   }
 }
 
+/** Text to match: a substring (case-insensitive), the exact text, or a RegExp. */
+export type TextMatch = { text: string | RegExp; exact: boolean };
 /**
  * A locator's description: a chain of steps, each narrowing the previous step's matches (the
  * next step searches the descendants of each match, like Playwright's `>>`).
  */
-export type TextMatch = { text: string | RegExp; exact: boolean };
 export type Step =
   | ({ kind: 'text' } & TextMatch)
   | ({ kind: 'desc' } & TextMatch)
@@ -32,6 +33,7 @@ export type Step =
   /** Locator.and(): what the chain so far matches that `other` matches too. */
   | { kind: 'and'; other: Step[] };
 
+/** Whether a node's own text (or description) matches `m`: a substring, whitespace normalized and case-insensitive; equal with `exact`; a RegExp tests it. */
 export function matchText(value: string | null | undefined, m: TextMatch): boolean {
   if (value == null) return false;
   if (m.text instanceof RegExp) return m.text.test(value);

@@ -31,6 +31,7 @@ export interface ToolDef<
   readonly imageField?: string;
 }
 
+/** A tool of the protocol: its name, title template, description, flags and zod schemas of arguments and result. */
 export function defineTool<N extends string, I extends z.ZodObject, R extends z.ZodObject>(def: {
   name: N;
   title: string;

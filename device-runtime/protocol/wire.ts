@@ -25,6 +25,7 @@ export interface WireResult {
   structuredContent?: Record<string, unknown>;
   content?: WireContent[];
 }
+/** One content block of an MCP tool result: text (the JSON), an image (screenshots), or another kind. */
 export type WireContent = { type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string } | { type: string; [k: string]: unknown };
 
 /** The zod schema of what a tool's structuredContent holds on the wire. */

@@ -34,4 +34,5 @@ export const DeviceOptionsSchema = z.discriminatedUnion('provider', [
   AdbDeviceOptionsSchema,
   EmulatorDeviceOptionsSchema,
 ]);
+/** What `use.device` takes: one of the providers' options, told apart by `provider` (`sim`, `nestspace`, `adb`, `emulator`, `appium`). */
 export type DeviceOptions = z.infer<typeof DeviceOptionsSchema>;

@@ -44,7 +44,12 @@ export interface ModelResponse {
   latencyMs: number;
 }
 
+/**
+ * The one thing AI steps need from a model: a completion with tools. `AnthropicAdapter` (the
+ * Messages API, `use.ai.provider: 'anthropic'`) is the one nestwright ships.
+ */
 export interface ModelAdapter {
+  /** Who serves the model, for reports (`anthropic`). */
   readonly provider: string;
   /** One completion (the adapter's own retries included; `usage.requests` counts them). */
   complete(request: ModelRequest): Promise<ModelResponse>;

@@ -17,6 +17,7 @@ export interface ModelPrice {
   cacheWrite?: number;
 }
 
+/** USD per million tokens for each model id nestwright knows, as `use.ai` cost budgets and reports use them. */
 export const MODEL_PRICES: Readonly<Record<string, ModelPrice>> = {
   'claude-opus-5-5': { input: 4, output: 20 },
   'claude-sonnet-5-5': { input: 2, output: 10 },

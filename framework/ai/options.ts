@@ -37,6 +37,7 @@ export const AiOptionsSchema = z.strictObject({
   /** Send a screenshot with every screen (by default only when the screen has no nodes). */
   vision: z.boolean().default(false),
 });
+/** What `use.ai` takes (model, apiKey, baseURL, maxTurns, budget, cache…), as `AiOptionsSchema` parses it. */
 export type AiOptionsInput = z.input<typeof AiOptionsSchema>;
 
 export interface AiOptions extends Omit<z.output<typeof AiOptionsSchema>, 'model' | 'prices'> {

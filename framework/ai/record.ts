@@ -39,4 +39,5 @@ export const AiStepRecordSchema = z.object({
   latencyMs: z.number().describe('Time spent waiting for the model'),
   screens: z.record(z.string(), z.string()).describe('Snapshot id → the screen as the model saw it'),
 });
+/** What an AI step records in the trajectory: instruction, tool calls, verdict and evidence, usage, cost, cache. */
 export type AiStepRecord = z.infer<typeof AiStepRecordSchema>;

@@ -8,14 +8,18 @@ const values = new WeakMap<Secret, string>();
 /** Every secret value made in this process, longest first, for {@link redact}. */
 const known = new Set<string>();
 
+/** A value typed into fields but shown as `[secret]` everywhere else; made by {@link secret}. */
 export class Secret {
+  /** @internal Use `secret(value)`. */
   constructor(value: string) {
     values.set(this, value);
     if (value.length > 0) known.add(value);
   }
+  /** Always `[secret]`, so a template string cannot leak the value. */
   toString(): string {
     return '[secret]';
   }
+  /** Always `[secret]`, so JSON (trajectories, reports, caches) cannot leak the value. */
   toJSON(): string {
     return '[secret]';
   }

@@ -25,11 +25,13 @@ function spec(name: string, description: string, schema: z.ZodType): ToolSpec {
   return { name, description, inputSchema };
 }
 
+/** The two tools the arbitrating model answers with: `choose` (a node id) and `none` (a reason). */
 export const ARBITER_TOOLS: ToolSpec[] = [
   spec('choose', 'The candidate that is the element the broken locator meant.', ChooseSchema),
   spec('none', 'No candidate is clearly that element: the step fails rather than act on the wrong one.', NoneSchema),
 ];
 
+/** The arbitrating model's system prompt: candidate lines are untrusted data; none is better than a wrong pick. */
 export const ARBITER_SYSTEM =
   'An automated test of an Android app has a locator that no longer finds its element after an app update. ' +
   'You get what the element was when the locator last worked (its fingerprint) and the candidates on the new screen, one a line: node id, role, quoted text, desc="…", hint="…", id=resource-id, [states], then the similarity score a ranking gave it. ' +
@@ -46,6 +48,7 @@ export interface ArbitrationRecord {
   latencyMs: number;
 }
 
+/** What {@link modelArbiter} needs: the AI steps' adapter and model, and budget hooks around each request. */
 export interface ModelArbiterOptions {
   adapter: ModelAdapter;
   model: string;
@@ -82,6 +85,7 @@ export function arbitrationPrompt(r: ArbitrationRequest): string {
   ].join('\n');
 }
 
+/** A {@link HealArbiter} that asks a model through the AI steps' adapter, with {@link ARBITER_SYSTEM} and {@link ARBITER_TOOLS}. */
 export function modelArbiter(opts: ModelArbiterOptions): HealArbiter {
   return {
     async choose(request) {

@@ -31,6 +31,7 @@ export const FingerprintSchema = z.object({
   package: z.string().nullable(),
   activity: z.string().nullable(),
 });
+/** What a locator's node was when it last worked (id, text, role, place, neighbours…), as healing compares candidates with it. */
 export type Fingerprint = z.infer<typeof FingerprintSchema>;
 
 export const idName = (resId: string | null | undefined): string | null => (resId ? resId.replace(/^.*:id\//, '') : null);

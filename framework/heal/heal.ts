@@ -15,8 +15,11 @@ export const IDENTITY = 0.5;
 /** With a model: a best candidate below the threshold but at least this goes to the model too. */
 export const MODEL_FLOOR = 0.45;
 
+/** A node of the new screen, scored against the fingerprint. */
 export interface RankedCandidate {
+  /** Its id in the observation healed against. */
   node_id: string;
+  /** Similarity to the fingerprint, in [0, 1]. */
   score: number;
   /** The node as one line of the compact observation (`button "Save" id=save [0,1,2,3]`). */
   line: string;
@@ -26,10 +29,12 @@ export interface RankedCandidate {
   unlike?: true;
 }
 
+/** A new selector for the node the broken one meant (`healed`, by the scores or a model), or why there is none, with the ranked candidates either way. */
 export type HealResult =
   | { status: 'healed'; node_id: string; selector: string; score: number; margin: number; reasons: string[]; candidates: RankedCandidate[]; by: 'score' | 'model' }
   | { status: 'unhealed'; code: UnhealedCode; reason: string; candidates: RankedCandidate[] };
 
+/** Why a locator was not healed: it still works, no tree, nothing close, too far, no clear winner, no unique selector, or the model said none. */
 export type UnhealedCode = 'NOT_BROKEN' | 'TREE_MISSING' | 'NO_CANDIDATE' | 'BELOW_THRESHOLD' | 'NO_MARGIN' | 'NOT_UNIQUE' | 'MODEL_DECLINED';
 
 /** What a model is asked when scores are close (see {@link HealArbiter}). */
@@ -41,6 +46,7 @@ export interface ArbitrationRequest {
   package: string | null;
   activity: string | null;
 }
+/** A model's answer: the candidate it picks, or none with why. */
 export type ArbitrationChoice = { node_id: string; reason?: string } | { none: true; reason: string };
 
 /**
@@ -49,9 +55,11 @@ export type ArbitrationChoice = { node_id: string; reason?: string } | { none: t
  * the framework, pass the post-action check). Implemented over the AI-steps adapter.
  */
 export interface HealArbiter {
+  /** Pick one of `request.candidates`, or none. */
   choose(request: ArbitrationRequest): Promise<ArbitrationChoice>;
 }
 
+/** What {@link heal} needs: the broken selector, what its node was, and the screen now. */
 export interface HealInput {
   /** The broken locator, as a selector string (`id=title`) or the framework's steps. */
   selector: string | Step[];
@@ -87,7 +95,7 @@ const top = (ranked: Array<RankedCandidate & { s?: CandidateScore; node: UiNode 
  * With `model`, a close call goes to the model: no margin between the best two, a best candidate
  * below the threshold, or candidates that resemble the target only in kind, place and
  * surroundings — when any scores at least {@link MODEL_FLOOR}. It is offered those (at most 8,
- * see {@link offerable}) and picks one or none; its pick must still be one of those and be named
+ * see `offerable`) and picks one or none; its pick must still be one of those and be named
  * alone by a selector. The model's own errors (API, budget, malformed output) reject the promise.
  */
 export function heal(input: HealInput): HealResult;

@@ -6,6 +6,8 @@
  *   const fp = fingerprintOf(before, nodeId);             // when the locator worked
  *   const r = heal({ selector: 'id=title', fingerprint: fp, observation: after });
  *   if (r.status === 'healed') r.selector;                // 'id=note_title'
+ *
+ * @module nestwright/heal
  */
 export { fingerprintOf, FingerprintSchema, type Fingerprint } from './fingerprint.js';
 export { heal, THRESHOLD, MARGIN, IDENTITY, MODEL_FLOOR, type HealInput, type HealResult, type RankedCandidate, type UnhealedCode, type HealArbiter, type ArbitrationRequest, type ArbitrationChoice } from './heal.js';

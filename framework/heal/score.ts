@@ -19,6 +19,7 @@ export const WEIGHTS = {
   ancestors: 0.5,
   activity: 0.5,
 } as const;
+/** A feature candidates are compared on (`id`, `text`, `desc`, `role`, `position`…; see {@link WEIGHTS}). */
 export type Feature = keyof typeof WEIGHTS;
 
 /** One feature's contribution: similarity in [0, 1] and the weight it carried. */
@@ -30,6 +31,7 @@ export interface FeatureScore {
   detail: string;
 }
 
+/** How much a candidate resembles the fingerprint, overall and feature by feature. */
 export interface CandidateScore {
   /** Weighted mean over the features present on at least one side, in [0, 1]. */
   score: number;

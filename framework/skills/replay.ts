@@ -31,10 +31,15 @@ export interface SkillStepResult {
   error: string | null;
 }
 
+/** What `app.runSkill()` returns: the skill, and each step's result. */
 export interface SkillRunResult {
+  /** The skill's `name`. */
   skill: string;
+  /** The YAML file it was read from. */
   file: string;
+  /** Every step passed. */
   ok: boolean;
+  /** One result per step that ran, in order. */
   steps: SkillStepResult[];
   /** The failure, when a step failed: its message says the step, what was expected and the screen. */
   error: SkillFailedError | null;

@@ -1,3 +1,11 @@
+/**
+ * `nestwright/reporters/allure`: a Playwright reporter writing Allure results from nestwright's
+ * trajectories (docs/report.md).
+ *
+ *   reporter: [['list'], ['nestwright/reporters/allure', { resultsDir: 'allure-results' }]]
+ *
+ * @module nestwright/reporters/allure
+ */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -12,6 +20,7 @@ import { contextHtml, contextLabels, optionParameters, runContext } from './cont
 import { buildSteps, type StepContext } from './steps.js';
 import { LOGCAT_ATTACHMENT, parseTrajectory, TRAJECTORY_ATTACHMENT, TREE_ATTACHMENT, type TrajectoryDoc, type TrajectoryStep } from './trajectory-schema.js';
 
+/** The reporter's options: `['nestwright/reporters/allure', { resultsDir: 'allure-results' }]`. */
 export interface AllureReporterOptions {
   /** Where to write Allure results (relative to the config file). Default `allure-results`. */
   resultsDir?: string;

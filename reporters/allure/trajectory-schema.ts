@@ -57,6 +57,7 @@ export const TrajectoryStepSchema = z.object({
   /** AI steps (source 'ai'): instruction, tool calls, verdict and evidence, usage and cost. */
   ai: AiStepRecordSchema.optional(),
 });
+/** One step of a test's trajectory attachment, as the reporter reads (and validates) it. */
 export type TrajectoryStep = z.infer<typeof TrajectoryStepSchema>;
 
 export const TrajectoryMetaSchema = z.object({

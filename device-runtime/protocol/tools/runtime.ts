@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../tool.js';
 import { ChannelSchema } from '../common.js';
 
+/** The protocol version this package speaks (`runtime_info.protocol_version`). */
 export const PROTOCOL_VERSION = '1.0';
 
 /**
