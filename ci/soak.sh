@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The long forms of nestwright's robustness tests (`npm run test:soak`; CI runs it nightly):
 #   1. APK fuzz, 10,000 seeded mutations: no crash, no hang, no tampered APK accepted;
-#   2. the example suite under the `hostile` fault profile on 10 seeds, and under `realistic`.
+#   2. the chaos tests, longer: more kills during state writes, more abandoned sessions;
+#   3. the example suite under the `hostile` fault profile on 10 seeds, and under `realistic`.
 # Every part runs even when an earlier one failed; the exit code says whether all passed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +16,9 @@ run() {
 
 run "APK fuzz, 10,000 cases" env NESTWRIGHT_FUZZ_CASES="${NESTWRIGHT_FUZZ_CASES:-10000}" NESTWRIGHT_FUZZ_SEED="${NESTWRIGHT_FUZZ_SEED:-2}" NESTWRIGHT_FUZZ_REPORT=1 \
   npx playwright test --config tests/playwright.config.ts tests/apk/fuzz.test.ts --reporter=list
+
+run "chaos, long forms: 20 kills during state writes, 3,000 abandoned sessions" env NESTWRIGHT_CHAOS_KILLS=20 NESTWRIGHT_ABANDONED_SESSIONS=3000 \
+  npx playwright test --config tests/playwright.config.ts tests/chaos --reporter=list
 
 for seed in ${NESTWRIGHT_SOAK_SEEDS:-1 2 3 4 5 6 7 8 9 10}; do
   run "example suite, hostile, seed $seed" env NESTWRIGHT_FAULTS=hostile NESTWRIGHT_SEED="$seed" \

@@ -276,11 +276,12 @@ export class AppDriver {
    * trajectory record with the snapshots (and, per `screenshot`, PNGs) before and after.
    */
   async step<T>(
-    meta: Pick<TrajectoryStep, 'kind' | 'api' | 'title' | 'selector'>,
+    meta: Pick<TrajectoryStep, 'kind' | 'api' | 'title' | 'selector'> & { roundTripsFrom?: number },
     body: (record: TrajectoryStep) => Promise<T>,
   ): Promise<T> {
-    const record = this.trajectory.begin({ ...meta, instance: this.instance });
-    const trips = this.roundTrips;
+    const { roundTripsFrom, ...fields } = meta;
+    const record = this.trajectory.begin({ ...fields, instance: this.instance });
+    const trips = roundTripsFrom ?? this.roundTrips;
     const mode = this.options.screenshot ?? 'off';
     const run = async () => {
       try {

@@ -1,8 +1,8 @@
 import { fieldHolds, formatTitle, REAL_CLOCK, screenChanged, toWireSteps, TOOLS, waitForActionable, type ActionabilityIO, type Key, type Observation, type Took, type UiNode } from '../device-runtime/protocol/index.js';
 import { DeviceError } from '../device-runtime/client/index.js';
+import { isSecret, revealSecret, type Secret } from './ai/secret.js';
 import type { AppDriver } from './driver.js';
-import type { TrajectoryStep } from './trajectory.js';
-import type { HealedTarget } from './heal/healer.js';
+import { callSite, type HealedTarget } from './heal/healer.js';
 import { describeScreen, NestwrightError, StrictModeViolationError, TimeoutError } from './errors.js';
 import { formatSteps, fullText, parseSelector, resolveSteps, type Step, type TextMatch } from './selector.js';
 
@@ -288,30 +288,53 @@ export class Locator extends LocatorFactory {
     tool: 'ui_tap' | 'ui_long_press' | 'ui_set_text',
     args: Record<string, unknown>,
     opts: { timeout?: number } = {},
-    extraTitle: Record<string, unknown> = {},
+    extraTitle: Record<string, unknown> | ((node: UiNode | null) => Record<string, unknown>) = {},
     took: Took = screenChanged,
   ): Promise<void> {
-    await this.driver.step({ kind: 'action', api, title: this.title(tool, extraTitle), selector: this.toString() }, async (record) => {
-      const timeout = this.driver.timeout(opts.timeout);
-      // The device path answers null when done, or the healed target when the locator missed.
-      let pre = (await this.driver.resolvesOnDevice()) ? await this.actOnDevice(api, tool, args, timeout, record) : undefined;
-      if (pre === null) return;
-      const deadline = Date.now() + timeout;
-      const log: string[] = [];
+    const started = Date.now();
+    const trips = this.driver.roundTrips;
+    // Where the test called this action: healing looks it up, and after an await it is gone from the stack.
+    const at = this.driver.options.heal ? callSite() : undefined;
+    const timeout = this.driver.timeout(opts.timeout);
+    const deadline = started + timeout;
+    const log: string[] = [];
+    const find = async (): Promise<{ node: UiNode; obs: Observation }> => {
+      try {
+        return await this.waitForActionable(api, { timeout: Math.max(1, deadline - Date.now()), log });
+      } catch (e) {
+        if (e instanceof TimeoutError) throw new TimeoutError(api, `timeout ${this.driver.describeTimeout(timeout)} exceeded.\nCall log:\n${formatLog(log)}\nScreen:\n${describeScreen(e.observation)}`, log, e.observation);
+        throw e;
+      }
+    };
+    // What happens before the step opens: on the selector_actions path the whole action (one
+    // round trip); otherwise, for a title that depends on the node (a password field's text is
+    // never shown), its first resolution. The step's record still counts that time and those
+    // round trips. A node never found gives the title for `null`.
+    let first: { found?: { node: UiNode; obs: Observation }; done?: DeviceDone; error?: unknown } | null = null;
+    if (await this.driver.resolvesOnDevice()) first = await this.actOnDevice(api, tool, args, timeout).then((done) => ({ done }), (error: unknown) => ({ error }));
+    else if (typeof extraTitle === 'function') first = await find().then((found) => ({ found }), (error: unknown) => ({ error }));
+    const title = this.title(tool, typeof extraTitle === 'function' ? extraTitle(first?.found?.node ?? first?.done?.node ?? null) : extraTitle);
+    await this.driver.step({ kind: 'action', api, title, selector: this.toString(), roundTripsFrom: trips }, async (record) => {
+      record.startedAt = started;
+      if (first?.done) {
+        record.node = first.done.node;
+        record.before = first.done.before;
+        record.after = first.done.after;
+        return;
+      }
       let attempts = 0;
-      let healed: HealedTarget | null = pre ?? null;
+      let healed: HealedTarget | null = null;
       for (;;) {
         let found: { node: UiNode; obs: Observation };
         try {
-          if (pre) {
-            found = pre;
-            pre = undefined;
-          } else found = await this.waitForActionable(api, { timeout: Math.max(1, deadline - Date.now()), log });
-        } catch (e) {
-          const error = e instanceof TimeoutError ? new TimeoutError(api, `timeout ${this.driver.describeTimeout(timeout)} exceeded.\nCall log:\n${formatLog(log)}\nScreen:\n${describeScreen(e.observation)}`, log, e.observation) : e;
+          if (first && 'error' in first) throw first.error;
+          found = first?.found ?? (await find());
+        } catch (error) {
           // Nothing (or several) matched: healing may name the node, or add why not to the error.
           if (!this.driver.options.heal) throw error;
-          found = healed = await this.driver.options.heal.missed({ api, locator: this, error, record });
+          found = healed = await this.driver.options.heal.missed({ api, locator: this, error, record, ...(at ? { at } : {}) });
+        } finally {
+          first = null;
         }
         const { node, obs } = found;
         record.node = node;
@@ -340,10 +363,10 @@ export class Locator extends LocatorFactory {
 
   /**
    * The `selector_actions` path: one call; the device waits, acts, verifies and answers with the
-   * screen after. Null when done; when the locator missed and healing names a node, that target
-   * (the caller acts on it from here).
+   * screen after. A locator that matched nothing (or several) throws as the client-side wait
+   * does, so healing takes it from there.
    */
-  private async actOnDevice(api: string, tool: 'ui_tap' | 'ui_long_press' | 'ui_set_text', args: Record<string, unknown>, timeout: number, record: TrajectoryStep): Promise<HealedTarget | null> {
+  private async actOnDevice(api: string, tool: 'ui_tap' | 'ui_long_press' | 'ui_set_text', args: Record<string, unknown>, timeout: number): Promise<DeviceDone> {
     const d = this.driver;
     const heal = d.options.heal;
     try {
@@ -356,45 +379,23 @@ export class Locator extends LocatorFactory {
         observe_before: !!heal,
         ...args,
       } as never);
-      record.node = r.node;
-      record.before = r.snapshot_id ?? null;
       if (r.node && r.observation_before) heal?.resolved(this, r.node, r.observation_before);
-      if (r.observation) {
-        d.lastSeen = r.observation;
-        record.after = r.observation.snapshot_id;
-      }
-      return null;
+      if (r.observation) d.lastSeen = r.observation;
+      return { node: r.node, before: r.snapshot_id ?? null, after: r.observation?.snapshot_id ?? null };
     } catch (e) {
       if (e instanceof DeviceError && (e.code === 'TIMEOUT' || e.code === 'AMBIGUOUS_TARGET')) {
         const details = (e.details ?? {}) as { log?: string[]; observation?: Observation | null; matches?: UiNode[] };
         const obs = details.observation ?? null;
         if (obs) d.lastSeen = obs;
         const log = details.log ?? [];
-        const error =
-          e.code === 'AMBIGUOUS_TARGET'
-            ? new StrictModeViolationError(api, this.toString(), details.matches ?? [])
-            : new TimeoutError(api, `timeout ${d.describeTimeout(timeout)} exceeded.\nCall log:\n${formatLog(log)}\nScreen:\n${describeScreen(obs)}`, log, obs);
-        // Nothing (or several) matched: healing may name the node, or add why not to the error.
-        if (!heal) throw error;
-        return heal.missed({ api, locator: this, error, record });
+        throw e.code === 'AMBIGUOUS_TARGET'
+          ? new StrictModeViolationError(api, this.toString(), details.matches ?? [])
+          : new TimeoutError(api, `timeout ${d.describeTimeout(timeout)} exceeded.\nCall log:\n${formatLog(log)}\nScreen:\n${describeScreen(obs)}`, log, obs);
       }
       throw await d.translate(api, e);
     }
   }
 
-  /**
-   * Tap the node: wait until exactly one node matches and it is visible, enabled and stable
-   * (scrolling a list to bring it into view, hiding the keyboard over it), tap it, and check that
-   * the screen changed (a tap with no effect is repeated, three taps at most). Fails with a
-   * {@link TimeoutError} after `timeout` (default: the action timeout), or a
-   * {@link StrictModeViolationError} when more than one node matches.
-   *
-   * @example
-   * ```ts
-   * await app.getByRole('button', { name: 'Save' }).tap();
-   * await app.getByText('Checkout').tap({ timeout: 10_000 });
-   * ```
-   */
   tap(opts: { timeout?: number } = {}): Promise<void> {
     return this.act('locator.tap', 'ui_tap', {}, opts);
   }
@@ -417,18 +418,25 @@ export class Locator extends LocatorFactory {
    * Set the field's text (replacing what was there), then read the field back: the input is
    * typed again only when the field is seen holding something else (the device dropped it),
    * never because the rest of the screen did not change. Leaves the field focused and the soft
-   * keyboard up, as typing does on a phone (`app.hideKeyboard()` hides it). `secret: true` keeps
-   * the value out of the step title (shown as `***`).
+   * keyboard up, as typing does on a phone (`app.hideKeyboard()` hides it). The text is in the
+   * step's title unless it is a secret — `fill(secret(process.env.PW))`, or `secret: true` —
+   * or the field is a password field: then the title shows `***`, and the runtime masks it in
+   * its audit log.
    *
    * @example
    * ```ts
    * await app.getById('email').fill('ana@example.com');
-   * await app.getById('password').fill(process.env.SHOP_PASSWORD ?? '', { secret: true });
+   * await app.getById('password').fill(secret(process.env.SHOP_PASSWORD));
    * ```
    */
-  fill(value: string, opts: { timeout?: number; secret?: boolean } = {}): Promise<void> {
-    // A secret (typed by app.ai.act for a secret() param) is never in the step's title.
-    return this.act('locator.fill', 'ui_set_text', { text: value }, opts, { text: opts.secret ? '***' : value }, fieldHolds(this.steps, value));
+  fill(value: string | Secret, opts: { timeout?: number; secret?: boolean } = {}): Promise<void> {
+    if (typeof value !== 'string' && !isSecret(value)) {
+      return Promise.reject(new NestwrightError('locator.fill', `expected a string or secret(…) value, got ${value === null ? 'null' : typeof value}`));
+    }
+    const text = isSecret(value) ? revealSecret(value) : value;
+    const hidden = isSecret(value) || opts.secret === true;
+    const title = hidden ? { text: '***' } : text === '' ? { text } : (node: UiNode | null) => ({ text: node && !node.password ? text : '***' });
+    return this.act('locator.fill', 'ui_set_text', { text }, opts, title, fieldHolds(this.steps, text));
   }
 
   /**
@@ -605,4 +613,11 @@ function formatLog(log: string[]): string {
 
 export function assertLocator(value: unknown, api: string): asserts value is Locator {
   if (!(value instanceof Locator)) throw new NestwrightError(api, `expected a nestwright Locator (app.getByText(…) and friends), got ${typeof value}`);
+}
+
+/** What the selector_actions path did: the node acted on and the snapshots before and after. */
+interface DeviceDone {
+  node: UiNode | null;
+  before: string | null;
+  after: string | null;
 }

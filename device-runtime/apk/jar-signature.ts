@@ -115,9 +115,12 @@ export function verifyPkcs7(block: Buffer, signed: Buffer, entry: string): strin
       }
       if (!ok) problems.push(`${entry}: the signature over the .SF file does not verify with the signer's certificate`);
       // Nothing in a v1 signature covers the certificate itself (Android uses it only as the
-      // signer's identity). A self-signed one (as APK signing certificates are) must still verify
-      // under its own key, so an edited certificate — a changed identity — is caught.
-      else if (x509 && x509.checkIssued(x509) && !safeVerify(x509)) problems.push(`${entry}: the self-signed signing certificate does not verify under its own key: it was altered`);
+      // signer's identity), so an edited certificate — a changed identity — passes Android. Its
+      // own signature is what can tell: it must verify under its own key (self-signed, as APK
+      // signing certificates are) or under a certificate of the block that issued it. One that
+      // does neither (an edited subject no longer names itself as issuer; a CA-issued one shipped
+      // without its issuer) cannot be told from an altered one and is refused as unverifiable.
+      else if (x509 && !certificateVerifies(x509, certs.filter((c) => c !== cert))) problems.push(`${entry}: the signing certificate's own signature does not verify, under its own key or an issuer's in the block: it was altered, or cannot be checked`);
     }
     return problems;
   } catch (err) {
@@ -127,9 +130,23 @@ export function verifyPkcs7(block: Buffer, signed: Buffer, entry: string): strin
   }
 }
 
-function safeVerify(cert: X509Certificate): boolean {
+function certificateVerifies(cert: X509Certificate, others: Der[]): boolean {
+  if (safeVerify(cert, cert)) return true;
+  for (const o of others) {
+    let issuer: X509Certificate;
+    try {
+      issuer = new X509Certificate(bytesOf(o));
+    } catch {
+      continue;
+    }
+    if (cert.checkIssued(issuer) && safeVerify(cert, issuer)) return true;
+  }
+  return false;
+}
+
+function safeVerify(cert: X509Certificate, by: X509Certificate): boolean {
   try {
-    return cert.verify(cert.publicKey);
+    return cert.verify(by.publicKey);
   } catch {
     return false;
   }

@@ -38,6 +38,8 @@ export const ErrorCodeSchema = z.enum([
   'TOOL_DISABLED',
   'TIMEOUT',
   'CANCELLED',
+  /** The runtime cannot save its state (disk full, read-only): state-changing calls are refused. */
+  'STORAGE_UNAVAILABLE',
   // sessions, approvals, auth (docs/protocol.md#transport, docs/protocol.md#leases, docs/protocol.md#approvals)
   'SPACE_BUSY',
   'LEASE_REQUIRED',

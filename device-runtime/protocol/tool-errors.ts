@@ -61,14 +61,14 @@ const EVERY_CALL: ErrorCode[] = ['INVALID_ARGUMENT', 'UNKNOWN_TOOL', 'INTERNAL',
 
 /**
  * Every code a call of `tool` may answer with: its own, those every call may get, SPACE_NOT_FOUND
- * when it names a space, the lease codes when it mutates (docs/protocol.md#leases), the approval codes when it is
- * dangerous (docs/protocol.md#approvals).
+ * when it names a space, the lease codes and STORAGE_UNAVAILABLE when it mutates
+ * (docs/protocol.md#leases), the approval codes when it is dangerous (docs/protocol.md#approvals).
  */
 export function errorCodesOf(tool: ToolName): ErrorCode[] {
   const def = getTool(tool)!;
   const codes = new Set<ErrorCode>([...EVERY_CALL, ...TOOL_ERRORS[tool]]);
   if ('space_id' in def.input.shape) codes.add('SPACE_NOT_FOUND');
-  if (def.mutating) for (const c of ['LEASE_REQUIRED', 'SPACE_BUSY'] as const) codes.add(c);
+  if (def.mutating) for (const c of ['LEASE_REQUIRED', 'SPACE_BUSY', 'STORAGE_UNAVAILABLE'] as const) codes.add(c);
   if (def.dangerous) for (const c of ['APPROVAL_REQUIRED', 'APPROVAL_DENIED'] as const) codes.add(c);
   return [...codes];
 }

@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadPolicy, TEST_RUN_POLICY } from './core/policy.js';
@@ -86,6 +87,13 @@ export async function simCommand(argv: string[]): Promise<number> {
     return fail((e as Error).message);
   }
   const stateDir = values.ephemeral ? null : (values['state-dir'] ?? defaultStateDir());
+  if (stateDir) {
+    try {
+      mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+    } catch (e) {
+      return fail(`state directory ${stateDir}: cannot create it (${(e as Error).message}); pass another --state-dir, or --ephemeral to keep nothing on disk`);
+    }
+  }
   let token: string | undefined;
   let tokenFile: string | null = null;
   if (!values['no-auth']) {
@@ -94,7 +102,8 @@ export async function simCommand(argv: string[]): Promise<number> {
       try {
         token = readOrCreateToken(tokenFile);
       } catch (e) {
-        return fail(`--token-file ${tokenFile}: ${(e as Error).message}`);
+        const where = values['token-file'] ? `--token-file ${tokenFile}` : `token file ${tokenFile} (in the state directory)`;
+        return fail(`${where}: ${(e as Error).message}; make it writable, or pass --token-file F or another --state-dir`);
       }
     }
   }
@@ -131,7 +140,13 @@ export async function simCommand(argv: string[]): Promise<number> {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
-  await sim.close();
+  try {
+    await sim.close();
+  } catch (e) {
+    // The last changes could not be written (disk full, read-only): say so, and which state survives.
+    process.stderr.write(`nestwright sim: stopped, but the last changes were not saved: ${(e as Error).message}. ${stateDir ? join(stateDir, 'state.json') : 'state.json'} keeps the last saved state.\n`);
+    return 1;
+  }
   out('nestwright sim stopped');
   return 0;
 }

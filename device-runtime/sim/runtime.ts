@@ -107,7 +107,7 @@ export class SimRuntime implements DeviceHost {
       outcome = !parsed.success
         ? { ok: false, error: invalidArgument(name, parsed.error) }
         : unsaved
-          ? { ok: false, error: toolError('INTERNAL', `${name}: the simulator cannot save its state to ${this.store!.file}: ${unsaved}. Nothing was changed.`, { hint: 'Free space on that disk or make the directory writable (or restart with another --state-dir or --ephemeral); calls that change state work again once it can be written.', retryable: true }) }
+          ? { ok: false, error: toolError('STORAGE_UNAVAILABLE', `${name}: the simulator cannot save its state to ${this.store!.file} (${unsaved.message}). Nothing was changed; state.json keeps the last saved state.`, { hint: 'Free space on that disk or make the directory writable (or restart with another --state-dir, or --ephemeral); calls that change state work again as soon as it can be written. Reads keep working meanwhile.', details: { state_file: this.store!.file, errno: unsaved.errno } }) }
           : await this.run<N>(tool, parsed.data as Record<string, unknown>, ctx);
     }
     // Whether ui_set_text typed into a password field is known from its result; when it failed we
@@ -209,11 +209,17 @@ export class SimRuntime implements DeviceHost {
     this.leases.releaseSession(sessionId);
   }
 
-  /** Write pending state and stop timers. The runtime should not be used afterwards. */
+  /**
+   * Write pending state and stop timers. The runtime should not be used afterwards. Throws when
+   * the state cannot be written (disk full, read-only); the timers are stopped all the same.
+   */
   close(): void {
-    this.store?.flush();
-    this.leases.close();
-    this.approvals.close();
+    try {
+      this.store?.flush();
+    } finally {
+      this.leases.close();
+      this.approvals.close();
+    }
   }
 
   /** Schedule a write of state.json (no-op when ephemeral). */

@@ -43,7 +43,8 @@ export interface HealedTarget {
  */
 export interface LocatorHealing {
   resolved(locator: HealableLocator, node: UiNode, obs: Observation): void;
-  missed(m: { api: string; locator: HealableLocator; error: unknown; record: TrajectoryStep }): Promise<HealedTarget>;
+  /** `at`: the action's call site, captured before its first await (else taken here). */
+  missed(m: { api: string; locator: HealableLocator; error: unknown; record: TrajectoryStep; at?: Error }): Promise<HealedTarget>;
 }
 
 const FRAMEWORK_DIR = dirname(dirname(fileURLToPath(import.meta.url))) + sep;
@@ -66,7 +67,7 @@ export function userSite(stack: string | undefined): Site | null {
   return null;
 }
 
-function callSite(): Error {
+export function callSite(): Error {
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 40;
   const e = new Error();
@@ -158,7 +159,7 @@ export class Healer implements LocatorHealing {
     return site ? findFingerprint(this.store.get(site.file), selector, site.line, site.column) : null;
   }
 
-  async missed({ api, locator, error, record }: { api: string; locator: HealableLocator; error: unknown; record: TrajectoryStep }): Promise<HealedTarget> {
+  async missed({ api, locator, error, record, at }: { api: string; locator: HealableLocator; error: unknown; record: TrajectoryStep; at?: Error }): Promise<HealedTarget> {
     if (this.mode === 'off' || !(error instanceof TimeoutError || error instanceof StrictModeViolationError)) throw error;
     const selector = locator.toString();
     // The last observation of the wait is the screen to heal on; when there is none (or it caught
@@ -166,7 +167,7 @@ export class Healer implements LocatorHealing {
     const obs = error instanceof TimeoutError && error.observation && !error.observation.tree_missing ? error.observation : await locator.driver.observe(api);
     // A node that matches but never became actionable (disabled, moving) is not a broken locator.
     if (error instanceof TimeoutError && resolveSteps(obs.nodes, locator.steps).length === 1) throw error;
-    const site = userSite(callSite().stack);
+    const site = userSite((at ?? callSite()).stack);
     const entry = this.remembered(site, selector);
     const where = site ? `${relative(this.projectDir, site.file)}:${site.line}` : 'this step';
     if (!entry) throw addTo(error, `heal: no fingerprint of ${selector} at ${where} (one is recorded when the locator resolves in a run with heal on); nothing to heal from.`);

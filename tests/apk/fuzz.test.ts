@@ -231,3 +231,42 @@ for (let shard = 0; shard < SHARDS; shard++) {
     expect(stats.parsed + stats.rejected).toBe(cases);
   });
 }
+
+/**
+ * Cases a soak run found, replayed from their seed: the generator is run up to the case (the
+ * inspections before it do not touch the random stream) and that case is inspected.
+ * - seed 2, shard 2 case 469 and shard 3 case 54: a v1-only APK whose signing certificate had
+ *   its subject edited. Its issuer then no longer equals its subject, so it was not checked as
+ *   self-signed, and nothing else covers a v1 certificate: accepted with a changed identity.
+ */
+const REGRESSIONS = [
+  { seed: 2, shard: 2, index: 469 },
+  { seed: 2, shard: 3, index: 54 },
+];
+
+test('cases found by soak runs stay refused', async () => {
+  const sources = await Promise.all(SOURCES.map(loadSource));
+  const dir = mkdtempSync(join(tmpdir(), 'nw-fuzz-regress-'));
+  try {
+    for (const { seed, shard, index } of REGRESSIONS) {
+      const r = rng(seed * 1000 + shard);
+      let made: ReturnType<typeof makeCase> & { src: Source } = { bytes: Buffer.alloc(0), what: '', tampered: false, src: sources[0]! };
+      for (let i = 0; i <= index; i++) {
+        const src = sources[Math.floor(r() * sources.length)]!;
+        made = { ...makeCase(src, r), src };
+      }
+      const label = `seed ${seed} shard ${shard} case ${index} (${made.src.name}, ${made.what})`;
+      expect(made.tampered, label).toBe(true);
+      const p = join(dir, `case${made.src.name.slice(made.src.name.lastIndexOf('.'))}`);
+      writeFileSync(p, made.bytes);
+      const outcome = await inspectApk(p).then(
+        (info) => preflight(info, DEVICE_16K).checks.filter((c) => c.status === 'reject').map((c) => `${c.code}: ${c.message}`),
+        (e: unknown) => [`${(e as ApkError).code}: ${(e as Error).message}`],
+      );
+      expect(outcome.join('\n'), label).toMatch(/^(INVALID_APK|SIGNATURE_INVALID|UNSIGNED)\b/m);
+      if (made.what.includes('DEFAULT.RSA')) expect(outcome.join('\n'), label).toContain('signing certificate');
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -37,8 +37,12 @@ export class SimStore {
     readonly dir: string,
     private readonly delayMs = 100,
   ) {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
     this.file = join(dir, 'state.json');
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+    } catch (e) {
+      throw new Error(`sim: cannot use ${dir} as the state directory (${(e as Error).message}). Pass another --state-dir, or --ephemeral to keep nothing on disk.`, { cause: e });
+    }
   }
 
   load(): PersistedState | null {
@@ -76,14 +80,15 @@ export class SimStore {
    * Null when state can be saved; else why not (`ENOSPC: no space left on device…`). While a
    * write is failing, each call retries it first, so the first call after space is freed succeeds.
    */
-  unwritable(): string | null {
+  unwritable(): { message: string; errno: string | null } | null {
     if (!this.lastError) return null;
     try {
       this.flush();
     } catch {
       /* still failing: lastError is set again */
     }
-    return this.lastError ? this.lastError.message : null;
+    const e = this.lastError as NodeJS.ErrnoException | null;
+    return e ? { message: e.message, errno: e.code ?? null } : null;
   }
 
   flush(): void {
