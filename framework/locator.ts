@@ -262,7 +262,7 @@ export class Locator extends LocatorFactory {
     let previous: UiNode | null = null;
     let direction: 'down' | 'up' = 'down';
     let stuck = 0;
-    let keyboardHidden = false;
+    let keyboardTries = 0;
     const r = await poll(timeout, async (attempt) => {
       const { nodes, obs } = await this.resolve(api);
       last = obs;
@@ -270,12 +270,13 @@ export class Locator extends LocatorFactory {
       if (nodes.length > 1) throw new StrictModeViolationError(api, this.toString(), nodes);
       const node = nodes[0];
       if (!node) {
-        // What a user does when the field is under the keyboard: hide it (once; not on the
-        // first look, which may just be early).
-        if (opts.scroll !== false && obs.keyboard && !keyboardHidden && attempt > 0) {
-          keyboardHidden = true;
+        // What a user does when the field is under the keyboard: hide it (not on the first
+        // look, which may just be early). A device may drop the key: while the keyboard is still
+        // up, back again, three times at most.
+        if (opts.scroll !== false && obs.keyboard && keyboardTries < 3 && attempt > 0) {
+          keyboardTries++;
           await this.driver.call(api, 'ui_key', { space_id: this.driver.spaceId, key: 'back' });
-          note(log, 'no match yet; hiding the soft keyboard, which covers the bottom of the screen');
+          note(log, keyboardTries === 1 ? 'no match yet; hiding the soft keyboard, which covers the bottom of the screen' : 'the soft keyboard is still up (the key was dropped); hiding it again');
           return { done: false, again: true };
         }
         if (opts.scroll !== false && direction === 'down' && listLoading(obs)) {
