@@ -17,17 +17,46 @@ const SETTLE_MS = 250;
 
 function watchingFetch(timeoutMs: number, watches: Map<string, Watch>): typeof fetch {
   return async (input, init) => {
-    const res = await fetch(input, { ...init, signal: init?.signal ?? AbortSignal.timeout(timeoutMs) });
+    const link = linkedSignal(init?.signal ?? undefined, timeoutMs);
+    let res: Response;
+    try {
+      res = await fetch(input, { ...init, signal: link.signal });
+    } catch (e) {
+      link.release();
+      throw e;
+    }
+    if (!res.body) {
+      link.release();
+      return res;
+    }
     const callId = typeof init?.body === 'string' ? callIdOf(init.body) : null;
     const watch = callId ? watches.get(callId) : undefined;
-    if (!watch || !res.body) return res;
-    const closed = () => setTimeout(() => { if (!watch.settled) watch.controller.abort(new Error('the device runtime closed the connection before answering (terminated)')); }, SETTLE_MS);
+    const closed = () => {
+      link.release();
+      if (watch) setTimeout(() => { if (!watch.settled) watch.controller.abort(new Error('the device runtime closed the connection before answering (terminated)')); }, SETTLE_MS);
+    };
     const body = res.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ flush: () => { closed(); } }));
     // A broken stream errors the reader, not flush: watch for that too.
     const [forSdk, forWatch] = body.tee();
     void forWatch.pipeTo(new WritableStream()).catch(closed);
     return new Response(forSdk, { status: res.status, statusText: res.statusText, headers: res.headers });
   };
+}
+
+/**
+ * A signal of one request, aborted when the SDK's signal is. The SDK hands every request of a
+ * transport the same long-lived signal, and undici's fetch removes its abort listener from it
+ * only when the request is garbage-collected: one listener per call piles up
+ * (MaxListenersExceededWarning). Each request gets its own signal instead, and the link to the
+ * SDK's is removed as soon as the answer has been read.
+ */
+function linkedSignal(outer: AbortSignal | undefined, timeoutMs: number): { signal: AbortSignal; release: () => void } {
+  if (!outer) return { signal: AbortSignal.timeout(timeoutMs), release: () => {} };
+  const own = new AbortController();
+  const onAbort = () => own.abort(outer.reason);
+  if (outer.aborted) own.abort(outer.reason);
+  else outer.addEventListener('abort', onAbort, { once: true });
+  return { signal: own.signal, release: () => outer.removeEventListener('abort', onAbort) };
 }
 
 function callIdOf(body: string): string | null {
