@@ -143,6 +143,12 @@ export async function startMcpHttpHost(opts: McpHttpOptions, hooks: McpHttpHooks
       reply(res, status, code, (e as Error).message, status === 413 ? { connection: 'close' } : {});
     });
   });
+  // A client reuses an idle keep-alive connection until the server's advertised timeout less a
+  // second; at Node's default of 5 s a client stalled by a busy machine can send on a socket the
+  // server is closing ("other side closed"). A long idle timeout makes that race rare; idle
+  // sockets are few (one per client) and the connection limit still holds.
+  http.keepAliveTimeout = 65_000;
+  http.headersTimeout = 66_000;
   http.on('connection', (socket: Socket) => {
     if (sockets.size >= maxConnections) {
       socket.end(`HTTP/1.1 429 Too Many Requests\r\nretry-after: 1\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`);
