@@ -1,7 +1,7 @@
 import { test } from '@playwright/test';
 import type { DeviceClient } from '../device-runtime/client/index.js';
 import { DeviceError } from '../device-runtime/client/index.js';
-import { settle, type Observation, type ToolInput, type ToolName, type ToolResult, type Took, type UiNode } from '../device-runtime/protocol/index.js';
+import { REAL_CLOCK, settle, type Clock, type Observation, type ToolInput, type ToolName, type ToolResult, type Took, type UiNode } from '../device-runtime/protocol/index.js';
 import { AppCrashedError, describeScreen, DeviceDisconnectedError, NestwrightError, TestEndedError, TimeoutError } from './errors.js';
 import type { LocatorHealing } from './heal/healer.js';
 import type { Trajectory, TrajectoryStep } from './trajectory.js';
@@ -40,6 +40,12 @@ export interface TestScope {
   readonly signal: AbortSignal;
   /** Why the test ended, e.g. `Test timeout of 30000ms exceeded.` */
   endReason(): string;
+  /**
+   * Work of the test's body in flight (an action, a step): when the test times out, clean-up
+   * aborts {@link signal} and then waits for that work to end (at once: its calls and waits stop),
+   * so its error — the timeout, naming the step — reaches the report before the test ends.
+   */
+  track<T>(work: Promise<T>): Promise<T>;
   /** A fatal error (APP_CRASHED, DEVICE_DISCONNECTED) was raised: the test fails at its end even if it was caught. */
   raised(error: NestwrightError, driver: AppDriver): void;
   /** `expect(app).toHaveCrashed()` passed: the crashes raised for instance `who` were expected. Whether there were any. */
@@ -91,6 +97,31 @@ export class AppDriver {
   /** The last screen this driver observed: what a step cut short by the test's timeout shows. */
   lastSeen: Observation | null = null;
 
+  /**
+   * The clock every wait runs on (auto-waiting's backoff, the looks after an action): the wall
+   * clock, except that a wait in progress when the test times out ends at once with
+   * {@link TestEndedError}, as a tool call in flight does — no step sleeps through its test's end.
+   */
+  readonly clock: Clock = {
+    now: () => REAL_CLOCK.now(),
+    sleep: (ms) => {
+      const signal = this.options.scope?.signal;
+      if (!signal) return REAL_CLOCK.sleep(ms);
+      if (signal.aborted) return Promise.reject(new TestEndedError());
+      return new Promise<void>((resolve, reject) => {
+        const onAbort = () => {
+          clearTimeout(timer);
+          reject(new TestEndedError());
+        };
+        const timer = setTimeout(() => {
+          signal.removeEventListener('abort', onAbort);
+          resolve();
+        }, ms);
+        signal.addEventListener('abort', onAbort, { once: true });
+      });
+    },
+  };
+
   /** Tool calls made so far: each trajectory step records how many it took (`roundTrips`). */
   roundTrips = 0;
 
@@ -117,7 +148,7 @@ export class AppDriver {
         if (crash) throw crash;
       }
       return obs;
-    }, before, node, took);
+    }, before, node, took, this.clock);
   }
 
   /** A tool call through the device client, device errors translated to nestwright errors. */
@@ -137,18 +168,29 @@ export class AppDriver {
     const signal = this.options.scope?.signal;
     if (signal?.aborted) throw new TestEndedError();
     this.roundTrips++;
-    const pending = this.client.call(name, input);
+    if (!signal) {
+      const result = await this.client.call(name, input);
+      if (name === 'ui_observe') this.lastSeen = result as Observation;
+      return result;
+    }
+    // The call gets a signal of its own, aborted with the test's: the device then cancels a wait
+    // it runs for us (an action on the selector_actions path) rather than going on into clean-up.
+    // Its own, since the MCP SDK keeps a listener on a request's signal after the request ends.
+    const call = new AbortController();
+    const onAbort = () => call.abort(new TestEndedError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    const pending = this.client.call(name, input, { signal: call.signal });
+    pending.catch(() => {}); // answered after the end: nobody listens any more
+    const ended = new Promise<never>((_, reject) => call.signal.addEventListener('abort', () => reject(new TestEndedError()), { once: true }));
+    ended.catch(() => {});
     let result: ToolResult<N>;
-    if (!signal) result = await pending;
-    else {
-      let onAbort = () => {};
-      const ended = new Promise<never>((_, reject) => signal.addEventListener('abort', (onAbort = () => reject(new TestEndedError())), { once: true }));
-      pending.catch(() => {}); // answered after the end: nobody listens any more
-      try {
-        result = await Promise.race([pending, ended]);
-      } finally {
-        signal.removeEventListener('abort', onAbort);
-      }
+    try {
+      result = await Promise.race([pending, ended]);
+    } catch (e) {
+      // The client's own rejection of the cancelled call says nothing the end does not.
+      throw call.signal.aborted ? new TestEndedError() : e;
+    } finally {
+      signal.removeEventListener('abort', onAbort);
     }
     if (name === 'ui_observe') this.lastSeen = result as Observation;
     return result;
@@ -303,6 +345,7 @@ export class AppDriver {
         throw e;
       }
     };
-    return inTest() ? test.step(meta.title, run, { box: true }) : run();
+    const work = inTest() ? test.step(meta.title, run, { box: true }) : run();
+    return this.options.scope ? this.options.scope.track(work) : work;
   }
 }
