@@ -29,6 +29,8 @@ export interface FeatureScore {
   weight: number;
   /** e.g. `id 'title' → 'note_title'`. */
   detail: string;
+  /** The similarity without related words, when they raised it (`'Save' → 'Done'`). */
+  direct?: number;
 }
 
 /** How much a candidate resembles the fingerprint, overall and feature by feature. */
@@ -37,6 +39,8 @@ export interface CandidateScore {
   score: number;
   /** The best of the identity features (id, text, description, hint); see {@link scoreCandidate}. */
   identity: number;
+  /** {@link identity} without related words: below the identity bar, the resemblance rests on them alone. */
+  directIdentity: number;
   features: FeatureScore[];
 }
 
@@ -54,14 +58,19 @@ const center = (b: readonly number[]) => [(b[0]! + b[2]!) / 2, (b[1]! + b[3]!) /
 export function scoreCandidate(want: Fingerprint, got: Fingerprint, opts: { repeatedId?: boolean } = {}): CandidateScore {
   const features: FeatureScore[] = [];
   const add = (feature: Feature, similarity: number, detail: string) => features.push({ feature, similarity, weight: WEIGHTS[feature], detail });
-  const pair = (feature: Feature, a: string | null, b: string | null, sim: (a: string, b: string) => number) => {
+  const pair = (feature: Feature, a: string | null, b: string | null, sim: (a: string, b: string, withRelated?: boolean) => number) => {
     if (a === null && b === null) return;
     add(feature, a !== null && b !== null ? sim(a, b) : 0, `${feature} ${q(a)} → ${q(b)}`);
+    const direct = a !== null && b !== null ? sim(a, b, false) : 0;
+    if (direct < features.at(-1)!.similarity) features.at(-1)!.direct = direct;
   };
   // An id that several nodes on the new screen share (list rows) says what kind of node it is,
   // not which one: it weighs as much as the class and proves nothing.
   if (want.res_id !== null || got.res_id !== null) {
-    features.push({ feature: 'id', similarity: want.res_id !== null && got.res_id !== null ? idSimilarity(want.res_id, got.res_id) : 0, weight: opts.repeatedId ? WEIGHTS.class : WEIGHTS.id, detail: `id ${q(want.res_id)} → ${q(got.res_id)}${opts.repeatedId ? ' (shared by several nodes)' : ''}` });
+    const both = want.res_id !== null && got.res_id !== null;
+    const similarity = both ? idSimilarity(want.res_id!, got.res_id!) : 0;
+    const direct = both ? idSimilarity(want.res_id!, got.res_id!, false) : 0;
+    features.push({ feature: 'id', similarity, weight: opts.repeatedId ? WEIGHTS.class : WEIGHTS.id, detail: `id ${q(want.res_id)} → ${q(got.res_id)}${opts.repeatedId ? ' (shared by several nodes)' : ''}`, ...(direct < similarity ? { direct } : {}) });
   }
   // A button's label is its text or, for an icon, its description; a redesign moves it from one
   // to the other, so a label on one side is compared with whichever the other side has.
@@ -92,8 +101,10 @@ export function scoreCandidate(want: Fingerprint, got: Fingerprint, opts: { repe
   pair('activity', want.activity, got.activity, (a, b) => (a === b ? 1 : 0));
   const total = features.reduce((s, f) => s + f.weight, 0);
   const score = total === 0 ? 0 : features.reduce((s, f) => s + f.weight * f.similarity, 0) / total;
-  const identity = Math.max(0, ...features.filter((f) => (f.feature === 'id' && !opts.repeatedId) || f.feature === 'text' || f.feature === 'desc' || f.feature === 'hint').map((f) => f.similarity));
-  return { score: Math.round(score * 1000) / 1000, identity, features };
+  const identifying = features.filter((f) => (f.feature === 'id' && !opts.repeatedId) || f.feature === 'text' || f.feature === 'desc' || f.feature === 'hint');
+  const identity = Math.max(0, ...identifying.map((f) => f.similarity));
+  const directIdentity = Math.max(0, ...identifying.map((f) => f.direct ?? f.similarity));
+  return { score: Math.round(score * 1000) / 1000, identity, directIdentity, features };
 }
 
 /** Whether a candidate's own label was one of the target's neighbours: then it is not the target. */

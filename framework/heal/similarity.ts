@@ -29,7 +29,7 @@ export function stem(w: string): string {
  * Words Android apps use for the same control, in English: an update that says "Log in" where
  * it said "Sign in" renames nothing for the user. Kept to pairs that name the same action or
  * field across apps (not merely related ones: "Save" and "Done", "Pay" and "Send" depend on the
- * screen, and are left to a model). Multi-word phrases are joined first ("sign in" → "signin").
+ * screen, and count only as related, below). Multi-word phrases are joined first ("sign in" → "signin").
  */
 const PHRASES: Array<[RegExp, string]> = [
   [/\b(sign|log) ?(in|on)\b/g, 'signin'],
@@ -40,6 +40,10 @@ const PHRASES: Array<[RegExp, string]> = [
   [/\b(zip|postal|post) ?code\b/g, 'postcode'],
   [/\be ?mail( address)?\b/g, 'email'],
   [/\bphone number\b/g, 'phone'],
+  [/\bsend money\b/g, 'transfer'],
+  [/\bcheck ?out\b/g, 'checkout'],
+  [/\bgot it\b/g, 'ok'],
+  [/\bnot now\b/g, 'later'],
 ];
 const SYNONYMS: string[][] = [
   ['delete', 'remove', 'trash', 'erase'],
@@ -55,9 +59,63 @@ const SYNONYMS: string[][] = [
   ['username', 'user'],
   ['favorite', 'favourite'],
 ];
+/**
+ * Words that name the same kind of action on one screen but are not interchangeable across apps
+ * ("Save" / "Done" / "Apply" closing a form, "Pay" / "Send" / "Transfer" moving money). They
+ * count as related, not equal ({@link RELATED_WEIGHT}): enough for a label to say "this may be
+ * the control" when what sits around it agrees, never enough to outweigh an exact label on
+ * another node. A word may belong to several groups.
+ */
+const RELATED: string[][] = [
+  ['save', 'done', 'ok', 'apply', 'confirm', 'submit', 'finish'],
+  ['send', 'pay', 'transfer', 'submit'],
+  ['buy', 'purchase', 'checkout', 'order'],
+  ['book', 'reserve'],
+  ['close', 'cancel', 'back'],
+  ['start', 'begin', 'go'],
+  ['skip', 'later'],
+  ['accept', 'agree', 'allow'],
+  ['decline', 'deny', 'reject'],
+  ['refresh', 'reload', 'sync'],
+  ['reply', 'respond'],
+  ['profile', 'account'],
+  ['photo', 'picture', 'image'],
+  ['help', 'support'],
+  ['notification', 'alert'],
+  ['message', 'chat'],
+  ['like', 'favorite'],
+];
+/** How much two related words count for, against 1 for equal words or synonyms. */
+export const RELATED_WEIGHT = 0.6;
+
 const CANON = new Map(SYNONYMS.flatMap((g) => g.flatMap((w) => [[w, g[0]!] as const, [stem(w), g[0]!] as const])));
 const canon = (w: string) => CANON.get(w) ?? w;
 const phrase = (s: string) => PHRASES.reduce((t, [re, to]) => t.replace(re, to), s);
+
+const RELATED_GROUPS = new Map<string, Set<number>>();
+RELATED.forEach((g, i) => {
+  for (const w of g) for (const k of new Set([w, stem(w)])) RELATED_GROUPS.set(canon(k), (RELATED_GROUPS.get(canon(k)) ?? new Set()).add(i));
+});
+const related = (a: string, b: string) => {
+  const ga = RELATED_GROUPS.get(a);
+  const gb = RELATED_GROUPS.get(b);
+  return !!ga && !!gb && [...ga].some((g) => gb.has(g));
+};
+
+/** Word overlap where related words count as matches: each word of `a` against an unused one of `b`. */
+function relatedDice(a: string[], b: string[]): number {
+  if (a.length === 0 || b.length === 0) return 0;
+  const rest = [...b];
+  let common = 0;
+  for (const x of a) {
+    const i = rest.findIndex((y) => y === x || related(x, y));
+    if (i >= 0) {
+      common++;
+      rest.splice(i, 1);
+    }
+  }
+  return (2 * common) / (a.length + b.length);
+}
 
 const words = (s: string) => phrase(normalize(s)).split(' ').filter(Boolean).map((w) => canon(stem(w)));
 
@@ -85,14 +143,17 @@ function trigrams(s: string): string[] {
 /**
  * Similarity of two labels: 1 when equal after normalizing; otherwise the better of word overlap
  * and character-trigram overlap (so "Save note" ~ "Save" and "Colour" ~ "Color"), with trigrams
- * discounted because they also match unrelated words that share letters.
+ * discounted because they also match unrelated words that share letters, and related words
+ * (see `RELATED`) discounted more; `withRelated: false` leaves those out.
  */
-export function textSimilarity(a: string, b: string): number {
+export function textSimilarity(a: string, b: string, withRelated = true): number {
   const na = normalize(a);
   const nb = normalize(b);
   if (!na || !nb) return 0;
   if (na === nb) return 1;
-  return Math.max(dice(words(a), words(b)), 0.8 * dice(trigrams(na), trigrams(nb)));
+  const wa = words(a);
+  const wb = words(b);
+  return Math.max(dice(wa, wb), 0.8 * dice(trigrams(na), trigrams(nb)), withRelated ? RELATED_WEIGHT * relatedDice(wa, wb) : 0);
 }
 
 /**
@@ -113,13 +174,15 @@ export function idTokens(id: string): string[] {
   return kept.length > 0 ? kept : all;
 }
 
-/** Similarity of two resource-id names: 1 when equal, else token overlap (type tokens dropped). */
-export function idSimilarity(a: string, b: string): number {
+/** Similarity of two resource-id names: 1 when equal, else token overlap (type tokens dropped; related words as in {@link textSimilarity}). */
+export function idSimilarity(a: string, b: string, withRelated = true): number {
   if (a === b) return 1;
   const ta = idTokens(a);
   const tb = idTokens(b);
   if (ta.join('_') === tb.join('_')) return 0.95;
-  return Math.max(dice(ta.map(canon), tb.map(canon)), 0.7 * dice(trigrams(ta.join('')), trigrams(tb.join(''))));
+  const ca = ta.map((t) => canon(stem(t)));
+  const cb = tb.map((t) => canon(stem(t)));
+  return Math.max(dice(ta.map(canon), tb.map(canon)), 0.7 * dice(trigrams(ta.join('')), trigrams(tb.join(''))), withRelated ? RELATED_WEIGHT * relatedDice(ca, cb) : 0);
 }
 
 /** Overlap of two label lists (neighbours): each label of `a` matched to its best in `b`. */

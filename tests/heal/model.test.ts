@@ -89,14 +89,14 @@ test('clear cases and cases with no candidate of the kind never reach the model'
   expect(api.requests).toHaveLength(1);
 });
 
-test('a reworded label no string measure links ("Send money" → "Transfer now") is declined by the scores, and offered to a model', async () => {
+test('a reworded label no string measure links ("Send money" → "Wire funds") is declined by the scores, and offered to a model', async () => {
   const was = screen('.Transfer', [toolbar('Transfer'), field('Amount', 'amount'), btn('Send money', 'confirm', { key: 'target' })]);
-  const now = screen('.Transfer', [toolbar('Transfer'), field('Amount', 'amount'), btn('Transfer now', 'submit_transfer')]);
+  const now = screen('.Transfer', [toolbar('Transfer'), field('Amount', 'amount'), btn('Wire funds', 'wire_funds')]);
   const target = fingerprintOf(was.observation, was.keys.target!);
   expect(heal({ selector: 'role=button[name="Send money"]', fingerprint: target, observation: now.observation })).toMatchObject({ status: 'unhealed', code: 'NO_CANDIDATE' });
-  api.script = (req) => ({ kind: 'tool', name: 'choose', input: { node_id: idOnLine(lineOf('Transfer now')(req)), reason: 'transferring is sending money' } });
+  api.script = (req) => ({ kind: 'tool', name: 'choose', input: { node_id: idOnLine(lineOf('Wire funds')(req)), reason: 'wiring funds is sending money' } });
   const r = await heal({ selector: 'role=button[name="Send money"]', fingerprint: target, observation: now.observation, model: arbiter() });
-  expect(r).toMatchObject({ status: 'healed', by: 'model', selector: 'role=button[name="Transfer now"]' });
+  expect(r).toMatchObject({ status: 'healed', by: 'model', selector: 'role=button[name="Wire funds"]' });
   const offered = api.requests[0]!.view.texts().join('\n').split('\n').filter((l) => / \(score 0\.\d\d\)$/.test(l));
-  expect(offered).toEqual([expect.stringMatching(/^n_\d+ button "Transfer now" id=submit_transfer \(score 0\.\d\d\)$/)]);
+  expect(offered).toEqual([expect.stringMatching(/^n_\d+ button "Wire funds" id=wire_funds \(score 0\.\d\d\)$/)]);
 });
