@@ -13,6 +13,7 @@ export const WEIGHTS = {
   desc: 2,
   hint: 1.5,
   neighbors: 1.5,
+  row: 2,
   position: 1,
   role: 0.75,
   class: 0.75,
@@ -88,6 +89,11 @@ export function scoreCandidate(want: Fingerprint, got: Fingerprint, opts: { repe
   if (want.neighbors.length || got.neighbors.length) {
     add('neighbors', labelSetSimilarity(want.neighbors.slice(0, 4), got.neighbors.slice(0, 4)), `neighbours [${want.neighbors.slice(0, 4).join(', ')}] → [${got.neighbors.slice(0, 4).join(', ')}]`);
   }
+  // In a list, the row's other labels say which row; for a node with no label of its own (a
+  // checkbox, the row itself) they are its name. Only when the remembered fingerprint has them.
+  if (want.row && (want.row.length || got.row?.length)) {
+    add('row', labelSetSimilarity(want.row, got.row ?? []), `row [${want.row.join(', ')}] → [${(got.row ?? []).join(', ')}]`);
+  }
   const [ax, ay] = center(want.bounds);
   const [bx, by] = center(got.bounds);
   const d = Math.hypot(ax - bx, ay - by);
@@ -101,7 +107,8 @@ export function scoreCandidate(want: Fingerprint, got: Fingerprint, opts: { repe
   pair('activity', want.activity, got.activity, (a, b) => (a === b ? 1 : 0));
   const total = features.reduce((s, f) => s + f.weight, 0);
   const score = total === 0 ? 0 : features.reduce((s, f) => s + f.weight * f.similarity, 0) / total;
-  const identifying = features.filter((f) => (f.feature === 'id' && !opts.repeatedId) || f.feature === 'text' || f.feature === 'desc' || f.feature === 'hint');
+  const unlabelled = !want.text && !want.desc && !want.hint;
+  const identifying = features.filter((f) => (f.feature === 'id' && !opts.repeatedId) || f.feature === 'text' || f.feature === 'desc' || f.feature === 'hint' || (f.feature === 'row' && unlabelled));
   const identity = Math.max(0, ...identifying.map((f) => f.similarity));
   const directIdentity = Math.max(0, ...identifying.map((f) => f.direct ?? f.similarity));
   return { score: Math.round(score * 1000) / 1000, identity, directIdentity, features };

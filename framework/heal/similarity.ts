@@ -41,6 +41,8 @@ const PHRASES: Array<[RegExp, string]> = [
   [/\be ?mail( address)?\b/g, 'email'],
   [/\bphone number\b/g, 'phone'],
   [/\bsend money\b/g, 'transfer'],
+  [/\b(first|given|fore) ?name\b/g, 'firstname'],
+  [/\b(last|family) ?name|surname\b/g, 'lastname'],
   [/\bcheck ?out\b/g, 'checkout'],
   [/\bgot it\b/g, 'ok'],
   [/\bnot now\b/g, 'later'],
@@ -140,19 +142,50 @@ function trigrams(s: string): string[] {
   return out;
 }
 
+/** Words that carry no meaning of their own in a control's label. */
+const STOP = new Set(['a', 'an', 'the', 'to', 'of', 'for', 'in', 'on', 'at', 'by', 'as', 'and', 'or', 'my', 'your', 'this', 'it']);
+/**
+ * Words that make a label another action with the same verb: "Save" / "Save as copy", "Delete" /
+ * "Delete all", "Sign in" / "Sign in as guest". A label that adds one of these is not a rewording.
+ */
+const VARIANT = new Set(['copy', 'draft', 'all', 'anyway', 'instead', 'another', 'again', 'only', 'without', 'except', 'selected', 'guest', 'everything']);
+
+const content = (ws: string[]) => {
+  const kept = ws.filter((w) => !STOP.has(w));
+  return kept.length > 0 ? kept : ws;
+};
+/** Two spellings of one word ("colour" / "color", "start" / "starten"): same first letter, most letters' trigrams shared. */
+const spelledAlike = (x: string, y: string) => x[0] === y[0] && dice(trigrams(x), trigrams(y)) >= 0.5;
+/** Words of `a` with no equal, similarly spelled or (when `withRelated`) related word in `b`. */
+const unmatched = (a: string[], b: string[], withRelated: boolean) => a.filter((x) => !b.some((y) => y === x || spelledAlike(x, y) || (withRelated && related(x, y))));
+
+/**
+ * Whether two word lists name different things of one kind: each has a word the other lacks
+ * ("First name" / "Last name", "Add to playlist" / "Add to queue"), or one adds a word that makes
+ * it a variant ("Save" / "Save as copy"). Shared words then say what kind, not which one.
+ */
+function distinct(wa: string[], wb: string[], withRelated: boolean): boolean {
+  const ua = unmatched(wa, wb, withRelated);
+  const ub = unmatched(wb, wa, withRelated);
+  return (ua.length > 0 && ub.length > 0) || [...ua, ...ub].some((w) => VARIANT.has(w));
+}
+
 /**
  * Similarity of two labels: 1 when equal after normalizing; otherwise the better of word overlap
  * and character-trigram overlap (so "Save note" ~ "Save" and "Colour" ~ "Color"), with trigrams
  * discounted because they also match unrelated words that share letters, and related words
- * (see `RELATED`) discounted more; `withRelated: false` leaves those out.
+ * (see `RELATED`) discounted more; `withRelated: false` leaves those out. Labels that name
+ * different things of one kind (see `distinct`) get half their plain word overlap and nothing
+ * else: "First name" is not "Last name" however many letters they share.
  */
 export function textSimilarity(a: string, b: string, withRelated = true): number {
   const na = normalize(a);
   const nb = normalize(b);
   if (!na || !nb) return 0;
   if (na === nb) return 1;
-  const wa = words(a);
-  const wb = words(b);
+  const wa = content(words(a));
+  const wb = content(words(b));
+  if (distinct(wa, wb, withRelated)) return 0.5 * dice(wa, wb);
   return Math.max(dice(wa, wb), 0.8 * dice(trigrams(na), trigrams(nb)), withRelated ? RELATED_WEIGHT * relatedDice(wa, wb) : 0);
 }
 
@@ -180,9 +213,12 @@ export function idSimilarity(a: string, b: string, withRelated = true): number {
   const ta = idTokens(a);
   const tb = idTokens(b);
   if (ta.join('_') === tb.join('_')) return 0.95;
-  const ca = ta.map((t) => canon(stem(t)));
-  const cb = tb.map((t) => canon(stem(t)));
-  return Math.max(dice(ta.map(canon), tb.map(canon)), 0.7 * dice(trigrams(ta.join('')), trigrams(tb.join(''))), withRelated ? RELATED_WEIGHT * relatedDice(ca, cb) : 0);
+  if ([...ta].sort().join('_') === [...tb].sort().join('_')) return 0.9; // `first_name` / `name_first`
+  // The same phrases and synonyms as labels (`first_name` / `given_name`).
+  const ca = words(ta.join(' '));
+  const cb = words(tb.join(' '));
+  if (distinct(ca, cb, withRelated)) return 0.5 * dice(ca, cb);
+  return Math.max(dice(ca, cb), 0.7 * dice(trigrams(ta.join('')), trigrams(tb.join(''))), withRelated ? RELATED_WEIGHT * relatedDice(ca, cb) : 0);
 }
 
 /** Overlap of two label lists (neighbours): each label of `a` matched to its best in `b`. */

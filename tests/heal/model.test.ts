@@ -22,7 +22,7 @@ const arbiter = () => modelArbiter({ adapter: adapter(), model: 'claude-haiku-5-
 const before = screen('.Edit', [toolbar('Edit'), field('Title', 'title'), field('Note', 'body'), btn('Save', 'save', { key: 'save' })]);
 const fp = fingerprintOf(before.observation, before.keys.save!);
 // Two look-alikes of Save: the scores alone cannot tell them apart.
-const close = screen('.Edit', [toolbar('Edit'), field('Title', 'title'), field('Note', 'body'), btn('Save draft', 'save_draft'), btn('Save and close', 'save_close')]);
+const close = screen('.Edit', [toolbar('Edit'), field('Title', 'title'), field('Note', 'body'), btn('Save note', 'save_note'), btn('Save and close', 'save_close')]);
 const lineOf = (text: string) => (req: { view: { texts(): string[] } }) => req.view.texts().join('\n').split('\n').find((l) => l.includes(`"${text}"`))!;
 const idOnLine = (line: string) => line.split(' ')[0]!;
 
@@ -43,7 +43,7 @@ test('a close call goes to the model with the fingerprint and at most 8 candidat
   const lines = prompt.split('\n').filter((l) => / \(score 0\.\d\d\)$/.test(l));
   expect(lines.length).toBeGreaterThanOrEqual(2);
   expect(lines.length).toBeLessThanOrEqual(8);
-  expect(lines.join('\n')).toMatch(/^n_\d+ button "Save draft" id=save_draft \(score/m);
+  expect(lines.join('\n')).toMatch(/^n_\d+ button "Save note" id=save_note \(score/m);
 });
 
 test('the model may say none; a pick that was not offered is declined', async () => {
@@ -59,8 +59,8 @@ test('the model may say none; a pick that was not offered is declined', async ()
 
 test('a malformed answer is sent back once; twice fails with AI_BAD_OUTPUT; API errors are retried by the SDK', async () => {
   let n = 0;
-  api.script = (req) => (n++ === 0 ? { kind: 'tool', name: 'choose', input: { node: 'n_5' } } : { kind: 'tool', name: 'choose', input: { node_id: idOnLine(lineOf('Save draft')(req)), reason: 'a draft is saved' } });
-  expect(await heal({ selector: 'id=save', fingerprint: fp, observation: close.observation, model: arbiter() })).toMatchObject({ status: 'healed', by: 'model', selector: 'id=save_draft' });
+  api.script = (req) => (n++ === 0 ? { kind: 'tool', name: 'choose', input: { node: 'n_5' } } : { kind: 'tool', name: 'choose', input: { node_id: idOnLine(lineOf('Save note')(req)), reason: 'it saves the note' } });
+  expect(await heal({ selector: 'id=save', fingerprint: fp, observation: close.observation, model: arbiter() })).toMatchObject({ status: 'healed', by: 'model', selector: 'id=save_note' });
   expect(api.requests).toHaveLength(2);
   expect(JSON.stringify(api.requests[1]!.body.messages)).toContain('refused:');
 
