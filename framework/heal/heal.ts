@@ -126,6 +126,7 @@ function rank(input: HealInput): HealResult {
     const why = eligible(want, node, obs.screen);
     if (why) return { node_id: node.id, score: 0, line: describeNode(node), rejected: why, node };
     const s = scoreCandidate(want, fingerprintOf(obs, node.id), { repeatedId: !!node.res_id && (idCount.get(node.res_id) ?? 0) > 1 });
+    if (s.contradiction) return { node_id: node.id, score: s.score, line: describeNode(node), rejected: s.contradiction, node };
     return { node_id: node.id, score: s.score, line: describeNode(node), s, node, ...(s.identity < IDENTITY ? { rejected: `resembles the target by neither id, label, description nor hint (best ${s.identity.toFixed(2)})`, unlike: true as const } : {}) };
   });
   ranked.sort((a, b) => Number(!!a.rejected) - Number(!!b.rejected) || b.score - a.score);

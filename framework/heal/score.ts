@@ -1,5 +1,5 @@
 import type { Fingerprint } from './fingerprint.js';
-import { idSimilarity, labelSetSimilarity, normalize, textSimilarity } from './similarity.js';
+import { idSimilarity, labelsContradict, labelSetSimilarity, normalize, textSimilarity } from './similarity.js';
 
 /**
  * Weights of the features, Android-specific: a resource id is what a developer named the view
@@ -43,6 +43,8 @@ export interface CandidateScore {
   /** {@link identity} without related words: below the identity bar, the resemblance rests on them alone. */
   directIdentity: number;
   features: FeatureScore[];
+  /** The candidate's label names another thing of the target's kind (`'Freeze card' → 'Freeze payments abroad'`), and its id is not the target's. */
+  contradiction?: string;
 }
 
 const q = (s: string | null) => (s === null ? '∅' : `'${s}'`);
@@ -111,7 +113,13 @@ export function scoreCandidate(want: Fingerprint, got: Fingerprint, opts: { repe
   const identifying = features.filter((f) => (f.feature === 'id' && !opts.repeatedId) || f.feature === 'text' || f.feature === 'desc' || f.feature === 'hint' || (f.feature === 'row' && unlabelled));
   const identity = Math.max(0, ...identifying.map((f) => f.similarity));
   const directIdentity = Math.max(0, ...identifying.map((f) => f.direct ?? f.similarity));
-  return { score: Math.round(score * 1000) / 1000, identity, directIdentity, features };
+  // A label that contradicts the target's (another thing of its kind, an opposite) outweighs
+  // everything but the same id: "Freeze payments abroad" in the place of "Freeze card" is not it.
+  const wantLabel = wantText ?? wantDesc;
+  const gotLabel = gotText ?? gotDesc;
+  const sameId = (features.find((f) => f.feature === 'id')?.similarity ?? 0) >= 0.95;
+  const contradiction = wantLabel && gotLabel && !sameId && labelsContradict(wantLabel, gotLabel) ? `its label '${gotLabel}' names another thing than '${wantLabel}'` : undefined;
+  return { score: Math.round(score * 1000) / 1000, identity, directIdentity, features, ...(contradiction ? { contradiction } : {}) };
 }
 
 /** Whether a candidate's own label was one of the target's neighbours: then it is not the target. */

@@ -36,6 +36,8 @@ const PHRASES: Array<[RegExp, string]> = [
   [/\blogin\b/g, 'signin'],
   [/\b(sign|log) ?(out|off)\b/g, 'signout'],
   [/\blogout\b/g, 'signout'],
+  [/\bturn(ed)? on\b/g, 'on'],
+  [/\bturn(ed)? off\b/g, 'off'],
   [/\b(sign ?up|create (an )?account)\b/g, 'register'],
   [/\b(zip|postal|post) ?code\b/g, 'postcode'],
   [/\be ?mail( address)?\b/g, 'email'],
@@ -86,6 +88,7 @@ const RELATED: string[][] = [
   ['notification', 'alert'],
   ['message', 'chat'],
   ['like', 'favorite'],
+  ['play', 'listen', 'watch'],
 ];
 /** How much two related words count for, against 1 for equal words or synonyms. */
 export const RELATED_WEIGHT = 0.6;
@@ -160,14 +163,56 @@ const spelledAlike = (x: string, y: string) => x[0] === y[0] && dice(trigrams(x)
 const unmatched = (a: string[], b: string[], withRelated: boolean) => a.filter((x) => !b.some((y) => y === x || spelledAlike(x, y) || (withRelated && related(x, y))));
 
 /**
- * Whether two word lists name different things of one kind: each has a word the other lacks
- * ("First name" / "Last name", "Add to playlist" / "Add to queue"), or one adds a word that makes
- * it a variant ("Save" / "Save as copy"). Shared words then say what kind, not which one.
+ * Action words. A label that swaps one for another and keeps its object is the same control
+ * reworded ("Request refill" / "Order refill", "Buy tickets" / "Get tickets").
  */
-function distinct(wa: string[], wb: string[], withRelated: boolean): boolean {
-  const ua = unmatched(wa, wb, withRelated);
-  const ub = unmatched(wb, wa, withRelated);
+const VERBS = new Set(['add', 'buy', 'get', 'order', 'request', 'book', 'reserve', 'send', 'pay', 'save', 'delete', 'edit', 'view', 'show', 'see', 'open', 'start', 'begin', 'play', 'listen', 'watch', 'turn', 'apply', 'submit', 'check', 'verify', 'share', 'call', 'track', 'search', 'browse', 'join', 'confirm', 'continue', 'go', 'read', 'write', 'make', 'set', 'change', 'update', 'select', 'choose', 'pick', 'rate', 'review', 'manage', 'invite', 'reply', 'print', 'scan', 'try', 'retry', 'find', 'create', 'claim', 'redeem', 'use', 'take', 'give']);
+/** Opposites, as canonical words: a label with one where the other has its opposite is another control. */
+const OPPOSITES: Array<[string, string]> = [
+  ['start', 'stop'], ['on', 'off'], ['enable', 'disable'], ['lock', 'unlock'], ['show', 'hide'], ['open', 'close'],
+  ['follow', 'unfollow'], ['subscribe', 'unsubscribe'], ['add', 'delete'], ['play', 'pause'], ['mute', 'unmute'],
+  ['freeze', 'unfreeze'], ['accept', 'decline'], ['allow', 'deny'], ['buy', 'sell'], ['upload', 'download'],
+  ['import', 'export'], ['increase', 'decrease'], ['raise', 'lower'], ['next', 'previous'], ['in', 'out'], ['up', 'down'],
+  ['min', 'max'], ['minimum', 'maximum'], ['more', 'less'], ['first', 'last'], ['save', 'unsave'], ['like', 'unlike'],
+  ['pin', 'unpin'], ['archive', 'unarchive'], ['expand', 'collapse'], ['yes', 'no'], ['signin', 'signout'], ['before', 'after'],
+  ['incoming', 'outgoing'], ['send', 'receive'], ['income', 'expense'], ['plus', 'minus'],
+];
+const OPPOSITE = new Map<string, Set<string>>();
+for (const [x, y] of OPPOSITES) {
+  const [cx, cy] = [canon(stem(x)), canon(stem(y))];
+  OPPOSITE.set(cx, (OPPOSITE.get(cx) ?? new Set()).add(cy));
+  OPPOSITE.set(cy, (OPPOSITE.get(cy) ?? new Set()).add(cx));
+}
+/** One list has a word whose opposite the other has (and not the word itself): "Turn on" / "Turn off". */
+const opposed = (wa: string[], wb: string[]) => wa.some((x) => !wb.includes(x) && wb.some((y) => !wa.includes(y) && OPPOSITE.get(x)?.has(y)));
+
+/**
+ * Whether two word lists name different things of one kind: opposites ("Start parking" / "Stop
+ * parking"), each has a word the other lacks ("First name" / "Last name", "Add to playlist" /
+ * "Add to queue") other than an action word swapped over a shared object, or one adds a word
+ * that makes it a variant ("Save" / "Save as copy"). Shared words then say what kind, not which one.
+ */
+function distinct(wa: string[], wb: string[], withRelated: boolean, all: [string[], string[]] = [wa, wb]): boolean {
+  if (opposed(all[0], all[1])) return true;
+  let ua = unmatched(wa, wb, withRelated);
+  let ub = unmatched(wb, wa, withRelated);
+  if (wa.some((w) => !VERBS.has(w) && wb.includes(w))) {
+    ua = ua.filter((w) => !VERBS.has(w));
+    ub = ub.filter((w) => !VERBS.has(w));
+  }
   return (ua.length > 0 && ub.length > 0) || [...ua, ...ub].some((w) => VARIANT.has(w));
+}
+
+/**
+ * Whether two labels name different things of one kind and say so: they share a word but are
+ * {@link distinct} ("Freeze card" / "Freeze payments abroad"), or are opposites. A candidate
+ * whose label contradicts the target's is not the target, whatever else it shares.
+ */
+export function labelsContradict(a: string, b: string): boolean {
+  const all = [words(a), words(b)] as [string[], string[]];
+  if (opposed(all[0], all[1])) return true;
+  const [wa, wb] = [content(all[0]), content(all[1])];
+  return wa.some((w) => wb.includes(w)) && distinct(wa, wb, true, all);
 }
 
 /**
@@ -183,9 +228,11 @@ export function textSimilarity(a: string, b: string, withRelated = true): number
   const nb = normalize(b);
   if (!na || !nb) return 0;
   if (na === nb) return 1;
-  const wa = content(words(a));
-  const wb = content(words(b));
-  if (distinct(wa, wb, withRelated)) return 0.5 * dice(wa, wb);
+  const all = [words(a), words(b)] as [string[], string[]];
+  const wa = content(all[0]);
+  const wb = content(all[1]);
+  if (opposed(all[0], all[1])) return 0;
+  if (distinct(wa, wb, withRelated, all)) return 0.5 * dice(wa, wb);
   return Math.max(dice(wa, wb), 0.8 * dice(trigrams(na), trigrams(nb)), withRelated ? RELATED_WEIGHT * relatedDice(wa, wb) : 0);
 }
 

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { fingerprintOf, FingerprintSchema, heal, type HealArbiter } from '../../framework/heal/index.js';
-import { idSimilarity, idTokens, textSimilarity } from '../../framework/heal/similarity.js';
+import { idSimilarity, idTokens, labelsContradict, textSimilarity } from '../../framework/heal/similarity.js';
 import { uniqueSelectorFor } from '../../framework/heal/selector-for.js';
 import { parseSelector, resolveSteps } from '../../framework/selector.js';
 import { btn, check, field, item, screen, toolbar, txt } from './corpus/dsl.js';
@@ -33,6 +33,16 @@ test('labels that name different things of one kind are not alike, however many 
   // One adds a word that makes it another action.
   expect(textSimilarity('Save', 'Save as copy')).toBeLessThan(0.5);
   expect(textSimilarity('Delete', 'Delete all')).toBeLessThan(0.5);
+  // Opposites are never alike, and a label that shares a word but names another thing contradicts.
+  expect(textSimilarity('Start parking', 'Stop parking')).toBe(0);
+  expect(textSimilarity('Turn on wifi', 'Turn off wifi')).toBe(0);
+  expect(labelsContradict('Freeze card', 'Freeze payments abroad')).toBe(true);
+  expect(labelsContradict('Follow Climate', 'Follow Jane Doe')).toBe(true);
+  expect(labelsContradict('Save', 'Done')).toBe(false);
+  expect(labelsContradict('Request refill', 'Order refill')).toBe(false);
+  // An action word swapped over the same object is a rewording.
+  expect(textSimilarity('Request refill', 'Order refill')).toBeGreaterThanOrEqual(0.5);
+  expect(textSimilarity('Turn off all lights', 'All lights off')).toBeGreaterThan(0.8);
   // Rewordings that keep the meaning stay alike: a word added, filler dropped, a spelling, an order.
   expect(textSimilarity('Save', 'Save note')).toBeGreaterThanOrEqual(0.5);
   expect(textSimilarity('Mark as played', 'Mark played')).toBe(1);
@@ -40,6 +50,18 @@ test('labels that name different things of one kind are not alike, however many 
   expect(textSimilarity('Given name', 'First name')).toBe(1);
   expect(idSimilarity('first_name', 'given_name')).toBe(1);
   expect(idSimilarity('first_name', 'name_first')).toBe(0.9);
+});
+
+test('a candidate whose label contradicts the target\'s is passed over, whatever it shares, unless it kept the id', () => {
+  const card = (freeze: ReturnType<typeof btn>) => screen('.Card', [toolbar('Card'), field('Nickname', 'nickname'), freeze, btn('Replace card', 'replace')]);
+  const was = card(btn('Freeze card', 'freeze', { key: 'target' }));
+  const fp = fingerprintOf(was.observation, was.keys.target!);
+  const now = card(btn('Freeze payments abroad', 'freeze_abroad'));
+  const r = heal({ selector: 'text="Freeze card"', fingerprint: fp, observation: now.observation });
+  expect(r).toMatchObject({ status: 'unhealed', code: 'NO_CANDIDATE' });
+  expect(r.candidates.find((c) => c.line.includes('Freeze payments abroad'))?.rejected).toBe("its label 'Freeze payments abroad' names another thing than 'Freeze card'");
+  // The same id says it is the same switch, reworded.
+  expect(heal({ selector: 'text="Freeze card"', fingerprint: fp, observation: card(btn('Freeze payments abroad', 'freeze')).observation })).toMatchObject({ status: 'healed', selector: 'text="Freeze payments abroad"' });
 });
 
 test('in a list, a fingerprint keeps its row\'s labels, and a node only its row tells apart is named through the row', () => {
