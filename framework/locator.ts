@@ -396,6 +396,20 @@ export class Locator extends LocatorFactory {
     }
   }
 
+  /**
+   * Tap the node: wait until exactly one node matches and it is visible, enabled and stable
+   * (scrolling a list to bring it into view, hiding the keyboard over it), tap it, and check that
+   * the screen changed (a tap with no effect is repeated, three taps at most). On a runtime with
+   * the `selector_actions` extension the device does all of this in one round trip. Fails with a
+   * {@link TimeoutError} after `timeout` (default: the action timeout), or a
+   * {@link StrictModeViolationError} when more than one node matches.
+   *
+   * @example
+   * ```ts
+   * await app.getByRole('button', { name: 'Save' }).tap();
+   * await app.getByText('Checkout').tap({ timeout: 10_000 });
+   * ```
+   */
   tap(opts: { timeout?: number } = {}): Promise<void> {
     return this.act('locator.tap', 'ui_tap', {}, opts);
   }
