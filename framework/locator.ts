@@ -379,7 +379,10 @@ export class Locator extends LocatorFactory {
         observe_before: !!heal,
         ...args,
       } as never);
-      if (r.node && r.observation_before) heal?.resolved(this, r.node, r.observation_before);
+      // The fingerprint is of what the locator names (as on the client-side path), not of the
+      // clickable ancestor a tap may land on.
+      const named = r.matched ?? r.node;
+      if (named && r.observation_before) heal?.resolved(this, named, r.observation_before);
       if (r.observation) d.lastSeen = r.observation;
       return { node: r.node, before: r.snapshot_id ?? null, after: r.observation?.snapshot_id ?? null };
     } catch (e) {
