@@ -5,6 +5,7 @@ import { connectDevice, EMBEDDED_TOKEN_ENV, EMBEDDED_URL_ENV, startEmbeddedDevic
 import type { DeviceClient } from '../device-runtime/client/index.js';
 import { expect } from '../framework/expect.js';
 import { Space } from '../framework/space.js';
+import type { App } from '../framework/app.js';
 import { median, percentile, round, sample, type BenchSection } from './section.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -25,8 +26,8 @@ async function rawAssertVisible(client: DeviceClient, spaceId: string, text: str
   if (!obs.nodes.some((n) => n.text === text)) throw new Error(`raw assert: no ${text}`);
 }
 
-/** Run the example notes spec in a child Playwright; wall-clock ms and test count. */
-function runSuite(workers: number, repeat: number): Promise<{ ms: number; tests: number; ok: boolean }> {
+/** Run the example notes spec in a child Playwright; wall-clock ms, test count and the tests' own durations. */
+function runSuite(workers: number, repeat: number): Promise<{ ms: number; tests: number; ok: boolean; durations: number[] }> {
   const env: Record<string, string | undefined> = { ...process.env, NESTWRIGHT_FAULTS: 'instant' };
   delete env[EMBEDDED_URL_ENV];
   delete env[EMBEDDED_TOKEN_ENV];
@@ -39,21 +40,48 @@ function runSuite(workers: number, repeat: number): Promise<{ ms: number; tests:
     child.on('close', (code) => {
       const ms = performance.now() - t;
       let tests = 0;
+      const durations: number[] = [];
       try {
-        const stats = JSON.parse(out.slice(out.indexOf('{'))).stats;
-        tests = stats.expected + stats.unexpected + stats.flaky;
+        const report = JSON.parse(out.slice(out.indexOf('{')));
+        tests = report.stats.expected + report.stats.unexpected + report.stats.flaky;
+        const walk = (suite: any): void => {
+          for (const spec of suite.specs ?? []) for (const test of spec.tests) for (const r of test.results) durations.push(r.duration);
+          for (const child of suite.suites ?? []) walk(child);
+        };
+        for (const suite of report.suites) walk(suite);
       } catch {
         /* counted as 0 */
       }
-      resolve({ ms, tests, ok: code === 0 });
+      resolve({ ms, tests, ok: code === 0, durations });
     });
   });
 }
 
+/** Median ms of `n` taps on "New note" (each followed by an unmeasured back), and round trips per tap. */
+async function tapSamples(app: App, back: () => Promise<unknown>, n: number): Promise<{ times: number[]; trips: number[] }> {
+  const times: number[] = [];
+  const trips: number[] = [];
+  for (let i = 0; i < n + 5; i++) {
+    const before = app.driver.roundTrips;
+    const t = performance.now();
+    await app.getByText('New note').tap();
+    if (i >= 5) {
+      times.push(performance.now() - t);
+      trips.push(app.driver.roundTrips - before);
+    }
+    await back();
+  }
+  return { times, trips };
+}
+
+const ratio = (a: number[], b: number[]) => round(median(a) / median(b));
+
 /**
- * What the framework costs on top of the device: a locator tap and a retrying assertion against
- * the simulated device (instant faults, so the device's own time is as small as it gets), the
- * same steps as raw protocol calls, a per-test instance, and suite throughput by workers.
+ * What the framework costs on top of the device: a locator tap (on the device in one round trip
+ * with the `selector_actions` extension, and from here as against a runtime without it) and a
+ * retrying assertion against the simulated device (instant faults, so the device's own time is
+ * as small as it gets), the same steps as raw protocol calls and through Appium 3 + its fake
+ * driver, in the same run; a tap with a phone's latencies; per-test instances; a long suite.
  */
 export async function benchFramework(): Promise<BenchSection> {
   const sim = await startEmbeddedDevice({ faults: 'instant' });
@@ -61,22 +89,18 @@ export async function benchFramework(): Promise<BenchSection> {
   process.env[EMBEDDED_TOKEN_ENV] = sim.token;
   const rows: BenchSection['rows'] = [];
   const notes: string[] = [];
+  const N = 40;
   try {
     const conn = await connectDevice({ provider: 'sim' });
     const client = conn.client;
     const space = await Space.create(client, 'bench');
-    const app = await space.launch(NOTES_APK);
     const back = () => client.call('ui_key', { space_id: space.id, key: 'back' });
-    const N = 40;
-
-    // Each measured tap opens the editor; an unmeasured back returns to the list.
-    const tapTimes: number[] = [];
-    for (let i = 0; i < N + 5; i++) {
-      const t = performance.now();
-      await app.getByText('New note').tap();
-      if (i >= 5) tapTimes.push(performance.now() - t);
-      await back();
-    }
+    const opts = (deviceActions: 'auto' | 'off') => ({ actionTimeout: 5_000, expectTimeout: 5_000, deviceActions });
+    const onDevice = await space.launch(NOTES_APK, undefined, opts('auto'));
+    const device = await tapSamples(onDevice, back, N);
+    await onDevice.close();
+    const fromHere = await space.launch(NOTES_APK, undefined, opts('off'));
+    const client_ = await tapSamples(fromHere, back, N);
     const rawTapTimes: number[] = [];
     for (let i = 0; i < N + 5; i++) {
       const t = performance.now();
@@ -84,21 +108,34 @@ export async function benchFramework(): Promise<BenchSection> {
       if (i >= 5) rawTapTimes.push(performance.now() - t);
       await back();
     }
-    const assertTimes = await sample(N, () => expect(app.getByText('New note')).toBeVisible(), 5);
+    const assertTimes = await sample(N, () => expect(fromHere.getByText('New note')).toBeVisible(), 5);
     const rawAssertTimes = await sample(N, () => rawAssertVisible(client, space.id, 'New note'), 5);
     const observeTimes = await sample(N, () => client.call('ui_observe', { space_id: space.id, max_nodes: 400 }), 5);
+    const peer = await measurePeer();
 
-    rows.push({ measure: 'locator.tap (auto-wait, strict, stable, verify)', ...stats(tapTimes), raw_median_ms: round(median(rawTapTimes)), overhead: `${round(median(tapTimes) / median(rawTapTimes))}x` });
-    rows.push({ measure: 'expect(locator).toBeVisible()', ...stats(assertTimes), raw_median_ms: round(median(rawAssertTimes)), overhead: `${round(median(assertTimes) / median(rawAssertTimes))}x` });
+    rows.push({ measure: 'raw protocol tap (ui_observe + ui_tap)', ...stats(rawTapTimes), round_trips: 2 });
+    rows.push({ measure: 'locator.tap, selector_actions (on the device)', ...stats(device.times), vs: 'raw protocol tap', ratio: ratio(device.times, rawTapTimes), round_trips: median(device.trips) });
+    rows.push({ measure: 'locator.tap, client-side loop (no extension)', ...stats(client_.times), vs: 'raw protocol tap', ratio: ratio(client_.times, rawTapTimes), round_trips: median(client_.trips) });
+    if (peer) {
+      rows.push({ measure: "Appium 3 + fake driver: $('~new_note').click()", ...stats(peer.click) });
+      rows.push({ measure: 'locator.tap, selector_actions vs Appium click', median_ms: round(median(device.times)), vs: "Appium 3 + fake driver: $('~new_note').click()", ratio: ratio(device.times, peer.click) });
+    } else notes.push(`Appium is not installed for the comparison: ${APPIUM_SETUP}`);
+    rows.push({ measure: 'raw protocol assertion (one ui_observe, find)', ...stats(rawAssertTimes) });
+    rows.push({ measure: 'expect(locator).toBeVisible()', ...stats(assertTimes), vs: 'raw protocol assertion (one ui_observe, find)', ratio: ratio(assertTimes, rawAssertTimes) });
+    if (peer) {
+      rows.push({ measure: "Appium 3 + fake driver: $('~empty').isDisplayed()", ...stats(peer.displayed) });
+      rows.push({ measure: 'expect(locator).toBeVisible() vs Appium isDisplayed', median_ms: round(median(assertTimes)), vs: "Appium 3 + fake driver: $('~empty').isDisplayed()", ratio: ratio(assertTimes, peer.displayed) });
+    }
     rows.push({ measure: 'one ui_observe round trip (MCP over HTTP)', ...stats(observeTimes) });
 
     const instanceTimes = await sample(15, async () => {
       const inst = await space.launch(NOTES_APK);
       await inst.close();
     }, 3);
-    rows.push({ measure: 'per-test instance: launch new → close (stop + wipe)', ...stats(instanceTimes) });
+    rows.push({ measure: 'per-test instance: launch new → close (stop + wipe)', ...stats(instanceTimes), ...(peer ? { vs: 'Appium session: new → delete', ratio: ratio(instanceTimes, peer.session) } : {}) });
+    if (peer) rows.push({ measure: 'Appium session: new → delete', ...stats(peer.session) });
 
-    await app.close();
+    await fromHere.close();
     await space.delete();
     await conn.close();
   } finally {
@@ -107,23 +144,79 @@ export async function benchFramework(): Promise<BenchSection> {
     await sim.close();
   }
 
-  const repeat = 3;
-  for (const workers of [1, 2, 4]) {
+  rows.push(...(await realisticTap()));
+
+  // Long enough that start-up is a small part: 200 tests (the notes spec repeated).
+  const tests = 200;
+  const perRun = 6; // tests in specs/notes.spec.ts
+  const repeat = Math.ceil(tests / perRun);
+  const suite: Record<number, { ms: number; tests: number }> = {};
+  for (const workers of [1, 2]) {
     const r = await runSuite(workers, repeat);
+    suite[workers] = r;
+    const busy = r.durations.reduce((a, b) => a + b, 0) / workers;
     rows.push({
-      measure: `specs/notes.spec.ts ×${repeat}, ${workers} worker${workers > 1 ? 's' : ''} (child process, incl. startup)`,
+      measure: `specs/notes.spec.ts ×${repeat} (${r.tests} tests), ${workers} worker${workers > 1 ? 's' : ''}`,
       median_ms: round(r.ms, 0),
       tests: r.tests,
       tests_per_s: round(r.tests / (r.ms / 1000)),
+      test_median_ms: round(median(r.durations.length ? r.durations : [0])),
+      outside_tests: `${round((100 * (r.ms - busy)) / r.ms, 1)}%`,
+      ...(workers === 2 ? { vs: `specs/notes.spec.ts ×${repeat} (${suite[1]!.tests} tests), 1 worker`, ratio: round(suite[1]!.ms / r.ms) } : {}),
       ...(r.ok ? {} : { note: 'FAILED' }),
     });
   }
   notes.push(
     'Instant fault profile: the device answers at once, so the figures are the framework and transport, not a phone.',
-    'tap = at least 2 observations (found, then stable bounds) + the tap + 1 observation to verify it took; raw = 1 observation + the tap.',
-    'Suite rows include Playwright and simulator start-up; workers share one simulated device, each in its own space.',
+    'round_trips: tool calls per tap. Client-side loop: at least 2 observations (found, then stable bounds) + the tap + 1 observation to verify it took. selector_actions: 1 (the runtime waits, acts and verifies next to the screen).',
+    'Suite rows: wall time of a child Playwright run, start-up included; outside_tests = wall time not spent inside a test (start-up, workers, fixtures between tests) per worker; the 2-worker ratio is throughput over 1 worker.',
   );
-  return { title: 'framework: step latency, overhead vs raw protocol, per-test instance, suite throughput', rows, notes };
+  return { title: 'framework: step latency and round trips vs raw protocol and Appium, per-test instance, suite throughput', rows, notes };
+}
+
+/**
+ * A phone's latencies (the `realistic` profile: 50–100 ms per accessibility call): a locator tap
+ * on the selector_actions path against a bare ui_tap on a node already known, and one ui_observe.
+ * Target: the tap costs at most one observation more than the bare tap.
+ */
+async function realisticTap(): Promise<BenchSection['rows']> {
+  const sim = await startEmbeddedDevice({ faults: 'realistic', seed: 1 });
+  try {
+    const conn = await connectDevice({ provider: 'sim', url: sim.url, token: sim.token });
+    const client = conn.client;
+    const space = await Space.create(client, 'bench-realistic');
+    const app = await space.launch(NOTES_APK, undefined, { actionTimeout: 10_000, expectTimeout: 10_000, deviceActions: 'auto' });
+    const back = async () => {
+      await client.call('ui_key', { space_id: space.id, key: 'back' });
+      await client.call('ui_wait_for', { space_id: space.id, text: 'New note', idle: true, timeout_ms: 5_000 });
+    };
+    const n = 15;
+    const tap = await tapSamples(app, back, n);
+    const bare: number[] = [];
+    for (let i = 0; i < n + 3; ) {
+      const obs = await client.call('ui_observe', { space_id: space.id, max_nodes: 400 });
+      const node = obs.nodes.find((x) => x.text === 'New note');
+      if (!node) continue;
+      const t = performance.now();
+      // A screen still settling answers SNAPSHOT_STALE: look again; only a tap that landed counts.
+      const landed = await client.call('ui_tap', { space_id: space.id, node_id: node.id, snapshot_id: obs.snapshot_id }).then(() => true, () => false);
+      if (!landed) continue;
+      if (i++ >= 3) bare.push(performance.now() - t);
+      await back();
+    }
+    const observe = await sample(n, () => client.call('ui_observe', { space_id: space.id, max_nodes: 400 }), 3);
+    await app.close();
+    await space.delete();
+    await conn.close();
+    const extra = median(tap.times) - median(bare);
+    return [
+      { measure: 'realistic: bare ui_tap on a known node', ...stats(bare) },
+      { measure: 'realistic: one ui_observe', ...stats(observe) },
+      { measure: 'realistic: locator.tap, selector_actions', ...stats(tap.times), vs: 'realistic: bare ui_tap on a known node', ratio: ratio(tap.times, bare), above_bare_ms: round(extra), observations_above_bare: round(extra / median(observe)) },
+    ];
+  } finally {
+    await sim.close();
+  }
 }
 
 /** Where the peer comparison's Appium lives (APPIUM_HOME): a scratch project dir, not a dependency. */
@@ -145,17 +238,15 @@ const FAKE_APP_XML = `<app>
 /**
  * The peer: the same two steps through Appium 3 + @appium/fake-driver + WebdriverIO (find by
  * accessibility id, click; find, isDisplayed), and a session as the per-test unit. The fake
- * driver answers from an in-memory XML: like the instant sim, it shows the stack's own cost.
+ * driver answers from an in-memory XML: like the instant sim, it shows the stack's own cost. No
+ * auto-wait, strictness or verification on this side. Null when Appium is not set up.
  */
-export async function benchFrameworkPeer(): Promise<BenchSection> {
-  const title = 'framework peer: Appium 3 + fake driver + WebdriverIO, same steps';
+async function measurePeer(): Promise<{ click: number[]; displayed: number[]; session: number[] } | null> {
   const { existsSync, writeFileSync } = await import('node:fs');
   // Appium and WebdriverIO are devDependencies; APPIUM_HOME holds the installed drivers.
   const appiumMain = path.join(ROOT, 'node_modules/appium/index.js');
   const wdio = path.join(ROOT, 'node_modules/webdriverio/build/index.js');
-  if (!existsSync(appiumMain) || !existsSync(wdio) || !existsSync(path.join(APPIUM_HOME, 'node_modules/.cache/appium/extensions.yaml'))) {
-    return { title, rows: [{ measure: 'skipped', note: 'Appium is not installed for the comparison' }], notes: [`To include it: npm run bench:peer:setup (${APPIUM_SETUP})`] };
-  }
+  if (!existsSync(appiumMain) || !existsSync(wdio) || !existsSync(path.join(APPIUM_HOME, 'node_modules/.cache/appium/extensions.yaml'))) return null;
   const xml = path.join(APPIUM_HOME, 'notes-app.xml');
   writeFileSync(xml, FAKE_APP_XML);
   const port = 4723 + Math.floor(Math.random() * 1000);
@@ -177,15 +268,7 @@ export async function benchFrameworkPeer(): Promise<BenchSection> {
     }, 5);
     await d.deleteSession();
     const session = await sample(10, async () => (await open()).deleteSession(), 2);
-    return {
-      title,
-      rows: [
-        { measure: "$('~new_note').click()", ...stats(click) },
-        { measure: "$('~empty').isDisplayed()", ...stats(displayed) },
-        { measure: 'session: new → delete (the per-test unit)', ...stats(session) },
-      ],
-      notes: ['Compare with the framework table: locator.tap vs click, toBeVisible vs isDisplayed, instance vs session. No auto-wait, strictness or verification on this side.'],
-    };
+    return { click, displayed, session };
   } finally {
     server.kill();
   }

@@ -1,8 +1,33 @@
-/** One table of `npm run bench`: rows of figures, with the comparison in the same table. */
+/**
+ * One table of `npm run bench`: rows of figures, with the comparison in the same table. A row
+ * names its figure in `measure` (or `name`), its times in `median_ms`/`p95_ms`, and may name what
+ * it is compared with in `vs` and the ratio (its median over the other's) in `ratio`.
+ */
 export interface BenchSection {
   title: string;
   rows: Array<Record<string, string | number>>;
   notes?: string[];
+}
+
+/** A figure of bench-results.json. */
+export interface JsonRow {
+  section: string;
+  name: string;
+  median_ms: number | null;
+  p95_ms: number | null;
+  vs: string | null;
+  ratio: number | null;
+  /** The row's other columns (counts, notes), as printed. */
+  extra: Record<string, string | number>;
+}
+
+/** The rows of a section as bench-results.json figures. */
+export function jsonRows(section: BenchSection): JsonRow[] {
+  return section.rows.map((r) => {
+    const { measure, name, median_ms, p95_ms, vs, ratio, ...extra } = r;
+    const num = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v.replace(/x$/, ''))) ? Number(v.replace(/x$/, '')) : null);
+    return { section: section.title, name: String(measure ?? name ?? Object.values(r)[0]), median_ms: num(median_ms), p95_ms: num(p95_ms), vs: vs === undefined ? null : String(vs), ratio: num(ratio), extra };
+  });
 }
 
 export function median(xs: number[]): number {

@@ -167,15 +167,9 @@ export class App extends LocatorFactory {
       for (let attempt = 1; ; attempt++) {
         await this.driver.call(api, 'ui_key', { space_id: this.driver.spaceId, key });
         if (key !== 'back' && key !== 'home') return;
-        let after = before;
-        for (const wait of [0, 50, 150]) {
-          if (wait) await new Promise((r) => setTimeout(r, wait));
-          after = await this.driver.call(api, 'ui_observe', { space_id: this.driver.spaceId, max_nodes: 400, detail: 'compact' });
-          if (after.screen_hash !== before.screen_hash || after.tree_missing || after.package !== before.package) break;
-        }
-        rec.after = after.snapshot_id;
-        if (after.snapshot_id !== before.snapshot_id && (after.screen_hash !== before.screen_hash || after.tree_missing || after.package !== before.package)) return;
-        if (attempt >= 3) return;
+        const { obs, effect } = await this.driver.settle(api, before, null, (b, after) => (after.screen_hash !== b.screen_hash || after.tree_missing || after.package !== b.package ? 'yes' : 'no'));
+        rec.after = obs.snapshot_id;
+        if (effect || attempt >= 3) return;
       }
     });
   }

@@ -1,7 +1,7 @@
 import { test } from '@playwright/test';
 import type { DeviceClient } from '../device-runtime/client/index.js';
 import { DeviceError } from '../device-runtime/client/index.js';
-import type { Observation, ToolInput, ToolName, ToolResult } from '../device-runtime/protocol/index.js';
+import { settle, type Observation, type ToolInput, type ToolName, type ToolResult, type Took, type UiNode } from '../device-runtime/protocol/index.js';
 import { AppCrashedError, describeScreen, DeviceDisconnectedError, NestwrightError, TestEndedError, TimeoutError } from './errors.js';
 import type { LocatorHealing } from './heal/healer.js';
 import type { Trajectory, TrajectoryStep } from './trajectory.js';
@@ -22,6 +22,11 @@ export interface DriverOptions {
   timingProfile?: string;
   /** The running test, when there is one. */
   scope?: TestScope;
+  /**
+   * 'auto' (default): act in one round trip on runtimes that offer the `selector_actions`
+   * extension; 'off': always wait, act and verify from here, one tool call per look.
+   */
+  deviceActions?: 'auto' | 'off';
   /** Selector healing for this test (`use.heal`); absent: off. */
   heal?: LocatorHealing;
 }
@@ -86,6 +91,35 @@ export class AppDriver {
   /** The last screen this driver observed: what a step cut short by the test's timeout shows. */
   lastSeen: Observation | null = null;
 
+  /** Tool calls made so far: each trajectory step records how many it took (`roundTrips`). */
+  roundTrips = 0;
+
+  private onDevice: Promise<boolean> | null = null;
+
+  /** Whether actions run on the device in one round trip (the runtime offers `selector_actions` and the option allows it). */
+  resolvesOnDevice(): Promise<boolean> {
+    if (this.options.deviceActions === 'off') return Promise.resolve(false);
+    return (this.onDevice ??= this.client.info().then(
+      (info) => info?.extensions.includes('selector_actions') ?? false,
+      () => false,
+    ));
+  }
+
+  /**
+   * Observe after an action until it shows an effect (the protocol's settle: a few quick looks);
+   * a crash of our instance seen meanwhile is raised.
+   */
+  settle(api: string, before: Observation, node: UiNode | null, took: Took): Promise<{ obs: Observation; effect: boolean }> {
+    return settle(async () => {
+      const obs = await this.call(api, 'ui_observe', { space_id: this.spaceId, max_nodes: 400, detail: 'compact' });
+      if (!this.inFront(obs)) {
+        const crash = await this.crashed(api);
+        if (crash) throw crash;
+      }
+      return obs;
+    }, before, node, took);
+  }
+
   /** A tool call through the device client, device errors translated to nestwright errors. */
   async call<N extends ToolName>(api: string, name: N, input: ToolInput<N>): Promise<ToolResult<N>> {
     try {
@@ -102,6 +136,7 @@ export class AppDriver {
   async raw<N extends ToolName>(name: N, input: ToolInput<N>): Promise<ToolResult<N>> {
     const signal = this.options.scope?.signal;
     if (signal?.aborted) throw new TestEndedError();
+    this.roundTrips++;
     const pending = this.client.call(name, input);
     let result: ToolResult<N>;
     if (!signal) result = await pending;
@@ -146,7 +181,7 @@ export class AppDriver {
 
   /** The instance's logcat, formatted like `adb logcat -v threadtime` lines. */
   async logcat(maxLines = 200): Promise<string[]> {
-    const { lines } = await this.client.call('sys_logcat', {
+    const { lines } = await this.raw('sys_logcat', {
       space_id: this.spaceId,
       package: this.pkg,
       ...(this.instance ? { instance: this.instance } : {}),
@@ -214,7 +249,7 @@ export class AppDriver {
   async screenshot(api: string, scale = 1): Promise<Buffer | null> {
     if (this.screenshotsSupported === false) return null;
     try {
-      const shot = await this.client.call('ui_screenshot', { space_id: this.spaceId, scale });
+      const shot = await this.raw('ui_screenshot', { space_id: this.spaceId, scale });
       this.screenshotsSupported = true;
       return Buffer.from(shot.data, 'base64');
     } catch (e) {
@@ -241,14 +276,17 @@ export class AppDriver {
    * trajectory record with the snapshots (and, per `screenshot`, PNGs) before and after.
    */
   async step<T>(
-    meta: Pick<TrajectoryStep, 'kind' | 'api' | 'title' | 'selector'>,
+    meta: Pick<TrajectoryStep, 'kind' | 'api' | 'title' | 'selector'> & { roundTripsFrom?: number },
     body: (record: TrajectoryStep) => Promise<T>,
   ): Promise<T> {
-    const record = this.trajectory.begin({ ...meta, instance: this.instance });
+    const { roundTripsFrom, ...fields } = meta;
+    const record = this.trajectory.begin({ ...fields, instance: this.instance });
+    const trips = roundTripsFrom ?? this.roundTrips;
     const mode = this.options.screenshot ?? 'off';
     const run = async () => {
       try {
         const value = await body(record);
+        record.roundTrips = this.roundTrips - trips;
         this.trajectory.end(record);
         if (mode === 'every-step') await this.stepScreenshot(record, 'after');
         return value;
@@ -259,6 +297,7 @@ export class AppDriver {
         const e = scope?.signal.aborted
           ? new TimeoutError(meta.api, `${scope.endReason()} This step was running: ${meta.title} (for ${Date.now() - record.startedAt}ms).\nScreen (last seen):\n${describeScreen(this.lastSeen)}`, [], this.lastSeen)
           : caught;
+        record.roundTrips = this.roundTrips - trips;
         this.trajectory.end(record, e);
         if (mode !== 'off' && !(e instanceof DeviceDisconnectedError) && !scope?.signal.aborted) await this.stepScreenshot(record, 'after');
         throw e;

@@ -1,5 +1,8 @@
 import { DeviceError } from '../device-runtime/client/index.js';
 import type { ErrorCode, Observation, UiNode } from '../device-runtime/protocol/index.js';
+import { describeNode } from '../device-runtime/protocol/actionability.js';
+
+export { describeNode };
 
 /**
  * The `code` of a nestwright error: a device protocol code (`TIMEOUT`, `APP_CRASHED`,
@@ -211,16 +214,6 @@ export class TestEndedError extends NestwrightError {
 }
 
 /** One line per node, as shown in errors and call logs. */
-export function describeNode(n: UiNode): string {
-  const parts = [n.role];
-  if (n.text) parts.push(JSON.stringify(n.text));
-  if (n.desc) parts.push(`desc=${JSON.stringify(n.desc)}`);
-  if (n.res_id) parts.push(`id=${n.res_id.replace(/^.*:id\//, '')}`);
-  if (!n.enabled) parts.push('disabled');
-  if (n.checked) parts.push('checked');
-  parts.push(`[${n.bounds.join(',')}]`);
-  return parts.join(' ');
-}
 
 /** The screen as text, for failure messages: one node per line, indented by depth. */
 export function describeScreen(obs: Observation | null, max = 40): string {

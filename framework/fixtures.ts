@@ -30,6 +30,12 @@ export interface NestwrightUse {
    */
   permissions?: string[];
   /**
+   * Where actions wait, act and verify: 'auto' (default) on the device in one round trip when
+   * the runtime offers the `selector_actions` extension, else here; 'off' always here, one tool
+   * call per look. `NESTWRIGHT_DEVICE_ACTIONS=off` sets 'off' for a run.
+   */
+  deviceActions?: 'auto' | 'off';
+  /**
    * Selector healing: 'off', 'suggest' (default: a broken locator still fails the test, and the
    * report carries the proposed fix) or 'auto' (the step runs on the healed locator and is marked
    * `healed`); `{ mode, model }` lets a model arbitrate close calls.
@@ -42,6 +48,7 @@ export interface NestwrightUse {
 /** `actionTimeout`, `screenshot`, `permissions` and `channel` are Playwright's own options, reused. */
 type Options = {
   trajectory: 'on' | 'retain-on-failure' | 'off';
+  deviceActions: 'auto' | 'off';
   /** test.use({ app }) lands here (see `use` below); config `use.app` sets `app` itself. */
   _appOverride: string;
   /** test.use({ screenshot }) lands here: Playwright's own `screenshot` is worker-scoped. */
@@ -65,6 +72,7 @@ const withOptions = base.extend<Options & { app: App }, WorkerOptions & { device
   _appOverride: ['', { option: true }],
   _screenshotOverride: ['', { option: true }],
   trajectory: ['on', { option: true }],
+  deviceActions: ['auto', { option: true }],
   heal: ['suggest', { option: true }],
   _healStore: [healStore, { scope: 'worker', box: true }],
   ai: [undefined, { option: true }],
@@ -82,7 +90,7 @@ const withOptions = base.extend<Options & { app: App }, WorkerOptions & { device
     { box: true },
   ],
   _testContext: [
-    async ({ _trajectory, actionTimeout, screenshot, _screenshotOverride, permissions, device, heal, _healStore }, use, testInfo) => {
+    async ({ _trajectory, actionTimeout, screenshot, _screenshotOverride, permissions, device, deviceActions, heal, _healStore }, use, testInfo) => {
       const healer = healerFor(heal, _healStore, testInfo);
       const mode = _screenshotOverride || (typeof screenshot === 'string' ? screenshot : (screenshot as { mode?: string } | undefined)?.mode);
       // A device slower than a phone (the simulator's hostile profile) stretches every timeout,
@@ -109,6 +117,7 @@ const withOptions = base.extend<Options & { app: App }, WorkerOptions & { device
           expectTimeout: (testInfo.project as { expect?: { timeout?: number } }).expect?.timeout ?? 5_000,
           screenshot: mode === 'every-step' || mode === 'only-on-failure' ? mode : 'off',
           timeoutScale: scale,
+          deviceActions: process.env.NESTWRIGHT_DEVICE_ACTIONS === 'off' ? 'off' : deviceActions,
           ...(timing ? { timingProfile: timing.profile } : {}),
           scope,
           ...(healer ? { heal: healer } : {}),

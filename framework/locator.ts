@@ -1,10 +1,9 @@
-import { formatTitle, TOOLS, type Key, type Observation, type UiNode } from '../device-runtime/protocol/index.js';
+import { fieldHolds, formatTitle, REAL_CLOCK, screenChanged, toWireSteps, TOOLS, waitForActionable, type ActionabilityIO, type Key, type Observation, type Took, type UiNode } from '../device-runtime/protocol/index.js';
 import { DeviceError } from '../device-runtime/client/index.js';
 import { isSecret, revealSecret, type Secret } from './ai/secret.js';
 import type { AppDriver } from './driver.js';
 import { callSite, type HealedTarget } from './heal/healer.js';
-import { describeNode, describeScreen, NestwrightError, StrictModeViolationError, TimeoutError } from './errors.js';
-import { poll } from './poll.js';
+import { describeScreen, NestwrightError, StrictModeViolationError, TimeoutError } from './errors.js';
 import { formatSteps, fullText, parseSelector, resolveSteps, type Step, type TextMatch } from './selector.js';
 
 /** What `getByRole(role, options)` narrows by, besides the role. Unset fields match anything. */
@@ -250,67 +249,28 @@ export class Locator extends LocatorFactory {
    * Wait until exactly one node matches and it is visible, enabled (unless `enabled: false`) and
    * stable (same bounds in two observations in a row), then return it with its snapshot. While
    * nothing matches and the screen has a scrollable list, scroll it (down to its end, then back
-   * up) to bring the node into view, as a user would.
+   * up) to bring the node into view, as a user would. The loop is the protocol's
+   * (device-runtime/protocol/actionability.ts), here over tool calls.
    *
    * @internal Actions and reads call it; tests use an action or `expect(locator).toBeVisible()`.
    */
   async waitForActionable(api: string, opts: { timeout?: number; enabled?: boolean; scroll?: boolean; log?: string[] } = {}): Promise<{ node: UiNode; obs: Observation }> {
     const timeout = opts.timeout ?? this.driver.timeout(undefined);
     const log = opts.log ?? [];
-    log.push(`waiting for ${this}`);
-    let last: Observation | null = null;
-    let previous: UiNode | null = null;
-    let direction: 'down' | 'up' = 'down';
-    let stuck = 0;
-    let keyboardTries = 0;
-    const r = await poll(timeout, async (attempt) => {
-      const { nodes, obs } = await this.resolve(api);
-      last = obs;
-      if (obs.tree_missing) return note(log, 'accessibility tree missing (a transition), observing again');
-      if (nodes.length > 1) throw new StrictModeViolationError(api, this.toString(), nodes);
-      const node = nodes[0];
-      if (!node) {
-        // What a user does when the field is under the keyboard: hide it (not on the first
-        // look, which may just be early). A device may drop the key: while the keyboard is still
-        // up, back again, three times at most.
-        if (opts.scroll !== false && obs.keyboard && keyboardTries < 3 && attempt > 0) {
-          keyboardTries++;
-          await this.driver.call(api, 'ui_key', { space_id: this.driver.spaceId, key: 'back' });
-          note(log, keyboardTries === 1 ? 'no match yet; hiding the soft keyboard, which covers the bottom of the screen' : 'the soft keyboard is still up (the key was dropped); hiding it again');
-          return { done: false, again: true };
-        }
-        if (opts.scroll !== false && direction === 'down' && listLoading(obs)) {
-          // A progress indicator in the list: its next page is on the way. Wait, do not turn.
-          stuck = 0;
-          return note(log, 'no match yet; the list is loading more (a progress indicator in it), waiting');
-        }
-        if (opts.scroll !== false && obs.nodes.some((n) => n.scrollable)) {
-          const { moved } = await this.driver.call(api, 'ui_scroll', { space_id: this.driver.spaceId, direction, amount: 1 });
-          // At the bottom a list may still be loading its next page: look a few times before
-          // turning back up.
-          stuck = moved ? 0 : stuck + 1;
-          if (!moved && (direction === 'up' || stuck >= 3)) {
-            direction = direction === 'down' ? 'up' : 'down';
-            stuck = 0;
-          }
-          note(log, `no match yet; scrolling the list ${moved ? direction : `(at its end; next: ${direction})`} to bring it into view`);
-          // A scroll that moved shows new rows: look at once. At the end, wait as usual.
-          return { done: false, again: moved };
-        }
-        return note(log, 'no match yet');
-      }
-      if (opts.enabled !== false && !node.enabled) return note(log, `${describeNode(node)} is disabled, waiting`);
-      if (!previous || previous.bounds.join() !== node.bounds.join()) {
-        const moved = previous !== null;
-        previous = node;
-        return moved ? note(log, `${describeNode(node)} is moving, waiting for it to settle`) : { done: false };
-      }
-      log.push(`  resolved to ${describeNode(node)}`);
-      this.driver.options.heal?.resolved(this, node, obs);
-      return { done: true, value: { node, obs } };
-    });
-    if ('value' in r) return r.value;
-    throw new TimeoutError(api, `timeout ${this.driver.describeTimeout(timeout)} exceeded.\nCall log:\n${formatLog(log)}\nScreen:\n${describeScreen(last)}`, log, last);
+    const d = this.driver;
+    const io: ActionabilityIO = {
+      observe: () => d.observe(api),
+      scroll: async (direction) => (await d.call(api, 'ui_scroll', { space_id: d.spaceId, direction, amount: 1 })).moved,
+      hideKeyboard: async () => void (await d.call(api, 'ui_key', { space_id: d.spaceId, key: 'back' })),
+      clock: REAL_CLOCK,
+    };
+    const r = await waitForActionable(io, this.steps, { timeoutMs: timeout, ...(opts.enabled !== undefined ? { enabled: opts.enabled } : {}), ...(opts.scroll !== undefined ? { scroll: opts.scroll } : {}) }, log);
+    if (r.status === 'ok') {
+      d.options.heal?.resolved(this, r.node, r.obs);
+      return r;
+    }
+    if (r.status === 'ambiguous') throw new StrictModeViolationError(api, this.toString(), r.nodes);
+    throw new TimeoutError(api, `timeout ${d.describeTimeout(timeout)} exceeded.\nCall log:\n${formatLog(log)}\nScreen:\n${describeScreen(r.obs)}`, log, r.obs);
   }
 
   private title(tool: keyof typeof TOOLS, extra: Record<string, unknown> = {}): string {
@@ -320,7 +280,8 @@ export class Locator extends LocatorFactory {
   /**
    * Resolve, act on the node from that very snapshot (retrying if the screen changed in
    * between), then verify: a device may answer ok and drop the input, so when the screen shows
-   * no effect after a short wait the action is repeated (twice at most).
+   * no effect after a short wait the action is repeated (twice at most). On a runtime with the
+   * `selector_actions` extension all of it happens on the device, in one round trip.
    */
   private async act(
     api: string,
@@ -328,9 +289,10 @@ export class Locator extends LocatorFactory {
     args: Record<string, unknown>,
     opts: { timeout?: number } = {},
     extraTitle: Record<string, unknown> | ((node: UiNode | null) => Record<string, unknown>) = {},
-    took: Took = (before, after) => (after.tree_missing || after.package !== before.package || after.activity !== before.activity || content(after) !== content(before) ? 'yes' : 'no'),
+    took: Took = screenChanged,
   ): Promise<void> {
     const started = Date.now();
+    const trips = this.driver.roundTrips;
     // Where the test called this action: healing looks it up, and after an await it is gone from the stack.
     const at = this.driver.options.heal ? callSite() : undefined;
     const timeout = this.driver.timeout(opts.timeout);
@@ -344,14 +306,22 @@ export class Locator extends LocatorFactory {
         throw e;
       }
     };
-    // A title that depends on the node (a password field's text is never shown) is known only
-    // once the node is resolved: the step then begins after that first resolution, and its
-    // trajectory record still counts the wait. A node never found gives the title for `null`.
-    let first: { found?: { node: UiNode; obs: Observation }; error?: unknown } | null = null;
-    if (typeof extraTitle === 'function') first = await find().then((found) => ({ found }), (error: unknown) => ({ error }));
-    const title = this.title(tool, typeof extraTitle === 'function' ? extraTitle(first?.found?.node ?? null) : extraTitle);
-    await this.driver.step({ kind: 'action', api, title, selector: this.toString() }, async (record) => {
+    // What happens before the step opens: on the selector_actions path the whole action (one
+    // round trip); otherwise, for a title that depends on the node (a password field's text is
+    // never shown), its first resolution. The step's record still counts that time and those
+    // round trips. A node never found gives the title for `null`.
+    let first: { found?: { node: UiNode; obs: Observation }; done?: DeviceDone; error?: unknown } | null = null;
+    if (await this.driver.resolvesOnDevice()) first = await this.actOnDevice(api, tool, args, timeout).then((done) => ({ done }), (error: unknown) => ({ error }));
+    else if (typeof extraTitle === 'function') first = await find().then((found) => ({ found }), (error: unknown) => ({ error }));
+    const title = this.title(tool, typeof extraTitle === 'function' ? extraTitle(first?.found?.node ?? first?.done?.node ?? null) : extraTitle);
+    await this.driver.step({ kind: 'action', api, title, selector: this.toString(), roundTripsFrom: trips }, async (record) => {
       record.startedAt = started;
+      if (first?.done) {
+        record.node = first.done.node;
+        record.before = first.done.before;
+        record.after = first.done.after;
+        return;
+      }
       let attempts = 0;
       let healed: HealedTarget | null = null;
       for (;;) {
@@ -379,7 +349,7 @@ export class Locator extends LocatorFactory {
           throw await this.driver.translate(api, e);
         }
         attempts++;
-        const after = await this.settle(api, obs, node, took);
+        const after = await this.driver.settle(api, obs, node, took);
         record.after = after.obs.snapshot_id;
         // A healed step has no time left, but a dropped input still gets its repeats.
         if (after.effect || attempts >= 3 || (!healed && Date.now() >= deadline)) {
@@ -392,30 +362,48 @@ export class Locator extends LocatorFactory {
   }
 
   /**
-   * Observe after an action until it shows an effect (a few quick looks). Only an answer of 'no'
-   * in every look counts as "no effect": when the check cannot tell ('unknown', e.g. the field
-   * is out of sight), the action is not repeated.
+   * The `selector_actions` path: one call; the device waits, acts, verifies and answers with the
+   * screen after. A locator that matched nothing (or several) throws as the client-side wait
+   * does, so healing takes it from there.
    */
-  private async settle(api: string, before: Observation, node: UiNode, took: Took): Promise<{ obs: Observation; effect: boolean }> {
-    let obs = before;
-    let answer: 'yes' | 'no' | 'unknown' = 'no';
-    for (const wait of [0, 50, 150]) {
-      if (wait) await new Promise((r) => setTimeout(r, wait));
-      obs = await this.driver.call(api, 'ui_observe', { space_id: this.driver.spaceId, max_nodes: 400, detail: 'compact' });
-      if (!this.driver.inFront(obs)) {
-        const crash = await this.driver.crashed(api);
-        if (crash) throw crash;
+  private async actOnDevice(api: string, tool: 'ui_tap' | 'ui_long_press' | 'ui_set_text', args: Record<string, unknown>, timeout: number): Promise<DeviceDone> {
+    const d = this.driver;
+    const heal = d.options.heal;
+    try {
+      const r = await d.raw(tool, {
+        space_id: d.spaceId,
+        selector: toWireSteps(this.steps),
+        wait: { timeout_ms: timeout, enabled: true, scroll: true },
+        app: { package: d.pkg, ...(d.instance ? { instance: d.instance } : {}) },
+        max_nodes: 400,
+        observe_before: !!heal,
+        ...args,
+      } as never);
+      // The fingerprint is of what the locator names (as on the client-side path), not of the
+      // clickable ancestor a tap may land on.
+      const named = r.matched ?? r.node;
+      if (named && r.observation_before) heal?.resolved(this, named, r.observation_before);
+      if (r.observation) d.lastSeen = r.observation;
+      return { node: r.node, before: r.snapshot_id ?? null, after: r.observation?.snapshot_id ?? null };
+    } catch (e) {
+      if (e instanceof DeviceError && (e.code === 'TIMEOUT' || e.code === 'AMBIGUOUS_TARGET')) {
+        const details = (e.details ?? {}) as { log?: string[]; observation?: Observation | null; matches?: UiNode[] };
+        const obs = details.observation ?? null;
+        if (obs) d.lastSeen = obs;
+        const log = details.log ?? [];
+        throw e.code === 'AMBIGUOUS_TARGET'
+          ? new StrictModeViolationError(api, this.toString(), details.matches ?? [])
+          : new TimeoutError(api, `timeout ${d.describeTimeout(timeout)} exceeded.\nCall log:\n${formatLog(log)}\nScreen:\n${describeScreen(obs)}`, log, obs);
       }
-      answer = took(before, obs, node);
-      if (answer === 'yes') return { obs, effect: true };
+      throw await d.translate(api, e);
     }
-    return { obs, effect: answer === 'unknown' };
   }
 
   /**
    * Tap the node: wait until exactly one node matches and it is visible, enabled and stable
    * (scrolling a list to bring it into view, hiding the keyboard over it), tap it, and check that
-   * the screen changed (a tap with no effect is repeated, three taps at most). Fails with a
+   * the screen changed (a tap with no effect is repeated, three taps at most). On a runtime with
+   * the `selector_actions` extension the device does all of this in one round trip. Fails with a
    * {@link TimeoutError} after `timeout` (default: the action timeout), or a
    * {@link StrictModeViolationError} when more than one node matches.
    *
@@ -465,31 +453,7 @@ export class Locator extends LocatorFactory {
     const text = isSecret(value) ? revealSecret(value) : value;
     const hidden = isSecret(value) || opts.secret === true;
     const title = hidden ? { text: '***' } : text === '' ? { text } : (node: UiNode | null) => ({ text: node && !node.password ? text : '***' });
-    return this.act('locator.fill', 'ui_set_text', { text }, opts, title, (_, after, node) => {
-      if (after.tree_missing) return 'unknown';
-      const field = this.findField(after, node);
-      if (!field) return 'unknown';
-      // A password field shows one bullet per character.
-      if (field.password) return (field.text ?? '').length === text.length ? 'yes' : 'no';
-      const shown = field.text ?? '';
-      return shown === text || (text === '' && (field.text === null || field.text === field.hint)) ? 'yes' : 'no';
-    });
-  }
-
-  /**
-   * The field `node` (from an earlier snapshot: ids are per snapshot) in `obs`: this locator's
-   * one match if it is editable, else the editable node with its resource id in the same column,
-   * else the editable node at the same place. Null when it is out of sight.
-   */
-  private findField(obs: Observation, node: UiNode): UiNode | null {
-    const mine = resolveSteps(obs.nodes, this.steps).filter((n) => n.editable);
-    if (mine.length === 1) return mine[0]!;
-    const editable = obs.nodes.filter((n) => n.editable);
-    return (
-      (node.res_id ? editable.find((n) => n.res_id === node.res_id && sameColumn(n, node)) : undefined) ??
-      editable.find((n) => n.bounds.join() === node.bounds.join()) ??
-      null
-    );
+    return this.act('locator.fill', 'ui_set_text', { text }, opts, title, fieldHolds(this.steps, text));
   }
 
   /**
@@ -664,40 +628,13 @@ function formatLog(log: string[]): string {
   return log.map((l) => (l.startsWith('  ') ? `    - ${l.trimStart()}` : `  - ${l}`)).join('\n');
 }
 
-/** Same field across two snapshots (ids are per snapshot): same left edge and width. */
-function sameColumn(a: UiNode, b: UiNode): boolean {
-  return a.bounds[0] === b.bounds[0] && a.bounds[2] === b.bounds[2];
-}
-
-/**
- * What the screen says, without where it says it: an animation that only moves nodes (a snackbar
- * sliding in) is not the effect of an action, so a dropped tap is not taken for one that took.
- */
-function content(obs: Observation): string {
-  return obs.nodes
-    .map((n) => `${n.res_id ?? ''}|${n.role}|${n.text ?? ''}|${n.desc ?? ''}|${n.checked ? 1 : 0}|${n.selected ? 1 : 0}|${n.enabled ? 1 : 0}|${n.focused ? 1 : 0}`)
-    .sort()
-    .join('\n');
-}
-
-/** A progress indicator inside a scrollable list: the list is loading its next page. */
-function listLoading(obs: Observation): boolean {
-  const byId = new Map(obs.nodes.map((n) => [n.id, n]));
-  return obs.nodes.some((n) => {
-    if (n.role !== 'progressbar') return false;
-    for (let p = n.parent ? byId.get(n.parent) : undefined; p; p = p.parent ? byId.get(p.parent) : undefined) if (p.scrollable) return true;
-    return false;
-  });
-}
-
-/** Whether an action took, judged from the screens before and after: 'unknown' when it cannot tell. */
-type Took = (before: Observation, after: Observation, node: UiNode) => 'yes' | 'no' | 'unknown';
-
-function note(log: string[], line: string): { done: false } {
-  if (log[log.length - 1] !== `  ${line}`) log.push(`  ${line}`);
-  return { done: false };
-}
-
 export function assertLocator(value: unknown, api: string): asserts value is Locator {
   if (!(value instanceof Locator)) throw new NestwrightError(api, `expected a nestwright Locator (app.getByText(…) and friends), got ${typeof value}`);
+}
+
+/** What the selector_actions path did: the node acted on and the snapshots before and after. */
+interface DeviceDone {
+  node: UiNode | null;
+  before: string | null;
+  after: string | null;
 }

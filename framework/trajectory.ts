@@ -18,6 +18,8 @@ export interface TrajectoryStep {
   error: { code?: string; message: string } | null;
   source: 'locator' | 'ai' | 'skill' | 'healed';
   instance: string | null;
+  /** Tool calls the step made (one per look, action and check; one in all on the `selector_actions` path). */
+  roundTrips?: number;
   /** Set when the step ran on a healed locator (`source: 'healed'`): from what, to what, how sure. */
   heal?: { from: string; to: string; score: number; margin: number; proposal: string; by?: 'score' | 'model'; arbitration?: HealArbitration };
   /** AI steps (source 'ai'): instruction, tool calls, verdict and evidence, usage, cost, cache. */

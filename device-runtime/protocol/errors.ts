@@ -11,6 +11,7 @@ export const ErrorCodeSchema = z.enum([
   'APP_NOT_INSTALLED',
   'INSTANCE_NOT_FOUND',
   'NODE_NOT_FOUND',
+  'AMBIGUOUS_TARGET',
   'SNAPSHOT_STALE',
   'TASK_NOT_FOUND',
   'SKILL_NOT_FOUND',

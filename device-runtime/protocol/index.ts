@@ -24,3 +24,5 @@ export * from './tools/audit.js';
 export * from './tool-errors.js';
 export * from './wire.js';
 export * from './selector.js';
+export * from './wire-steps.js';
+export * from './actionability.js';

@@ -3,7 +3,7 @@ import { PreflightRejectCodeSchema } from './preflight.js';
 import { getTool, type ToolName } from './registry.js';
 
 const INSTALL: ErrorCode[] = PreflightRejectCodeSchema.options;
-const ACTION: ErrorCode[] = ['NODE_NOT_FOUND', 'SNAPSHOT_STALE', 'CHANNEL_UNAVAILABLE', 'APP_CRASHED', 'TIMEOUT', 'NOT_SUPPORTED'];
+const ACTION: ErrorCode[] = ['NODE_NOT_FOUND', 'AMBIGUOUS_TARGET', 'SNAPSHOT_STALE', 'CHANNEL_UNAVAILABLE', 'APP_CRASHED', 'TIMEOUT', 'NOT_SUPPORTED'];
 const LAUNCH: ErrorCode[] = ['APP_NOT_INSTALLED', 'INSTANCE_NOT_FOUND', 'ABI_MISMATCH', 'NO_PROCESS_SLOT', 'APP_CRASHED'];
 
 /**

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../tool.js';
 import { BoundsSchema, PointSchema, SpaceIdSchema } from '../common.js';
 import { ObservationSchema, UiNodeSchema } from '../observation.js';
+import { WireStepSchema } from '../wire-steps.js';
 
 const space_id = SpaceIdSchema;
 
@@ -17,15 +18,48 @@ const targetFields = {
   text: z.string().optional(),
   point: PointSchema.optional(),
 };
-type TargetFields = { node_id?: string; bounds?: unknown; text?: string; point?: unknown };
+/**
+ * Extension `selector_actions` (docs/protocol.md#actions): name the target by a locator's steps
+ * and let the runtime wait for it, act and verify next to the screen, in one round trip. The
+ * runtime waits as the framework does (device-runtime/protocol/actionability.ts: one match,
+ * visible, enabled, stable; hiding the keyboard and scrolling lists to find it), brings `app` to
+ * the front first, repeats an action that showed no effect (at most 3 times) and answers with
+ * the node, the observation after and the wait's call log. TIMEOUT and AMBIGUOUS_TARGET carry
+ * `details.log` and `details.observation` (AMBIGUOUS_TARGET also `details.matches`).
+ */
+const selectorFields = {
+  selector: z.array(WireStepSchema).min(1).optional().describe('Extension (selector_actions): the target as a locator\'s steps'),
+  wait: z
+    .object({
+      timeout_ms: z.number().int().min(0).max(600_000).default(5_000),
+      enabled: z.boolean().default(true).describe('Wait for the node to be enabled'),
+      scroll: z.boolean().default(true).describe('Scroll lists and hide the keyboard to find the node'),
+    })
+    .optional()
+    .describe('Extension (selector_actions): how long and for what to wait; with selector only'),
+  app: z
+    .object({ package: z.string(), instance: z.string().optional() })
+    .optional()
+    .describe('Extension (selector_actions): the app instance acted on, brought to the front first'),
+  max_nodes: z.number().int().min(1).max(5000).default(400).describe('Extension (selector_actions): nodes in the observation answered'),
+  observe_before: z.boolean().default(false).describe('Extension (selector_actions): also answer the observation the node was found in'),
+};
+type TargetFields = { node_id?: string; bounds?: unknown; text?: string; point?: unknown; selector?: unknown };
 const oneTarget = (v: TargetFields) =>
-  [v.node_id, v.bounds, v.text, v.point].filter((x) => x !== undefined).length === 1;
-const oneTargetMessage = { message: 'give exactly one of node_id, bounds, text or point' };
+  [v.node_id, v.bounds, v.text, v.point, v.selector].filter((x) => x !== undefined).length === 1;
+const oneTargetMessage = { message: 'give exactly one of node_id, bounds, text, point or selector' };
 
 export const ActionResultSchema = z.object({
   ok: z.literal(true),
   method: z.enum(['node', 'gesture']).describe('Node action, or the gesture fallback (docs/protocol.md#actions)'),
   node: UiNodeSchema.nullable().describe('The node acted on, when there was one'),
+  matched: UiNodeSchema.optional().describe('Extension (selector_actions): the node the selector matched (`node` is the one acted on: it, or its clickable ancestor)'),
+  snapshot_id: z.string().optional().describe('Extension (selector_actions): the snapshot the node was found in (the screen before the action)'),
+  observation: ObservationSchema.optional().describe('Extension (selector_actions): the screen after the action'),
+  observation_before: ObservationSchema.optional().describe('Extension (selector_actions): with observe_before, the screen the node was found in'),
+  effect: z.boolean().optional().describe('Extension (selector_actions): the action showed an effect (false: it was repeated 3 times without one, or the effect could not be seen)'),
+  attempts: z.number().int().optional().describe('Extension (selector_actions): how many times the action was performed'),
+  log: z.array(z.string()).optional().describe('Extension (selector_actions): the wait\'s call log'),
 });
 export type ActionResult = z.infer<typeof ActionResultSchema>;
 
@@ -68,7 +102,7 @@ export const ui_tap = defineTool({
   title: 'Tap {target}',
   description: 'Tap a node (preferred), bounds, text, or a point.',
   mutating: true,
-  input: z.object({ space_id, ...targetFields }).refine(oneTarget, oneTargetMessage),
+  input: z.object({ space_id, ...targetFields, ...selectorFields }).refine(oneTarget, oneTargetMessage),
   result: ActionResultSchema,
 });
 
@@ -78,7 +112,7 @@ export const ui_long_press = defineTool({
   description: 'Long-press a node, bounds, text, or a point.',
   mutating: true,
   input: z
-    .object({ space_id, ...targetFields, duration_ms: z.number().int().min(100).max(10_000).default(800) })
+    .object({ space_id, ...targetFields, ...selectorFields, duration_ms: z.number().int().min(100).max(10_000).default(800) })
     .refine(oneTarget, oneTargetMessage),
   result: ActionResultSchema,
 });
@@ -125,9 +159,10 @@ export const ui_set_text = defineTool({
       bounds: BoundsSchema.optional(),
       text: z.string().max(100_000),
       submit: z.boolean().default(false).describe('Press enter afterwards'),
+      ...selectorFields,
     })
-    .refine((v) => v.node_id !== undefined || v.bounds !== undefined, {
-      message: 'give node_id or bounds of the field to type into',
+    .refine((v) => [v.node_id, v.bounds, v.selector].filter((x) => x !== undefined).length === 1, {
+      message: 'give one of node_id, bounds or selector for the field to type into',
     }),
   result: ActionResultSchema,
 });

@@ -6,7 +6,7 @@ import { SCREEN } from '../ui/layout.js';
 import type { HandlerGroup } from './types.js';
 
 /** Argument-level extensions (no tool of their own); tool-level ones come from the `extension` flag. */
-const ARGUMENT_EXTENSIONS = ['instance', 'clear_data', 'snapshot_check', 'keyboard', 'timing', 'allow_downgrade', 'split_selection', 'skill_evidence'];
+const ARGUMENT_EXTENSIONS = ['instance', 'clear_data', 'snapshot_check', 'keyboard', 'timing', 'allow_downgrade', 'split_selection', 'skill_evidence', 'selector_actions'];
 const EXTENSIONS = [...ARGUMENT_EXTENSIONS, ...TOOL_LIST.filter((t) => t.extension).map((t) => t.name)];
 
 /** runtime_info describes the device: its settings and its environment (faults, channels). */

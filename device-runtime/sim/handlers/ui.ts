@@ -3,10 +3,14 @@ import { SimError } from '../core/sim-error.js';
 import { longPress, pressKey, scroll, setText, swipe, tap } from '../ui/gestures.js';
 import { findNodes, textOnScreen } from '../ui/query.js';
 import { screenshotFor } from '../ui/screenshot.js';
+import { actOnSelector, type LaunchHost } from './selector-action.js';
 import type { DeviceSpace, HandlerGroup, SpaceLookup } from './types.js';
 
-/** The UI tools need only the space they act in: everything else is on its screen. */
-export type UiHost = SpaceLookup;
+/**
+ * The UI tools need the space they act in (everything else is on its screen), and, for the
+ * selector_actions extension, a way to bring the app acted on to the front (space_launch).
+ */
+export type UiHost = SpaceLookup & LaunchHost;
 
 type UiTools =
   | 'ui_observe'
@@ -47,13 +51,15 @@ export const uiHandlers: HandlerGroup<UiTools, UiHost> = {
     return { mime: 'image/png' as const, data: shot.png.toString('base64'), width: shot.width, height: shot.height, sha256: shot.sha256, snapshot_id: shot.snapshotId };
   },
 
-  ui_tap: async (args, rt) => {
+  ui_tap: async (args, rt, ctx) => {
     const screen = await channelFor(rt.space(args.space_id));
+    if (args.selector) return actOnSelector(rt, ctx, args, 'ui_tap', (target) => tap(screen, target));
     return { ok: true as const, ...tap(screen, args) };
   },
 
-  ui_long_press: async (args, rt) => {
+  ui_long_press: async (args, rt, ctx) => {
     const screen = await channelFor(rt.space(args.space_id));
+    if (args.selector) return actOnSelector(rt, ctx, args, 'ui_long_press', (target) => longPress(screen, target));
     return { ok: true as const, ...longPress(screen, args) };
   },
 
@@ -68,8 +74,9 @@ export const uiHandlers: HandlerGroup<UiTools, UiHost> = {
     return { ok: true as const, moved: scroll(screen, args) };
   },
 
-  ui_set_text: async (args, rt) => {
+  ui_set_text: async (args, rt, ctx) => {
     const screen = await channelFor(rt.space(args.space_id));
+    if (args.selector) return actOnSelector(rt, ctx, args, 'ui_set_text', (target) => setText(screen, target, args.text, args.submit), args.text);
     const target = args.node_id !== undefined ? { node_id: args.node_id, ...(args.snapshot_id ? { snapshot_id: args.snapshot_id } : {}) } : { bounds: args.bounds! };
     return { ok: true as const, ...setText(screen, target, args.text, args.submit) };
   },

@@ -1,0 +1,246 @@
+import type { Observation, UiNode } from './observation.js';
+import { formatSteps, resolveSteps, type Step } from './selector.js';
+
+/**
+ * Auto-waiting, written once for both sides of the protocol: the framework runs it over tool
+ * calls (one round trip per look) against any runtime; a runtime with the `selector_actions`
+ * extension runs the same code next to the screen, so an action is one round trip. What it
+ * waits for, as Playwright's actionability checks: exactly one match, visible, enabled (unless
+ * told otherwise) and stable (same bounds in two looks in a row). While nothing matches it does
+ * what a user would: hides the soft keyboard once, waits for a list that is loading its next
+ * page, and scrolls the screen's list down to its end, then back up.
+ */
+
+/** What the loop needs from whoever runs it. */
+export interface ActionabilityIO {
+  /** The screen of the app acted on (brought to the front, crashes raised, as the side can). */
+  observe(): Promise<Observation>;
+  /** Scroll the screen's main list one page; false at its end. */
+  scroll(direction: 'up' | 'down'): Promise<boolean>;
+  /** Press back to hide the soft keyboard. */
+  hideKeyboard(): Promise<void>;
+  clock: Clock;
+}
+
+/** The time the loop waits in: the wall clock here, the device's clock (a virtual one in tests) on a runtime. */
+export interface Clock {
+  /** Milliseconds, monotonic enough for deadlines. */
+  now(): number;
+  /** Wait `ms` of this clock's time. */
+  sleep(ms: number): Promise<void>;
+}
+
+/** The wall clock: `Date.now()` and `setTimeout`. */
+export const REAL_CLOCK: Clock = { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
+
+/** What {@link waitForActionable} waits for, and how long. */
+export interface WaitOptions {
+  /** Give up after this many ms (the answer is then `timeout`). */
+  timeoutMs: number;
+  /** Require the node to be enabled (default true; false for reads and scrolling into view). */
+  enabled?: boolean;
+  /** Scroll lists and hide the keyboard to find the node (default true). */
+  scroll?: boolean;
+}
+
+/** How a wait ended: one actionable node (with the look it was found in), several matches, or the timeout (with the last look). */
+export type Actionable =
+  | { status: 'ok'; node: UiNode; obs: Observation }
+  | { status: 'ambiguous'; nodes: UiNode[]; obs: Observation }
+  | { status: 'timeout'; obs: Observation | null };
+
+/** Retry cadence, as Playwright's: quick first retries, then capped. Milliseconds. */
+const BACKOFF = [0, 20, 50, 100, 100, 250, 500];
+
+/**
+ * Call `attempt` until it is done or `timeoutMs` passes. An attempt that changed the screen
+ * itself (a scroll) answers `{ done: false, again: true }`: look again at once, and start the
+ * backoff over, since what it waits for may now be there.
+ */
+export async function poll<T>(
+  timeoutMs: number,
+  attempt: (n: number) => Promise<{ done: true; value: T } | { done: false; again?: boolean }>,
+  clock: Clock = REAL_CLOCK,
+): Promise<{ value: T } | { timedOut: true }> {
+  const deadline = clock.now() + timeoutMs;
+  let waits = 0;
+  for (let n = 0; ; n++) {
+    const r = await attempt(n);
+    if (r.done) return { value: r.value };
+    if (r.again && clock.now() < deadline) {
+      waits = 0;
+      continue;
+    }
+    const wait = BACKOFF[Math.min(waits++, BACKOFF.length - 1)]!;
+    if (clock.now() + wait >= deadline) {
+      // One last try at the deadline so slow screens get a fair final look.
+      if (clock.now() < deadline) {
+        await clock.sleep(Math.max(0, deadline - clock.now()));
+        const last = await attempt(n + 1);
+        if (last.done) return { value: last.value };
+      }
+      return { timedOut: true };
+    }
+    await clock.sleep(wait);
+  }
+}
+
+/** Wait until `steps` name one actionable node; `log` gets Playwright-style call-log lines. */
+export async function waitForActionable(io: ActionabilityIO, steps: Step[], opts: WaitOptions, log: string[] = []): Promise<Actionable> {
+  log.push(`waiting for ${formatSteps(steps)}`);
+  let last: Observation | null = null;
+  let previous: UiNode | null = null;
+  let direction: 'down' | 'up' = 'down';
+  let stuck = 0;
+  let keyboardTries = 0;
+  let ambiguous: UiNode[] | null = null;
+  const r = await poll(
+    opts.timeoutMs,
+    async (attempt) => {
+      const obs = await io.observe();
+      last = obs;
+      if (obs.tree_missing) return note(log, 'accessibility tree missing (a transition), observing again');
+      const nodes = resolveSteps(obs.nodes, steps);
+      if (nodes.length > 1) {
+        ambiguous = nodes;
+        return { done: true, value: null };
+      }
+      const node = nodes[0];
+      if (!node) {
+        // What a user does when the field is under the keyboard: hide it (not on the first
+        // look, which may just be early). A device may drop the key: while the keyboard is still
+        // up, back again, three times at most.
+        if (opts.scroll !== false && obs.keyboard && keyboardTries < 3 && attempt > 0) {
+          keyboardTries++;
+          await io.hideKeyboard();
+          note(log, keyboardTries === 1 ? 'no match yet; hiding the soft keyboard, which covers the bottom of the screen' : 'the soft keyboard is still up (the key was dropped); hiding it again');
+          return { done: false, again: true };
+        }
+        if (opts.scroll !== false && direction === 'down' && listLoading(obs)) {
+          // A progress indicator in the list: its next page is on the way. Wait, do not turn.
+          stuck = 0;
+          return note(log, 'no match yet; the list is loading more (a progress indicator in it), waiting');
+        }
+        if (opts.scroll !== false && obs.nodes.some((n) => n.scrollable)) {
+          const moved = await io.scroll(direction);
+          // At the bottom a list may still be loading its next page: look a few times before
+          // turning back up.
+          stuck = moved ? 0 : stuck + 1;
+          if (!moved && (direction === 'up' || stuck >= 3)) {
+            direction = direction === 'down' ? 'up' : 'down';
+            stuck = 0;
+          }
+          note(log, `no match yet; scrolling the list ${moved ? direction : `(at its end; next: ${direction})`} to bring it into view`);
+          // A scroll that moved shows new rows: look at once. At the end, wait as usual.
+          return { done: false, again: moved };
+        }
+        return note(log, 'no match yet');
+      }
+      if (opts.enabled !== false && !node.enabled) return note(log, `${describeNode(node)} is disabled, waiting`);
+      if (!previous || previous.bounds.join() !== node.bounds.join()) {
+        const moved = previous !== null;
+        previous = node;
+        return moved ? note(log, `${describeNode(node)} is moving, waiting for it to settle`) : { done: false };
+      }
+      log.push(`  resolved to ${describeNode(node)}`);
+      return { done: true, value: { node, obs } };
+    },
+    io.clock,
+  );
+  if (ambiguous) return { status: 'ambiguous', nodes: ambiguous, obs: last! };
+  if ('value' in r && r.value) return { status: 'ok', ...r.value };
+  return { status: 'timeout', obs: last };
+}
+
+/** Whether an action took, judged from the screens before and after: 'unknown' when it cannot tell. */
+export type Took = (before: Observation, after: Observation, node: UiNode | null) => 'yes' | 'no' | 'unknown';
+
+/** The default check: the app, the activity or what the screen says changed. */
+export const screenChanged: Took = (before, after) =>
+  after.tree_missing || after.package !== before.package || after.activity !== before.activity || content(after) !== content(before) ? 'yes' : 'no';
+
+/**
+ * `fill`'s check: the field holds the value (a password field shows one bullet per character).
+ * 'unknown' when the field is out of sight: the input is then not typed again.
+ */
+export function fieldHolds(steps: Step[], value: string): Took {
+  return (_, after, node) => {
+    if (after.tree_missing) return 'unknown';
+    const field = findField(after, steps, node);
+    if (!field) return 'unknown';
+    if (field.password) return (field.text ?? '').length === value.length ? 'yes' : 'no';
+    const shown = field.text ?? '';
+    return shown === value || (value === '' && (field.text === null || field.text === field.hint)) ? 'yes' : 'no';
+  };
+}
+
+/** The looks after an action, in ms after it: an effect usually shows at once, an animation a little later. */
+export const SETTLE_WAITS = [0, 50, 150];
+
+/**
+ * Observe after an action until it shows an effect. Only an answer of 'no' in every look counts
+ * as "no effect": when the check cannot tell ('unknown'), the action is not repeated.
+ */
+export async function settle(observe: () => Promise<Observation>, before: Observation, node: UiNode | null, took: Took, clock: Clock = REAL_CLOCK): Promise<{ obs: Observation; effect: boolean }> {
+  let obs = before;
+  let answer: 'yes' | 'no' | 'unknown' = 'no';
+  for (const wait of SETTLE_WAITS) {
+    if (wait) await clock.sleep(wait);
+    obs = await observe();
+    answer = took(before, obs, node);
+    if (answer === 'yes') return { obs, effect: true };
+  }
+  return { obs, effect: answer === 'unknown' };
+}
+
+/**
+ * The field `node` (from an earlier snapshot: ids are per snapshot) in `obs`: the steps' one
+ * editable match, else the editable node with its resource id in the same column, else the
+ * editable node at the same place. Null when it is out of sight.
+ */
+function findField(obs: Observation, steps: Step[], node: UiNode | null): UiNode | null {
+  const mine = resolveSteps(obs.nodes, steps).filter((n) => n.editable);
+  if (mine.length === 1) return mine[0]!;
+  if (!node) return null;
+  const editable = obs.nodes.filter((n) => n.editable);
+  const sameColumn = (a: UiNode) => a.bounds[0] === node.bounds[0] && a.bounds[2] === node.bounds[2];
+  return (node.res_id ? editable.find((n) => n.res_id === node.res_id && sameColumn(n)) : undefined) ?? editable.find((n) => n.bounds.join() === node.bounds.join()) ?? null;
+}
+
+/**
+ * What the screen says, without where it says it: an animation that only moves nodes (a snackbar
+ * sliding in) is not the effect of an action, so a dropped tap is not taken for one that took.
+ */
+function content(obs: Observation): string {
+  return obs.nodes
+    .map((n) => `${n.res_id ?? ''}|${n.role}|${n.text ?? ''}|${n.desc ?? ''}|${n.checked ? 1 : 0}|${n.selected ? 1 : 0}|${n.enabled ? 1 : 0}|${n.focused ? 1 : 0}`)
+    .sort()
+    .join('\n');
+}
+
+/** A progress indicator inside a scrollable list: the list is loading its next page. */
+function listLoading(obs: Observation): boolean {
+  const byId = new Map(obs.nodes.map((n) => [n.id, n]));
+  return obs.nodes.some((n) => {
+    if (n.role !== 'progressbar') return false;
+    for (let p = n.parent ? byId.get(n.parent) : undefined; p; p = p.parent ? byId.get(p.parent) : undefined) if (p.scrollable) return true;
+    return false;
+  });
+}
+
+function note(log: string[], line: string): { done: false } {
+  if (log[log.length - 1] !== `  ${line}`) log.push(`  ${line}`);
+  return { done: false };
+}
+
+/** A node in call logs and errors: `button "Save" id=save [0,100,200,160]`. */
+export function describeNode(n: UiNode): string {
+  const parts = [n.role];
+  if (n.text) parts.push(JSON.stringify(n.text));
+  if (n.desc) parts.push(`desc=${JSON.stringify(n.desc)}`);
+  if (n.res_id) parts.push(`id=${n.res_id.replace(/^.*:id\//, '')}`);
+  if (!n.enabled) parts.push('disabled');
+  if (n.checked) parts.push('checked');
+  parts.push(`[${n.bounds.join(',')}]`);
+  return parts.join(' ');
+}

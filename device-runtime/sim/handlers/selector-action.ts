@@ -1,0 +1,131 @@
+import {
+  fieldHolds,
+  fromWireSteps,
+  screenChanged,
+  settle,
+  toolError,
+  waitForActionable,
+  type ActionResult,
+  type ActionabilityIO,
+  type Observation,
+  type Step,
+  type Took,
+  type ToolError,
+  type UiNode,
+  type WireStep,
+} from '../../protocol/index.js';
+import type { CallContext } from '../core/call-context.js';
+import { SimError } from '../core/sim-error.js';
+import { pressKey, scroll } from '../ui/gestures.js';
+import type { DeviceSpace, SpaceLookup } from './types.js';
+
+/** How the extension brings the app acted on to the front: a space_launch through the runtime (leases, audit). */
+export interface LaunchHost {
+  call(name: 'space_launch', args: unknown, ctx: CallContext): Promise<{ ok: true } | { ok: false; error: ToolError }>;
+}
+
+/** The `selector_actions` arguments of ui_tap, ui_long_press and ui_set_text. */
+export interface SelectorArgs {
+  space_id: string;
+  selector?: WireStep[];
+  wait?: { timeout_ms: number; enabled: boolean; scroll: boolean };
+  app?: { package: string; instance?: string };
+  max_nodes: number;
+  observe_before?: boolean;
+}
+
+/** How many times an action that shows no effect is performed (a device may drop input). */
+const ATTEMPTS = 3;
+
+/**
+ * The `selector_actions` extension: wait for the target with the loop the framework runs
+ * (protocol/actionability.ts), act on the node from that very snapshot, verify, and answer with
+ * the observation after — one round trip for the caller.
+ *
+ * Latency, as a runtime beside the screen pays it: the call pays the channel's latency once (in
+ * the handler); the first look reads the tree the accessibility service already holds, and
+ * every later look (a wait, the check after the action) pays one tree dump, the channel latency
+ * again. An action on a node that is already there so costs a bare action plus one observation.
+ */
+export async function actOnSelector(
+  rt: SpaceLookup & LaunchHost,
+  ctx: CallContext,
+  args: SelectorArgs,
+  tool: 'ui_tap' | 'ui_long_press' | 'ui_set_text',
+  act: (target: { node_id: string; snapshot_id: string }) => { method: 'node' | 'gesture'; node: UiNode | null },
+  text?: string,
+): Promise<ActionResult> {
+  const space = rt.space(args.space_id);
+  const screen = space.screen;
+  const steps: Step[] = fromWireSteps(args.selector!);
+  const wait = args.wait ?? { timeout_ms: 5_000, enabled: true, scroll: true };
+  let looks = 0;
+  const observe = async (): Promise<Observation> => {
+    if (ctx.signal?.aborted) throw new SimError(toolError('CANCELLED', `${tool}: cancelled by the caller`));
+    if (looks++ > 0) await screen.latency();
+    if (args.app) await bringToFront(rt, ctx, space, args.app, tool);
+    return screen.observe({ max_nodes: 5000, detail: 'compact' });
+  };
+  const io: ActionabilityIO = {
+    observe,
+    scroll: async (direction) => scroll(screen, { direction, amount: 1 }),
+    hideKeyboard: async () => pressKey(screen, 'back', () => space.sendToBack()),
+    clock: screen.env.clock,
+  };
+  const log: string[] = [];
+  const deadline = screen.env.clock.now() + wait.timeout_ms;
+  const took: Took = tool === 'ui_set_text' ? fieldHolds(steps, text ?? '') : screenChanged;
+  let before: Observation | undefined;
+  for (let attempts = 0; ; ) {
+    const found = await waitForActionable(io, steps, { timeoutMs: Math.max(1, deadline - screen.env.clock.now()), enabled: wait.enabled, scroll: wait.scroll }, log);
+    if (found.status === 'ambiguous') {
+      throw new SimError(
+        toolError('AMBIGUOUS_TARGET', `${tool}: the selector matches ${found.nodes.length} nodes; it must name one`, {
+          hint: 'Narrow the selector (a filter, nth) or act on one of details.matches by node_id.',
+          details: { matches: found.nodes.slice(0, 10), observation: trim(found.obs, args.max_nodes), log },
+        }),
+      );
+    }
+    if (found.status === 'timeout') {
+      throw new SimError(
+        toolError('TIMEOUT', `${tool}: timeout ${wait.timeout_ms}ms exceeded waiting for the selector's node`, {
+          hint: 'details.log says what was waited for; details.observation is the last screen.',
+          details: { log, observation: found.obs ? trim(found.obs, args.max_nodes) : null },
+        }),
+      );
+    }
+    before ??= found.obs;
+    let outcome;
+    try {
+      outcome = act({ node_id: found.node.id, snapshot_id: found.obs.snapshot_id });
+    } catch (e) {
+      // The screen changed between the look and the action: look again.
+      if (e instanceof SimError && (e.envelope.code === 'SNAPSHOT_STALE' || e.envelope.code === 'NODE_NOT_FOUND') && screen.env.clock.now() < deadline) {
+        log.push(`  the screen changed before the action (${e.envelope.code}); resolving again`);
+        continue;
+      }
+      throw e;
+    }
+    attempts++;
+    const after = await settle(observe, found.obs, found.node, took, screen.env.clock);
+    if (after.effect || attempts >= ATTEMPTS || screen.env.clock.now() >= deadline) {
+      return { ok: true, method: outcome.method, node: outcome.node ?? found.node, matched: found.node, snapshot_id: before.snapshot_id, observation: trim(after.obs, args.max_nodes), ...(args.observe_before ? { observation_before: trim(before, args.max_nodes) } : {}), effect: after.effect, attempts, log };
+    }
+    log.push('  no effect on screen after the action; repeating it (the device may have dropped the input)');
+  }
+}
+
+/** Bring the app instance acted on to the front, as space_launch does; a crashed one is APP_CRASHED. */
+async function bringToFront(rt: LaunchHost, ctx: CallContext, space: DeviceSpace, app: { package: string; instance?: string }, tool: string): Promise<void> {
+  const inst = space.instance(app.package, app.instance ?? '0');
+  if (space.foreground === inst) return;
+  if (inst.status === 'crashed') {
+    throw new SimError(toolError('APP_CRASHED', `${tool}: ${inst.key} crashed: ${inst.crashReason ?? 'the process died'}`, { details: { crash_reason: inst.crashReason } }));
+  }
+  const out = await rt.call('space_launch', { space_id: space.id, package: app.package, ...(app.instance ? { instance: app.instance } : {}) }, ctx);
+  if (!out.ok) throw new SimError(out.error);
+}
+
+function trim(obs: Observation, max: number): Observation {
+  return obs.nodes.length <= max ? obs : { ...obs, nodes: obs.nodes.slice(0, max), truncated: true };
+}
