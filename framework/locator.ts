@@ -392,7 +392,10 @@ export class Locator extends LocatorFactory {
         observe_before: !!heal,
         ...args,
       } as never);
-      if (r.node && r.observation_before) heal?.resolved(this, r.node, r.observation_before);
+      // The fingerprint is of what the locator names (as on the client-side path), not of the
+      // clickable ancestor a tap may land on.
+      const named = r.matched ?? r.node;
+      if (named && r.observation_before) heal?.resolved(this, named, r.observation_before);
       if (r.observation) d.lastSeen = r.observation;
       return { node: r.node, before: r.snapshot_id ?? null, after: r.observation?.snapshot_id ?? null };
     } catch (e) {
@@ -409,6 +412,20 @@ export class Locator extends LocatorFactory {
     }
   }
 
+  /**
+   * Tap the node: wait until exactly one node matches and it is visible, enabled and stable
+   * (scrolling a list to bring it into view, hiding the keyboard over it), tap it, and check that
+   * the screen changed (a tap with no effect is repeated, three taps at most). On a runtime with
+   * the `selector_actions` extension the device does all of this in one round trip. Fails with a
+   * {@link TimeoutError} after `timeout` (default: the action timeout), or a
+   * {@link StrictModeViolationError} when more than one node matches.
+   *
+   * @example
+   * ```ts
+   * await app.getByRole('button', { name: 'Save' }).tap();
+   * await app.getByText('Checkout').tap({ timeout: 10_000 });
+   * ```
+   */
   tap(opts: { timeout?: number } = {}): Promise<void> {
     return this.act('locator.tap', 'ui_tap', {}, opts);
   }
