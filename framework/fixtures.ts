@@ -105,14 +105,7 @@ const withOptions = base.extend<Options & { app: App }, WorkerOptions & { device
         signal: abort.signal,
         endReason: () => `Test timeout of ${testInfo.timeout}ms exceeded${scale !== 1 ? ` (${Math.round(testInfo.timeout / scale)}ms × ${scale}, the device's timing "${timing?.profile}")` : ''}.`,
         raised: (error, driver) => void fatal.push({ error, who: driver.who(), acknowledged: false }),
-        track: (work) => {
-          const settled: Promise<unknown> = work.then(
-            () => inFlight.delete(settled),
-            () => inFlight.delete(settled),
-          );
-          inFlight.add(settled);
-          return work;
-        },
+        track: (work) => trackIn(inFlight, work),
         acknowledge: (who) => {
           const mine = fatal.filter((f) => f.who === who && f.error.code === 'APP_CRASHED');
           for (const f of mine) f.acknowledged = true;
@@ -239,6 +232,24 @@ const fixtures = withOptions.extend<{ app: App }, { device: Device }>({
  * answer to an AI step) can take longer, and is then not waited for.
  */
 const STEP_END_GRACE_MS = 2_000;
+
+/**
+ * `work`, added to `set` until it settles. An async wrapper, not work.then(): a second reaction
+ * on `work` would cut V8's async stack there, and healing finds a locator's spec line by it.
+ */
+function trackIn<T>(set: Set<Promise<unknown>>, work: Promise<T>): Promise<T> {
+  const ref: { p?: Promise<unknown> } = {};
+  const tracked = (async (): Promise<T> => {
+    try {
+      return await work;
+    } finally {
+      if (ref.p) set.delete(ref.p);
+    }
+  })();
+  ref.p = tracked;
+  set.add(tracked);
+  return tracked;
+}
 
 /** Until every promise has settled, or `ms` pass. */
 async function settleWithin(work: Array<Promise<unknown>>, ms: number): Promise<void> {
