@@ -225,12 +225,12 @@ const fixtures = withOptions.extend<{ app: App }, { device: Device }>({
  */
 async function attachFailure(app: App, trajectory: Trajectory, testInfo: TestInfo): Promise<void> {
   const failure: { logcat?: string; tree?: string } = {};
-  const lines = await app.driver.logcat(500).catch(() => null);
+  const lines = await app.driver.watch.logcat(500).catch(() => null);
   if (lines) {
     await testInfo.attach('logcat', { body: lines.join('\n') + '\n', contentType: 'text/plain' });
     failure.logcat = 'logcat';
   }
-  const tree = await app.driver.client.call('ui_observe', { space_id: app.driver.spaceId, detail: 'full', max_nodes: 5000 }).catch(() => null);
+  const tree = await app.driver.calls.afterTest('test', 'ui_observe', { space_id: app.driver.spaceId, detail: 'full', max_nodes: 5000 }).catch(() => null);
   if (tree) {
     await testInfo.attach('full tree', { body: JSON.stringify(tree, null, 2), contentType: 'application/json' });
     failure.tree = 'full tree';

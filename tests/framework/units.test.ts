@@ -76,18 +76,18 @@ test('screenshots degrade gracefully on runtimes without ui_screenshot (asked on
     },
   };
   const driver = new AppDriver(client as never, 'sp_1', 'com.example', null, new Trajectory(), { actionTimeout: 100, expectTimeout: 100, screenshot: 'every-step' });
-  expect(await driver.screenshot('app.screenshot')).toBeNull();
-  expect(await driver.screenshot('app.screenshot')).toBeNull();
+  expect(await driver.screenshots.take('app.screenshot')).toBeNull();
+  expect(await driver.screenshots.take('app.screenshot')).toBeNull();
   expect(asked).toBe(1);
   // A step still runs and is recorded, just without a picture.
-  await driver.step({ kind: 'app', api: 'app.launch', title: 'Launch', selector: null }, async () => {});
+  await driver.steps.step({ kind: 'app', api: 'app.launch', title: 'Launch', selector: null }, async () => {});
   expect(driver.trajectory.steps[0]).toMatchObject({ result: 'ok', screenshots: {} });
 });
 
 test('device errors become nestwright errors that name the API first', async () => {
   const client = { call: async () => Promise.reject(new DeviceError('ui_tap', toolError('SPACE_BUSY', 'space sp_1 is leased by another session', { hint: 'Wait for the lease.' }))) };
   const driver = new AppDriver(client as never, 'sp_1', 'com.example', null, new Trajectory(), { actionTimeout: 100, expectTimeout: 100 });
-  const e = await driver.call('locator.tap', 'ui_key', { space_id: 'sp_1', key: 'back' }).catch((x) => x);
+  const e = await driver.calls.call('locator.tap', 'ui_key', { space_id: 'sp_1', key: 'back' }).catch((x) => x);
   expect(e).toBeInstanceOf(NestwrightError);
   expect(e.message).toBe('locator.tap: ui_tap: SPACE_BUSY: space sp_1 is leased by another session\n  hint: Wait for the lease.');
 });
