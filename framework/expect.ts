@@ -330,7 +330,7 @@ const matchers = {
   async toBeInForeground(this: MatcherState, received: App, opts: { timeout?: number } = {}) {
     const ms = received.driver.timeout(opts.timeout ?? this.timeout, 'expect');
     const r = await poll(ms, async () => {
-      const obs = await received.driver.calls.raw('ui_observe', { space_id: received.driver.spaceId, max_nodes: 1, detail: 'compact' });
+      const obs = await received.driver.calls.call('expect.toBeInForeground', 'ui_observe', { space_id: received.driver.spaceId, max_nodes: 1, detail: 'compact' });
       return received.driver.watch.inFront(obs) !== this.isNot ? { done: true, value: obs } : { done: false };
     });
     const pass = 'value' in r ? !this.isNot : this.isNot;
