@@ -18,10 +18,14 @@ import { core, type ZodError } from 'zod';
  * ```
  */
 export function describeIssues(error: ZodError, root?: string, max = 5): string {
-  const shown = error.issues.slice(0, max).map((i) => {
-    const path = root ? [root, ...i.path] : i.path;
-    return `${path.length > 0 ? core.toDotPath(path) : '(root)'}: ${i.message}`;
-  });
+  const shown = error.issues.slice(0, max).map((i) => `${where(root, i.path)}: ${i.message}`);
   const more = error.issues.length - shown.length;
   return shown.join('; ') + (more > 0 ? `; and ${more} more` : '');
+}
+
+/** `root` (itself a dotted name, e.g. `use.device`) joined to an issue's path as zod writes it. */
+function where(root: string | undefined, path: PropertyKey[]): string {
+  const tail = path.length > 0 ? core.toDotPath(path) : '';
+  if (!root) return tail || '(root)';
+  return !tail ? root : tail.startsWith('[') ? `${root}${tail}` : `${root}.${tail}`;
 }
