@@ -13,8 +13,11 @@ import { core, type ZodError } from 'zod';
  *
  * @example
  * ```ts
- * const r = ToolErrorSchema.safeParse(body);
- * if (!r.success) throw new Error(`ui_tap: ${describeIssues(r.error, 'result')}`);
+ * import { describeIssues, getTool } from 'nestwright/protocol';
+ *
+ * const r = getTool('ui_tap')!.input.safeParse({ space_id: 1 });
+ * if (!r.success) console.log(describeIssues(r.error, 'params'));
+ * // params.space_id: Invalid input: expected string, received number; …
  * ```
  */
 export function describeIssues(error: ZodError, root?: string, max = 5): string {
