@@ -204,7 +204,7 @@ export class App extends LocatorFactory {
         if (n === 0 || n % 3 === 0) await this.driver.calls.call(api, 'ui_key', { space_id: this.driver.spaceId, key: 'back' });
         last = await this.driver.watch.observe(api);
         return last.keyboard ? { done: false } : { done: true, value: true };
-      });
+      }, this.driver.clock);
       rec.after = last.snapshot_id;
       if ('timedOut' in r) throw new TimeoutError(api, `timeout ${this.driver.describeTimeout(timeout)} exceeded: the keyboard is still up\nScreen:\n${describeScreen(last)}`, [], last);
     });
@@ -310,7 +310,7 @@ export class App extends LocatorFactory {
     const r = await poll(timeout, async () => {
       last = await this.driver.watch.observe('app.waitForActivity');
       return last.activity === activity ? { done: true, value: true } : { done: false };
-    });
+    }, this.driver.clock);
     if ('timedOut' in r) {
       throw new TimeoutError('app.waitForActivity', `timeout ${this.driver.describeTimeout(timeout)} exceeded waiting for ${activity}; in front: ${(last as Observation | null)?.activity ?? 'nothing'}\nScreen:\n${describeScreen(last)}`, [], last);
     }

@@ -12,6 +12,12 @@ export interface TestScope {
   readonly signal: AbortSignal;
   /** Why the test ended, e.g. `Test timeout of 30000ms exceeded.` */
   endReason(): string;
+  /**
+   * Work of the test's body in flight (an action, a step): when the test times out, clean-up
+   * aborts {@link signal} and then waits for that work to end (at once: its calls and waits stop),
+   * so its error — the timeout, naming the step — reaches the report before the test ends.
+   */
+  track<T>(work: Promise<T>): Promise<T>;
   /** A fatal error (APP_CRASHED, DEVICE_DISCONNECTED) was raised: the test fails at its end even if it was caught. */
   raised(error: NestwrightError, from: { who(): string }): void;
   /** `expect(app).toHaveCrashed()` passed: the crashes raised for instance `who` were expected. Whether there were any. */
@@ -59,18 +65,29 @@ export class DeviceCalls {
     const signal = this.scope?.signal;
     if (signal?.aborted) throw new TestEndedError();
     this.roundTrips++;
-    const pending = this.client.call(name, input);
+    if (!signal) {
+      const result = await this.client.call(name, input);
+      if (name === 'ui_observe') this.lastSeen = result as Observation;
+      return result;
+    }
+    // The call gets a signal of its own, aborted with the test's: the device then cancels a wait
+    // it runs for us (an action on the selector_actions path) rather than going on into clean-up.
+    // Its own, since the MCP SDK keeps a listener on a request's signal after the request ends.
+    const call = new AbortController();
+    const onAbort = () => call.abort(new TestEndedError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    const pending = this.client.call(name, input, { signal: call.signal });
+    pending.catch(() => {}); // answered after the end: nobody listens any more
+    const ended = new Promise<never>((_, reject) => call.signal.addEventListener('abort', () => reject(new TestEndedError()), { once: true }));
+    ended.catch(() => {});
     let result: ToolResult<N>;
-    if (!signal) result = await pending;
-    else {
-      let onAbort = () => {};
-      const ended = new Promise<never>((_, reject) => signal.addEventListener('abort', (onAbort = () => reject(new TestEndedError())), { once: true }));
-      pending.catch(() => {}); // answered after the end: nobody listens any more
-      try {
-        result = await Promise.race([pending, ended]);
-      } finally {
-        signal.removeEventListener('abort', onAbort);
-      }
+    try {
+      result = await Promise.race([pending, ended]);
+    } catch (e) {
+      // The client's own rejection of the cancelled call says nothing the end does not.
+      throw call.signal.aborted ? new TestEndedError() : e;
+    } finally {
+      signal.removeEventListener('abort', onAbort);
     }
     if (name === 'ui_observe') this.lastSeen = result as Observation;
     return result;

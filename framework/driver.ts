@@ -1,6 +1,7 @@
 import type { DeviceClient } from '../device-runtime/client/index.js';
-import { settle, type Observation, type Took, type UiNode } from '../device-runtime/protocol/index.js';
+import { REAL_CLOCK, settle, type Clock, type Observation, type Took, type UiNode } from '../device-runtime/protocol/index.js';
 import { DeviceCalls, type TestScope } from './device-calls.js';
+import { TestEndedError } from './errors.js';
 import type { LocatorHealing } from './heal/healer.js';
 import { InstanceWatch } from './instance-watch.js';
 import { Screenshots } from './screenshots.js';
@@ -79,6 +80,31 @@ export class AppDriver {
     return scale === 1 ? `${ms}ms` : `${ms}ms (${Math.round(ms / scale)}ms × ${scale}, the device's timing "${this.options.timingProfile ?? '?'}")`;
   }
 
+  /**
+   * The clock every wait runs on (auto-waiting's backoff, the looks after an action): the wall
+   * clock, except that a wait in progress when the test times out ends at once with
+   * {@link TestEndedError}, as a tool call in flight does — no step sleeps through its test's end.
+   */
+  readonly clock: Clock = {
+    now: () => REAL_CLOCK.now(),
+    sleep: (ms) => {
+      const signal = this.options.scope?.signal;
+      if (!signal) return REAL_CLOCK.sleep(ms);
+      if (signal.aborted) return Promise.reject(new TestEndedError());
+      return new Promise<void>((resolve, reject) => {
+        const onAbort = () => {
+          clearTimeout(timer);
+          reject(new TestEndedError());
+        };
+        const timer = setTimeout(() => {
+          signal.removeEventListener('abort', onAbort);
+          resolve();
+        }, ms);
+        signal.addEventListener('abort', onAbort, { once: true });
+      });
+    },
+  };
+
   private onDevice: Promise<boolean> | null = null;
 
   /** Whether actions run on the device in one round trip (the runtime offers `selector_actions` and the option allows it). */
@@ -102,6 +128,6 @@ export class AppDriver {
         if (crash) throw crash;
       }
       return obs;
-    }, before, node, took);
+    }, before, node, took, this.clock);
   }
 }

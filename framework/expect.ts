@@ -37,7 +37,7 @@ async function retrying(
       const line = `${target instanceof Locator ? target.toString() : 'app'}: ${result.received}`;
       if (log[log.length - 1] !== line) log.push(line);
       return result.pass !== state.isNot ? { done: true, value: true } : { done: false };
-    });
+    }, driver.clock);
     return 'value' in r;
   };
   let ok = false;
@@ -294,7 +294,7 @@ const matchers = {
         state = await driver.watch.state('expect.toHaveCrashed');
         const raised = driver.options.scope?.acknowledge(driver.who()) ?? false;
         return (state === 'crashed' || raised) !== this.isNot ? { done: true, value: true } : { done: false };
-      }),
+      }, driver.clock),
     );
     const pass = 'value' in r ? !this.isNot : this.isNot;
     return {
@@ -332,7 +332,7 @@ const matchers = {
     const r = await poll(ms, async () => {
       const obs = await received.driver.calls.call('expect.toBeInForeground', 'ui_observe', { space_id: received.driver.spaceId, max_nodes: 1, detail: 'compact' });
       return received.driver.watch.inFront(obs) !== this.isNot ? { done: true, value: obs } : { done: false };
-    });
+    }, received.driver.clock);
     const pass = 'value' in r ? !this.isNot : this.isNot;
     return { pass, name: 'toBeInForeground', message: () => `expect(app).${this.isNot ? 'not.' : ''}toBeInForeground() failed for ${received.package}@${received.instance}` };
   },

@@ -1,4 +1,4 @@
-import { fieldHolds, formatTitle, REAL_CLOCK, screenChanged, toWireSteps, TOOLS, waitForActionable, type ActionabilityIO, type Key, type Observation, type Took, type UiNode } from '../device-runtime/protocol/index.js';
+import { fieldHolds, formatTitle, screenChanged, toWireSteps, TOOLS, waitForActionable, type ActionabilityIO, type Key, type Observation, type Took, type UiNode } from '../device-runtime/protocol/index.js';
 import { DeviceError } from '../device-runtime/client/index.js';
 import { isSecret, revealSecret, type Secret } from './ai/secret.js';
 import type { AppDriver } from './driver.js';
@@ -262,7 +262,7 @@ export class Locator extends LocatorFactory {
       observe: () => d.watch.observe(api),
       scroll: async (direction) => (await d.calls.call(api, 'ui_scroll', { space_id: d.spaceId, direction, amount: 1 })).moved,
       hideKeyboard: async () => void (await d.calls.call(api, 'ui_key', { space_id: d.spaceId, key: 'back' })),
-      clock: REAL_CLOCK,
+      clock: d.clock,
     };
     const r = await waitForActionable(io, this.steps, { timeoutMs: timeout, ...(opts.enabled !== undefined ? { enabled: opts.enabled } : {}), ...(opts.scroll !== undefined ? { scroll: opts.scroll } : {}) }, log);
     if (r.status === 'ok') {
@@ -283,13 +283,26 @@ export class Locator extends LocatorFactory {
    * no effect after a short wait the action is repeated (twice at most). On a runtime with the
    * `selector_actions` extension all of it happens on the device, in one round trip.
    */
-  private async act(
+  private act(
     api: string,
     tool: 'ui_tap' | 'ui_long_press' | 'ui_set_text',
     args: Record<string, unknown>,
     opts: { timeout?: number } = {},
     extraTitle: Record<string, unknown> | ((node: UiNode | null) => Record<string, unknown>) = {},
     took: Took = screenChanged,
+  ): Promise<void> {
+    // Tracked whole, not only its step: part of it runs before the step opens.
+    const work = this.actUntracked(api, tool, args, opts, extraTitle, took);
+    return this.driver.options.scope ? this.driver.options.scope.track(work) : work;
+  }
+
+  private async actUntracked(
+    api: string,
+    tool: 'ui_tap' | 'ui_long_press' | 'ui_set_text',
+    args: Record<string, unknown>,
+    opts: { timeout?: number },
+    extraTitle: Record<string, unknown> | ((node: UiNode | null) => Record<string, unknown>),
+    took: Took,
   ): Promise<void> {
     const started = Date.now();
     const trips = this.driver.calls.roundTrips;
@@ -379,7 +392,10 @@ export class Locator extends LocatorFactory {
         observe_before: !!heal,
         ...args,
       } as never);
-      if (r.node && r.observation_before) heal?.resolved(this, r.node, r.observation_before);
+      // The fingerprint is of what the locator names (as on the client-side path), not of the
+      // clickable ancestor a tap may land on.
+      const named = r.matched ?? r.node;
+      if (named && r.observation_before) heal?.resolved(this, named, r.observation_before);
       if (r.observation) d.calls.lastSeen = r.observation;
       return { node: r.node, before: r.snapshot_id ?? null, after: r.observation?.snapshot_id ?? null };
     } catch (e) {
@@ -399,7 +415,8 @@ export class Locator extends LocatorFactory {
   /**
    * Tap the node: wait until exactly one node matches and it is visible, enabled and stable
    * (scrolling a list to bring it into view, hiding the keyboard over it), tap it, and check that
-   * the screen changed (a tap with no effect is repeated, three taps at most). Fails with a
+   * the screen changed (a tap with no effect is repeated, three taps at most). On a runtime with
+   * the `selector_actions` extension the device does all of this in one round trip. Fails with a
    * {@link TimeoutError} after `timeout` (default: the action timeout), or a
    * {@link StrictModeViolationError} when more than one node matches.
    *

@@ -63,7 +63,8 @@ export class StepRecorder {
         throw e;
       }
     };
-    return inTest() ? test.step(meta.title, run, { box: true }) : run();
+    const work = inTest() ? test.step(meta.title, run, { box: true }) : run();
+    return this.scope ? this.scope.track(work) : work;
   }
 
   /** Take a screenshot for a step and attach it to the test under `step-<index>-<when>.png`. */

@@ -21,7 +21,7 @@ export async function waitCheck(driver: AppDriver, check: Check, timeout: number
     const result = evaluate(check, obs, api);
     last = { result, obs };
     return result.pass ? { done: true, value: true } : { done: false };
-  });
+  }, driver.clock);
   const l = last as { result: CheckResult; obs: Observation } | null;
   return { pass: 'value' in r, received: l?.result.received ?? '(nothing observed)', obs: l?.obs ?? null };
 }

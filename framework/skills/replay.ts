@@ -261,6 +261,6 @@ async function idle(app: App, timeout: number, api: string): Promise<void> {
     const same = !last.tree_missing && last.screen_hash !== undefined && last.screen_hash === hash;
     hash = last.screen_hash;
     return same ? { done: true, value: true } : { done: false };
-  });
+  }, app.driver.clock);
   if (!('value' in r)) throw new TimeoutError(api, `the screen kept changing for ${timeout}ms\nScreen:\n${describeScreen(last)}`, [], last);
 }

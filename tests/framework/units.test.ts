@@ -105,7 +105,7 @@ test('the one call path: round trips counted, the last screen kept, DEVICE_DISCO
   };
   const ended = new AbortController();
   const raised: Array<{ code: string; who: string }> = [];
-  const scope = { signal: ended.signal, endReason: () => 'Test timeout of 100ms exceeded.', raised: (e: NestwrightError, from: { who(): string }) => void raised.push({ code: e.code, who: from.who() }), acknowledge: () => false };
+  const scope = { signal: ended.signal, endReason: () => 'Test timeout of 100ms exceeded.', track: <T>(work: Promise<T>) => work, raised: (e: NestwrightError, from: { who(): string }) => void raised.push({ code: e.code, who: from.who() }), acknowledge: () => false };
   const driver = new AppDriver(client as never, 'sp_1', 'com.example', '2', new Trajectory(), { actionTimeout: 100, expectTimeout: 100, scope });
   await driver.calls.call('app.observe', 'ui_observe', { space_id: 'sp_1' } as never);
   expect(driver.calls.roundTrips).toBe(1);
