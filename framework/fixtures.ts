@@ -105,13 +105,15 @@ const withOptions = base.extend<Options & { app: App }, WorkerOptions & { device
         signal: abort.signal,
         endReason: () => `Test timeout of ${testInfo.timeout}ms exceeded${scale !== 1 ? ` (${Math.round(testInfo.timeout / scale)}ms × ${scale}, the device's timing "${timing?.profile}")` : ''}.`,
         raised: (error, driver) => void fatal.push({ error, who: driver.who(), acknowledged: false }),
-        track: (work) => {
-          const settled: Promise<unknown> = work.then(
-            () => inFlight.delete(settled),
-            () => inFlight.delete(settled),
-          );
-          inFlight.add(settled);
-          return work;
+        // An async function awaiting the work, not work.then(…): a then-reaction on the step's
+        // promise ends V8's async stack trace there, and healing finds the spec line by it.
+        track: async (work) => {
+          inFlight.add(work);
+          try {
+            return await work;
+          } finally {
+            inFlight.delete(work);
+          }
         },
         acknowledge: (who) => {
           const mine = fatal.filter((f) => f.who === who && f.error.code === 'APP_CRASHED');
