@@ -79,12 +79,12 @@ async function tapSamples(app: App, back: () => Promise<unknown>, n: number): Pr
   const times: number[] = [];
   const trips: number[] = [];
   for (let i = 0; i < n + 5; i++) {
-    const before = app.driver.roundTrips;
+    const before = app.driver.calls.roundTrips;
     const t = performance.now();
     await app.getByText('New note').tap();
     if (i >= 5) {
       times.push(performance.now() - t);
-      trips.push(app.driver.roundTrips - before);
+      trips.push(app.driver.calls.roundTrips - before);
     }
     await back();
   }
