@@ -105,7 +105,16 @@ const withOptions = base.extend<Options & { app: App }, WorkerOptions & { device
         signal: abort.signal,
         endReason: () => `Test timeout of ${testInfo.timeout}ms exceeded${scale !== 1 ? ` (${Math.round(testInfo.timeout / scale)}ms × ${scale}, the device's timing "${timing?.profile}")` : ''}.`,
         raised: (error, driver) => void fatal.push({ error, who: driver.who(), acknowledged: false }),
-        track: (work) => trackIn(inFlight, work),
+        // An async function awaiting the work, not work.then(…): a then-reaction on the step's
+        // promise ends V8's async stack trace there, and healing finds the spec line by it.
+        track: async (work) => {
+          inFlight.add(work);
+          try {
+            return await work;
+          } finally {
+            inFlight.delete(work);
+          }
+        },
         acknowledge: (who) => {
           const mine = fatal.filter((f) => f.who === who && f.error.code === 'APP_CRASHED');
           for (const f of mine) f.acknowledged = true;
@@ -233,24 +242,6 @@ const fixtures = withOptions.extend<{ app: App }, { device: Device }>({
  */
 const STEP_END_GRACE_MS = 2_000;
 
-/**
- * `work`, added to `set` until it settles. An async wrapper, not work.then(): a second reaction
- * on `work` would cut V8's async stack there, and healing finds a locator's spec line by it.
- */
-function trackIn<T>(set: Set<Promise<unknown>>, work: Promise<T>): Promise<T> {
-  const ref: { p?: Promise<unknown> } = {};
-  const tracked = (async (): Promise<T> => {
-    try {
-      return await work;
-    } finally {
-      if (ref.p) set.delete(ref.p);
-    }
-  })();
-  ref.p = tracked;
-  set.add(tracked);
-  return tracked;
-}
-
 /** Until every promise has settled, or `ms` pass. */
 async function settleWithin(work: Array<Promise<unknown>>, ms: number): Promise<void> {
   if (work.length === 0) return;
@@ -265,12 +256,12 @@ async function settleWithin(work: Array<Promise<unknown>>, ms: number): Promise<
  */
 async function attachFailure(app: App, trajectory: Trajectory, testInfo: TestInfo): Promise<void> {
   const failure: { logcat?: string; tree?: string } = {};
-  const lines = await app.driver.logcat(500).catch(() => null);
+  const lines = await app.driver.watch.logcat(500).catch(() => null);
   if (lines) {
     await testInfo.attach('logcat', { body: lines.join('\n') + '\n', contentType: 'text/plain' });
     failure.logcat = 'logcat';
   }
-  const tree = await app.driver.client.call('ui_observe', { space_id: app.driver.spaceId, detail: 'full', max_nodes: 5000 }).catch(() => null);
+  const tree = await app.driver.calls.afterTest('test', 'ui_observe', { space_id: app.driver.spaceId, detail: 'full', max_nodes: 5000 }).catch(() => null);
   if (tree) {
     await testInfo.attach('full tree', { body: JSON.stringify(tree, null, 2), contentType: 'application/json' });
     failure.tree = 'full tree';
