@@ -3,6 +3,7 @@ import { describeIssues, toolError } from '../protocol/index.js';
 import { DeviceOptionsSchema, type DeviceOptions } from './options.js';
 
 export { DeviceOptionsSchema, type DeviceOptions } from './options.js';
+export { startEmbeddedDeviceProcess } from './embedded-process.js';
 
 /** Where the embedded simulator of this run listens (set by the global setup for workers). */
 export const EMBEDDED_URL_ENV = 'NESTWRIGHT_SIM_URL';
