@@ -2,7 +2,7 @@
  * nestwright: Playwright-style tests for Android apps in NestSpace virtual spaces.
  *
  *   import { test, expect } from 'nestwright';
- *   test.use({ app: 'fixtures/apks/notes.apk' });
+ *   test.use({ apk: 'fixtures/apks/notes.apk' });
  *   test('creates a note', async ({ app }) => {
  *     await app.getByText('New note').tap();
  *     await app.getById('title').fill('Milk');

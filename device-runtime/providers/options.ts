@@ -3,7 +3,7 @@ import { AdbDeviceOptionsSchema } from './adb/options.js';
 import { EmulatorDeviceOptionsSchema } from './emulator/options.js';
 
 /**
- * How a test run reaches a device (`use.device` in playwright.config.ts). `sim` without a url is
+ * How a test run reaches a device (`use.deviceOptions` in playwright.config.ts). `sim` without a url is
  * the embedded simulated runtime, started once for the run.
  */
 export const DeviceOptionsSchema = z.discriminatedUnion('provider', [
@@ -26,7 +26,7 @@ export const DeviceOptionsSchema = z.discriminatedUnion('provider', [
   z.object({
     provider: z.literal('appium'),
     url: z.string().url().describe('Appium 3 server or Grid, e.g. http://127.0.0.1:4723'),
-    /** W3C capabilities of every session (appium:automationName, appium:deviceName, …); appium:app comes from use.app. */
+    /** W3C capabilities of every session (appium:automationName, appium:deviceName, …); appium:app comes from use.apk. */
     capabilities: z.record(z.string(), z.unknown()).default({}),
     /** 'instance' (default with automationName NestSpace): a session per test; 'reset': data cleared per test. */
     isolation: z.enum(['instance', 'reset']).optional(),
@@ -34,5 +34,5 @@ export const DeviceOptionsSchema = z.discriminatedUnion('provider', [
   AdbDeviceOptionsSchema,
   EmulatorDeviceOptionsSchema,
 ]);
-/** What `use.device` takes: one of the providers' options, told apart by `provider` (`sim`, `nestspace`, `adb`, `emulator`, `appium`). */
+/** What `use.deviceOptions` takes: one of the providers' options, told apart by `provider` (`sim`, `nestspace`, `adb`, `emulator`, `appium`). */
 export type DeviceOptions = z.infer<typeof DeviceOptionsSchema>;

@@ -10,7 +10,7 @@ import { expect, test } from './fixtures.js';
 
 /**
  * The example suite (specs/) through the `appium` provider, against the Appium server of this
- * worker with the NestSpace driver behind it: the same specs, the same config, only use.device
+ * worker with the NestSpace driver behind it: the same specs, the same config, only use.deviceOptions
  * changed. The reset isolation (what runs on a UiAutomator2 farm) is exercised against the
  * same server, through the commands it would send there.
  */
@@ -20,7 +20,7 @@ async function runExample(device: Record<string, unknown>, args: string[]): Prom
   await writeFile(
     path.join(dir, 'playwright.config.ts'),
     `import base from '../../../playwright.config.ts';
-export default { ...base, testDir: '../../../specs', outputDir: './out', reporter: [['json']], use: { ...base.use, device: ${JSON.stringify(device)} } };
+export default { ...base, testDir: '../../../specs', outputDir: './out', reporter: [['json']], use: { ...base.use, deviceOptions: ${JSON.stringify(device)} } };
 `,
   );
   const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', dir, ...args], { cwd: ROOT, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });

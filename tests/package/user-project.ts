@@ -37,7 +37,7 @@ export const HAND_SPEC = `import { test, expect, DeviceError, type Locator } fro
 import { TOOL_NAMES, type ToolName } from 'nestwright/protocol';
 import { DeviceClient } from 'nestwright/client';
 
-test.use({ app: 'apks/notes.apk', screenshot: 'every-step' });
+test.use({ apk: 'apks/notes.apk', screenshot: 'on' });
 
 test.describe('notes, by hand', () => {
   test('adds two notes and finds one among them', async ({ app }) => {
