@@ -133,8 +133,8 @@ export class App extends LocatorFactory {
    */
   async intent(opts: { activity?: string; data?: string; action?: string; extras?: Record<string, string | number | boolean> }): Promise<void> {
     const title = formatTitle(TOOLS.app_intent.title, { data: opts.data ?? opts.activity ?? this.package });
-    await this.driver.step({ kind: 'app', api: 'app.intent', title, selector: null }, async (rec) => {
-      await this.driver.call('app.intent', 'app_intent', {
+    await this.driver.steps.step({ kind: 'app', api: 'app.intent', title, selector: null }, async (rec) => {
+      await this.driver.calls.call('app.intent', 'app_intent', {
         space_id: this.driver.spaceId,
         package: this.package,
         ...(opts.activity ? { component: `${this.package}/${opts.activity}` } : {}),
@@ -143,7 +143,7 @@ export class App extends LocatorFactory {
         ...(opts.extras ? { extras: opts.extras } : {}),
         ...(this.instance ? { instance: this.instance } : {}),
       });
-      rec.after = (await this.driver.observe('app.intent')).snapshot_id;
+      rec.after = (await this.driver.watch.observe('app.intent')).snapshot_id;
     });
   }
 
@@ -161,11 +161,11 @@ export class App extends LocatorFactory {
    */
   async press(key: Key): Promise<void> {
     const api = 'app.press';
-    await this.driver.step({ kind: 'action', api, title: formatTitle(TOOLS.ui_key.title, { key }), selector: null }, async (rec) => {
-      const before = await this.driver.observe(api);
+    await this.driver.steps.step({ kind: 'action', api, title: formatTitle(TOOLS.ui_key.title, { key }), selector: null }, async (rec) => {
+      const before = await this.driver.watch.observe(api);
       rec.before = before.snapshot_id;
       for (let attempt = 1; ; attempt++) {
-        await this.driver.call(api, 'ui_key', { space_id: this.driver.spaceId, key });
+        await this.driver.calls.call(api, 'ui_key', { space_id: this.driver.spaceId, key });
         if (key !== 'back' && key !== 'home') return;
         const { obs, effect } = await this.driver.settle(api, before, null, (b, after) => (after.screen_hash !== b.screen_hash || after.tree_missing || after.package !== b.package ? 'yes' : 'no'));
         rec.after = obs.snapshot_id;
@@ -190,8 +190,8 @@ export class App extends LocatorFactory {
    */
   async hideKeyboard(opts: { timeout?: number } = {}): Promise<void> {
     const api = 'app.hideKeyboard';
-    await this.driver.step({ kind: 'action', api, title: 'Hide the keyboard', selector: null }, async (rec) => {
-      const before = await this.driver.observe(api);
+    await this.driver.steps.step({ kind: 'action', api, title: 'Hide the keyboard', selector: null }, async (rec) => {
+      const before = await this.driver.watch.observe(api);
       rec.before = before.snapshot_id;
       if (before.keyboard === undefined) {
         throw new NestwrightError(api, 'this device runtime does not report the soft keyboard (no `keyboard` extension); press back yourself when you know it is up', { code: 'NOT_SUPPORTED' });
@@ -201,10 +201,10 @@ export class App extends LocatorFactory {
       let last: Observation = before;
       const r = await poll(timeout, async (n) => {
         // One back per look that still shows it; a dropped key is sent again on the next look.
-        if (n === 0 || n % 3 === 0) await this.driver.call(api, 'ui_key', { space_id: this.driver.spaceId, key: 'back' });
-        last = await this.driver.observe(api);
+        if (n === 0 || n % 3 === 0) await this.driver.calls.call(api, 'ui_key', { space_id: this.driver.spaceId, key: 'back' });
+        last = await this.driver.watch.observe(api);
         return last.keyboard ? { done: false } : { done: true, value: true };
-      });
+      }, this.driver.clock);
       rec.after = last.snapshot_id;
       if ('timedOut' in r) throw new TimeoutError(api, `timeout ${this.driver.describeTimeout(timeout)} exceeded: the keyboard is still up\nScreen:\n${describeScreen(last)}`, [], last);
     });
@@ -222,8 +222,8 @@ export class App extends LocatorFactory {
    * ```
    */
   async launch(opts: { activity?: string } = {}): Promise<void> {
-    await this.driver.step({ kind: 'app', api: 'app.launch', title: formatTitle(TOOLS.space_launch.title, { package: this.package }), selector: null }, async () => {
-      await this.driver.call('app.launch', 'space_launch', {
+    await this.driver.steps.step({ kind: 'app', api: 'app.launch', title: formatTitle(TOOLS.space_launch.title, { package: this.package }), selector: null }, async () => {
+      await this.driver.calls.call('app.launch', 'space_launch', {
         space_id: this.driver.spaceId,
         package: this.package,
         ...(this.instance ? { instance: this.instance } : {}),
@@ -243,8 +243,8 @@ export class App extends LocatorFactory {
    * ```
    */
   async stop(): Promise<void> {
-    await this.driver.step({ kind: 'app', api: 'app.stop', title: formatTitle(TOOLS.space_stop.title, { package: this.package }), selector: null }, async () => {
-      await this.driver.call('app.stop', 'space_stop', {
+    await this.driver.steps.step({ kind: 'app', api: 'app.stop', title: formatTitle(TOOLS.space_stop.title, { package: this.package }), selector: null }, async () => {
+      await this.driver.calls.call('app.stop', 'space_stop', {
         space_id: this.driver.spaceId,
         package: this.package,
         ...(this.instance ? { instance: this.instance } : {}),
@@ -263,7 +263,7 @@ export class App extends LocatorFactory {
    * ```
    */
   observe(opts: { detail?: 'compact' | 'full' } = {}): Promise<Observation> {
-    return this.driver.observe('app.observe', opts);
+    return this.driver.watch.observe('app.observe', opts);
   }
 
   /**
@@ -285,8 +285,8 @@ export class App extends LocatorFactory {
   async screenshot(opts: { scale?: number; optional?: false }): Promise<Buffer>;
   async screenshot(opts?: { scale?: number; optional?: boolean }): Promise<Buffer | null>;
   async screenshot(opts: { scale?: number; optional?: boolean } = {}): Promise<Buffer | null> {
-    await this.driver.observe('app.screenshot');
-    const png = await this.driver.screenshot('app.screenshot', opts.scale ?? 1);
+    await this.driver.watch.observe('app.screenshot');
+    const png = await this.driver.screenshots.take('app.screenshot', opts.scale ?? 1);
     if (!png && opts.optional === false) {
       throw new NestwrightError('app.screenshot', 'this device runtime does not offer ui_screenshot (NOT_SUPPORTED); use app.observe() for the screen as nodes');
     }
@@ -308,9 +308,9 @@ export class App extends LocatorFactory {
     const timeout = this.driver.timeout(opts.timeout);
     let last: Observation | null = null;
     const r = await poll(timeout, async () => {
-      last = await this.driver.observe('app.waitForActivity');
+      last = await this.driver.watch.observe('app.waitForActivity');
       return last.activity === activity ? { done: true, value: true } : { done: false };
-    });
+    }, this.driver.clock);
     if ('timedOut' in r) {
       throw new TimeoutError('app.waitForActivity', `timeout ${this.driver.describeTimeout(timeout)} exceeded waiting for ${activity}; in front: ${(last as Observation | null)?.activity ?? 'nothing'}\nScreen:\n${describeScreen(last)}`, [], last);
     }
@@ -339,6 +339,6 @@ export class App extends LocatorFactory {
    * ```
    */
   logcat(): Promise<string[]> {
-    return this.driver.logcat();
+    return this.driver.watch.logcat();
   }
 }

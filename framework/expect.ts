@@ -30,19 +30,19 @@ async function retrying(
   const title = `Expect ${target instanceof Locator ? `${target} ` : ''}${state.isNot ? 'not ' : ''}${name}`;
   const run = async () => {
     const r = await poll(ms, async () => {
-      const obs = await driver.observe(`expect.${name}`);
+      const obs = await driver.watch.observe(`expect.${name}`);
       const nodes = target instanceof Locator && !obs.tree_missing ? await resolveIn(target, obs) : [];
       const result = check(nodes, obs);
       last = { obs, result };
       const line = `${target instanceof Locator ? target.toString() : 'app'}: ${result.received}`;
       if (log[log.length - 1] !== line) log.push(line);
       return result.pass !== state.isNot ? { done: true, value: true } : { done: false };
-    });
+    }, driver.clock);
     return 'value' in r;
   };
   let ok = false;
   const failed = new Error(`${name} failed`);
-  await driver
+  await driver.steps
     .step({ kind: 'assertion', api: `expect.${name}`, title, selector: target instanceof Locator ? target.toString() : null }, async (rec) => {
       ok = await run();
       const l = last as { obs: Observation } | null;
@@ -289,12 +289,12 @@ const matchers = {
     const driver = received.driver;
     const ms = driver.timeout(opts.timeout ?? this.timeout, 'expect');
     let state = 'unknown';
-    const r = await driver.step({ kind: 'assertion', api: 'expect.toHaveCrashed', title: `Expect ${driver.who()} ${this.isNot ? 'not ' : ''}to have crashed`, selector: null }, () =>
+    const r = await driver.steps.step({ kind: 'assertion', api: 'expect.toHaveCrashed', title: `Expect ${driver.who()} ${this.isNot ? 'not ' : ''}to have crashed`, selector: null }, () =>
       poll(ms, async () => {
-        state = await driver.state('expect.toHaveCrashed');
+        state = await driver.watch.state('expect.toHaveCrashed');
         const raised = driver.options.scope?.acknowledge(driver.who()) ?? false;
         return (state === 'crashed' || raised) !== this.isNot ? { done: true, value: true } : { done: false };
-      }),
+      }, driver.clock),
     );
     const pass = 'value' in r ? !this.isNot : this.isNot;
     return {
@@ -330,9 +330,9 @@ const matchers = {
   async toBeInForeground(this: MatcherState, received: App, opts: { timeout?: number } = {}) {
     const ms = received.driver.timeout(opts.timeout ?? this.timeout, 'expect');
     const r = await poll(ms, async () => {
-      const obs = await received.driver.raw('ui_observe', { space_id: received.driver.spaceId, max_nodes: 1, detail: 'compact' });
-      return received.driver.inFront(obs) !== this.isNot ? { done: true, value: obs } : { done: false };
-    });
+      const obs = await received.driver.calls.call('expect.toBeInForeground', 'ui_observe', { space_id: received.driver.spaceId, max_nodes: 1, detail: 'compact' });
+      return received.driver.watch.inFront(obs) !== this.isNot ? { done: true, value: obs } : { done: false };
+    }, received.driver.clock);
     const pass = 'value' in r ? !this.isNot : this.isNot;
     return { pass, name: 'toBeInForeground', message: () => `expect(app).${this.isNot ? 'not.' : ''}toBeInForeground() failed for ${received.package}@${received.instance}` };
   },

@@ -126,10 +126,21 @@ const fixtures = withOptions.extend<{ app: App; _testContext: TestContext }, { d
       if (scale !== 1 && testInfo.timeout > 0) testInfo.setTimeout(testInfo.timeout * scale);
       const abort = new AbortController();
       const fatal: Array<{ error: NestwrightError; who: string; acknowledged: boolean }> = [];
+      const inFlight = new Set<Promise<unknown>>();
       const scope: TestScope = {
         signal: abort.signal,
         endReason: () => `Test timeout of ${testInfo.timeout}ms exceeded${scale !== 1 ? ` (${Math.round(testInfo.timeout / scale)}ms × ${scale}, the device's timing "${timing?.profile}")` : ''}.`,
         raised: (error, driver) => void fatal.push({ error, who: driver.who(), acknowledged: false }),
+        // An async function awaiting the work, not work.then(…): a then-reaction on the step's
+        // promise ends V8's async stack trace there, and healing finds the spec line by it.
+        track: async (work) => {
+          inFlight.add(work);
+          try {
+            return await work;
+          } finally {
+            inFlight.delete(work);
+          }
+        },
         acknowledge: (who) => {
           const mine = fatal.filter((f) => f.who === who && f.error.code === 'APP_CRASHED');
           for (const f of mine) f.acknowledged = true;
@@ -156,8 +167,13 @@ const fixtures = withOptions.extend<{ app: App; _testContext: TestContext }, { d
       setTestContext(ctx);
       await use(ctx);
       // Stop what the timed-out body still runs before clean-up touches the device, so the
-      // report shows the timeout and the step it cut short, not clean-up's errors.
-      if (testInfo.status === 'timedOut' || testInfo.status === 'interrupted') abort.abort();
+      // report shows the timeout and the step it cut short, not clean-up's errors. The body goes
+      // on after Playwright's timeout: its step only fails (naming itself) once aborted, and that
+      // error reaches the report only if it comes before the test ends — so wait for it here.
+      if (testInfo.status === 'timedOut' || testInfo.status === 'interrupted') {
+        abort.abort();
+        await settleWithin([...inFlight], STEP_END_GRACE_MS);
+      }
       setTestContext(null);
       healer?.finish(testInfo);
       // Every instance the test launched (app, newInstance(), space.launch()) is stopped and wiped.
@@ -222,17 +238,32 @@ function connected(device: Device, file: string | null): Device {
 }
 
 /**
+ * How long clean-up waits for the timed-out body's steps to fail. They end at once when aborted
+ * (tool calls and waits stop on the signal); only work that does not listen to it (a model's
+ * answer to an AI step) can take longer, and is then not waited for.
+ */
+const STEP_END_GRACE_MS = 2_000;
+
+/** Until every promise has settled, or `ms` pass. */
+async function settleWithin(work: Array<Promise<unknown>>, ms: number): Promise<void> {
+  if (work.length === 0) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([Promise.allSettled(work), new Promise((r) => (timer = setTimeout(r, ms)))]);
+  clearTimeout(timer);
+}
+
+/**
  * A failed test keeps what explains it: the instance's logcat and the full accessibility tree,
  * as attachments the trajectory names (`failure`) so reports can show them on the test.
  */
 async function attachFailure(app: App, trajectory: Trajectory, testInfo: TestInfo): Promise<void> {
   const failure: { logcat?: string; tree?: string } = {};
-  const lines = await app.driver.logcat(500).catch(() => null);
+  const lines = await app.driver.watch.logcat(500).catch(() => null);
   if (lines) {
     await testInfo.attach('logcat', { body: lines.join('\n') + '\n', contentType: 'text/plain' });
     failure.logcat = 'logcat';
   }
-  const tree = await app.driver.client.call('ui_observe', { space_id: app.driver.spaceId, detail: 'full', max_nodes: 5000 }).catch(() => null);
+  const tree = await app.driver.calls.afterTest('test', 'ui_observe', { space_id: app.driver.spaceId, detail: 'full', max_nodes: 5000 }).catch(() => null);
   if (tree) {
     await testInfo.attach('full tree', { body: JSON.stringify(tree, null, 2), contentType: 'application/json' });
     failure.tree = 'full tree';

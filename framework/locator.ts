@@ -1,4 +1,4 @@
-import { fieldHolds, formatTitle, REAL_CLOCK, screenChanged, toWireSteps, TOOLS, waitForActionable, type ActionabilityIO, type Key, type Observation, type Took, type UiNode } from '../device-runtime/protocol/index.js';
+import { fieldHolds, formatTitle, screenChanged, toWireSteps, TOOLS, waitForActionable, type ActionabilityIO, type Key, type Observation, type Took, type UiNode } from '../device-runtime/protocol/index.js';
 import { DeviceError } from '../device-runtime/client/index.js';
 import { isSecret, revealSecret, type Secret } from './ai/secret.js';
 import type { AppDriver } from './driver.js';
@@ -241,7 +241,7 @@ export class Locator extends LocatorFactory {
 
   /** @internal All current matches in one observation (no waiting). */
   async resolve(api: string): Promise<{ nodes: UiNode[]; obs: Observation }> {
-    const obs = await this.driver.observe(api);
+    const obs = await this.driver.watch.observe(api);
     return { nodes: obs.tree_missing ? [] : resolveSteps(obs.nodes, this.steps), obs };
   }
 
@@ -259,10 +259,10 @@ export class Locator extends LocatorFactory {
     const log = opts.log ?? [];
     const d = this.driver;
     const io: ActionabilityIO = {
-      observe: () => d.observe(api),
-      scroll: async (direction) => (await d.call(api, 'ui_scroll', { space_id: d.spaceId, direction, amount: 1 })).moved,
-      hideKeyboard: async () => void (await d.call(api, 'ui_key', { space_id: d.spaceId, key: 'back' })),
-      clock: REAL_CLOCK,
+      observe: () => d.watch.observe(api),
+      scroll: async (direction) => (await d.calls.call(api, 'ui_scroll', { space_id: d.spaceId, direction, amount: 1 })).moved,
+      hideKeyboard: async () => void (await d.calls.call(api, 'ui_key', { space_id: d.spaceId, key: 'back' })),
+      clock: d.clock,
     };
     const r = await waitForActionable(io, this.steps, { timeoutMs: timeout, ...(opts.enabled !== undefined ? { enabled: opts.enabled } : {}), ...(opts.scroll !== undefined ? { scroll: opts.scroll } : {}) }, log);
     if (r.status === 'ok') {
@@ -283,7 +283,7 @@ export class Locator extends LocatorFactory {
    * no effect after a short wait the action is repeated (twice at most). On a runtime with the
    * `selector_actions` extension all of it happens on the device, in one round trip.
    */
-  private async act(
+  private act(
     api: string,
     tool: 'ui_tap' | 'ui_long_press' | 'ui_set_text',
     args: Record<string, unknown>,
@@ -291,8 +291,21 @@ export class Locator extends LocatorFactory {
     extraTitle: Record<string, unknown> | ((node: UiNode | null) => Record<string, unknown>) = {},
     took: Took = screenChanged,
   ): Promise<void> {
+    // Tracked whole, not only its step: part of it runs before the step opens.
+    const work = this.actUntracked(api, tool, args, opts, extraTitle, took);
+    return this.driver.options.scope ? this.driver.options.scope.track(work) : work;
+  }
+
+  private async actUntracked(
+    api: string,
+    tool: 'ui_tap' | 'ui_long_press' | 'ui_set_text',
+    args: Record<string, unknown>,
+    opts: { timeout?: number },
+    extraTitle: Record<string, unknown> | ((node: UiNode | null) => Record<string, unknown>),
+    took: Took,
+  ): Promise<void> {
     const started = Date.now();
-    const trips = this.driver.roundTrips;
+    const trips = this.driver.calls.roundTrips;
     // Where the test called this action: healing looks it up, and after an await it is gone from the stack.
     const at = this.driver.options.heal ? callSite() : undefined;
     const timeout = this.driver.timeout(opts.timeout);
@@ -314,7 +327,7 @@ export class Locator extends LocatorFactory {
     if (await this.driver.resolvesOnDevice()) first = await this.actOnDevice(api, tool, args, timeout).then((done) => ({ done }), (error: unknown) => ({ error }));
     else if (typeof extraTitle === 'function') first = await find().then((found) => ({ found }), (error: unknown) => ({ error }));
     const title = this.title(tool, typeof extraTitle === 'function' ? extraTitle(first?.found?.node ?? first?.done?.node ?? null) : extraTitle);
-    await this.driver.step({ kind: 'action', api, title, selector: this.toString(), roundTripsFrom: trips }, async (record) => {
+    await this.driver.steps.step({ kind: 'action', api, title, selector: this.toString(), roundTripsFrom: trips }, async (record) => {
       record.startedAt = started;
       if (first?.done) {
         record.node = first.done.node;
@@ -340,13 +353,13 @@ export class Locator extends LocatorFactory {
         record.node = node;
         record.before ??= obs.snapshot_id;
         try {
-          await this.driver.raw(tool, { space_id: this.driver.spaceId, node_id: node.id, snapshot_id: obs.snapshot_id, ...args } as never);
+          await this.driver.calls.raw(tool, { space_id: this.driver.spaceId, node_id: node.id, snapshot_id: obs.snapshot_id, ...args } as never);
         } catch (e) {
           if (e instanceof DeviceError && (e.code === 'SNAPSHOT_STALE' || e.code === 'NODE_NOT_FOUND') && Date.now() < deadline) {
             log.push(`  the screen changed before the action (${e.code}); resolving again`);
             continue;
           }
-          throw await this.driver.translate(api, e);
+          throw await this.driver.calls.translate(api, e);
         }
         attempts++;
         const after = await this.driver.settle(api, obs, node, took);
@@ -370,7 +383,7 @@ export class Locator extends LocatorFactory {
     const d = this.driver;
     const heal = d.options.heal;
     try {
-      const r = await d.raw(tool, {
+      const r = await d.calls.raw(tool, {
         space_id: d.spaceId,
         selector: toWireSteps(this.steps),
         wait: { timeout_ms: timeout, enabled: true, scroll: true },
@@ -379,23 +392,40 @@ export class Locator extends LocatorFactory {
         observe_before: !!heal,
         ...args,
       } as never);
-      if (r.node && r.observation_before) heal?.resolved(this, r.node, r.observation_before);
-      if (r.observation) d.lastSeen = r.observation;
+      // The fingerprint is of what the locator names (as on the client-side path), not of the
+      // clickable ancestor a tap may land on.
+      const named = r.matched ?? r.node;
+      if (named && r.observation_before) heal?.resolved(this, named, r.observation_before);
+      if (r.observation) d.calls.lastSeen = r.observation;
       return { node: r.node, before: r.snapshot_id ?? null, after: r.observation?.snapshot_id ?? null };
     } catch (e) {
       if (e instanceof DeviceError && (e.code === 'TIMEOUT' || e.code === 'AMBIGUOUS_TARGET')) {
         const details = (e.details ?? {}) as { log?: string[]; observation?: Observation | null; matches?: UiNode[] };
         const obs = details.observation ?? null;
-        if (obs) d.lastSeen = obs;
+        if (obs) d.calls.lastSeen = obs;
         const log = details.log ?? [];
         throw e.code === 'AMBIGUOUS_TARGET'
           ? new StrictModeViolationError(api, this.toString(), details.matches ?? [])
           : new TimeoutError(api, `timeout ${d.describeTimeout(timeout)} exceeded.\nCall log:\n${formatLog(log)}\nScreen:\n${describeScreen(obs)}`, log, obs);
       }
-      throw await d.translate(api, e);
+      throw await d.calls.translate(api, e);
     }
   }
 
+  /**
+   * Tap the node: wait until exactly one node matches and it is visible, enabled and stable
+   * (scrolling a list to bring it into view, hiding the keyboard over it), tap it, and check that
+   * the screen changed (a tap with no effect is repeated, three taps at most). On a runtime with
+   * the `selector_actions` extension the device does all of this in one round trip. Fails with a
+   * {@link TimeoutError} after `timeout` (default: the action timeout), or a
+   * {@link StrictModeViolationError} when more than one node matches.
+   *
+   * @example
+   * ```ts
+   * await app.getByRole('button', { name: 'Save' }).tap();
+   * await app.getByText('Checkout').tap({ timeout: 10_000 });
+   * ```
+   */
   tap(opts: { timeout?: number } = {}): Promise<void> {
     return this.act('locator.tap', 'ui_tap', {}, opts);
   }
@@ -462,7 +492,7 @@ export class Locator extends LocatorFactory {
    * ```
    */
   async scrollIntoView(opts: { timeout?: number } = {}): Promise<void> {
-    await this.driver.step({ kind: 'action', api: 'locator.scrollIntoView', title: `Scroll ${this} into view`, selector: this.toString() }, async (record) => {
+    await this.driver.steps.step({ kind: 'action', api: 'locator.scrollIntoView', title: `Scroll ${this} into view`, selector: this.toString() }, async (record) => {
       const { node, obs } = await this.waitForActionable('locator.scrollIntoView', { enabled: false, timeout: this.driver.timeout(opts.timeout) });
       record.node = node;
       record.before = record.after = obs.snapshot_id;
@@ -484,7 +514,7 @@ export class Locator extends LocatorFactory {
   async swipe(direction: 'up' | 'down' | 'left' | 'right', opts: { distance?: number; duration?: number; timeout?: number } = {}): Promise<void> {
     const api = 'locator.swipe';
     const distance = Math.min(0.95, Math.max(0.05, opts.distance ?? 0.6));
-    await this.driver.step({ kind: 'action', api, title: `Swipe ${direction} on ${this}`, selector: this.toString() }, async (record) => {
+    await this.driver.steps.step({ kind: 'action', api, title: `Swipe ${direction} on ${this}`, selector: this.toString() }, async (record) => {
       const { node, obs } = await this.waitForActionable(api, { enabled: false, scroll: false, timeout: this.driver.timeout(opts.timeout) });
       record.node = node;
       record.before = obs.snapshot_id;
@@ -495,8 +525,8 @@ export class Locator extends LocatorFactory {
       const dy = Math.round(((b - t) * distance) / 2);
       const [from, to]: [[number, number], [number, number]] =
         direction === 'up' ? [[cx, cy + dy], [cx, cy - dy]] : direction === 'down' ? [[cx, cy - dy], [cx, cy + dy]] : direction === 'left' ? [[cx + dx, cy], [cx - dx, cy]] : [[cx - dx, cy], [cx + dx, cy]];
-      await this.driver.call(api, 'ui_swipe', { space_id: this.driver.spaceId, from, to, duration_ms: opts.duration ?? 300 });
-      const after = await this.driver.observe(api);
+      await this.driver.calls.call(api, 'ui_swipe', { space_id: this.driver.spaceId, from, to, duration_ms: opts.duration ?? 300 });
+      const after = await this.driver.watch.observe(api);
       record.after = after.snapshot_id;
     });
   }
@@ -512,8 +542,8 @@ export class Locator extends LocatorFactory {
    */
   async press(key: Key): Promise<void> {
     await this.tap();
-    await this.driver.step({ kind: 'action', api: 'locator.press', title: formatTitle(TOOLS.ui_key.title, { key }), selector: this.toString() }, async () => {
-      await this.driver.call('locator.press', 'ui_key', { space_id: this.driver.spaceId, key });
+    await this.driver.steps.step({ kind: 'action', api: 'locator.press', title: formatTitle(TOOLS.ui_key.title, { key }), selector: this.toString() }, async () => {
+      await this.driver.calls.call('locator.press', 'ui_key', { space_id: this.driver.spaceId, key });
     });
   }
 

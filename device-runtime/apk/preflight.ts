@@ -3,6 +3,7 @@
  * target device's traits into a {@link PreflightReport} — one check per code, each ok / warn /
  * reject. Pure and synchronous; `preflightPaths` adds reading and never throws.
  */
+import { describeIssues } from '../protocol/issues.js';
 import { DeviceTraitsSchema, type DeviceTraits, type PreflightCheck, type PreflightReport } from '../protocol/preflight.js';
 import { ApkError } from './apk-error.js';
 import { DANGEROUS_PERMISSIONS } from './dangerous-permissions.js';
@@ -19,7 +20,7 @@ const PAGE_16K = 16384;
 export function preflight(info: ApkInfo, device: DeviceInput, installed?: InstalledApp | null, opts: PreflightOptions = {}): PreflightReport {
   const parsed = DeviceTraitsSchema.safeParse(device);
   if (!parsed.success) {
-    throw new TypeError(`preflight: invalid device traits: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'device'}: ${i.message}`).join('; ')}. Pass {abis, page_size: 4096|16384, sdk_int, min_target_sdk?}.`);
+    throw new TypeError(`preflight: invalid device traits: ${describeIssues(parsed.error)}. Pass {abis, page_size: 4096|16384, sdk_int, min_target_sdk?}.`);
   }
   const dev = parsed.data;
   const checks: PreflightCheck[] = [

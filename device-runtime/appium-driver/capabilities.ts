@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { describeIssues } from '../protocol/index.js';
 
 /**
  * The capabilities the NestSpace driver reads. `appium:` ones arrive without their prefix (Appium
@@ -60,7 +61,7 @@ export function parseNestSpaceCaps(caps: Record<string, unknown>): { caps: NestS
   }
   const parsed = NestSpaceCapsSchema.safeParse(caps);
   if (!parsed.success) {
-    for (const i of parsed.error.issues) problems.push(`${i.path.map(String).join('.')}: ${i.message}`);
+    problems.push(describeIssues(parsed.error, undefined, Infinity));
   }
   if (problems.length > 0) return { error: problems.join('; ') };
   return { caps: parsed.data! };

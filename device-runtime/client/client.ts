@@ -1,37 +1,43 @@
 import {
   decodeErrorBody,
   decodeResultBody,
+  describeIssues,
   getTool,
   toolError,
   ToolErrorSchema,
   type RuntimeInfo,
+  type ToolError,
   type ToolInput,
   type ToolName,
   type ToolResult,
 } from '../protocol/index.js';
 import { DeviceError } from './errors.js';
 import type { ToolTransport } from './transport.js';
+import { classifyTransportFailure } from './transport-failure.js';
 
-function describe(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>, root: string): string {
-  return issues
-    .slice(0, 5)
-    .map((i) => `${[root, ...i.path.map(String)].join('.')}: ${i.message}`)
-    .join('; ');
-}
-
-/** Transport failures that mean the device went away rather than answered. */
-function isDisconnect(e: unknown): boolean {
-  const msg = String((e as Error)?.message ?? e);
-  const code = (e as { code?: string; cause?: { code?: string } })?.cause?.code ?? (e as { code?: string }).code;
-  return (
-    /fetch failed|ECONNREFUSED|ECONNRESET|socket hang up|other side closed|terminated|aborted|timeout|Connection closed|Not connected/i.test(msg) ||
-    ['ECONNREFUSED', 'ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE', 'UND_ERR_CLOSED'].includes(code ?? '')
-  );
-}
-
-/** HTTP 404 on a call: docs/protocol.md#transport answers unknown or expired sessions so; the connection is over. */
-function isSessionGone(e: unknown): boolean {
-  return (e as { code?: unknown })?.code === 404 && /Streamable HTTP error/.test(String((e as Error)?.message));
+/** The envelope for a call that failed on the wire, by what {@link classifyTransportFailure} finds. */
+function transportEnvelope(e: unknown): ToolError {
+  const failure = classifyTransportFailure(e);
+  const message = (e as Error)?.message ?? String(e);
+  switch (failure.kind) {
+    case 'session-gone':
+      return toolError('DEVICE_DISCONNECTED', 'the device runtime no longer knows this session: it restarted, or reclaimed the session after 30 idle minutes (its leases are gone too)', {
+        hint: 'Connect again (a new DeviceClient) and re-acquire leases.',
+        retryable: false,
+      });
+    case 'disconnected':
+      return toolError('DEVICE_DISCONNECTED', `the device runtime did not answer (${failure.evidence}): ${message}`, {
+        hint: 'Check that the device (or `npx nestwright sim`) is still running and reachable.',
+        retryable: false,
+      });
+    case 'unauthorized':
+      return toolError('UNAUTHORIZED', `the device runtime refused the token (${failure.evidence}): ${message}`, {
+        hint: 'Check use.device.token: it must be the runtime\'s bearer token.',
+        retryable: false,
+      });
+    case 'protocol':
+      return toolError('PROTOCOL_ERROR', message);
+  }
 }
 
 /**
@@ -64,7 +70,7 @@ export class DeviceClient {
     if (!tool) throw new DeviceError(name, toolError('UNKNOWN_TOOL', `no tool ${name} in the protocol`));
     const args = tool.input.safeParse(input);
     if (!args.success) {
-      throw new DeviceError(name, toolError('INVALID_ARGUMENT', describe(args.error.issues, 'params'), {
+      throw new DeviceError(name, toolError('INVALID_ARGUMENT', describeIssues(args.error, 'params'), {
         hint: `Check the arguments of ${name} against its input schema.`,
       }));
     }
@@ -73,18 +79,7 @@ export class DeviceClient {
       raw = await this.transport.callTool(name, input as Record<string, unknown>, opts.signal);
     } catch (e) {
       if (e instanceof DeviceError) throw e;
-      const envelope = isSessionGone(e)
-        ? toolError('DEVICE_DISCONNECTED', 'the device runtime no longer knows this session: it restarted, or reclaimed the session after 30 idle minutes (its leases are gone too)', {
-            hint: 'Connect again (a new DeviceClient) and re-acquire leases.',
-            retryable: false,
-          })
-        : isDisconnect(e)
-          ? toolError('DEVICE_DISCONNECTED', `the device runtime did not answer: ${(e as Error).message}`, {
-              hint: 'Check that the device (or `npx nestwright sim`) is still running and reachable.',
-              retryable: false,
-            })
-          : toolError('PROTOCOL_ERROR', (e as Error).message);
-      throw new DeviceError(name, envelope, { cause: e });
+      throw new DeviceError(name, transportEnvelope(e), { cause: e });
     }
     if (raw.isError) {
       const env = ToolErrorSchema.safeParse(decodeErrorBody(raw));
@@ -97,7 +92,7 @@ export class DeviceClient {
     const body = decodeResultBody(tool, raw);
     const result = tool.result.safeParse(body);
     if (!result.success) {
-      throw new DeviceError(name, toolError('PROTOCOL_ERROR', `the runtime answered with an invalid result: ${describe(result.error.issues, 'result')}`, {
+      throw new DeviceError(name, toolError('PROTOCOL_ERROR', `the runtime answered with an invalid result: ${describeIssues(result.error, 'result')}`, {
         hint: 'The device speaks a different protocol version; compare runtime_info.protocol_version.',
       }));
     }

@@ -8,4 +8,5 @@
 export { DeviceClient } from './client.js';
 export { DeviceError } from './errors.js';
 export { McpToolTransport } from './mcp-transport.js';
+export { classifyTransportFailure, ConnectionLostError, type TransportFailure, type TransportFailureKind } from './transport-failure.js';
 export type { ToolTransport, CallResult } from './transport.js';

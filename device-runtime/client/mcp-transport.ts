@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallResult, ToolTransport } from './transport.js';
+import { ConnectionLostError } from './transport-failure.js';
 
 /**
  * Calls whose HTTP answer stream is open, by the id put in their `_meta`. The SDK (1.32) leaves a
@@ -33,7 +34,7 @@ function watchingFetch(timeoutMs: number, watches: Map<string, Watch>): typeof f
     const watch = callId ? watches.get(callId) : undefined;
     const closed = () => {
       link.release();
-      if (watch) setTimeout(() => { if (!watch.settled) watch.controller.abort(new Error('the device runtime closed the connection before answering (terminated)')); }, SETTLE_MS);
+      if (watch) setTimeout(() => { if (!watch.settled) watch.controller.abort(new ConnectionLostError('the device runtime closed the connection before answering')); }, SETTLE_MS);
     };
     const body = res.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ flush: () => { closed(); } }));
     // A broken stream errors the reader, not flush: watch for that too.
@@ -103,6 +104,8 @@ export class McpToolTransport implements ToolTransport {
 
   /** One `tools/call` request; the result as the server sent it. */
   async callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallResult> {
+    // The SDK would reject with a plain Error('Not connected'): say it with a type.
+    if (!this.client.transport) throw new ConnectionLostError('the connection to the device runtime is closed');
     // The runtime validates results with the protocol's zod schemas and so does DeviceClient;
     // the SDK's own JSON Schema check of structuredContent would only repeat that work.
     if (!this.watches) return (await this.client.callTool({ name, arguments: args }, undefined, { signal, timeout: 600_000 })) as CallResult;
@@ -115,7 +118,7 @@ export class McpToolTransport implements ToolTransport {
         timeout: 600_000,
       })) as CallResult;
     } catch (e) {
-      // Aborted by the watch: say what happened, in the words DeviceClient maps to DEVICE_DISCONNECTED.
+      // Aborted by the watch: the SDK wraps the reason in an McpError; throw the reason itself.
       if (watch.controller.signal.aborted && !signal?.aborted) throw watch.controller.signal.reason as Error;
       throw e;
     } finally {

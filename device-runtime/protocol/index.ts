@@ -26,3 +26,4 @@ export * from './wire.js';
 export * from './selector.js';
 export * from './wire-steps.js';
 export * from './actionability.js';
+export * from './issues.js';

@@ -1,5 +1,5 @@
-import { DeviceClient, McpToolTransport, DeviceError } from '../client/index.js';
-import { toolError } from '../protocol/index.js';
+import { classifyTransportFailure, DeviceClient, McpToolTransport, DeviceError } from '../client/index.js';
+import { describeIssues, toolError } from '../protocol/index.js';
 import { DeviceOptionsSchema, type DeviceOptions } from './options.js';
 
 export { DeviceOptionsSchema, type DeviceOptions } from './options.js';
@@ -55,7 +55,7 @@ export async function startRunEmulators(devices: unknown[], log: (line: string) 
 export async function connectDevice(raw: unknown): Promise<{ client: DeviceClient; close(): Promise<void> }> {
   const parsed = DeviceOptionsSchema.safeParse(raw ?? { provider: 'sim' });
   if (!parsed.success) {
-    throw new DeviceError('connectDevice', toolError('INVALID_ARGUMENT', `use.deviceOptions: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'device'}: ${i.message}`).join('; ')}`, {
+    throw new DeviceError('connectDevice', toolError('INVALID_ARGUMENT', describeIssues(parsed.error, 'use.deviceOptions'), {
       hint: "Set use.deviceOptions to { provider: 'sim' }, { provider: 'nestspace', url, token }, { provider: 'adb', serial? }, { provider: 'emulator', avd } or { provider: 'appium', url, capabilities }.",
     }));
   }
@@ -103,7 +103,7 @@ export async function connectDevice(raw: unknown): Promise<{ client: DeviceClien
   } catch (e) {
     await embedded?.close();
     const msg = (e as Error).message;
-    const code = /401|Unauthorized/i.test(msg) ? 'UNAUTHORIZED' : 'DEVICE_DISCONNECTED';
+    const code = classifyTransportFailure(e).kind === 'unauthorized' ? 'UNAUTHORIZED' : 'DEVICE_DISCONNECTED';
     throw new DeviceError('connectDevice', toolError(code, `cannot connect to ${url}: ${msg}`, {
       hint: code === 'UNAUTHORIZED'
         ? 'Check use.deviceOptions.token: it must be the runtime\'s bearer token.'

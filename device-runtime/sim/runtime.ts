@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { getTool, toolError, type ToolArgs, type ToolDef, type ToolError, type ToolName, type ToolResult } from '../protocol/index.js';
+import { describeIssues, getTool, toolError, type ToolArgs, type ToolDef, type ToolError, type ToolName, type ToolResult } from '../protocol/index.js';
 import { appModelFor } from './apps/index.js';
 import { blankApp } from './apps/blank.js';
 import { ApprovalGate } from './core/approvals.js';
@@ -263,16 +263,8 @@ export class SimRuntime implements DeviceHost {
   }
 }
 
-/** `params.apk_paths.0: expected string, received number` — the path of each issue, as Playwright names it. */
-function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 5)
-    .map((i) => `${['params', ...i.path].join('.')}: ${i.message}`)
-    .join('; ');
-}
-
 function invalidArgument(tool: string, error: z.ZodError): ToolError {
-  return toolError('INVALID_ARGUMENT', `${tool}: ${describeIssues(error)}`, {
+  return toolError('INVALID_ARGUMENT', `${tool}: ${describeIssues(error, 'params')}`, {
     hint: `Check the arguments against the input schema of ${tool} (tools/list).`,
   });
 }

@@ -125,13 +125,13 @@ export async function observeInApp(app: App, api: string, what: string): Promise
   const d = app.driver;
   let obs: Observation;
   for (let wait = 20, tries = 0; ; wait = Math.min(wait * 2, 250), tries++) {
-    obs = await d.call(api, 'ui_observe', { space_id: d.spaceId, max_nodes: 400, detail: 'compact' });
+    obs = await d.calls.call(api, 'ui_observe', { space_id: d.spaceId, max_nodes: 400, detail: 'compact' });
     if (!obs.tree_missing || tries > 12) break;
     await new Promise((r) => setTimeout(r, wait));
   }
-  if (d.inFront(obs)) return obs;
-  const state = await d.state(api);
-  const crash = await d.crashed(api, state);
+  if (d.watch.inFront(obs)) return obs;
+  const state = await d.watch.state(api);
+  const crash = await d.watch.crashed(api, state);
   if (crash) throw crash;
   if (state === 'foreground' && obs.package !== null) return obs;
   throw new AiError(api, 'AI_LEFT_APP', `after ${what}, the app under test (${d.who()}) is no longer in front — ${obs.package ?? 'nothing'} is. The step is stopped: AI steps act only inside the app under test.`);

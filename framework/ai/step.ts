@@ -72,7 +72,7 @@ export class AiStep {
     this.record.screens[obs.snapshot_id] = text;
     const blocks: ContentBlock[] = [{ type: 'text', text }];
     if (this.ctx.options.vision || (!obs.tree_missing && obs.nodes.length === 0)) {
-      const png = await this.app.driver.screenshot(this.api).catch(() => null);
+      const png = await this.app.driver.screenshots.take(this.api).catch(() => null);
       if (png) blocks.push({ type: 'image', pngBase64: png.toString('base64') });
     }
     return blocks;
@@ -82,7 +82,7 @@ export class AiStep {
   async observe(): Promise<Observation> {
     const deadline = Date.now() + this.app.driver.options.actionTimeout;
     for (let wait = 20; ; wait = Math.min(wait * 2, 250)) {
-      const obs = await this.app.driver.observe(this.api);
+      const obs = await this.app.driver.watch.observe(this.api);
       if (!obs.tree_missing || Date.now() > deadline) return obs;
       await new Promise((r) => setTimeout(r, wait));
     }
@@ -91,7 +91,7 @@ export class AiStep {
 
 /** Run `body` as a test.step and trajectory record titled `title`, with source 'ai'. */
 export async function aiStep<T>(app: App, kind: 'action' | 'assertion', api: string, title: string, body: (rec: TrajectoryStep) => Promise<T>): Promise<T> {
-  return app.driver.step({ kind, api, title, selector: null }, async (rec) => {
+  return app.driver.steps.step({ kind, api, title, selector: null }, async (rec) => {
     const first = app.driver.trajectory.steps.length;
     try {
       return await body(rec);

@@ -26,6 +26,13 @@ export const FingerprintSchema = z.object({
    * labels was beside the target when it was recorded.
    */
   neighbors: z.array(z.string()).max(6),
+  /**
+   * In a list, the labels of the node's row (its nearest list item, itself when it is one),
+   * other than its own, at most 4: what tells one row's checkbox or download icon from the next
+   * row's, and what names a row that has no label of its own. Absent outside lists, and in
+   * fingerprints written before it existed.
+   */
+  row: z.array(z.string()).max(4).optional(),
   /** The kept ancestors, nearest first, as `role#id` (id when it has one), at most 3. */
   ancestors: z.array(z.string()).max(3),
   package: z.string().nullable(),
@@ -45,6 +52,29 @@ export function subtreeIds(nodes: UiNode[], rootId: string): Set<string> {
   const inside = new Set([rootId]);
   for (const n of nodes) if (n.parent && inside.has(n.parent)) inside.add(n.id);
   return inside;
+}
+
+/** A list's row: a list item, or a child of a list or of a scrollable container. */
+const isRow = (n: UiNode, byId: Map<string, UiNode>) => {
+  const parent = n.parent ? byId.get(n.parent) : undefined;
+  return n.role === 'listitem' || (!!parent && (parent.role === 'list' || parent.scrollable));
+};
+
+/** The list row `node` is in (itself when it is one), or undefined outside a list. */
+export function rowOf(node: UiNode, byId: Map<string, UiNode>): UiNode | undefined {
+  let row: UiNode | undefined = node;
+  while (row && !isRow(row, byId)) row = row.parent ? byId.get(row.parent) : undefined;
+  return row;
+}
+
+/** The labels of `node`'s row other than its own (see `row` in {@link FingerprintSchema}), or null outside a row. */
+function rowLabels(nodes: UiNode[], node: UiNode, byId: Map<string, UiNode>): string[] | null {
+  const row = rowOf(node, byId);
+  if (!row) return null;
+  const inRow = subtreeIds(nodes, row.id);
+  const own = label(node);
+  const labels = nodes.filter((n) => inRow.has(n.id) && label(n) && label(n) !== own).map((n) => label(n)!);
+  return [...new Set(labels)].slice(0, 4);
 }
 
 /**
@@ -72,6 +102,7 @@ export function fingerprintOf(observation: Observation, nodeId: string): Fingerp
   for (let p = node.parent ? byId.get(node.parent) : undefined; p && ancestors.length < 3; p = p.parent ? byId.get(p.parent) : undefined) {
     ancestors.push(`${p.role}${p.res_id ? `#${idName(p.res_id)}` : ''}`);
   }
+  const row = rowLabels(observation.nodes, node, byId);
   return {
     version: 1,
     role: node.role,
@@ -86,6 +117,7 @@ export function fingerprintOf(observation: Observation, nodeId: string): Fingerp
     bounds: [r3(node.bounds[0] / width), r3(node.bounds[1] / height), r3(node.bounds[2] / width), r3(node.bounds[3] / height)],
     neighbors,
     ancestors,
+    ...(row ? { row } : {}),
     package: observation.package,
     activity: observation.activity,
   };

@@ -12,6 +12,12 @@ export const THRESHOLD = 0.55;
 export const MARGIN = 0.1;
 /** The best candidate must resemble the target by id, label, description or hint at least this much. */
 export const IDENTITY = 0.5;
+/**
+ * A best candidate that resembles the target by identity only through related words ("Pay" →
+ * "Transfer": see framework/heal/similarity.ts) must beat the runner-up by this much instead of
+ * {@link MARGIN}: weak evidence needs a clear winner.
+ */
+export const RELATED_MARGIN = 0.2;
 /** With a model: a best candidate below the threshold but at least this goes to the model too. */
 export const MODEL_FLOOR = 0.45;
 
@@ -120,6 +126,7 @@ function rank(input: HealInput): HealResult {
     const why = eligible(want, node, obs.screen);
     if (why) return { node_id: node.id, score: 0, line: describeNode(node), rejected: why, node };
     const s = scoreCandidate(want, fingerprintOf(obs, node.id), { repeatedId: !!node.res_id && (idCount.get(node.res_id) ?? 0) > 1 });
+    if (s.contradiction) return { node_id: node.id, score: s.score, line: describeNode(node), rejected: s.contradiction, node };
     return { node_id: node.id, score: s.score, line: describeNode(node), s, node, ...(s.identity < IDENTITY ? { rejected: `resembles the target by neither id, label, description nor hint (best ${s.identity.toFixed(2)})`, unlike: true as const } : {}) };
   });
   ranked.sort((a, b) => Number(!!a.rejected) - Number(!!b.rejected) || b.score - a.score);
@@ -128,8 +135,11 @@ function rank(input: HealInput): HealResult {
   if (!best) return { status: 'unhealed', code: 'NO_CANDIDATE', reason: 'no visible, enabled node of a compatible kind resembles the target', candidates };
   if (best.score < THRESHOLD) return { status: 'unhealed', code: 'BELOW_THRESHOLD', reason: `the best candidate scores ${best.score.toFixed(2)}, below ${THRESHOLD}`, candidates };
   const margin = Math.round((best.score - (second?.score ?? 0)) * 1000) / 1000;
-  if (margin < MARGIN) {
-    return { status: 'unhealed', code: 'NO_MARGIN', reason: `the best two candidates score ${best.score.toFixed(2)} and ${second!.score.toFixed(2)}: a margin of ${margin.toFixed(2)}, below ${MARGIN}`, candidates };
+  const relatedOnly = best.s!.directIdentity < IDENTITY;
+  const needed = relatedOnly ? RELATED_MARGIN : MARGIN;
+  if (margin < needed) {
+    const why = relatedOnly ? ' (the best resembles the target only through a related word, so it must win clearly)' : '';
+    return { status: 'unhealed', code: 'NO_MARGIN', reason: `the best two candidates score ${best.score.toFixed(2)} and ${second!.score.toFixed(2)}: a margin of ${margin.toFixed(2)}, below ${needed}${why}`, candidates };
   }
   return named(obs, steps, best.node, best.score, margin, best.s!, candidates, 'score');
 }
@@ -137,7 +147,7 @@ function rank(input: HealInput): HealResult {
 function named(obs: Observation, steps: Step[], node: UiNode, score: number, margin: number, s: CandidateScore, candidates: RankedCandidate[], by: 'score' | 'model'): HealResult {
   const selector = uniqueSelectorFor(obs.nodes, node, steps);
   if (!selector) return { status: 'unhealed', code: 'NOT_UNIQUE', reason: `no selector names ${describeNode(node)} alone on this screen`, candidates };
-  const reasons = [...s.features].sort((a, b) => b.weight * b.similarity - a.weight * a.similarity).map((f) => `${f.detail}: ${f.similarity.toFixed(2)} × ${f.weight}`);
+  const reasons = [...s.features].sort((a, b) => b.weight * b.similarity - a.weight * a.similarity).map((f) => `${f.detail}: ${f.similarity.toFixed(2)} × ${f.weight}${f.direct !== undefined ? ` (related words; ${f.direct.toFixed(2)} without)` : ''}`);
   return { status: 'healed', node_id: node.id, selector, score, margin, reasons, candidates, by };
 }
 

@@ -164,7 +164,7 @@ export class Healer implements LocatorHealing {
     const selector = locator.toString();
     // The last observation of the wait is the screen to heal on; when there is none (or it caught
     // a transition), one fresh observation: the one extra a heal may cost.
-    const obs = error instanceof TimeoutError && error.observation && !error.observation.tree_missing ? error.observation : await locator.driver.observe(api);
+    const obs = error instanceof TimeoutError && error.observation && !error.observation.tree_missing ? error.observation : await locator.driver.watch.observe(api);
     // A node that matches but never became actionable (disabled, moving) is not a broken locator.
     if (error instanceof TimeoutError && resolveSteps(obs.nodes, locator.steps).length === 1) throw error;
     const site = userSite((at ?? callSite()).stack);
@@ -186,7 +186,7 @@ export class Healer implements LocatorHealing {
     const rejected = this.store.get(site!.file).rejected.some((r) => r.selector === selector && r.proposed === result.selector && r.line === entry.line);
     if (rejected) throw addTo(error, `heal: ${selector} → ${result.selector} was proposed before and rejected; it is not proposed again.`);
     const node = obs.nodes.find((n) => n.id === result.node_id)!;
-    const shot = await locator.driver.screenshot(api).catch(() => null);
+    const shot = await locator.driver.screenshots.take(api).catch(() => null);
     const spec = relative(this.projectDir, site!.file);
     const id = proposalId(spec, site!.line, selector, result.selector);
     const proposal = writeProposal(this.projectDir, { id, spec, line: site!.line, column: site!.column, test: this.testTitle, selector, proposed: result.selector, score: result.score, margin: result.margin, by: result.by, reasons: result.reasons, mode: this.mode, screenshots: {}, createdAt: new Date().toISOString() });
@@ -209,7 +209,7 @@ export class Healer implements LocatorHealing {
           this.proposals.delete(id);
           throw new NestwrightError(api, `healed ${summary}, but the action on it showed no effect on screen: not the right node, heal withdrawn.\n  Candidates, best first:\n${formatCandidates(result)}`);
         }
-        const png = await locator.driver.screenshot(api).catch(() => null);
+        const png = await locator.driver.screenshots.take(api).catch(() => null);
         const written = writeProposal(this.projectDir, proposal, { after: png });
         this.proposals.set(id, written);
         this.healed.push(written);

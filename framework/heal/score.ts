@@ -1,5 +1,5 @@
 import type { Fingerprint } from './fingerprint.js';
-import { idSimilarity, labelSetSimilarity, normalize, textSimilarity } from './similarity.js';
+import { idSimilarity, labelsContradict, labelSetSimilarity, normalize, textSimilarity } from './similarity.js';
 
 /**
  * Weights of the features, Android-specific: a resource id is what a developer named the view
@@ -13,6 +13,7 @@ export const WEIGHTS = {
   desc: 2,
   hint: 1.5,
   neighbors: 1.5,
+  row: 2,
   position: 1,
   role: 0.75,
   class: 0.75,
@@ -29,6 +30,8 @@ export interface FeatureScore {
   weight: number;
   /** e.g. `id 'title' → 'note_title'`. */
   detail: string;
+  /** The similarity without related words, when they raised it (`'Save' → 'Done'`). */
+  direct?: number;
 }
 
 /** How much a candidate resembles the fingerprint, overall and feature by feature. */
@@ -37,7 +40,11 @@ export interface CandidateScore {
   score: number;
   /** The best of the identity features (id, text, description, hint); see {@link scoreCandidate}. */
   identity: number;
+  /** {@link identity} without related words: below the identity bar, the resemblance rests on them alone. */
+  directIdentity: number;
   features: FeatureScore[];
+  /** The candidate's label names another thing of the target's kind (`'Freeze card' → 'Freeze payments abroad'`), and its id is not the target's. */
+  contradiction?: string;
 }
 
 const q = (s: string | null) => (s === null ? '∅' : `'${s}'`);
@@ -54,14 +61,19 @@ const center = (b: readonly number[]) => [(b[0]! + b[2]!) / 2, (b[1]! + b[3]!) /
 export function scoreCandidate(want: Fingerprint, got: Fingerprint, opts: { repeatedId?: boolean } = {}): CandidateScore {
   const features: FeatureScore[] = [];
   const add = (feature: Feature, similarity: number, detail: string) => features.push({ feature, similarity, weight: WEIGHTS[feature], detail });
-  const pair = (feature: Feature, a: string | null, b: string | null, sim: (a: string, b: string) => number) => {
+  const pair = (feature: Feature, a: string | null, b: string | null, sim: (a: string, b: string, withRelated?: boolean) => number) => {
     if (a === null && b === null) return;
     add(feature, a !== null && b !== null ? sim(a, b) : 0, `${feature} ${q(a)} → ${q(b)}`);
+    const direct = a !== null && b !== null ? sim(a, b, false) : 0;
+    if (direct < features.at(-1)!.similarity) features.at(-1)!.direct = direct;
   };
   // An id that several nodes on the new screen share (list rows) says what kind of node it is,
   // not which one: it weighs as much as the class and proves nothing.
   if (want.res_id !== null || got.res_id !== null) {
-    features.push({ feature: 'id', similarity: want.res_id !== null && got.res_id !== null ? idSimilarity(want.res_id, got.res_id) : 0, weight: opts.repeatedId ? WEIGHTS.class : WEIGHTS.id, detail: `id ${q(want.res_id)} → ${q(got.res_id)}${opts.repeatedId ? ' (shared by several nodes)' : ''}` });
+    const both = want.res_id !== null && got.res_id !== null;
+    const similarity = both ? idSimilarity(want.res_id!, got.res_id!) : 0;
+    const direct = both ? idSimilarity(want.res_id!, got.res_id!, false) : 0;
+    features.push({ feature: 'id', similarity, weight: opts.repeatedId ? WEIGHTS.class : WEIGHTS.id, detail: `id ${q(want.res_id)} → ${q(got.res_id)}${opts.repeatedId ? ' (shared by several nodes)' : ''}`, ...(direct < similarity ? { direct } : {}) });
   }
   // A button's label is its text or, for an icon, its description; a redesign moves it from one
   // to the other, so a label on one side is compared with whichever the other side has.
@@ -79,6 +91,11 @@ export function scoreCandidate(want: Fingerprint, got: Fingerprint, opts: { repe
   if (want.neighbors.length || got.neighbors.length) {
     add('neighbors', labelSetSimilarity(want.neighbors.slice(0, 4), got.neighbors.slice(0, 4)), `neighbours [${want.neighbors.slice(0, 4).join(', ')}] → [${got.neighbors.slice(0, 4).join(', ')}]`);
   }
+  // In a list, the row's other labels say which row; for a node with no label of its own (a
+  // checkbox, the row itself) they are its name. Only when the remembered fingerprint has them.
+  if (want.row && (want.row.length || got.row?.length)) {
+    add('row', labelSetSimilarity(want.row, got.row ?? []), `row [${want.row.join(', ')}] → [${(got.row ?? []).join(', ')}]`);
+  }
   const [ax, ay] = center(want.bounds);
   const [bx, by] = center(got.bounds);
   const d = Math.hypot(ax - bx, ay - by);
@@ -92,8 +109,17 @@ export function scoreCandidate(want: Fingerprint, got: Fingerprint, opts: { repe
   pair('activity', want.activity, got.activity, (a, b) => (a === b ? 1 : 0));
   const total = features.reduce((s, f) => s + f.weight, 0);
   const score = total === 0 ? 0 : features.reduce((s, f) => s + f.weight * f.similarity, 0) / total;
-  const identity = Math.max(0, ...features.filter((f) => (f.feature === 'id' && !opts.repeatedId) || f.feature === 'text' || f.feature === 'desc' || f.feature === 'hint').map((f) => f.similarity));
-  return { score: Math.round(score * 1000) / 1000, identity, features };
+  const unlabelled = !want.text && !want.desc && !want.hint;
+  const identifying = features.filter((f) => (f.feature === 'id' && !opts.repeatedId) || f.feature === 'text' || f.feature === 'desc' || f.feature === 'hint' || (f.feature === 'row' && unlabelled));
+  const identity = Math.max(0, ...identifying.map((f) => f.similarity));
+  const directIdentity = Math.max(0, ...identifying.map((f) => f.direct ?? f.similarity));
+  // A label that contradicts the target's (another thing of its kind, an opposite) outweighs
+  // everything but the same id: "Freeze payments abroad" in the place of "Freeze card" is not it.
+  const wantLabel = wantText ?? wantDesc;
+  const gotLabel = gotText ?? gotDesc;
+  const sameId = (features.find((f) => f.feature === 'id')?.similarity ?? 0) >= 0.95;
+  const contradiction = wantLabel && gotLabel && !sameId && labelsContradict(wantLabel, gotLabel) ? `its label '${gotLabel}' names another thing than '${wantLabel}'` : undefined;
+  return { score: Math.round(score * 1000) / 1000, identity, directIdentity, features, ...(contradiction ? { contradiction } : {}) };
 }
 
 /** Whether a candidate's own label was one of the target's neighbours: then it is not the target. */

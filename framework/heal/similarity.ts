@@ -29,17 +29,25 @@ export function stem(w: string): string {
  * Words Android apps use for the same control, in English: an update that says "Log in" where
  * it said "Sign in" renames nothing for the user. Kept to pairs that name the same action or
  * field across apps (not merely related ones: "Save" and "Done", "Pay" and "Send" depend on the
- * screen, and are left to a model). Multi-word phrases are joined first ("sign in" → "signin").
+ * screen, and count only as related, below). Multi-word phrases are joined first ("sign in" → "signin").
  */
 const PHRASES: Array<[RegExp, string]> = [
   [/\b(sign|log) ?(in|on)\b/g, 'signin'],
   [/\blogin\b/g, 'signin'],
   [/\b(sign|log) ?(out|off)\b/g, 'signout'],
   [/\blogout\b/g, 'signout'],
+  [/\bturn(ed)? on\b/g, 'on'],
+  [/\bturn(ed)? off\b/g, 'off'],
   [/\b(sign ?up|create (an )?account)\b/g, 'register'],
   [/\b(zip|postal|post) ?code\b/g, 'postcode'],
   [/\be ?mail( address)?\b/g, 'email'],
   [/\bphone number\b/g, 'phone'],
+  [/\bsend money\b/g, 'transfer'],
+  [/\b(first|given|fore) ?name\b/g, 'firstname'],
+  [/\b(last|family) ?name|surname\b/g, 'lastname'],
+  [/\bcheck ?out\b/g, 'checkout'],
+  [/\bgot it\b/g, 'ok'],
+  [/\bnot now\b/g, 'later'],
 ];
 const SYNONYMS: string[][] = [
   ['delete', 'remove', 'trash', 'erase'],
@@ -55,9 +63,64 @@ const SYNONYMS: string[][] = [
   ['username', 'user'],
   ['favorite', 'favourite'],
 ];
+/**
+ * Words that name the same kind of action on one screen but are not interchangeable across apps
+ * ("Save" / "Done" / "Apply" closing a form, "Pay" / "Send" / "Transfer" moving money). They
+ * count as related, not equal ({@link RELATED_WEIGHT}): enough for a label to say "this may be
+ * the control" when what sits around it agrees, never enough to outweigh an exact label on
+ * another node. A word may belong to several groups.
+ */
+const RELATED: string[][] = [
+  ['save', 'done', 'ok', 'apply', 'confirm', 'submit', 'finish'],
+  ['send', 'pay', 'transfer', 'submit'],
+  ['buy', 'purchase', 'checkout', 'order'],
+  ['book', 'reserve'],
+  ['close', 'cancel', 'back'],
+  ['start', 'begin', 'go'],
+  ['skip', 'later'],
+  ['accept', 'agree', 'allow'],
+  ['decline', 'deny', 'reject'],
+  ['refresh', 'reload', 'sync'],
+  ['reply', 'respond'],
+  ['profile', 'account'],
+  ['photo', 'picture', 'image'],
+  ['help', 'support'],
+  ['notification', 'alert'],
+  ['message', 'chat'],
+  ['like', 'favorite'],
+  ['play', 'listen', 'watch'],
+];
+/** How much two related words count for, against 1 for equal words or synonyms. */
+export const RELATED_WEIGHT = 0.6;
+
 const CANON = new Map(SYNONYMS.flatMap((g) => g.flatMap((w) => [[w, g[0]!] as const, [stem(w), g[0]!] as const])));
 const canon = (w: string) => CANON.get(w) ?? w;
 const phrase = (s: string) => PHRASES.reduce((t, [re, to]) => t.replace(re, to), s);
+
+const RELATED_GROUPS = new Map<string, Set<number>>();
+RELATED.forEach((g, i) => {
+  for (const w of g) for (const k of new Set([w, stem(w)])) RELATED_GROUPS.set(canon(k), (RELATED_GROUPS.get(canon(k)) ?? new Set()).add(i));
+});
+const related = (a: string, b: string) => {
+  const ga = RELATED_GROUPS.get(a);
+  const gb = RELATED_GROUPS.get(b);
+  return !!ga && !!gb && [...ga].some((g) => gb.has(g));
+};
+
+/** Word overlap where related words count as matches: each word of `a` against an unused one of `b`. */
+function relatedDice(a: string[], b: string[]): number {
+  if (a.length === 0 || b.length === 0) return 0;
+  const rest = [...b];
+  let common = 0;
+  for (const x of a) {
+    const i = rest.findIndex((y) => y === x || related(x, y));
+    if (i >= 0) {
+      common++;
+      rest.splice(i, 1);
+    }
+  }
+  return (2 * common) / (a.length + b.length);
+}
 
 const words = (s: string) => phrase(normalize(s)).split(' ').filter(Boolean).map((w) => canon(stem(w)));
 
@@ -82,17 +145,95 @@ function trigrams(s: string): string[] {
   return out;
 }
 
+/** Words that carry no meaning of their own in a control's label. */
+const STOP = new Set(['a', 'an', 'the', 'to', 'of', 'for', 'in', 'on', 'at', 'by', 'as', 'and', 'or', 'my', 'your', 'this', 'it']);
+/**
+ * Words that make a label another action with the same verb: "Save" / "Save as copy", "Delete" /
+ * "Delete all", "Sign in" / "Sign in as guest". A label that adds one of these is not a rewording.
+ */
+const VARIANT = new Set(['copy', 'draft', 'all', 'anyway', 'instead', 'another', 'again', 'only', 'without', 'except', 'selected', 'guest', 'everything']);
+
+const content = (ws: string[]) => {
+  const kept = ws.filter((w) => !STOP.has(w));
+  return kept.length > 0 ? kept : ws;
+};
+/** Two spellings of one word ("colour" / "color", "start" / "starten"): same first letter, most letters' trigrams shared. */
+const spelledAlike = (x: string, y: string) => x[0] === y[0] && dice(trigrams(x), trigrams(y)) >= 0.5;
+/** Words of `a` with no equal, similarly spelled or (when `withRelated`) related word in `b`. */
+const unmatched = (a: string[], b: string[], withRelated: boolean) => a.filter((x) => !b.some((y) => y === x || spelledAlike(x, y) || (withRelated && related(x, y))));
+
+/**
+ * Action words. A label that swaps one for another and keeps its object is the same control
+ * reworded ("Request refill" / "Order refill", "Buy tickets" / "Get tickets").
+ */
+const VERBS = new Set(['add', 'buy', 'get', 'order', 'request', 'book', 'reserve', 'send', 'pay', 'save', 'delete', 'edit', 'view', 'show', 'see', 'open', 'start', 'begin', 'play', 'listen', 'watch', 'turn', 'apply', 'submit', 'check', 'verify', 'share', 'call', 'track', 'search', 'browse', 'join', 'confirm', 'continue', 'go', 'read', 'write', 'make', 'set', 'change', 'update', 'select', 'choose', 'pick', 'rate', 'review', 'manage', 'invite', 'reply', 'print', 'scan', 'try', 'retry', 'find', 'create', 'claim', 'redeem', 'use', 'take', 'give']);
+/** Opposites, as canonical words: a label with one where the other has its opposite is another control. */
+const OPPOSITES: Array<[string, string]> = [
+  ['start', 'stop'], ['on', 'off'], ['enable', 'disable'], ['lock', 'unlock'], ['show', 'hide'], ['open', 'close'],
+  ['follow', 'unfollow'], ['subscribe', 'unsubscribe'], ['add', 'delete'], ['play', 'pause'], ['mute', 'unmute'],
+  ['freeze', 'unfreeze'], ['accept', 'decline'], ['allow', 'deny'], ['buy', 'sell'], ['upload', 'download'],
+  ['import', 'export'], ['increase', 'decrease'], ['raise', 'lower'], ['next', 'previous'], ['in', 'out'], ['up', 'down'],
+  ['min', 'max'], ['minimum', 'maximum'], ['more', 'less'], ['first', 'last'], ['save', 'unsave'], ['like', 'unlike'],
+  ['pin', 'unpin'], ['archive', 'unarchive'], ['expand', 'collapse'], ['yes', 'no'], ['signin', 'signout'], ['before', 'after'],
+  ['incoming', 'outgoing'], ['send', 'receive'], ['income', 'expense'], ['plus', 'minus'],
+];
+const OPPOSITE = new Map<string, Set<string>>();
+for (const [x, y] of OPPOSITES) {
+  const [cx, cy] = [canon(stem(x)), canon(stem(y))];
+  OPPOSITE.set(cx, (OPPOSITE.get(cx) ?? new Set()).add(cy));
+  OPPOSITE.set(cy, (OPPOSITE.get(cy) ?? new Set()).add(cx));
+}
+/** One list has a word whose opposite the other has (and not the word itself): "Turn on" / "Turn off". */
+const opposed = (wa: string[], wb: string[]) => wa.some((x) => !wb.includes(x) && wb.some((y) => !wa.includes(y) && OPPOSITE.get(x)?.has(y)));
+
+/**
+ * Whether two word lists name different things of one kind: opposites ("Start parking" / "Stop
+ * parking"), each has a word the other lacks ("First name" / "Last name", "Add to playlist" /
+ * "Add to queue") other than an action word swapped over a shared object, or one adds a word
+ * that makes it a variant ("Save" / "Save as copy"). Shared words then say what kind, not which one.
+ */
+function distinct(wa: string[], wb: string[], withRelated: boolean, all: [string[], string[]] = [wa, wb]): boolean {
+  if (opposed(all[0], all[1])) return true;
+  let ua = unmatched(wa, wb, withRelated);
+  let ub = unmatched(wb, wa, withRelated);
+  if (wa.some((w) => !VERBS.has(w) && wb.includes(w))) {
+    ua = ua.filter((w) => !VERBS.has(w));
+    ub = ub.filter((w) => !VERBS.has(w));
+  }
+  return (ua.length > 0 && ub.length > 0) || [...ua, ...ub].some((w) => VARIANT.has(w));
+}
+
+/**
+ * Whether two labels name different things of one kind and say so: they share a word but are
+ * {@link distinct} ("Freeze card" / "Freeze payments abroad"), or are opposites. A candidate
+ * whose label contradicts the target's is not the target, whatever else it shares.
+ */
+export function labelsContradict(a: string, b: string): boolean {
+  const all = [words(a), words(b)] as [string[], string[]];
+  if (opposed(all[0], all[1])) return true;
+  const [wa, wb] = [content(all[0]), content(all[1])];
+  return wa.some((w) => wb.includes(w)) && distinct(wa, wb, true, all);
+}
+
 /**
  * Similarity of two labels: 1 when equal after normalizing; otherwise the better of word overlap
  * and character-trigram overlap (so "Save note" ~ "Save" and "Colour" ~ "Color"), with trigrams
- * discounted because they also match unrelated words that share letters.
+ * discounted because they also match unrelated words that share letters, and related words
+ * (see `RELATED`) discounted more; `withRelated: false` leaves those out. Labels that name
+ * different things of one kind (see `distinct`) get half their plain word overlap and nothing
+ * else: "First name" is not "Last name" however many letters they share.
  */
-export function textSimilarity(a: string, b: string): number {
+export function textSimilarity(a: string, b: string, withRelated = true): number {
   const na = normalize(a);
   const nb = normalize(b);
   if (!na || !nb) return 0;
   if (na === nb) return 1;
-  return Math.max(dice(words(a), words(b)), 0.8 * dice(trigrams(na), trigrams(nb)));
+  const all = [words(a), words(b)] as [string[], string[]];
+  const wa = content(all[0]);
+  const wb = content(all[1]);
+  if (opposed(all[0], all[1])) return 0;
+  if (distinct(wa, wb, withRelated, all)) return 0.5 * dice(wa, wb);
+  return Math.max(dice(wa, wb), 0.8 * dice(trigrams(na), trigrams(nb)), withRelated ? RELATED_WEIGHT * relatedDice(wa, wb) : 0);
 }
 
 /**
@@ -113,13 +254,18 @@ export function idTokens(id: string): string[] {
   return kept.length > 0 ? kept : all;
 }
 
-/** Similarity of two resource-id names: 1 when equal, else token overlap (type tokens dropped). */
-export function idSimilarity(a: string, b: string): number {
+/** Similarity of two resource-id names: 1 when equal, else token overlap (type tokens dropped; related words as in {@link textSimilarity}). */
+export function idSimilarity(a: string, b: string, withRelated = true): number {
   if (a === b) return 1;
   const ta = idTokens(a);
   const tb = idTokens(b);
   if (ta.join('_') === tb.join('_')) return 0.95;
-  return Math.max(dice(ta.map(canon), tb.map(canon)), 0.7 * dice(trigrams(ta.join('')), trigrams(tb.join(''))));
+  if ([...ta].sort().join('_') === [...tb].sort().join('_')) return 0.9; // `first_name` / `name_first`
+  // The same phrases and synonyms as labels (`first_name` / `given_name`).
+  const ca = words(ta.join(' '));
+  const cb = words(tb.join(' '));
+  if (distinct(ca, cb, withRelated)) return 0.5 * dice(ca, cb);
+  return Math.max(dice(ca, cb), 0.7 * dice(trigrams(ta.join('')), trigrams(tb.join(''))), withRelated ? RELATED_WEIGHT * relatedDice(ca, cb) : 0);
 }
 
 /** Overlap of two label lists (neighbours): each label of `a` matched to its best in `b`. */

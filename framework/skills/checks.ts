@@ -17,11 +17,11 @@ export function evaluate(check: Check, obs: Observation, api: string): CheckResu
 export async function waitCheck(driver: AppDriver, check: Check, timeout: number, api: string): Promise<{ pass: boolean; received: string; obs: Observation | null }> {
   let last: { result: CheckResult; obs: Observation } | null = null;
   const r = await poll(timeout, async () => {
-    const obs = await driver.observe(api);
+    const obs = await driver.watch.observe(api);
     const result = evaluate(check, obs, api);
     last = { result, obs };
     return result.pass ? { done: true, value: true } : { done: false };
-  });
+  }, driver.clock);
   const l = last as { result: CheckResult; obs: Observation } | null;
   return { pass: 'value' in r, received: l?.result.received ?? '(nothing observed)', obs: l?.obs ?? null };
 }

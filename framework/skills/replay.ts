@@ -120,7 +120,7 @@ export async function replaySkill(app: App, planned: PlannedSkill, api: string):
       const result: SkillStepResult = { index: i + 1, title, kind: step.kind, intent: step.intent ?? null, status: 'passed', durationMs: 0, error: null };
       results.push(result);
       try {
-        await driver.step({ kind: trajectoryKind(step.kind), api: `skill.${step.kind}`, title, selector: stepSelector(step) }, async (record) => {
+        await driver.steps.step({ kind: trajectoryKind(step.kind), api: `skill.${step.kind}`, title, selector: stepSelector(step) }, async (record) => {
           const first = driver.trajectory.steps.length;
           try {
             await runStep(app, planned, i, step, api);
@@ -173,7 +173,7 @@ async function runStep(app: App, planned: PlannedSkill, index: number, step: Ski
   const actionTimeout = step.timeout ?? driver.options.actionTimeout;
   const checkTimeout = step.timeout ?? driver.options.expectTimeout;
   if (step.when) {
-    const obs = await driver.observe(api);
+    const obs = await driver.watch.observe(api);
     const r = evaluate(step.when, obs, api);
     if (!r.pass) throw new Skipped(`skipped: when ${describeCheck(step.when)} did not hold (${r.received})`);
   }
@@ -191,7 +191,7 @@ async function runStep(app: App, planned: PlannedSkill, index: number, step: Ski
 async function hold(app: App, phase: 'pre' | 'post' | 'assert', check: Check, timeout: number, api: string, optional: boolean): Promise<void> {
   const driver = app.driver;
   const label = phase === 'assert' ? 'Expect' : phase === 'pre' ? 'Precondition' : 'Post-check';
-  await driver.step({ kind: 'assertion', api: `skill.${phase}`, title: `${label}: ${describeCheck(check)}`, selector: null }, async (record) => {
+  await driver.steps.step({ kind: 'assertion', api: `skill.${phase}`, title: `${label}: ${describeCheck(check)}`, selector: null }, async (record) => {
     const r = await waitCheck(driver, check, timeout, api);
     record.before = record.after = r.obs?.snapshot_id ?? null;
     if (r.pass) return;
@@ -207,7 +207,7 @@ async function pick(app: App, target: Target, timeout: number, api: string): Pro
   const locators = target.map((s) => app.locator(s));
   let last: Observation | null = null;
   const r = await poll<Locator>(timeout, async () => {
-    last = await app.driver.observe(api);
+    last = await app.driver.watch.observe(api);
     if (last.tree_missing) return { done: false };
     const hit = locators.find((l) => resolveSteps(last!.nodes, l.steps).length > 0);
     return hit ? { done: true as const, value: hit } : { done: false as const };
@@ -257,10 +257,10 @@ async function idle(app: App, timeout: number, api: string): Promise<void> {
   let hash: string | undefined;
   let last: Observation | null = null;
   const r = await poll(timeout, async () => {
-    last = await app.driver.observe(api);
+    last = await app.driver.watch.observe(api);
     const same = !last.tree_missing && last.screen_hash !== undefined && last.screen_hash === hash;
     hash = last.screen_hash;
     return same ? { done: true, value: true } : { done: false };
-  });
+  }, app.driver.clock);
   if (!('value' in r)) throw new TimeoutError(api, `the screen kept changing for ${timeout}ms\nScreen:\n${describeScreen(last)}`, [], last);
 }

@@ -82,5 +82,5 @@ test('bad appium settings fail with the code and what to check', async ({ appium
   expect(down.hint).toMatch(/Appium server running at use\.device\.url/);
 
   const bad = await errorOf(connectDevice({ provider: 'appium', capabilities: CAPS }));
-  expect(bad.message).toMatch(/use\.device: url/);
+  expect(bad.message).toMatch(/use\.device\.url: /);
 });

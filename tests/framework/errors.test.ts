@@ -16,6 +16,13 @@ const TIMEOUT_BODY = `async ({ app }) => {
   await app.getByText('Nothing like this').tap({ timeout: 60_000 });
 }`;
 
+/** Healing modes × where actions run, besides the default (heal 'suggest', device actions 'auto'). */
+const HEAL_AND_PATHS = [
+  ['suggest', 'off'],
+  ['auto', 'auto'],
+  ['off', 'off'],
+] as const;
+
 test.beforeAll(async () => {
   test.setTimeout(240_000);
   run = await runInline(
@@ -26,6 +33,16 @@ test('a test timeout during a tap', ${TIMEOUT_BODY});
 test('the worker goes on after it', async ({ app }) => {
   await expect(app.getById('email')).toBeVisible();
 });
+`,
+      // The step's error must reach the report whatever the healing mode and wherever actions
+      // wait (on the device in one call, or here between looks, where the timeout finds the body
+      // asleep in its backoff rather than in a call).
+      'timeout-modes.spec.ts': `import { test, expect } from 'nestwright';
+test.use({ apk: 'fixtures/apks/shop.apk' });
+${HEAL_AND_PATHS.map(([heal, deviceActions]) => `test.describe('heal ${heal}, device actions ${deviceActions}', () => {
+  test.use({ heal: '${heal}', deviceActions: '${deviceActions}' });
+  test('a test timeout during a tap', ${TIMEOUT_BODY});
+});`).join('\n')}
 `,
       'own-device-timeout.spec.ts': `import { test, expect, devices } from 'nestwright';
 // A simulator of this worker's own: it is shut down when the worker ends, right after the timeout.
@@ -63,11 +80,14 @@ test('not.toHaveCrashed', async ({ app }) => {
   );
 });
 
-for (const title of ['a test timeout during a tap', 'a test timeout on a device that clean-up shuts down']) {
-  // Regressed with selector healing on by default (use.heal 'suggest'): the report then shows
-  // only "Test timeout of …", without the step that was running (passes with heal: 'off').
-  // Kept as fixme until the cause is found; issue 11 item 6 stays open for it.
-  test.fixme(`timeout: ${title} reports the timeout and the step, nothing else`, () => {
+const TIMEOUT_TITLES = [
+  'a test timeout during a tap',
+  'a test timeout on a device that clean-up shuts down',
+  ...HEAL_AND_PATHS.map(([heal, deviceActions]) => `heal ${heal}, device actions ${deviceActions} > a test timeout during a tap`),
+];
+
+for (const title of TIMEOUT_TITLES) {
+  test(`timeout: ${title} reports the timeout and the step, nothing else`, () => {
     const r = run.result(title);
     expect(r.status).toBe('timedOut');
     const msg = plain(r.error);

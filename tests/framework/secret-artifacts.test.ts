@@ -1,5 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { reportCommand } from '../../cli/commands/report.js';
@@ -79,7 +80,10 @@ function hits(where: string, text: string): string[] {
 let sim: SpawnedSim;
 let model: MessagesStandIn;
 let run: InlineRun;
-const dir = path.join(ROOT, 'test-results', 'secret-artifacts');
+// One run shared by the checks below: they run in order in one worker (the suite is fully
+// parallel, and each worker would otherwise make, and wipe, its own copy of the run).
+test.describe.configure({ mode: 'default' });
+const dir = path.join(ROOT, 'test-results', 'secret-artifacts', randomUUID().slice(0, 8));
 const stateDir = tempDir('nw-secrets-');
 
 test.beforeAll(async () => {

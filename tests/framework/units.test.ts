@@ -2,7 +2,7 @@ import { test, expect } from '@playwright/test';
 import { DeviceError } from '../../device-runtime/client/index.js';
 import { toolError, type UiNode } from '../../device-runtime/protocol/index.js';
 import { AppDriver } from '../../framework/driver.js';
-import { NestwrightError } from '../../framework/errors.js';
+import { DeviceDisconnectedError, NestwrightError, TestEndedError } from '../../framework/errors.js';
 import { formatSteps, fullText, parseSelector, resolveSteps } from '../../framework/selector.js';
 import { withRetry } from '../../framework/space.js';
 import { Trajectory } from '../../framework/trajectory.js';
@@ -76,18 +76,45 @@ test('screenshots degrade gracefully on runtimes without ui_screenshot (asked on
     },
   };
   const driver = new AppDriver(client as never, 'sp_1', 'com.example', null, new Trajectory(), { actionTimeout: 100, expectTimeout: 100, screenshot: 'every-step' });
-  expect(await driver.screenshot('app.screenshot')).toBeNull();
-  expect(await driver.screenshot('app.screenshot')).toBeNull();
+  expect(await driver.screenshots.take('app.screenshot')).toBeNull();
+  expect(await driver.screenshots.take('app.screenshot')).toBeNull();
   expect(asked).toBe(1);
   // A step still runs and is recorded, just without a picture.
-  await driver.step({ kind: 'app', api: 'app.launch', title: 'Launch', selector: null }, async () => {});
+  await driver.steps.step({ kind: 'app', api: 'app.launch', title: 'Launch', selector: null }, async () => {});
   expect(driver.trajectory.steps[0]).toMatchObject({ result: 'ok', screenshots: {} });
 });
 
 test('device errors become nestwright errors that name the API first', async () => {
   const client = { call: async () => Promise.reject(new DeviceError('ui_tap', toolError('SPACE_BUSY', 'space sp_1 is leased by another session', { hint: 'Wait for the lease.' }))) };
   const driver = new AppDriver(client as never, 'sp_1', 'com.example', null, new Trajectory(), { actionTimeout: 100, expectTimeout: 100 });
-  const e = await driver.call('locator.tap', 'ui_key', { space_id: 'sp_1', key: 'back' }).catch((x) => x);
+  const e = await driver.calls.call('locator.tap', 'ui_key', { space_id: 'sp_1', key: 'back' }).catch((x) => x);
   expect(e).toBeInstanceOf(NestwrightError);
   expect(e.message).toBe('locator.tap: ui_tap: SPACE_BUSY: space sp_1 is leased by another session\n  hint: Wait for the lease.');
+});
+
+test('the one call path: round trips counted, the last screen kept, DEVICE_DISCONNECTED fatal, nothing sent once the test ended', async () => {
+  const sent: string[] = [];
+  const screen = { snapshot_id: 's1', package: 'com.example', activity: '.Main', nodes: [] };
+  const client = {
+    async call(name: string) {
+      sent.push(name);
+      if (name === 'ui_observe') return screen;
+      if (name === 'ui_key') throw new DeviceError('ui_key', toolError('DEVICE_DISCONNECTED', 'the device runtime did not answer (ECONNREFUSED)'));
+      throw new Error(`unexpected ${name}`);
+    },
+  };
+  const ended = new AbortController();
+  const raised: Array<{ code: string; who: string }> = [];
+  const scope = { signal: ended.signal, endReason: () => 'Test timeout of 100ms exceeded.', track: <T>(work: Promise<T>) => work, raised: (e: NestwrightError, from: { who(): string }) => void raised.push({ code: e.code, who: from.who() }), acknowledge: () => false };
+  const driver = new AppDriver(client as never, 'sp_1', 'com.example', '2', new Trajectory(), { actionTimeout: 100, expectTimeout: 100, scope });
+  await driver.calls.call('app.observe', 'ui_observe', { space_id: 'sp_1' } as never);
+  expect(driver.calls.roundTrips).toBe(1);
+  expect(driver.calls.lastSeen).toBe(screen);
+  const lost = await driver.calls.call('app.press', 'ui_key', { space_id: 'sp_1', key: 'back' }).catch((x) => x);
+  expect(lost).toBeInstanceOf(DeviceDisconnectedError);
+  expect(lost.message).toMatch(/^app\.press: ui_key: DEVICE_DISCONNECTED/);
+  expect(raised).toEqual([{ code: 'DEVICE_DISCONNECTED', who: 'com.example@2' }]);
+  ended.abort();
+  await expect(driver.calls.call('app.observe', 'ui_observe', { space_id: 'sp_1' } as never)).rejects.toBeInstanceOf(TestEndedError);
+  expect(sent).toEqual(['ui_observe', 'ui_key']);
 });

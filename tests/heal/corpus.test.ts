@@ -2,9 +2,12 @@ import { expect, test } from '@playwright/test';
 import { evaluate, tally } from './corpus/evaluate.js';
 import { HOLDOUT } from './corpus/holdout.js';
 import { HOLDOUT2 } from './corpus/holdout2.js';
+import { HOLDOUT3 } from './corpus/holdout3.js';
+import { HOLDOUT4 } from './corpus/holdout4.js';
+import { HOLDOUT5 } from './corpus/holdout5.js';
 import { TUNE } from './corpus/tune.js';
 
-const ALL = [...TUNE, ...HOLDOUT, ...HOLDOUT2];
+const ALL = [...TUNE, ...HOLDOUT, ...HOLDOUT2, ...HOLDOUT3, ...HOLDOUT4, ...HOLDOUT5];
 
 test('the drift corpus has at least 40 cases of every kind, a tenth or more to decline', () => {
   expect(ALL.length).toBeGreaterThanOrEqual(40);
@@ -30,11 +33,30 @@ test('the tuning split is all right; the held-out splits are never wrong and rig
   // one of them is a regression; the two declines are the cases to win next.
   const holdout = tally(HOLDOUT.map(evaluate));
   expect(holdout.wrong).toBe(0);
-  expect(holdout.right).toBeGreaterThanOrEqual(18); // 17 before the word lexicon, which was written having seen it
-  // holdout2, written before the lexicon: 18 right, 2 declined (Save → Done, Pay → Send), 0 wrong.
+  // 17 before the word lexicon, 18 with it, 19 with related words (both written having seen it).
+  expect(holdout.right).toBeGreaterThanOrEqual(19);
+  // holdout2: 18 right, 2 declined (Save → Done, Pay → Send), 0 wrong before related words; 20
+  // after (so it is no longer unseen: holdout3 is).
   const holdout2 = tally(HOLDOUT2.map(evaluate));
   expect(holdout2.wrong).toBe(0);
-  expect(holdout2.right).toBeGreaterThanOrEqual(18);
+  expect(holdout2.right).toBeGreaterThanOrEqual(20);
+  // holdout3, written blind to the scorer: first measured 21 right, 7 declined, 2 wrong ("Add to
+  // playlist" healed to "Add to queue", "Save" to "Save as copy"). Then distinct labels, list
+  // rows and related words: 28 right, 2 declined, 0 wrong (so it is no longer unseen either).
+  const holdout3 = tally(HOLDOUT3.map(evaluate));
+  expect(holdout3.wrong).toBe(0);
+  expect(holdout3.right).toBeGreaterThanOrEqual(29);
+  // holdout4, written blind after those changes: first measured 22 right, 7 declined, 1 wrong
+  // ("Freeze card" healed to "Freeze payments abroad"). Then contradicting labels, opposites and
+  // action words swapped over one object: 25 right, 5 declined, 0 wrong.
+  const holdout4 = tally(HOLDOUT4.map(evaluate));
+  expect(holdout4.wrong).toBe(0);
+  expect(holdout4.right).toBeGreaterThanOrEqual(25);
+  // holdout5, written blind and measured once with the scorer frozen (0c16609): 24 right, 6
+  // declined, 0 wrong (the scorer before holdout3: 20 right, 6 declined, 4 wrong). Never tuned on.
+  const holdout5 = tally(HOLDOUT5.map(evaluate));
+  expect(holdout5.wrong).toBe(0);
+  expect(holdout5.right).toBeGreaterThanOrEqual(24);
 });
 
 test('the word lexicon: the same control in other words heals; a near word that is another control does not', async () => {
@@ -46,7 +68,22 @@ test('the word lexicon: the same control in other words heals; a near word that 
   expect(idSimilarity('zip', 'postcode')).toBe(1);
   expect(textSimilarity('Settings', 'More options')).toBe(0);
   expect(textSimilarity('Sign in', 'Sign out')).toBeLessThan(0.5); // below the identity bar (letters only)
-  expect(textSimilarity('Save', 'Done')).toBe(0);
+  // Related words (one screen's "Save" is another's "Done"): partial, and nothing without them.
+  expect(textSimilarity('Save', 'Done')).toBe(0.6);
+  expect(textSimilarity('Save', 'Done', false)).toBe(0);
+  expect(textSimilarity('Send money', 'Transfer')).toBe(1);
+  expect(idSimilarity('pay', 'transfer_out')).toBeCloseTo(0.4);
+  expect(textSimilarity('Save', 'Delete')).toBeLessThan(0.5);
+  expect(textSimilarity('Accept', 'Decline')).toBeLessThan(0.5);
+});
+
+test('a candidate that resembles the target only through a related word must win clearly', () => {
+  // Pay and Request both became "Transfer": each relates to "Pay"; which one is a coin toss.
+  const c = HOLDOUT2.find((x) => x.name.startsWith('wallet: Pay and Request both became Transfer'))!;
+  const { verdict, result } = evaluate(c);
+  expect(verdict).toBe('right');
+  expect(result.status === 'unhealed' && result.code).toBe('NO_MARGIN');
+  expect(result.status === 'unhealed' && result.reason).toContain('only through a related word');
 });
 
 test('the same input gives the same answer (deterministic)', () => {

@@ -22,7 +22,7 @@ const arbiter = () => modelArbiter({ adapter: adapter(), model: 'claude-haiku-5-
 const before = screen('.Edit', [toolbar('Edit'), field('Title', 'title'), field('Note', 'body'), btn('Save', 'save', { key: 'save' })]);
 const fp = fingerprintOf(before.observation, before.keys.save!);
 // Two look-alikes of Save: the scores alone cannot tell them apart.
-const close = screen('.Edit', [toolbar('Edit'), field('Title', 'title'), field('Note', 'body'), btn('Save draft', 'save_draft'), btn('Save and close', 'save_close')]);
+const close = screen('.Edit', [toolbar('Edit'), field('Title', 'title'), field('Note', 'body'), btn('Save note', 'save_note'), btn('Save and close', 'save_close')]);
 const lineOf = (text: string) => (req: { view: { texts(): string[] } }) => req.view.texts().join('\n').split('\n').find((l) => l.includes(`"${text}"`))!;
 const idOnLine = (line: string) => line.split(' ')[0]!;
 
@@ -43,7 +43,7 @@ test('a close call goes to the model with the fingerprint and at most 8 candidat
   const lines = prompt.split('\n').filter((l) => / \(score 0\.\d\d\)$/.test(l));
   expect(lines.length).toBeGreaterThanOrEqual(2);
   expect(lines.length).toBeLessThanOrEqual(8);
-  expect(lines.join('\n')).toMatch(/^n_\d+ button "Save draft" id=save_draft \(score/m);
+  expect(lines.join('\n')).toMatch(/^n_\d+ button "Save note" id=save_note \(score/m);
 });
 
 test('the model may say none; a pick that was not offered is declined', async () => {
@@ -59,8 +59,8 @@ test('the model may say none; a pick that was not offered is declined', async ()
 
 test('a malformed answer is sent back once; twice fails with AI_BAD_OUTPUT; API errors are retried by the SDK', async () => {
   let n = 0;
-  api.script = (req) => (n++ === 0 ? { kind: 'tool', name: 'choose', input: { node: 'n_5' } } : { kind: 'tool', name: 'choose', input: { node_id: idOnLine(lineOf('Save draft')(req)), reason: 'a draft is saved' } });
-  expect(await heal({ selector: 'id=save', fingerprint: fp, observation: close.observation, model: arbiter() })).toMatchObject({ status: 'healed', by: 'model', selector: 'id=save_draft' });
+  api.script = (req) => (n++ === 0 ? { kind: 'tool', name: 'choose', input: { node: 'n_5' } } : { kind: 'tool', name: 'choose', input: { node_id: idOnLine(lineOf('Save note')(req)), reason: 'it saves the note' } });
+  expect(await heal({ selector: 'id=save', fingerprint: fp, observation: close.observation, model: arbiter() })).toMatchObject({ status: 'healed', by: 'model', selector: 'id=save_note' });
   expect(api.requests).toHaveLength(2);
   expect(JSON.stringify(api.requests[1]!.body.messages)).toContain('refused:');
 
@@ -89,14 +89,14 @@ test('clear cases and cases with no candidate of the kind never reach the model'
   expect(api.requests).toHaveLength(1);
 });
 
-test('a reworded label no string measure links ("Send money" → "Transfer now") is declined by the scores, and offered to a model', async () => {
+test('a reworded label no string measure links ("Send money" → "Wire funds") is declined by the scores, and offered to a model', async () => {
   const was = screen('.Transfer', [toolbar('Transfer'), field('Amount', 'amount'), btn('Send money', 'confirm', { key: 'target' })]);
-  const now = screen('.Transfer', [toolbar('Transfer'), field('Amount', 'amount'), btn('Transfer now', 'submit_transfer')]);
+  const now = screen('.Transfer', [toolbar('Transfer'), field('Amount', 'amount'), btn('Wire funds', 'wire_funds')]);
   const target = fingerprintOf(was.observation, was.keys.target!);
   expect(heal({ selector: 'role=button[name="Send money"]', fingerprint: target, observation: now.observation })).toMatchObject({ status: 'unhealed', code: 'NO_CANDIDATE' });
-  api.script = (req) => ({ kind: 'tool', name: 'choose', input: { node_id: idOnLine(lineOf('Transfer now')(req)), reason: 'transferring is sending money' } });
+  api.script = (req) => ({ kind: 'tool', name: 'choose', input: { node_id: idOnLine(lineOf('Wire funds')(req)), reason: 'wiring funds is sending money' } });
   const r = await heal({ selector: 'role=button[name="Send money"]', fingerprint: target, observation: now.observation, model: arbiter() });
-  expect(r).toMatchObject({ status: 'healed', by: 'model', selector: 'role=button[name="Transfer now"]' });
+  expect(r).toMatchObject({ status: 'healed', by: 'model', selector: 'role=button[name="Wire funds"]' });
   const offered = api.requests[0]!.view.texts().join('\n').split('\n').filter((l) => / \(score 0\.\d\d\)$/.test(l));
-  expect(offered).toEqual([expect.stringMatching(/^n_\d+ button "Transfer now" id=submit_transfer \(score 0\.\d\d\)$/)]);
+  expect(offered).toEqual([expect.stringMatching(/^n_\d+ button "Wire funds" id=wire_funds \(score 0\.\d\d\)$/)]);
 });

@@ -172,7 +172,7 @@ test('a test.fail() test that fails as expected is passed, and says why', async 
 
 test('a malformed trajectory is reported on its test with the path of the bad field', async () => {
   const r = run.result('malformed trajectory');
-  expect(r.steps.map((s: any) => s.name)).toEqual([expect.stringMatching(/^Trajectory not shown: nestwright-trajectory: steps\.0\.index: /)]);
+  expect(r.steps.map((s: any) => s.name)).toEqual([expect.stringMatching(/^Trajectory not shown: nestwright-trajectory: steps\[0\]\.index: /)]);
 });
 
 test('Allure sorts the failures into the five categories', async () => {

@@ -53,6 +53,7 @@ export const ActionResultSchema = z.object({
   ok: z.literal(true),
   method: z.enum(['node', 'gesture']).describe('Node action, or the gesture fallback (docs/protocol.md#actions)'),
   node: UiNodeSchema.nullable().describe('The node acted on, when there was one'),
+  matched: UiNodeSchema.optional().describe('Extension (selector_actions): the node the selector matched (`node` is the one acted on: it, or its clickable ancestor)'),
   snapshot_id: z.string().optional().describe('Extension (selector_actions): the snapshot the node was found in (the screen before the action)'),
   observation: ObservationSchema.optional().describe('Extension (selector_actions): the screen after the action'),
   observation_before: ObservationSchema.optional().describe('Extension (selector_actions): with observe_before, the screen the node was found in'),

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { getTool } from '../../protocol/index.js';
+import { describeIssues, getTool } from '../../protocol/index.js';
 
 /**
  * What the human operator decided ahead of time (docs/protocol.md#approvals): which dangerous tools need no approval
@@ -47,7 +47,7 @@ export function loadPolicy(spec: string): SimPolicy {
 export function parsePolicy(raw: unknown, where = 'policy'): SimPolicy {
   const parsed = SimPolicySchema.safeParse(raw);
   if (!parsed.success) {
-    throw new Error(`${where}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+    throw new Error(`${where}: ${describeIssues(parsed.error)}`);
   }
   const unknown = parsed.data.preapprove.filter((t) => !getTool(t)?.dangerous);
   if (unknown.length) {

@@ -109,7 +109,7 @@ export async function actOnSelector(
     attempts++;
     const after = await settle(observe, found.obs, found.node, took, screen.env.clock);
     if (after.effect || attempts >= ATTEMPTS || screen.env.clock.now() >= deadline) {
-      return { ok: true, method: outcome.method, node: outcome.node ?? found.node, snapshot_id: before.snapshot_id, observation: trim(after.obs, args.max_nodes), ...(args.observe_before ? { observation_before: trim(before, args.max_nodes) } : {}), effect: after.effect, attempts, log };
+      return { ok: true, method: outcome.method, node: outcome.node ?? found.node, matched: found.node, snapshot_id: before.snapshot_id, observation: trim(after.obs, args.max_nodes), ...(args.observe_before ? { observation_before: trim(before, args.max_nodes) } : {}), effect: after.effect, attempts, log };
     }
     log.push('  no effect on screen after the action; repeating it (the device may have dropped the input)');
   }

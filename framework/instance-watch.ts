@@ -1,0 +1,102 @@
+import type { Observation } from '../device-runtime/protocol/index.js';
+import type { DeviceCalls } from './device-calls.js';
+import { AppCrashedError } from './errors.js';
+
+export type InstanceState = 'stopped' | 'background' | 'foreground' | 'crashed' | 'gone';
+
+/** Which instance a watch is about: its space, package and instance id (null: the runtime has no instances). */
+export interface InstanceRef {
+  readonly spaceId: string;
+  readonly pkg: string;
+  readonly instance: string | null;
+}
+
+/**
+ * Keeps one app instance in front of its space's screen and notices when it crashed: several
+ * instances in one space take turns on the screen, so every observation checks that ours is the
+ * one shown, brings it back when it is not, and, when it is gone, asks the device whether it
+ * crashed and reads why from its logcat.
+ */
+export class InstanceWatch {
+  constructor(
+    private readonly calls: DeviceCalls,
+    private readonly ref: InstanceRef,
+  ) {}
+
+  /** `com.example.app@2`: the package, and the instance when there is one. */
+  who(): string {
+    return `${this.ref.pkg}${this.ref.instance ? `@${this.ref.instance}` : ''}`;
+  }
+
+  /**
+   * Observe the space. When another app or instance is in front, bring ours back first — unless
+   * ours is still the foreground instance under a window of another package (a permission
+   * prompt, a system dialog), which is part of our screen and must not be dismissed.
+   */
+  async observe(api: string, opts: { detail?: 'compact' | 'full'; maxNodes?: number } = {}): Promise<Observation> {
+    const args = { space_id: this.ref.spaceId, max_nodes: opts.maxNodes ?? 400, detail: opts.detail ?? 'compact' } as const;
+    let obs = await this.calls.call(api, 'ui_observe', args);
+    if (!this.inFront(obs)) {
+      const state = await this.state(api);
+      const crash = await this.crashed(api, state);
+      if (crash) throw crash;
+      if (state === 'foreground' && obs.package !== null) return obs;
+      await this.bringToFront(api);
+      obs = await this.calls.call(api, 'ui_observe', args);
+    }
+    return obs;
+  }
+
+  /** Whether `obs` shows our instance (a runtime without instance ids: our package). */
+  inFront(obs: Observation): boolean {
+    if (obs.package !== this.ref.pkg) return false;
+    const { instance } = this.ref;
+    return instance === null || obs.instance === undefined || obs.instance === null || obs.instance === instance;
+  }
+
+  /** Launch our instance again, which brings it to the front (one `space_launch`). */
+  async bringToFront(api: string): Promise<void> {
+    await this.calls.call(api, 'space_launch', {
+      space_id: this.ref.spaceId,
+      package: this.ref.pkg,
+      ...(this.ref.instance ? { instance: this.ref.instance } : {}),
+    });
+  }
+
+  /** Our instance's state from space_list_apps (one call). */
+  async state(api: string): Promise<InstanceState> {
+    const { apps } = await this.calls.call(api, 'space_list_apps', { space_id: this.ref.spaceId });
+    const inst = apps.find((a) => a.package === this.ref.pkg)?.instances.find((i) => i.instance === (this.ref.instance ?? '0'));
+    return inst?.state ?? 'gone';
+  }
+
+  /** If our instance crashed, the error that says so (with the crash from logcat); otherwise null. */
+  async crashed(api: string, state?: InstanceState): Promise<AppCrashedError | null> {
+    if ((state ?? (await this.state(api))) !== 'crashed') return null;
+    const lines = await this.logcat().catch(() => []);
+    const fatal = lines.map((l) => l.includes('FATAL EXCEPTION')).lastIndexOf(true);
+    const body = (l: string) => l.replace(/^\S+ \d+ \w \S+: /, '');
+    const stack = fatal >= 0 ? lines.slice(fatal + 1).map(body).filter((l) => /^(\s|[\w.$]+(Exception|Error)\b|Caused by)/.test(l)) : [];
+    const reason = stack.length > 0 ? stack.join('\n') : 'the process died (no FATAL EXCEPTION in its logcat)';
+    const why = stack[0] ?? reason;
+    return this.calls.fatal(new AppCrashedError(api, `${this.who()} crashed: ${why}`, reason, lines));
+  }
+
+  /** The error for an APP_CRASHED answer: the device's reason and the instance's logcat. */
+  async crashError(api: string, reason: string, cause?: unknown): Promise<AppCrashedError> {
+    const logcat = await this.logcat().catch(() => []);
+    return this.calls.fatal(new AppCrashedError(api, `${this.who()} crashed: ${reason.split('\n')[0]}`, reason, logcat, { cause }));
+  }
+
+  /** The instance's logcat, formatted like `adb logcat -v threadtime` lines. */
+  async logcat(maxLines = 200): Promise<string[]> {
+    const { lines } = await this.calls.raw('sys_logcat', {
+      space_id: this.ref.spaceId,
+      package: this.ref.pkg,
+      ...(this.ref.instance ? { instance: this.ref.instance } : {}),
+      max_lines: maxLines,
+    });
+    // One output line per message line, each with its prefix, as `adb logcat` prints a stack.
+    return lines.flatMap((l) => l.message.split('\n').map((m) => `${new Date(l.ts).toISOString()} ${l.pid} ${l.level} ${l.tag}: ${m}`));
+  }
+}
