@@ -7,7 +7,7 @@ import type { Trajectory, TrajectoryStep } from './trajectory.js';
 export type ScreenshotMode = 'off' | 'only-on-failure' | 'every-step';
 
 /** Whether we are inside a Playwright test (test.info() throws outside one, e.g. in benches). */
-function inTest(): boolean {
+export function inTest(): boolean {
   try {
     test.info();
     return true;

@@ -107,29 +107,18 @@ const related = (a: string, b: string) => {
   return !!ga && !!gb && [...ga].some((g) => gb.has(g));
 };
 
-/** Word overlap where related words count as matches: each word of `a` against an unused one of `b`. */
-function relatedDice(a: string[], b: string[]): number {
-  if (a.length === 0 || b.length === 0) return 0;
-  const rest = [...b];
-  let common = 0;
-  for (const x of a) {
-    const i = rest.findIndex((y) => y === x || related(x, y));
-    if (i >= 0) {
-      common++;
-      rest.splice(i, 1);
-    }
-  }
-  return (2 * common) / (a.length + b.length);
-}
+/** Word overlap where related words count as matches. */
+const relatedDice = (a: string[], b: string[]) => dice(a, b, (x, y) => x === y || related(x, y));
 
 const words = (s: string) => phrase(normalize(s)).split(' ').filter(Boolean).map((w) => canon(stem(w)));
 
-function dice<T>(a: T[], b: T[]): number {
+/** Dice coefficient: each item of `a` matched to an unused one of `b` (`same`: equality by default). */
+function dice<T>(a: T[], b: T[], same: (x: T, y: T) => boolean = (x, y) => x === y): number {
   if (a.length === 0 || b.length === 0) return 0;
   const rest = [...b];
   let common = 0;
   for (const x of a) {
-    const i = rest.indexOf(x);
+    const i = rest.findIndex((y) => same(x, y));
     if (i >= 0) {
       common++;
       rest.splice(i, 1);

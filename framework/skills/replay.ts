@@ -6,6 +6,7 @@ import type { App } from '../app.js';
 import { describeScreen, NestwrightError, TimeoutError } from '../errors.js';
 import type { Locator } from '../locator.js';
 import { poll } from '../poll.js';
+import { inTest } from '../step-recorder.js';
 import { resolveSteps } from '../selector.js';
 import type { TrajectoryStep } from '../trajectory.js';
 import { evaluate, waitCheck } from './checks.js';
@@ -83,14 +84,6 @@ export function planSkill(api: string, file: string, given: Record<string, unkno
 
 const trajectoryKind = (kind: StepKind): TrajectoryStep['kind'] => (kind === 'assert' || kind === 'wait_for' ? 'assertion' : kind === 'launch' || kind === 'run' ? 'app' : 'action');
 
-function inTest(): boolean {
-  try {
-    test.info();
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** A step did not apply (its `when` did not hold, or an optional target was not there). */
 class Skipped extends Error {}
