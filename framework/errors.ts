@@ -9,7 +9,7 @@ export { describeNode };
  * `SPACE_NOT_FOUND`, … — the device's own when it answered with one), or one of the framework's:
  * `STRICT_MODE_VIOLATION` (more than one match), `SKILL_INVALID` and `SKILL_FAILED` (skills), `CRASH_IGNORED` (a test caught a fatal error and
  * carried on), `USAGE` (the API was called wrongly: wrong argument, missing option),
- * `OPTION_RENAMED` (an option set under its old name: `use.apk` is `use.apk` now), and the
+ * `OPTION_RENAMED` (an option set under its old name: `use.app` is `use.apk` now), and the
  * `AI_*` codes of AI steps (framework/ai/errors.ts).
  */
 export type NestwrightErrorCode = ErrorCode | 'STRICT_MODE_VIOLATION' | 'SKILL_INVALID' | 'SKILL_FAILED' | 'CRASH_IGNORED' | 'USAGE' | 'OPTION_RENAMED' | `AI_${string}`;

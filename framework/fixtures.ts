@@ -1,24 +1,19 @@
-import { test as base, type TestInfo } from '@playwright/test';
-import { connectDevice, DeviceOptionsSchema, startEmbeddedDevice, type DeviceOptions, type EmbeddedDevice } from '../device-runtime/providers/index.js';
+import { test as base, type PlaywrightTestArgs, type PlaywrightTestOptions, type PlaywrightWorkerArgs, type PlaywrightWorkerOptions, type TestInfo, type TestType } from '@playwright/test';
+import { connectDevice, DeviceOptionsSchema, startEmbeddedDevice, type EmbeddedDevice } from '../device-runtime/providers/index.js';
 import { App } from './app.js';
 import type { TestScope } from './driver.js';
 import { NestwrightError } from './errors.js';
-import { healerFor, healStore, type HealOption } from './heal/fixture.js';
+import { healerFor, healStore } from './heal/fixture.js';
 import type { FingerprintStore } from './heal/fingerprint-store.js';
-import { runWithAi, type AiOptionsInput } from './ai/index.js';
+import { runWithAi } from './ai/index.js';
 import type { Device } from './device.js';
 import { setTestContext, Space, type TestContext } from './space.js';
 import { Trajectory, TRAJECTORY_ATTACHMENT } from './trajectory.js';
-import { fixtureNames, renamedOption, trajectoryScreenshots } from './use-options.js';
+import { fixtureNames, renamedOption, setsOldKey, trajectoryScreenshots, type NestwrightTestOptions, type NestwrightWorkerOptions } from './use-options.js';
 
-export type { NestwrightUse } from './use-options.js';
+export type { NestwrightUse, NestwrightTestOptions, NestwrightWorkerOptions } from './use-options.js';
 
-type TestOptions = {
-  apk: string | undefined;
-  trajectory: 'on' | 'retain-on-failure' | 'off';
-  deviceActions: 'auto' | 'off';
-  heal: HealOption;
-  ai: AiOptionsInput | undefined;
+type TestOptions = NestwrightTestOptions & {
   /**
    * `use.app`, the old name of `apk`: declared only so a config that still sets it gets an error
    * naming `apk` rather than Playwright's "cannot be overridden". The `app` fixture replaces it
@@ -28,8 +23,7 @@ type TestOptions = {
   _trajectory: Trajectory;
   _ai: void;
 };
-type WorkerOptions = {
-  deviceOptions: DeviceOptions;
+type WorkerOptions = NestwrightWorkerOptions & {
   /** `use.device`, the old name of `deviceOptions`, kept for its error as `app` is above. */
   device: Device | undefined;
   _healStore: FingerprintStore;
@@ -179,8 +173,9 @@ const fixtures = withOptions.extend<{ app: App; _testContext: TestContext }, { d
       // Every instance the test launched (app, newInstance(), space.launch()) is stopped and wiped.
       for (const app of ctx.launched.reverse()) await app.close().catch(() => {});
       // test.use({ app: '…' }) replaces the `app` fixture with the string, so nothing of ours ran
-      // for it; Playwright offers no hook on test.use, so it is found here, after the test.
-      if (!ctx.appFixture && ctx.launched.length === 0 && fixtureNames(testInfo.fn).includes('app')) {
+      // for it; Playwright offers no hook on test.use, so it is found here, after the test: the
+      // test asked for `app`, or (when a fixture of the user's asked for it) the file sets it.
+      if (!ctx.appFixture && ctx.launched.length === 0 && (fixtureNames(testInfo.fn).includes('app') || setsOldKey(testInfo.file, 'app'))) {
         throw renamedOption('app', { file: testInfo.file });
       }
       // A crash or a lost device ends the test: one that was caught and carried on from still fails it.
@@ -272,6 +267,36 @@ async function attachFailure(app: App, trajectory: Trajectory, testInfo: TestInf
 }
 
 /**
+ * The test-scoped fixtures `test` adds, as Playwright's `PlaywrightTestArgs` (`page`, …) are.
+ *
+ * @example
+ * ```ts
+ * import { test as base, type NestwrightTestArgs } from 'nestwright';
+ *
+ * // A fixture built on the app: the app, signed in.
+ * export const test = base.extend<{ signedIn: NestwrightTestArgs['app'] }>({
+ *   signedIn: async ({ app }, use) => {
+ *     await app.getById('email').fill('ana@example.com');
+ *     await app.getByRole('button', { name: 'Sign in' }).tap();
+ *     await use(app);
+ *   },
+ * });
+ * ```
+ */
+export interface NestwrightTestArgs {
+  /** A fresh instance of `use.apk`, launched in the worker's space for the test and stopped and wiped after it. */
+  app: App;
+}
+
+/** The worker-scoped fixtures `test` adds, as Playwright's `PlaywrightWorkerArgs` (`browser`, …) are. See {@link Device} and {@link Space}. */
+export interface NestwrightWorkerArgs {
+  /** The connected device `use.deviceOptions` names: one connection per worker. */
+  device: Device;
+  /** The worker's space on the device, deleted when the worker ends. */
+  space: Space;
+}
+
+/**
  * Playwright's `test` with nestwright's fixtures: `device` (worker), `space` (worker), `app`
  * (test: a fresh instance of `use.apk`, stopped and wiped after it), and Playwright's own
  * `test.use()` taking {@link NestwrightUse}: a `test.extend()` of it keeps every option.
@@ -290,4 +315,7 @@ async function attachFailure(app: App, trajectory: Trajectory, testInfo: TestInf
  * });
  * ```
  */
-export const test = fixtures;
+export const test: TestType<
+  PlaywrightTestArgs & PlaywrightTestOptions & NestwrightTestArgs & NestwrightTestOptions,
+  PlaywrightWorkerArgs & PlaywrightWorkerOptions & NestwrightWorkerArgs & NestwrightWorkerOptions
+> = fixtures;

@@ -63,6 +63,56 @@ export interface NestwrightUse {
   ai?: AiOptionsInput;
 }
 
+/**
+ * The test-scoped options `test` declares, as Playwright's `PlaywrightTestOptions` are: what a
+ * fixture of a user's `test.extend()` can read, and what `test.use()` sets per file or describe.
+ * Each is described in {@link NestwrightUse}.
+ *
+ * @example
+ * ```ts
+ * import { test as base, type NestwrightTestOptions } from 'nestwright';
+ *
+ * // A fixture that reads an option: which app this test runs.
+ * export const test = base.extend<{ appUnderTest: NestwrightTestOptions['apk'] }>({
+ *   appUnderTest: async ({ apk }, use) => use(apk),
+ * });
+ * test.use({ apk: 'fixtures/apks/notes.apk', trajectory: 'retain-on-failure' });
+ * ```
+ */
+export interface NestwrightTestOptions {
+  /** The app the `app` fixture launches: an APK path or an installed package ({@link NestwrightUse.apk}). */
+  apk: string | undefined;
+  /** Whether the test's trajectory is attached (default `'on'`). */
+  trajectory: 'on' | 'retain-on-failure' | 'off';
+  /** Where actions wait, act and verify (default `'auto'`). */
+  deviceActions: 'auto' | 'off';
+  /** Selector healing (default `'suggest'`). */
+  heal: HealOption;
+  /** AI steps' options. */
+  ai: AiOptionsInput | undefined;
+}
+
+/**
+ * The worker-scoped options `test` declares, as Playwright's `PlaywrightWorkerOptions` are: set
+ * in the config or at the top of a file (a file that asks for another device gets a worker of
+ * its own).
+ *
+ * @example
+ * ```ts
+ * import { test as base, devices, type NestwrightWorkerOptions } from 'nestwright';
+ *
+ * // A worker fixture that reads the option: the provider this worker's device comes from.
+ * export const test = base.extend<{}, { provider: NestwrightWorkerOptions['deviceOptions']['provider'] }>({
+ *   provider: [async ({ deviceOptions }, use) => use(deviceOptions.provider), { scope: 'worker' }],
+ * });
+ * test.use({ deviceOptions: devices.sim({ faults: 'hostile' }) });
+ * ```
+ */
+export interface NestwrightWorkerOptions {
+  /** How to reach the device the `device` fixture connects to (default `{ provider: 'sim' }`, {@link NestwrightUse.deviceOptions}). */
+  deviceOptions: DeviceOptions;
+}
+
 /** The keys `use` had before options and fixtures got different names, and their new names. */
 export const RENAMED_OPTIONS = { app: 'apk', device: 'deviceOptions' } as const;
 type RenamedKey = keyof typeof RENAMED_OPTIONS;
@@ -84,20 +134,35 @@ export function renamedOption(key: RenamedKey, from: { config: unknown } | { fil
   const fix = line
     ? `${line.file}:${line.number}: write ${line.text.replace(new RegExp(`\\b${key}(\\s*:)`), `${to}$1`)}`
     : `write test.use({ ${to}: ${from.value !== undefined ? show(from.value) : key === 'app' ? "'fixtures/apks/notes.apk'" : "devices.sim({ … })"} })`;
-  return new NestwrightError(`test.use({ ${key} })`, `replaced the \`${key}\` fixture with a value; ${what}. ${fix}.`, { code: 'OPTION_RENAMED' });
+  const error = new NestwrightError(`test.use({ ${key} })`, `replaced the \`${key}\` fixture with a value; ${what}. ${fix}.`, { code: 'OPTION_RENAMED' });
+  // Thrown from the fixtures' clean-up, where no frame of the spec is on the stack: the stack
+  // names the test.use line instead, so the report's code frame shows it rather than ours.
+  if (line) error.stack = `${error.name}: ${error.message}\n    at ${line.file}:${line.number}:${line.column}`;
+  return error;
 }
 
-/** The first `….use({ … key: … })` line of a test file, for the error to show it corrected. */
-function findUseLine(file: string, key: string): { file: string; number: number; text: string } | null {
+/**
+ * Whether a test file sets `key` to a value in a `test.use({ … })` line (`app: 'notes.apk'`, not a
+ * fixture function): how a test whose own fixtures, not the test itself, ask for `app` is found
+ * to have the old key.
+ */
+export function setsOldKey(file: string, key: RenamedKey): boolean {
+  return findUseLine(file, key, `['"\`{]`) !== null;
+}
+
+/** The first `….use({ … key: … })` line of a test file (the value starting with `value`), for the error to show it corrected. */
+function findUseLine(file: string, key: string, value = ''): { file: string; number: number; column: number; text: string } | null {
   let lines: string[];
   try {
     lines = readFileSync(file, 'utf8').split('\n');
   } catch {
     return null;
   }
-  const pattern = new RegExp(`\\.use\\(\\{.*\\b${key}\\s*:`);
+  const pattern = new RegExp(`\\.use\\(\\{.*\\b${key}\\s*:\\s*${value}`);
   const i = lines.findIndex((l) => pattern.test(l));
-  return i < 0 ? null : { file, number: i + 1, text: lines[i]!.trim() };
+  if (i < 0) return null;
+  const column = lines[i]!.search(new RegExp(`\\b${key}\\s*:`)) + 1;
+  return { file, number: i + 1, column, text: lines[i]!.trim() };
 }
 
 function show(value: unknown): string {

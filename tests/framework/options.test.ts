@@ -4,7 +4,8 @@ import { plain, runInline, type InlineRun } from './inline.js';
 /**
  * Options and fixtures have different names (`apk` → `app`, `deviceOptions` → `device`), and
  * `test.use` is Playwright's own: a user's `test.extend()` of nestwright's `test` keeps every
- * option, and the old keys fail with OPTION_RENAMED naming the new one.
+ * option, and the old keys fail with OPTION_RENAMED naming the new one. That they are type errors
+ * in TypeScript is checked by tsc on options.types.ts.
  */
 test.describe.configure({ mode: 'default' });
 
@@ -50,6 +51,15 @@ test('old key in test.use, unused', async ({ app }) => {
   expect(typeof app).toBe('string');
 });
 `,
+      'legacy-extend.spec.ts': `import { test as base, expect } from 'nestwright';
+const test = base.extend<{ greeting: string }>({
+  greeting: async ({ app }, use) => use('hello from ' + app.package),
+});
+test.use({ app: 'fixtures/apks/notes.apk' });
+test('old key through a user extend, app asked for by a fixture only', async ({ greeting }) => {
+  expect(greeting).toBe('hello from com.nestwright.notes');
+});
+`,
       'legacy-device.spec.ts': `import { test, expect } from 'nestwright';
 test.use({ apk: 'fixtures/apks/notes.apk', device: { provider: 'sim', slots: 2 } });
 test('old device key in test.use', async ({ app }) => {
@@ -88,7 +98,18 @@ test('test.use({ app: string }) fails with the rename, the file:line and the cor
     const error = plain(r.error);
     expect(error).toContain('test.use({ app }): replaced the `app` fixture with a value; the option is `apk` now');
     expect(error).toContain("legacy-app.spec.ts:2: write test.use({ apk: 'fixtures/apks/notes.apk' });");
+    // The report's code frame is the test.use line, not the framework's source.
+    expect(error).toContain("> 2 | test.use({ app: 'fixtures/apks/notes.apk' });");
+    expect(error).not.toContain('use-options.ts');
   }
+});
+
+test("test.use({ app: string }) through a user's test.extend(), with only a fixture of the user's asking for app, fails with the rename", async () => {
+  const r = run.result('old key through a user extend, app asked for by a fixture only');
+  expect(r.status).toBe('failed');
+  const error = plain(r.error);
+  expect(error).toContain('test.use({ app }): replaced the `app` fixture with a value; the option is `apk` now');
+  expect(error).toContain("legacy-extend.spec.ts:5: write test.use({ apk: 'fixtures/apks/notes.apk' });");
 });
 
 test('test.use({ device: options }) fails with the rename and the corrected line', async () => {
@@ -110,6 +131,16 @@ test('use.app in a nestwright config fails the run before any worker, naming use
   expect(r.exitCode).not.toBe(0);
   expect(r.results.every((x) => x.status !== 'passed')).toBe(true);
   expect(plain(r.stderr)).toContain("use.app: the option is `apk` now: `app` is the fixture, the launched instance of the app. In playwright.config.ts write use: { apk: 'fixtures/apks/notes.apk' }.");
+});
+
+test('use.device in a nestwright config (a project) fails the run before any worker, naming use.deviceOptions', async () => {
+  const r = await runInline(
+    { 'a.spec.ts': `import { test } from 'nestwright';\ntest('never runs', async ({ app }) => {});\n` },
+    { config: "projects: [{ name: 'phone', use: { device: { provider: 'sim', slots: 2 } } }]," },
+  );
+  expect(r.exitCode).not.toBe(0);
+  expect(r.results.every((x) => x.status !== 'passed')).toBe(true);
+  expect(plain(r.stderr)).toContain('use.device: the option is `deviceOptions` now: `device` is the fixture, the connected device. In playwright.config.ts write use: { deviceOptions: { provider: \'sim\', slots: 2 } }.');
 });
 
 test('use.app and use.device in a plain Playwright config fail in the fixtures, naming the new keys', async () => {
