@@ -1,5 +1,5 @@
 import { expect as base, type Expect } from '@playwright/test';
-import type { Observation, UiNode } from '../device-runtime/protocol/index.js';
+import { toWireSteps, type Observation, type UiNode } from '../device-runtime/protocol/index.js';
 import { App } from './app.js';
 import { describeNode, describeScreen } from './errors.js';
 import { Locator } from './locator.js';
@@ -14,6 +14,11 @@ type Check = { pass: boolean; received: string };
 /**
  * Retry `check` against fresh observations until it gives the wanted answer or time runs out,
  * then report in Playwright's format: expected, received, the call log, and the screen.
+ *
+ * `count`: the check holds exactly when the locator names that many nodes (toBeVisible: 1,
+ * toBeHidden: 0, toHaveCount: n). On a runtime with the `selector_actions` extension the device
+ * then waits for it (ui_wait_for with the selector), in one round trip; `check` still words
+ * what the last look received.
  */
 async function retrying(
   state: MatcherState,
@@ -22,13 +27,32 @@ async function retrying(
   expected: string,
   timeout: number | undefined,
   check: (nodes: UiNode[], obs: Observation) => Check,
+  count?: number,
 ) {
   const driver = target.driver;
   const ms = driver.timeout(timeout ?? state.timeout, 'expect');
   const log: string[] = [];
   let last: { obs: Observation; result: Check } | null = null;
   const title = `Expect ${target instanceof Locator ? `${target} ` : ''}${state.isNot ? 'not ' : ''}${name}`;
+  const onDevice = async (locator: Locator, want: number) => {
+    const r = await driver.calls.call(`expect.${name}`, 'ui_wait_for', {
+      space_id: driver.spaceId,
+      selector: toWireSteps(locator.steps),
+      count: want,
+      gone: state.isNot,
+      timeout_ms: ms,
+      app: { package: driver.pkg, ...(driver.instance ? { instance: driver.instance } : {}) },
+      max_nodes: 400,
+    });
+    if (r.observation) {
+      driver.calls.lastSeen = r.observation;
+      last = { obs: r.observation, result: check(r.matches ?? [], r.observation) };
+    }
+    log.push(...(r.log ?? []).map((l) => l.trim()));
+    return r.matched;
+  };
   const run = async () => {
+    if (count !== undefined && target instanceof Locator && (await driver.resolvesOnDevice())) return onDevice(target, count);
     const r = await poll(ms, async () => {
       const obs = await driver.watch.observe(`expect.${name}`);
       const nodes = target instanceof Locator && !obs.tree_missing ? await resolveIn(target, obs) : [];
@@ -161,7 +185,7 @@ const matchers = {
     return retrying(this, 'toBeVisible', received, '', opts.timeout, (nodes) => {
       const n = one(nodes);
       return n ? { pass: true, received: `visible: ${describeNode(n)}` } : { pass: false, received: many(nodes) ?? 'not on screen' };
-    });
+    }, 1);
   },
   /**
    * `expect(locator).toBeHidden({ timeout })`: no node matches.
@@ -175,6 +199,7 @@ const matchers = {
   async toBeHidden(this: MatcherState, received: Locator, opts: { timeout?: number } = {}) {
     return retrying(this, 'toBeHidden', received, '', opts.timeout, (nodes) =>
       nodes.length === 0 ? { pass: true, received: 'not on screen' } : { pass: false, received: `visible: ${nodes.map(describeNode).join('; ')}` },
+      0,
     );
   },
   /**
@@ -256,7 +281,7 @@ const matchers = {
    * ```
    */
   async toHaveCount(this: MatcherState, received: Locator, expected: number, opts: { timeout?: number } = {}) {
-    return retrying(this, 'toHaveCount', received, String(expected), opts.timeout, (nodes) => ({ pass: nodes.length === expected, received: String(nodes.length) }));
+    return retrying(this, 'toHaveCount', received, String(expected), opts.timeout, (nodes) => ({ pass: nodes.length === expected, received: String(nodes.length) }), Number.isInteger(expected) && expected >= 0 && expected <= 5_000 ? expected : undefined);
   },
   /**
    * `expect(app).toHaveActivity(activity, { timeout })`: the activity in front of this instance

@@ -399,17 +399,46 @@ export class Locator extends LocatorFactory {
       if (r.observation) d.calls.lastSeen = r.observation;
       return { node: r.node, before: r.snapshot_id ?? null, after: r.observation?.snapshot_id ?? null };
     } catch (e) {
-      if (e instanceof DeviceError && (e.code === 'TIMEOUT' || e.code === 'AMBIGUOUS_TARGET')) {
-        const details = (e.details ?? {}) as { log?: string[]; observation?: Observation | null; matches?: UiNode[] };
-        const obs = details.observation ?? null;
-        if (obs) d.calls.lastSeen = obs;
-        const log = details.log ?? [];
-        throw e.code === 'AMBIGUOUS_TARGET'
-          ? new StrictModeViolationError(api, this.toString(), details.matches ?? [])
-          : new TimeoutError(api, `timeout ${d.describeTimeout(timeout)} exceeded.\nCall log:\n${formatLog(log)}\nScreen:\n${describeScreen(obs)}`, log, obs);
-      }
-      throw await d.calls.translate(api, e);
+      throw await this.deviceWaitError(api, e, timeout);
     }
+  }
+
+  /**
+   * `scrollIntoView` on the `selector_actions` path: one ui_scroll with the selector; the device
+   * scrolls the list until the node is in view and answers with it and the screen it is on.
+   */
+  private async scrollOnDevice(api: string, timeout: number): Promise<{ node: UiNode; obs: Observation }> {
+    const d = this.driver;
+    try {
+      const r = await d.calls.raw('ui_scroll', {
+        space_id: d.spaceId,
+        selector: toWireSteps(this.steps),
+        wait: { timeout_ms: timeout, enabled: false, scroll: true },
+        app: { package: d.pkg, ...(d.instance ? { instance: d.instance } : {}) },
+        max_nodes: 400,
+      } as never);
+      if (!r.node || !r.observation) throw new NestwrightError(api, 'the runtime answered ui_scroll with a selector without the node or the observation (selector_actions)');
+      d.calls.lastSeen = r.observation;
+      d.options.heal?.resolved(this, r.node, r.observation);
+      return { node: r.node, obs: r.observation };
+    } catch (e) {
+      throw await this.deviceWaitError(api, e, timeout);
+    }
+  }
+
+  /** A device-side wait's TIMEOUT or AMBIGUOUS_TARGET as the client-side wait throws it (with its log and screen); other errors translated. */
+  private async deviceWaitError(api: string, e: unknown, timeout: number): Promise<unknown> {
+    const d = this.driver;
+    if (e instanceof DeviceError && (e.code === 'TIMEOUT' || e.code === 'AMBIGUOUS_TARGET')) {
+      const details = (e.details ?? {}) as { log?: string[]; observation?: Observation | null; matches?: UiNode[] };
+      const obs = details.observation ?? null;
+      if (obs) d.calls.lastSeen = obs;
+      const log = details.log ?? [];
+      return e.code === 'AMBIGUOUS_TARGET'
+        ? new StrictModeViolationError(api, this.toString(), details.matches ?? [])
+        : new TimeoutError(api, `timeout ${d.describeTimeout(timeout)} exceeded.\nCall log:\n${formatLog(log)}\nScreen:\n${describeScreen(obs)}`, log, obs);
+    }
+    return d.calls.translate(api, e);
   }
 
   /**
@@ -484,7 +513,8 @@ export class Locator extends LocatorFactory {
   /**
    * Scroll the screen's list until this locator's node is visible (no tap). Fails like an action
    * when the list ends both ways without it. While the list shows a progress indicator (its next
-   * page loading) it waits instead of turning back.
+   * page loading) it waits instead of turning back. On a runtime with the `selector_actions`
+   * extension the device scrolls and looks, in one round trip.
    *
    * @example
    * ```ts
@@ -492,8 +522,10 @@ export class Locator extends LocatorFactory {
    * ```
    */
   async scrollIntoView(opts: { timeout?: number } = {}): Promise<void> {
-    await this.driver.steps.step({ kind: 'action', api: 'locator.scrollIntoView', title: `Scroll ${this} into view`, selector: this.toString() }, async (record) => {
-      const { node, obs } = await this.waitForActionable('locator.scrollIntoView', { enabled: false, timeout: this.driver.timeout(opts.timeout) });
+    const api = 'locator.scrollIntoView';
+    const timeout = this.driver.timeout(opts.timeout);
+    await this.driver.steps.step({ kind: 'action', api, title: `Scroll ${this} into view`, selector: this.toString() }, async (record) => {
+      const { node, obs } = (await this.driver.resolvesOnDevice()) ? await this.scrollOnDevice(api, timeout) : await this.waitForActionable(api, { enabled: false, timeout });
       record.node = node;
       record.before = record.after = obs.snapshot_id;
     });

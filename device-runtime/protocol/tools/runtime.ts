@@ -16,7 +16,7 @@ export const ExtensionSchema = z.enum([
   'keyboard', // `keyboard` on observations: the soft keyboard's window, or null
   'timing', // `timing` in runtime_info: how much slower than a phone this runtime runs
   'skill_evidence', // skill_run answers each step's evidence (node, snapshots before and after)
-  'selector_actions', // `selector` on ui_tap/ui_long_press/ui_set_text: wait, act and verify on the device
+  'selector_actions', // `selector` on ui_tap/ui_long_press/ui_set_text/ui_scroll/ui_wait_for: wait, act and verify on the device
   'allow_downgrade', // `allow_downgrade` on space_install_apk (adb install -d)
   'split_selection', // space_install_apk of a bundle installs the device's splits and lists them
   'space_rename',
@@ -37,7 +37,7 @@ export const EXTENSION_DOCS: { readonly [E in Extension]: string } = {
   keyboard: '`keyboard` on observations: the soft keyboard\'s window bounds while it is up, null when it is down',
   timing: '`timing` in runtime_info: how much slower than a phone the runtime runs (`timeout_scale`), for clients\' timeouts',
   skill_evidence: 'skill_run answers each step\'s evidence: the node it acted on and the snapshots before and after',
-  selector_actions: '`selector` (a locator\'s steps), `wait`, `app` and `max_nodes` on ui_tap, ui_long_press and ui_set_text: the runtime waits for the target, acts and verifies next to the screen and answers with the observation after, in one round trip (device-runtime/protocol/actionability.ts)',
+  selector_actions: '`selector` (a locator\'s steps), `wait`, `app` and `max_nodes` on ui_tap, ui_long_press and ui_set_text: the runtime waits for the target, acts and verifies next to the screen and answers with the observation after, in one round trip (device-runtime/protocol/actionability.ts); on ui_scroll (`selector` instead of `direction`): scrolls the list until the node is in view; on ui_wait_for (`selector`, `count`, `gone`): waits until the selector names `count` nodes (1: visible, 0: hidden) and answers with the matches and the last observation',
   space_rename: 'the space_rename tool',
   space_permissions: 'the space_permissions tool: list, grant and revoke an app\'s runtime permissions in a space',
   audit_query: 'the audit_query tool: read the audit log',

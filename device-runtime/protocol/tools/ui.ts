@@ -134,16 +134,29 @@ export const ui_swipe = defineTool({
 export const ui_scroll = defineTool({
   name: 'ui_scroll',
   title: 'Scroll {direction}',
-  description: 'Scroll the given scrollable node, or the largest one on screen (ACTION_SCROLL_FORWARD/BACKWARD).',
+  description:
+    'Scroll the given scrollable node, or the largest one on screen (ACTION_SCROLL_FORWARD/BACKWARD). Extension (selector_actions): with `selector` instead of `direction`, scroll the screen\'s list (down to its end, then back up; waiting while it loads its next page) until the selector names one visible, stable node, and answer with it and the observation it was found in.',
   mutating: true,
-  input: z.object({
-    space_id,
-    direction: z.enum(['up', 'down', 'left', 'right']),
-    node_id: z.string().optional(),
-    snapshot_id: z.string().optional(),
-    amount: z.number().min(0.1).max(10).default(1).describe('Pages'),
+  input: z
+    .object({
+      space_id,
+      direction: z.enum(['up', 'down', 'left', 'right']).optional().describe('Required unless selector is given'),
+      node_id: z.string().optional(),
+      snapshot_id: z.string().optional(),
+      amount: z.number().min(0.1).max(10).default(1).describe('Pages (with selector: one page per scroll)'),
+      ...selectorFields,
+    })
+    .refine((v) => (v.direction === undefined) !== (v.selector === undefined) && !(v.selector !== undefined && v.node_id !== undefined), {
+      message: 'give direction (and optionally node_id), or selector (extension selector_actions) to scroll until its node is in view',
+    }),
+  result: z.object({
+    ok: z.literal(true),
+    moved: z.boolean().describe('False at the end of the list (with selector: whether the list was scrolled at all)'),
+    node: UiNodeSchema.optional().describe('Extension (selector_actions): the node the selector named, now in view'),
+    snapshot_id: z.string().optional().describe('Extension (selector_actions): the snapshot the node was found in'),
+    observation: ObservationSchema.optional().describe('Extension (selector_actions): the screen the node was found in (the screen after)'),
+    log: z.array(z.string()).optional().describe('Extension (selector_actions): the wait\'s call log'),
   }),
-  result: z.object({ ok: z.literal(true), moved: z.boolean().describe('False at the end of the list') }),
 });
 
 export const ui_set_text = defineTool({
@@ -179,24 +192,41 @@ export const ui_key = defineTool({
 export const ui_wait_for = defineTool({
   name: 'ui_wait_for',
   title: 'Wait for {condition}',
-  description: 'Wait until the text is on screen, the package or activity is in front, or the UI is idle.',
+  description:
+    'Wait until the text is on screen, the package or activity is in front, or the UI is idle; every condition given must hold at once. At the timeout it answers matched: false (not an error). Extension (selector_actions): `selector` waits until it names exactly `count` nodes (default 1: the node is visible; 0: none is) — `gone` waits for that to stop holding — and answers with the matches and the last observation.',
   input: z
     .object({
       space_id,
       text: z.string().optional(),
-      gone: z.boolean().default(false).describe('Wait for the text to go away instead'),
+      gone: z.boolean().default(false).describe('Wait for the text to go away (with selector: for the count to stop holding) instead'),
       package: z.string().optional(),
       activity: z.string().optional(),
       idle: z.boolean().optional(),
       timeout_ms: z.number().int().min(0).max(600_000).default(5_000),
+      selector: selectorFields.selector,
+      count: z
+        .number()
+        .int()
+        .min(0)
+        .max(5_000)
+        .optional()
+        .describe('Extension (selector_actions): how many nodes the selector must name (default 1, the strict "visible"); with selector only'),
+      app: selectorFields.app,
+      max_nodes: selectorFields.max_nodes,
     })
-    .refine((v) => v.text !== undefined || v.package !== undefined || v.activity !== undefined || v.idle, {
-      message: 'give at least one of text, package, activity or idle',
-    }),
+    .refine((v) => v.text !== undefined || v.package !== undefined || v.activity !== undefined || v.idle || v.selector !== undefined, {
+      message: 'give at least one of text, package, activity, idle or selector',
+    })
+    .refine((v) => v.count === undefined || v.selector !== undefined, { message: 'count needs a selector: the number of nodes it must name', path: ['count'] })
+    .refine((v) => v.text === undefined || v.selector === undefined, { message: 'give text or selector, not both (text="…" is a selector step)' }),
   result: z.object({
     matched: z.boolean(),
     elapsed_ms: z.number().int(),
     snapshot_id: z.string().nullable(),
+    count: z.number().int().optional().describe('Extension (selector_actions): how many nodes the selector named in the last look'),
+    matches: z.array(UiNodeSchema).optional().describe('Extension (selector_actions): the nodes the selector named in the last look'),
+    observation: ObservationSchema.optional().describe('Extension (selector_actions): the last look'),
+    log: z.array(z.string()).optional().describe('Extension (selector_actions): what each look saw'),
   }),
 });
 

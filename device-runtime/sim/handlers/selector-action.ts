@@ -116,9 +116,10 @@ export async function actOnSelector(
 }
 
 /** Bring the app instance acted on to the front, as space_launch does; a crashed one is APP_CRASHED. */
-async function bringToFront(rt: LaunchHost, ctx: CallContext, space: DeviceSpace, app: { package: string; instance?: string }, tool: string): Promise<void> {
+export async function bringToFront(rt: LaunchHost, ctx: CallContext, space: DeviceSpace, app: { package: string; instance?: string }, tool: string): Promise<void> {
   const inst = space.instance(app.package, app.instance ?? '0');
-  if (space.foreground === inst) return;
+  // In front with an activity on screen (a window of another package over it is part of its screen); in front with none left (its last activity finished) shows no app: launch it again.
+  if (space.foreground === inst && inst.top) return;
   if (inst.status === 'crashed') {
     throw new SimError(toolError('APP_CRASHED', `${tool}: ${inst.key} crashed: ${inst.crashReason ?? 'the process died'}`, { details: { crash_reason: inst.crashReason } }));
   }
@@ -126,6 +127,6 @@ async function bringToFront(rt: LaunchHost, ctx: CallContext, space: DeviceSpace
   if (!out.ok) throw new SimError(out.error);
 }
 
-function trim(obs: Observation, max: number): Observation {
+export function trim(obs: Observation, max: number): Observation {
   return obs.nodes.length <= max ? obs : { ...obs, nodes: obs.nodes.slice(0, max), truncated: true };
 }

@@ -4,6 +4,7 @@ import { longPress, pressKey, scroll, setText, swipe, tap } from '../ui/gestures
 import { findNodes, textOnScreen } from '../ui/query.js';
 import { screenshotFor } from '../ui/screenshot.js';
 import { actOnSelector, type LaunchHost } from './selector-action.js';
+import { scrollToSelector, waitForSelector } from './selector-wait.js';
 import type { DeviceSpace, HandlerGroup, SpaceLookup } from './types.js';
 
 /**
@@ -69,9 +70,10 @@ export const uiHandlers: HandlerGroup<UiTools, UiHost> = {
     return { ok: true as const };
   },
 
-  ui_scroll: async (args, rt) => {
+  ui_scroll: async (args, rt, ctx) => {
     const screen = await channelFor(rt.space(args.space_id));
-    return { ok: true as const, moved: scroll(screen, args) };
+    if (args.selector) return scrollToSelector(rt, ctx, args);
+    return { ok: true as const, moved: scroll(screen, { ...args, direction: args.direction! }) };
   },
 
   ui_set_text: async (args, rt, ctx) => {
@@ -90,6 +92,7 @@ export const uiHandlers: HandlerGroup<UiTools, UiHost> = {
 
   ui_wait_for: async (args, rt, ctx) => {
     const screen = await channelFor(rt.space(args.space_id));
+    if (args.selector) return waitForSelector(rt, ctx, args, () => screen.idle());
     const clock = screen.env.clock;
     const start = clock.now();
     for (;;) {
