@@ -274,7 +274,7 @@ async function attachFailure(app: App, trajectory: Trajectory, testInfo: TestInf
  * import { test as base, type NestwrightTestArgs } from 'nestwright';
  *
  * // A fixture built on the app: the app, signed in.
- * export const test = base.extend<{ signedIn: NestwrightTestArgs['app'] }>({
+ * const test = base.extend<{ signedIn: NestwrightTestArgs['app'] }>({
  *   signedIn: async ({ app }, use) => {
  *     await app.getById('email').fill('ana@example.com');
  *     await app.getByRole('button', { name: 'Sign in' }).tap();

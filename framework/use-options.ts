@@ -73,7 +73,7 @@ export interface NestwrightUse {
  * import { test as base, type NestwrightTestOptions } from 'nestwright';
  *
  * // A fixture that reads an option: which app this test runs.
- * export const test = base.extend<{ appUnderTest: NestwrightTestOptions['apk'] }>({
+ * const test = base.extend<{ appUnderTest: NestwrightTestOptions['apk'] }>({
  *   appUnderTest: async ({ apk }, use) => use(apk),
  * });
  * test.use({ apk: 'fixtures/apks/notes.apk', trajectory: 'retain-on-failure' });
@@ -102,7 +102,7 @@ export interface NestwrightTestOptions {
  * import { test as base, devices, type NestwrightWorkerOptions } from 'nestwright';
  *
  * // A worker fixture that reads the option: the provider this worker's device comes from.
- * export const test = base.extend<{}, { provider: NestwrightWorkerOptions['deviceOptions']['provider'] }>({
+ * const test = base.extend<{}, { provider: NestwrightWorkerOptions['deviceOptions']['provider'] }>({
  *   provider: [async ({ deviceOptions }, use) => use(deviceOptions.provider), { scope: 'worker' }],
  * });
  * test.use({ deviceOptions: devices.sim({ faults: 'hostile' }) });
