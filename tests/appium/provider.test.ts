@@ -73,14 +73,14 @@ test('bad appium settings fail with the code and what to check', async ({ appium
   const e = await errorOf(c.call('space_launch', { space_id: space.space_id, package: pkg, instance: 'new' }));
   expect(e.code).toBe('INVALID_ARGUMENT');
   expect(e.message).toMatch(/session not created.*unknown capability 'nestspace:instnace'/s);
-  expect(e.hint).toMatch(/use\.device\.capabilities/);
+  expect(e.hint).toMatch(/use\.deviceOptions\.capabilities/);
   await conn.close();
 
   const gone = await connectDevice({ provider: 'appium', url: 'http://127.0.0.1:9', capabilities: CAPS });
   const down = await errorOf(gone.client.call('runtime_info', {}));
   expect(down.code).toBe('DEVICE_DISCONNECTED');
-  expect(down.hint).toMatch(/Appium server running at use\.device\.url/);
+  expect(down.hint).toMatch(/Appium server running at use\.deviceOptions\.url/);
 
   const bad = await errorOf(connectDevice({ provider: 'appium', capabilities: CAPS }));
-  expect(bad.message).toMatch(/use\.device\.url: /);
+  expect(bad.message).toMatch(/use\.deviceOptions\.url: /);
 });
