@@ -1,10 +1,10 @@
-import { fieldHolds, formatTitle, screenChanged, toWireSteps, TOOLS, waitForActionable, type ActionabilityIO, type Key, type Observation, type Took, type UiNode } from '../device-runtime/protocol/index.js';
-import { DeviceError } from '../device-runtime/client/index.js';
+import { fieldHolds, type Key, type Observation, type UiNode } from '../device-runtime/protocol/index.js';
 import { isSecret, revealSecret, type Secret } from './ai/secret.js';
 import type { AppDriver } from './driver.js';
-import { callSite, type HealedTarget } from './heal/healer.js';
-import { describeScreen, NestwrightError, StrictModeViolationError, TimeoutError } from './errors.js';
-import { formatSteps, fullText, parseSelector, resolveSteps, type Step, type TextMatch } from './selector.js';
+import { NestwrightError, StrictModeViolationError } from './errors.js';
+import * as actions from './locator-actions.js';
+import { resolveNow, waitHere } from './locator-wait.js';
+import { formatSteps, fullText, parseSelector, type Step, type TextMatch } from './selector.js';
 
 /** What `getByRole(role, options)` narrows by, besides the role. Unset fields match anything. */
 export interface RoleOptions {
@@ -240,9 +240,8 @@ export class Locator extends LocatorFactory {
   }
 
   /** @internal All current matches in one observation (no waiting). */
-  async resolve(api: string): Promise<{ nodes: UiNode[]; obs: Observation }> {
-    const obs = await this.driver.watch.observe(api);
-    return { nodes: obs.tree_missing ? [] : resolveSteps(obs.nodes, this.steps), obs };
+  resolve(api: string): Promise<{ nodes: UiNode[]; obs: Observation }> {
+    return resolveNow(this, api);
   }
 
   /**
@@ -254,191 +253,8 @@ export class Locator extends LocatorFactory {
    *
    * @internal Actions and reads call it; tests use an action or `expect(locator).toBeVisible()`.
    */
-  async waitForActionable(api: string, opts: { timeout?: number; enabled?: boolean; scroll?: boolean; log?: string[] } = {}): Promise<{ node: UiNode; obs: Observation }> {
-    const timeout = opts.timeout ?? this.driver.timeout(undefined);
-    const log = opts.log ?? [];
-    const d = this.driver;
-    const io: ActionabilityIO = {
-      observe: () => d.watch.observe(api),
-      scroll: async (direction) => (await d.calls.call(api, 'ui_scroll', { space_id: d.spaceId, direction, amount: 1 })).moved,
-      hideKeyboard: async () => void (await d.calls.call(api, 'ui_key', { space_id: d.spaceId, key: 'back' })),
-      clock: d.clock,
-    };
-    const r = await waitForActionable(io, this.steps, { timeoutMs: timeout, ...(opts.enabled !== undefined ? { enabled: opts.enabled } : {}), ...(opts.scroll !== undefined ? { scroll: opts.scroll } : {}) }, log);
-    if (r.status === 'ok') {
-      d.options.heal?.resolved(this, r.node, r.obs);
-      return r;
-    }
-    if (r.status === 'ambiguous') throw new StrictModeViolationError(api, this.toString(), r.nodes);
-    throw new TimeoutError(api, `timeout ${d.describeTimeout(timeout)} exceeded.\nCall log:\n${formatLog(log)}\nScreen:\n${describeScreen(r.obs)}`, log, r.obs);
-  }
-
-  private title(tool: keyof typeof TOOLS, extra: Record<string, unknown> = {}): string {
-    return formatTitle(TOOLS[tool].title, extra, { target: this.toString() });
-  }
-
-  /**
-   * Resolve, act on the node from that very snapshot (retrying if the screen changed in
-   * between), then verify: a device may answer ok and drop the input, so when the screen shows
-   * no effect after a short wait the action is repeated (twice at most). On a runtime with the
-   * `selector_actions` extension all of it happens on the device, in one round trip.
-   */
-  private act(
-    api: string,
-    tool: 'ui_tap' | 'ui_long_press' | 'ui_set_text',
-    args: Record<string, unknown>,
-    opts: { timeout?: number } = {},
-    extraTitle: Record<string, unknown> | ((node: UiNode | null) => Record<string, unknown>) = {},
-    took: Took = screenChanged,
-  ): Promise<void> {
-    // Tracked whole, not only its step: part of it runs before the step opens.
-    const work = this.actUntracked(api, tool, args, opts, extraTitle, took);
-    return this.driver.options.scope ? this.driver.options.scope.track(work) : work;
-  }
-
-  private async actUntracked(
-    api: string,
-    tool: 'ui_tap' | 'ui_long_press' | 'ui_set_text',
-    args: Record<string, unknown>,
-    opts: { timeout?: number },
-    extraTitle: Record<string, unknown> | ((node: UiNode | null) => Record<string, unknown>),
-    took: Took,
-  ): Promise<void> {
-    const started = Date.now();
-    const trips = this.driver.calls.roundTrips;
-    // Where the test called this action: healing looks it up, and after an await it is gone from the stack.
-    const at = this.driver.options.heal ? callSite() : undefined;
-    const timeout = this.driver.timeout(opts.timeout);
-    const deadline = started + timeout;
-    const log: string[] = [];
-    const find = async (): Promise<{ node: UiNode; obs: Observation }> => {
-      try {
-        return await this.waitForActionable(api, { timeout: Math.max(1, deadline - Date.now()), log });
-      } catch (e) {
-        if (e instanceof TimeoutError) throw new TimeoutError(api, `timeout ${this.driver.describeTimeout(timeout)} exceeded.\nCall log:\n${formatLog(log)}\nScreen:\n${describeScreen(e.observation)}`, log, e.observation);
-        throw e;
-      }
-    };
-    // What happens before the step opens: on the selector_actions path the whole action (one
-    // round trip); otherwise, for a title that depends on the node (a password field's text is
-    // never shown), its first resolution. The step's record still counts that time and those
-    // round trips. A node never found gives the title for `null`.
-    let first: { found?: { node: UiNode; obs: Observation }; done?: DeviceDone; error?: unknown } | null = null;
-    if (await this.driver.resolvesOnDevice()) first = await this.actOnDevice(api, tool, args, timeout).then((done) => ({ done }), (error: unknown) => ({ error }));
-    else if (typeof extraTitle === 'function') first = await find().then((found) => ({ found }), (error: unknown) => ({ error }));
-    const title = this.title(tool, typeof extraTitle === 'function' ? extraTitle(first?.found?.node ?? first?.done?.node ?? null) : extraTitle);
-    await this.driver.steps.step({ kind: 'action', api, title, selector: this.toString(), roundTripsFrom: trips }, async (record) => {
-      record.startedAt = started;
-      if (first?.done) {
-        record.node = first.done.node;
-        record.before = first.done.before;
-        record.after = first.done.after;
-        return;
-      }
-      let attempts = 0;
-      let healed: HealedTarget | null = null;
-      for (;;) {
-        let found: { node: UiNode; obs: Observation };
-        try {
-          if (first && 'error' in first) throw first.error;
-          found = first?.found ?? (await find());
-        } catch (error) {
-          // Nothing (or several) matched: healing may name the node, or add why not to the error.
-          if (!this.driver.options.heal) throw error;
-          found = healed = await this.driver.options.heal.missed({ api, locator: this, error, record, ...(at ? { at } : {}) });
-        } finally {
-          first = null;
-        }
-        const { node, obs } = found;
-        record.node = node;
-        record.before ??= obs.snapshot_id;
-        try {
-          await this.driver.calls.raw(tool, { space_id: this.driver.spaceId, node_id: node.id, snapshot_id: obs.snapshot_id, ...args } as never);
-        } catch (e) {
-          if (e instanceof DeviceError && (e.code === 'SNAPSHOT_STALE' || e.code === 'NODE_NOT_FOUND') && Date.now() < deadline) {
-            log.push(`  the screen changed before the action (${e.code}); resolving again`);
-            continue;
-          }
-          throw await this.driver.calls.translate(api, e);
-        }
-        attempts++;
-        const after = await this.driver.settle(api, obs, node, took);
-        record.after = after.obs.snapshot_id;
-        // A healed step has no time left, but a dropped input still gets its repeats.
-        if (after.effect || attempts >= 3 || (!healed && Date.now() >= deadline)) {
-          await healed?.verify(after);
-          break;
-        }
-        log.push(`  no effect on screen after the action; repeating it (the device may have dropped the input)`);
-      }
-    });
-  }
-
-  /**
-   * The `selector_actions` path: one call; the device waits, acts, verifies and answers with the
-   * screen after. A locator that matched nothing (or several) throws as the client-side wait
-   * does, so healing takes it from there.
-   */
-  private async actOnDevice(api: string, tool: 'ui_tap' | 'ui_long_press' | 'ui_set_text', args: Record<string, unknown>, timeout: number): Promise<DeviceDone> {
-    const d = this.driver;
-    const heal = d.options.heal;
-    try {
-      const r = await d.calls.raw(tool, {
-        space_id: d.spaceId,
-        selector: toWireSteps(this.steps),
-        wait: { timeout_ms: timeout, enabled: true, scroll: true },
-        app: { package: d.pkg, ...(d.instance ? { instance: d.instance } : {}) },
-        max_nodes: 400,
-        observe_before: !!heal,
-        ...args,
-      } as never);
-      // The fingerprint is of what the locator names (as on the client-side path), not of the
-      // clickable ancestor a tap may land on.
-      const named = r.matched ?? r.node;
-      if (named && r.observation_before) heal?.resolved(this, named, r.observation_before);
-      if (r.observation) d.calls.lastSeen = r.observation;
-      return { node: r.node, before: r.snapshot_id ?? null, after: r.observation?.snapshot_id ?? null };
-    } catch (e) {
-      throw await this.deviceWaitError(api, e, timeout);
-    }
-  }
-
-  /**
-   * `scrollIntoView` on the `selector_actions` path: one ui_scroll with the selector; the device
-   * scrolls the list until the node is in view and answers with it and the screen it is on.
-   */
-  private async scrollOnDevice(api: string, timeout: number): Promise<{ node: UiNode; obs: Observation }> {
-    const d = this.driver;
-    try {
-      const r = await d.calls.raw('ui_scroll', {
-        space_id: d.spaceId,
-        selector: toWireSteps(this.steps),
-        wait: { timeout_ms: timeout, enabled: false, scroll: true },
-        app: { package: d.pkg, ...(d.instance ? { instance: d.instance } : {}) },
-        max_nodes: 400,
-      } as never);
-      if (!r.node || !r.observation) throw new NestwrightError(api, 'the runtime answered ui_scroll with a selector without the node or the observation (selector_actions)');
-      d.calls.lastSeen = r.observation;
-      d.options.heal?.resolved(this, r.node, r.observation);
-      return { node: r.node, obs: r.observation };
-    } catch (e) {
-      throw await this.deviceWaitError(api, e, timeout);
-    }
-  }
-
-  /** A device-side wait's TIMEOUT or AMBIGUOUS_TARGET as the client-side wait throws it (with its log and screen); other errors translated. */
-  private async deviceWaitError(api: string, e: unknown, timeout: number): Promise<unknown> {
-    const d = this.driver;
-    if (e instanceof DeviceError && (e.code === 'TIMEOUT' || e.code === 'AMBIGUOUS_TARGET')) {
-      const details = (e.details ?? {}) as { log?: string[]; observation?: Observation | null; matches?: UiNode[] };
-      const obs = details.observation ?? null;
-      if (obs) d.calls.lastSeen = obs;
-      const log = details.log ?? [];
-      return e.code === 'AMBIGUOUS_TARGET'
-        ? new StrictModeViolationError(api, this.toString(), details.matches ?? [])
-        : new TimeoutError(api, `timeout ${d.describeTimeout(timeout)} exceeded.\nCall log:\n${formatLog(log)}\nScreen:\n${describeScreen(obs)}`, log, obs);
-    }
-    return d.calls.translate(api, e);
+  waitForActionable(api: string, opts: { timeout?: number; enabled?: boolean; scroll?: boolean; log?: string[] } = {}): Promise<{ node: UiNode; obs: Observation }> {
+    return waitHere(this, api, opts);
   }
 
   /**
@@ -456,7 +272,7 @@ export class Locator extends LocatorFactory {
    * ```
    */
   tap(opts: { timeout?: number } = {}): Promise<void> {
-    return this.act('locator.tap', 'ui_tap', {}, opts);
+    return actions.act(this, 'locator.tap', 'ui_tap', {}, opts);
   }
 
   /**
@@ -470,7 +286,7 @@ export class Locator extends LocatorFactory {
    * ```
    */
   longPress(opts: { duration?: number; timeout?: number } = {}): Promise<void> {
-    return this.act('locator.longPress', 'ui_long_press', { duration_ms: opts.duration ?? 800 }, opts);
+    return actions.act(this, 'locator.longPress', 'ui_long_press', { duration_ms: opts.duration ?? 800 }, opts);
   }
 
   /**
@@ -495,7 +311,7 @@ export class Locator extends LocatorFactory {
     const text = isSecret(value) ? revealSecret(value) : value;
     const hidden = isSecret(value) || opts.secret === true;
     const title = hidden ? { text: '***' } : text === '' ? { text } : (node: UiNode | null) => ({ text: node && !node.password ? text : '***' });
-    return this.act('locator.fill', 'ui_set_text', { text }, opts, title, fieldHolds(this.steps, text));
+    return actions.act(this, 'locator.fill', 'ui_set_text', { text }, opts, title, fieldHolds(this.steps, text));
   }
 
   /**
@@ -521,14 +337,8 @@ export class Locator extends LocatorFactory {
    * await app.getByText('Product 150').scrollIntoView({ timeout: 30_000 });
    * ```
    */
-  async scrollIntoView(opts: { timeout?: number } = {}): Promise<void> {
-    const api = 'locator.scrollIntoView';
-    const timeout = this.driver.timeout(opts.timeout);
-    await this.driver.steps.step({ kind: 'action', api, title: `Scroll ${this} into view`, selector: this.toString() }, async (record) => {
-      const { node, obs } = (await this.driver.resolvesOnDevice()) ? await this.scrollOnDevice(api, timeout) : await this.waitForActionable(api, { enabled: false, timeout });
-      record.node = node;
-      record.before = record.after = obs.snapshot_id;
-    });
+  scrollIntoView(opts: { timeout?: number } = {}): Promise<void> {
+    return actions.scrollIntoView(this, opts);
   }
 
   /**
@@ -543,24 +353,8 @@ export class Locator extends LocatorFactory {
    * await app.getById('products').swipe('down', { distance: 0.9, duration: 500 });
    * ```
    */
-  async swipe(direction: 'up' | 'down' | 'left' | 'right', opts: { distance?: number; duration?: number; timeout?: number } = {}): Promise<void> {
-    const api = 'locator.swipe';
-    const distance = Math.min(0.95, Math.max(0.05, opts.distance ?? 0.6));
-    await this.driver.steps.step({ kind: 'action', api, title: `Swipe ${direction} on ${this}`, selector: this.toString() }, async (record) => {
-      const { node, obs } = await this.waitForActionable(api, { enabled: false, scroll: false, timeout: this.driver.timeout(opts.timeout) });
-      record.node = node;
-      record.before = obs.snapshot_id;
-      const [l, t, r, b] = node.bounds;
-      const cx = Math.round((l + r) / 2);
-      const cy = Math.round((t + b) / 2);
-      const dx = Math.round(((r - l) * distance) / 2);
-      const dy = Math.round(((b - t) * distance) / 2);
-      const [from, to]: [[number, number], [number, number]] =
-        direction === 'up' ? [[cx, cy + dy], [cx, cy - dy]] : direction === 'down' ? [[cx, cy - dy], [cx, cy + dy]] : direction === 'left' ? [[cx + dx, cy], [cx - dx, cy]] : [[cx - dx, cy], [cx + dx, cy]];
-      await this.driver.calls.call(api, 'ui_swipe', { space_id: this.driver.spaceId, from, to, duration_ms: opts.duration ?? 300 });
-      const after = await this.driver.watch.observe(api);
-      record.after = after.snapshot_id;
-    });
+  swipe(direction: 'up' | 'down' | 'left' | 'right', opts: { distance?: number; duration?: number; timeout?: number } = {}): Promise<void> {
+    return actions.swipe(this, direction, opts);
   }
 
   /**
@@ -574,9 +368,7 @@ export class Locator extends LocatorFactory {
    */
   async press(key: Key): Promise<void> {
     await this.tap();
-    await this.driver.steps.step({ kind: 'action', api: 'locator.press', title: formatTitle(TOOLS.ui_key.title, { key }), selector: this.toString() }, async () => {
-      await this.driver.calls.call('locator.press', 'ui_key', { space_id: this.driver.spaceId, key });
-    });
+    await actions.pressKey(this, key);
   }
 
   /**
@@ -668,18 +460,6 @@ export class Locator extends LocatorFactory {
   }
 }
 
-/** Playwright's call-log layout: a line per wait, its details indented below it. */
-function formatLog(log: string[]): string {
-  return log.map((l) => (l.startsWith('  ') ? `    - ${l.trimStart()}` : `  - ${l}`)).join('\n');
-}
-
 export function assertLocator(value: unknown, api: string): asserts value is Locator {
   if (!(value instanceof Locator)) throw new NestwrightError(api, `expected a nestwright Locator (app.getByText(…) and friends), got ${typeof value}`);
-}
-
-/** What the selector_actions path did: the node acted on and the snapshots before and after. */
-interface DeviceDone {
-  node: UiNode | null;
-  before: string | null;
-  after: string | null;
 }

@@ -6,7 +6,8 @@ import { formatSteps, resolveSteps, type Step } from './selector.js';
  * calls (one round trip per look) against any runtime; a runtime with the `selector_actions`
  * extension runs the same code next to the screen, so an action is one round trip. What it
  * waits for, as Playwright's actionability checks: exactly one match, visible, enabled (unless
- * told otherwise) and stable (same bounds in two looks in a row). While nothing matches it does
+ * told otherwise) and stable (same bounds in two looks in a row, or one look at a screen the
+ * runtime knows is still). While nothing matches it does
  * what a user would: hides the soft keyboard once, waits for a list that is loading its next
  * page, and scrolls the screen's list down to its end, then back up.
  */
@@ -19,6 +20,13 @@ export interface ActionabilityIO {
   scroll(direction: 'up' | 'down'): Promise<boolean>;
   /** Press back to hide the soft keyboard. */
   hideKeyboard(): Promise<void>;
+  /**
+   * Whether nothing on the screen is moving at the last look (no transition, animation or
+   * scroll under way). A runtime beside the screen knows it from its accessibility events, as
+   * UiAutomator's waitForIdle does, so a node found in a still screen is stable after one look.
+   * Without it (the framework over tool calls) stable means the same bounds in two looks.
+   */
+  still?(): boolean;
   clock: Clock;
 }
 
@@ -140,7 +148,8 @@ export async function waitForActionable(io: ActionabilityIO, steps: Step[], opts
       if (!previous || previous.bounds.join() !== node.bounds.join()) {
         const moved = previous !== null;
         previous = node;
-        return moved ? note(log, `${describeNode(node)} is moving, waiting for it to settle`) : { done: false };
+        if (moved) return note(log, `${describeNode(node)} is moving, waiting for it to settle`);
+        if (!io.still?.()) return { done: false };
       }
       log.push(`  resolved to ${describeNode(node)}`);
       return { done: true, value: { node, obs } };

@@ -1,4 +1,4 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlock, ModelAdapter, ModelRequest, ModelResponse } from './adapter.js';
 import { AiError } from './errors.js';
 
@@ -14,15 +14,24 @@ export interface AnthropicAdapterOptions {
  * The Messages API through `@anthropic-ai/sdk`: its retries (408/409/429/5xx, honouring
  * `retry-after`), its SSE parser and its error classes are used as they are. The system prompt
  * and the tool list carry `cache_control`, so repeated steps read them from the prompt cache.
- * A counting `fetch` gives the number of HTTP requests, retries included.
+ * A counting `fetch` gives the number of HTTP requests, retries included. The SDK (~270
+ * modules) is loaded at the first request, so a run with no AI step never pays for it.
  */
 export class AnthropicAdapter implements ModelAdapter {
   readonly provider = 'anthropic';
-  private readonly client: Anthropic;
+  private sdk: Promise<{ client: Anthropic; Sdk: typeof Anthropic }> | null = null;
   private requests = 0;
 
-  constructor(private readonly opts: AnthropicAdapterOptions) {
-    this.client = new Anthropic({
+  constructor(private readonly opts: AnthropicAdapterOptions) {}
+
+  private load(): Promise<{ client: Anthropic; Sdk: typeof Anthropic }> {
+    this.sdk ??= import('@anthropic-ai/sdk').then(({ default: Sdk }) => ({ Sdk, client: this.create(Sdk) }));
+    return this.sdk;
+  }
+
+  private create(Sdk: typeof Anthropic): Anthropic {
+    const opts = this.opts;
+    return new Sdk({
       apiKey: opts.apiKey,
       ...(opts.baseURL ? { baseURL: opts.baseURL } : {}),
       maxRetries: opts.maxRetries,
@@ -49,13 +58,14 @@ export class AnthropicAdapter implements ModelAdapter {
       tool_choice: req.toolChoice.type === 'tool' ? { type: 'tool' as const, name: req.toolChoice.name, disable_parallel_tool_use: true } : { type: 'any' as const, disable_parallel_tool_use: true },
       messages: req.messages.map(toApiMessage),
     };
+    const { client, Sdk } = await this.load();
     const before = this.requests;
     const started = performance.now();
     let message: Anthropic.Message;
     try {
-      message = this.opts.stream ? await this.client.messages.stream(params).finalMessage() : await this.client.messages.create(params);
+      message = this.opts.stream ? await client.messages.stream(params).finalMessage() : await client.messages.create(params);
     } catch (e) {
-      throw modelError(e, this.requests - before);
+      throw modelError(Sdk, e, this.requests - before);
     }
     const content: ContentBlock[] = [];
     const toolCalls: ModelResponse['toolCalls'] = [];
@@ -101,7 +111,7 @@ function toApiMessage(m: ModelRequest['messages'][number]): Anthropic.MessagePar
 }
 
 /** Classified by the SDK's error classes and HTTP status, never by message text. */
-function modelError(e: unknown, requests: number): AiError {
+function modelError(Anthropic: typeof import('@anthropic-ai/sdk').default, e: unknown, requests: number): AiError {
   if (e instanceof Anthropic.APIError) {
     const status = e.status ?? 'no status';
     const what =

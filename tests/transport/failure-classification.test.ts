@@ -70,7 +70,7 @@ test.describe('against real servers on loopback', () => {
   });
 
   /** A proxy in front of the simulator that does `mode` to tools/call requests and passes the rest. */
-  async function proxy(mode: { current: 'pass' | 'drop-before-answer' | 'drop-mid-answer' | '401' | '404' }) {
+  async function proxy(mode: { current: 'pass' | 'drop-before-answer' | 'drop-mid-answer' | 'end-without-answer' | '401' | '404' }) {
     const target = new URL(sim.url);
     const server = createServer((req: IncomingMessage, res: ServerResponse) => {
       const chunks: Buffer[] = [];
@@ -84,6 +84,11 @@ test.describe('against real servers on loopback', () => {
           res.write(': the answer is coming\n\n');
           setTimeout(() => req.socket.destroy(), 50);
           return;
+        }
+        if (isCall && mode.current === 'end-without-answer') {
+          // A well-formed stream that ends with no answer in it (a runtime that lost the call).
+          res.writeHead(200, { 'content-type': 'text/event-stream', 'mcp-session-id': String(req.headers['mcp-session-id']) });
+          return void res.end(': the answer is coming\n\n');
         }
         if (isCall && (mode.current === '401' || mode.current === '404')) {
           res.writeHead(Number(mode.current), { 'content-type': 'application/json' });
@@ -101,8 +106,9 @@ test.describe('against real servers on loopback', () => {
   }
 
   for (const [mode, code, evidence] of [
-    ['drop-before-answer', 'DEVICE_DISCONNECTED', 'UND_ERR_SOCKET'],
-    ['drop-mid-answer', 'DEVICE_DISCONNECTED', 'connection lost'],
+    ['drop-before-answer', 'DEVICE_DISCONNECTED', 'ECONNRESET'],
+    ['drop-mid-answer', 'DEVICE_DISCONNECTED', 'ECONNRESET'],
+    ['end-without-answer', 'DEVICE_DISCONNECTED', 'connection lost'],
     ['404', 'DEVICE_DISCONNECTED', 'HTTP 404'],
     ['401', 'UNAUTHORIZED', 'HTTP 401'],
   ] as const) {

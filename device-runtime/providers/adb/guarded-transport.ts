@@ -1,5 +1,8 @@
-import { DeviceError, type CallResult, type ToolTransport } from '../../client/index.js';
+import { classifyTransportFailure, DeviceError, type CallResult, type ToolTransport } from '../../client/index.js';
 import { toolError } from '../../protocol/index.js';
+
+/** How long a broken connection waits for the device monitor to say whether the device is gone. */
+const LOST_GRACE_MS = 1_000;
 
 /**
  * A transport that fails every call in flight, and every later call, with DEVICE_DISCONNECTED as
@@ -44,6 +47,15 @@ export class GuardedTransport implements ToolTransport {
     });
     try {
       return await Promise.race([this.inner.callTool(name, args, signal), gone]);
+    } catch (e) {
+      // The connection broke: when the device went with it, adb says so a moment later (the
+      // forward dies with the device, often before track-devices reports it). Wait that moment,
+      // so the error names the device rather than a socket's errno.
+      if (!this.lost && !(e instanceof DeviceError) && classifyTransportFailure(e).kind === 'disconnected') {
+        await Promise.race([gone.catch(() => {}), new Promise((r) => setTimeout(r, LOST_GRACE_MS).unref())]);
+      }
+      if (this.lost) throw this.error(name, this.lost);
+      throw e;
     } finally {
       this.waiters.delete(onLost);
       gone.catch(() => {});

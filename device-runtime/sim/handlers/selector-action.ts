@@ -45,7 +45,9 @@ const ATTEMPTS = 3;
  * Latency, as a runtime beside the screen pays it: the call pays the channel's latency once (in
  * the handler); the first look reads the tree the accessibility service already holds, and
  * every later look (a wait, the check after the action) pays one tree dump, the channel latency
- * again. An action on a node that is already there so costs a bare action plus one observation.
+ * again. The runtime knows whether anything is moving (transitions, animations), so a node found
+ * on a still screen is stable at the first look. An action on a node that is already there so
+ * costs a bare action plus one observation (the check after it).
  */
 export async function actOnSelector(
   rt: SpaceLookup & LaunchHost,
@@ -70,6 +72,7 @@ export async function actOnSelector(
     observe,
     scroll: async (direction) => scroll(screen, { direction, amount: 1 }),
     hideKeyboard: async () => pressKey(screen, 'back', () => space.sendToBack()),
+    still: () => screen.still(),
     clock: screen.env.clock,
   };
   const log: string[] = [];

@@ -56,6 +56,7 @@ export async function scrollToSelector(rt: Host, ctx: CallContext, args: ToolArg
       return m;
     },
     hideKeyboard: async () => pressKey(screen, 'back', () => space.sendToBack()),
+    still: () => screen.still(),
     clock: screen.env.clock,
   };
   const log: string[] = [];

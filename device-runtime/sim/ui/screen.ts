@@ -232,6 +232,19 @@ export class SimScreen {
     return !snap.nodes.some((n) => n.view.kind === 'progress');
   }
 
+  /**
+   * Nothing is moving: no activity or task transition and no view animation running, as an
+   * accessibility service knows from its event stream (no window or content change of a moving
+   * kind lately). Cheaper than {@link idle}: background work and spinners do not count.
+   */
+  still(): boolean {
+    const length = this.env.faults.animationMs;
+    if (length <= 0) return true;
+    const frame = this.frame();
+    if (frame.transition < 1) return false;
+    return !(frame.record && [...frame.record.anims.values()].some((t) => this.now - t < length));
+  }
+
   /** Wait out the channel's latency for one call (the channel latencies of docs/protocol.md#channels, scaled and jittered by the profile). */
   async latency(): Promise<void> {
     const f = this.env.faults;
