@@ -1,6 +1,12 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { EmbeddedDevice } from './index.js';
+
+/** A running embedded simulated runtime: where it listens, its token, and how to stop it. */
+export interface EmbeddedDevice {
+  url: string;
+  token: string;
+  close(): Promise<void>;
+}
 
 /** What the child says once it listens, or why it could not. */
 type Hello = { url: string; token: string } | { error: string };
