@@ -3,13 +3,16 @@ import { describeIssues, toolError } from '../protocol/index.js';
 import { DeviceOptionsSchema, type DeviceOptions } from './options.js';
 
 export { DeviceOptionsSchema, type DeviceOptions } from './options.js';
-export { startEmbeddedDeviceProcess, type EmbeddedDevice } from './embedded-process.js';
-import type { EmbeddedDevice } from './embedded-process.js';
 
 /** Where the embedded simulator of this run listens (set by the global setup for workers). */
 export const EMBEDDED_URL_ENV = 'NESTWRIGHT_SIM_URL';
 export const EMBEDDED_TOKEN_ENV = 'NESTWRIGHT_SIM_TOKEN';
 
+export interface EmbeddedDevice {
+  url: string;
+  token: string;
+  close(): Promise<void>;
+}
 
 /**
  * Start the embedded simulated runtime in this process (the only place that loads the
