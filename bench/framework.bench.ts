@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connectDevice, EMBEDDED_TOKEN_ENV, EMBEDDED_URL_ENV, startEmbeddedDevice } from '../device-runtime/providers/index.js';
@@ -27,53 +27,6 @@ async function rawAssertVisible(client: DeviceClient, spaceId: string, text: str
   if (!obs.nodes.some((n) => n.text === text)) throw new Error(`raw assert: no ${text}`);
 }
 
-/**
- * Run the example notes spec in a child Playwright; wall-clock ms, test count and the tests' own
- * durations. `files`: that many copies of the spec, as separate files (a suite of many specs);
- * `repeat`: the spec once with `--repeat-each`, which Playwright runs in a new worker per
- * repetition — what a worker's start costs.
- */
-function runSuite(workers: number, shape: { files: number } | { repeat: number }): Promise<{ ms: number; tests: number; ok: boolean; durations: number[] }> {
-  const env: Record<string, string | undefined> = { ...process.env, NESTWRIGHT_FAULTS: 'instant' };
-  delete env[EMBEDDED_URL_ENV];
-  delete env[EMBEDDED_TOKEN_ENV];
-  const cli = path.join(ROOT, 'node_modules/@playwright/test/cli.js');
-  let args: string[];
-  if ('files' in shape) {
-    const dir = path.join(ROOT, 'test-results/bench-suite');
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-    const spec = readFileSync(path.join(ROOT, 'specs/notes.spec.ts'), 'utf8');
-    for (let i = 1; i <= shape.files; i++) writeFileSync(path.join(dir, `notes-${i}.spec.ts`), spec);
-    args = [cli, 'test', '-c', 'bench/suite.config.ts', `--workers=${workers}`, '--reporter=json'];
-  } else {
-    args = [cli, 'test', '-c', 'playwright.config.ts', 'specs/notes.spec.ts', `--workers=${workers}`, `--repeat-each=${shape.repeat}`, '--reporter=json', `--output=test-results/bench-${workers}`];
-  }
-  const t = performance.now();
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'ignore'] });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.on('close', (code) => {
-      const ms = performance.now() - t;
-      let tests = 0;
-      const durations: number[] = [];
-      try {
-        const report = JSON.parse(out.slice(out.indexOf('{')));
-        tests = report.stats.expected + report.stats.unexpected + report.stats.flaky;
-        const walk = (suite: any): void => {
-          for (const spec of suite.specs ?? []) for (const test of spec.tests) for (const r of test.results) durations.push(r.duration);
-          for (const child of suite.suites ?? []) walk(child);
-        };
-        for (const suite of report.suites) walk(suite);
-      } catch {
-        /* counted as 0 */
-      }
-      resolve({ ms, tests, ok: code === 0, durations });
-    });
-  });
-}
-
 /** Median ms of `n` taps on "New note" (each followed by an unmeasured back), and round trips per tap. */
 async function tapSamples(app: App, back: () => Promise<unknown>, n: number): Promise<{ times: number[]; trips: number[] }> {
   const times: number[] = [];
@@ -98,7 +51,7 @@ const ratio = (a: number[], b: number[]) => round(median(a) / median(b));
  * with the `selector_actions` extension, and from here as against a runtime without it) and a
  * retrying assertion against the simulated device (instant faults, so the device's own time is
  * as small as it gets), the same steps as raw protocol calls and through Appium 3 + its fake
- * driver, in the same run; a tap with a phone's latencies; per-test instances; a long suite.
+ * driver, in the same run; a tap with a phone's latencies; per-test instances (the long suite is bench/suite.bench.ts).
  */
 export async function benchFramework(): Promise<BenchSection> {
   const sim = await startEmbeddedDevice({ faults: 'instant' });
@@ -163,41 +116,11 @@ export async function benchFramework(): Promise<BenchSection> {
 
   rows.push(...(await realisticTap()));
 
-  // Long enough that start-up is a small part: 204 tests in 34 spec files.
-  const files = 34;
-  const suite: Record<number, { ms: number; tests: number }> = {};
-  for (const workers of [1, 2]) {
-    const r = await runSuite(workers, { files });
-    suite[workers] = r;
-    const busy = r.durations.reduce((a, b) => a + b, 0) / workers;
-    rows.push({
-      measure: `notes spec ×${files} files (${r.tests} tests), ${workers} worker${workers > 1 ? 's' : ''}`,
-      median_ms: round(r.ms, 0),
-      tests: r.tests,
-      tests_per_s: round(r.tests / (r.ms / 1000)),
-      test_median_ms: round(median(r.durations.length ? r.durations : [0])),
-      outside_tests: `${round((100 * (r.ms - busy)) / r.ms, 1)}%`,
-      ...(workers === 2 ? { vs: `notes spec ×${files} files (${suite[1]!.tests} tests), 1 worker`, ratio: round(suite[1]!.ms / r.ms) } : {}),
-      ...(r.ok ? {} : { note: 'FAILED' }),
-    });
-  }
-  // What starting a worker costs: --repeat-each runs each repetition in a new worker.
-  const repeat = 8;
-  const w = await runSuite(1, { repeat });
-  const busy = w.durations.reduce((a, b) => a + b, 0);
-  rows.push({
-    measure: `a new worker (process, device connection, space, APK): notes spec --repeat-each=${repeat}, per worker`,
-    median_ms: round((w.ms - busy) / repeat, 0),
-    tests: w.tests,
-    ...(w.ok ? {} : { note: 'FAILED' }),
-  });
   notes.push(
     'Instant fault profile: the device answers at once, so the figures are the framework and transport, not a phone.',
     'round_trips: tool calls per tap. Client-side loop: at least 2 observations (found, then stable bounds) + the tap + 1 observation to verify it took. selector_actions: 1 (the runtime waits, acts and verifies next to the screen).',
-    'Suite rows: wall time of a child Playwright run, start-up included; outside_tests = wall time not spent inside a test (start-up, workers, fixtures between tests) per worker; the 2-worker ratio is throughput over 1 worker. On 2 cores the embedded device, the runner and the workers share the cores.',
-    'New-worker row: (wall − the tests\' own time) / repetitions, Playwright start-up included once.',
   );
-  return { title: 'framework: step latency and round trips vs raw protocol and Appium, per-test instance, suite throughput', rows, notes };
+  return { title: 'framework: step latency and round trips vs raw protocol and Appium, per-test instance', rows, notes };
 }
 
 /**

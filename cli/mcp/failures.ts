@@ -1,7 +1,8 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Observation } from '../../device-runtime/protocol/index.js';
-import { TRAJECTORY_ATTACHMENT, type TrajectoryStep } from '../../framework/trajectory.js';
+import { z } from 'zod';
+import { ObservationSchema } from '../../device-runtime/protocol/index.js';
+import { TRAJECTORY_ATTACHMENT, TrajectorySchema, type TrajectoryStep } from '../../framework/trajectory-schema.js';
 import { AgentError, AgentErrorCodeSchema, type AgentErrorCode } from './errors.js';
 import { plain, type JsonAttachment, type ReportedTest } from './report.js';
 import { compactScreen } from './screen.js';
@@ -53,13 +54,18 @@ function summarize(s: TrajectoryStep): StepSummary {
 export function failureOf(t: ReportedTest, id: string): FailureRecord {
   const attachments = t.result?.attachments ?? [];
   const trajectoryBody = body(attachments.find((a) => a.name === TRAJECTORY_ATTACHMENT));
-  const steps: TrajectoryStep[] = trajectoryBody ? (JSON.parse(trajectoryBody.toString('utf8')) as { steps: TrajectoryStep[] }).steps : [];
+  // Attachments are files a report points at: read them with their schemas, and say what did not fit.
+  const problems: string[] = [];
+  const trajectory = trajectoryBody ? parseAttachment(TrajectorySchema, trajectoryBody, TRAJECTORY_ATTACHMENT, problems) : null;
+  const steps: TrajectoryStep[] = trajectory?.steps ?? [];
   const failing = [...steps].reverse().find((s) => s.result === 'failed') ?? null;
   const tree = body(attachments.find((a) => a.name === 'full tree'));
   const logcat = body(attachments.find((a) => a.name === 'logcat'));
   const shotName = failing?.screenshots.after ?? failing?.screenshots.before;
   const shot = body(attachments.find((a) => a.name === shotName) ?? [...attachments].reverse().find((a) => a.contentType === 'image/png' && a.body));
-  const message = plain((t.result?.errors ?? []).map((e) => e.message ?? e.value ?? '').join('\n\n')) || `the test ${t.result?.status ?? 'failed'}`;
+  const screenObs = tree ? parseAttachment(ObservationSchema, tree, 'full tree', problems) : null;
+  const reported = plain((t.result?.errors ?? []).map((e) => e.message ?? e.value ?? '').join('\n\n')) || `the test ${t.result?.status ?? 'failed'}`;
+  const message = problems.length ? `${reported}\n\n(${problems.join('; ')})` : reported;
   const fromStep = AgentErrorCodeSchema.safeParse(failing?.error?.code);
   const code: AgentErrorCode = t.result?.status === 'timedOut' ? 'TIMEOUT' : fromStep.success ? fromStep.data : failing ? 'TEST_FAILED' : 'ASSERTION_FAILED';
   return {
@@ -70,10 +76,25 @@ export function failureOf(t: ReportedTest, id: string): FailureRecord {
     error: { code, message: message.slice(0, 8_000) },
     failing_step: failing ? summarize(failing) : null,
     steps: steps.map(summarize),
-    screen: tree ? compactScreen(JSON.parse(tree.toString('utf8')) as Observation) : null,
+    screen: screenObs ? compactScreen(screenObs) : null,
     logcat_tail: logcat ? logcat.toString('utf8').trimEnd().split('\n').slice(-40) : [],
     screenshot: shot ? shot.toString('base64') : null,
   };
+}
+
+/** An attachment's JSON through its schema; null (and a line in `problems`) when it is not JSON or does not fit. */
+function parseAttachment<T>(schema: z.ZodType<T>, body: Buffer, name: string, problems: string[]): T | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(body.toString('utf8'));
+  } catch (e) {
+    problems.push(`the "${name}" attachment is not JSON: ${(e as Error).message}`);
+    return null;
+  }
+  const parsed = schema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  problems.push(`the "${name}" attachment does not match its schema: ${z.prettifyError(parsed.error).replace(/\n/g, ' ')}`);
+  return null;
 }
 
 /** Failure records by trajectory id: in memory, and as files under `.nestwright/mcp/failures`. */
