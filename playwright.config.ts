@@ -3,7 +3,7 @@ import { defineConfig } from 'nestwright';
 /**
  * The example suite. With no device configured, one embedded simulated device serves every
  * worker (each in its own space). For a real device:
- *   use: { device: { provider: 'nestspace', url: 'http://127.0.0.1:8765/mcp', token: process.env.NESTSPACE_TOKEN! } }
+ *   use: { deviceOptions: { provider: 'nestspace', url: 'http://127.0.0.1:8765/mcp', token: process.env.NESTSPACE_TOKEN! } }
  */
 export default defineConfig({
   testDir: './specs',
@@ -14,7 +14,7 @@ export default defineConfig({
   workers: process.env.CI ? 2 : undefined,
   reporter: [['list'], ['html', { open: 'never' }], ['./reporters/allure/index.ts', { resultsDir: 'allure-results' }]],
   use: {
-    device: { provider: 'sim' },
+    deviceOptions: { provider: 'sim' },
     actionTimeout: 5_000,
     trajectory: 'on',
     screenshot: 'only-on-failure',

@@ -18,12 +18,12 @@ const FAKE_APP_XML = `<app>
 </app>
 `;
 
-/** Run specs/notes.spec.ts in a child Playwright with this use.device; wall ms and summed test ms. */
+/** Run specs/notes.spec.ts in a child Playwright with this use.deviceOptions; wall ms and summed test ms. */
 function runNotes(device: Record<string, unknown>): Promise<{ wall: number; tests: number; testMs: number; ok: boolean }> {
   const dir = path.join(ROOT, 'test-results', 'bench-appium', randomUUID().slice(0, 8));
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'playwright.config.ts'), `import base from '../../../playwright.config.ts';
-export default { ...base, testDir: '../../../specs', outputDir: './out', retries: 0, reporter: [['json']], use: { ...base.use, trajectory: 'on', device: ${JSON.stringify(device)} } };
+export default { ...base, testDir: '../../../specs', outputDir: './out', retries: 0, reporter: [['json']], use: { ...base.use, trajectory: 'on', deviceOptions: ${JSON.stringify(device)} } };
 `);
   const env: NodeJS.ProcessEnv = { ...process.env, NESTWRIGHT_FAULTS: 'instant' };
   delete env.NESTWRIGHT_SIM_URL;

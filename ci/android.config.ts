@@ -19,7 +19,7 @@ export default defineConfig({
   workers: process.env.NESTWRIGHT_WORKERS ? Number(process.env.NESTWRIGHT_WORKERS) : 2,
   reporter: [['list'], ['../reporters/allure/index.ts', { resultsDir: process.env.NESTWRIGHT_ALLURE_RESULTS ?? '../allure-results' }]],
   use: {
-    device: { provider: 'adb', ...(serial ? { serial } : { pool: true }), ...(apk ? { runtime: { apk } } : {}) },
+    deviceOptions: { provider: 'adb', ...(serial ? { serial } : { pool: true }), ...(apk ? { runtime: { apk } } : {}) },
     actionTimeout: 10_000,
     trajectory: 'on',
     screenshot: 'only-on-failure',

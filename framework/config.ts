@@ -14,7 +14,7 @@ const GLOBAL_SETUP = fileURLToPath(new URL(`./global-setup${extname(import.meta.
 
 /**
  * Playwright's defineConfig, plus nestwright's global setup: one embedded simulated device for
- * the whole run (shared by every worker, each in its own space) when `use.device` is the sim.
+ * the whole run (shared by every worker, each in its own space) when `use.deviceOptions` is the sim.
  */
 export function defineConfig(config: Config): PlaywrightTestConfig {
   const setups = [config.globalSetup ?? []].flat();

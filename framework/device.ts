@@ -63,9 +63,8 @@ export interface DeviceApi {
 }
 
 /**
- * The `device` fixture. In playwright.config.ts `use.device` holds the options (`{ provider: 'sim' }`);
- * in a test the same fixture is the connected device: options plus {@link DeviceApi}. One
- * connection per worker.
+ * The `device` fixture: the device `use.deviceOptions` names (`{ provider: 'sim' }` by default),
+ * connected — its options plus {@link DeviceApi}. One connection per worker.
  *
  * @example
  * ```ts
@@ -83,14 +82,14 @@ export interface DeviceApi {
 export type Device = DeviceOptions & DeviceApi;
 
 /**
- * Make a `use.device` value for test.use() with its type. A file that asks the simulator for
+ * Make a `use.deviceOptions` value for the config or test.use() with its type. A file that asks the simulator for
  * other faults, seed or slots than the run's gets a simulator of its own for its worker.
  *
  * @example
  * ```ts
  * import { test, devices } from 'nestwright';
  *
- * test.use({ device: devices.sim({ faults: 'hostile', seed: 7 }) });
+ * test.use({ deviceOptions: devices.sim({ faults: 'hostile', seed: 7 }) });
  * ```
  */
 export const devices = {
@@ -99,35 +98,35 @@ export const devices = {
    *
    * @example
    * ```ts
-   * test.use({ device: devices.sim({ faults: 'hostile', seed: 3 }) });
+   * test.use({ deviceOptions: devices.sim({ faults: 'hostile', seed: 3 }) });
    * ```
    */
-  sim: (opts: Omit<Extract<DeviceOptions, { provider: 'sim' }>, 'provider'> = {}): Device => ({ provider: 'sim', ...opts }) as Device,
+  sim: (opts: Omit<Extract<DeviceOptions, { provider: 'sim' }>, 'provider'> = {}): DeviceOptions => ({ provider: 'sim', ...opts }),
   /**
    * A phone running NestSpace at `url` (e.g. after `adb forward tcp:8765 tcp:8765`), with its `token`.
    *
    * @example
    * ```ts
-   * test.use({ device: devices.nestspace({ url: 'http://127.0.0.1:8765/mcp', token: process.env.NESTSPACE_TOKEN! }) });
+   * test.use({ deviceOptions: devices.nestspace({ url: 'http://127.0.0.1:8765/mcp', token: process.env.NESTSPACE_TOKEN! }) });
    * ```
    */
-  nestspace: (opts: Omit<Extract<DeviceOptions, { provider: 'nestspace' }>, 'provider'>): Device => ({ provider: 'nestspace', ...opts }) as Device,
+  nestspace: (opts: Omit<Extract<DeviceOptions, { provider: 'nestspace' }>, 'provider'>): DeviceOptions => ({ provider: 'nestspace', ...opts }),
   /**
    * A device adb lists: `devices.adb({ serial })`, or spread workers with `{ serials }` / `{ pool: true }`.
    *
    * @example
    * ```ts
-   * test.use({ device: devices.adb({ serial: 'emulator-5554' }) });
+   * test.use({ deviceOptions: devices.adb({ serial: 'emulator-5554' }) });
    * ```
    */
-  adb: (opts: Omit<Extract<DeviceOptions, { provider: 'adb' }>, 'provider'> = {}): Device => ({ provider: 'adb', ...opts }) as Device,
+  adb: (opts: Omit<Extract<DeviceOptions, { provider: 'adb' }>, 'provider'> = {}): DeviceOptions => ({ provider: 'adb', ...opts }),
   /**
    * An emulator running `avd`, started for the run when none is.
    *
    * @example
    * ```ts
-   * test.use({ device: devices.emulator({ avd: 'Pixel_8_API_34', headless: true }) });
+   * test.use({ deviceOptions: devices.emulator({ avd: 'Pixel_8_API_34', headless: true }) });
    * ```
    */
-  emulator: (opts: Omit<Extract<DeviceOptions, { provider: 'emulator' }>, 'provider'>): Device => ({ provider: 'emulator', ...opts }) as Device,
+  emulator: (opts: Omit<Extract<DeviceOptions, { provider: 'emulator' }>, 'provider'>): DeviceOptions => ({ provider: 'emulator', ...opts }),
 };

@@ -8,10 +8,11 @@ export { describeNode };
  * The `code` of a nestwright error: a device protocol code (`TIMEOUT`, `APP_CRASHED`,
  * `SPACE_NOT_FOUND`, … — the device's own when it answered with one), or one of the framework's:
  * `STRICT_MODE_VIOLATION` (more than one match), `SKILL_INVALID` and `SKILL_FAILED` (skills), `CRASH_IGNORED` (a test caught a fatal error and
- * carried on), `USAGE` (the API was called wrongly: wrong argument, missing option), and the
+ * carried on), `USAGE` (the API was called wrongly: wrong argument, missing option),
+ * `OPTION_RENAMED` (an option set under its old name: `use.app` is `use.apk` now), and the
  * `AI_*` codes of AI steps (framework/ai/errors.ts).
  */
-export type NestwrightErrorCode = ErrorCode | 'STRICT_MODE_VIOLATION' | 'SKILL_INVALID' | 'SKILL_FAILED' | 'CRASH_IGNORED' | 'USAGE' | `AI_${string}`;
+export type NestwrightErrorCode = ErrorCode | 'STRICT_MODE_VIOLATION' | 'SKILL_INVALID' | 'SKILL_FAILED' | 'CRASH_IGNORED' | 'USAGE' | 'OPTION_RENAMED' | `AI_${string}`;
 
 /**
  * Codes that end a test: the app under test or the device is gone, so nothing after makes sense.

@@ -1,76 +1,43 @@
-import { test as base, type TestInfo } from '@playwright/test';
-import { connectDevice, startEmbeddedDevice, type DeviceOptions, type EmbeddedDevice } from '../device-runtime/providers/index.js';
+import { test as base, type PlaywrightTestArgs, type PlaywrightTestOptions, type PlaywrightWorkerArgs, type PlaywrightWorkerOptions, type TestInfo, type TestType } from '@playwright/test';
+import { connectDevice, DeviceOptionsSchema, startEmbeddedDevice, type EmbeddedDevice } from '../device-runtime/providers/index.js';
 import { App } from './app.js';
 import type { TestScope } from './driver.js';
 import { NestwrightError } from './errors.js';
-import { healerFor, healStore, type HealOption } from './heal/fixture.js';
+import { healerFor, healStore } from './heal/fixture.js';
 import type { FingerprintStore } from './heal/fingerprint-store.js';
-import { runWithAi, type AiOptionsInput } from './ai/index.js';
+import { runWithAi } from './ai/index.js';
 import type { Device } from './device.js';
 import { setTestContext, Space, type TestContext } from './space.js';
 import { Trajectory, TRAJECTORY_ATTACHMENT } from './trajectory.js';
+import { fixtureNames, renamedOption, setsOldKey, trajectoryScreenshots, type NestwrightTestOptions, type NestwrightWorkerOptions } from './use-options.js';
 
-/** What `use` takes, in playwright.config.ts and in test.use(). */
-export interface NestwrightUse {
-  /** How to reach the device: `{ provider: 'sim' }` (default) or `{ provider: 'nestspace', url, token }`. */
-  device?: DeviceOptions;
-  /** The app under test: a package name already in the space, or an APK path to install. */
-  app?: string;
-  /** Preferred control channel; the runtime falls back when it is unavailable. */
-  channel?: 'accessibility' | 'shizuku' | 'vision';
-  /** Default timeout of each action, ms. 0 = the test's timeout. */
-  actionTimeout?: number;
-  /** Record each test's trajectory: 'on', 'retain-on-failure' or 'off'. */
-  trajectory?: 'on' | 'retain-on-failure' | 'off';
-  /** Screenshots in the trajectory: 'off', 'only-on-failure' or 'every-step'. */
-  screenshot?: 'off' | 'only-on-failure' | 'every-step';
-  /**
-   * Runtime permissions granted up front to each instance of the test (`['android.permission.CAMERA']`).
-   * Without it an instance starts with none, whatever an earlier test granted.
-   */
-  permissions?: string[];
-  /**
-   * Where actions wait, act and verify: 'auto' (default) on the device in one round trip when
-   * the runtime offers the `selector_actions` extension, else here; 'off' always here, one tool
-   * call per look. `NESTWRIGHT_DEVICE_ACTIONS=off` sets 'off' for a run.
-   */
-  deviceActions?: 'auto' | 'off';
-  /**
-   * Selector healing: 'off', 'suggest' (default: a broken locator still fails the test, and the
-   * report carries the proposed fix) or 'auto' (the step runs on the healed locator and is marked
-   * `healed`); `{ mode, model }` lets a model arbitrate close calls.
-   */
-  heal?: HealOption;
-  /** AI steps (app.ai.*): model, apiKey, baseURL, maxTurns, budget, cache… — see framework/ai/options.ts. */
-  ai?: AiOptionsInput;
-}
+export type { NestwrightUse, NestwrightTestOptions, NestwrightWorkerOptions } from './use-options.js';
 
-/** `actionTimeout`, `screenshot`, `permissions` and `channel` are Playwright's own options, reused. */
-type Options = {
-  trajectory: 'on' | 'retain-on-failure' | 'off';
-  deviceActions: 'auto' | 'off';
-  /** test.use({ app }) lands here (see `use` below); config `use.app` sets `app` itself. */
-  _appOverride: string;
-  /** test.use({ screenshot }) lands here: Playwright's own `screenshot` is worker-scoped. */
-  _screenshotOverride: string;
+type TestOptions = NestwrightTestOptions & {
+  /**
+   * `use.app`, the old name of `apk`: declared only so a config that still sets it gets an error
+   * naming `apk` rather than Playwright's "cannot be overridden". The `app` fixture replaces it
+   * (typed as the fixture, so the fixture's override below is typed; never set, it is undefined).
+   */
+  app: App | undefined;
   _trajectory: Trajectory;
-  _testContext: TestContext;
-  heal: HealOption;
-  ai: AiOptionsInput | undefined;
   _ai: void;
 };
-type WorkerOptions = {
-  _deviceOverride: DeviceOptions | undefined;
+type WorkerOptions = NestwrightWorkerOptions & {
+  /** `use.device`, the old name of `deviceOptions`, kept for its error as `app` is above. */
+  device: Device | undefined;
   _healStore: FingerprintStore;
 };
 
-/** Layer 1: options, including `device` and `app` as the config sets them. */
-const withOptions = base.extend<Options & { app: App }, WorkerOptions & { device: Device; space: Space }>({
-  device: [{ provider: 'sim' } as Device, { option: true, scope: 'worker' }],
-  _deviceOverride: [undefined, { option: true, scope: 'worker' }],
-  app: ['' as unknown as App, { option: true }],
-  _appOverride: ['', { option: true }],
-  _screenshotOverride: ['', { option: true }],
+/**
+ * Layer 1: options. `actionTimeout`, `screenshot`, `permissions` and `channel` are Playwright's
+ * own, reused; the rest are nestwright's (see {@link NestwrightUse} for what each does).
+ */
+const withOptions = base.extend<TestOptions, WorkerOptions>({
+  deviceOptions: [{ provider: 'sim' }, { option: true, scope: 'worker' }],
+  device: [undefined, { option: true, scope: 'worker' }],
+  apk: [undefined, { option: true }],
+  app: [undefined, { option: true }],
   trajectory: ['on', { option: true }],
   deviceActions: ['auto', { option: true }],
   heal: ['suggest', { option: true }],
@@ -89,10 +56,63 @@ const withOptions = base.extend<Options & { app: App }, WorkerOptions & { device
     },
     { box: true },
   ],
+});
+
+/**
+ * Layer 2: the fixtures built from the options, the way Playwright's `page` is built from
+ * `baseURL` and the browser options. `device` is the connected device (its options plus
+ * client/newSpace), `space` the worker's space, `app` a fresh instance of `apk` launched in it
+ * and wiped after the test — the way `page` is a fresh tab.
+ */
+const fixtures = withOptions.extend<{ app: App; _testContext: TestContext }, { device: Device; space: Space }>({
+  device: [
+    async ({ deviceOptions, device: legacy }, use, workerInfo) => {
+      if (legacy !== undefined) throw renamedOption('device', { config: legacy });
+      const options = deviceOptions ?? { provider: 'sim' };
+      // The run's simulator has the config's faults and slots. A file that asks for other ones
+      // with test.use({ deviceOptions: devices.sim({ faults: 'hostile' }) }) gets a simulator of
+      // its own for its worker, rather than having them silently ignored.
+      let own: EmbeddedDevice | null = null;
+      if (options.provider === 'sim' && !options.url && simSettings(options) !== simSettings(Reflect.get(workerInfo.project.use, 'deviceOptions'))) {
+        const { faults, seed, slots } = options;
+        own = await startEmbeddedDevice({ ...(faults ? { faults } : {}), ...(seed !== undefined ? { seed } : {}), ...(slots ? { slots } : {}) });
+      }
+      const conn = await connectDevice(own ? { provider: 'sim', url: own.url, token: own.token } : options);
+      const extra: Space[] = [];
+      const info = await conn.client.info();
+      const device: Device = {
+        ...options,
+        timing: info?.timing ? { profile: info.timing.profile, timeoutScale: info.timing.timeout_scale } : null,
+        client: conn.client,
+        info: () => conn.client.info(),
+        newSpace: async (name?: string) => {
+          const s = await Space.create(conn.client, name ?? `extra-${extra.length}`);
+          extra.push(s);
+          return s;
+        },
+      };
+      await use(device);
+      for (const s of extra) await s.delete().catch(() => {});
+      await conn.close();
+      await own?.close();
+    },
+    { scope: 'worker' },
+  ],
+
+  space: [
+    async ({ device }, use, workerInfo) => {
+      const space = await Space.create(connected(device, null).client, `worker-${workerInfo.parallelIndex}-${workerInfo.workerIndex}`);
+      await use(space);
+      await space.delete().catch(() => {});
+    },
+    { scope: 'worker', box: true },
+  ],
+
   _testContext: [
-    async ({ _trajectory, actionTimeout, screenshot, _screenshotOverride, permissions, device, deviceActions, heal, _healStore }, use, testInfo) => {
+    async ({ _trajectory, actionTimeout, screenshot, permissions, device, deviceActions, heal, _healStore }, use, testInfo) => {
+      connected(device, testInfo.file);
       const healer = healerFor(heal, _healStore, testInfo);
-      const mode = _screenshotOverride || (typeof screenshot === 'string' ? screenshot : (screenshot as { mode?: string } | undefined)?.mode);
+      const shots = trajectoryScreenshots(screenshot);
       // A device slower than a phone (the simulator's hostile profile) stretches every timeout,
       // the test's too, as test.slow() does.
       const timing = device.timing;
@@ -126,7 +146,7 @@ const withOptions = base.extend<Options & { app: App }, WorkerOptions & { device
         options: {
           actionTimeout: actionTimeout || 5_000,
           expectTimeout: (testInfo.project as { expect?: { timeout?: number } }).expect?.timeout ?? 5_000,
-          screenshot: mode === 'every-step' || mode === 'only-on-failure' ? mode : 'off',
+          screenshot: shots,
           timeoutScale: scale,
           deviceActions: process.env.NESTWRIGHT_DEVICE_ACTIONS === 'off' ? 'off' : deviceActions,
           ...(timing ? { timingProfile: timing.profile } : {}),
@@ -136,6 +156,7 @@ const withOptions = base.extend<Options & { app: App }, WorkerOptions & { device
         launched: [],
         permissions: permissions ?? [],
         appPackage: null,
+        appFixture: false,
       };
       setTestContext(ctx);
       await use(ctx);
@@ -151,6 +172,12 @@ const withOptions = base.extend<Options & { app: App }, WorkerOptions & { device
       healer?.finish(testInfo);
       // Every instance the test launched (app, newInstance(), space.launch()) is stopped and wiped.
       for (const app of ctx.launched.reverse()) await app.close().catch(() => {});
+      // test.use({ app: '…' }) replaces the `app` fixture with the string, so nothing of ours ran
+      // for it; Playwright offers no hook on test.use, so it is found here, after the test: the
+      // test asked for `app`, or (when a fixture of the user's asked for it) the file sets it.
+      if (!ctx.appFixture && ctx.launched.length === 0 && (fixtureNames(testInfo.fn).includes('app') || setsOldKey(testInfo.file, 'app'))) {
+        throw renamedOption('app', { file: testInfo.file });
+      }
       // A crash or a lost device ends the test: one that was caught and carried on from still fails it.
       const ignored = fatal.find((f) => !f.acknowledged);
       if (ignored && testInfo.status === 'passed') {
@@ -166,74 +193,44 @@ const withOptions = base.extend<Options & { app: App }, WorkerOptions & { device
     // fixture still gets the test's options, trajectory and healing.
     { box: true, auto: true },
   ],
-  space: [
-    async ({ device }, use, workerInfo) => {
-      const space = await Space.create(device.client, `worker-${workerInfo.parallelIndex}-${workerInfo.workerIndex}`);
-      await use(space);
-      await space.delete().catch(() => {});
-    },
-    { scope: 'worker', box: true },
-  ],
-});
 
-/**
- * Layer 2: the same names as fixtures. `device` becomes the connected device (its options plus
- * client/newSpace), `app` a fresh instance of the app under test, launched in the worker's space
- * and wiped after the test — the way Playwright's `page` is a fresh tab.
- */
-const fixtures = withOptions.extend<{ app: App }, { device: Device }>({
-  device: [
-    async ({ device: configured, _deviceOverride }, use) => {
-      const options = (_deviceOverride ?? configured ?? { provider: 'sim' }) as DeviceOptions;
-      // The run's simulator has the config's faults and slots. A file that asks for other ones
-      // with test.use({ device: devices.sim({ faults: 'hostile' }) }) gets a simulator of its own
-      // for its worker, rather than having them silently ignored.
-      let own: EmbeddedDevice | null = null;
-      if (_deviceOverride?.provider === 'sim' && !_deviceOverride.url && (_deviceOverride.faults || _deviceOverride.seed !== undefined || _deviceOverride.slots)) {
-        const { faults, seed, slots } = _deviceOverride;
-        own = await startEmbeddedDevice({ ...(faults ? { faults } : {}), ...(seed !== undefined ? { seed } : {}), ...(slots ? { slots } : {}) });
-      }
-      const conn = await connectDevice(own ? { provider: 'sim', url: own.url, token: own.token } : options);
-      const extra: Space[] = [];
-      const info = await conn.client.info();
-      const device: Device = {
-        ...options,
-        timing: info?.timing ? { profile: info.timing.profile, timeoutScale: info.timing.timeout_scale } : null,
-        client: conn.client,
-        info: () => conn.client.info(),
-        newSpace: async (name?: string) => {
-          const s = await Space.create(conn.client, name ?? `extra-${extra.length}`);
-          extra.push(s);
-          return s;
-        },
-      };
-      await use(device);
-      for (const s of extra) await s.delete().catch(() => {});
-      await conn.close();
-      await own?.close();
-    },
-    { scope: 'worker' },
-  ],
-
-  app: async ({ app: configured, _appOverride, space, _testContext, device }, use, testInfo) => {
-    const source = _appOverride || (configured as unknown as string);
-    if (!source || typeof source !== 'string') {
-      throw new NestwrightError('app', "set use.app in playwright.config.ts, or test.use({ app: 'fixtures/apks/notes.apk' }) — a package name or an APK path.", { code: 'USAGE' });
+  app: async ({ app: legacy, apk, space, _testContext, device }, use, testInfo) => {
+    _testContext.appFixture = true;
+    if (legacy !== undefined) throw renamedOption('app', { config: legacy });
+    if (!apk || typeof apk !== 'string') {
+      throw new NestwrightError('app', "set use.apk in playwright.config.ts, or test.use({ apk: 'fixtures/apks/notes.apk' }) — an APK path, or the package of an app already in the space.", { code: 'USAGE' });
     }
-    _testContext.appPackage = await space.ensure(source);
-    const app = await space.launch(source);
+    _testContext.appPackage = await space.ensure(apk);
+    const app = await space.launch(apk);
     _testContext.trajectory.meta = {
       device: device.provider,
       space: space.id,
       instance: app.instance,
       package: app.package,
-      ...(process.env.NESTWRIGHT_FAULTS || (device.provider === 'sim' && device.faults) ? { faultProfile: process.env.NESTWRIGHT_FAULTS || (device as { faults?: string }).faults } : {}),
-      options: { app: source, actionTimeout: _testContext.options.actionTimeout, screenshot: _testContext.options.screenshot },
+      ...(process.env.NESTWRIGHT_FAULTS || (device.provider === 'sim' && device.faults) ? { faultProfile: process.env.NESTWRIGHT_FAULTS || (device.provider === 'sim' ? device.faults : undefined) } : {}),
+      options: { apk, actionTimeout: _testContext.options.actionTimeout, screenshot: _testContext.options.screenshot },
     };
     await use(app);
     if (testInfo.status !== testInfo.expectedStatus) await attachFailure(app, _testContext.trajectory, testInfo).catch(() => {});
   },
 });
+
+/** The sim settings that decide whether a worker needs a simulator of its own, as one key. */
+function simSettings(options: unknown): string {
+  const parsed = DeviceOptionsSchema.safeParse(options ?? { provider: 'sim' });
+  if (!parsed.success || parsed.data.provider !== 'sim') return '';
+  const { faults, seed, slots } = parsed.data;
+  return JSON.stringify([faults, seed, slots]);
+}
+
+/**
+ * The `device` fixture's value, checked: test.use({ device: { provider: … } }) replaces the
+ * fixture with the options, which have no client.
+ */
+function connected(device: Device, file: string | null): Device {
+  if (!('client' in device)) throw renamedOption('device', { file, value: device });
+  return device;
+}
 
 /**
  * How long clean-up waits for the timed-out body's steps to fail. They end at once when aborted
@@ -269,37 +266,46 @@ async function attachFailure(app: App, trajectory: Trajectory, testInfo: TestInf
   trajectory.failure = failure;
 }
 
-type NestwrightTest = typeof fixtures & {
-  /** Options for this file or describe block: `test.use({ app: 'fixtures/apks/shop.apk' })`. */
-  use(options: NestwrightUse): void;
-};
-
 /**
- * `test.use()` takes the same options as the config's `use`. `app` and `device` are both options
- * and fixtures, so their test.use values are routed to the option layer here; `screenshot` is
- * Playwright's worker option, routed to a test option so a describe block can set it.
+ * The test-scoped fixtures `test` adds, as Playwright's `PlaywrightTestArgs` (`page`, …) are.
+ *
+ * @example
+ * ```ts
+ * import { test as base, type NestwrightTestArgs } from 'nestwright';
+ *
+ * // A fixture built on the app: the app, signed in.
+ * const test = base.extend<{ signedIn: NestwrightTestArgs['app'] }>({
+ *   signedIn: async ({ app }, use) => {
+ *     await app.getById('email').fill('ana@example.com');
+ *     await app.getByRole('button', { name: 'Sign in' }).tap();
+ *     await use(app);
+ *   },
+ * });
+ * ```
  */
-const originalUse = fixtures.use.bind(fixtures);
-(fixtures as { use: unknown }).use = (options: NestwrightUse & Record<string, unknown>) => {
-  const { app, device, screenshot, ...rest } = options;
-  originalUse({
-    ...rest,
-    ...(app !== undefined ? { _appOverride: app } : {}),
-    ...(screenshot !== undefined ? { _screenshotOverride: screenshot } : {}),
-    ...(device !== undefined ? { _deviceOverride: device } : {}),
-  } as never);
-};
+export interface NestwrightTestArgs {
+  /** A fresh instance of `use.apk`, launched in the worker's space for the test and stopped and wiped after it. */
+  app: App;
+}
+
+/** The worker-scoped fixtures `test` adds, as Playwright's `PlaywrightWorkerArgs` (`browser`, …) are. See {@link Device} and {@link Space}. */
+export interface NestwrightWorkerArgs {
+  /** The connected device `use.deviceOptions` names: one connection per worker. */
+  device: Device;
+  /** The worker's space on the device, deleted when the worker ends. */
+  space: Space;
+}
 
 /**
  * Playwright's `test` with nestwright's fixtures: `device` (worker), `space` (worker), `app`
- * (test: a fresh instance of `use.app`, stopped and wiped after it), and `test.use()` taking
- * {@link NestwrightUse}.
+ * (test: a fresh instance of `use.apk`, stopped and wiped after it), and Playwright's own
+ * `test.use()` taking {@link NestwrightUse}: a `test.extend()` of it keeps every option.
  *
  * @example
  * ```ts
  * import { test, expect } from 'nestwright';
  *
- * test.use({ app: 'fixtures/apks/notes.apk' });
+ * test.use({ apk: 'fixtures/apks/notes.apk' });
  *
  * test('creates a note', async ({ app }) => {
  *   await app.getByText('New note').tap();
@@ -309,4 +315,7 @@ const originalUse = fixtures.use.bind(fixtures);
  * });
  * ```
  */
-export const test = fixtures as NestwrightTest;
+export const test: TestType<
+  PlaywrightTestArgs & PlaywrightTestOptions & NestwrightTestArgs & NestwrightTestOptions,
+  PlaywrightWorkerArgs & PlaywrightWorkerOptions & NestwrightWorkerArgs & NestwrightWorkerOptions
+> = fixtures;

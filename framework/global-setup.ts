@@ -2,6 +2,7 @@ import type { FullConfig } from '@playwright/test';
 import { dirname } from 'node:path';
 import { EMBEDDED_TOKEN_ENV, EMBEDDED_URL_ENV, startEmbeddedDevice, startRunEmulators } from '../device-runtime/providers/index.js';
 import { clearProposals } from './heal/proposals.js';
+import { renamedOption } from './use-options.js';
 
 /**
  * Before the workers: start what the run's devices need once — an emulator per AVD of
@@ -12,8 +13,15 @@ import { clearProposals } from './heal/proposals.js';
 export default async function globalSetup(config: FullConfig): Promise<(() => Promise<void>) | undefined> {
   // `nestwright heal` lists the proposals of the last run: this run's start clears the previous one's.
   clearProposals(config.configFile ? dirname(config.configFile) : config.rootDir);
+  // An option under its old name fails the run here, once, before any worker starts.
+  for (const p of config.projects) {
+    for (const key of ['app', 'device'] as const) {
+      const legacy: unknown = Reflect.get(p.use, key);
+      if (legacy !== undefined) throw renamedOption(key, { config: legacy });
+    }
+  }
   // `{ provider: 'emulator', avd }`: one emulator per AVD for the run, started when none runs it.
-  const stopEmulators = await startRunEmulators(config.projects.map((p) => (p.use as { device?: unknown }).device));
+  const stopEmulators = await startRunEmulators(config.projects.map((p) => Reflect.get(p.use, 'deviceOptions')));
   const simTeardown = await startRunSim(config);
   return async () => {
     await simTeardown?.();
@@ -24,7 +32,7 @@ export default async function globalSetup(config: FullConfig): Promise<(() => Pr
 async function startRunSim(config: FullConfig): Promise<(() => Promise<void>) | undefined> {
   type SimUse = { provider?: string; url?: string; faults?: string; seed?: number; slots?: number };
   const embedded = config.projects
-    .map((p) => (p.use as { device?: SimUse }).device ?? { provider: 'sim' })
+    .map((p): SimUse => Reflect.get(p.use, 'deviceOptions') ?? { provider: 'sim' })
     .filter((d) => d.provider === 'sim' && !d.url);
   if (embedded.length === 0 || process.env[EMBEDDED_URL_ENV]) return undefined;
   // The environment wins over the config, so one run's faults can be replayed exactly.

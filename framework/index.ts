@@ -2,7 +2,7 @@
  * nestwright: Playwright-style tests for Android apps in NestSpace virtual spaces.
  *
  *   import { test, expect } from 'nestwright';
- *   test.use({ app: 'fixtures/apks/notes.apk' });
+ *   test.use({ apk: 'fixtures/apks/notes.apk' });
  *   test('creates a note', async ({ app }) => {
  *     await app.getByText('New note').tap();
  *     await app.getById('title').fill('Milk');
@@ -12,7 +12,7 @@
  *
  * @module nestwright
  */
-export { test, type NestwrightUse } from './fixtures.js';
+export { test, type NestwrightUse, type NestwrightTestOptions, type NestwrightWorkerOptions, type NestwrightTestArgs, type NestwrightWorkerArgs } from './fixtures.js';
 export { expect, type NestwrightMatchers } from './expect.js';
 export { defineConfig } from './config.js';
 export { devices, type Device, type DeviceApi } from './device.js';

@@ -32,8 +32,10 @@ export interface TestContext {
   launched: App[];
   /** `use.permissions`: the runtime permissions each app starts the test with (none by default). */
   permissions: string[];
-  /** The package of `use.app`: a permission it does not request is a mistake in the config. */
+  /** The package of `use.apk`: a permission it does not request is a mistake in the config. */
   appPackage: string | null;
+  /** Whether the `app` fixture ran for this test (it did not when test.use replaced it with a value). */
+  appFixture?: boolean;
 }
 
 let context: TestContext | null = null;
@@ -106,7 +108,7 @@ export class Space {
    * until the space is deleted; its instances are what tests start and wipe. A refused APK throws a
    * `NestwrightError` named `space.install` with the device's message and code.
    *
-   * `space.launch('x.apk')` and `use.app` install for you; call it to install ahead of time or
+   * `space.launch('x.apk')` and `use.apk` install for you; call it to install ahead of time or
    * to get the package name.
    *
    * @example
@@ -128,7 +130,7 @@ export class Space {
   }
 
   /**
-   * Resolve `use.app` (a package name or an APK path) to an installed package.
+   * Resolve `use.apk` (an APK path or a package name) to an installed package.
    *
    * @internal The `app` fixture calls it; tests use {@link Space.install} or {@link Space.launch}.
    */
@@ -172,7 +174,7 @@ export class Space {
       );
     } catch (e) {
       if (e instanceof DeviceError && e.code === 'APP_NOT_INSTALLED') {
-        throw new NestwrightError('space.launch', `${pkg} is not installed in the space. Set use.app to the APK path (e.g. 'fixtures/apks/notes.apk') so it is installed first.`, { cause: e });
+        throw new NestwrightError('space.launch', `${pkg} is not installed in the space. Set use.apk to the APK path (e.g. 'fixtures/apks/notes.apk') so it is installed first.`, { cause: e });
       }
       throw e;
     }

@@ -1,6 +1,6 @@
 import { test, expect } from 'nestwright';
 
-test.use({ app: 'fixtures/apks/chat.apk' });
+test.use({ apk: 'fixtures/apks/chat.apk' });
 
 test('two people talk: a second instance of the app in the same test', async ({ app }) => {
   // `app` is Ana's instance; Ben gets his own, with his own data, in the same space.

@@ -5,7 +5,7 @@ import { test, expect } from 'nestwright';
 // specs/__fingerprints__/heal.spec.ts.json; with heal: 'auto', a step whose locator no longer
 // matches runs on the node the fingerprint points to — if it is clearly the one — and the test is
 // marked healed. `npx nestwright heal` then lists the proposed locators, `--apply` edits this file.
-test.use({ app: 'fixtures/apks/notes.apk', heal: 'auto' });
+test.use({ apk: 'fixtures/apks/notes.apk', heal: 'auto' });
 
 test('creates a note on Notes 1.0', async ({ app }) => {
   await app.getByText('New note').tap();

@@ -4,7 +4,7 @@ import { test, expect } from 'nestwright';
 // node ids of the current screen. A passing step is stored in specs/__ai-cache__/ (committed):
 // later runs replay it through the same locators with zero model calls, so this file runs with
 // no API key and no network. Check the outcome with plain, exact assertions.
-test.use({ app: 'fixtures/apks/notes.apk' });
+test.use({ apk: 'fixtures/apks/notes.apk' });
 
 test('creates and deletes a note, by instruction', async ({ app }) => {
   await app.ai.act('create a note titled {title}', { params: { title: 'Buy milk' } });

@@ -1,7 +1,7 @@
 import { test, expect } from 'nestwright';
 
 // Each test gets a fresh instance of Notes, with its own data, in its worker's space.
-test.use({ app: 'fixtures/apks/notes.apk' });
+test.use({ apk: 'fixtures/apks/notes.apk' });
 
 test('creates a note and sees it in the list', async ({ app }) => {
   await app.getByText('New note').tap();

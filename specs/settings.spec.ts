@@ -1,7 +1,7 @@
 import { test, expect } from 'nestwright';
 
-// Settings is a system app: it is in every space, so use.app names its package, no APK needed.
-test.use({ app: 'com.android.settings' });
+// Settings is a system app: it is in every space, so use.apk names its package, no APK needed.
+test.use({ apk: 'com.android.settings' });
 
 test('finds Wi-Fi by searching "WLAN" and turns it on', async ({ app }) => {
   await app.getByDesc('Search settings').tap();

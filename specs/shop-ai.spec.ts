@@ -1,6 +1,6 @@
 import { test, expect, secret } from 'nestwright';
 
-test.use({ app: 'fixtures/apks/shop.apk' });
+test.use({ apk: 'fixtures/apks/shop.apk' });
 
 test('signs in and adds a product to the cart, by instruction', async ({ app }) => {
   // The password is a secret: the model sees only {password}; the framework types the value

@@ -1,6 +1,6 @@
 import { test, expect } from 'nestwright';
 
-test.use({ app: 'fixtures/apks/shop.apk' });
+test.use({ apk: 'fixtures/apks/shop.apk' });
 
 test.describe('sign-in', () => {
   test('signs in against the slow server', async ({ app }) => {

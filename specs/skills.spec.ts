@@ -5,7 +5,7 @@ import { test, expect } from 'nestwright';
 // replays the same files outside a test.
 
 test.describe('notes', () => {
-  test.use({ app: 'fixtures/apks/notes.apk' });
+  test.use({ apk: 'fixtures/apks/notes.apk' });
 
   test('the add-note skill adds a note', async ({ app }) => {
     await expect(app).toPassSkill('skills/add-note.yaml', { title: 'Buy milk' });
@@ -20,7 +20,7 @@ test.describe('notes', () => {
 });
 
 test.describe('settings', () => {
-  test.use({ app: 'com.android.settings' });
+  test.use({ apk: 'com.android.settings' });
 
   test('the turn-on-wifi skill finds Wi-Fi by another name and turns it on', async ({ app }) => {
     await expect(app).toPassSkill('skills/turn-on-wifi.yaml');
@@ -28,7 +28,7 @@ test.describe('settings', () => {
 });
 
 test.describe('shop', () => {
-  test.use({ app: 'fixtures/apks/shop.apk' });
+  test.use({ apk: 'fixtures/apks/shop.apk' });
 
   test('the sign-in skill reaches the catalog', async ({ app }) => {
     await expect(app).toPassSkill('skills/sign-in.yaml', { email: 'ana@example.com', password: 'hunter22' });
@@ -36,7 +36,7 @@ test.describe('shop', () => {
 });
 
 test.describe('chat', () => {
-  test.use({ app: 'fixtures/apks/chat.apk' });
+  test.use({ apk: 'fixtures/apks/chat.apk' });
 
   test('the send-message skill runs the join-room skill, then sends', async ({ app }) => {
     await expect(app).toPassSkill('skills/send-message.yaml', { name: 'Skill user', message: 'Hello from a skill' });

@@ -30,7 +30,7 @@ export function renderDevices(rows: DeviceRow[]): string {
     if (r.state === 'unauthorized') return [`${r.serial}: accept the "Allow USB debugging?" prompt on the device.`];
     if (r.state === 'offline') return [`${r.serial}: offline — an emulator still booting, or a phone to replug (\`adb reconnect\`).`];
     if (r.problem) return [`${r.serial}: ${r.problem}`];
-    if (r.runtime && !r.runtime.installed) return [`${r.serial}: no NestSpace runtime — give use.device.runtime.apk, or \`adb -s ${r.serial} install -r -g nestspace.apk\`.`];
+    if (r.runtime && !r.runtime.installed) return [`${r.serial}: no NestSpace runtime — give use.deviceOptions.runtime.apk, or \`adb -s ${r.serial} install -r -g nestspace.apk\`.`];
     return [];
   });
   return `${lines.join('\n')}\n${notes.length ? `\n${notes.join('\n')}\n` : ''}`;

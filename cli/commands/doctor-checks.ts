@@ -90,7 +90,7 @@ export async function checkDevices(ms: number): Promise<Check[]> {
       if (r.state === 'unauthorized') return { name: r.serial, status: 'missing', detail: what, fix: 'Accept the "Allow USB debugging?" prompt on the device.' };
       if (r.state !== 'device') return { name: r.serial, status: 'missing', detail: what, fix: 'Wait for the boot, or replug / `adb reconnect`.' };
       if (r.runtime?.running) return { name: r.serial, status: 'ok', detail: what };
-      if (r.runtime && !r.runtime.installed) return { name: r.serial, status: 'missing', detail: what, fix: `Install NestSpace: use.device.runtime.apk, or \`adb -s ${r.serial} install -r -g nestspace.apk\`.` };
+      if (r.runtime && !r.runtime.installed) return { name: r.serial, status: 'missing', detail: what, fix: `Install NestSpace: use.deviceOptions.runtime.apk, or \`adb -s ${r.serial} install -r -g nestspace.apk\`.` };
       return { name: r.serial, status: 'warn', detail: `${what}${r.problem ? ` (${r.problem})` : ''}`, fix: 'The adb provider starts the runtime\'s service on connect; or open the NestSpace app.' };
     });
   } catch (e) {

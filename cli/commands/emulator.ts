@@ -87,7 +87,7 @@ export async function emulatorCommand(argv: string[], io: Io = stdio): Promise<n
         bootTimeoutMs: timeout * 1000,
         onProgress: (p) => io.out(`${p.serial}  ${(p.elapsedMs / 1000).toFixed(1).padStart(6)} s  ${p.stage}\n`),
       });
-      io.out(`${started.serial} (${started.avd}) booted in ${(started.bootMs / 1000).toFixed(1)} s; pid ${started.pid}; log ${started.log}\nuse.device: { provider: 'adb', serial: '${started.serial}' }  or  { provider: 'emulator', avd: '${started.avd}' }\n`);
+      io.out(`${started.serial} (${started.avd}) booted in ${(started.bootMs / 1000).toFixed(1)} s; pid ${started.pid}; log ${started.log}\nuse.deviceOptions: { provider: 'adb', serial: '${started.serial}' }  or  { provider: 'emulator', avd: '${started.avd}' }\n`);
       return 0;
     }
     if (sub === 'stop') {

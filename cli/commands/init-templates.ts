@@ -10,7 +10,7 @@ export const CONFIG = `import { defineConfig } from 'nestwright';
  * Tests of Android apps, each test in a fresh instance of its app. With no device configured,
  * one embedded simulated NestSpace device, started for the run, serves every worker. For a phone
  * running NestSpace (e.g. after \`adb forward tcp:8765 tcp:8765\`):
- *   use: { device: { provider: 'nestspace', url: 'http://127.0.0.1:8765/mcp', token: process.env.NESTSPACE_TOKEN! } }
+ *   use: { deviceOptions: { provider: 'nestspace', url: 'http://127.0.0.1:8765/mcp', token: process.env.NESTSPACE_TOKEN! } }
  */
 export default defineConfig({
   testDir: './specs',
@@ -19,7 +19,7 @@ export default defineConfig({
   fullyParallel: true,
   reporter: [['list'], ['nestwright/reporters/allure', { resultsDir: 'allure-results' }]],
   use: {
-    device: { provider: 'sim' },
+    deviceOptions: { provider: 'sim' },
     actionTimeout: 5_000,
     trajectory: 'on',
     screenshot: 'only-on-failure',
@@ -30,7 +30,7 @@ export default defineConfig({
 export const SPEC = `import { test, expect } from 'nestwright';
 
 // The sample Notes app. Each test gets a fresh instance of it, with its own data.
-test.use({ app: '${APK_FILE}' });
+test.use({ apk: '${APK_FILE}' });
 
 test('creates a note and sees it in the list', async ({ app }) => {
   await app.getByText('New note').tap();

@@ -67,7 +67,9 @@ export async function recordCommand(argv: string[], io: Io): Promise<number> {
   }
   let recorded;
   try {
-    const app = (trajectory.meta?.options as { app?: string } | undefined)?.app;
+    // `apk`: the option the trajectory records; `app`, its old name, in trajectories recorded before.
+    const options = trajectory.meta?.options as { apk?: string; app?: string } | undefined;
+    const app = options?.apk ?? options?.app;
     const apk = app && /\.(apk|apks|xapk)$/i.test(app) ? path.relative(path.dirname(out), path.resolve(app)) : undefined;
     recorded = trajectoryToSkill(trajectory, { name, description: `Recorded from the test "${title}"`, ...(apk ? { apk } : {}) });
   } catch (e) {

@@ -19,7 +19,7 @@ export class Recording {
   readonly steps: RecordedStep[] = [];
 
   constructor(
-    /** `use.app` of the spec: an APK path or a package. */
+    /** `use.apk` of the spec: an APK path or a package. */
     readonly app: string,
     /** The package, for the skill's `app:`. */
     readonly pkg: string,
@@ -52,7 +52,7 @@ export class Recording {
           return `  await expect(${s.code}).toHaveText(${q(s.value)});`;
       }
     });
-    return [`import { test, expect } from 'nestwright';`, ``, `test.use({ app: ${q(this.app)} });`, ``, `test(${q(title)}, async ({ app }) => {`, ...lines, `});`, ``].join('\n');
+    return [`import { test, expect } from 'nestwright';`, ``, `test.use({ apk: ${q(this.app)} });`, ``, `test(${q(title)}, async ({ app }) => {`, ...lines, `});`, ``].join('\n');
   }
 
   toSkill(name = 'recorded-flow'): string {

@@ -32,7 +32,7 @@ function transportEnvelope(e: unknown): ToolError {
       });
     case 'unauthorized':
       return toolError('UNAUTHORIZED', `the device runtime refused the token (${failure.evidence}): ${message}`, {
-        hint: 'Check use.device.token: it must be the runtime\'s bearer token.',
+        hint: 'Check use.deviceOptions.token: it must be the runtime\'s bearer token.',
         retryable: false,
       });
     case 'protocol':

@@ -8,7 +8,7 @@ import { core, type ZodError } from 'zod';
  * Why not `z.prettifyError`: it writes a block for a terminal (`✖ message` then `→ at path` on
  * the next line, per issue). Tool error envelopes, `api: …` errors and trajectory records carry
  * one-line messages (a trajectory keeps a message's first line), and name the path from what the
- * caller passed (`params.`, `result.`, `use.device.`), as Playwright's validator does. The path
+ * caller passed (`params.`, `result.`, `use.deviceOptions.`), as Playwright's validator does. The path
  * itself is written by zod's own `toDotPath`, as `prettifyError` writes it.
  *
  * @example
@@ -26,7 +26,7 @@ export function describeIssues(error: ZodError, root?: string, max = 5): string 
   return shown.join('; ') + (more > 0 ? `; and ${more} more` : '');
 }
 
-/** `root` (itself a dotted name, e.g. `use.device`) joined to an issue's path as zod writes it. */
+/** `root` (itself a dotted name, e.g. `use.deviceOptions`) joined to an issue's path as zod writes it. */
 function where(root: string | undefined, path: PropertyKey[]): string {
   const tail = path.length > 0 ? core.toDotPath(path) : '';
   if (!root) return tail || '(root)';

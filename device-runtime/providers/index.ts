@@ -55,8 +55,8 @@ export async function startRunEmulators(devices: unknown[], log: (line: string) 
 export async function connectDevice(raw: unknown): Promise<{ client: DeviceClient; close(): Promise<void> }> {
   const parsed = DeviceOptionsSchema.safeParse(raw ?? { provider: 'sim' });
   if (!parsed.success) {
-    throw new DeviceError('connectDevice', toolError('INVALID_ARGUMENT', describeIssues(parsed.error, 'use.device'), {
-      hint: "Set use.device to { provider: 'sim' }, { provider: 'nestspace', url, token }, { provider: 'adb', serial? }, { provider: 'emulator', avd } or { provider: 'appium', url, capabilities }.",
+    throw new DeviceError('connectDevice', toolError('INVALID_ARGUMENT', describeIssues(parsed.error, 'use.deviceOptions'), {
+      hint: "Set use.deviceOptions to { provider: 'sim' }, { provider: 'nestspace', url, token }, { provider: 'adb', serial? }, { provider: 'emulator', avd } or { provider: 'appium', url, capabilities }.",
     }));
   }
   const opts: DeviceOptions = parsed.data;
@@ -106,7 +106,7 @@ export async function connectDevice(raw: unknown): Promise<{ client: DeviceClien
     const code = classifyTransportFailure(e).kind === 'unauthorized' ? 'UNAUTHORIZED' : 'DEVICE_DISCONNECTED';
     throw new DeviceError('connectDevice', toolError(code, `cannot connect to ${url}: ${msg}`, {
       hint: code === 'UNAUTHORIZED'
-        ? 'Check use.device.token: it must be the runtime\'s bearer token.'
+        ? 'Check use.deviceOptions.token: it must be the runtime\'s bearer token.'
         : 'Is the runtime running? For a real device: `adb forward tcp:8765 tcp:8765` and check the NestSpace MCP switch.',
       retryable: false,
     }), { cause: e });

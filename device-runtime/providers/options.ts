@@ -2,37 +2,54 @@ import { z } from 'zod';
 import { AdbDeviceOptionsSchema } from './adb/options.js';
 import { EmulatorDeviceOptionsSchema } from './emulator/options.js';
 
+const SimDeviceOptionsSchema = z.object({
+  provider: z.literal('sim'),
+  /** Connect to a simulator started elsewhere (`npx nestwright sim`) instead of the embedded one. */
+  url: z.string().url().optional(),
+  token: z.string().optional(),
+  faults: z.enum(['instant', 'realistic', 'hostile']).optional(),
+  seed: z.number().int().optional(),
+  slots: z.number().int().min(1).max(64).optional(),
+});
+const NestspaceDeviceOptionsSchema = z.object({
+  provider: z.literal('nestspace'),
+  url: z.string().url().describe('MCP endpoint, e.g. http://127.0.0.1:8765/mcp after `adb forward tcp:8765 tcp:8765`'),
+  token: z.string().min(1),
+  /** Run `adb forward` for this serial first. */
+  adbSerial: z.string().optional(),
+});
+const AppiumDeviceOptionsSchema = z.object({
+  provider: z.literal('appium'),
+  url: z.string().url().describe('Appium 3 server or Grid, e.g. http://127.0.0.1:4723'),
+  /** W3C capabilities of every session (appium:automationName, appium:deviceName, …); appium:app comes from use.apk. */
+  capabilities: z.record(z.string(), z.unknown()).default({}),
+  /** 'instance' (default with automationName NestSpace): a session per test; 'reset': data cleared per test. */
+  isolation: z.enum(['instance', 'reset']).optional(),
+});
+
 /**
- * How a test run reaches a device (`use.device` in playwright.config.ts). `sim` without a url is
+ * How a test run reaches a device (`use.deviceOptions` in playwright.config.ts). `sim` without a url is
  * the embedded simulated runtime, started once for the run.
  */
 export const DeviceOptionsSchema = z.discriminatedUnion('provider', [
-  z.object({
-    provider: z.literal('sim'),
-    /** Connect to a simulator started elsewhere (`npx nestwright sim`) instead of the embedded one. */
-    url: z.string().url().optional(),
-    token: z.string().optional(),
-    faults: z.enum(['instant', 'realistic', 'hostile']).optional(),
-    seed: z.number().int().optional(),
-    slots: z.number().int().min(1).max(64).optional(),
-  }),
-  z.object({
-    provider: z.literal('nestspace'),
-    url: z.string().url().describe('MCP endpoint, e.g. http://127.0.0.1:8765/mcp after `adb forward tcp:8765 tcp:8765`'),
-    token: z.string().min(1),
-    /** Run `adb forward` for this serial first. */
-    adbSerial: z.string().optional(),
-  }),
-  z.object({
-    provider: z.literal('appium'),
-    url: z.string().url().describe('Appium 3 server or Grid, e.g. http://127.0.0.1:4723'),
-    /** W3C capabilities of every session (appium:automationName, appium:deviceName, …); appium:app comes from use.app. */
-    capabilities: z.record(z.string(), z.unknown()).default({}),
-    /** 'instance' (default with automationName NestSpace): a session per test; 'reset': data cleared per test. */
-    isolation: z.enum(['instance', 'reset']).optional(),
-  }),
+  SimDeviceOptionsSchema,
+  NestspaceDeviceOptionsSchema,
+  AppiumDeviceOptionsSchema,
   AdbDeviceOptionsSchema,
   EmulatorDeviceOptionsSchema,
 ]);
-/** What `use.device` takes: one of the providers' options, told apart by `provider` (`sim`, `nestspace`, `adb`, `emulator`, `appium`). */
-export type DeviceOptions = z.infer<typeof DeviceOptionsSchema>;
+
+// Written out as a union of the providers' types rather than z.infer<typeof DeviceOptionsSchema>
+// (the same type, checked below): a union TypeScript infers has no name, so the API reference
+// would spell all five out wherever the type is used.
+/** What `use.deviceOptions` takes: one of the providers' options, told apart by `provider` (`sim`, `nestspace`, `adb`, `emulator`, `appium`). */
+export type DeviceOptions =
+  | z.infer<typeof SimDeviceOptionsSchema>
+  | z.infer<typeof NestspaceDeviceOptionsSchema>
+  | z.infer<typeof AppiumDeviceOptionsSchema>
+  | z.infer<typeof AdbDeviceOptionsSchema>
+  | z.infer<typeof EmulatorDeviceOptionsSchema>;
+type Inferred = z.infer<typeof DeviceOptionsSchema>;
+// A compile error here means the written-out union and the schema's have drifted apart.
+const sameAsSchema: [DeviceOptions, Inferred] extends [Inferred, DeviceOptions] ? true : never = true;
+void sameAsSchema;

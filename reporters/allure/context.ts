@@ -3,7 +3,7 @@ import type { Label, Parameter } from 'allure-js-commons';
 import type { TrajectoryDoc } from './trajectory-schema.js';
 
 /** The nestwright `use` options that are shown as test parameters. */
-const OPTION_KEYS = ['app', 'device', 'channel', 'actionTimeout', 'trajectory', 'screenshot'] as const;
+const OPTION_KEYS = ['apk', 'deviceOptions', 'channel', 'actionTimeout', 'trajectory', 'screenshot'] as const;
 
 export interface RunContext {
   device?: string;
@@ -30,7 +30,7 @@ export function runContext(test: TestCase, doc: TrajectoryDoc | null): RunContex
     if (v !== undefined && v !== null && v !== '') options[key] = show(v);
   }
   for (const [key, v] of Object.entries(meta.options ?? {})) if (!(key in options) && v !== undefined) options[key] = show(v);
-  const deviceUse = use.device as { provider?: string; url?: string } | undefined;
+  const deviceUse = use.deviceOptions as { provider?: string; url?: string } | undefined;
   const instances = [...new Set((doc?.steps ?? []).map((s) => s.instance).filter((i): i is string => !!i))];
   const version = meta.versionName ? `${meta.versionName}${meta.versionCode !== undefined ? ` (${meta.versionCode})` : ''}` : meta.versionCode?.toString();
   return {
@@ -38,7 +38,7 @@ export function runContext(test: TestCase, doc: TrajectoryDoc | null): RunContex
     space: meta.space,
     // Every instance the test acted on (a multi-user test opens several), the first one first.
     instance: [...new Set([meta.instance, ...instances].filter((i): i is string => !!i))].join(', ') || undefined,
-    appPackage: meta.package ?? (typeof options.app === 'string' && !/\.(apk|apks|xapk)$/i.test(options.app) ? options.app : undefined),
+    appPackage: meta.package ?? (typeof options.apk === 'string' && !/\.(apk|apks|xapk)$/i.test(options.apk) ? options.apk : undefined),
     appVersion: version,
     channel: meta.channel ?? options.channel,
     faultProfile: meta.faultProfile ?? process.env.NESTWRIGHT_FAULTS ?? undefined,

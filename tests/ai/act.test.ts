@@ -18,7 +18,7 @@ const dir = path.join(ROOT, 'test-results', 'ai-act');
 let model: MessagesStandIn;
 
 const NOTES = `import { test, expect } from 'nestwright';
-test.use({ app: 'fixtures/apks/notes.apk' });
+test.use({ apk: 'fixtures/apks/notes.apk' });
 // The machine running nestwright's own tests may be busy: generous per-test and action timeouts.
 test.describe.configure({ timeout: 120_000 });
 test.use({ actionTimeout: 10_000 });
@@ -28,7 +28,7 @@ test('creates a note by instruction', async ({ app }) => {
 });
 `;
 const SHOP = `import { test, expect, secret } from 'nestwright';
-test.use({ app: 'fixtures/apks/shop.apk' });
+test.use({ apk: 'fixtures/apks/shop.apk' });
 // The machine running nestwright's own tests may be busy: generous per-test and action timeouts.
 test.describe.configure({ timeout: 120_000 });
 test.use({ actionTimeout: 10_000 });

@@ -15,7 +15,7 @@ let run: InlineRun;
 const times: Record<string, number[]> = {};
 
 const NOTES = `import { test, expect } from 'nestwright';
-test.use({ app: 'fixtures/apks/notes.apk' });
+test.use({ apk: 'fixtures/apks/notes.apk' });
 // The machine running nestwright's own tests may be busy: generous per-test and action timeouts.
 test.describe.configure({ timeout: 120_000 });
 test.use({ actionTimeout: 10_000 });
@@ -89,7 +89,7 @@ test.describe('no key', () => {
 
 const SHOP = `import { test, expect } from 'nestwright';
 import { z } from 'zod';
-test.use({ app: 'fixtures/apks/shop.apk' });
+test.use({ apk: 'fixtures/apks/shop.apk' });
 // The machine running nestwright's own tests may be busy: generous per-test and action timeouts.
 test.describe.configure({ timeout: 120_000 });
 test.use({ actionTimeout: 10_000 });

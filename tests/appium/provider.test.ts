@@ -10,7 +10,7 @@ import { expect, test } from './fixtures.js';
 
 /**
  * The example suite (specs/) through the `appium` provider, against the Appium server of this
- * worker with the NestSpace driver behind it: the same specs, the same config, only use.device
+ * worker with the NestSpace driver behind it: the same specs, the same config, only use.deviceOptions
  * changed. The reset isolation (what runs on a UiAutomator2 farm) is exercised against the
  * same server, through the commands it would send there.
  */
@@ -20,7 +20,7 @@ async function runExample(device: Record<string, unknown>, args: string[]): Prom
   await writeFile(
     path.join(dir, 'playwright.config.ts'),
     `import base from '../../../playwright.config.ts';
-export default { ...base, testDir: '../../../specs', outputDir: './out', reporter: [['json']], use: { ...base.use, device: ${JSON.stringify(device)} } };
+export default { ...base, testDir: '../../../specs', outputDir: './out', reporter: [['json']], use: { ...base.use, deviceOptions: ${JSON.stringify(device)} } };
 `,
   );
   const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', dir, ...args], { cwd: ROOT, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
@@ -73,14 +73,14 @@ test('bad appium settings fail with the code and what to check', async ({ appium
   const e = await errorOf(c.call('space_launch', { space_id: space.space_id, package: pkg, instance: 'new' }));
   expect(e.code).toBe('INVALID_ARGUMENT');
   expect(e.message).toMatch(/session not created.*unknown capability 'nestspace:instnace'/s);
-  expect(e.hint).toMatch(/use\.device\.capabilities/);
+  expect(e.hint).toMatch(/use\.deviceOptions\.capabilities/);
   await conn.close();
 
   const gone = await connectDevice({ provider: 'appium', url: 'http://127.0.0.1:9', capabilities: CAPS });
   const down = await errorOf(gone.client.call('runtime_info', {}));
   expect(down.code).toBe('DEVICE_DISCONNECTED');
-  expect(down.hint).toMatch(/Appium server running at use\.device\.url/);
+  expect(down.hint).toMatch(/Appium server running at use\.deviceOptions\.url/);
 
   const bad = await errorOf(connectDevice({ provider: 'appium', capabilities: CAPS }));
-  expect(bad.message).toMatch(/use\.device\.url: /);
+  expect(bad.message).toMatch(/use\.deviceOptions\.url: /);
 });

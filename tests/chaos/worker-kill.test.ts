@@ -19,7 +19,7 @@ test.describe.configure({ timeout: 240_000 });
 
 const KILLED = `import { test } from 'nestwright';
 import { writeFileSync } from 'node:fs';
-test.use({ app: 'fixtures/apks/notes.apk' });
+test.use({ apk: 'fixtures/apks/notes.apk' });
 test('the worker dies in the middle of this test', async ({ app, space }) => {
   await app.getByText('New note').tap();
   await app.getById('title').fill('half-written');
@@ -29,7 +29,7 @@ test('the worker dies in the middle of this test', async ({ app, space }) => {
 `;
 
 const OTHERS = `import { test, expect } from 'nestwright';
-test.use({ app: 'fixtures/apks/notes.apk' });
+test.use({ apk: 'fixtures/apks/notes.apk' });
 for (const n of [1, 2, 3, 4]) {
   test('note ' + n, async ({ app }) => {
     await app.getByText('New note').tap();
@@ -48,7 +48,7 @@ test('a worker killed mid-test: its lease is reclaimed with its idle session, th
     const token = readFileSync(path.join(stateDir, 'token'), 'utf8').trim();
     const run = await runInline({ 'a-killed.spec.ts': KILLED, 'b-others.spec.ts': OTHERS }, {
       workers: 2,
-      use: `device: { provider: 'sim', url: process.env.NW_URL, token: process.env.NW_TOKEN }, actionTimeout: 10_000`,
+      use: `deviceOptions: { provider: 'sim', url: process.env.NW_URL, token: process.env.NW_TOKEN }, actionTimeout: 10_000`,
       config: 'timeout: 120_000,',
       env: { NW_URL: sim.url, NW_TOKEN: token, KILLED_SPACE_FILE: killedSpaceFile },
     });

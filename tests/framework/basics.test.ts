@@ -9,7 +9,7 @@ import { attachmentText, plain, runInline, type InlineRun } from './inline.js';
 test.describe.configure({ mode: 'default' });
 
 const NOTES = `import { test, expect } from 'nestwright';
-test.use({ app: 'fixtures/apks/notes.apk' });
+test.use({ apk: 'fixtures/apks/notes.apk' });
 `;
 
 let run: InlineRun;
@@ -69,13 +69,13 @@ test('notes from a.spec', async ({ app }) => {
 });
 `,
       'use-b.spec.ts': `import { test, expect } from 'nestwright';
-test.use({ app: 'com.android.settings' });
+test.use({ apk: 'com.android.settings' });
 test('settings from b.spec', async ({ app }) => {
   expect(app.package).toBe('com.android.settings');
   await expect(app.getByText('Network & internet')).toBeVisible();
 });
 test.describe('inner override', () => {
-  test.use({ app: 'fixtures/apks/notes.apk' });
+  test.use({ apk: 'fixtures/apks/notes.apk' });
   test('notes again', async ({ app }) => {
     expect(app.package).toBe('com.nestwright.notes');
   });
@@ -158,7 +158,7 @@ test('isolation: each test has its own instance and sees none of the data of ano
   expect(out('first')).not.toBe(out('second'));
 });
 
-test('test.use({ app }) per file and per describe', async () => {
+test('test.use({ apk }) per file and per describe', async () => {
   for (const title of ['notes from a.spec', 'settings from b.spec', 'inner override > notes again']) {
     expect(run.result(title).status, `${title}: ${run.result(title).error}`).toBe('passed');
   }

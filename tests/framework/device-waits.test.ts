@@ -64,7 +64,7 @@ let run: InlineRun;
 test.beforeAll(async () => {
   test.setTimeout(240_000);
   run = await runInline(
-    { 'waits.spec.ts': `import { test, expect } from 'nestwright';\ntest.use({ app: 'fixtures/apks/notes.apk' });\nconst strip = (s: string) => s.replace(/\\u001b\\[[0-9;]*m/g, '');\n${PATHS.map(SPEC).join('\n')}\n` },
+    { 'waits.spec.ts': `import { test, expect } from 'nestwright';\ntest.use({ apk: 'fixtures/apks/notes.apk' });\nconst strip = (s: string) => s.replace(/\\u001b\\[[0-9;]*m/g, '');\n${PATHS.map(SPEC).join('\n')}\n` },
     { workers: 2 },
   );
 });

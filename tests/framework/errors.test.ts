@@ -28,7 +28,7 @@ test.beforeAll(async () => {
   run = await runInline(
     {
       'timeout.spec.ts': `import { test, expect } from 'nestwright';
-test.use({ app: 'fixtures/apks/shop.apk' });
+test.use({ apk: 'fixtures/apks/shop.apk' });
 test('a test timeout during a tap', ${TIMEOUT_BODY});
 test('the worker goes on after it', async ({ app }) => {
   await expect(app.getById('email')).toBeVisible();
@@ -38,7 +38,7 @@ test('the worker goes on after it', async ({ app }) => {
       // wait (on the device in one call, or here between looks, where the timeout finds the body
       // asleep in its backoff rather than in a call).
       'timeout-modes.spec.ts': `import { test, expect } from 'nestwright';
-test.use({ app: 'fixtures/apks/shop.apk' });
+test.use({ apk: 'fixtures/apks/shop.apk' });
 ${HEAL_AND_PATHS.map(([heal, deviceActions]) => `test.describe('heal ${heal}, device actions ${deviceActions}', () => {
   test.use({ heal: '${heal}', deviceActions: '${deviceActions}' });
   test('a test timeout during a tap', ${TIMEOUT_BODY});
@@ -46,11 +46,11 @@ ${HEAL_AND_PATHS.map(([heal, deviceActions]) => `test.describe('heal ${heal}, de
 `,
       'own-device-timeout.spec.ts': `import { test, expect, devices } from 'nestwright';
 // A simulator of this worker's own: it is shut down when the worker ends, right after the timeout.
-test.use({ app: 'fixtures/apks/shop.apk', device: devices.sim({ slots: 2 }) });
+test.use({ apk: 'fixtures/apks/shop.apk', deviceOptions: devices.sim({ slots: 2 }) });
 test('a test timeout on a device that clean-up shuts down', ${TIMEOUT_BODY});
 `,
       'codes.spec.ts': `import { test, expect, NestwrightError } from 'nestwright';
-test.use({ app: 'fixtures/apks/shop.apk' });
+test.use({ apk: 'fixtures/apks/shop.apk' });
 const codeOf = (p: Promise<unknown>) => p.then(() => 'no error', (e) => (e instanceof NestwrightError ? e.code : 'not a NestwrightError: ' + e));
 test('every error has a code', async ({ app }) => {
   expect(await codeOf(app.getByText('Nothing like this').tap({ timeout: 200 }))).toBe('TIMEOUT');

@@ -41,7 +41,7 @@ test.beforeAll(async () => {
   run = await runInline(
     {
       'crash.spec.ts': `import { test, expect, AppCrashedError } from 'nestwright';
-test.use({ app: 'fixtures/apks/shop.apk' });
+test.use({ apk: 'fixtures/apks/shop.apk' });
 test('empty coupon crashes the shop', async ({ app }) => {
   await app.launch({ activity: '.CartActivity' });
   await expect(app.getByText('Your cart is empty')).toBeVisible();
@@ -70,8 +70,8 @@ import { startProxy } from './proxy.js';
 // Workers see the run's simulator in the environment; the runner (listing tests) does not.
 const proxy = process.env.NESTWRIGHT_SIM_URL ? await startProxy(process.env.NESTWRIGHT_SIM_URL) : null;
 test.use({
-  app: 'fixtures/apks/notes.apk',
-  device: { provider: 'sim', url: proxy?.url ?? 'http://127.0.0.1:9/mcp', token: process.env.NESTWRIGHT_SIM_TOKEN ?? 'none' },
+  apk: 'fixtures/apks/notes.apk',
+  deviceOptions: { provider: 'sim', url: proxy?.url ?? 'http://127.0.0.1:9/mcp', token: process.env.NESTWRIGHT_SIM_TOKEN ?? 'none' },
   actionTimeout: 20_000,
 });
 test('the device goes away mid-test', async ({ app }) => {
@@ -81,7 +81,7 @@ test('the device goes away mid-test', async ({ app }) => {
 });
 `,
       'unreachable.spec.ts': `import { test, expect } from 'nestwright';
-test.use({ app: 'fixtures/apks/notes.apk', device: { provider: 'sim', url: 'http://127.0.0.1:9/mcp', token: 'x' } });
+test.use({ apk: 'fixtures/apks/notes.apk', deviceOptions: { provider: 'sim', url: 'http://127.0.0.1:9/mcp', token: 'x' } });
 test('no device at the url', async ({ app }) => {
   await app.getByText('New note').tap();
 });
@@ -147,7 +147,7 @@ test('DEVICE_DISCONNECTED at connect: the fixture says what to check', async () 
 test('NO_PROCESS_SLOT: more workers than slots wait for one instead of failing', async () => {
   test.setTimeout(240_000);
   const spec = (n: number) => `import { test, expect } from 'nestwright';
-test.use({ app: 'fixtures/apks/notes.apk' });
+test.use({ apk: 'fixtures/apks/notes.apk' });
 for (let i = 0; i < 2; i++) {
   test('worker file ${n} test ' + i, async ({ app }) => {
     await app.getByText('New note').tap();
@@ -159,7 +159,7 @@ for (let i = 0; i < 2; i++) {
 `;
   const slots = await runInline(
     { 'a.spec.ts': spec(1), 'b.spec.ts': spec(2), 'c.spec.ts': spec(3) },
-    { workers: 3, use: "device: { provider: 'sim', slots: 1 },", config: 'fullyParallel: false,' },
+    { workers: 3, use: "deviceOptions: { provider: 'sim', slots: 1 },", config: 'fullyParallel: false,' },
   );
   expect(slots.results).toHaveLength(6);
   for (const r of slots.results) expect(r.status, `${r.title}: ${r.error}`).toBe('passed');
@@ -170,7 +170,7 @@ test('the hostile profile (missing trees, animations, dropped input) needs no sl
   const hostile = await runInline(
     {
       'hostile.spec.ts': `import { test, expect } from 'nestwright';
-test.use({ app: 'fixtures/apks/notes.apk' });
+test.use({ apk: 'fixtures/apks/notes.apk' });
 test('create, edit, delete', async ({ app }) => {
   await app.getByText('New note').tap();
   await app.getById('title').fill('Tea');

@@ -15,30 +15,35 @@ test.beforeAll(async () => {
   test.setTimeout(240_000);
   run = await runInline(
     {
-      'shots.spec.ts': `import { test, expect } from 'nestwright';
-test.use({ app: 'fixtures/apks/notes.apk' });
+      // Playwright's screenshot option is worker-scoped: set per file, not per describe.
+      'shots-every.spec.ts': `import { test, expect } from 'nestwright';
+test.use({ apk: 'fixtures/apks/notes.apk', screenshot: 'on' });
 test.describe('every step', () => {
-  test.use({ screenshot: 'every-step' });
   test('every-step shots', async ({ app }) => {
     await app.getByText('New note').tap();
     await app.getById('title').fill('Pic');
     await expect(app.getById('title')).toHaveText('Pic');
   });
 });
+`,
+      'shots-failure.spec.ts': `import { test, expect } from 'nestwright';
+test.use({ apk: 'fixtures/apks/notes.apk', screenshot: 'only-on-failure' });
 test.describe('only on failure', () => {
-  test.use({ screenshot: 'only-on-failure' });
   test('failure shot', async ({ app }) => {
     await app.getByText('New note').tap();
     await app.getByText('Nope').tap({ timeout: 300 });
   });
 });
+`,
+      'shots.spec.ts': `import { test, expect } from 'nestwright';
+test.use({ apk: 'fixtures/apks/notes.apk' });
 test('app.screenshot', async ({ app }) => {
   const png = await app.screenshot();
   expect(png?.subarray(0, 8).toString('hex')).toBe('${PNG_MAGIC}');
 });
 `,
       'scroll.spec.ts': `import { test, expect } from 'nestwright';
-test.use({ app: 'fixtures/apks/notes.apk' });
+test.use({ apk: 'fixtures/apks/notes.apk' });
 test('tap scrolls a long list to the note', async ({ app }) => {
   await app.intent({ activity: '.MainActivity', extras: { sample_notes: 300 } });
   await expect(app.getByText('Ideas 2', { exact: true })).toBeVisible();
@@ -60,14 +65,14 @@ test('swipe moves the list', async ({ app }) => {
 });
 `,
       'own-device.spec.ts': `import { test, expect, devices } from 'nestwright';
-test.use({ app: 'fixtures/apks/notes.apk', device: devices.sim({ slots: 2 }) });
+test.use({ apk: 'fixtures/apks/notes.apk', deviceOptions: devices.sim({ slots: 2 }) });
 test('a file with its own simulator options', async ({ app, device }) => {
   expect((await device.info())?.capabilities.process_slots).toBe(2);
   await expect(app.getByText('New note')).toBeVisible();
 });
 `,
       'multi.spec.ts': `import { test, expect } from 'nestwright';
-test.use({ app: 'fixtures/apks/chat.apk' });
+test.use({ apk: 'fixtures/apks/chat.apk' });
 test('two instances talk', async ({ app }) => {
   const ben = await app.newInstance();
   expect(ben.instance).not.toBe(app.instance);
@@ -100,7 +105,7 @@ test('space.launch and device.newSpace', async ({ app, space, device }) => {
 
 const trajectoryOf = (title: string) => JSON.parse(attachmentText(run.result(title).attachments.find((a) => a.name === 'nestwright-trajectory')!));
 
-test("screenshot: 'every-step' attaches a PNG after each step, named in the trajectory", async () => {
+test("screenshot: 'on' attaches a PNG after each step, named in the trajectory", async () => {
   const r = run.result('every step > every-step shots');
   expect(r.status, r.error).toBe('passed');
   const t = trajectoryOf('every step > every-step shots');
@@ -147,7 +152,7 @@ test('app.newInstance(): two instances of one app in one test, each with its own
   expect(instances.size).toBe(2);
 });
 
-test('test.use({ device: devices.sim({ slots }) }) gets a simulator with those options', async () => {
+test('test.use({ deviceOptions: devices.sim({ slots }) }) gets a simulator with those options', async () => {
   const r = run.result('a file with its own simulator options');
   expect(r.status, plain(r.error)).toBe('passed');
 });

@@ -35,7 +35,7 @@ export default defineConfig({
   expect: { timeout: 2_000 },
   ${extra.includes('fullyParallel') ? '' : 'fullyParallel: true,'}
   ${extra}
-  use: { device: { provider: 'sim' }, actionTimeout: 2_000, trajectory: 'on', ${use} },
+  use: { deviceOptions: { provider: 'sim' }, actionTimeout: 2_000, trajectory: 'on', ${use} },
 });
 `;
 

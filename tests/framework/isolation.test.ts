@@ -22,7 +22,7 @@ test.beforeAll(async () => {
   run = await runInline(
     {
       'perm.spec.ts': `import { test, expect } from 'nestwright';
-test.use({ app: 'fixtures/apks/shop.apk' });
+test.use({ apk: 'fixtures/apks/shop.apk' });
 ${FLOW}
 test('1 grants location at the prompt', async ({ app }) => {
   await openCheckout(app);

@@ -16,7 +16,7 @@ test.beforeAll(async () => {
   run = await runInline(
     {
       'login.spec.ts': `import { test, expect } from 'nestwright';
-test.use({ app: 'fixtures/apks/shop.apk' });
+test.use({ apk: 'fixtures/apks/shop.apk' });
 const signedIn = async (app: any) => {
   await expect(app).toHaveActivity('.CatalogActivity', { timeout: 20_000 });
   expect((await app.logcat()).some((l: string) => l.includes('ShopAuth: signing in ana@example.com'))).toBe(true);
@@ -71,7 +71,7 @@ test('the screen in a failure shows the keyboard', async ({ app }) => {
 });
 `,
       'fill.spec.ts': `import { test, expect } from 'nestwright';
-test.use({ app: 'fixtures/apks/shop.apk' });
+test.use({ apk: 'fixtures/apks/shop.apk' });
 test('fill with a toast up types once and reads the field', async ({ app, device, space }) => {
   await app.launch({ activity: '.CartActivity' });
   await app.getById('coupon').fill('BAD');
@@ -85,7 +85,7 @@ test('fill with a toast up types once and reads the field', async ({ app, device
 });
 `,
     },
-    { use: "app: 'fixtures/apks/shop.apk'" },
+    { use: "apk: 'fixtures/apks/shop.apk'" },
   );
 });
 

@@ -16,7 +16,7 @@ test.beforeAll(async () => {
   run = await runInline(
     {
       'paged.spec.ts': `import { test, expect } from 'nestwright';
-test.use({ app: 'fixtures/apks/shop.apk' });
+test.use({ apk: 'fixtures/apks/shop.apk' });
 test('scrolls to product 150 while pages load', async ({ app, device }) => {
   expect(device.timing).toEqual({ profile: 'hostile', timeoutScale: 3 });
   await app.launch({ activity: '.CatalogActivity' });

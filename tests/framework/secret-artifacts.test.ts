@@ -28,7 +28,7 @@ const AI = 'pw-AiAct-27fa';
 const SECRETS = [PLAIN, BY_REF, AI];
 
 const SPEC = `import { test, expect, secret } from 'nestwright';
-test.use({ app: 'fixtures/apks/shop.apk', screenshot: 'every-step', actionTimeout: 10_000 });
+test.use({ apk: 'fixtures/apks/shop.apk', screenshot: 'on', actionTimeout: 10_000 });
 test.describe.configure({ timeout: 90_000 });
 
 // The whole logcat of the worker's space, every app and instance in it.
@@ -99,7 +99,7 @@ test.beforeAll(async () => {
   run = await runInline({ 'secrets.spec.ts': SPEC }, {
     dir,
     workers: 2,
-    use: `device: { provider: 'sim', url: process.env.NW_URL, token: process.env.NW_TOKEN }, ai: { baseURL: '${model.url}', apiKey: 'test-key' }`,
+    use: `deviceOptions: { provider: 'sim', url: process.env.NW_URL, token: process.env.NW_TOKEN }, ai: { baseURL: '${model.url}', apiKey: 'test-key' }`,
     env: { NW_URL: sim.url, NW_TOKEN: token, PLAIN_PW: PLAIN, REF_PW: BY_REF, AI_PW: AI },
     args: ['--reporter=json,./reporters/allure/index.ts'],
   });

@@ -19,7 +19,7 @@ export default defineConfig({
   outputDir: './test-results',
   timeout: 30_000,
   expect: { timeout: 2_000 },
-  use: { device: { provider: 'sim' }, actionTimeout: 1_500, trajectory: 'on', heal: (process.env.HEAL ?? 'suggest') as 'suggest' },
+  use: { deviceOptions: { provider: 'sim' }, actionTimeout: 1_500, trajectory: 'on', heal: (process.env.HEAL ?? 'suggest') as 'suggest' },
 });
 `;
 
@@ -27,7 +27,7 @@ export default defineConfig({
 const SPEC = `import { test, expect } from 'nestwright';
 
 const apk = process.env.NOTES_APK ?? 'fixtures/apks/notes.apk';
-test.use({ app: apk });
+test.use({ apk: apk });
 test.beforeAll(async ({ space }) => {
   if (apk.endsWith('notes-v2.apk')) await space.install('fixtures/apks/notes.apk');
 });
@@ -97,7 +97,7 @@ test('a spec written against Notes 1.0 heals on 2.0 in auto mode; heal --apply m
 test('Shop 2.0 moved the cart into a menu: healing declines, and the error lists the ranked candidates', async () => {
   test.setTimeout(240_000);
   const spec = (apk: string) => `import { test, expect } from 'nestwright';
-test.use({ app: '${apk}' });
+test.use({ apk: '${apk}' });
 test('opens the cart', async ({ app }) => {
   await app.getById('email').fill('ann@example.com');
   await app.press('back');

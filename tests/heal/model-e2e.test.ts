@@ -26,7 +26,7 @@ export default defineConfig({
   outputDir: './test-results',
   timeout: 60_000,
   use: {
-    device: { provider: 'sim' }, actionTimeout: 1_500, trajectory: 'on',
+    deviceOptions: { provider: 'sim' }, actionTimeout: 1_500, trajectory: 'on',
     heal: { mode: 'auto', model: 'claude-haiku-5-5' },
     ai: { baseURL: process.env.STAND_IN, apiKey: 'test-key', ...(process.env.TOKENS ? { budget: { test: { tokens: Number(process.env.TOKENS) } } } : {}) },
   },
@@ -34,7 +34,7 @@ export default defineConfig({
 `;
 
 const SPEC = `import { test, expect } from 'nestwright';
-test.use({ app: 'fixtures/apks/notes-v2.apk' });
+test.use({ apk: 'fixtures/apks/notes-v2.apk' });
 test('writes a note', async ({ app }) => {
   await app.getByText('Create note').tap();
   await app.getById('note_text').fill('Buy milk');

@@ -10,7 +10,7 @@ test.describe.configure({ timeout: 240_000 });
 test.skip(!HAVE_CHROMIUM, "/usr/bin/chromium is absent: this test drives the trace viewer in Debian's chromium (apt-get install chromium; CI installs it)");
 
 const SPEC = `import { test, expect } from 'nestwright';
-test.use({ app: 'fixtures/apks/notes.apk', screenshot: 'every-step' });
+test.use({ apk: 'fixtures/apks/notes.apk', screenshot: 'on' });
 test('saves a note, then looks for one that is not there', async ({ app }) => {
   await app.getByText('New note').tap();
   await app.getById('title').fill('Buy milk');

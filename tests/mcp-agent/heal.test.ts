@@ -8,7 +8,7 @@ test.describe.configure({ timeout: 420_000 });
 
 /** Written against Notes 1.0; `v2` runs the same steps on Notes 2.0 (renamed ids, "Create note") with healing on. */
 const spec = (v2: boolean) => `import { test, expect } from 'nestwright';
-test.use(${v2 ? `{ app: ${JSON.stringify(path.join(ROOT, 'fixtures/apks/notes-v2.apk'))}, heal: 'auto' }` : '{}'});
+test.use(${v2 ? `{ apk: ${JSON.stringify(path.join(ROOT, 'fixtures/apks/notes-v2.apk'))}, heal: 'auto' }` : '{}'});
 test('adds a note', async ({ app }) => {
   await app.getByText('New note').tap();
   await app.getById('title').fill('Buy milk');

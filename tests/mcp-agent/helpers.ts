@@ -25,7 +25,7 @@ export default defineConfig({
   timeout: 30_000,
   expect: { timeout: 2_000 },
   workers: 1,
-  use: { device: { provider: 'sim' }, app: ${JSON.stringify(NOTES_APK)}, actionTimeout: 2_000, trajectory: 'on', screenshot: 'only-on-failure' },
+  use: { deviceOptions: { provider: 'sim' }, apk: ${JSON.stringify(NOTES_APK)}, actionTimeout: 2_000, trajectory: 'on', screenshot: 'only-on-failure' },
 });
 `,
     ...files,

@@ -1,6 +1,6 @@
 import { test, expect, type App } from 'nestwright';
 
-test.use({ app: 'fixtures/apks/chat.apk' });
+test.use({ apk: 'fixtures/apks/chat.apk' });
 
 async function join(app: App, name: string) {
   await app.getById('name').fill(name);

@@ -12,5 +12,5 @@ export default defineConfig({
   fullyParallel: true,
   workers: process.env.CI ? 2 : undefined,
   reporter: 'list',
-  use: { device: { provider: 'sim' } },
+  use: { deviceOptions: { provider: 'sim' } },
 });

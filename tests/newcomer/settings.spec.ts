@@ -1,6 +1,6 @@
 import { test, expect } from 'nestwright';
 
-test.use({ app: 'com.android.settings' });
+test.use({ apk: 'com.android.settings' });
 
 test('search WLAN finds Wi-Fi; turning it on finds networks', async ({ app }) => {
   await app.getByDesc('Search settings').tap();

@@ -1,6 +1,6 @@
 import { test, expect } from 'nestwright';
 
-test.use({ app: 'fixtures/apks/shop.apk' });
+test.use({ apk: 'fixtures/apks/shop.apk' });
 
 test.describe('login', () => {
   test('signs in with Enter from the password field', async ({ app }) => {

@@ -100,7 +100,7 @@ test('a hand-written spec: fixtures, locators, expect, subpath exports, types, t
   expect(names).toEqual(['a failing expectation fails the test with the call log', 'adds two notes and finds one among them', 'reaches the device through the fixtures']);
   const adds = results.find((x) => x.name === 'adds two notes and finds one among them');
   expect(JSON.stringify(adds.steps)).toContain("Tap text='New note'");
-  // screenshot: 'every-step' went through the compiled render worker into PNG attachments.
+  // screenshot: 'on' went through the compiled render worker into PNG attachments.
   const pngs = JSON.stringify(adds).match(/[0-9a-f]{64}-attachment\.png/g) ?? [];
   expect(pngs.length).toBeGreaterThan(0);
   for (const png of new Set(pngs)) expect(readFileSync(path.join(project, 'allure-results', png)).subarray(1, 4).toString()).toBe('PNG');
@@ -151,7 +151,7 @@ test('healing from the compiled package: a spec for Notes 1.0 heals on 2.0, `npx
 const HEAL_SPEC = `import { test, expect } from 'nestwright';
 
 const apk = process.env.NOTES_APK ?? 'apks/notes.apk';
-test.use({ app: apk, heal: (process.env.HEAL ?? 'suggest') as 'suggest' });
+test.use({ apk: apk, heal: (process.env.HEAL ?? 'suggest') as 'suggest' });
 test.beforeAll(async ({ space }) => {
   if (apk.endsWith('notes-v2.apk')) await space.install('apks/notes.apk');
 });

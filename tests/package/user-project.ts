@@ -32,21 +32,27 @@ export function run(cmd: string, args: string[], cwd: string, timeoutMs = 300_00
   });
 }
 
-/** A spec a user writes by hand: fixtures, locators, expect, the public subpath exports. */
-export const HAND_SPEC = `import { test, expect, DeviceError, type Locator } from 'nestwright';
+/**
+ * A spec a user writes by hand: their own fixture on a test.extend() of nestwright's test, whose
+ * test.use still takes nestwright's options (type-checked against dist/), locators, expect, the
+ * public subpath exports.
+ */
+export const HAND_SPEC = `import { test as base, expect, DeviceError, type Locator } from 'nestwright';
 import { TOOL_NAMES, type ToolName } from 'nestwright/protocol';
 import { DeviceClient } from 'nestwright/client';
 
-test.use({ app: 'apks/notes.apk', screenshot: 'every-step' });
+const test = base.extend<{ titles: Locator }>({
+  titles: async ({ app }, use) => use(app.getById('note_title')),
+});
+test.use({ apk: 'apks/notes.apk', screenshot: 'on' });
 
 test.describe('notes, by hand', () => {
-  test('adds two notes and finds one among them', async ({ app }) => {
+  test('adds two notes and finds one among them', async ({ app, titles }) => {
     for (const title of ['Groceries', 'Gym']) {
       await app.getByText('New note').tap();
       await app.getById('title').fill(title);
       await app.getByRole('button', { name: 'Save' }).tap();
     }
-    const titles: Locator = app.getById('note_title');
     await expect(titles).toHaveCount(2);
     await expect(titles.filter({ hasText: 'Gro' })).toHaveText('Groceries');
     await expect(app.locator('text="Gym"')).toBeVisible();

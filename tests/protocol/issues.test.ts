@@ -6,8 +6,8 @@ import { describeIssues, getTool } from '../../device-runtime/protocol/index.js'
 test('describeIssues: one line, paths from the root as zod writes them, at most five then a count', () => {
   const Schema = z.object({ provider: z.enum(['sim', 'adb']), apk_paths: z.array(z.string()) });
   const bad = Schema.safeParse({ provider: 'usb', apk_paths: ['a', 7] });
-  expect(describeIssues(bad.error!, 'use.device')).toBe(
-    'use.device.provider: Invalid option: expected one of "sim"|"adb"; use.device.apk_paths[1]: Invalid input: expected string, received number',
+  expect(describeIssues(bad.error!, 'use.deviceOptions')).toBe(
+    'use.deviceOptions.provider: Invalid option: expected one of "sim"|"adb"; use.deviceOptions.apk_paths[1]: Invalid input: expected string, received number',
   );
   expect(describeIssues(z.array(z.number()).safeParse(['x']).error!, 'params')).toBe('params[0]: Invalid input: expected number, received string');
   expect(describeIssues(z.string().safeParse(1).error!)).toBe('(root): Invalid input: expected string, received number');

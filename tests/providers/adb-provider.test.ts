@@ -67,7 +67,7 @@ test('one device: found, runtime answering, port forwarded, client connected; cl
   expect((await fake.state()).forwards).toEqual([]);
 });
 
-test('through connectDevice: use.device { provider: "adb", serial } picks that device among several', async () => {
+test('through connectDevice: use.deviceOptions { provider: "adb", serial } picks that device among several', async () => {
   fake = FakeAndroid.create([PHONE, { ...PHONE, serial: 'HT7A1B2C3', usb: '1-3' }]).use();
   const conn = await connectDevice({ provider: 'adb', serial: 'HT7A1B2C3' });
   try {

@@ -77,7 +77,7 @@ test('with the fake SDK: doctor lists adb, the AVDs and each device with its run
     expect(v.io.text).toMatch(/R58M123ABC +device +Pixel 8 +34 +arm64-v8a +device +0\.3\.1 running/);
     expect(v.io.text).toMatch(/0123456789ABCDEF +unauthorized +- +- +- +device +-/);
     expect(v.io.text).toContain('0123456789ABCDEF: accept the "Allow USB debugging?" prompt on the device.');
-    expect(v.io.text).toContain('HT7A1B2C3: no NestSpace runtime — give use.device.runtime.apk');
+    expect(v.io.text).toContain('HT7A1B2C3: no NestSpace runtime — give use.deviceOptions.runtime.apk');
   } finally {
     delete process.env.NESTWRIGHT_DOCTOR_BUDGET_MS;
     await fake.close();

@@ -91,20 +91,20 @@ test('bad input: unknown AVD, no emulator binary, bad port, unknown subcommand',
   expect(none.io.err).toContain('hint: Install it with `sdkmanager "emulator"');
 });
 
-test("use.device { provider: 'emulator', avd }: the run starts the emulator, the workers use it, the run stops it", async () => {
+test("use.deviceOptions { provider: 'emulator', avd }: the run starts the emulator, the workers use it, the run stops it", async () => {
   test.setTimeout(600_000);
   fake = FakeAndroid.create([], { Pixel_8_API_34: { bootMs: 1_500 } });
   const run = await runInline(
     {
       'a.spec.ts': `import { test, expect } from 'nestwright';
-        test.use({ app: 'fixtures/apks/notes.apk' });
+        test.use({ apk: 'fixtures/apks/notes.apk' });
         for (const n of [1, 2]) test('note ' + n, async ({ app }) => {
           expect(process.env.NESTWRIGHT_DEVICE_SERIAL).toBe('emulator-5554');
           await app.getByText('New note').tap();
           await expect(app.getById('title')).toBeVisible();
         });`,
     },
-    { use: "device: { provider: 'emulator', avd: 'Pixel_8_API_34' }", workers: 2, env: fake.env(), config: 'timeout: 180_000,' },
+    { use: "deviceOptions: { provider: 'emulator', avd: 'Pixel_8_API_34' }", workers: 2, env: fake.env(), config: 'timeout: 180_000,' },
   );
   expect(run.stderr).toContain('starting emulator Pixel_8_API_34 (cold boot)');
   expect(run.results.map((r) => `${r.title}: ${r.status}${r.error ? ` ${r.error}` : ''}`)).toEqual(['note 1: passed', 'note 2: passed']);

@@ -25,7 +25,7 @@ test('a device dropping mid-run fails its test with DEVICE_DISCONNECTED; the res
         'drop.spec.ts': `import { test, expect } from 'nestwright';
           import net from 'node:net';
           import { join } from 'node:path';
-          test.use({ app: 'fixtures/apks/notes.apk' });
+          test.use({ apk: 'fixtures/apks/notes.apk' });
           // Unplug this worker's device through the fake adb server's control socket.
           const unplug = (serial: string) => new Promise<void>((resolve, reject) => {
             const s = net.connect(join(process.env.NESTWRIGHT_FAKE_ANDROID!, 'adb.sock'));
@@ -39,10 +39,10 @@ test('a device dropping mid-run fails its test with DEVICE_DISCONNECTED; the res
             await app.getById('title').fill('lost');
           });`,
         'notes.spec.ts': `import { test, expect } from 'nestwright';
-          test.use({ app: 'fixtures/apks/notes.apk' });
+          test.use({ apk: 'fixtures/apks/notes.apk' });
           ${[1, 2, 3, 4].map(note).join('\n')}`,
       },
-      { use: "device: { provider: 'adb', serials: ['R58M123ABC', 'HT7A1B2C3'] }", workers: 2, env: fake.env(), config: 'timeout: 90_000,' },
+      { use: "deviceOptions: { provider: 'adb', serials: ['R58M123ABC', 'HT7A1B2C3'] }", workers: 2, env: fake.env(), config: 'timeout: 90_000,' },
     );
     const dropped = run.result('unplugged mid-test');
     expect(dropped.status, dropped.error).toBe('failed');

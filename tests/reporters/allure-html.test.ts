@@ -13,7 +13,7 @@ const CHROMIUM = '/usr/bin/chromium';
 const SPEC = `
 import { test, expect } from 'nestwright';
 
-test.use({ app: 'fixtures/apks/notes.apk', screenshot: 'every-step' });
+test.use({ apk: 'fixtures/apks/notes.apk', screenshot: 'on' });
 
 test('saves a note', async ({ app }) => {
   await app.getByText('New note').tap();

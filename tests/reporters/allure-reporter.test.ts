@@ -15,7 +15,7 @@ const save = { role: 'button', text: 'Save', id: 'save', bounds: [0, 412, 1080, 
 
 test('creates a note', async ({ nw }) => {
   nw.meta = { device: 'sim', space: 'sp_7', instance: 'i1', package: 'com.example.notes', versionName: '1.2.0', versionCode: 12,
-    channel: 'accessibility', faultProfile: 'flaky-tree', options: { app: 'fixtures/apks/notes.apk', channel: 'accessibility', actionTimeout: 2000 } };
+    channel: 'accessibility', faultProfile: 'flaky-tree', options: { apk: 'fixtures/apks/notes.apk', channel: 'accessibility', actionTimeout: 2000 } };
   await test.step('add a note', async () => {
     await nw.step({ title: "Tap text='New note'", selector: "text='New note'", node: newNote, before: home, after: editor, durationMs: 321,
       observation: { snapshot_id: 's_0', screen: { width: 1080, height: 2400, rotation: 0 }, nodes: [] } });
@@ -135,7 +135,7 @@ test('labels say where the test ran; test.use options are parameters', async () 
   expect(label(r, 'channel')).toBe('accessibility');
   expect(label(r, 'faultProfile')).toBe('flaky-tree');
   expect(label(r, 'suite')).toBe('report.spec.ts');
-  expect(r.parameters).toEqual(expect.arrayContaining([{ name: 'app', value: 'fixtures/apks/notes.apk' }, { name: 'actionTimeout', value: '2000' }]));
+  expect(r.parameters).toEqual(expect.arrayContaining([{ name: 'apk', value: 'fixtures/apks/notes.apk' }, { name: 'actionTimeout', value: '2000' }]));
   expect(r.descriptionHtml).toContain('com.example.notes');
 });
 

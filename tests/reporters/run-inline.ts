@@ -40,7 +40,7 @@ export default defineConfig({
   expect: { timeout: 2_000 },
   workers: 1,
   reporter: [['line'], [${JSON.stringify(REPORTER)}, { resultsDir: './allure-results' }]],
-  use: { ${opts.nestwright ? "device: { provider: 'sim' }, actionTimeout: 2_000, trajectory: 'on', " : ''}${opts.use ?? ''} },
+  use: { ${opts.nestwright ? "deviceOptions: { provider: 'sim' }, actionTimeout: 2_000, trajectory: 'on', " : ''}${opts.use ?? ''} },
 });
 `;
   await writeTree(dir, { 'playwright.config.ts': config, ...files });

@@ -98,7 +98,7 @@ test.beforeAll(async () => {
     'skills/fill-title.yaml': FILL_TITLE,
     'skills/join-room.yaml': readFileSync(path.join(ROOT, 'skills/join-room.yaml'), 'utf8'),
     'replay.spec.ts': `import { test, expect } from 'nestwright';
-test.use({ app: 'fixtures/apks/notes.apk' });
+test.use({ apk: 'fixtures/apks/notes.apk' });
 test('steps and records', async ({ app }) => {
   const r = await app.runSkill('skills/features.yaml', { title: 'Milk' });
   console.log('RESULT ' + JSON.stringify(r.steps.map((s) => s.status)));
@@ -122,7 +122,7 @@ test('pre-check fails', async ({ app }) => {
     files[`skills/${m.file}`] = m.text;
     const { app, params } = EXAMPLES[m.source]!;
     specs.push(`test.describe(${JSON.stringify(m.file)}, () => {
-  test.use({ app: ${JSON.stringify(app)} });
+  test.use({ apk: ${JSON.stringify(app)} });
   test('mutant', async ({ app }) => {
     test.setTimeout(90_000);
     await expect(app).toPassSkill(${JSON.stringify(`skills/${m.file}`)}, ${JSON.stringify(params)});

@@ -56,7 +56,7 @@ test.describe('against real servers on loopback', () => {
     expect(e).toBeInstanceOf(DeviceError);
     expect(e.code).toBe('UNAUTHORIZED');
     expect(e.message).toMatch(/^connectDevice: UNAUTHORIZED: cannot connect to/);
-    expect(e.hint).toContain('use.device.token');
+    expect(e.hint).toContain('use.deviceOptions.token');
     expect((e.cause as StreamableHTTPError).code).toBe(401);
   });
 

@@ -54,7 +54,7 @@ export function liveTools(state: AgentState) {
     input: z
       .object({
         app: z.string().min(1).describe("'fixtures/apks/notes.apk' or a package name"),
-        device: z.record(z.string(), z.unknown()).optional().describe("Like use.device: { provider: 'nestspace', url, token }"),
+        device: z.record(z.string(), z.unknown()).optional().describe("Like use.deviceOptions: { provider: 'nestspace', url, token }"),
       })
       .strict(),
     result: z.object({ session: z.string(), app_package: z.string(), instance: z.string().nullable(), space: z.string(), ...ScreenResult }),

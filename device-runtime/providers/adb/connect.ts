@@ -143,7 +143,7 @@ async function connectMcp(api: string, url: string, token: string, serial: strin
     const e = last as Error;
     const unauthorized = refused(e);
     throw new DeviceError(api, toolError(unauthorized ? 'UNAUTHORIZED' : 'DEVICE_DISCONNECTED', `the runtime on ${serial} (forwarded to ${url}) ${unauthorized ? 'refused the token' : `did not complete the MCP handshake: ${(e as Error).message}`}`, {
-      hint: unauthorized ? 'The token (use.device.token, NESTSPACE_TOKEN or the one read from the device) is not this runtime\'s; unset the first two to read it from the device.' : 'Check the runtime on the device (`npx nestwright devices`).',
+      hint: unauthorized ? 'The token (use.deviceOptions.token, NESTSPACE_TOKEN or the one read from the device) is not this runtime\'s; unset the first two to read it from the device.' : 'Check the runtime on the device (`npx nestwright devices`).',
       retryable: false,
     }), { cause: e });
   }

@@ -48,7 +48,7 @@ export async function ensureRuntimeInstalled(adb: Adb, serial: string, rt: Runti
   if (!rt.apk) {
     if (installed) return installed;
     throw new ProviderError(adb.api, 'RUNTIME_NOT_INSTALLED', `the NestSpace runtime (${pkg}) is not installed on ${serial}`, {
-      hint: "Give its APK as use.device.runtime.apk (nestwright installs it), or install it yourself: `adb -s SERIAL install -r -g nestspace.apk`.",
+      hint: "Give its APK as use.deviceOptions.runtime.apk (nestwright installs it), or install it yourself: `adb -s SERIAL install -r -g nestspace.apk`.",
       serial,
     });
   }
@@ -57,13 +57,13 @@ export async function ensureRuntimeInstalled(adb: Adb, serial: string, rt: Runti
     info = await inspectApk(rt.apk);
   } catch (e) {
     throw new ProviderError(adb.api, 'RUNTIME_APK_INVALID', `runtime.apk ${rt.apk} cannot be read: ${(e as Error).message.split('\n')[0]}`, {
-      hint: 'Point use.device.runtime.apk at the NestSpace runtime APK file.',
+      hint: 'Point use.deviceOptions.runtime.apk at the NestSpace runtime APK file.',
       cause: e,
     });
   }
   if (info.package !== pkg) {
     throw new ProviderError(adb.api, 'RUNTIME_APK_INVALID', `runtime.apk ${rt.apk} is ${info.package}, not the runtime package ${pkg}`, {
-      hint: `Use the NestSpace runtime APK, or set use.device.runtime.package to '${info.package}' if that build uses another application id.`,
+      hint: `Use the NestSpace runtime APK, or set use.deviceOptions.runtime.package to '${info.package}' if that build uses another application id.`,
     });
   }
   if (installed && installed.versionCode === info.versionCode) return installed;
@@ -91,7 +91,7 @@ export async function startRuntimeService(adb: Adb, serial: string, rt: RuntimeO
     throw new ProviderError(adb.api, 'RUNTIME_NOT_RUNNING', `cannot start ${component} on ${serial}`, {
       command: `adb -s ${serial} shell am start-foreground-service -n ${component}`,
       stderr: r.stderr || r.stdout,
-      hint: 'Check use.device.runtime.service (the component of NestSpace\'s MCP foreground service) against the installed build.',
+      hint: 'Check use.deviceOptions.runtime.service (the component of NestSpace\'s MCP foreground service) against the installed build.',
     });
   }
 }
@@ -125,7 +125,7 @@ export async function obtainToken(adb: Adb, serial: string, rt: RuntimeOptions, 
     throw new ProviderError(adb.api, 'TOKEN_UNAVAILABLE', `cannot read the runtime's token from ${serial}`, {
       command: pe.command ?? undefined,
       stderr: pe.stderr ?? undefined,
-      hint: 'run-as only works on a debuggable runtime build. Otherwise set NESTSPACE_TOKEN (or use.device.token) to the token the NestSpace app shows on its MCP screen.',
+      hint: 'run-as only works on a debuggable runtime build. Otherwise set NESTSPACE_TOKEN (or use.deviceOptions.token) to the token the NestSpace app shows on its MCP screen.',
       cause: e,
     });
   }

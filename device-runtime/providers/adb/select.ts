@@ -39,7 +39,7 @@ export function selectDevice(api: string, devices: AdbDevice[], sel: Selection, 
     const d = devices.find((x) => x.serial === sel.serial);
     if (!d) {
       throw new ProviderError(api, devices.length ? 'SERIAL_NOT_FOUND' : 'NO_DEVICE', `no device ${sel.serial} in \`adb devices -l\`${devices.length ? `; attached:\n${table(devices)}` : ' (none attached)'}`, {
-        hint: devices.length ? 'Use one of the serials above (use.device.serial), or check the cable / emulator.' : START_ONE,
+        hint: devices.length ? 'Use one of the serials above (use.deviceOptions.serial), or check the cable / emulator.' : START_ONE,
         serial: sel.serial,
       });
     }
@@ -50,7 +50,7 @@ export function selectDevice(api: string, devices: AdbDevice[], sel: Selection, 
     const candidates = sel.serials ? sel.serials.map((s) => devices.find((d) => d.serial === s) ?? { serial: s, state: 'not attached' } as AdbDevice) : devices;
     const online = candidates.filter((d) => d.state === 'device');
     if (online.length === 0) {
-      throw new ProviderError(api, 'NO_DEVICE', `none of the ${sel.serials ? 'devices in use.device.serials' : 'attached devices'} is online${candidates.length ? `:\n${table(candidates)}` : ' (none attached)'}`, {
+      throw new ProviderError(api, 'NO_DEVICE', `none of the ${sel.serials ? 'devices in use.deviceOptions.serials' : 'attached devices'} is online${candidates.length ? `:\n${table(candidates)}` : ' (none attached)'}`, {
         hint: START_ONE,
       });
     }
@@ -59,7 +59,7 @@ export function selectDevice(api: string, devices: AdbDevice[], sel: Selection, 
   if (devices.length === 0) throw new ProviderError(api, 'NO_DEVICE', 'no Android device is attached (`adb devices -l` lists none)', { hint: START_ONE });
   if (devices.length > 1) {
     throw new ProviderError(api, 'SERIAL_REQUIRED', `${devices.length} devices are attached; say which one:\n${table(devices)}`, {
-      hint: "Set use.device.serial to one of them, or spread workers over several with serials: ['…', '…'] (or pool: true for all).",
+      hint: "Set use.deviceOptions.serial to one of them, or spread workers over several with serials: ['…', '…'] (or pool: true for all).",
     });
   }
   const d = devices[0]!;

@@ -30,9 +30,9 @@ export function fromWebDriver(tool: string, e: unknown): ToolError {
   const code = CODES[e.error] ?? 'INTERNAL';
   const hint =
     e.error === 'session not created'
-      ? 'Check use.device.capabilities: the Appium server could not start a session with them.'
+      ? 'Check use.deviceOptions.capabilities: the Appium server could not start a session with them.'
       : e.error === 'unreachable'
-        ? 'Is the Appium server running at use.device.url?'
+        ? 'Is the Appium server running at use.deviceOptions.url?'
         : e.error === 'invalid session id'
           ? 'The Appium server ended the session (newCommandTimeout, or it restarted).'
           : undefined;

@@ -15,7 +15,7 @@ export async function findRunning(adb: Adb, avd: string): Promise<string | null>
  * running and returns how to stop it — only the one it started; a running one is left alone.
  */
 export async function ensureEmulator(opts: EmulatorDeviceOptions, onLine: (s: string) => void = () => {}): Promise<{ serial: string; started: boolean; stop(): Promise<void> }> {
-  const api = `use.device (emulator ${opts.avd})`;
+  const api = `use.deviceOptions (emulator ${opts.avd})`;
   const adb = Adb.find(api);
   const existing = await findRunning(adb, opts.avd);
   if (existing) return { serial: existing, started: false, stop: async () => {} };

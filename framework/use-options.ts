@@ -1,0 +1,200 @@
+import type { PlaywrightWorkerOptions } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { inspect } from 'node:util';
+import type { DeviceOptions } from '../device-runtime/providers/index.js';
+import type { AiOptionsInput } from './ai/index.js';
+import type { DriverOptions } from './driver.js';
+import { NestwrightError } from './errors.js';
+import type { HealOption } from './heal/fixture.js';
+
+/**
+ * What `use` takes, in playwright.config.ts and in test.use().
+ *
+ * Options and fixtures have different names, as Playwright's `baseURL` (option) and `page`
+ * (fixture) do: `apk` says which app the `app` fixture launches, `deviceOptions` which device the
+ * `device` fixture connects to. One name for both would need the option's value typed as the
+ * fixture's and a `test.use` patched to reroute it, and that patch is lost as soon as a user
+ * calls `test.extend()`. With distinct names `test.use` is Playwright's own, so a user's extended
+ * `test` keeps every option.
+ *
+ * Why one `apk` key for both an APK path and an installed package's name, rather than `apk` and
+ * `package`: Playwright cascades options key by key, so a file's `test.use({ package })` would
+ * leave the config's `apk` in force, and `test.use({ apk: undefined })` resets to the config's
+ * value, not to nothing. With one key the innermost `test.use` always names the app.
+ */
+export interface NestwrightUse {
+  /** How to reach the device: `{ provider: 'sim' }` (default), `devices.nestspace({ url, token })`, … — the `device` fixture's options. */
+  deviceOptions?: DeviceOptions;
+  /**
+   * The app the `app` fixture launches: an APK path (`'fixtures/apks/notes.apk'`, installed into
+   * the worker's space once), or the package of an app already in the space (`'com.android.settings'`).
+   */
+  apk?: string;
+  /** Preferred control channel; the runtime falls back when it is unavailable. */
+  channel?: 'accessibility' | 'shizuku' | 'vision';
+  /** Default timeout of each action, ms. 0 = the test's timeout. */
+  actionTimeout?: number;
+  /** Record each test's trajectory: 'on', 'retain-on-failure' or 'off'. */
+  trajectory?: 'on' | 'retain-on-failure' | 'off';
+  /**
+   * Playwright's own option, for the trajectory: 'on' (a screenshot after every step),
+   * 'only-on-failure' (one, for the failed step) or 'off'. Worker-scoped, as in Playwright: set it
+   * in the config or at the top of a file.
+   */
+  screenshot?: PlaywrightWorkerOptions['screenshot'];
+  /**
+   * Runtime permissions granted up front to each instance of the test (`['android.permission.CAMERA']`).
+   * Without it an instance starts with none, whatever an earlier test granted.
+   */
+  permissions?: string[];
+  /**
+   * Where actions wait, act and verify: 'auto' (default) on the device in one round trip when
+   * the runtime offers the `selector_actions` extension, else here; 'off' always here, one tool
+   * call per look. `NESTWRIGHT_DEVICE_ACTIONS=off` sets 'off' for a run.
+   */
+  deviceActions?: 'auto' | 'off';
+  /**
+   * Selector healing: 'off', 'suggest' (default: a broken locator still fails the test, and the
+   * report carries the proposed fix) or 'auto' (the step runs on the healed locator and is marked
+   * `healed`); `{ mode, model }` lets a model arbitrate close calls.
+   */
+  heal?: HealOption;
+  /** AI steps (app.ai.*): model, apiKey, baseURL, maxTurns, budget, cache… — see framework/ai/options.ts. */
+  ai?: AiOptionsInput;
+}
+
+/**
+ * The test-scoped options `test` declares, as Playwright's `PlaywrightTestOptions` are: what a
+ * fixture of a user's `test.extend()` can read, and what `test.use()` sets per file or describe.
+ * Each is described in {@link NestwrightUse}.
+ *
+ * @example
+ * ```ts
+ * import { test as base, type NestwrightTestOptions } from 'nestwright';
+ *
+ * // A fixture that reads an option: which app this test runs.
+ * const test = base.extend<{ appUnderTest: NestwrightTestOptions['apk'] }>({
+ *   appUnderTest: async ({ apk }, use) => use(apk),
+ * });
+ * test.use({ apk: 'fixtures/apks/notes.apk', trajectory: 'retain-on-failure' });
+ * ```
+ */
+export interface NestwrightTestOptions {
+  /** The app the `app` fixture launches: an APK path or an installed package ({@link NestwrightUse.apk}). */
+  apk: string | undefined;
+  /** Whether the test's trajectory is attached (default `'on'`). */
+  trajectory: 'on' | 'retain-on-failure' | 'off';
+  /** Where actions wait, act and verify (default `'auto'`). */
+  deviceActions: 'auto' | 'off';
+  /** Selector healing (default `'suggest'`). */
+  heal: HealOption;
+  /** AI steps' options. */
+  ai: AiOptionsInput | undefined;
+}
+
+/**
+ * The worker-scoped options `test` declares, as Playwright's `PlaywrightWorkerOptions` are: set
+ * in the config or at the top of a file (a file that asks for another device gets a worker of
+ * its own).
+ *
+ * @example
+ * ```ts
+ * import { test as base, devices, type NestwrightWorkerOptions } from 'nestwright';
+ *
+ * // A worker fixture that reads the option: the provider this worker's device comes from.
+ * const test = base.extend<{}, { provider: NestwrightWorkerOptions['deviceOptions']['provider'] }>({
+ *   provider: [async ({ deviceOptions }, use) => use(deviceOptions.provider), { scope: 'worker' }],
+ * });
+ * test.use({ deviceOptions: devices.sim({ faults: 'hostile' }) });
+ * ```
+ */
+export interface NestwrightWorkerOptions {
+  /** How to reach the device the `device` fixture connects to (default `{ provider: 'sim' }`, {@link NestwrightUse.deviceOptions}). */
+  deviceOptions: DeviceOptions;
+}
+
+/** The keys `use` had before options and fixtures got different names, and their new names. */
+export const RENAMED_OPTIONS = { app: 'apk', device: 'deviceOptions' } as const;
+type RenamedKey = keyof typeof RENAMED_OPTIONS;
+
+const FIXTURE_IS = { app: 'the launched instance of the app', device: 'the connected device' } as const;
+
+/**
+ * The error for an option set under its old name: from the config (`use.app`, the value is
+ * known) or from `test.use()` (the fixture was replaced by a value; the line is looked up in the
+ * test file to show it corrected).
+ */
+export function renamedOption(key: RenamedKey, from: { config: unknown } | { file: string | null; value?: unknown }): NestwrightError {
+  const to = RENAMED_OPTIONS[key];
+  const what = `the option is \`${to}\` now: \`${key}\` is the fixture, ${FIXTURE_IS[key]}`;
+  if ('config' in from) {
+    return new NestwrightError(`use.${key}`, `${what}. In playwright.config.ts write use: { ${to}: ${show(from.config)} }.`, { code: 'OPTION_RENAMED' });
+  }
+  const line = from.file ? findUseLine(from.file, key) : null;
+  const fix = line
+    ? `${line.file}:${line.number}: write ${line.text.replace(new RegExp(`\\b${key}(\\s*:)`), `${to}$1`)}`
+    : `write test.use({ ${to}: ${from.value !== undefined ? show(from.value) : key === 'app' ? "'fixtures/apks/notes.apk'" : "devices.sim({ … })"} })`;
+  const error = new NestwrightError(`test.use({ ${key} })`, `replaced the \`${key}\` fixture with a value; ${what}. ${fix}.`, { code: 'OPTION_RENAMED' });
+  // Thrown from the fixtures' clean-up, where no frame of the spec is on the stack: the stack
+  // names the test.use line instead, so the report's code frame shows it rather than ours.
+  if (line) error.stack = `${error.name}: ${error.message}\n    at ${line.file}:${line.number}:${line.column}`;
+  return error;
+}
+
+/**
+ * Whether a test file sets `key` to a value in a `test.use({ … })` line (`app: 'notes.apk'`, not a
+ * fixture function): how a test whose own fixtures, not the test itself, ask for `app` is found
+ * to have the old key.
+ */
+export function setsOldKey(file: string, key: RenamedKey): boolean {
+  return findUseLine(file, key, `['"\`{]`) !== null;
+}
+
+/** The first `….use({ … key: … })` line of a test file (the value starting with `value`), for the error to show it corrected. */
+function findUseLine(file: string, key: string, value = ''): { file: string; number: number; column: number; text: string } | null {
+  let lines: string[];
+  try {
+    lines = readFileSync(file, 'utf8').split('\n');
+  } catch {
+    return null;
+  }
+  const pattern = new RegExp(`\\.use\\(\\{.*\\b${key}\\s*:\\s*${value}`);
+  const i = lines.findIndex((l) => pattern.test(l));
+  if (i < 0) return null;
+  const column = lines[i]!.search(new RegExp(`\\b${key}\\s*:`)) + 1;
+  return { file, number: i + 1, column, text: lines[i]!.trim() };
+}
+
+function show(value: unknown): string {
+  return inspect(value, { breakLength: Infinity, depth: 4 });
+}
+
+/**
+ * Playwright's `screenshot` (its modes, or `{ mode }`) as the trajectory's screenshot mode.
+ * `'every-step'`, the value nestwright's own option took, gets an error naming `'on'`.
+ */
+export function trajectoryScreenshots(screenshot: PlaywrightWorkerOptions['screenshot'] | undefined): DriverOptions['screenshot'] {
+  const mode: string = typeof screenshot === 'object' && screenshot !== null ? screenshot.mode : (screenshot ?? 'off');
+  switch (mode) {
+    case 'on':
+      return 'every-step';
+    case 'only-on-failure':
+    case 'on-first-failure':
+      return 'only-on-failure';
+    case 'off':
+      return 'off';
+  }
+  if (mode === 'every-step') {
+    throw new NestwrightError('use.screenshot', "'every-step' is Playwright's 'on' now: write screenshot: 'on' (a screenshot after every step).", { code: 'OPTION_RENAMED' });
+  }
+  throw new NestwrightError('use.screenshot', `${show(mode)} is not a mode: use 'on' (after every step), 'only-on-failure' or 'off'.`, { code: 'USAGE' });
+}
+
+/**
+ * The names a test function destructures from its fixtures (`async ({ app, space }) => …`), read
+ * from its source the way Playwright itself finds which fixtures a test asks for.
+ */
+export function fixtureNames(fn: Function): string[] {
+  const m = /^[^(]*\(\s*\{([^}]*)\}/.exec(fn.toString());
+  return m ? m[1]!.split(',').map((p) => p.split(':')[0]!.split('=')[0]!.trim().replace(/^\.\.\./, '')).filter(Boolean) : [];
+}

@@ -1,0 +1,165 @@
+import { test, expect } from '@playwright/test';
+import { plain, runInline, type InlineRun } from './inline.js';
+
+/**
+ * Options and fixtures have different names (`apk` → `app`, `deviceOptions` → `device`), and
+ * `test.use` is Playwright's own: a user's `test.extend()` of nestwright's `test` keeps every
+ * option, and the old keys fail with OPTION_RENAMED naming the new one. That they are type errors
+ * in TypeScript is checked by tsc on options.types.ts.
+ */
+test.describe.configure({ mode: 'default' });
+
+let run: InlineRun;
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  run = await runInline(
+    {
+      'extended.spec.ts': `import { test as base, expect } from 'nestwright';
+const test = base.extend<{ greeting: string }>({
+  greeting: async ({ app }, use) => use('hello from ' + app.package),
+});
+test.use({ apk: 'fixtures/apks/shop.apk', trajectory: 'off' });
+test('a user fixture beside test.use({ apk })', async ({ app, greeting }) => {
+  expect(app.package).toBe('com.nestwright.shop');
+  expect(greeting).toBe('hello from com.nestwright.shop');
+  await expect(app.getByText('Sign in').first()).toBeVisible();
+});
+test.describe('per describe', () => {
+  test.use({ apk: 'com.android.settings' });
+  test('settings in the describe', async ({ app, greeting }) => {
+    expect(greeting).toBe('hello from com.android.settings');
+  });
+});
+`,
+      'extended-device.spec.ts': `import { test as base, expect, devices } from 'nestwright';
+const test = base.extend<{ slots: number }>({
+  slots: async ({ device }, use) => use(device.provider === 'sim' ? device.slots ?? 0 : -1),
+});
+test.use({ apk: 'fixtures/apks/notes.apk', deviceOptions: devices.sim({ slots: 3 }) });
+test('test.use({ deviceOptions }) through a user extend', async ({ app, slots }) => {
+  expect(slots).toBe(3);
+  await expect(app.getByText('New note')).toBeVisible();
+});
+`,
+      'legacy-app.spec.ts': `import { test, expect } from 'nestwright';
+test.use({ app: 'fixtures/apks/notes.apk' });
+test('old key in test.use, used', async ({ app }) => {
+  await app.getByText('New note').tap();
+});
+test('old key in test.use, unused', async ({ app }) => {
+  expect(typeof app).toBe('string');
+});
+`,
+      'legacy-extend.spec.ts': `import { test as base, expect } from 'nestwright';
+const test = base.extend<{ greeting: string }>({
+  greeting: async ({ app }, use) => use('hello from ' + app.package),
+});
+test.use({ app: 'fixtures/apks/notes.apk' });
+test('old key through a user extend, app asked for by a fixture only', async ({ greeting }) => {
+  expect(greeting).toBe('hello from com.nestwright.notes');
+});
+`,
+      'legacy-device.spec.ts': `import { test, expect } from 'nestwright';
+test.use({ apk: 'fixtures/apks/notes.apk', device: { provider: 'sim', slots: 2 } });
+test('old device key in test.use', async ({ app }) => {
+  await expect(app.getByText('New note')).toBeVisible();
+});
+`,
+      'legacy-shots.spec.ts': `import { test, expect } from 'nestwright';
+test.use({ apk: 'fixtures/apks/notes.apk', screenshot: 'every-step' });
+test('old screenshot value', async ({ app }) => {
+  await expect(app.getByText('New note')).toBeVisible();
+});
+`,
+    },
+    { workers: 2 },
+  );
+});
+
+test("a user's test.extend() keeps apk, trajectory and the describe-level apk", async () => {
+  for (const title of ['a user fixture beside test.use({ apk })', 'per describe > settings in the describe']) {
+    const r = run.result(title);
+    expect(r.status, `${title}: ${r.error}`).toBe('passed');
+    // trajectory: 'off' reached the fixtures too: no trajectory attached.
+    expect(r.attachments.map((a) => a.name)).not.toContain('nestwright-trajectory');
+  }
+});
+
+test("a user's test.extend() keeps deviceOptions (a worker option)", async () => {
+  const r = run.result('test.use({ deviceOptions }) through a user extend');
+  expect(r.status, r.error).toBe('passed');
+});
+
+test('test.use({ app: string }) fails with the rename, the file:line and the corrected line', async () => {
+  for (const title of ['old key in test.use, used', 'old key in test.use, unused']) {
+    const r = run.result(title);
+    expect(r.status).toBe('failed');
+    const error = plain(r.error);
+    expect(error).toContain('test.use({ app }): replaced the `app` fixture with a value; the option is `apk` now');
+    expect(error).toContain("legacy-app.spec.ts:2: write test.use({ apk: 'fixtures/apks/notes.apk' });");
+    // The report's code frame is the test.use line, not the framework's source.
+    expect(error).toContain("> 2 | test.use({ app: 'fixtures/apks/notes.apk' });");
+    expect(error).not.toContain('use-options.ts');
+  }
+});
+
+test("test.use({ app: string }) through a user's test.extend(), with only a fixture of the user's asking for app, fails with the rename", async () => {
+  const r = run.result('old key through a user extend, app asked for by a fixture only');
+  expect(r.status).toBe('failed');
+  const error = plain(r.error);
+  expect(error).toContain('test.use({ app }): replaced the `app` fixture with a value; the option is `apk` now');
+  expect(error).toContain("legacy-extend.spec.ts:5: write test.use({ apk: 'fixtures/apks/notes.apk' });");
+});
+
+test('test.use({ device: options }) fails with the rename and the corrected line', async () => {
+  const r = run.result('old device key in test.use');
+  expect(r.status).toBe('failed');
+  const error = plain(r.error);
+  expect(error).toContain('test.use({ device }): replaced the `device` fixture with a value; the option is `deviceOptions` now');
+  expect(error).toContain("legacy-device.spec.ts:2: write test.use({ apk: 'fixtures/apks/notes.apk', deviceOptions: { provider: 'sim', slots: 2 } });");
+});
+
+test("screenshot: 'every-step' fails naming Playwright's 'on'", async () => {
+  const r = run.result('old screenshot value');
+  expect(r.status).toBe('failed');
+  expect(plain(r.error)).toContain("use.screenshot: 'every-step' is Playwright's 'on' now: write screenshot: 'on'");
+});
+
+test('use.app in a nestwright config fails the run before any worker, naming use.apk', async () => {
+  const r = await runInline({ 'a.spec.ts': `import { test } from 'nestwright';\ntest('never runs', async ({ app }) => {});\n` }, { use: "app: 'fixtures/apks/notes.apk'" });
+  expect(r.exitCode).not.toBe(0);
+  expect(r.results.every((x) => x.status !== 'passed')).toBe(true);
+  expect(plain(r.stderr)).toContain("use.app: the option is `apk` now: `app` is the fixture, the launched instance of the app. In playwright.config.ts write use: { apk: 'fixtures/apks/notes.apk' }.");
+});
+
+test('use.device in a nestwright config (a project) fails the run before any worker, naming use.deviceOptions', async () => {
+  const r = await runInline(
+    { 'a.spec.ts': `import { test } from 'nestwright';\ntest('never runs', async ({ app }) => {});\n` },
+    { config: "projects: [{ name: 'phone', use: { device: { provider: 'sim', slots: 2 } } }]," },
+  );
+  expect(r.exitCode).not.toBe(0);
+  expect(r.results.every((x) => x.status !== 'passed')).toBe(true);
+  expect(plain(r.stderr)).toContain('use.device: the option is `deviceOptions` now: `device` is the fixture, the connected device. In playwright.config.ts write use: { deviceOptions: { provider: \'sim\', slots: 2 } }.');
+});
+
+test('use.app and use.device in a plain Playwright config fail in the fixtures, naming the new keys', async () => {
+  const r = await runInline({
+    // Playwright's own config object: no nestwright global setup, so the fixtures catch the old keys.
+    'playwright.config.ts': `export default {
+  testDir: '.',
+  outputDir: './test-results',
+  projects: [
+    { name: 'app', testMatch: 'a.spec.ts', use: { app: 'fixtures/apks/notes.apk' } },
+    { name: 'device', testMatch: 'b.spec.ts', use: { device: { provider: 'sim' }, apk: 'fixtures/apks/notes.apk' } },
+  ],
+};
+`,
+    'a.spec.ts': `import { test } from 'nestwright';\ntest('config app', async ({ app }) => {});\n`,
+    'b.spec.ts': `import { test } from 'nestwright';\ntest('config device', async ({ app }) => {});\n`,
+  });
+  expect(r.result('config app').status).toBe('failed');
+  expect(plain(r.result('config app').error)).toContain("use.app: the option is `apk` now: `app` is the fixture, the launched instance of the app. In playwright.config.ts write use: { apk: 'fixtures/apks/notes.apk' }.");
+  expect(r.result('config device').status).toBe('failed');
+  expect(plain(r.result('config device').error)).toContain("use.device: the option is `deviceOptions` now: `device` is the fixture, the connected device. In playwright.config.ts write use: { deviceOptions: { provider: 'sim' } }.");
+});
