@@ -139,7 +139,7 @@ async function realisticTap(): Promise<BenchSection['rows']> {
       await client.call('ui_key', { space_id: space.id, key: 'back' });
       await client.call('ui_wait_for', { space_id: space.id, text: 'New note', idle: true, timeout_ms: 5_000 });
     };
-    const n = 15;
+    const n = 30;
     const tap = await tapSamples(app, back, n);
     const bare: number[] = [];
     for (let i = 0; i < n + 3; ) {
