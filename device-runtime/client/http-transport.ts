@@ -11,9 +11,9 @@ import { ConnectionLostError } from './transport-failure.js';
  * `http` module, for the SDK's `Client`.
  *
  * Why not the SDK's `StreamableHTTPClientTransport`: a tool call through it costs about 3.5 ms
- * of CPU in the calling process (`npm run bench`, section "transport"): Node's fetch (undici),
+ * of CPU in the calling process (500 calls against a simulator in another process): fetch (undici),
  * a web `Response`, and for an SSE answer three chained web streams. A test makes ten or more
- * calls, so on a 2-core machine running two workers and the device, that CPU was most of a
+ * calls, so on a 2-core machine running two workers and the device, that CPU was about half of a
  * test's time. Over a kept-alive `http.Agent`, reading the answer as it comes, a call costs a
  * third of it. Everything above the wire stays the SDK's: the `Client`/`Protocol` (ids,
  * timeouts, cancellation, result schemas), the error classes (`StreamableHTTPError` with the
