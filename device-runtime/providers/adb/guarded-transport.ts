@@ -52,7 +52,7 @@ export class GuardedTransport implements ToolTransport {
       // forward dies with the device, often before track-devices reports it). Wait that moment,
       // so the error names the device rather than a socket's errno.
       if (!this.lost && !(e instanceof DeviceError) && classifyTransportFailure(e).kind === 'disconnected') {
-        await Promise.race([gone.catch(() => {}), new Promise((r) => setTimeout(r, LOST_GRACE_MS).unref())]);
+        await Promise.race([gone.catch(() => {}), new Promise((r) => setTimeout(r, LOST_GRACE_MS))]);
       }
       if (this.lost) throw this.error(name, this.lost);
       throw e;
