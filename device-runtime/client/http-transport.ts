@@ -131,12 +131,12 @@ export class NodeHttpClientTransport implements Transport {
   }
 }
 
-function readText(res: http.IncomingMessage): Promise<string> {
+/** Read a body to its end, chunk by chunk; rejects when it errors or the connection closes before it is complete. */
+function consume(res: http.IncomingMessage, onChunk: (text: string) => void): Promise<void> {
   return new Promise((resolve, reject) => {
-    let text = '';
     res.setEncoding('utf8');
-    res.on('data', (d: string) => (text += d));
-    res.once('end', () => resolve(text));
+    res.on('data', onChunk);
+    res.once('end', resolve);
     // A response cut short ('aborted'/ECONNRESET) ends in an error or a premature close.
     res.once('error', reject);
     res.once('close', () => {
@@ -145,26 +145,25 @@ function readText(res: http.IncomingMessage): Promise<string> {
   });
 }
 
+async function readText(res: http.IncomingMessage): Promise<string> {
+  let text = '';
+  await consume(res, (d) => (text += d));
+  return text;
+}
+
 /** Feed an SSE body to `onData` (each event's data), resolving when the stream ends. */
-function readEvents(res: http.IncomingMessage, onData: (data: string) => void): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let failed: unknown = null;
-    const parser = createParser({
-      onEvent: (event) => {
-        if (failed || !event.data) return;
-        try {
-          onData(event.data);
-        } catch (e) {
-          failed = e;
-        }
-      },
-    });
-    res.setEncoding('utf8');
-    res.on('data', (d: string) => parser.feed(d));
-    res.once('end', () => (failed ? reject(failed) : resolve()));
-    res.once('error', reject);
-    res.once('close', () => {
-      if (!res.complete) reject(new ConnectionLostError('the device runtime closed the connection mid-answer'));
-    });
+async function readEvents(res: http.IncomingMessage, onData: (data: string) => void): Promise<void> {
+  let failed: unknown = null;
+  const parser = createParser({
+    onEvent: (event) => {
+      if (failed || !event.data) return;
+      try {
+        onData(event.data);
+      } catch (e) {
+        failed = e;
+      }
+    },
   });
+  await consume(res, (d) => parser.feed(d));
+  if (failed) throw failed;
 }

@@ -5,6 +5,7 @@ import {
   settle,
   toolError,
   waitForActionable,
+  type Actionable,
   type ActionResult,
   type ActionabilityIO,
   type Observation,
@@ -61,42 +62,14 @@ export async function actOnSelector(
   const screen = space.screen;
   const steps: Step[] = fromWireSteps(args.selector!);
   const wait = args.wait ?? { timeout_ms: 5_000, enabled: true, scroll: true };
-  let looks = 0;
-  const observe = async (): Promise<Observation> => {
-    if (ctx.signal?.aborted) throw new SimError(toolError('CANCELLED', `${tool}: cancelled by the caller`));
-    if (looks++ > 0) await screen.latency();
-    if (args.app) await bringToFront(rt, ctx, space, args.app, tool);
-    return screen.observe({ max_nodes: 5000, detail: 'compact' });
-  };
-  const io: ActionabilityIO = {
-    observe,
-    scroll: async (direction) => scroll(screen, { direction, amount: 1 }),
-    hideKeyboard: async () => pressKey(screen, 'back', () => space.sendToBack()),
-    still: () => screen.still(),
-    clock: screen.env.clock,
-  };
+  const io = deviceIO(rt, ctx, space, args.app, tool);
   const log: string[] = [];
   const deadline = screen.env.clock.now() + wait.timeout_ms;
   const took: Took = tool === 'ui_set_text' ? fieldHolds(steps, text ?? '') : screenChanged;
   let before: Observation | undefined;
   for (let attempts = 0; ; ) {
     const found = await waitForActionable(io, steps, { timeoutMs: Math.max(1, deadline - screen.env.clock.now()), enabled: wait.enabled, scroll: wait.scroll }, log);
-    if (found.status === 'ambiguous') {
-      throw new SimError(
-        toolError('AMBIGUOUS_TARGET', `${tool}: the selector matches ${found.nodes.length} nodes; it must name one`, {
-          hint: 'Narrow the selector (a filter, nth) or act on one of details.matches by node_id.',
-          details: { matches: found.nodes.slice(0, 10), observation: trim(found.obs, args.max_nodes), log },
-        }),
-      );
-    }
-    if (found.status === 'timeout') {
-      throw new SimError(
-        toolError('TIMEOUT', `${tool}: timeout ${wait.timeout_ms}ms exceeded waiting for the selector's node`, {
-          hint: 'details.log says what was waited for; details.observation is the last screen.',
-          details: { log, observation: found.obs ? trim(found.obs, args.max_nodes) : null },
-        }),
-      );
-    }
+    if (found.status !== 'ok') throw unresolved(tool, found, wait.timeout_ms, args.max_nodes, log, "waiting for the selector's node", 'Narrow the selector (a filter, nth) or act on one of details.matches by node_id.');
     before ??= found.obs;
     let outcome;
     try {
@@ -110,12 +83,52 @@ export async function actOnSelector(
       throw e;
     }
     attempts++;
-    const after = await settle(observe, found.obs, found.node, took, screen.env.clock);
+    const after = await settle(io.observe, found.obs, found.node, took, screen.env.clock);
     if (after.effect || attempts >= ATTEMPTS || screen.env.clock.now() >= deadline) {
       return { ok: true, method: outcome.method, node: outcome.node ?? found.node, matched: found.node, snapshot_id: before.snapshot_id, observation: trim(after.obs, args.max_nodes), ...(args.observe_before ? { observation_before: trim(before, args.max_nodes) } : {}), effect: after.effect, attempts, log };
     }
     log.push('  no effect on screen after the action; repeating it (the device may have dropped the input)');
   }
+}
+
+/**
+ * What the shared wait loop needs, next to the screen: looks at the app named (brought to the
+ * front first; the first look reads the tree the service holds, every later one pays a dump),
+ * scrolls, the back key, and whether anything is moving.
+ */
+export function deviceIO(rt: SpaceLookup & LaunchHost, ctx: CallContext, space: DeviceSpace, app: { package: string; instance?: string } | undefined, tool: string): ActionabilityIO {
+  const screen = space.screen;
+  let looks = 0;
+  return {
+    observe: async () => {
+      if (ctx.signal?.aborted) throw new SimError(toolError('CANCELLED', `${tool}: cancelled by the caller`));
+      if (looks++ > 0) await screen.latency();
+      if (app) await bringToFront(rt, ctx, space, app, tool);
+      return screen.observe({ max_nodes: 5000, detail: 'compact' });
+    },
+    scroll: async (direction) => scroll(screen, { direction, amount: 1 }),
+    hideKeyboard: async () => pressKey(screen, 'back', () => space.sendToBack()),
+    still: () => screen.still(),
+    clock: screen.env.clock,
+  };
+}
+
+/** The error of a wait that found several nodes (AMBIGUOUS_TARGET) or none in time (TIMEOUT), with its log and last screen. */
+export function unresolved(tool: string, found: Exclude<Actionable, { status: 'ok' }>, timeoutMs: number, maxNodes: number, log: string[], waitingFor: string, narrow: string): SimError {
+  if (found.status === 'ambiguous') {
+    return new SimError(
+      toolError('AMBIGUOUS_TARGET', `${tool}: the selector matches ${found.nodes.length} nodes; it must name one`, {
+        hint: narrow,
+        details: { matches: found.nodes.slice(0, 10), observation: trim(found.obs, maxNodes), log },
+      }),
+    );
+  }
+  return new SimError(
+    toolError('TIMEOUT', `${tool}: timeout ${timeoutMs}ms exceeded ${waitingFor}`, {
+      hint: 'details.log says what was waited for; details.observation is the last screen.',
+      details: { log, observation: found.obs ? trim(found.obs, maxNodes) : null },
+    }),
+  );
 }
 
 /** Bring the app instance acted on to the front, as space_launch does; a crashed one is APP_CRASHED. */

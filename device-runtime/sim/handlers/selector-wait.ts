@@ -2,7 +2,6 @@ import {
   fromWireSteps,
   poll,
   resolveSteps,
-  toolError,
   waitForActionable,
   formatSteps,
   type ActionabilityIO,
@@ -13,10 +12,8 @@ import {
   type UiNode,
 } from '../../protocol/index.js';
 import type { CallContext } from '../core/call-context.js';
-import { SimError } from '../core/sim-error.js';
-import { pressKey, scroll } from '../ui/gestures.js';
-import { bringToFront, trim, type LaunchHost } from './selector-action.js';
-import type { DeviceSpace, SpaceLookup } from './types.js';
+import { deviceIO, trim, unresolved, type LaunchHost } from './selector-action.js';
+import type { SpaceLookup } from './types.js';
 
 /**
  * The `selector_actions` forms of ui_scroll and ui_wait_for: the waits the framework runs for
@@ -30,53 +27,24 @@ import type { DeviceSpace, SpaceLookup } from './types.js';
 
 type Host = SpaceLookup & LaunchHost;
 
-/** Looks at the screen of the app named (brought to the front first, a crash raised), as the framework's observe does. */
-function looker(rt: Host, ctx: CallContext, space: DeviceSpace, app: { package: string; instance?: string } | undefined, tool: string): () => Promise<Observation> {
-  let looks = 0;
-  return async () => {
-    if (ctx.signal?.aborted) throw new SimError(toolError('CANCELLED', `${tool}: cancelled by the caller`));
-    if (looks++ > 0) await space.screen.latency();
-    if (app) await bringToFront(rt, ctx, space, app, tool);
-    return space.screen.observe({ max_nodes: 5000, detail: 'compact' });
-  };
-}
-
 /** ui_scroll with a selector: scroll the list until the selector names one visible, stable node. */
 export async function scrollToSelector(rt: Host, ctx: CallContext, args: ToolArgs<'ui_scroll'>): Promise<ToolResult<'ui_scroll'>> {
   const space = rt.space(args.space_id);
-  const screen = space.screen;
   const steps: Step[] = fromWireSteps(args.selector!);
   const wait = args.wait ?? { timeout_ms: 5_000, enabled: false, scroll: true };
   let moved = false;
+  const base = deviceIO(rt, ctx, space, args.app, 'ui_scroll');
   const io: ActionabilityIO = {
-    observe: looker(rt, ctx, space, args.app, 'ui_scroll'),
+    ...base,
     scroll: async (direction) => {
-      const m = scroll(screen, { direction, amount: 1 });
+      const m = await base.scroll(direction);
       moved ||= m;
       return m;
     },
-    hideKeyboard: async () => pressKey(screen, 'back', () => space.sendToBack()),
-    still: () => screen.still(),
-    clock: screen.env.clock,
   };
   const log: string[] = [];
   const found = await waitForActionable(io, steps, { timeoutMs: wait.timeout_ms, enabled: wait.enabled, scroll: wait.scroll }, log);
-  if (found.status === 'ambiguous') {
-    throw new SimError(
-      toolError('AMBIGUOUS_TARGET', `ui_scroll: the selector matches ${found.nodes.length} nodes; it must name one`, {
-        hint: 'Narrow the selector (a filter, nth).',
-        details: { matches: found.nodes.slice(0, 10), observation: trim(found.obs, args.max_nodes), log },
-      }),
-    );
-  }
-  if (found.status === 'timeout') {
-    throw new SimError(
-      toolError('TIMEOUT', `ui_scroll: timeout ${wait.timeout_ms}ms exceeded scrolling to the selector's node`, {
-        hint: 'details.log says what was waited for; details.observation is the last screen.',
-        details: { log, observation: found.obs ? trim(found.obs, args.max_nodes) : null },
-      }),
-    );
-  }
+  if (found.status !== 'ok') throw unresolved('ui_scroll', found, wait.timeout_ms, args.max_nodes, log, "scrolling to the selector's node", 'Narrow the selector (a filter, nth).');
   return { ok: true, moved, node: found.node, snapshot_id: found.obs.snapshot_id, observation: trim(found.obs, args.max_nodes), log };
 }
 
@@ -90,7 +58,7 @@ export async function waitForSelector(rt: Host, ctx: CallContext, args: ToolArgs
   const clock = space.screen.env.clock;
   const steps: Step[] = fromWireSteps(args.selector!);
   const want = args.count ?? 1;
-  const observe = looker(rt, ctx, space, args.app, 'ui_wait_for');
+  const observe = deviceIO(rt, ctx, space, args.app, 'ui_wait_for').observe;
   const start = clock.now();
   const log = [`waiting for ${formatSteps(steps)} ${args.gone ? 'not ' : ''}to name ${want === 1 ? 'one node' : `${want} nodes`}`];
   let last: { obs: Observation; nodes: UiNode[] } | null = null;

@@ -223,12 +223,8 @@ export class SimScreen {
    */
   idle(): boolean {
     const snap = this.snapshot(true);
-    if (snap.frame.transition < 1) return false;
-    const fg = snap.frame.fg;
-    const length = this.env.faults.animationMs;
-    const record = snap.frame.record;
-    if (record && length > 0 && [...record.anims.values()].some((t) => this.now - t < length)) return false;
-    if (fg?.busy()) return false;
+    if (this.moving(snap.frame)) return false;
+    if (snap.frame.fg?.busy()) return false;
     return !snap.nodes.some((n) => n.view.kind === 'progress');
   }
 
@@ -238,11 +234,14 @@ export class SimScreen {
    * kind lately). Cheaper than {@link idle}: background work and spinners do not count.
    */
   still(): boolean {
+    return this.env.faults.animationMs <= 0 || !this.moving(this.frame());
+  }
+
+  /** A transition or a view animation is running in `frame`. */
+  private moving(frame: Frame): boolean {
+    if (frame.transition < 1) return true;
     const length = this.env.faults.animationMs;
-    if (length <= 0) return true;
-    const frame = this.frame();
-    if (frame.transition < 1) return false;
-    return !(frame.record && [...frame.record.anims.values()].some((t) => this.now - t < length));
+    return !!frame.record && length > 0 && [...frame.record.anims.values()].some((t) => this.now - t < length);
   }
 
   /** Wait out the channel's latency for one call (the channel latencies of docs/protocol.md#channels, scaled and jittered by the profile). */
