@@ -43,16 +43,19 @@ export async function benchSuite(): Promise<BenchSection> {
       ...(workers === 2 ? { vs: name(1), ratio: round(runs[1]!.wallMs / r.wallMs), steady_ratio: round(r.steadyPerS / runs[1]!.steadyPerS) } : {}),
     });
   }
-  const empty = `import { test, expect } from '@playwright/test';\nfor (let i = 0; i < 10; i++) test(\`empty \${i}\`, async () => { expect(i).toBe(i); });\n`;
-  const plain = await runSuite({ config: 'bench/plain.config.ts', dir: path.join(ROOT, 'test-results/bench-plain'), workers: 1, write: copies(Math.min(FILES, 60), 'empty', empty) });
-  rows.push(row('Playwright alone: empty tests ×10 per file, 1 worker', plain));
+  // Playwright's `test` (with its browser fixtures) and its root test type, which nestwright's `test` extends.
+  for (const [name, what] of [['test', "its test"], ['_baseTest as test', 'its root test type']] as const) {
+    const empty = `import { ${name}, expect } from '@playwright/test';\nfor (let i = 0; i < 10; i++) test(\`empty \${i}\`, async () => { expect(i).toBe(i); });\n`;
+    const plain = await runSuite({ config: 'bench/plain.config.ts', dir: path.join(ROOT, 'test-results/bench-plain'), workers: 1, write: copies(Math.min(FILES, 60), 'empty', empty) });
+    rows.push(row(`Playwright alone (${what}): empty tests ×10 per file, 1 worker`, plain));
+  }
   return {
     title: 'suite: throughput with 1 and 2 workers, start-up, time between tests',
     rows,
     notes: [
       'median_ms: the wall time of one child Playwright run (JSON reporter), start to exit. ratio: 1 worker\'s wall time over 2 workers\' (throughput); steady_ratio: the same from the first test\'s start to the last one\'s end.',
       'start_up: before the first test (CLI, config, global setup with the embedded device, worker start, its device connection and space) plus after the last. between_tests: per worker, from one test\'s end to its next test\'s start, summed; test times include the per-test instance (launch and wipe).',
-      'Playwright alone: the runner\'s own time between tests (gap_median_ms) with no nestwright at all, on this machine. On 2 cores the device, the runner and the workers share the cores.',
+      'Playwright alone: the runner\'s own time between tests (gap_median_ms) with no nestwright at all, on this machine: with its `test`, whose browser fixtures set up two automatic fixtures per test, and with its root test type, which nestwright\'s `test` extends. On 2 cores the device, the runner and the workers share the cores.',
     ],
   };
 }

@@ -1,4 +1,4 @@
-import { test as base, type PlaywrightTestArgs, type PlaywrightTestOptions, type PlaywrightWorkerArgs, type PlaywrightWorkerOptions, type TestInfo, type TestType } from '@playwright/test';
+import { _baseTest, type TestInfo, type TestType } from '@playwright/test';
 import { connectDevice, DeviceOptionsSchema, startEmbeddedDevice, type EmbeddedDevice } from '../device-runtime/providers/index.js';
 import { App } from './app.js';
 import type { TestScope } from './driver.js';
@@ -30,19 +30,36 @@ type WorkerOptions = NestwrightWorkerOptions & {
 };
 
 /**
- * Layer 1: options. `actionTimeout`, `screenshot`, `permissions` and `channel` are Playwright's
- * own, reused; the rest are nestwright's (see {@link NestwrightUse} for what each does).
+ * The root: Playwright's bare test type (`_baseTest`, exported by `@playwright/test` and typed in
+ * its `test.d.ts`), the one its own `test` extends with the browser fixtures. Those include two
+ * automatic per-test fixtures (trace recording, context configuration) that run for every test
+ * even when it opens no browser; on a 2-core machine they cost about 7 ms of each test, a quarter
+ * of a notes test (`npm run bench suite`). A test that needs a browser or `request` alongside the
+ * app merges them in: `mergeTests(test, browserTest)`.
+ */
+const base = _baseTest;
+
+/**
+ * Layer 1: options. `actionTimeout`, `screenshot`, `permissions` and `channel` have the names and
+ * defaults of Playwright's options (its `test`, with them, is not the root); the rest are
+ * nestwright's (see {@link NestwrightUse} for what each does). `box: 'self'`: an option is a value,
+ * and its teardown step (one per option per test otherwise, each a message to the runner) would
+ * report nothing.
  */
 const withOptions = base.extend<TestOptions, WorkerOptions>({
-  deviceOptions: [{ provider: 'sim' }, { option: true, scope: 'worker' }],
-  device: [undefined, { option: true, scope: 'worker' }],
-  apk: [undefined, { option: true }],
-  app: [undefined, { option: true }],
-  trajectory: ['on', { option: true }],
-  deviceActions: ['auto', { option: true }],
-  heal: ['suggest', { option: true }],
+  deviceOptions: [{ provider: 'sim' }, { option: true, scope: 'worker', box: 'self' }],
+  screenshot: ['off', { option: true, scope: 'worker', box: 'self' }],
+  actionTimeout: [0, { option: true, box: 'self' }],
+  permissions: [undefined, { option: true, box: 'self' }],
+  channel: [undefined, { option: true, scope: 'worker', box: 'self' }],
+  device: [undefined, { option: true, scope: 'worker', box: 'self' }],
+  apk: [undefined, { option: true, box: 'self' }],
+  app: [undefined, { option: true, box: 'self' }],
+  trajectory: ['on', { option: true, box: 'self' }],
+  deviceActions: ['auto', { option: true, box: 'self' }],
+  heal: ['suggest', { option: true, box: 'self' }],
   _healStore: [healStore, { scope: 'worker', box: true }],
-  ai: [undefined, { option: true }],
+  ai: [undefined, { option: true, box: 'self' }],
   // The test's AI context (options, usage meter, action cache); cache entries written if it passed.
   _ai: [async ({ ai }, use, testInfo) => runWithAi(ai, testInfo, use), { auto: true, box: true }],
   _trajectory: [
@@ -267,7 +284,7 @@ async function attachFailure(app: App, trajectory: Trajectory, testInfo: TestInf
 }
 
 /**
- * The test-scoped fixtures `test` adds, as Playwright's `PlaywrightTestArgs` (`page`, …) are.
+ * The test-scoped fixtures `test` has, as Playwright's `PlaywrightTestArgs` (`page`, …) are for its `test`.
  *
  * @example
  * ```ts
@@ -288,7 +305,7 @@ export interface NestwrightTestArgs {
   app: App;
 }
 
-/** The worker-scoped fixtures `test` adds, as Playwright's `PlaywrightWorkerArgs` (`browser`, …) are. See {@link Device} and {@link Space}. */
+/** The worker-scoped fixtures `test` has, as Playwright's `PlaywrightWorkerArgs` (`browser`, …) are for its `test`. See {@link Device} and {@link Space}. */
 export interface NestwrightWorkerArgs {
   /** The connected device `use.deviceOptions` names: one connection per worker. */
   device: Device;
@@ -297,9 +314,12 @@ export interface NestwrightWorkerArgs {
 }
 
 /**
- * Playwright's `test` with nestwright's fixtures: `device` (worker), `space` (worker), `app`
+ * A Playwright test type with nestwright's fixtures: `device` (worker), `space` (worker), `app`
  * (test: a fresh instance of `use.apk`, stopped and wiped after it), and Playwright's own
  * `test.use()` taking {@link NestwrightUse}: a `test.extend()` of it keeps every option.
+ *
+ * It carries no browser fixtures (`page`, `request`, …): a test that also drives a web page or
+ * calls an HTTP API merges Playwright's in, as Playwright merges fixture sets.
  *
  * @example
  * ```ts
@@ -314,8 +334,18 @@ export interface NestwrightWorkerArgs {
  *   await expect(app.getByText('Buy milk')).toBeVisible();
  * });
  * ```
+ *
+ * @example
+ * ```ts
+ * import { mergeTests, test as browserTest } from '@playwright/test';
+ * import { test as appTest, expect } from 'nestwright';
+ *
+ * const test = mergeTests(appTest, browserTest);
+ *
+ * test('a note made over the API shows in the app', async ({ request, app }) => {
+ *   await request.post('http://127.0.0.1:8080/notes', { data: { title: 'Buy milk' } });
+ *   await expect(app.getByText('Buy milk')).toBeVisible();
+ * });
+ * ```
  */
-export const test: TestType<
-  PlaywrightTestArgs & PlaywrightTestOptions & NestwrightTestArgs & NestwrightTestOptions,
-  PlaywrightWorkerArgs & PlaywrightWorkerOptions & NestwrightWorkerArgs & NestwrightWorkerOptions
-> = fixtures;
+export const test: TestType<NestwrightTestArgs & NestwrightTestOptions, NestwrightWorkerArgs & NestwrightWorkerOptions> = fixtures;

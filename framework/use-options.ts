@@ -30,7 +30,11 @@ export interface NestwrightUse {
    * the worker's space once), or the package of an app already in the space (`'com.android.settings'`).
    */
   apk?: string;
-  /** Preferred control channel; the runtime falls back when it is unavailable. */
+  /**
+   * The control channel the suite means to run on, reported with each test (the report's
+   * `channel` parameter). The runtime picks the channel itself and each observation names the
+   * one in use: the protocol has no way to ask for one.
+   */
   channel?: 'accessibility' | 'shizuku' | 'vision';
   /** Default timeout of each action, ms. 0 = the test's timeout. */
   actionTimeout?: number;
@@ -82,6 +86,10 @@ export interface NestwrightUse {
 export interface NestwrightTestOptions {
   /** The app the `app` fixture launches: an APK path or an installed package ({@link NestwrightUse.apk}). */
   apk: string | undefined;
+  /** Default timeout of each action, ms; 0 = the test's timeout (Playwright's option of the same name). */
+  actionTimeout: number;
+  /** Runtime permissions granted up front to each instance ({@link NestwrightUse.permissions}). */
+  permissions: string[] | undefined;
   /** Whether the test's trajectory is attached (default `'on'`). */
   trajectory: 'on' | 'retain-on-failure' | 'off';
   /** Where actions wait, act and verify (default `'auto'`). */
@@ -111,6 +119,10 @@ export interface NestwrightTestOptions {
 export interface NestwrightWorkerOptions {
   /** How to reach the device the `device` fixture connects to (default `{ provider: 'sim' }`, {@link NestwrightUse.deviceOptions}). */
   deviceOptions: DeviceOptions;
+  /** Screenshots in the trajectory (Playwright's option of the same name, {@link NestwrightUse.screenshot}). */
+  screenshot: PlaywrightWorkerOptions['screenshot'];
+  /** The control channel the suite means to run on, reported with each test ({@link NestwrightUse.channel}). Worker-scoped, as Playwright's option of the same name. */
+  channel: NestwrightUse['channel'];
 }
 
 /** The keys `use` had before options and fixtures got different names, and their new names. */

@@ -21,3 +21,14 @@ const extended = test.extend<{ pkg: string }, { provider: string }>({
 extended.use({ apk: 'com.android.settings', deviceActions: 'off', deviceOptions: { provider: 'sim', faults: 'hostile' } });
 // @ts-expect-error the old key is a type error through the extend too.
 extended.use({ app: 'com.android.settings' });
+
+// Merged with Playwright's browser fixtures: both sets of fixtures and options, typed.
+import { mergeTests, test as browserTest } from '@playwright/test';
+const merged = mergeTests(test, browserTest);
+merged.use({ apk: 'fixtures/apks/notes.apk', actionTimeout: 2_000, extraHTTPHeaders: { 'x-suite': 'merged' } });
+merged('typed', async ({ app, request, space }) => {
+  void [app.package, request.get, space.id];
+});
+// nestwright's own test has no browser fixtures.
+// @ts-expect-error `page` comes with Playwright's test: merge it in.
+test('no page', async ({ page }) => void page);
