@@ -1,6 +1,6 @@
 import { formatTitle, screenChanged, TOOLS, type Key, type Observation, type Took, type UiNode } from '../device-runtime/protocol/index.js';
 import { DeviceError } from '../device-runtime/client/index.js';
-import { callSite, type HealedTarget } from './heal/healer.js';
+import { CallSite, type HealedTarget } from './heal/healer.js';
 import { TimeoutError } from './errors.js';
 import { actOnDevice, scrollOnDevice, type DeviceDone, type SelectorTool } from './locator-device.js';
 import { waitHere, waitTimeout, type LocatorRef } from './locator-wait.js';
@@ -31,7 +31,7 @@ async function actUntracked(locator: LocatorRef, api: string, tool: SelectorTool
   const started = Date.now();
   const trips = d.calls.roundTrips;
   // Where the test called this action: healing looks it up, and after an await it is gone from the stack.
-  const at = d.options.heal ? callSite() : undefined;
+  const at = d.options.heal ? CallSite.capture() : undefined;
   const timeout = d.timeout(opts.timeout);
   const deadline = started + timeout;
   const log: string[] = [];

@@ -44,7 +44,7 @@ export interface HealedTarget {
 export interface LocatorHealing {
   resolved(locator: HealableLocator, node: UiNode, obs: Observation): void;
   /** `at`: the action's call site, captured before its first await (else taken here). */
-  missed(m: { api: string; locator: HealableLocator; error: unknown; record: TrajectoryStep; at?: Error }): Promise<HealedTarget>;
+  missed(m: { api: string; locator: HealableLocator; error: unknown; record: TrajectoryStep; at?: CallSite }): Promise<HealedTarget>;
 }
 
 const FRAMEWORK_DIR = dirname(dirname(fileURLToPath(import.meta.url))) + sep;
@@ -55,24 +55,64 @@ interface Site {
   column: number;
 }
 
-/** The first stack frame in user code (not nestwright's framework, not node_modules, not node:). */
+/** The first stack frame in user code (not nestwright's framework, not node_modules, not node:) of a formatted stack. */
 export function userSite(stack: string | undefined): Site | null {
   for (const line of (stack ?? '').split('\n').slice(1)) {
     const m = /(?:\(|at )((?:file:\/\/)?\/[^():]+):(\d+):(\d+)\)?\s*$/.exec(line);
     if (!m) continue;
     const file = m[1]!.startsWith('file://') ? fileURLToPath(m[1]!) : m[1]!;
-    if (file.startsWith(FRAMEWORK_DIR) || file.includes(`${sep}node_modules${sep}`)) continue;
+    if (!inUserCode(file)) continue;
     return { file, line: Number(m[2]), column: Number(m[3]) };
   }
   return null;
 }
 
-export function callSite(): Error {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 40;
-  const e = new Error();
-  Error.stackTraceLimit = limit;
-  return e; // formatted (the costly part) only when read, after the test
+const inUserCode = (file: string) => !file.startsWith(FRAMEWORK_DIR) && !file.includes(`${sep}node_modules${sep}`);
+
+type FormatStack = (error: Error, frames: NodeJS.CallSite[]) => unknown;
+
+/**
+ * Where a locator call was made: V8's frames (async ones included), kept unformatted. Formatting
+ * a whole stack runs every frame through the source maps of Playwright's transpiled specs (its
+ * `Error.prepareStackTrace`), ~40 frames for each action of a test; `user()` finds the user's
+ * frame by file name and formats that one frame alone, through the same formatter, so its line
+ * and column are the spec's.
+ */
+export class CallSite {
+  private constructor(
+    private readonly frames: NodeJS.CallSite[],
+    private readonly format: FormatStack | undefined,
+  ) {}
+
+  static capture(): CallSite {
+    const format = Error.prepareStackTrace as FormatStack | undefined;
+    const limit = Error.stackTraceLimit;
+    const holder: { stack?: unknown } = {};
+    let frames: unknown;
+    Error.prepareStackTrace = (_e, callSites) => callSites;
+    Error.stackTraceLimit = 40;
+    try {
+      Error.captureStackTrace(holder, CallSite.capture);
+      frames = holder.stack; // read here: V8 formats on first read, with the formatter installed then
+    } finally {
+      Error.prepareStackTrace = format as typeof Error.prepareStackTrace;
+      Error.stackTraceLimit = limit;
+    }
+    return new CallSite(Array.isArray(frames) ? (frames as NodeJS.CallSite[]) : [], format);
+  }
+
+  /** The first frame in user code, with the spec's line and column; null when there is none. */
+  user(): Site | null {
+    for (const frame of this.frames) {
+      const name = frame.getFileName();
+      if (!name || name.startsWith('node:')) continue;
+      const file = name.startsWith('file://') ? fileURLToPath(name) : name;
+      if (!inUserCode(file)) continue;
+      const site = userSite(this.format ? String(this.format(new Error(), [frame])) : `Error\n    at ${frame.toString()}`);
+      if (site) return site;
+    }
+    return null;
+  }
 }
 
 /** Add the heal's verdict to the action's error, keeping its class and its call log. */
@@ -90,7 +130,7 @@ function formatCandidates(r: HealResult): string {
 
 /** One test's healing: its mode, the resolutions it saw, the proposals it made. */
 export class Healer implements LocatorHealing {
-  private pending: Array<{ selector: string; node: string; obs: Observation; at: Error }> = [];
+  private pending: Array<{ selector: string; node: string; obs: Observation; at: CallSite }> = [];
   readonly healed: Proposal[] = [];
   readonly warnings: string[] = [];
   /** Every time a model was asked: what it chose and what it cost (the `heal-model` annotations). */
@@ -109,7 +149,7 @@ export class Healer implements LocatorHealing {
 
   resolved(locator: HealableLocator, node: UiNode, obs: Observation): void {
     if (this.mode === 'off') return;
-    this.pending.push({ selector: locator.toString(), node: node.id, obs, at: callSite() });
+    this.pending.push({ selector: locator.toString(), node: node.id, obs, at: CallSite.capture() });
   }
 
   /**
@@ -121,7 +161,7 @@ export class Healer implements LocatorHealing {
   finish(info?: { annotations: Array<{ type: string; description?: string }> }): void {
     const seen = new Set<string>();
     for (const p of this.pending.reverse()) {
-      const site = userSite(p.at.stack);
+      const site = p.at.user();
       if (!site) continue;
       const key = `${site.file}:${site.line}:${site.column} ${p.selector}`;
       if (seen.has(key)) continue;
@@ -153,13 +193,13 @@ export class Healer implements LocatorHealing {
 
   private remembered(site: Site | null, selector: string): FingerprintEntry | null {
     for (const p of [...this.pending].reverse()) {
-      const s = userSite(p.at.stack);
+      const s = p.at.user();
       if (p.selector === selector && s && site && s.file === site.file && s.line === site.line) return { selector, line: s.line, column: s.column, fingerprint: fingerprintOf(p.obs, p.node) };
     }
     return site ? findFingerprint(this.store.get(site.file), selector, site.line, site.column) : null;
   }
 
-  async missed({ api, locator, error, record, at }: { api: string; locator: HealableLocator; error: unknown; record: TrajectoryStep; at?: Error }): Promise<HealedTarget> {
+  async missed({ api, locator, error, record, at }: { api: string; locator: HealableLocator; error: unknown; record: TrajectoryStep; at?: CallSite }): Promise<HealedTarget> {
     if (this.mode === 'off' || !(error instanceof TimeoutError || error instanceof StrictModeViolationError)) throw error;
     const selector = locator.toString();
     // The last observation of the wait is the screen to heal on; when there is none (or it caught
@@ -167,7 +207,7 @@ export class Healer implements LocatorHealing {
     const obs = error instanceof TimeoutError && error.observation && !error.observation.tree_missing ? error.observation : await locator.driver.watch.observe(api);
     // A node that matches but never became actionable (disabled, moving) is not a broken locator.
     if (error instanceof TimeoutError && resolveSteps(obs.nodes, locator.steps).length === 1) throw error;
-    const site = userSite((at ?? callSite()).stack);
+    const site = (at ?? CallSite.capture()).user();
     const entry = this.remembered(site, selector);
     const where = site ? `${relative(this.projectDir, site.file)}:${site.line}` : 'this step';
     if (!entry) throw addTo(error, `heal: no fingerprint of ${selector} at ${where} (one is recorded when the locator resolves in a run with heal on); nothing to heal from.`);
