@@ -1,10 +1,21 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { median, round, type BenchSection } from './section.js';
+import { httpCeiling } from './ceiling.js';
 import { copies, ROOT, runSuite, type SuiteRun } from './suite-run.js';
 
-/** Copies of specs/notes.spec.ts (6 tests each): long enough that start-up is a small part of the 1-worker run. */
-const FILES = Number(process.env.NESTWRIGHT_BENCH_SUITE_FILES ?? 100);
+/**
+ * Spec files on `instant`, each the notes spec's tests five times over (30 tests): 1800 tests,
+ * long enough that start-up is a small part of the run. Five rounds per file rather than five
+ * times the files: Playwright loads every file before the first test (~20 ms each here), so
+ * start-up grows with the number of files, not of tests.
+ */
+const FILES = Number(process.env.NESTWRIGHT_BENCH_SUITE_FILES ?? 60);
+const ROUNDS = 5;
+/** Copies on `realistic` (a phone's latencies, ~2 s a test): start-up is under a tenth with far fewer. */
+const REALISTIC_FILES = Number(process.env.NESTWRIGHT_BENCH_SUITE_REALISTIC_FILES ?? 6);
+/** Round trips per client for the machine's ceiling. */
+const CEILING_CALLS = 3000;
 
 const pct = (part: number, whole: number) => `${round((100 * part) / whole, 1)}%`;
 
@@ -31,18 +42,27 @@ function row(measure: string, r: SuiteRun): Record<string, string | number> {
  */
 export async function benchSuite(): Promise<BenchSection> {
   const spec = readFileSync(path.join(ROOT, 'specs/notes.spec.ts'), 'utf8');
+  const rounds = inRounds(spec, ROUNDS);
   const dir = path.join(ROOT, 'test-results/bench-suite');
-  const runs: Record<number, SuiteRun> = {};
   const rows: BenchSection['rows'] = [];
-  for (const workers of [1, 2]) {
-    const r = await runSuite({ config: 'bench/suite.config.ts', dir, workers, write: copies(FILES, 'notes', spec), env: { NESTWRIGHT_FAULTS: 'instant' } });
-    runs[workers] = r;
-    const name = (w: number) => `notes spec ×${FILES} files (${runs[1]!.tests} tests), ${w} worker${w > 1 ? 's' : ''}`;
-    rows.push({
-      ...row(name(workers), r),
-      ...(workers === 2 ? { vs: name(1), ratio: round(runs[1]!.wallMs / r.wallMs), steady_ratio: round(r.steadyPerS / runs[1]!.steadyPerS) } : {}),
-    });
+  for (const [profile, files] of [['instant', FILES], ['realistic', REALISTIC_FILES]] as const) {
+    const runs: Record<number, SuiteRun> = {};
+    for (const workers of [1, 2]) {
+      const r = await runSuite({ config: 'bench/suite.config.ts', dir, workers, write: copies(files, 'notes', profile === 'instant' ? rounds : spec), env: { NESTWRIGHT_FAULTS: profile } });
+      runs[workers] = r;
+      const name = (w: number) => `notes spec ${profile === 'instant' ? `×${ROUNDS} rounds ` : ''}×${files} files (${runs[1]!.tests} tests), ${profile}, ${w} worker${w > 1 ? 's' : ''}`;
+      rows.push({
+        ...row(name(workers), r),
+        ...(workers === 2 ? { vs: name(1), ratio: round(runs[1]!.wallMs / r.wallMs), steady_ratio: round(r.steadyPerS / runs[1]!.steadyPerS) } : {}),
+      });
+    }
   }
+  // The same shape with nothing but HTTP: what a second client can gain on this machine.
+  const one = await httpCeiling(1, CEILING_CALLS);
+  const two = await httpCeiling(2, CEILING_CALLS);
+  const ceiling = (n: number) => `bare node:http round trips to one server process, ${n} client process${n > 1 ? 'es' : ''} × ${CEILING_CALLS}`;
+  rows.push({ measure: ceiling(1), median_ms: round(one, 0), calls_per_s: round((CEILING_CALLS / one) * 1000, 0) });
+  rows.push({ measure: ceiling(2), median_ms: round(two, 0), calls_per_s: round(((2 * CEILING_CALLS) / two) * 1000, 0), vs: ceiling(1), ratio: round((2 * one) / two) });
   // Playwright's `test` (with its browser fixtures) and its root test type, which nestwright's `test` extends.
   for (const [name, what] of [['test', "its test"], ['_baseTest as test', 'its root test type']] as const) {
     const empty = `import { ${name}, expect } from '@playwright/test';\nfor (let i = 0; i < 10; i++) test(\`empty \${i}\`, async () => { expect(i).toBe(i); });\n`;
@@ -55,7 +75,15 @@ export async function benchSuite(): Promise<BenchSection> {
     notes: [
       'median_ms: the wall time of one child Playwright run (JSON reporter), start to exit. ratio: 1 worker\'s wall time over 2 workers\' (throughput); steady_ratio: the same from the first test\'s start to the last one\'s end.',
       'start_up: before the first test (CLI, config, global setup with the embedded device, worker start, its device connection and space) plus after the last. between_tests: per worker, from one test\'s end to its next test\'s start, summed; test times include the per-test instance (launch and wipe).',
+      'instant: the simulated device answers at once and its work (the runner process) shares the 2 cores with the workers; realistic: a phone\'s latencies (observations 50–150 ms), the device waiting rather than computing, as a phone or an emulator on cores of its own does. ratio on the bare node:http rows: 2 clients\' throughput over 1\'s — the ceiling this machine puts on the instant ratio, with no MCP, simulator or Playwright in it.',
       'Playwright alone: the runner\'s own time between tests (gap_median_ms) with no nestwright at all, on this machine: with its `test`, whose browser fixtures set up two automatic fixtures per test, and with its root test type, which nestwright\'s `test` extends. On 2 cores the device, the runner and the workers share the cores.',
     ],
   };
+}
+
+/** The spec's tests `n` times, each time in a describe of its own (the imports and test.use once). */
+function inRounds(spec: string, n: number): string {
+  const at = spec.indexOf('\ntest(');
+  if (at < 0) throw new Error('bench suite: specs/notes.spec.ts has no top-level test() to repeat');
+  return `${spec.slice(0, at)}\nfor (let round = 1; round <= ${n}; round++) {\ntest.describe(\`round \${round}\`, () => {${spec.slice(at)}});\n}\n`;
 }
