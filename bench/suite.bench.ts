@@ -5,13 +5,13 @@ import { httpCeiling } from './ceiling.js';
 import { copies, ROOT, runSuite, type SuiteRun } from './suite-run.js';
 
 /**
- * Spec files on `instant`, each the notes spec's tests five times over (30 tests): 1800 tests,
- * long enough that start-up is a small part of the run. Five rounds per file rather than five
- * times the files: Playwright loads every file before the first test (~20 ms each here), so
+ * Spec files on `instant`, each the notes spec's tests eight times over (48 tests): 2400 tests,
+ * long enough that start-up is a small part of the run. Rounds within a file rather than more
+ * files: Playwright loads every file before the first test (~20 ms each here), so
  * start-up grows with the number of files, not of tests.
  */
-const FILES = Number(process.env.NESTWRIGHT_BENCH_SUITE_FILES ?? 60);
-const ROUNDS = 5;
+const FILES = Number(process.env.NESTWRIGHT_BENCH_SUITE_FILES ?? 50);
+const ROUNDS = 8;
 /** Copies on `realistic` (a phone's latencies, ~2 s a test): start-up is under a tenth with far fewer. */
 const REALISTIC_FILES = Number(process.env.NESTWRIGHT_BENCH_SUITE_REALISTIC_FILES ?? 6);
 /** Round trips per client for the machine's ceiling. */
