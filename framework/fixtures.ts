@@ -219,12 +219,13 @@ const fixtures = withOptions.extend<{ app: App; _testContext: TestContext }, { d
     }
     _testContext.appPackage = await space.ensure(apk);
     const app = await space.launch(apk);
+    const faultProfile = process.env.NESTWRIGHT_FAULTS || (device.provider === 'sim' ? device.faults : undefined);
     _testContext.trajectory.meta = {
       device: device.provider,
       space: space.id,
       instance: app.instance,
       package: app.package,
-      ...(process.env.NESTWRIGHT_FAULTS || (device.provider === 'sim' && device.faults) ? { faultProfile: process.env.NESTWRIGHT_FAULTS || (device.provider === 'sim' ? device.faults : undefined) } : {}),
+      ...(faultProfile ? { faultProfile } : {}),
       options: { apk, actionTimeout: _testContext.options.actionTimeout, screenshot: _testContext.options.screenshot },
     };
     await use(app);
