@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { NodeStreamableHttpServerTransport } from './server-transport.js';
 import { allowedHosts, authorized, badHostOrOrigin, corsHeaders, digest, HttpError, LIMITS, readJsonBody, reply } from './guards.js';
 
 export interface McpHttpOptions {
@@ -48,7 +48,7 @@ export interface McpHttpHost {
 }
 
 interface Session {
-  transport: StreamableHTTPServerTransport;
+  transport: NodeStreamableHttpServerTransport;
   lastSeen: number;
 }
 
@@ -103,18 +103,13 @@ export async function startMcpHttpHost(opts: McpHttpOptions, hooks: McpHttpHooks
       if (!session) return reply(res, 404, 'SESSION_NOT_FOUND', `unknown or expired session ${sid}; initialize a new one`);
       session.lastSeen = Date.now();
       const body = req.method === 'POST' ? await readJsonBody(req, maxBody) : undefined;
-      cancelOnDisconnect(session.transport, res, body);
-      await session.transport.handleRequest(req, res, body);
-      session.lastSeen = Date.now();
+      session.transport.handleRequest(req, res, body);
       return;
     }
     if (req.method !== 'POST') return reply(res, 400, 'BAD_REQUEST', 'no Mcp-Session-Id; initialize first with POST');
     const body = await readJsonBody(req, maxBody);
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    const transport = new NodeStreamableHttpServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      // SSE responses, not JSON: the SDK (1.32.2) never drops a JSON-mode response stream from
-      // its _streamMapping, so JSON mode leaks ~6 KB per call; the SSE path cleans up.
-      enableJsonResponse: false,
       onsessioninitialized: (id) => {
         sessions.set(id, { transport, lastSeen: Date.now() });
       },
@@ -127,7 +122,7 @@ export async function startMcpHttpHost(opts: McpHttpOptions, hooks: McpHttpHooks
     };
     const server = hooks.newServer(() => transport.sessionId ?? 'anonymous');
     await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    transport.handleRequest(req, res, body);
   }
 
   const http: HttpServer = createServer({ maxHeaderSize: LIMITS.maxHeaderBytes }, (req, res) => {
@@ -183,23 +178,4 @@ export async function startMcpHttpHost(opts: McpHttpOptions, hooks: McpHttpHooks
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
-}
-
-/**
- * A client whose connection drops before its answer is written will never read it: cancel the
- * requests of that POST as if the client had sent `notifications/cancelled`, so waiting tools
- * (ui_wait_for, session_acquire with wait_ms, approval_wait) stop and free what they hold. The SDK
- * aborts a handler's signal only on that notification or when the whole session closes; a
- * dropped HTTP response alone does not reach it, so the notification is handed to the
- * transport's `onmessage`, the path every incoming message takes.
- */
-function cancelOnDisconnect(transport: StreamableHTTPServerTransport, res: ServerResponse, body: unknown): void {
-  const ids = (Array.isArray(body) ? body : [body])
-    .filter((m): m is { id: string | number; method: string } => typeof m === 'object' && m !== null && 'id' in m && 'method' in m)
-    .map((m) => m.id);
-  if (ids.length === 0) return;
-  res.once('close', () => {
-    if (res.writableFinished) return;
-    for (const requestId of ids) transport.onmessage?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: 'client disconnected' } });
-  });
 }

@@ -7,8 +7,8 @@ import { z } from 'zod';
 import { McpToolTransport } from '../../device-runtime/client/index.js';
 
 /**
- * nestwright's Streamable HTTP client against a server that answers with JSON, not SSE (the
- * simulator streams; another runtime may not): the SDK's own server transport in JSON mode,
+ * nestwright's Streamable HTTP client against another server that answers with JSON, not SSE:
+ * the SDK's own server transport in JSON mode,
  * stateful, on loopback. The calls, the session header and ending the session must all work.
  */
 let http: HttpServer;
