@@ -82,8 +82,8 @@ token). Host and Origin headers are checked against an allow-list. Each client g
 reclaimed after 30 minutes idle (its leases with it); an unknown session is a 404. Limits: request
 body ≤ 40 MB, headers ≤ 64 KB, ≤ 32 requests in flight (429 beyond).
 
-A runtime may answer a call as JSON or as an SSE stream (the simulator streams, so it can send a
-call's progress). nestwright's client reads either, keeps its connections alive between calls and
+A runtime may answer a call as JSON or as an SSE stream. The simulator answers in one JSON body
+when the answer is ready within a second, and streams when a call sends progress first or takes longer. nestwright's client reads either, keeps its connections alive between calls and
 opens no standalone GET stream: the protocol sends nothing outside a call's answer. A call whose
 answer stream ends or breaks before the answer fails at once with \`DEVICE_DISCONNECTED\`.
 
