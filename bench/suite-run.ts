@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EMBEDDED_TOKEN_ENV, EMBEDDED_URL_ENV } from '../device-runtime/providers/index.js';
@@ -22,6 +23,25 @@ export interface SuiteRun {
   durations: number[];
   /** Tests per second from the first test's start to the last one's end (start-up left out). */
   steadyPerS: number;
+  /**
+   * Cores kept busy over the run, on average: the machine's busy CPU time (/proc/stat, every
+   * process and thread: the runner with the device, the workers, V8's helper threads, the
+   * kernel) over the wall time. null where /proc/stat is not there.
+   */
+  coresBusy: number | null;
+}
+
+/** Busy and total CPU time of the machine so far, in clock ticks (/proc/stat's first line), or null off Linux. */
+function cpuTicks(): { busy: number; total: number } | null {
+  try {
+    const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
+    const n = fields.map(Number);
+    const idle = n[3]! + (n[4] ?? 0);
+    const total = n.slice(0, 8).reduce((a, b) => a + b, 0);
+    return { busy: total - idle, total };
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -39,6 +59,7 @@ export function runSuite(opts: { config: string; dir: string; workers: number; w
   const cli = path.join(ROOT, 'node_modules/@playwright/test/cli.js');
   const args = [cli, 'test', '-c', opts.config, `--workers=${opts.workers}`, '--reporter=json'];
   const started = Date.now();
+  const ticks = cpuTicks();
   const t = performance.now();
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'ignore'] });
@@ -46,6 +67,9 @@ export function runSuite(opts: { config: string; dir: string; workers: number; w
     child.stdout.on('data', (d) => (out += d));
     child.on('close', (code) => {
       const wallMs = performance.now() - t;
+      const after = cpuTicks();
+      // Busy share of all the machine's ticks, times its cores: cores busy on average.
+      const coresBusy = ticks && after && after.total > ticks.total ? ((after.busy - ticks.busy) / (after.total - ticks.total)) * cpus().length : null;
       const results: Array<{ worker: number; start: number; duration: number }> = [];
       try {
         const report = JSON.parse(out.slice(out.indexOf('{')));
@@ -57,12 +81,12 @@ export function runSuite(opts: { config: string; dir: string; workers: number; w
       } catch {
         /* no report: counted as 0 tests, and not ok */
       }
-      resolve(analyse(results, started, wallMs, code === 0 && results.length > 0));
+      resolve({ ...analyse(results, started, wallMs, code === 0 && results.length > 0), coresBusy });
     });
   });
 }
 
-function analyse(results: Array<{ worker: number; start: number; duration: number }>, started: number, wallMs: number, ok: boolean): SuiteRun {
+function analyse(results: Array<{ worker: number; start: number; duration: number }>, started: number, wallMs: number, ok: boolean): Omit<SuiteRun, 'coresBusy'> {
   if (results.length === 0) return { ok: false, tests: 0, wallMs, startUpMs: wallMs, betweenMs: 0, gaps: [], durations: [], steadyPerS: 0 };
   const first = Math.min(...results.map((r) => r.start));
   const last = Math.max(...results.map((r) => r.start + r.duration));

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import path from 'node:path';
 import { median, round, type BenchSection } from './section.js';
 import { httpCeiling } from './ceiling.js';
@@ -12,8 +13,11 @@ import { copies, ROOT, runSuite, type SuiteRun } from './suite-run.js';
  */
 const FILES = Number(process.env.NESTWRIGHT_BENCH_SUITE_FILES ?? 50);
 const ROUNDS = 8;
-/** Copies on `realistic` (a phone's latencies, ~2 s a test): start-up is under a tenth with far fewer. */
-const REALISTIC_FILES = Number(process.env.NESTWRIGHT_BENCH_SUITE_REALISTIC_FILES ?? 6);
+/**
+ * Copies on `realistic` (a phone's latencies, ~2 s a test): far fewer tests make a long suite.
+ * 9 files (54 tests): start-up under a tenth with 2 workers too (6 files gave 10.9%).
+ */
+const REALISTIC_FILES = Number(process.env.NESTWRIGHT_BENCH_SUITE_REALISTIC_FILES ?? 9);
 /** Round trips per client for the machine's ceiling. */
 const CEILING_CALLS = 3000;
 
@@ -30,6 +34,7 @@ function row(measure: string, r: SuiteRun): Record<string, string | number> {
     start_up_ms: round(r.startUpMs, 0),
     start_up: pct(r.startUpMs, r.wallMs),
     between_tests: pct(r.betweenMs, r.wallMs),
+    ...(r.coresBusy !== null ? { cores_busy: round(r.coresBusy, 2), cpu_ms_per_test: round((r.coresBusy * r.wallMs) / Math.max(1, r.tests), 1) } : {}),
     ...(r.ok ? {} : { note: 'FAILED' }),
   };
 }
@@ -53,7 +58,14 @@ export async function benchSuite(): Promise<BenchSection> {
       const name = (w: number) => `notes spec ${profile === 'instant' ? `×${ROUNDS} rounds ` : ''}×${files} files (${runs[1]!.tests} tests), ${profile}, ${w} worker${w > 1 ? 's' : ''}`;
       rows.push({
         ...row(name(workers), r),
-        ...(workers === 2 ? { vs: name(1), ratio: round(runs[1]!.wallMs / r.wallMs), steady_ratio: round(r.steadyPerS / runs[1]!.steadyPerS) } : {}),
+        ...(workers === 2
+          ? {
+              vs: name(1),
+              ratio: round(runs[1]!.wallMs / r.wallMs),
+              steady_ratio: round(r.steadyPerS / runs[1]!.steadyPerS),
+              ...(runs[1]!.coresBusy ? { cpu_bound_ratio: round(cpus().length / runs[1]!.coresBusy) } : {}),
+            }
+          : {}),
       });
     }
   }
@@ -74,6 +86,7 @@ export async function benchSuite(): Promise<BenchSection> {
     rows,
     notes: [
       'median_ms: the wall time of one child Playwright run (JSON reporter), start to exit. ratio: 1 worker\'s wall time over 2 workers\' (throughput); steady_ratio: the same from the first test\'s start to the last one\'s end.',
+      'cores_busy: the machine\'s busy CPU time over the run\'s wall time (/proc/stat: every process and thread of the run, the kernel\'s work for them included; other load on the machine too, so run it quiet). cpu_ms_per_test: that CPU time per test, all processes together. cpu_bound_ratio: the most 2 workers could give over 1 if a test\'s CPU time stayed the same — the machine\'s cores over the cores 1 worker already keeps busy; a ratio above it is not possible on this machine.',
       'start_up: before the first test (CLI, config, global setup with the embedded device, worker start, its device connection and space) plus after the last. between_tests: per worker, from one test\'s end to its next test\'s start, summed; test times include the per-test instance (launch and wipe).',
       'instant: the simulated device answers at once and its work (the runner process) shares the 2 cores with the workers; realistic: a phone\'s latencies (observations 50–150 ms), the device waiting rather than computing, as a phone or an emulator on cores of its own does. ratio on the bare node:http rows: 2 clients\' throughput over 1\'s — the ceiling this machine puts on the instant ratio, with no MCP, simulator or Playwright in it.',
       'Playwright alone: the runner\'s own time between tests (gap_median_ms) with no nestwright at all, on this machine: with its `test`, whose browser fixtures set up two automatic fixtures per test, and with its root test type, which nestwright\'s `test` extends. On 2 cores the device, the runner and the workers share the cores.',

@@ -61,7 +61,10 @@ const withOptions = base.extend<TestOptions, WorkerOptions>({
   _healStore: [healStore, { scope: 'worker', box: true }],
   ai: [undefined, { option: true, box: 'self' }],
   // The test's AI context (options, usage meter, action cache); cache entries written if it passed.
-  _ai: [async ({ ai }, use, testInfo) => runWithAi(ai, testInfo, use), { auto: true, box: true }],
+  // The per-test plumbing (_ai, _trajectory, _testContext) is `box: 'self'`: no step of its own,
+  // which `box: true` still makes (hidden in reports, but begun, ended and sent to the runner
+  // twice per test each: six steps per test, with their stacks, for nothing shown).
+  _ai: [async ({ ai }, use, testInfo) => runWithAi(ai, testInfo, use), { auto: true, box: 'self' }],
   _trajectory: [
     async ({ trajectory }, use, testInfo) => {
       const t = new Trajectory();
@@ -74,7 +77,7 @@ const withOptions = base.extend<TestOptions, WorkerOptions>({
         testInfo.attachments.push({ name: TRAJECTORY_ATTACHMENT, body: Buffer.from(JSON.stringify(t.toJSON(), null, 2)), contentType: 'application/json' });
       }
     },
-    { box: true },
+    { box: 'self' },
   ],
 });
 
@@ -211,7 +214,7 @@ const fixtures = withOptions.extend<{ app: App; _testContext: TestContext }, { d
     },
     // Auto: a test that launches apps itself (device.newSpace(), space.launch) without the app
     // fixture still gets the test's options, trajectory and healing.
-    { box: true, auto: true },
+    { box: 'self', auto: true },
   ],
 
   app: async ({ app: legacy, apk, space, _testContext, device }, use, testInfo) => {
