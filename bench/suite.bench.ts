@@ -31,6 +31,7 @@ function row(measure: string, r: SuiteRun): Record<string, string | number> {
     tests_per_s: round(r.tests / (r.wallMs / 1000)),
     test_median_ms: round(median(r.durations.length ? r.durations : [0])),
     gap_median_ms: round(median(r.gaps.length ? r.gaps : [0])),
+    gap_mean_ms: round(r.gaps.length ? r.gaps.reduce((a, b) => a + b, 0) / r.gaps.length : 0),
     start_up_ms: round(r.startUpMs, 0),
     start_up: pct(r.startUpMs, r.wallMs),
     between_tests: pct(r.betweenMs, r.wallMs),
@@ -89,7 +90,7 @@ export async function benchSuite(): Promise<BenchSection> {
       'cores_busy: the machine\'s busy CPU time over the run\'s wall time (/proc/stat: every process and thread of the run, the kernel\'s work for them included; other load on the machine too, so run it quiet). cpu_ms_per_test: that CPU time per test, all processes together. cpu_bound_ratio: the most 2 workers could give over 1 if a test\'s CPU time stayed the same — the machine\'s cores over the cores 1 worker already keeps busy; a ratio above it is not possible on this machine.',
       'start_up: before the first test (CLI, config, global setup with the embedded device, worker start, its device connection and space) plus after the last. between_tests: per worker, from one test\'s end to its next test\'s start, summed; test times include the per-test instance (launch and wipe).',
       'instant: the simulated device answers at once and its work (the runner process) shares the 2 cores with the workers; realistic: a phone\'s latencies (observations 50–150 ms), the device waiting rather than computing, as a phone or an emulator on cores of its own does. ratio on the bare node:http rows: 2 clients\' throughput over 1\'s — the ceiling this machine puts on the instant ratio, with no MCP, simulator or Playwright in it.',
-      'Playwright alone: the runner\'s own time between tests (gap_median_ms) with no nestwright at all, on this machine: with its `test`, whose browser fixtures set up two automatic fixtures per test, and with its root test type, which nestwright\'s `test` extends. On 2 cores the device, the runner and the workers share the cores.',
+      'Playwright alone: the runner\'s own time between tests (gap_median_ms, gap_mean_ms) with no nestwright at all, on this machine: with its `test`, whose browser fixtures set up two automatic fixtures per test, and with its root test type, which nestwright\'s `test` extends. On 2 cores the device, the runner and the workers share the cores. Its mean gap is a floor under between_tests: with tests of t ms, between_tests is at least gap / (t + gap) of the time spent in tests and gaps. Playwright reports durations in whole milliseconds, rounded down, so every gap here reads up to 1 ms long (0.5 ms on average), Playwright alone\'s too.',
     ],
   };
 }
