@@ -1,4 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { MAX_BATCH_SIZE } from '@modelcontextprotocol/sdk/server/requestBody.js';
+import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   isInitializeRequest,
@@ -11,9 +13,6 @@ import {
   type MessageExtraInfo,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
-
-/** As the SDK's transport: more messages in one POST than this is refused. */
-const MAX_BATCH = 100;
 
 export interface ServerTransportOptions {
   sessionIdGenerator: () => string;
@@ -132,10 +131,10 @@ export class NodeStreamableHttpServerTransport implements Transport {
     if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
       return this.refuse(res, 406, -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream');
     }
-    if (!/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) {
+    if (!isJsonContentType(req.headers['content-type'])) {
       return this.refuse(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
     }
-    if (Array.isArray(body) && body.length > MAX_BATCH) return this.refuse(res, 400, -32600, `Invalid Request: Batch must not exceed ${MAX_BATCH} messages`);
+    if (Array.isArray(body) && body.length > MAX_BATCH_SIZE) return this.refuse(res, 400, -32600, `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages`);
     const messages: JSONRPCMessage[] = [];
     for (const raw of Array.isArray(body) ? body : [body]) {
       const parsed = JSONRPCMessageSchema.safeParse(raw);

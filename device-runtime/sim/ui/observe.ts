@@ -101,15 +101,15 @@ export function flatten(root: LaidOut, viewport: Bounds, opts: FlattenOptions): 
 
 /** Hash of node ids, texts and centers (companion design): equal hashes mean the same screen. */
 export function screenHash(nodes: UiNode[]): string {
-  // One update of the whole text: the same bytes as an update per node, without a native call each.
-  let text = '';
-  for (const n of nodes) text += `${n.res_id ?? ''}|${n.role}|${n.text ?? ''}|${n.desc ?? ''}|${n.checked ? 1 : 0}|${(n.bounds[0] + n.bounds[2]) >> 1},${(n.bounds[1] + n.bounds[3]) >> 1}\n`;
-  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+  return hash16(nodes.map((n) => `${n.res_id ?? ''}|${n.role}|${n.text ?? ''}|${n.desc ?? ''}|${n.checked ? 1 : 0}|${(n.bounds[0] + n.bounds[2]) >> 1},${(n.bounds[1] + n.bounds[3]) >> 1}\n`));
 }
 
 /** Hash of structure only (no text): a node id still names the same view while this is equal. */
 export function structureHash(nodes: UiNode[]): string {
-  let text = '';
-  for (const n of nodes) text += `${n.id}|${n.class}|${n.res_id ?? ''}|${n.bounds.join(',')}\n`;
-  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+  return hash16(nodes.map((n) => `${n.id}|${n.class}|${n.res_id ?? ''}|${n.bounds.join(',')}\n`));
+}
+
+/** The first 16 hex digits of the SHA-256 of the lines, hashed as one text (one native call, not one per node). */
+function hash16(lines: string[]): string {
+  return createHash('sha256').update(lines.join('')).digest('hex').slice(0, 16);
 }
