@@ -6,14 +6,19 @@ const SimDeviceOptionsSchema = z.object({
   provider: z.literal('sim'),
   /** Connect to a simulator started elsewhere (`npx nestwright sim`) instead of the embedded one. */
   url: z.string().url().optional(),
+  /** The bearer token of the simulator at `url`. */
   token: z.string().optional(),
+  /** Fault profile of a simulator of this worker's own (default `NESTWRIGHT_FAULTS`, else instant); see docs/timing.md. */
   faults: z.enum(['instant', 'realistic', 'hostile']).optional(),
+  /** Seed of the fault profile's randomness (default `NESTWRIGHT_SEED`): the same seed, the same run. */
   seed: z.number().int().optional(),
+  /** Process slots: how many instances run at once (default 4); workers beyond them wait for one. */
   slots: z.number().int().min(1).max(64).optional(),
 });
 const NestspaceDeviceOptionsSchema = z.object({
   provider: z.literal('nestspace'),
   url: z.string().url().describe('MCP endpoint, e.g. http://127.0.0.1:8765/mcp after `adb forward tcp:8765 tcp:8765`'),
+  /** The runtime's bearer token. */
   token: z.string().min(1),
   /** Run `adb forward` for this serial first. */
   adbSerial: z.string().optional(),

@@ -4,6 +4,7 @@ import { DEFAULT_MODELS, MODEL_PRICES, type ModelPrice, type Verb } from './mode
 
 const BudgetSchema = z.strictObject({
   tokens: z.number().int().positive().optional().describe('Input + output + cache tokens'),
+  /** Cost in US dollars, from the model's prices. */
   usd: z.number().positive().optional(),
 });
 export type Budget = z.infer<typeof BudgetSchema>;
@@ -20,8 +21,11 @@ export const AiOptionsSchema = z.strictObject({
   apiKey: z.string().min(1).optional(),
   /** Default: process.env.ANTHROPIC_BASE_URL, else the SDK's default (a proxy or a local stand-in works). */
   baseURL: z.string().url().optional(),
+  /** Model turns an act step may take before it fails. */
   maxTurns: z.number().int().min(1).max(100).default(12),
+  /** Limits per step and per test (`{ tokens, usd }` each); going over fails with AI_BUDGET_EXCEEDED. */
   budget: z.strictObject({ step: BudgetSchema.optional(), test: BudgetSchema.optional() }).default({}),
+  /** The action cache beside the spec (`__ai-cache__/`): read and write it, only read it, or neither. */
   cache: z.enum(['read-write', 'read-only', 'off']).default('read-write'),
   /** USD per million tokens for models not in the table of models.ts (or to override it). */
   prices: z.record(z.string(), PriceSchema).default({}),
@@ -31,6 +35,7 @@ export const AiOptionsSchema = z.strictObject({
   maxRetries: z.number().int().min(0).max(10).default(4),
   /** Per request, ms. */
   requestTimeout: z.number().int().positive().default(60_000),
+  /** Output tokens per model request. */
   maxTokens: z.number().int().positive().default(1024),
   /** Node texts (or patterns) an act step may never tap, type into or long-press, e.g. ['Delete all']. */
   deny: z.array(z.union([z.string(), z.instanceof(RegExp)])).default([]),

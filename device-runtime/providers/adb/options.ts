@@ -12,6 +12,7 @@ export const RuntimeOptionsSchema = z
   .strict();
 
 const common = {
+  /** The NestSpace runtime on the device: how to install, start and authenticate to it. */
   runtime: RuntimeOptionsSchema.optional(),
   /** The runtime's port on the device (default 8765; see docs/protocol.md#transport); forwarded to a free local port. */
   port: z.number().int().min(1).max(65535).optional(),
@@ -28,8 +29,11 @@ const common = {
 export const AdbDeviceOptionsSchema = z
   .object({
     provider: z.literal('adb'),
+    /** The device to use when adb lists several (as `adb devices` prints it). */
     serial: z.string().min(1).optional(),
+    /** Spread workers over these devices, each worker in a space of its own. */
     serials: z.array(z.string().min(1)).min(1).optional(),
+    /** Spread workers over every device adb lists as online. */
     pool: z.boolean().optional(),
     ...common,
   })

@@ -8,6 +8,7 @@ import { ADB_COMMON_OPTIONS } from '../adb/options.js';
 export const EmulatorDeviceOptionsSchema = z
   .object({
     provider: z.literal('emulator'),
+    /** The AVD to run (`emulator -list-avds` lists them). */
     avd: z.string().min(1).regex(/^[\w.-]+$/, 'an AVD name: letters, digits, . _ -'),
     /** No window (`-no-window`); default true. */
     headless: z.boolean().optional(),
