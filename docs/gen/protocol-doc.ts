@@ -41,7 +41,8 @@ export function typeOf(s: Json | undefined): string {
   return [Array.isArray(s.type) ? s.type.join(' \\| ') : s.type ?? 'any', ...bounds].join(' ');
 }
 
-const cell = (t: unknown) => String(t ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ');
+// `<` as an entity: the docs site compiles Markdown as Vue templates, where `<hex>` opens a tag.
+const cell = (t: unknown) => String(t ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ').replace(/</g, '&lt;');
 
 /** One row per property of an object schema: name, type, required/default, description. */
 export function fieldTable(schema: Json, opts: { input: boolean }): string {

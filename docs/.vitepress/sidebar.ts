@@ -1,0 +1,33 @@
+/**
+ * The docs site's navigation, in the order of Playwright's docs. A new page is one file,
+ * docs/TOPIC.md, and one line here; tests/docs/pages.test.ts fails when a page under docs/ is
+ * missing from this list or a line names no page.
+ */
+export interface SidebarItem {
+  text: string;
+  /** The page, as a site path: '/locators' for docs/locators.md. */
+  link: string;
+}
+
+export const sidebar: SidebarItem[] = [
+  { text: 'Getting started', link: '/intro' },
+  { text: 'Writing tests', link: '/writing-tests' },
+  { text: 'Locators', link: '/locators' },
+  { text: 'Actions', link: '/actions' },
+  { text: 'Assertions', link: '/assertions' },
+  { text: 'Fixtures and isolation', link: '/fixtures' },
+  { text: 'Configuration', link: '/configuration' },
+  { text: 'Devices', link: '/devices' },
+  { text: 'Continuous integration', link: '/ci' },
+  { text: 'AI steps', link: '/ai' },
+  { text: 'Healing', link: '/healing' },
+  { text: 'Skills and Maestro import', link: '/skills' },
+  { text: 'Agent MCP server', link: '/mcp' },
+  { text: 'Inspector and trace viewer', link: '/inspector' },
+  { text: 'Appium and WebdriverIO', link: '/appium' },
+  { text: 'APK preflight', link: '/preflight' },
+  { text: 'Errors', link: '/errors' },
+  { text: 'Timing and fault profiles', link: '/timing' },
+  { text: 'Device protocol', link: '/protocol' },
+  { text: 'API reference', link: '/api/README' },
+];
