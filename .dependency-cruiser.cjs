@@ -101,7 +101,8 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: ['(^|/)node_modules/', '^dist/', '\\.d\\.ts$'] },
+    // The docs site's build output and cache (npm run docs:site): bundled code, not ours.
+    exclude: { path: ['(^|/)node_modules/', '^dist/', '\\.d\\.ts$', '^docs/\\.vitepress/(dist|cache)/'] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: {

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitepress';
+import { githubSlug } from '../gen/slug.js';
 import { sidebar } from './sidebar.js';
 
 /**
@@ -28,5 +29,7 @@ export default defineConfig({
   markdown: {
     // Pages are checked for real languages by tests/docs; 'text' marks output.
     defaultHighlightLang: 'text',
+    // GitHub's anchors, so that `page.md#anchor` links work on GitHub and on the site alike.
+    anchor: { slugify: githubSlug },
   },
 });

@@ -71,7 +71,11 @@ export function collectExamples(files = sourceFiles()): Example[] {
   return out;
 }
 
-/** The module an example is compiled as: its imports, the prelude, its body in a block. */
+/**
+ * The module an example is compiled as: its imports, the prelude, its body in a block. An example
+ * that is a module of its own (`export default defineConfig(…)`, a wdio.conf.ts) is compiled
+ * unwrapped, with the prelude less what it declares itself.
+ */
 export function exampleModule(code: string): { text: string; bodyLine: number } {
   const sf = ts.createSourceFile('example.ts', code, ts.ScriptTarget.Latest, true);
   const imports = sf.statements.filter(ts.isImportDeclaration);
@@ -79,20 +83,26 @@ export function exampleModule(code: string): { text: string; bodyLine: number } 
     const b = i.importClause?.namedBindings;
     return b && ts.isNamedImports(b) ? b.elements.map((e) => e.name.text) : [];
   }));
+  const isModule = sf.statements.some((s) => ts.isExportAssignment(s) || ts.isExportDeclaration(s) || (ts.canHaveModifiers(s) && (ts.getModifiers(s) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword)));
+  const declared = new Set(
+    isModule
+      ? sf.statements.flatMap((s) =>
+          ts.isVariableStatement(s) ? s.declarationList.declarations.flatMap((d) => (ts.isIdentifier(d.name) ? [d.name.text] : [])) : (ts.isFunctionDeclaration(s) || ts.isClassDeclaration(s)) && s.name ? [s.name.text] : [],
+        )
+      : [],
+  );
+  const free = (n: string) => !imported.has(n) && !declared.has(n);
   const body = code.slice(imports.length ? imports[imports.length - 1]!.end : 0);
-  const values = PRELUDE_NAMES.filter((n) => !imported.has(n));
-  const types = PRELUDE_TYPES.filter((n) => !imported.has(n)).map((n) => `type ${n}`);
+  const values = PRELUDE_NAMES.filter(free);
+  const types = PRELUDE_TYPES.filter(free).map((n) => `type ${n}`);
   const head = [
     ...imports.map((i) => i.getText(sf)),
     `import { ${[...values, ...types].join(', ')} } from 'nestwright';`,
-    'declare const app: App;',
-    'declare const device: Device;',
-    'declare const space: Space;',
-    'export {};',
-    '{',
+    ...['app: App', 'device: Device', 'space: Space'].filter((d) => free(d.split(':')[0]!)).map((d) => `declare const ${d};`),
+    ...(isModule ? [] : ['export {};', '{']),
   ];
   const bodyStart = code.slice(0, code.length - body.length).split('\n').length - 1;
-  return { text: [...head, body, '}'].join('\n'), bodyLine: head.length - bodyStart };
+  return { text: [...head, body, isModule ? '' : '}'].join('\n'), bodyLine: head.length - bodyStart };
 }
 
 export interface ExampleProblem {
