@@ -37,7 +37,7 @@ Runtime permissions are granted per app per space: at the app's own prompt (the 
 controller's dialog covers the app until answered; after two denials it is no longer shown), at
 install with \`grant_runtime_permissions\`, or with \`space_permissions\` (a dangerous operation,
 so it needs approval; nestwright extension). Only permissions the manifest requests can be
-granted. nestwright resets them before each test's instance starts (see docs/isolation.md).
+granted. nestwright resets them before each test's instance starts (see [Fixtures and isolation](fixtures.md)).
 
 ### <a id="channels"></a>Control channels
 

@@ -1,6 +1,6 @@
 /**
  * `nestwright/reporters/allure`: a Playwright reporter writing Allure results from nestwright's
- * trajectories (docs/report.md).
+ * trajectories (docs/intro.md, "The report").
  *
  *   reporter: [['list'], ['nestwright/reporters/allure', { resultsDir: 'allure-results' }]]
  *

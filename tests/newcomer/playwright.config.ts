@@ -1,7 +1,7 @@
 import { defineConfig } from 'nestwright';
 
 /**
- * A suite written the way a new user writes one: from the README only, with the defaults, no
+ * A suite written the way a new user writes one: from the README and the docs pages only, with the defaults, no
  * hand-tuned timeouts and no test.slow(). It must pass under `instant` and under `hostile`
  * (`npm run test:newcomer`, `npm run test:newcomer:hostile` for seeds 3, 8 and 13).
  */
