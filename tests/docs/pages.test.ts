@@ -75,8 +75,8 @@ test('every page of docs/ is in the site sidebar, once, and every sidebar line n
   expect(onDisk.filter((p) => !links.includes(p)), 'add these pages to docs/.vitepress/sidebar.ts').toEqual([]);
   const missing = links.filter((l) => !pages.includes(join(DOCS, `${l.slice(1)}.md`)) && !l.startsWith('/api/'));
   expect(missing, 'these sidebar lines name no page').toEqual([]);
-  expect(links[0]).toBe('/intro');
-  expect(links.slice(-2)).toEqual(['/protocol', '/api/README']);
+  expect(links[0], 'getting started comes first').toBe('/intro');
+  for (const generated of ['/protocol', '/api/README']) expect(links).toContain(generated);
 });
 
 test('each page starts with its title, then the task, before any code', () => {
