@@ -101,7 +101,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: ['(^|/)node_modules/', '^dist/', '\\.d\\.ts$'] },
+    exclude: { path: ['(^|/)node_modules/', '^dist/', '^device-runtime/appium-driver/dist/', '\\.d\\.ts$'] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: {
