@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { remote } from 'webdriverio';
@@ -17,7 +17,15 @@ import type { Browser } from './fixtures.js';
 
 test.describe.configure({ timeout: 900_000 });
 
-const homeOf = (what: string) => path.join(ROOT, 'test-results', 'appium-packaged', `${what}-${randomUUID().slice(0, 8)}`);
+const homes: string[] = [];
+const homeOf = (what: string) => {
+  const home = path.join(ROOT, 'test-results', 'appium-packaged', `${what}-${randomUUID().slice(0, 8)}`);
+  homes.push(home);
+  return home;
+};
+test.afterAll(() => {
+  if (!process.env.NESTWRIGHT_KEEP_INLINE) for (const home of homes) rmSync(home, { recursive: true, force: true });
+});
 const errorOf = (p: Promise<unknown>) => p.then(() => { throw new Error('expected an error'); }, (e: Error) => e);
 
 /** Every file under `dir`, relative to it. */
@@ -103,7 +111,7 @@ test('the built folder, installed with appium driver install --source=local, ser
   const home = homeOf('folder');
   freshHome(home);
   const out = await installLocal(home, DRIVER_DIR);
-  expect(out).toContain('Driver nestspace@0.1.0 successfully installed');
+  expect(out).toMatch(/Driver nestspace@[\w.-]+ successfully installed/);
   const { nestspace } = await installedDrivers(home);
   expect(nestspace).toMatchObject({ pkgName: 'appium-nestspace-driver', installType: 'local' });
 
