@@ -101,8 +101,8 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    // The docs site's build output and cache (npm run docs:site): bundled code, not ours.
-    exclude: { path: ['(^|/)node_modules/', '^dist/', '\\.d\\.ts$', '^docs/\\.vitepress/(dist|cache)/'] },
+    // The docs site's build output and cache (npm run docs:site) and the Appium driver's build: generated code.
+    exclude: { path: ['(^|/)node_modules/', '^dist/', '^device-runtime/appium-driver/dist/', '\\.d\\.ts$', '^docs/\\.vitepress/(dist|cache)/'] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: {

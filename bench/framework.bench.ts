@@ -199,7 +199,7 @@ async function measurePeer(): Promise<{ click: number[]; displayed: number[]; se
   const xml = path.join(APPIUM_HOME, 'notes-app.xml');
   writeFileSync(xml, FAKE_APP_XML);
   const port = 4723 + Math.floor(Math.random() * 1000);
-  const server = spawn(process.execPath, [appiumMain, 'server', '--port', String(port), '--log-level', 'error'], { env: { ...process.env, APPIUM_HOME, NODE_OPTIONS: '--import tsx' }, stdio: 'ignore' });
+  const server = spawn(process.execPath, [appiumMain, 'server', '--port', String(port), '--log-level', 'error'], { env: { ...process.env, APPIUM_HOME }, stdio: 'ignore' });
   try {
     for (let i = 0; i < 150; i++) {
       const up = await fetch(`http://127.0.0.1:${port}/status`).then((r) => r.ok, () => false);

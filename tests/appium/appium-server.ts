@@ -1,60 +1,36 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { APPIUM, DRIVER_DIR, freshHome, homeEnv, installLocal, packDriver, ROOT, withLock } from './driver-install.js';
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export { ROOT };
 /** APPIUM_HOME inside the project (git-ignored): its manifest lists the drivers installed below. */
 export const APPIUM_HOME = process.env.NESTWRIGHT_APPIUM_HOME ?? path.join(ROOT, '.nestwright', 'appium-home');
-const APPIUM = path.join(ROOT, 'node_modules/appium/index.js');
 export const DRIVERS = {
-  nestspace: path.join(ROOT, 'device-runtime/appium-driver'),
+  nestspace: DRIVER_DIR,
   fake: path.join(ROOT, 'node_modules/@appium/fake-driver'),
 } as const;
-
-const run = promisify(execFile);
 
 function manifest(): string {
   const f = path.join(APPIUM_HOME, 'node_modules/.cache/appium/extensions.yaml');
   return existsSync(f) ? readFileSync(f, 'utf8') : '';
 }
 
-/** A lock directory: parallel test files install the drivers once, one at a time. */
-async function withLock<T>(fn: () => Promise<T>): Promise<T> {
-  const lock = path.join(APPIUM_HOME, '.install-lock');
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      if (Date.now() > deadline) rmSync(lock, { recursive: true, force: true });
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
-  try {
-    return await fn();
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
-}
-
 /**
- * Install the NestSpace driver and @appium/fake-driver into APPIUM_HOME from their local paths,
- * as a user would (`appium driver install --source=local <path>`), unless they are there already.
- * Local installs are links: nothing is downloaded, and edits to the driver apply at once.
+ * Build the NestSpace driver (through `npm pack`, when its sources changed) and install it and
+ * @appium/fake-driver into APPIUM_HOME from their local folders, as a user would
+ * (`appium driver install --source=local <dir>`), unless they are there already. Local installs
+ * are links: nothing is downloaded, and a rebuilt dist/ applies at once.
  */
 export async function ensureDrivers(): Promise<void> {
+  await packDriver();
   const has = (name: string) => new RegExp(`^\\s{2}${name}:`, 'm').test(manifest());
   if (has('nestspace') && has('fake')) return;
-  mkdirSync(APPIUM_HOME, { recursive: true });
-  await withLock(async () => {
-    if (!existsSync(path.join(APPIUM_HOME, 'package.json'))) writeFileSync(path.join(APPIUM_HOME, 'package.json'), '{ "private": true }\n');
+  await withLock(path.join(APPIUM_HOME, '..', 'appium-home.lock'), async () => {
+    if (!existsSync(path.join(APPIUM_HOME, 'package.json'))) freshHome(APPIUM_HOME);
     for (const [name, dir] of Object.entries(DRIVERS)) {
-      if (has(name)) continue;
-      await run(process.execPath, [APPIUM, 'driver', 'install', '--source=local', dir], { env: { ...process.env, APPIUM_HOME }, timeout: 180_000 });
+      if (!has(name)) await installLocal(APPIUM_HOME, dir);
     }
   });
 }
@@ -78,16 +54,16 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * Start an Appium 3 server from node_modules with the project's APPIUM_HOME. The NestSpace
- * driver is TypeScript in this repository, so the server runs with tsx's loader (a published
- * build would not need it).
+ * Start an Appium 3 server from node_modules, as a user runs one: plain Node, no loader
+ * (NODE_OPTIONS removed), the drivers of `opts.home` (default: the project's APPIUM_HOME, with
+ * the drivers installed first).
  */
-export async function startAppium(opts: { allowInsecure?: string[]; env?: Record<string, string> } = {}): Promise<AppiumServer> {
-  await ensureDrivers();
+export async function startAppium(opts: { allowInsecure?: string[]; env?: Record<string, string>; home?: string } = {}): Promise<AppiumServer> {
+  if (!opts.home) await ensureDrivers();
   const port = await freePort();
   const args = [APPIUM, 'server', '--address', '127.0.0.1', '--port', String(port), '--log-level', 'warn', '--log-no-colors'];
   if (opts.allowInsecure?.length) args.push('--allow-insecure', opts.allowInsecure.join(','));
-  const env: NodeJS.ProcessEnv = { ...process.env, APPIUM_HOME, NODE_OPTIONS: '--import tsx', ...opts.env };
+  const env: NodeJS.ProcessEnv = { ...homeEnv(opts.home ?? APPIUM_HOME), ...opts.env };
   delete env.NESTWRIGHT_SIM_URL;
   delete env.NESTWRIGHT_SIM_TOKEN;
   const child: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });

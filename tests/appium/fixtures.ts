@@ -6,8 +6,9 @@ export type Browser = Awaited<ReturnType<typeof remote>>;
 
 /**
  * `appium`: one Appium 3 server per worker (it takes seconds to start), with the NestSpace
- * driver installed from its local path. `open(caps)`: a WebdriverIO 9 session against it,
- * deleted when the test ends if the test has not done so.
+ * driver built and installed from its local folder (packing it first, when its sources changed,
+ * can take minutes). `open(caps)`: a WebdriverIO 9 session against it, deleted when the test
+ * ends if the test has not done so.
  */
 export const test = base.extend<{ open: (extra?: Record<string, unknown>) => Promise<Browser> }, { appium: AppiumServer }>({
   appium: [
@@ -16,7 +17,7 @@ export const test = base.extend<{ open: (extra?: Record<string, unknown>) => Pro
       await use(server);
       await server.close();
     },
-    { scope: 'worker', timeout: 180_000 },
+    { scope: 'worker', timeout: 600_000 },
   ],
   open: async ({ appium }, use) => {
     const sessions: Browser[] = [];
