@@ -26,6 +26,8 @@ export const EXTERNAL: Record<string, string> = {
   claude: 'Claude Code: adding the MCP server',
   'apt-get': 'Debian packages: Java, Chromium',
   git: 'reviewing healed specs',
+  cd: 'the shell: changing to a project folder',
+  export: 'the shell: setting an environment variable',
 };
 
 const NPM_COMMANDS = new Set(['ci', 'i', 'install', 'test', 'pack', 'publish', 'run']);
