@@ -1,10 +1,20 @@
 import { z } from 'zod';
 import type { Observation, UiNode } from '../../device-runtime/protocol/index.js';
+import { normalize } from './similarity.js';
+
+/**
+ * What named another node of the recorded screen, a control of the target's kind: its own label
+ * (text or description; a field's hint) and, in a list row, the row's first other label (which
+ * row's "Pay"); a control with no label of its own is named by its row (the label beside it).
+ */
+export const IdentitySchema = z.object({ label: z.string().optional(), row: z.string().optional() });
+export type Identity = z.infer<typeof IdentitySchema>;
 
 /**
  * What is remembered about the node a locator resolved to, so that it can be found again after
- * the app changed: its own features, where it sat on the screen, and what was around it. Small
- * (a few hundred bytes) and JSON, because fingerprints live in files in the repository.
+ * the app changed: its own features, where it sat on the screen, what was around it, and what
+ * named the other nodes there. Small (around a kilobyte at most) and JSON, because fingerprints
+ * live in files in the repository.
  */
 export const FingerprintSchema = z.object({
   version: z.literal(1),
@@ -29,10 +39,20 @@ export const FingerprintSchema = z.object({
   /**
    * In a list, the labels of the node's row (its nearest list item, itself when it is one),
    * other than its own, at most 4: what tells one row's checkbox or download icon from the next
-   * row's, and what names a row that has no label of its own. Absent outside lists, and in
-   * fingerprints written before it existed.
+   * row's, and what names a row that has no label of its own. Outside lists, for a control with
+   * no label of its own (a switch beside its title), the static labels on its line. Absent
+   * otherwise, and in fingerprints written before it existed.
    */
   row: z.array(z.string()).max(4).optional(),
+  /**
+   * The other nodes of the recorded screen, by what named them: `ids`, the resource-id names
+   * they carried (nearest first, at most 64), and `names`, the identities of the controls of the
+   * target's kind (nearest first, at most 24). Neither holds what the target itself, a node
+   * containing it or a node inside it carried. A node of a new screen that still carries one of
+   * them is that other control, still there, not the target renamed. Absent in fingerprints
+   * written before it existed (then nothing is excluded on this ground).
+   */
+  others: z.object({ ids: z.array(z.string()).max(64), names: z.array(IdentitySchema).max(24) }).optional(),
   /** The kept ancestors, nearest first, as `role#id` (id when it has one), at most 3. */
   ancestors: z.array(z.string()).max(3),
   package: z.string().nullable(),
@@ -46,6 +66,16 @@ export const idName = (resId: string | null | undefined): string | null => (resI
 const r3 = (x: number) => Math.round(x * 1000) / 1000;
 const center = (b: readonly number[]) => [(b[0]! + b[2]!) / 2, (b[1]! + b[3]!) / 2] as const;
 const label = (n: UiNode) => n.text || n.desc || null;
+/** What a user reads as the node's name: a field's hint (its text is what was typed), else its text or description. */
+const ownName = (n: UiNode) => (n.editable ? n.hint : n.text || n.desc) || null;
+const unlabelled = (n: UiNode) => !n.text && !n.desc && !n.hint;
+
+/**
+ * Roles one control may change between across releases (a button becomes an icon or a text
+ * link; a checkbox a switch): a candidate of another family is not the target.
+ */
+const ROLE_FAMILY: Record<string, string> = { button: 'act', image: 'act', text: 'act', listitem: 'act', checkbox: 'check', switch: 'check', radio: 'check', textbox: 'field' };
+export const roleFamily = (role: string) => ROLE_FAMILY[role] ?? role;
 
 /** Ids of `root` and every node below it (by parent links), in one pass over the flattened tree. */
 export function subtreeIds(nodes: UiNode[], rootId: string): Set<string> {
@@ -67,32 +97,115 @@ export function rowOf(node: UiNode, byId: Map<string, UiNode>): UiNode | undefin
   return row;
 }
 
-/** The labels of `node`'s row other than its own (see `row` in {@link FingerprintSchema}), or null outside a row. */
+/** Ids of `node`, the nodes above it and the nodes below it: what is the target, not beside it. */
+function lineageOf(nodes: UiNode[], node: UiNode, byId: Map<string, UiNode>): Set<string> {
+  const lineage = subtreeIds(nodes, node.id);
+  for (let p = node.parent ? byId.get(node.parent) : undefined; p; p = p.parent ? byId.get(p.parent) : undefined) lineage.add(p.id);
+  return lineage;
+}
+
+/**
+ * The static labels on an unlabelled control's line (not clickable, not editable, vertically
+ * centred within the control's height, beside it rather than over it), in tree order: the title
+ * and summary of a settings row whose layout a device does not keep.
+ */
+function lineLabels(nodes: UiNode[], node: UiNode, lineage: Set<string>): string[] {
+  const [l, t, r, b] = node.bounds;
+  return nodes
+    .filter((n) => !lineage.has(n.id) && !n.clickable && !n.editable && label(n))
+    .filter((n) => {
+      const cy = (n.bounds[1] + n.bounds[3]) / 2;
+      return cy >= t && cy <= b && (n.bounds[2] <= l || n.bounds[0] >= r);
+    })
+    .map((n) => label(n)!);
+}
+
+/** The labels of `node`'s row other than its own (see `row` in {@link FingerprintSchema}), or null when it has none. */
 function rowLabels(nodes: UiNode[], node: UiNode, byId: Map<string, UiNode>): string[] | null {
   const row = rowOf(node, byId);
-  if (!row) return null;
+  if (!row) {
+    if (!unlabelled(node)) return null;
+    const line = [...new Set(lineLabels(nodes, node, lineageOf(nodes, node, byId)))].slice(0, 4);
+    return line.length ? line : null;
+  }
   const inRow = subtreeIds(nodes, row.id);
   const own = label(node);
   const labels = nodes.filter((n) => inRow.has(n.id) && label(n) && label(n) !== own).map((n) => label(n)!);
   return [...new Set(labels)].slice(0, 4);
 }
 
+/** A node's {@link Identity}: its own name and, in a list row (or unlabelled), its row's first other label; null when neither. */
+function identityOfNode(nodes: UiNode[], node: UiNode, byId: Map<string, UiNode>): Identity | null {
+  return identity(ownName(node), rowLabels(nodes, node, byId));
+}
+const identity = (name: string | null, row: string[] | null | undefined): Identity | null => {
+  const first = row?.[0];
+  if (!name && !first) return null;
+  return { ...(name ? { label: name } : {}), ...(first ? { row: first } : {}) };
+};
+/** The {@link Identity} a fingerprint gives its node (the same as when it was recorded). */
+export const identityOf = (f: Fingerprint): Identity | null => identity((f.editable ? f.hint : f.text || f.desc) || null, f.row);
+
 /**
- * The fingerprint of node `nodeId` of an observation. Pure; costs one pass over the nodes (plus
- * a sort of the labelled ones), so the framework computes it after the test, never in an action.
+ * Whether identity `a` names the node `b` names: the same label (or both none) and the same row
+ * label, a row label missing on one side counting as the same (a control moved out of a list).
+ */
+export function sameIdentity(a: Identity, b: Identity): boolean {
+  const eq = (x: string | undefined, y: string | undefined) => (x === undefined) === (y === undefined) && (x === undefined || normalize(x) === normalize(y!));
+  if (!eq(a.label, b.label)) return false;
+  if (a.label === undefined) return eq(a.row, b.row);
+  return a.row === undefined || b.row === undefined || normalize(a.row) === normalize(b.row);
+}
+
+/** Whether `n` is of a kind a heal of `target` could land on (role family, editable, clickable, checkable as `eligible` in heal.ts asks). */
+const sameKind = (target: UiNode, n: UiNode) =>
+  roleFamily(n.role) === roleFamily(target.role) && n.editable === target.editable && (!target.clickable || n.clickable) && (!target.checkable || !!n.checkable);
+
+/** The `others` of a fingerprint (see {@link FingerprintSchema}): nodes outside the target's lineage, nearest first. */
+function othersOf(nodes: UiNode[], node: UiNode, byId: Map<string, UiNode>, distance: (n: UiNode) => number): NonNullable<Fingerprint['others']> {
+  const lineage = lineageOf(nodes, node, byId);
+  const mine = new Set(nodes.filter((n) => lineage.has(n.id) && n.res_id).map((n) => idName(n.res_id)!));
+  const outside = nodes.filter((n) => !lineage.has(n.id)).sort((a, b) => distance(a) - distance(b));
+  const ids = [...new Set(outside.filter((n) => n.res_id && !mine.has(idName(n.res_id)!)).map((n) => idName(n.res_id)!))].slice(0, 64);
+  const own = identityOfNode(nodes, node, byId);
+  const names: Identity[] = [];
+  for (const n of outside) {
+    if (names.length >= 24) break;
+    if (!sameKind(node, n)) continue;
+    const id = identityOfNode(nodes, n, byId);
+    if (!id || (own && sameIdentity(id, own)) || names.some((x) => sameIdentity(x, id))) continue;
+    names.push(id);
+  }
+  return { ids, names };
+}
+
+/**
+ * The fingerprint of node `nodeId` of an observation, with what named the screen's other nodes
+ * (`others`). Pure; costs a few passes over the nodes (plus a sort), so the framework computes
+ * it after the test, never in an action.
  */
 export function fingerprintOf(observation: Observation, nodeId: string): Fingerprint {
+  return fingerprint(observation, nodeId, true);
+}
+
+/** {@link fingerprintOf} without `others`: what a candidate of a new screen is compared on, one pass cheaper per candidate. */
+export function candidateFingerprint(observation: Observation, nodeId: string): Fingerprint {
+  return fingerprint(observation, nodeId, false);
+}
+
+function fingerprint(observation: Observation, nodeId: string, withOthers: boolean): Fingerprint {
   const node = observation.nodes.find((n) => n.id === nodeId);
   if (!node) throw new Error(`fingerprintOf: node ${JSON.stringify(nodeId)} is not in snapshot ${observation.snapshot_id} (node ids are valid in their own snapshot only)`);
   const { width, height } = observation.screen;
   const own = subtreeIds(observation.nodes, node.id);
   const [cx, cy] = center(node.bounds);
+  const distance = (n: UiNode) => {
+    const [x, y] = center(n.bounds);
+    return Math.hypot((x - cx) / width, (y - cy) / height);
+  };
   const neighbors = observation.nodes
     .filter((n) => !own.has(n.id) && label(n) && label(n) !== label(node))
-    .map((n) => {
-      const [x, y] = center(n.bounds);
-      return { label: label(n)!, d: Math.hypot((x - cx) / width, (y - cy) / height) };
-    })
+    .map((n) => ({ label: label(n)!, d: distance(n) }))
     .sort((a, b) => a.d - b.d || a.label.localeCompare(b.label))
     .filter((n, i, all) => all.findIndex((m) => m.label === n.label) === i)
     .slice(0, 6)
@@ -118,7 +231,28 @@ export function fingerprintOf(observation: Observation, nodeId: string): Fingerp
     neighbors,
     ancestors,
     ...(row ? { row } : {}),
+    ...(withOthers ? { others: othersOf(observation.nodes, node, byId, distance) } : {}),
     package: observation.package,
     activity: observation.activity,
   };
+}
+
+/**
+ * Why candidate `got` (a node of the new screen) is another control of the recorded screen
+ * rather than the target's heir, or null: it still carries a resource id that another recorded
+ * node carried, or still has the identity (label, or label and row) another recorded control had
+ * and not the target's. That control still exists; healing onto it is the sibling mis-heal.
+ * Fingerprints without `others` (written before it existed) exclude nothing.
+ */
+export function belongedToAnother(want: Fingerprint, got: Fingerprint): string | null {
+  if (!want.others) return null;
+  if (got.res_id && got.res_id !== want.res_id && want.others.ids.includes(got.res_id)) return `its id '${got.res_id}' belonged to another node of the recorded screen: that node is still here, not the target renamed`;
+  const id = identityOf(got);
+  if (!id) return null;
+  const mine = identityOf(want);
+  if (mine && sameIdentity(id, mine)) return null;
+  const other = want.others.names.find((o) => sameIdentity(o, id));
+  if (!other) return null;
+  const named = [other.label && `'${other.label}'`, other.row && `row '${other.row}'`].filter(Boolean).join(' in ');
+  return `it is named as another control of the recorded screen was (${named}): that control is still here, not the target renamed`;
 }

@@ -5,7 +5,7 @@
 import { evaluate, tally } from './evaluate.js';
 import type { DriftCase } from './dsl.js';
 
-const SPLITS = ['tune', 'holdout', 'holdout2', 'holdout3', 'holdout4', 'holdout5', 'siblings'];
+const SPLITS = ['tune', 'holdout', 'holdout2', 'holdout3', 'holdout4', 'holdout5', 'siblings', 'siblings2'];
 const args = process.argv.slice(2);
 const verbose = args.includes('-v');
 const all = args.includes('-a');
