@@ -97,10 +97,32 @@ export function rowOf(node: UiNode, byId: Map<string, UiNode>): UiNode | undefin
   return row;
 }
 
+/** The flattened tree with its links indexed once: nodes by id, children in node order. */
+interface Tree {
+  nodes: UiNode[];
+  byId: Map<string, UiNode>;
+  children: Map<string, UiNode[]>;
+}
+function indexTree(nodes: UiNode[]): Tree {
+  const children = new Map<string, UiNode[]>();
+  for (const n of nodes) if (n.parent) (children.get(n.parent) ?? children.set(n.parent, []).get(n.parent)!).push(n);
+  return { nodes, byId: new Map(nodes.map((n) => [n.id, n])), children };
+}
+/** `root` and every node below it, in node order (what {@link subtreeIds} holds, at the cost of the subtree's size). */
+function below(tree: Tree, root: UiNode): UiNode[] {
+  const out: UiNode[] = [];
+  const visit = (n: UiNode) => {
+    out.push(n);
+    for (const c of tree.children.get(n.id) ?? []) visit(c);
+  };
+  visit(root);
+  return out;
+}
+
 /** Ids of `node`, the nodes above it and the nodes below it: what is the target, not beside it. */
-function lineageOf(nodes: UiNode[], node: UiNode, byId: Map<string, UiNode>): Set<string> {
-  const lineage = subtreeIds(nodes, node.id);
-  for (let p = node.parent ? byId.get(node.parent) : undefined; p; p = p.parent ? byId.get(p.parent) : undefined) lineage.add(p.id);
+function lineageOf(tree: Tree, node: UiNode): Set<string> {
+  const lineage = new Set(below(tree, node).map((n) => n.id));
+  for (let p = node.parent ? tree.byId.get(node.parent) : undefined; p; p = p.parent ? tree.byId.get(p.parent) : undefined) lineage.add(p.id);
   return lineage;
 }
 
@@ -109,9 +131,10 @@ function lineageOf(nodes: UiNode[], node: UiNode, byId: Map<string, UiNode>): Se
  * centred within the control's height, beside it rather than over it), in tree order: the title
  * and summary of a settings row whose layout a device does not keep.
  */
-function lineLabels(nodes: UiNode[], node: UiNode, lineage: Set<string>): string[] {
+function lineLabels(tree: Tree, node: UiNode): string[] {
+  const lineage = lineageOf(tree, node);
   const [l, t, r, b] = node.bounds;
-  return nodes
+  return tree.nodes
     .filter((n) => !lineage.has(n.id) && !n.clickable && !n.editable && label(n))
     .filter((n) => {
       const cy = (n.bounds[1] + n.bounds[3]) / 2;
@@ -121,22 +144,21 @@ function lineLabels(nodes: UiNode[], node: UiNode, lineage: Set<string>): string
 }
 
 /** The labels of `node`'s row other than its own (see `row` in {@link FingerprintSchema}), or null when it has none. */
-function rowLabels(nodes: UiNode[], node: UiNode, byId: Map<string, UiNode>): string[] | null {
-  const row = rowOf(node, byId);
+function rowLabels(tree: Tree, node: UiNode): string[] | null {
+  const row = rowOf(node, tree.byId);
   if (!row) {
     if (!unlabelled(node)) return null;
-    const line = [...new Set(lineLabels(nodes, node, lineageOf(nodes, node, byId)))].slice(0, 4);
+    const line = [...new Set(lineLabels(tree, node))].slice(0, 4);
     return line.length ? line : null;
   }
-  const inRow = subtreeIds(nodes, row.id);
   const own = label(node);
-  const labels = nodes.filter((n) => inRow.has(n.id) && label(n) && label(n) !== own).map((n) => label(n)!);
+  const labels = below(tree, row).filter((n) => label(n) && label(n) !== own).map((n) => label(n)!);
   return [...new Set(labels)].slice(0, 4);
 }
 
 /** A node's {@link Identity}: its own name and, in a list row (or unlabelled), its row's first other label; null when neither. */
-function identityOfNode(nodes: UiNode[], node: UiNode, byId: Map<string, UiNode>): Identity | null {
-  return identity(ownName(node), rowLabels(nodes, node, byId));
+function identityOfNode(tree: Tree, node: UiNode): Identity | null {
+  return identity(ownName(node), rowLabels(tree, node));
 }
 const identity = (name: string | null, row: string[] | null | undefined): Identity | null => {
   const first = row?.[0];
@@ -150,11 +172,11 @@ export const identityOf = (f: Fingerprint): Identity | null => identity((f.edita
  * Whether identity `a` names the node `b` names: the same label (or both none) and the same row
  * label, a row label missing on one side counting as the same (a control moved out of a list).
  */
-export function sameIdentity(a: Identity, b: Identity): boolean {
-  const eq = (x: string | undefined, y: string | undefined) => (x === undefined) === (y === undefined) && (x === undefined || normalize(x) === normalize(y!));
+export function sameIdentity(a: Identity, b: Identity, norm: (s: string) => string = normalize): boolean {
+  const eq = (x: string | undefined, y: string | undefined) => (x === undefined) === (y === undefined) && (x === undefined || norm(x) === norm(y!));
   if (!eq(a.label, b.label)) return false;
   if (a.label === undefined) return eq(a.row, b.row);
-  return a.row === undefined || b.row === undefined || normalize(a.row) === normalize(b.row);
+  return a.row === undefined || b.row === undefined || norm(a.row) === norm(b.row);
 }
 
 /** Whether `n` is of a kind a heal of `target` could land on (role family, editable, clickable, checkable as `eligible` in heal.ts asks). */
@@ -162,21 +184,37 @@ const sameKind = (target: UiNode, n: UiNode) =>
   roleFamily(n.role) === roleFamily(target.role) && n.editable === target.editable && (!target.clickable || n.clickable) && (!target.checkable || !!n.checkable);
 
 /** The `others` of a fingerprint (see {@link FingerprintSchema}): nodes outside the target's lineage, nearest first. */
-function othersOf(nodes: UiNode[], node: UiNode, byId: Map<string, UiNode>, distance: (n: UiNode) => number): NonNullable<Fingerprint['others']> {
-  const lineage = lineageOf(nodes, node, byId);
-  const mine = new Set(nodes.filter((n) => lineage.has(n.id) && n.res_id).map((n) => idName(n.res_id)!));
-  const outside = nodes.filter((n) => !lineage.has(n.id)).sort((a, b) => distance(a) - distance(b));
-  const ids = [...new Set(outside.filter((n) => n.res_id && !mine.has(idName(n.res_id)!)).map((n) => idName(n.res_id)!))].slice(0, 64);
-  const own = identityOfNode(nodes, node, byId);
+function othersOf(tree: Tree, node: UiNode, distance: (n: UiNode) => number): NonNullable<Fingerprint['others']> {
+  const lineage = lineageOf(tree, node);
+  const mine = new Set(tree.nodes.filter((n) => lineage.has(n.id) && n.res_id).map((n) => idName(n.res_id)!));
+  const outside = tree.nodes
+    .filter((n) => !lineage.has(n.id))
+    .map((n) => ({ n, d: distance(n) }))
+    .sort((a, b) => a.d - b.d)
+    .map((x) => x.n);
+  const ids = new Set<string>();
+  for (const n of outside) {
+    const id = idName(n.res_id);
+    if (id && !mine.has(id) && ids.add(id).size >= 64) break;
+  }
+  const own = identityOfNode(tree, node);
+  // Labels repeat (every row's "Pay"): normalize each once.
+  const normalized = new Map<string, string>();
+  const norm = (x: string) => normalized.get(x) ?? normalized.set(x, normalize(x)).get(x)!;
   const names: Identity[] = [];
+  const seen = new Set<string>();
   for (const n of outside) {
     if (names.length >= 24) break;
     if (!sameKind(node, n)) continue;
-    const id = identityOfNode(nodes, n, byId);
-    if (!id || (own && sameIdentity(id, own)) || names.some((x) => sameIdentity(x, id))) continue;
+    const id = identityOfNode(tree, n);
+    if (!id) continue;
+    const key = `${norm(id.label ?? '')}\u0000${norm(id.row ?? '')}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if ((own && sameIdentity(id, own, norm)) || names.some((x) => sameIdentity(x, id, norm))) continue;
     names.push(id);
   }
-  return { ids, names };
+  return { ids: [...ids], names };
 }
 
 /**
@@ -210,12 +248,13 @@ function fingerprint(observation: Observation, nodeId: string, withOthers: boole
     .filter((n, i, all) => all.findIndex((m) => m.label === n.label) === i)
     .slice(0, 6)
     .map((n) => n.label);
-  const byId = new Map(observation.nodes.map((n) => [n.id, n]));
+  const tree = indexTree(observation.nodes);
+  const byId = tree.byId;
   const ancestors: string[] = [];
   for (let p = node.parent ? byId.get(node.parent) : undefined; p && ancestors.length < 3; p = p.parent ? byId.get(p.parent) : undefined) {
     ancestors.push(`${p.role}${p.res_id ? `#${idName(p.res_id)}` : ''}`);
   }
-  const row = rowLabels(observation.nodes, node, byId);
+  const row = rowLabels(tree, node);
   return {
     version: 1,
     role: node.role,
@@ -231,7 +270,7 @@ function fingerprint(observation: Observation, nodeId: string, withOthers: boole
     neighbors,
     ancestors,
     ...(row ? { row } : {}),
-    ...(withOthers ? { others: othersOf(observation.nodes, node, byId, distance) } : {}),
+    ...(withOthers ? { others: othersOf(tree, node, distance) } : {}),
     package: observation.package,
     activity: observation.activity,
   };
