@@ -6,6 +6,8 @@ import { HOLDOUT2 } from '../tests/heal/corpus/holdout2.js';
 import { HOLDOUT3 } from '../tests/heal/corpus/holdout3.js';
 import { HOLDOUT4 } from '../tests/heal/corpus/holdout4.js';
 import { HOLDOUT5 } from '../tests/heal/corpus/holdout5.js';
+import { SIBLINGS } from '../tests/heal/corpus/siblings.js';
+import { SIBLINGS2 } from '../tests/heal/corpus/siblings2.js';
 import { TUNE } from '../tests/heal/corpus/tune.js';
 import { median, round, sample, type BenchSection } from './section.js';
 
@@ -17,7 +19,7 @@ import { median, round, sample, type BenchSection } from './section.js';
  */
 export async function benchHealCorpus(): Promise<BenchSection> {
   const rows: BenchSection['rows'] = [];
-  for (const [split, cases] of [['tune', TUNE], ['holdout', HOLDOUT], ['holdout2', HOLDOUT2], ['holdout3', HOLDOUT3], ['holdout4', HOLDOUT4], ['holdout5', HOLDOUT5], ['all', [...TUNE, ...HOLDOUT, ...HOLDOUT2, ...HOLDOUT3, ...HOLDOUT4, ...HOLDOUT5]]] as const) {
+  for (const [split, cases] of [['tune', TUNE], ['holdout', HOLDOUT], ['holdout2', HOLDOUT2], ['holdout3', HOLDOUT3], ['holdout4', HOLDOUT4], ['holdout5', HOLDOUT5], ['siblings', SIBLINGS], ['siblings2', SIBLINGS2], ['all', [...TUNE, ...HOLDOUT, ...HOLDOUT2, ...HOLDOUT3, ...HOLDOUT4, ...HOLDOUT5, ...SIBLINGS, ...SIBLINGS2]]] as const) {
     const t = tally(cases.map(evaluate));
     rows.push({ split, cases: t.total, right: t.right, 'of which declined rightly': t.correctDeclines, declined: t.declined, wrong: t.wrong, 'correct %': round((100 * t.right) / t.total, 1) });
   }
@@ -37,6 +39,8 @@ export async function benchHealCorpus(): Promise<BenchSection> {
       'holdout3: written blind to the scorer; first measured 21 right / 7 declined / 2 wrong, then the scorer changed (distinct labels, list rows, related words) looking at it',
       'holdout4: written blind after that change; first measured 22 right / 7 declined / 1 wrong, then contradicting labels and opposites were added looking at it',
       'holdout5: written blind and measured once with the scorer frozen; never tuned on — the unseen figure',
+      'siblings: look-alike controls whose ids share a word, one re-ided; first measured 34 right / 1 wrong / 11 declined, then other recorded nodes were excluded looking at it',
+      'siblings2: a master control and sub-controls whose ids extend its id; first measured 4 right / 1 wrong / 4 declined',
     ],
   };
 }

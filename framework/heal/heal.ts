@@ -2,7 +2,7 @@ import type { Observation, UiNode } from '../../device-runtime/protocol/index.js
 import { nodeLine } from '../ai/screen.js';
 import { describeNode } from '../errors.js';
 import { parseSelector, resolveSteps, type Step } from '../selector.js';
-import { fingerprintOf, type Fingerprint } from './fingerprint.js';
+import { belongedToAnother, candidateFingerprint, roleFamily, type Fingerprint } from './fingerprint.js';
 import { scoreCandidate, wasNeighbor, type CandidateScore } from './score.js';
 import { uniqueSelectorFor } from './selector-for.js';
 
@@ -73,8 +73,6 @@ export interface HealInput {
   observation: Observation;
 }
 
-const ROLE_FAMILY: Record<string, string> = { button: 'act', image: 'act', text: 'act', listitem: 'act', checkbox: 'check', switch: 'check', radio: 'check', textbox: 'field' };
-
 /** A node a user could be acting on in place of the target: visible, enabled, of a compatible kind. */
 function eligible(want: Fingerprint, n: UiNode, screen: Observation['screen']): string | null {
   const [l, t, r, b] = n.bounds;
@@ -83,7 +81,7 @@ function eligible(want: Fingerprint, n: UiNode, screen: Observation['screen']): 
   if (want.editable !== n.editable) return want.editable ? 'not editable' : 'editable';
   if (want.clickable && !n.clickable) return 'not clickable';
   if (want.checkable && !n.checkable) return 'not checkable';
-  if (n.role !== want.role && (ROLE_FAMILY[n.role] ?? n.role) !== (ROLE_FAMILY[want.role] ?? want.role)) return `role ${n.role} is not a ${want.role}`;
+  if (n.role !== want.role && roleFamily(n.role) !== roleFamily(want.role)) return `role ${n.role} is not a ${want.role}`;
   if (wasNeighbor(want, n.text || n.desc)) return 'it was beside the target when the fingerprint was taken';
   return null;
 }
@@ -93,7 +91,9 @@ const top = (ranked: Array<RankedCandidate & { s?: CandidateScore; node: UiNode 
 
 /**
  * Find the node a broken locator meant, on a new screen. Deterministic: the same input gives the
- * same answer. It heals only when the best candidate scores at least {@link THRESHOLD}, resembles
+ * same answer. A candidate that still carries an id, or a label (with its row), that belonged to
+ * another node of the recorded screen is never taken: it is that other control, still there (see
+ * `belongedToAnother`). It heals only when the best candidate scores at least {@link THRESHOLD}, resembles
  * the target by identity ({@link IDENTITY}), beats the runner-up by {@link MARGIN}, and can be
  * named alone by a selector; otherwise it declines, with the ranked candidates. When the locator
  * still matches several nodes, the candidates are those nodes.
@@ -125,7 +125,10 @@ function rank(input: HealInput): HealResult {
   const ranked: Array<RankedCandidate & { s?: CandidateScore; node: UiNode }> = pool.map((node) => {
     const why = eligible(want, node, obs.screen);
     if (why) return { node_id: node.id, score: 0, line: describeNode(node), rejected: why, node };
-    const s = scoreCandidate(want, fingerprintOf(obs, node.id), { repeatedId: !!node.res_id && (idCount.get(node.res_id) ?? 0) > 1 });
+    const got = candidateFingerprint(obs, node.id);
+    const another = belongedToAnother(want, got);
+    if (another) return { node_id: node.id, score: 0, line: describeNode(node), rejected: another, node };
+    const s = scoreCandidate(want, got, { repeatedId: !!node.res_id && (idCount.get(node.res_id) ?? 0) > 1 });
     if (s.contradiction) return { node_id: node.id, score: s.score, line: describeNode(node), rejected: s.contradiction, node };
     return { node_id: node.id, score: s.score, line: describeNode(node), s, node, ...(s.identity < IDENTITY ? { rejected: `resembles the target by neither id, label, description nor hint (best ${s.identity.toFixed(2)})`, unlike: true as const } : {}) };
   });
@@ -153,7 +156,7 @@ function named(obs: Observation, steps: Step[], node: UiNode, score: number, mar
 
 /**
  * What a model may be offered: eligible candidates (visible, enabled, of a compatible kind, not a
- * recorded neighbour) scoring at least {@link MODEL_FLOOR} — including those passed over only for
+ * recorded neighbour, not another control of the recorded screen) scoring at least {@link MODEL_FLOOR} — including those passed over only for
  * resembling the target by no id or label, since a model can tell a synonym ("Send money" /
  * "Transfer now") that string similarity cannot. At most 8, best first.
  */
@@ -180,7 +183,7 @@ async function arbitrate(input: HealInput, model: HealArbiter, candidates: Ranke
   const others = offered.filter((c) => c !== picked);
   const margin = Math.round((picked.score - Math.max(0, ...others.map((c) => c.score))) * 1000) / 1000;
   const repeatedId = !!node.res_id && input.observation.nodes.filter((n) => n.res_id === node.res_id).length > 1;
-  const r = named(input.observation, steps, node, picked.score, margin, scoreCandidate(input.fingerprint, fingerprintOf(input.observation, node.id), { repeatedId }), candidates, 'model');
+  const r = named(input.observation, steps, node, picked.score, margin, scoreCandidate(input.fingerprint, candidateFingerprint(input.observation, node.id), { repeatedId }), candidates, 'model');
   if (r.status === 'healed' && choice.reason) r.reasons.unshift(`the model: ${choice.reason}`);
   return r;
 }

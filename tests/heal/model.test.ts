@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { AnthropicAdapter } from '../../framework/ai/anthropic.js';
 import { fingerprintOf, heal, modelArbiter } from '../../framework/heal/index.js';
 import { MessagesStandIn, type Reply } from '../ai/stand-in.js';
-import { btn, field, screen, toolbar } from './corpus/dsl.js';
+import { btn, col, field, row, screen, toolbar, txt, type V } from './corpus/dsl.js';
 
 /**
  * Model arbitration through the AI steps' adapter (the Anthropic SDK) against a local Messages
@@ -99,4 +99,26 @@ test('a reworded label no string measure links ("Send money" → "Wire funds") i
   expect(r).toMatchObject({ status: 'healed', by: 'model', selector: 'role=button[name="Wire funds"]' });
   const offered = api.requests[0]!.view.texts().join('\n').split('\n').filter((l) => / \(score 0\.\d\d\)$/.test(l));
   expect(offered).toEqual([expect.stringMatching(/^n_\d+ button "Wire funds" id=wire_funds \(score 0\.\d\d\)$/)]);
+});
+
+test('a control that was another node of the recorded screen is never offered to the model, and picking it is refused', async () => {
+  const knob = (id: string, more: Partial<V> = {}): V => ({ role: 'switch', id, clickable: true, checkable: true, w: 200, h: 168, ...more });
+  const pref = (title: string, summary: string, id: string, more: Partial<V> = {}) => row([col([txt(title), txt(summary, undefined, { h: 72 })]), knob(id, more)]);
+  const was = screen('.Backup', [toolbar('Backup'), pref('Sync photos', 'On all devices', 'toggle_sync', { key: 'target' }), pref('Back up over mobile data', 'May cost', 'toggle_backup'), pref('Save photo location', 'In details', 'toggle_location')]);
+  // Sync photos re-ided and retitled, moved last: nothing a string measure links; Back up over mobile data now in its slot.
+  const now = screen('.Backup', [toolbar('Backup'), pref('Back up over mobile data', 'May cost', 'toggle_backup'), pref('Save photo location', 'In details', 'toggle_location'), pref('Keep library up to date', 'On all devices', 'cloud_library', { key: 'target' })]);
+  const target = fingerprintOf(was.observation, was.keys.target!);
+  const sibling = now.observation.nodes.find((n) => n.res_id?.endsWith(':id/toggle_backup'))!;
+  api.script = () => ({ kind: 'tool', name: 'choose', input: { node_id: sibling.id, reason: 'it sits where Sync photos was' } });
+  const r = await heal({ selector: 'id=toggle_sync', fingerprint: target, observation: now.observation, model: arbiter() });
+  expect(r).toMatchObject({ status: 'unhealed', code: 'MODEL_DECLINED' });
+  expect(r.status === 'unhealed' && r.reason).toMatch(/which is not one of the 1 candidates offered/);
+  const offered = api.requests[0]!.view.texts().join('\n').split('\n').filter((l) => / \(score 0\.\d\d\)$/.test(l));
+  expect(offered).toEqual([expect.stringMatching(/^n_\d+ switch id=cloud_library \[unchecked\] \(score 0\.\d\d\)$/)]);
+  // A fingerprint recorded before others were kept offers the sibling too: the exclusion is what keeps it out.
+  const { others: _o, ...legacy } = target;
+  api.requests.length = 0;
+  api.script = () => ({ kind: 'tool', name: 'none', input: { reason: 'x' } });
+  await heal({ selector: 'id=toggle_sync', fingerprint: legacy, observation: now.observation, model: arbiter() });
+  expect(api.requests[0]!.view.texts().join('\n')).toContain('id=toggle_backup');
 });

@@ -1,14 +1,21 @@
 import { defineActivity, defineApp, type ActivityContext } from './define-app.js';
-import { button, column, editText, iconButton, row, text, toolbar, virtualList, type View } from './view.js';
+import { button, column, editText, iconButton, row, switchView, text, toolbar, virtualList, type View } from './view.js';
 
 interface Note {
   id: number;
   title: string;
   body: string;
 }
+/** The Settings screen's preferences (absent in data written before it existed: all off). */
+interface NotesPrefs {
+  sync: boolean;
+  backup: boolean;
+  spellcheck: boolean;
+}
 interface NotesData {
   notes: Note[];
   nextId: number;
+  prefs?: NotesPrefs;
 }
 type Ctx<S> = ActivityContext<NotesData, S>;
 
@@ -66,14 +73,39 @@ function notesList(ctx: Ctx<unknown>, notes: Note[], id: string): View {
 
 /**
  * What Notes 2.0 changed in its UI (notes-v2.apk, versionCode 2): resource ids renamed and the
- * New note button reworded — the drift selector healing (framework/heal) is tested against.
+ * New note button reworded; on the Settings screen the sync switch re-ided, its row moved below
+ * the backup one, and spell checking gone (always on) — the drift selector healing
+ * (framework/heal) is tested against.
  */
 interface NotesUi {
   ids: { new_note: string; title: string; body: string; save: string };
   newNote: string;
+  /** The Settings screen's switches, top to bottom: the preference and the switch's id. */
+  settings: Array<{ pref: keyof NotesPrefs; id: string }>;
 }
-const V1: NotesUi = { ids: { new_note: 'new_note', title: 'title', body: 'body', save: 'save' }, newNote: 'New note' };
-const V2: NotesUi = { ids: { new_note: 'create_note', title: 'note_title', body: 'note_body', save: 'save_note' }, newNote: 'Create note' };
+const V1: NotesUi = {
+  ids: { new_note: 'new_note', title: 'title', body: 'body', save: 'save' },
+  newNote: 'New note',
+  settings: [{ pref: 'sync', id: 'toggle_sync' }, { pref: 'backup', id: 'toggle_backup' }, { pref: 'spellcheck', id: 'toggle_spellcheck' }],
+};
+const V2: NotesUi = {
+  ids: { new_note: 'create_note', title: 'note_title', body: 'note_body', save: 'save_note' },
+  newNote: 'Create note',
+  settings: [{ pref: 'backup', id: 'toggle_backup' }, { pref: 'sync', id: 'sync_switch' }],
+};
+
+const PREFS: Record<keyof NotesPrefs, { title: string; on: string; off: string }> = {
+  sync: { title: 'Sync notes', on: 'Notes sync across your devices', off: 'Notes stay on this device' },
+  backup: { title: 'Back up to cloud', on: 'Backed up every night', off: 'Not backed up' },
+  spellcheck: { title: 'Check spelling', on: 'Misspelled words are underlined', off: 'Spelling is not checked' },
+};
+
+/** A settings row as most apps lay it out: title and summary, the switch (no text of its own) at the end. */
+function prefSwitch(ctx: Ctx<unknown>, pref: keyof NotesPrefs, id: string): View {
+  const on = ctx.data.prefs?.[pref] ?? false;
+  const toggle = () => ctx.update((d) => void (d.prefs = { sync: false, backup: false, spellcheck: false, ...d.prefs, [pref]: !on }));
+  return row([column([text(PREFS[pref].title, { id: `${pref}_title`, height: 96 }), text(on ? PREFS[pref].on : PREFS[pref].off, { id: `${pref}_summary`, height: 72, tone: 'muted' })]), switchView('', on, toggle, { id, width: 200 })], { height: 168 });
+}
 
 /**
  * Notes (`com.nestwright.notes`): a virtualized list of notes, create / edit / delete with a
@@ -91,7 +123,7 @@ function notesModel(ui: NotesUi, versionCode: number, versionName: string) {
     launcher: '.MainActivity',
     versionCode,
     versionName,
-    initialData: () => ({ notes: [], nextId: 1 }),
+    initialData: () => ({ notes: [], nextId: 1, prefs: { sync: false, backup: false, spellcheck: false } }),
     deepLinks: [{ scheme: 'nwnotes', pattern: 'note/:id', activity: '.EditNoteActivity' }],
     activities: {
       '.MainActivity': defineActivity<NotesData, { seeded: boolean; searching: boolean; query: string }>({
@@ -166,6 +198,10 @@ function notesModel(ui: NotesUi, versionCode: number, versionName: string) {
             ),
           ]);
         },
+      }),
+      '.SettingsActivity': defineActivity<NotesData, Record<string, never>>({
+        initialState: () => ({}),
+        render: (ctx) => column([toolbar('Settings', [iconButton('Navigate up', () => ctx.finish(), { id: 'up' })]), ...ui.settings.map((s) => prefSwitch(ctx, s.pref, s.id))]),
       }),
     },
   });
