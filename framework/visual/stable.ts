@@ -43,7 +43,11 @@ export async function stablePicture(take: () => Promise<Shot | string>, expected
       const unstable = !!last?.previous;
       return {
         ...(last ? { actual: last.actual, comparison: last.comparison, ...(last.previous ? { previous: last.previous } : {}) } : actual ? { actual } : {}),
-        errorMessage: unstable ? 'Failed to take two consecutive stable screenshots.' : 'Timed out before a screenshot could be taken.',
+        errorMessage: unstable
+          ? 'Failed to take two consecutive stable screenshots.'
+          : last
+            ? `Timed out before a second screenshot could confirm the first, which differed from the baseline: ${last.comparison.errorMessage}`
+            : 'Timed out before a screenshot could be taken.',
         timedOut: true,
         unstable,
         log,

@@ -65,7 +65,7 @@ export async function toHaveScreenshot(state: State, port: VisualPort, target: L
   await port
     .step(title, target ? target.toString() : null, async (rec) => {
       rec.visual = record;
-      const expected = has && update !== 'all' ? Picture.fromPng(readFileSync(names.path)) : null;
+      const expected = has && update !== 'all' ? baseline(names.path) : null;
       const r = await run(port, target, o, expected, state.isNot);
       if (r.actual) {
         record.size = { width: r.actual.picture.width, height: r.actual.picture.height };
@@ -192,6 +192,20 @@ function different(c: Ctx, r: LoopResult, callLog: string): Result {
   }
   const message = `${c.header(r.timedOut)}${indent(r.errorMessage ?? '')}\n\n  Snapshot: ${c.names.name}${callLog}`;
   return c.result(false, message, { attachments: files, log: r.log });
+}
+
+/** Baselines read lately, with their decoded pixels once decoded: a file is decoded once per worker while it is unchanged. */
+const baselines = new Map<string, Picture>();
+
+function baseline(path: string): Picture {
+  const bytes = readFileSync(path);
+  const known = baselines.get(path);
+  if (known?.sameBytes(Picture.fromPng(bytes))) return known;
+  const picture = Picture.fromPng(bytes);
+  baselines.delete(path);
+  baselines.set(path, picture);
+  if (baselines.size > 16) baselines.delete(baselines.keys().next().value!);
+  return picture;
 }
 
 function write(path: string, body: Buffer): void {
