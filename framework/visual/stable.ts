@@ -36,6 +36,7 @@ export async function stablePicture(take: () => Promise<Shot | string>, expected
   let previous: Shot | undefined;
   let first = true;
   let last: { comparison: Comparison; actual: Shot; previous?: Shot } | undefined;
+  let matched: Comparison | undefined;
   log.push(expected ? 'verifying given screenshot expectation' : 'generating new stable screenshot expectation');
   for (;;) {
     const left = deadline - clock.now();
@@ -68,7 +69,10 @@ export async function stablePicture(take: () => Promise<Shot | string>, expected
     const against = expected && first ? expected : previous?.picture;
     if (against) {
       const c = compareImages(actual.picture, against, tol, actual.excluded);
-      if (!c.errorMessage) break;
+      if (!c.errorMessage) {
+        matched = c;
+        break;
+      }
       last = { comparison: c, actual, ...(against === expected ? {} : previous ? { previous } : {}) };
       log.push(c.errorMessage);
     }
@@ -78,7 +82,7 @@ export async function stablePicture(take: () => Promise<Shot | string>, expected
   if (!expected) return { actual, log };
   if (first) {
     log.push('screenshot matched expectation');
-    return { actual, log };
+    return { actual, ...(matched ? { comparison: matched } : {}), log };
   }
   const c = compareImages(actual.picture, expected, tol, actual.excluded);
   if (!c.errorMessage) {
