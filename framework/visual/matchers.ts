@@ -25,7 +25,7 @@ export const visualMatchers = {
    * await expect(app).toHaveScreenshot('notes.png', { mask: [app.getById('note_date')], threshold: 0.3 });
    * ```
    */
-  async toHaveScreenshot(this: MatcherState, received: App | Locator, nameOrOptions?: string | string[] | ScreenshotOptions<Locator>, options?: ScreenshotOptions<Locator>) {
+  async toHaveScreenshot(this: MatcherState, received: App | Locator, nameOrOptions?: string | string[] | ScreenshotOptions<Locator>, options?: ScreenshotOptions<Locator>): Promise<{ pass: boolean; name: string; message: () => string }> {
     const found = visualPortOf(received, this.timeout);
     if (found) return toHaveScreenshot(this, found.port, found.target, nameOrOptions, options);
     // A browser page or locator (a test that merges Playwright's browser fixtures): Playwright's own.
