@@ -7,6 +7,7 @@ import { poll } from './poll.js';
 import { satisfies } from './ai/verdict.js';
 import { fullText, matchText } from './selector.js';
 import { toPassSkill } from './skills/index.js';
+import { visualMatchers } from './visual/matchers.js';
 
 type MatcherState = { isNot: boolean; timeout?: number; utils: { printExpected(v: unknown): string; printReceived(v: unknown): string } };
 type Check = { pass: boolean; received: string };
@@ -361,6 +362,7 @@ const matchers = {
     const pass = 'value' in r ? !this.isNot : this.isNot;
     return { pass, name: 'toBeInForeground', message: () => `expect(app).${this.isNot ? 'not.' : ''}toBeInForeground() failed for ${received.package}@${received.instance}` };
   },
+  ...visualMatchers,
 };
 
 /**

@@ -9,6 +9,7 @@ import { runWithAi } from './ai/index.js';
 import type { Device } from './device.js';
 import { setTestContext, Space, type TestContext } from './space.js';
 import { Trajectory, TRAJECTORY_ATTACHMENT } from './trajectory.js';
+import { platformPart } from './visual/platform.js';
 import { fixtureNames, renamedOption, setsOldKey, trajectoryScreenshots, type NestwrightTestOptions, type NestwrightWorkerOptions } from './use-options.js';
 
 export type { NestwrightUse, NestwrightTestOptions, NestwrightWorkerOptions } from './use-options.js';
@@ -134,6 +135,8 @@ const fixtures = withOptions.extend<{ app: App; _testContext: TestContext }, { d
   _testContext: [
     async ({ _trajectory, actionTimeout, screenshot, permissions, device, deviceActions, heal, _healStore }, use, testInfo) => {
       connected(device, testInfo.file);
+      // Baselines are per device (`<name>-<project>-<platform>.png`): Playwright's own fixture sets the suffix to the OS.
+      testInfo.snapshotSuffix = platformPart(await device.info().catch(() => null));
       const healer = healerFor(heal, _healStore, testInfo);
       const shots = trajectoryScreenshots(screenshot);
       // A device slower than a phone (the simulator's hostile profile) stretches every timeout,

@@ -14,6 +14,7 @@
  */
 export { test, type NestwrightUse, type NestwrightTestOptions, type NestwrightWorkerOptions, type NestwrightTestArgs, type NestwrightWorkerArgs } from './fixtures.js';
 export { expect, type NestwrightMatchers } from './expect.js';
+export type { ScreenshotOptions } from './visual/options.js';
 export { defineConfig } from './config.js';
 export { devices, type Device, type DeviceApi } from './device.js';
 export type { DeviceOptions } from '../device-runtime/providers/index.js';

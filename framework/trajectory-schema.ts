@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { UiNodeSchema } from '../device-runtime/protocol/index.js';
 import { AiStepRecordSchema } from './ai/record.js';
+import { VisualRecordSchema } from './visual/record.js';
 
 /**
  * The `nestwright-trajectory` attachment, as zod schemas: what the framework writes
@@ -73,6 +74,7 @@ export const TrajectoryStepSchema = z.object({
     .optional()
     .describe("Set when the step ran on a healed locator (source 'healed'): from what, to what, how sure"),
   ai: AiStepRecordSchema.optional().describe("AI steps (source 'ai'): instruction, tool calls, verdict and evidence, usage, cost, cache"),
+  visual: VisualRecordSchema.optional().describe('Visual comparisons (toHaveScreenshot): baseline, outcome, pixels differing, tolerance, masks, the pictures\' attachments'),
 });
 /** One recorded step of a test: what was done, to what, what the screen was before and after. */
 export type TrajectoryStep = z.infer<typeof TrajectoryStepSchema>;

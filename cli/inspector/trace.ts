@@ -13,6 +13,8 @@ export interface TraceStep {
   screenshots: Array<{ name: string; png: string }>;
   /** Observations (the tree) as JSON text, when the trace holds them. */
   observations: Array<{ name: string; json: string }>;
+  /** A visual comparison (toHaveScreenshot): what it found, and its pictures side by side (expected, actual, diff). */
+  comparison: { summary: string; pictures: Array<{ kind: string; png: string }> } | null;
   depth: number;
 }
 
@@ -25,6 +27,13 @@ export interface Trace {
 
 class TraceError extends Error {
   readonly code = 'INVALID_TRACE';
+}
+
+/** The pictures of a visual comparison, in the order they are shown. */
+const PICTURES = ['expected', 'actual', 'diff', 'previous'] as const;
+
+function comparisonOf(summary: string | null, pictures: Array<{ kind: string; png: string }>): TraceStep['comparison'] {
+  return summary || pictures.length ? { summary: summary ?? '', pictures } : null;
 }
 
 const dataUrl = (file: string) => `data:image/png;base64,${readFileSync(file).toString('base64')}`;
@@ -46,6 +55,13 @@ function fromAllure(file: string, json: any): Trace {
       error: s.statusDetails?.message ?? null,
       screenshots: attachments.filter((a) => a.type === 'image/png' && read(a)).map((a) => ({ name: a.name, png: dataUrl(read(a)!) })),
       observations: attachments.filter((a) => a.type === 'application/json' && /observation|tree/.test(a.name) && read(a)).map((a) => ({ name: a.name, json: readFileSync(read(a)!, 'utf8') })),
+      comparison: comparisonOf(
+        param('comparison'),
+        PICTURES.flatMap((kind) => {
+          const a = attachments.find((x) => x.type === 'image/png' && x.name === kind && read(x));
+          return a ? [{ kind, png: dataUrl(read(a)!) }] : [];
+        }),
+      ),
       depth,
     });
     for (const c of s.steps ?? []) visit(c, depth + 1);
@@ -72,6 +88,15 @@ function fromTrajectory(file: string, json: any): Trace {
       error: t.error ? `${t.error.code ? `[${t.error.code}] ` : ''}${t.error.message}` : null,
       screenshots: shots,
       observations: [],
+      comparison: t.visual
+        ? comparisonOf(
+            `${t.visual.outcome}${t.visual.diffPixels !== undefined ? `: ${t.visual.diffPixels} pixels differ (ratio ${t.visual.ratio ?? 0})` : ''}`,
+            PICTURES.flatMap((kind) => {
+              const name = t.visual.attachments?.[kind];
+              return name && existsSync(path.join(dir, name)) ? [{ kind, png: dataUrl(path.join(dir, name)) }] : [];
+            }),
+          )
+        : null,
       depth: 0,
     };
   });

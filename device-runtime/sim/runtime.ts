@@ -52,6 +52,7 @@ export class SimRuntime implements DeviceHost {
       abis: ['x86_64', 'arm64-v8a'],
       pageSize: 4096,
       sdkInt: 35,
+      model: 'nestwright simulated device',
       stateDir: null,
       policy: TEST_RUN_POLICY,
       virtualDisplays: true,

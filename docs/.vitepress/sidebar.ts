@@ -15,6 +15,7 @@ export const sidebar: SidebarItem[] = [
   { text: 'Locators', link: '/locators' },
   { text: 'Actions', link: '/actions' },
   { text: 'Assertions', link: '/assertions' },
+  { text: 'Visual comparisons', link: '/visual-comparisons' },
   { text: 'Fixtures and isolation', link: '/fixtures' },
   { text: 'Configuration', link: '/configuration' },
   { text: 'Devices', link: '/devices' },

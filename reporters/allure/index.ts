@@ -118,7 +118,7 @@ export default class NestwrightAllureReporter implements Reporter {
     // On failure the framework attaches the full tree and the logcat; `failure` may name them.
     const treeRef = doc?.failure?.tree ?? (byName.has(TREE_ATTACHMENT) ? TREE_ATTACHMENT : undefined);
     const logcatRef = doc?.failure?.logcat ?? (byName.has(LOGCAT_ATTACHMENT) ? LOGCAT_ATTACHMENT : undefined);
-    for (const ref of [TRAJECTORY_ATTACHMENT, treeRef, logcatRef, ...(doc?.steps ?? []).flatMap((t) => [t.screenshots.before, t.screenshots.after, t.observations?.before, t.observations?.after])]) {
+    for (const ref of [TRAJECTORY_ATTACHMENT, treeRef, logcatRef, ...(doc?.steps ?? []).flatMap((t) => [t.screenshots.before, t.screenshots.after, t.observations?.before, t.observations?.after, ...Object.values(t.visual?.attachments ?? {})])]) {
       if (ref) referenced.add(ref);
     }
     const steps = buildSteps(result.steps, doc?.steps ?? [], ctx);

@@ -1,5 +1,5 @@
 import type { TestResult as PwTestResult, TestStep as PwStep } from '@playwright/test/reporter';
-import { Stage, Status, type Attachment, type Parameter, type StepResult } from 'allure-js-commons';
+import { ContentType, Stage, Status, type Attachment, type Parameter, type StepResult } from 'allure-js-commons';
 import { describeNode } from '../../framework/errors.js';
 import type { ContentStore } from './content-store.js';
 import type { ScreenshotRenderer } from './screenshot-renderer.js';
@@ -50,7 +50,8 @@ export function buildSteps(pwSteps: readonly PwStep[], trajectory: readonly Traj
     }
     const children = s.steps.flatMap(visit);
     if (PLUMBING.has(s.category) && !s.error) return children;
-    if (s.category === 'expect' && children.length === 1 && !s.attachments.length) return children;
+    // An expect wrapper around one trajectory step goes; the pictures it carried (toHaveScreenshot's) are on that step.
+    if (s.category === 'expect' && children.length === 1 && !s.attachments.some((a) => !ctx.referenced.has(a.name))) return children;
     return [
       {
         name: s.title,
@@ -154,6 +155,26 @@ function stepOf(t: TrajectoryStep, beforeRef: string | null, ctx: StepContext): 
     if (body) attachments.push(ctx.store.put(`observation ${when}`, 'application/json', body));
   }
   if (ai) attachments.push(ctx.store.json('ai step', ai));
+  const visual = t.visual;
+  if (visual) {
+    param('snapshot', visual.name);
+    param('comparison', `${visual.outcome}${visual.diffPixels !== undefined ? `: ${visual.diffPixels} pixels differ (ratio ${visual.ratio ?? 0})` : ''}`);
+    param('tolerance', `threshold ${visual.threshold}${visual.maxDiffPixels !== undefined ? `, maxDiffPixels ${visual.maxDiffPixels}` : ''}${visual.maxDiffPixelRatio !== undefined ? `, maxDiffPixelRatio ${visual.maxDiffPixelRatio}` : ''}`);
+    if (visual.masks.length) param('masks', visual.masks.join(', '));
+    if (visual.excluded.length) param('left out', visual.excluded.join(', '));
+    const pngs: Partial<Record<'expected' | 'actual' | 'diff' | 'previous', Buffer>> = {};
+    for (const kind of ['expected', 'actual', 'diff', 'previous'] as const) {
+      const ref = visual.attachments[kind];
+      const png = ref ? ctx.body(ref) : null;
+      if (png) pngs[kind] = png;
+    }
+    // Allure's screen-diff view (expected, actual and diff side by side, or overlaid), then each picture.
+    if (pngs.expected && pngs.actual) {
+      const url = (b: Buffer) => `data:image/png;base64,${b.toString('base64')}`;
+      attachments.push(ctx.store.put('screenshot diff', ContentType.IMAGEDIFF, JSON.stringify({ expected: url(pngs.expected), actual: url(pngs.actual), ...(pngs.diff ? { diff: url(pngs.diff) } : {}) })));
+    }
+    for (const [kind, png] of Object.entries(pngs)) attachments.push(ctx.store.put(kind, 'image/png', png));
+  }
   if (t.error) attachments.push(ctx.store.json('error', { code: t.error.code ?? null, message: t.error.message, api: t.api, step: t.index }));
 
   const failed = t.result === 'failed';

@@ -52,6 +52,36 @@ test("the trace viewer steps through a failing test's steps, with their screensh
   }
 });
 
+const VISUAL = `import { test, expect } from 'nestwright';
+test.use({ apk: 'com.android.settings' });
+test('the home screen, then the same name on another screen', async ({ app }) => {
+  await expect(app.getByText('Network & internet')).toBeVisible();
+  await expect(app).toHaveScreenshot('home.png', { timeout: 20_000 }); // no baseline: written (a soft failure)
+  await app.getByText('About phone').tap();
+  await expect(app.getByText('Build number')).toBeVisible();
+  await expect(app).toHaveScreenshot('home.png', { timeout: 20_000 });
+});
+`;
+
+test('the trace viewer shows a failed visual comparison: expected, actual and diff side by side', async () => {
+  const run = await runWithAllure({ 'visual.spec.ts': VISUAL }, { nestwright: true });
+  expect(run.exitCode, run.output).toBe(1);
+  const file = path.join(run.resultsDir, `${run.results[0].uuid}-result.json`);
+  const viewer = await startCommand(['show-trace', file], run.dir);
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  page.setDefaultTimeout(20_000);
+  try {
+    await page.goto(viewer.url);
+    const comparison = page.getByTestId('step').getByTestId('comparison');
+    await expect(comparison).toContainText(/comparison: different: \d+ pixels differ/);
+    await expect(comparison.locator('figcaption')).toHaveText(['expected', 'actual', 'diff']);
+    await expect(comparison.locator('img').first()).toHaveAttribute('src', /^data:image\/png;base64,/);
+  } finally {
+    await page.close();
+    viewer.child.kill('SIGTERM');
+  }
+});
+
 test('show-trace refuses what is not a trace, with exit code 2 and what it expected', async () => {
   const dir = path.join(path.dirname(BIN), '..', 'test-results');
   const bogus = path.join(dir, 'not-a-trace.json');

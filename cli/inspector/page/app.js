@@ -260,6 +260,29 @@ function startTrace(trace) {
       e.textContent = s.error;
       el.appendChild(e);
     }
+    if (s.comparison) {
+      // A visual comparison: expected, actual and diff side by side, as Playwright's report shows them.
+      const box = document.createElement('div');
+      box.className = 'comparison';
+      box.dataset.testid = 'comparison';
+      const p = document.createElement('div');
+      p.textContent = `comparison: ${s.comparison.summary}`;
+      box.appendChild(p);
+      const row = document.createElement('div');
+      row.className = 'pictures';
+      for (const pic of s.comparison.pictures) {
+        const fig = document.createElement('figure');
+        const img = document.createElement('img');
+        img.src = pic.png;
+        img.alt = pic.kind;
+        const cap = document.createElement('figcaption');
+        cap.textContent = pic.kind;
+        fig.append(img, cap);
+        row.appendChild(fig);
+      }
+      box.appendChild(row);
+      el.appendChild(box);
+    }
     for (const shot of s.screenshots) {
       const img = document.createElement('img');
       img.src = shot.png;

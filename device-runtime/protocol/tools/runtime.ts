@@ -17,6 +17,7 @@ export const ExtensionSchema = z.enum([
   'timing', // `timing` in runtime_info: how much slower than a phone this runtime runs
   'skill_evidence', // skill_run answers each step's evidence (node, snapshots before and after)
   'selector_actions', // `selector` on ui_tap/ui_long_press/ui_set_text/ui_scroll/ui_wait_for: wait, act and verify on the device
+  'screen_regions', // `regions` on ui_screenshot: where the status bar, navigation bar, caret and scrollbars are
   'allow_downgrade', // `allow_downgrade` on space_install_apk (adb install -d)
   'split_selection', // space_install_apk of a bundle installs the device's splits and lists them
   'space_rename',
@@ -38,6 +39,7 @@ export const EXTENSION_DOCS: { readonly [E in Extension]: string } = {
   timing: '`timing` in runtime_info: how much slower than a phone the runtime runs (`timeout_scale`), for clients\' timeouts',
   skill_evidence: 'skill_run answers each step\'s evidence: the node it acted on and the snapshots before and after',
   selector_actions: '`selector` (a locator\'s steps), `wait`, `app` and `max_nodes` on ui_tap, ui_long_press and ui_set_text: the runtime waits for the target, acts and verifies next to the screen and answers with the observation after, in one round trip (device-runtime/protocol/actionability.ts); on ui_scroll (`selector` instead of `direction`): scrolls the list until the node is in view; on ui_wait_for (`selector`, `count`, `gone`): waits until the selector names `count` nodes (1: visible, 0: hidden) and answers with the matches and the last observation',
+  screen_regions: '`regions` on ui_screenshot: where the picture shows system UI (status bar, navigation bar, a caret, a scrollbar), so a visual comparison can leave it out',
   space_rename: 'the space_rename tool',
   space_permissions: 'the space_permissions tool: list, grant and revoke an app\'s runtime permissions in a space',
   audit_query: 'the audit_query tool: read the audit log',

@@ -80,6 +80,17 @@ export const ui_observe = defineTool({
   result: ObservationSchema,
 });
 
+/**
+ * Extension `screen_regions`: a part of a screenshot that shows system UI rather than the app —
+ * what changes between runs for reasons no test controls (the clock, battery and signal in the
+ * status bar; the navigation bar; a blinking caret; a scrollbar fading out).
+ */
+export const ScreenRegionSchema = z.object({
+  kind: z.enum(['status_bar', 'navigation_bar', 'caret', 'scrollbar']),
+  bounds: BoundsSchema.describe('In screen px (scale 1), as node bounds are'),
+});
+export type ScreenRegion = z.infer<typeof ScreenRegionSchema>;
+
 export const ui_screenshot = defineTool({
   name: 'ui_screenshot',
   title: 'Screenshot',
@@ -94,6 +105,10 @@ export const ui_screenshot = defineTool({
     height: z.number().int(),
     sha256: z.string(),
     snapshot_id: z.string().nullable(),
+    regions: z
+      .array(ScreenRegionSchema)
+      .optional()
+      .describe('Extension (screen_regions): where the picture shows system UI a test should not compare (status bar, navigation bar, caret, scrollbar), in screen px'),
   }),
 });
 

@@ -1,5 +1,5 @@
 import { defineActivity, defineApp, type ActivityContext } from './define-app.js';
-import { column, editText, iconButton, list, progress, text, toolbar, type View } from './view.js';
+import { canvas, column, editText, iconButton, list, progress, text, toolbar, type Shape, type View } from './view.js';
 import { prefRow, switchRow } from './widgets.js';
 
 interface SettingsData {
@@ -28,6 +28,18 @@ function setWifi(ctx: Ctx<any>, on: boolean): void {
     d.networks = [];
   });
   if (on) ctx.after(SCAN_MS, () => ctx.update((d) => void (d.networks = d.wifi ? ['HomeNet', 'CoffeeShop Guest', 'NESTWRIGHT-5G'] : [])));
+}
+
+/**
+ * The update check's spinner: a dot going round once a second, drawn where `now` puts it. The
+ * check never ends, so the screen never stops changing (what a visual comparison must refuse
+ * to compare).
+ */
+function spinnerDot(now: number): Shape[] {
+  const angle = ((now % 1000) / 1000) * 2 * Math.PI;
+  const x = 540 + Math.round(Math.cos(angle) * 56);
+  const y = 80 + Math.round(Math.sin(angle) * 56);
+  return [{ rect: [x - 14, y - 14, x + 14, y + 14], color: '#1a73e8' }];
 }
 
 const page = (title: string, ctx: Ctx<any>, body: View[]) =>
@@ -100,13 +112,15 @@ export const settingsApp = defineApp<SettingsData>({
       initialState: () => ({}),
       render: (ctx) => page('Display', ctx, [switchRow('Dark theme', ctx.data.darkTheme, () => ctx.update((d) => void (d.darkTheme = !d.darkTheme)))]),
     }),
-    '.DeviceInfoActivity': defineActivity<SettingsData, Record<string, never>>({
-      initialState: () => ({}),
+    '.DeviceInfoActivity': defineActivity<SettingsData, { checking: boolean }>({
+      initialState: () => ({ checking: false }),
       render: (ctx) =>
         page('About phone', ctx, [
           prefRow('Device name', 'Pixel Sim', () => {}),
           prefRow('Android version', '15', () => ctx.toast('Android 15')),
           prefRow('Build number', 'AP3A.241105.008', () => ctx.toast('You are now 4 steps away from being a developer.')),
+          prefRow('System update', ctx.state.checking ? 'Checking for update…' : 'Tap to check', () => ctx.set({ checking: true }), { id: 'system_update' }),
+          ...(ctx.state.checking ? [progress({ id: 'update_progress' }), canvas(spinnerDot(ctx.now()), () => {}, { id: 'update_spinner', desc: 'Checking', height: 160, grow: 0 })] : []),
         ]),
     }),
   },

@@ -7,6 +7,11 @@ export interface SimOptions extends SimEnvOptions {
   abis?: string[];
   pageSize?: 4096 | 16384;
   sdkInt?: number;
+  /**
+   * The device model runtime_info reports (default `nestwright simulated device`): a simulator
+   * standing in for a given phone names it, and gets baselines of its own in visual comparisons.
+   */
+  model?: string;
   /** Where state.json lives. Absent: ephemeral, nothing touches the disk (the default for test runs). */
   stateDir?: string | null;
   /** Pre-approvals and shell; default TEST_RUN_POLICY (a test run is a pre-approved context). */

@@ -6,12 +6,12 @@ import { SCREEN } from '../ui/layout.js';
 import type { HandlerGroup } from './types.js';
 
 /** Argument-level extensions (no tool of their own); tool-level ones come from the `extension` flag. */
-const ARGUMENT_EXTENSIONS = ['instance', 'clear_data', 'snapshot_check', 'keyboard', 'timing', 'allow_downgrade', 'split_selection', 'skill_evidence', 'selector_actions'];
+const ARGUMENT_EXTENSIONS = ['instance', 'clear_data', 'snapshot_check', 'keyboard', 'timing', 'allow_downgrade', 'split_selection', 'skill_evidence', 'selector_actions', 'screen_regions'];
 const EXTENSIONS = [...ARGUMENT_EXTENSIONS, ...TOOL_LIST.filter((t) => t.extension).map((t) => t.name)];
 
 /** runtime_info describes the device: its settings and its environment (faults, channels). */
 export interface RuntimeInfoHost {
-  readonly options: Pick<SimSettings, 'sdkInt' | 'abis' | 'pageSize' | 'virtualDisplays' | 'slots' | 'policy'>;
+  readonly options: Pick<SimSettings, 'model' | 'sdkInt' | 'abis' | 'pageSize' | 'virtualDisplays' | 'slots' | 'policy'>;
   readonly env: SimEnv;
 }
 
@@ -20,7 +20,7 @@ export const runtimeHandlers: HandlerGroup<'runtime_info', RuntimeInfoHost> = {
     protocol_version: PROTOCOL_VERSION,
     runtime: { name: 'nestwright-sim', version: '0.1.0', kind: 'simulated' as const },
     device: {
-      model: 'nestwright simulated device',
+      model: rt.options.model,
       sdk_int: rt.options.sdkInt,
       abis: rt.options.abis,
       page_size: rt.options.pageSize,

@@ -2,7 +2,7 @@ import { toolError } from '../../protocol/index.js';
 import { SimError } from '../core/sim-error.js';
 import { longPress, pressKey, scroll, setText, swipe, tap } from '../ui/gestures.js';
 import { findNodes, textOnScreen } from '../ui/query.js';
-import { screenshotFor } from '../ui/screenshot.js';
+import { screenshotFor, SYSTEM_BARS } from '../ui/screenshot.js';
 import { actOnSelector, type LaunchHost } from './selector-action.js';
 import { scrollToSelector, waitForSelector } from './selector-wait.js';
 import type { DeviceSpace, HandlerGroup, SpaceLookup } from './types.js';
@@ -49,7 +49,7 @@ export const uiHandlers: HandlerGroup<UiTools, UiHost> = {
   ui_screenshot: async (args, rt) => {
     const screen = await channelFor(rt.space(args.space_id));
     const shot = screenshotFor(screen, args.scale);
-    return { mime: 'image/png' as const, data: shot.png.toString('base64'), width: shot.width, height: shot.height, sha256: shot.sha256, snapshot_id: shot.snapshotId };
+    return { mime: 'image/png' as const, data: shot.png.toString('base64'), width: shot.width, height: shot.height, sha256: shot.sha256, snapshot_id: shot.snapshotId, regions: SYSTEM_BARS };
   },
 
   ui_tap: async (args, rt, ctx) => {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { ScreenRegion } from '../../protocol/index.js';
 import { SCREEN } from './layout.js';
 import { encodePng } from './png.js';
 import { paintFrame, type PaintOp } from './paint.js';
@@ -13,6 +14,16 @@ export interface Screenshot {
   sha256: string;
   snapshotId: string | null;
 }
+
+/**
+ * Where the picture shows system UI (extension `screen_regions`): the status bar (its clock and
+ * battery are drawn fixed here, but a phone's change) and the navigation bar. The simulator
+ * draws no caret and no scrollbars, so it names none.
+ */
+export const SYSTEM_BARS: ScreenRegion[] = [
+  { kind: 'status_bar', bounds: [0, 0, SCREEN.width, SCREEN.statusBar] },
+  { kind: 'navigation_bar', bounds: [0, SCREEN.height - SCREEN.navBar, SCREEN.width, SCREEN.height] },
+];
 
 /** The last PNG per screen and scale: an unchanged screen is not rasterized again. */
 const cache = new WeakMap<SimScreen, Map<number, { key: string; shot: Screenshot }>>();
