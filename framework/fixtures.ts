@@ -9,9 +9,9 @@ import { runWithAi } from './ai/index.js';
 import type { Device } from './device.js';
 import { setTestContext, Space, type TestContext } from './space.js';
 import { Trajectory, TRAJECTORY_ATTACHMENT } from './trajectory.js';
-import { fixtureNames, renamedOption, setsOldKey, trajectoryScreenshots, type NestwrightTestOptions, type NestwrightWorkerOptions } from './use-options.js';
+import { fixtureNames, renamedOption, trajectoryScreenshots, type NestwrightTestOptions, type NestwrightWorkerOptions } from './use-options.js';
 
-export type { NestwrightUse, NestwrightTestOptions, NestwrightWorkerOptions } from './use-options.js';
+export type { NestwrightOptions, NestwrightUse, NestwrightTestOptions, NestwrightWorkerOptions } from './use-options.js';
 
 type TestOptions = NestwrightTestOptions & {
   /**
@@ -124,7 +124,7 @@ const fixtures = withOptions.extend<{ app: App; _testContext: TestContext }, { d
 
   space: [
     async ({ device }, use, workerInfo) => {
-      const space = await Space.create(connected(device, null).client, `worker-${workerInfo.parallelIndex}-${workerInfo.workerIndex}`);
+      const space = await Space.create(connected(device).client, `worker-${workerInfo.parallelIndex}-${workerInfo.workerIndex}`);
       await use(space);
       await space.delete().catch(() => {});
     },
@@ -133,7 +133,7 @@ const fixtures = withOptions.extend<{ app: App; _testContext: TestContext }, { d
 
   _testContext: [
     async ({ _trajectory, actionTimeout, screenshot, permissions, device, deviceActions, heal, _healStore }, use, testInfo) => {
-      connected(device, testInfo.file);
+      connected(device);
       const healer = healerFor(heal, _healStore, testInfo);
       const shots = trajectoryScreenshots(screenshot);
       // A device slower than a phone (the simulator's hostile profile) stretches every timeout,
@@ -196,10 +196,9 @@ const fixtures = withOptions.extend<{ app: App; _testContext: TestContext }, { d
       // Every instance the test launched (app, newInstance(), space.launch()) is stopped and wiped.
       for (const app of ctx.launched.reverse()) await app.close().catch(() => {});
       // test.use({ app: '…' }) replaces the `app` fixture with the string, so nothing of ours ran
-      // for it; Playwright offers no hook on test.use, so it is found here, after the test: the
-      // test asked for `app`, or (when a fixture of the user's asked for it) the file sets it.
-      if (!ctx.appFixture && ctx.launched.length === 0 && (fixtureNames(testInfo.fn).includes('app') || setsOldKey(testInfo.file, 'app'))) {
-        throw renamedOption('app', { file: testInfo.file });
+      // for it: found here, after the test, when the test asked for `app` and the fixture never ran.
+      if (!ctx.appFixture && ctx.launched.length === 0 && fixtureNames(testInfo.fn).includes('app')) {
+        throw renamedOption('app', { at: testInfo });
       }
       // A crash or a lost device ends the test: one that was caught and carried on from still fails it.
       const ignored = fatal.find((f) => !f.acknowledged);
@@ -251,8 +250,8 @@ function simSettings(options: unknown): string {
  * The `device` fixture's value, checked: test.use({ device: { provider: … } }) replaces the
  * fixture with the options, which have no client.
  */
-function connected(device: Device, file: string | null): Device {
-  if (!('client' in device)) throw renamedOption('device', { file, value: device });
+function connected(device: Device): Device {
+  if (!('client' in device)) throw renamedOption('device', { value: device });
   return device;
 }
 
