@@ -35,7 +35,7 @@ type FormatStack = (error: Error, frames: NodeJS.CallSite[]) => unknown;
 /**
  * Where a locator call was made: V8's frames (async ones included), kept unformatted. Formatting
  * a whole stack runs every frame through the source maps of Playwright's transpiled specs (its
- * `Error.prepareStackTrace`), ~40 frames for each action of a test; `user()` finds the user's
+ * `Error.prepareStackTrace`), every frame of every action of a test; `user()` finds the user's
  * frame by file name and formats that one frame alone, through the same formatter, so its line
  * and column are the spec's.
  */

@@ -33,8 +33,8 @@ type WorkerOptions = NestwrightWorkerOptions & {
  * The root: Playwright's bare test type (`_baseTest`, exported by `@playwright/test` and typed in
  * its `test.d.ts`), the one its own `test` extends with the browser fixtures. Those include two
  * automatic per-test fixtures (trace recording, context configuration) that run for every test
- * even when it opens no browser; on a 2-core machine they cost about 7 ms of each test, a quarter
- * of a notes test (`npm run bench suite`). A test that needs a browser or `request` alongside the
+ * even when it opens no browser, a share of each test's time that `npm run bench suite` measures.
+ * A test that needs a browser or `request` alongside the
  * app merges them in: `mergeTests(test, browserTest)`.
  */
 const base = _baseTest;
@@ -73,7 +73,7 @@ const withOptions = base.extend<TestOptions, WorkerOptions>({
       if (keep && t.steps.length > 0) {
         // Pushed rather than testInfo.attach(): the same attachment for the reporters, without
         // the test's output directory that attach() creates (and Playwright then removes) or
-        // an "Attach" step — about half a millisecond of each test's, on every passing test.
+        // an "Attach" step, on every passing test.
         testInfo.attachments.push({ name: TRAJECTORY_ATTACHMENT, body: Buffer.from(JSON.stringify(t.toJSON(), null, 2)), contentType: 'application/json' });
       }
     },
