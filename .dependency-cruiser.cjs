@@ -42,6 +42,13 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: 'framework-features-use-the-port',
+      comment: 'framework/ai, heal and skills (the features) reach the core only through framework/port.ts (observe, act through a locator, record a step, screenshot, timeouts, clock) and its leaf modules (errors, selector, trajectory, poll, call-site), never App, Locator, the driver or its parts: the app attaches them, and the core can change behind the port (ARCHITECTURE.md).',
+      severity: 'error',
+      from: { path: '^framework/(ai|heal|skills)/' },
+      to: { path: '^framework/(app|app-port|driver|locator|locator-[\\w-]+|space|fixtures|expect|device|device-calls|instance-watch|screenshots|use-options|global-setup|suggest)\\.ts$' },
+    },
+    {
       name: 'protocol-is-self-contained',
       comment: 'device-runtime/protocol is THE contract both sides share: it imports only itself and libraries (zod), so a real device, the simulator and the framework can all depend on it without depending on each other.',
       severity: 'error',

@@ -75,13 +75,13 @@ export async function benchAppium(): Promise<BenchSection> {
     const nsClick: number[] = [];
     for (let i = 0; i < N + 5; i++) {
       const t = performance.now();
-      await (await ns.$('id=new_note')).click();
+      await ns.$('id=new_note').click();
       if (i >= 5) nsClick.push(performance.now() - t);
       await ns.back();
     }
-    const fakeClick = await sample(N, async () => (await fake.$('~new_note')).click(), 5);
-    const nsDisplayed = await sample(N, async () => (await ns.$('id=empty')).isDisplayed(), 5);
-    const fakeDisplayed = await sample(N, async () => (await fake.$('~empty')).isDisplayed(), 5);
+    const fakeClick = await sample(N, () => fake.$('~new_note').click(), 5);
+    const nsDisplayed = await sample(N, () => ns.$('id=empty').isDisplayed(), 5);
+    const fakeDisplayed = await sample(N, () => fake.$('~empty').isDisplayed(), 5);
     const nsSource = await sample(N, () => ns.getPageSource(), 5);
     await ns.deleteSession();
     await fake.deleteSession();

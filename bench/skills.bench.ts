@@ -60,7 +60,7 @@ export async function benchSkills(): Promise<BenchSection> {
       if (i >= 5) locator.push(performance.now() - t);
       await back();
       t = performance.now();
-      const r = await replaySkill(app, planned, 'bench');
+      const r = await replaySkill(app.port, planned, 'bench');
       if (!r.ok) throw r.error;
       if (i >= 5) skillStep.push(performance.now() - t);
       await back();
@@ -96,7 +96,7 @@ export async function benchSkills(): Promise<BenchSection> {
     const replayed = parseSkill(stringify(recorded), 'recorded.yaml');
     await fresh.close();
     const before = modelRequests;
-    const r = await replaySkill(app, { skill: replayed, path: 'recorded.yaml', params: resolveParams(replayed, { title: 'Milk', title_2: 'Eggs', title_3: 'Tea' }), nested: new Map() }, 'bench');
+    const r = await replaySkill(app.port, { skill: replayed, path: 'recorded.yaml', params: resolveParams(replayed, { title: 'Milk', title_2: 'Eggs', title_3: 'Tea' }), nested: new Map() }, 'bench');
     if (!r.ok) throw r.error;
     rows.push({ measure: `requests to a model endpoint while replaying the ${replayed.steps.length}-step recorded skill`, n: 1, median_ms: '', p95_ms: '', ratio: '', requests: modelRequests - before });
     await space.delete();

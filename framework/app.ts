@@ -5,6 +5,8 @@ import { Locator, LocatorFactory } from './locator.js';
 import type { Step } from './selector.js';
 import { poll } from './poll.js';
 import { AppAi } from './ai/app-ai.js';
+import { AppPortOf } from './app-port.js';
+import type { AppPort } from './port.js';
 import { runSkill, type SkillRunResult } from './skills/index.js';
 
 /**
@@ -41,6 +43,15 @@ export class App extends LocatorFactory {
   }
 
   private aiVerbs: AppAi | undefined;
+  private portValue: AppPort | undefined;
+
+  /**
+   * @internal What the features this app attaches (`app.ai`, `app.runSkill()`, the AI and skill
+   * matchers) act through: the instance and the app's own actions, nothing else (port.ts).
+   */
+  get port(): AppPort {
+    return (this.portValue ??= new AppPortOf(this.driver, this));
+  }
 
   /**
    * Plain-language steps driven by a model: `app.ai.act`, `assert`, `extract`, `waitFor`
@@ -53,7 +64,7 @@ export class App extends LocatorFactory {
    * ```
    */
   get ai(): AppAi {
-    return (this.aiVerbs ??= new AppAi(this));
+    return (this.aiVerbs ??= new AppAi(this.port));
   }
 
   /**
@@ -327,7 +338,7 @@ export class App extends LocatorFactory {
    * ```
    */
   runSkill(file: string, params: Record<string, unknown> = {}): Promise<SkillRunResult> {
-    return runSkill(this, file, params);
+    return runSkill(this.port, file, params);
   }
 
   /**

@@ -2,11 +2,12 @@ import type { DeviceClient } from '../device-runtime/client/index.js';
 import { REAL_CLOCK, settle, type Clock, type Observation, type Took, type UiNode } from '../device-runtime/protocol/index.js';
 import { DeviceCalls, type TestScope } from './device-calls.js';
 import { TestEndedError } from './errors.js';
-import type { LocatorHealing } from './heal/healer.js';
+import type { AppCrashedError } from './errors.js';
 import { InstanceWatch } from './instance-watch.js';
+import type { InstancePort, InstanceState, LocatorHealing, StepMeta } from './port.js';
 import { Screenshots } from './screenshots.js';
 import { StepRecorder, type ScreenshotMode } from './step-recorder.js';
-import type { Trajectory } from './trajectory.js';
+import type { Trajectory, TrajectoryStep } from './trajectory.js';
 
 export type { TestScope } from './device-calls.js';
 export type { ScreenshotMode } from './step-recorder.js';
@@ -42,8 +43,10 @@ export interface DriverOptions {
  * - {@link Screenshots} `screenshots`: PNGs, with the runtime's support asked once;
  * - {@link StepRecorder} `steps`: `test.step`s and their trajectory records.
  * Here only what joins them: timeouts scaled to the device, and whether actions run on the device.
+ * It is the {@link InstancePort} the features (AI, healing, skills) see: the port's methods
+ * below only hand on to the parts.
  */
-export class AppDriver {
+export class AppDriver implements InstancePort {
   readonly calls: DeviceCalls;
   readonly watch: InstanceWatch;
   readonly screenshots: Screenshots;
@@ -129,5 +132,35 @@ export class AppDriver {
       }
       return obs;
     }, before, node, took, this.clock);
+  }
+
+  // The port (port.ts): what AI steps, healing and skills may use of this instance.
+
+  observe(api: string, opts?: { detail?: 'compact' | 'full'; maxNodes?: number }): Promise<Observation> {
+    return this.watch.observe(api, opts);
+  }
+
+  observeAsIs(api: string): Promise<Observation> {
+    return this.calls.call(api, 'ui_observe', { space_id: this.spaceId, max_nodes: 400, detail: 'compact' });
+  }
+
+  inFront(obs: Observation): boolean {
+    return this.watch.inFront(obs);
+  }
+
+  state(api: string): Promise<InstanceState> {
+    return this.watch.state(api);
+  }
+
+  crashed(api: string, state?: InstanceState): Promise<AppCrashedError | null> {
+    return this.watch.crashed(api, state);
+  }
+
+  screenshot(api: string, scale?: number): Promise<Buffer | null> {
+    return this.screenshots.take(api, scale);
+  }
+
+  step<T>(meta: StepMeta, body: (record: TrajectoryStep) => Promise<T>): Promise<T> {
+    return this.steps.step(meta, body);
   }
 }

@@ -171,7 +171,7 @@ const matchers = {
    * ```
    */
   async toSatisfy(this: MatcherState, received: App, statement: string, opts: { timeout?: number } = {}) {
-    return { name: 'toSatisfy', ...(await satisfies(received, statement, this.isNot, received.driver.timeout(opts.timeout ?? this.timeout, 'expect'))) };
+    return { name: 'toSatisfy', ...(await satisfies(received.port, statement, this.isNot, received.driver.timeout(opts.timeout ?? this.timeout, 'expect'))) };
   },
   /**
    * `expect(locator).toBeVisible({ timeout })`: exactly one node matches, on screen.
@@ -339,7 +339,7 @@ const matchers = {
    * ```
    */
   async toPassSkill(this: MatcherState, received: App, file: string, params: Record<string, unknown> = {}) {
-    return toPassSkill(this.isNot, received, file, params);
+    return toPassSkill(this.isNot, received.port, file, params);
   },
   /**
    * `expect(app).toBeInForeground({ timeout })`: this instance is the one in front on its

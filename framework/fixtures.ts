@@ -10,9 +10,9 @@ import type { Device } from './device.js';
 import { setTestContext, Space, type TestContext } from './space.js';
 import { Trajectory, TRAJECTORY_ATTACHMENT } from './trajectory.js';
 import { platformPart } from './visual/platform.js';
-import { fixtureNames, renamedOption, setsOldKey, trajectoryScreenshots, type NestwrightTestOptions, type NestwrightWorkerOptions } from './use-options.js';
+import { fixtureNames, renamedOption, trajectoryScreenshots, type NestwrightTestOptions, type NestwrightWorkerOptions } from './use-options.js';
 
-export type { NestwrightUse, NestwrightTestOptions, NestwrightWorkerOptions } from './use-options.js';
+export type { NestwrightOptions, NestwrightUse, NestwrightTestOptions, NestwrightWorkerOptions } from './use-options.js';
 
 type TestOptions = NestwrightTestOptions & {
   /**
@@ -34,8 +34,8 @@ type WorkerOptions = NestwrightWorkerOptions & {
  * The root: Playwright's bare test type (`_baseTest`, exported by `@playwright/test` and typed in
  * its `test.d.ts`), the one its own `test` extends with the browser fixtures. Those include two
  * automatic per-test fixtures (trace recording, context configuration) that run for every test
- * even when it opens no browser; on a 2-core machine they cost about 7 ms of each test, a quarter
- * of a notes test (`npm run bench suite`). A test that needs a browser or `request` alongside the
+ * even when it opens no browser, a share of each test's time that `npm run bench suite` measures.
+ * A test that needs a browser or `request` alongside the
  * app merges them in: `mergeTests(test, browserTest)`.
  */
 const base = _baseTest;
@@ -74,7 +74,7 @@ const withOptions = base.extend<TestOptions, WorkerOptions>({
       if (keep && t.steps.length > 0) {
         // Pushed rather than testInfo.attach(): the same attachment for the reporters, without
         // the test's output directory that attach() creates (and Playwright then removes) or
-        // an "Attach" step — about half a millisecond of each test's, on every passing test.
+        // an "Attach" step, on every passing test.
         testInfo.attachments.push({ name: TRAJECTORY_ATTACHMENT, body: Buffer.from(JSON.stringify(t.toJSON(), null, 2)), contentType: 'application/json' });
       }
     },
@@ -125,7 +125,7 @@ const fixtures = withOptions.extend<{ app: App; _testContext: TestContext }, { d
 
   space: [
     async ({ device }, use, workerInfo) => {
-      const space = await Space.create(connected(device, null).client, `worker-${workerInfo.parallelIndex}-${workerInfo.workerIndex}`);
+      const space = await Space.create(connected(device).client, `worker-${workerInfo.parallelIndex}-${workerInfo.workerIndex}`);
       await use(space);
       await space.delete().catch(() => {});
     },
@@ -134,7 +134,7 @@ const fixtures = withOptions.extend<{ app: App; _testContext: TestContext }, { d
 
   _testContext: [
     async ({ _trajectory, actionTimeout, screenshot, permissions, device, deviceActions, heal, _healStore }, use, testInfo) => {
-      connected(device, testInfo.file);
+      connected(device);
       // Baselines are per device (`<name>-<project>-<platform>.png`): Playwright's own fixture sets the suffix to the OS.
       testInfo.snapshotSuffix = platformPart(await device.info().catch(() => null));
       const healer = healerFor(heal, _healStore, testInfo);
@@ -199,10 +199,9 @@ const fixtures = withOptions.extend<{ app: App; _testContext: TestContext }, { d
       // Every instance the test launched (app, newInstance(), space.launch()) is stopped and wiped.
       for (const app of ctx.launched.reverse()) await app.close().catch(() => {});
       // test.use({ app: '…' }) replaces the `app` fixture with the string, so nothing of ours ran
-      // for it; Playwright offers no hook on test.use, so it is found here, after the test: the
-      // test asked for `app`, or (when a fixture of the user's asked for it) the file sets it.
-      if (!ctx.appFixture && ctx.launched.length === 0 && (fixtureNames(testInfo.fn).includes('app') || setsOldKey(testInfo.file, 'app'))) {
-        throw renamedOption('app', { file: testInfo.file });
+      // for it: found here, after the test, when the test asked for `app` and the fixture never ran.
+      if (!ctx.appFixture && ctx.launched.length === 0 && fixtureNames(testInfo.fn).includes('app')) {
+        throw renamedOption('app', { at: testInfo });
       }
       // A crash or a lost device ends the test: one that was caught and carried on from still fails it.
       const ignored = fatal.find((f) => !f.acknowledged);
@@ -254,8 +253,8 @@ function simSettings(options: unknown): string {
  * The `device` fixture's value, checked: test.use({ device: { provider: … } }) replaces the
  * fixture with the options, which have no client.
  */
-function connected(device: Device, file: string | null): Device {
-  if (!('client' in device)) throw renamedOption('device', { file, value: device });
+function connected(device: Device): Device {
+  if (!('client' in device)) throw renamedOption('device', { value: device });
   return device;
 }
 

@@ -12,7 +12,7 @@
  *
  * @module nestwright
  */
-export { test, type NestwrightUse, type NestwrightTestOptions, type NestwrightWorkerOptions, type NestwrightTestArgs, type NestwrightWorkerArgs } from './fixtures.js';
+export { test, type NestwrightOptions, type NestwrightUse, type NestwrightTestOptions, type NestwrightWorkerOptions, type NestwrightTestArgs, type NestwrightWorkerArgs } from './fixtures.js';
 export { expect, type NestwrightMatchers } from './expect.js';
 export type { ScreenshotOptions } from './visual/options.js';
 export { defineConfig } from './config.js';

@@ -1,8 +1,9 @@
 import type { Observation } from '../device-runtime/protocol/index.js';
 import type { DeviceCalls } from './device-calls.js';
 import { AppCrashedError } from './errors.js';
+import type { InstanceState } from './port.js';
 
-export type InstanceState = 'stopped' | 'background' | 'foreground' | 'crashed' | 'gone';
+export type { InstanceState } from './port.js';
 
 /** Which instance a watch is about: its space, package and instance id (null: the runtime has no instances). */
 export interface InstanceRef {

@@ -1,6 +1,7 @@
 import { formatTitle, screenChanged, TOOLS, type Key, type Observation, type Took, type UiNode } from '../device-runtime/protocol/index.js';
 import { DeviceError } from '../device-runtime/client/index.js';
-import { CallSite, type HealedTarget } from './heal/healer.js';
+import { CallSite } from './call-site.js';
+import type { HealedTarget } from './port.js';
 import { TimeoutError } from './errors.js';
 import { actOnDevice, scrollOnDevice, type DeviceDone, type SelectorTool } from './locator-device.js';
 import { waitHere, waitTimeout, type LocatorRef } from './locator-wait.js';

@@ -146,8 +146,6 @@ export class Space {
    * ends. Inside a test its steps go to the test's trajectory. When every process slot of the
    * device is taken it waits for one (at least 30 s).
    *
-   * `trajectory` and `options` are for the framework's own use; leave them out.
-   *
    * @example
    * ```ts
    * const chat = await space.launch('fixtures/apks/chat.apk');
@@ -155,6 +153,9 @@ export class Space {
    * await chat.getByRole('button', { name: 'Join' }).tap();
    * ```
    */
+  launch(app: string): Promise<App>;
+  /** @internal Outside a test (the CLI's skill run, benches): a trajectory and options of its own. */
+  launch(app: string, trajectory?: Trajectory, options?: DriverOptions): Promise<App>;
   async launch(app: string, trajectory?: Trajectory, options?: DriverOptions): Promise<App> {
     const ctx = currentTest();
     const launched = await this.launchInstance(app, trajectory ?? ctx.trajectory, options ?? ctx.options, ctx);

@@ -1,5 +1,4 @@
 import type { PlaywrightWorkerOptions } from '@playwright/test';
-import { readFileSync } from 'node:fs';
 import { inspect } from 'node:util';
 import type { DeviceOptions } from '../device-runtime/providers/index.js';
 import type { AiOptionsInput } from './ai/index.js';
@@ -8,7 +7,10 @@ import { NestwrightError } from './errors.js';
 import type { HealOption } from './heal/fixture.js';
 
 /**
- * What `use` takes, in playwright.config.ts and in test.use().
+ * Every option `test` declares, each documented once, with the type a fixture reads it as: what
+ * `use` takes in playwright.config.ts and in test.use() ({@link NestwrightUse}), and what a
+ * user's `test.extend()` fixture can depend on ({@link NestwrightTestOptions},
+ * {@link NestwrightWorkerOptions}) are derived from it. The defaults are in fixtures.ts.
  *
  * Options and fixtures have different names, as Playwright's `baseURL` (option) and `page`
  * (fixture) do: `apk` says which app the `app` fixture launches, `deviceOptions` which device the
@@ -22,55 +24,68 @@ import type { HealOption } from './heal/fixture.js';
  * leave the config's `apk` in force, and `test.use({ apk: undefined })` resets to the config's
  * value, not to nothing. With one key the innermost `test.use` always names the app.
  */
-export interface NestwrightUse {
-  /** How to reach the device: `{ provider: 'sim' }` (default), `devices.nestspace({ url, token })`, … — the `device` fixture's options. */
-  deviceOptions?: DeviceOptions;
+export interface NestwrightOptions {
+  /**
+   * How to reach the device: `{ provider: 'sim' }` (default), `devices.nestspace({ url, token })`, … —
+   * the `device` fixture's options. Worker-scoped: a file that asks for another device gets a worker of its own.
+   */
+  deviceOptions: DeviceOptions;
   /**
    * The app the `app` fixture launches: an APK path (`'fixtures/apks/notes.apk'`, installed into
    * the worker's space once), or the package of an app already in the space (`'com.android.settings'`).
    */
-  apk?: string;
+  apk: string | undefined;
   /**
    * The control channel the suite means to run on, reported with each test (the report's
    * `channel` parameter). The runtime picks the channel itself and each observation names the
-   * one in use: the protocol has no way to ask for one.
+   * one in use: the protocol has no way to ask for one. Worker-scoped, as Playwright's option of the same name.
    */
-  channel?: 'accessibility' | 'shizuku' | 'vision';
-  /** Default timeout of each action, ms. 0 = the test's timeout. */
-  actionTimeout?: number;
-  /** Record each test's trajectory: 'on', 'retain-on-failure' or 'off'. */
-  trajectory?: 'on' | 'retain-on-failure' | 'off';
+  channel: 'accessibility' | 'shizuku' | 'vision' | undefined;
+  /** Default timeout of each action, ms; 0 (default) = the test's timeout (Playwright's option of the same name). */
+  actionTimeout: number;
+  /** Record each test's trajectory: 'on' (default), 'retain-on-failure' or 'off'. */
+  trajectory: 'on' | 'retain-on-failure' | 'off';
   /**
    * Playwright's own option, for the trajectory: 'on' (a screenshot after every step),
-   * 'only-on-failure' (one, for the failed step) or 'off'. Worker-scoped, as in Playwright: set it
-   * in the config or at the top of a file.
+   * 'only-on-failure' (one, for the failed step) or 'off' (default). Worker-scoped, as in
+   * Playwright: set it in the config or at the top of a file.
    */
-  screenshot?: PlaywrightWorkerOptions['screenshot'];
+  screenshot: PlaywrightWorkerOptions['screenshot'];
   /**
    * Runtime permissions granted up front to each instance of the test (`['android.permission.CAMERA']`).
    * Without it an instance starts with none, whatever an earlier test granted.
    */
-  permissions?: string[];
+  permissions: string[] | undefined;
   /**
    * Where actions wait, act and verify: 'auto' (default) on the device in one round trip when
    * the runtime offers the `selector_actions` extension, else here; 'off' always here, one tool
    * call per look. `NESTWRIGHT_DEVICE_ACTIONS=off` sets 'off' for a run.
    */
-  deviceActions?: 'auto' | 'off';
+  deviceActions: 'auto' | 'off';
   /**
    * Selector healing: 'off', 'suggest' (default: a broken locator still fails the test, and the
    * report carries the proposed fix) or 'auto' (the step runs on the healed locator and is marked
    * `healed`); `{ mode, model }` lets a model arbitrate close calls.
    */
-  heal?: HealOption;
+  heal: HealOption;
   /** AI steps (app.ai.*): model, apiKey, baseURL, maxTurns, budget, cache… — see framework/ai/options.ts. */
-  ai?: AiOptionsInput;
+  ai: AiOptionsInput | undefined;
 }
+
+/** The options that are worker-scoped, as Playwright's `screenshot` is: set in the config or at the top of a file. */
+export const WORKER_OPTIONS = ['deviceOptions', 'screenshot', 'channel'] as const;
+type WorkerOption = (typeof WORKER_OPTIONS)[number];
+
+/**
+ * What `use` takes, in playwright.config.ts and in test.use(): every option of
+ * {@link NestwrightOptions}, each optional.
+ */
+export interface NestwrightUse extends Partial<NestwrightOptions> {}
 
 /**
  * The test-scoped options `test` declares, as Playwright's `PlaywrightTestOptions` are: what a
  * fixture of a user's `test.extend()` can read, and what `test.use()` sets per file or describe.
- * Each is described in {@link NestwrightUse}.
+ * Each is described in {@link NestwrightOptions}.
  *
  * @example
  * ```ts
@@ -83,27 +98,12 @@ export interface NestwrightUse {
  * test.use({ apk: 'fixtures/apks/notes.apk', trajectory: 'retain-on-failure' });
  * ```
  */
-export interface NestwrightTestOptions {
-  /** The app the `app` fixture launches: an APK path or an installed package ({@link NestwrightUse.apk}). */
-  apk: string | undefined;
-  /** Default timeout of each action, ms; 0 = the test's timeout (Playwright's option of the same name). */
-  actionTimeout: number;
-  /** Runtime permissions granted up front to each instance ({@link NestwrightUse.permissions}). */
-  permissions: string[] | undefined;
-  /** Whether the test's trajectory is attached (default `'on'`). */
-  trajectory: 'on' | 'retain-on-failure' | 'off';
-  /** Where actions wait, act and verify (default `'auto'`). */
-  deviceActions: 'auto' | 'off';
-  /** Selector healing (default `'suggest'`). */
-  heal: HealOption;
-  /** AI steps' options. */
-  ai: AiOptionsInput | undefined;
-}
+export interface NestwrightTestOptions extends Omit<NestwrightOptions, WorkerOption> {}
 
 /**
  * The worker-scoped options `test` declares, as Playwright's `PlaywrightWorkerOptions` are: set
  * in the config or at the top of a file (a file that asks for another device gets a worker of
- * its own).
+ * its own). Each is described in {@link NestwrightOptions}.
  *
  * @example
  * ```ts
@@ -116,14 +116,7 @@ export interface NestwrightTestOptions {
  * test.use({ deviceOptions: devices.sim({ faults: 'hostile' }) });
  * ```
  */
-export interface NestwrightWorkerOptions {
-  /** How to reach the device the `device` fixture connects to (default `{ provider: 'sim' }`, {@link NestwrightUse.deviceOptions}). */
-  deviceOptions: DeviceOptions;
-  /** Screenshots in the trajectory (Playwright's option of the same name, {@link NestwrightUse.screenshot}). */
-  screenshot: PlaywrightWorkerOptions['screenshot'];
-  /** The control channel the suite means to run on, reported with each test ({@link NestwrightUse.channel}). Worker-scoped, as Playwright's option of the same name. */
-  channel: NestwrightUse['channel'];
-}
+export interface NestwrightWorkerOptions extends Pick<NestwrightOptions, WorkerOption> {}
 
 /** The keys `use` had before options and fixtures got different names, and their new names. */
 export const RENAMED_OPTIONS = { app: 'apk', device: 'deviceOptions' } as const;
@@ -132,49 +125,25 @@ type RenamedKey = keyof typeof RENAMED_OPTIONS;
 const FIXTURE_IS = { app: 'the launched instance of the app', device: 'the connected device' } as const;
 
 /**
- * The error for an option set under its old name: from the config (`use.app`, the value is
- * known) or from `test.use()` (the fixture was replaced by a value; the line is looked up in the
- * test file to show it corrected).
+ * The error for an option set under its old name, from where Playwright hands over the value:
+ * the config's `use.app` / `use.device` reach the fixtures as the declared old options (and the
+ * global setup, before any worker); a `test.use({ device })` value reaches the `space` fixture
+ * in place of the device; a `test.use({ app })` value replaces the `app` fixture, so it is found
+ * when the test asked for `app` and the fixture never ran (`at`: the test, whose line the report
+ * shows).
  */
-export function renamedOption(key: RenamedKey, from: { config: unknown } | { file: string | null; value?: unknown }): NestwrightError {
+export function renamedOption(key: RenamedKey, from: { config: unknown } | { value?: unknown; at?: { file: string; line: number; column: number } }): NestwrightError {
   const to = RENAMED_OPTIONS[key];
   const what = `the option is \`${to}\` now: \`${key}\` is the fixture, ${FIXTURE_IS[key]}`;
   if ('config' in from) {
     return new NestwrightError(`use.${key}`, `${what}. In playwright.config.ts write use: { ${to}: ${show(from.config)} }.`, { code: 'OPTION_RENAMED' });
   }
-  const line = from.file ? findUseLine(from.file, key) : null;
-  const fix = line
-    ? `${line.file}:${line.number}: write ${line.text.replace(new RegExp(`\\b${key}(\\s*:)`), `${to}$1`)}`
-    : `write test.use({ ${to}: ${from.value !== undefined ? show(from.value) : key === 'app' ? "'fixtures/apks/notes.apk'" : "devices.sim({ … })"} })`;
+  const fix = from.value !== undefined ? `write test.use({ ${to}: ${show(from.value)} })` : `write test.use({ ${to}: … }) with the value you gave \`${key}\``;
   const error = new NestwrightError(`test.use({ ${key} })`, `replaced the \`${key}\` fixture with a value; ${what}. ${fix}.`, { code: 'OPTION_RENAMED' });
   // Thrown from the fixtures' clean-up, where no frame of the spec is on the stack: the stack
-  // names the test.use line instead, so the report's code frame shows it rather than ours.
-  if (line) error.stack = `${error.name}: ${error.message}\n    at ${line.file}:${line.number}:${line.column}`;
+  // names the test instead, so the report's code frame shows it rather than ours.
+  if (from.at) error.stack = `${error.name}: ${error.message}\n    at ${from.at.file}:${from.at.line}:${from.at.column}`;
   return error;
-}
-
-/**
- * Whether a test file sets `key` to a value in a `test.use({ … })` line (`app: 'notes.apk'`, not a
- * fixture function): how a test whose own fixtures, not the test itself, ask for `app` is found
- * to have the old key.
- */
-export function setsOldKey(file: string, key: RenamedKey): boolean {
-  return findUseLine(file, key, `['"\`{]`) !== null;
-}
-
-/** The first `….use({ … key: … })` line of a test file (the value starting with `value`), for the error to show it corrected. */
-function findUseLine(file: string, key: string, value = ''): { file: string; number: number; column: number; text: string } | null {
-  let lines: string[];
-  try {
-    lines = readFileSync(file, 'utf8').split('\n');
-  } catch {
-    return null;
-  }
-  const pattern = new RegExp(`\\.use\\(\\{.*\\b${key}\\s*:\\s*${value}`);
-  const i = lines.findIndex((l) => pattern.test(l));
-  if (i < 0) return null;
-  const column = lines[i]!.search(new RegExp(`\\b${key}\\s*:`)) + 1;
-  return { file, number: i + 1, column, text: lines[i]!.trim() };
 }
 
 function show(value: unknown): string {
@@ -203,8 +172,8 @@ export function trajectoryScreenshots(screenshot: PlaywrightWorkerOptions['scree
 }
 
 /**
- * The names a test function destructures from its fixtures (`async ({ app, space }) => …`), read
- * from its source the way Playwright itself finds which fixtures a test asks for.
+ * The names a test function destructures from its fixtures (`async ({ app, space }) => …`): its
+ * parameter list, which Playwright itself reads to know which fixtures to set up for the test.
  */
 export function fixtureNames(fn: Function): string[] {
   const m = /^[^(]*\(\s*\{([^}]*)\}/.exec(fn.toString());

@@ -130,7 +130,7 @@ async function runCommand(argv: string[], io: Io): Promise<number> {
       io.err(`nestwright skill run: ${shown(planned.path)} drives ${planned.skill.app}, but --app ${apk} is ${app.package}\n`);
       return 2;
     }
-    const result = await replaySkill(app, planned, 'skill run');
+    const result = await replaySkill(app.port, planned, 'skill run');
     if (values.json) {
       io.out(`${JSON.stringify({ ...result, error: result.error?.message ?? null, trajectory: trajectory.toJSON() }, null, 2)}\n`);
     } else {

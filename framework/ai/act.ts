@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Observation } from '../../device-runtime/protocol/index.js';
-import type { App } from '../app.js';
+import type { AppPort } from '../port.js';
 import type { ContentBlock, ModelMessage } from './adapter.js';
 import { cacheKey, readCache, type CacheEntry, type CacheStep } from './cache.js';
 import { currentAiContext } from './context.js';
@@ -30,7 +30,7 @@ const API = 'ai.act';
  * model call; else (or when replay cannot be healed) let the model drive the app through the tool
  * loop until it calls done. See the module docs of cache.ts, perform.ts and tools.ts.
  */
-export async function act(app: App, instruction: string, opts: ActOptions = {}): Promise<void> {
+export async function act(app: AppPort, instruction: string, opts: ActOptions = {}): Promise<void> {
   const params = opts.params ?? {};
   const missing = [...instruction.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).filter((k) => !(k in params));
   if (missing.length) throw new AiError(API, 'AI_PARAMS', `the instruction uses {${missing.join('}, {')}} but params has no ${missing.length > 1 ? 'values for them' : 'value for it'}: pass { params: { ${missing.map((k) => `${k}: …`).join(', ')} } }`);
@@ -70,7 +70,7 @@ async function replay(step: AiStep, entry: CacheEntry, params: Params, start: Ob
     const call: AiToolCall = { turn: 0, tool: s.action, input: cacheInput(s), node: 'node' in s ? s.node : null, bounds: null, selector: 'selector' in s ? s.selector : null, before: obs.snapshot_id, after: null, result: 'ok', source: 'cache' };
     step.record.calls.push(call);
     try {
-      obs = await replayStep(app, API, s, params, app.driver.options.actionTimeout);
+      obs = await replayStep(app, API, s, params, app.options.actionTimeout);
       call.after = obs.snapshot_id;
     } catch (e) {
       if (!(e instanceof ReplayMiss)) throw e;
@@ -86,7 +86,7 @@ async function replay(step: AiStep, entry: CacheEntry, params: Params, start: Ob
   }
   // The recording ended on entry.endScreen; a replay may get there later (a slow sign-in): wait
   // for it as an assertion would, then call the replay failed.
-  const deadline = Date.now() + Math.max(app.driver.options.actionTimeout * 2, 10_000);
+  const deadline = Date.now() + Math.max(app.options.actionTimeout * 2, 10_000);
   while (screenSignature(obs) !== entry.endScreen && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 200));
     obs = await step.observe();

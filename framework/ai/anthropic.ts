@@ -14,8 +14,8 @@ export interface AnthropicAdapterOptions {
  * The Messages API through `@anthropic-ai/sdk`: its retries (408/409/429/5xx, honouring
  * `retry-after`), its SSE parser and its error classes are used as they are. The system prompt
  * and the tool list carry `cache_control`, so repeated steps read them from the prompt cache.
- * A counting `fetch` gives the number of HTTP requests, retries included. The SDK (~270
- * modules) is loaded at the first request, so a run with no AI step never pays for it.
+ * A counting `fetch` gives the number of HTTP requests, retries included. The SDK (a few
+ * hundred modules) is loaded at the first request, so a run with no AI step never pays for it.
  */
 export class AnthropicAdapter implements ModelAdapter {
   readonly provider = 'anthropic';

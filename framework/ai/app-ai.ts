@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { App } from '../app.js';
+import type { AppPort } from '../port.js';
 import { act, type ActOptions } from './act.js';
 import { extract } from './extract.js';
 import type { Budget } from './options.js';
@@ -11,7 +11,8 @@ import { assertStatement, waitForCondition } from './verdict.js';
  * choice is verified (re-observe, foreground package, evidence in the snapshot).
  */
 export class AppAi {
-  constructor(private readonly app: App) {}
+  /** @internal Made by `app.ai`, over the app's port. */
+  constructor(private readonly app: AppPort) {}
 
   /** Carry out an instruction through the tool loop (or replay it from the action cache). */
   act(instruction: string, opts: ActOptions = {}): Promise<void> {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { App } from '../app.js';
+import type { AppPort } from '../port.js';
 import { describeScreen } from '../errors.js';
 import type { ModelMessage } from './adapter.js';
 import { currentAiContext } from './context.js';
@@ -16,7 +16,7 @@ import { answerTool } from './tools.js';
  * schema as JSON Schema; the value is parsed with that schema (sent back once when it does not
  * match) and grounded on its evidence nodes. Never cached. Returns the parsed value, typed.
  */
-export async function extract<S extends z.ZodType>(app: App, question: string, schema: S, opts: { budget?: Budget } = {}): Promise<z.output<S>> {
+export async function extract<S extends z.ZodType>(app: AppPort, question: string, schema: S, opts: { budget?: Budget } = {}): Promise<z.output<S>> {
   if (!(schema instanceof z.ZodType)) throw new AiError('ai.extract', 'AI_CONFIG', `expected a zod schema as the second argument (e.g. z.object({ total: z.number() })), got ${typeof schema}`);
   const ctx = currentAiContext();
   const { tool, schema: answer } = answerTool(schema);

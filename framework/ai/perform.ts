@@ -1,5 +1,5 @@
 import type { Observation, UiNode } from '../../device-runtime/protocol/index.js';
-import type { App } from '../app.js';
+import type { AppPort } from '../port.js';
 import { AppCrashedError, DeviceDisconnectedError, NestwrightError, StrictModeViolationError, TimeoutError } from '../errors.js';
 import type { CacheStep } from './cache.js';
 import { AiError } from './errors.js';
@@ -51,7 +51,7 @@ export function toTemplate(text: string, params: Params, quoted = false): string
  * model as a tool error), never guessed: an id not in the snapshot, a denied node, a secret typed
  * into a field that is not a password field.
  */
-export async function perform(app: App, api: string, action: Action, obs: Observation, params: Params, deny: Array<string | RegExp>): Promise<Outcome> {
+export async function perform(app: AppPort, api: string, action: Action, obs: Observation, params: Params, deny: Array<string | RegExp>): Promise<Outcome> {
   const byId = new Map(obs.nodes.map((n) => [n.id, n]));
   let node: UiNode | null = null;
   if ('node_id' in action.input && action.input.node_id !== undefined) {
@@ -121,18 +121,17 @@ const area = (n: UiNode) => (n.bounds[2] - n.bounds[0]) * (n.bounds[3] - n.bound
  * the model left the app and the step stops. A window of another package over our still-foreground
  * instance (a permission prompt) is part of our screen.
  */
-export async function observeInApp(app: App, api: string, what: string): Promise<Observation> {
-  const d = app.driver;
+export async function observeInApp(app: AppPort, api: string, what: string): Promise<Observation> {
   let obs: Observation;
   for (let wait = 20, tries = 0; ; wait = Math.min(wait * 2, 250), tries++) {
-    obs = await d.calls.call(api, 'ui_observe', { space_id: d.spaceId, max_nodes: 400, detail: 'compact' });
+    obs = await app.observeAsIs(api);
     if (!obs.tree_missing || tries > 12) break;
     await new Promise((r) => setTimeout(r, wait));
   }
-  if (d.watch.inFront(obs)) return obs;
-  const state = await d.watch.state(api);
-  const crash = await d.watch.crashed(api, state);
+  if (app.inFront(obs)) return obs;
+  const state = await app.state(api);
+  const crash = await app.crashed(api, state);
   if (crash) throw crash;
   if (state === 'foreground' && obs.package !== null) return obs;
-  throw new AiError(api, 'AI_LEFT_APP', `after ${what}, the app under test (${d.who()}) is no longer in front — ${obs.package ?? 'nothing'} is. The step is stopped: AI steps act only inside the app under test.`);
+  throw new AiError(api, 'AI_LEFT_APP', `after ${what}, the app under test (${app.who()}) is no longer in front — ${obs.package ?? 'nothing'} is. The step is stopped: AI steps act only inside the app under test.`);
 }

@@ -1,5 +1,5 @@
 import type { Observation } from '../../device-runtime/protocol/index.js';
-import type { App } from '../app.js';
+import type { AppPort } from '../port.js';
 import { StrictModeViolationError, TimeoutError } from '../errors.js';
 import type { CacheStep } from './cache.js';
 import { AiError } from './errors.js';
@@ -14,7 +14,7 @@ export class ReplayMiss extends Error {}
  * One cached step, through the same locator actions as a scripted test: zero model calls.
  * A locator that no longer resolves (timeout, or several matches) is a {@link ReplayMiss}.
  */
-export async function replayStep(app: App, api: string, step: CacheStep, params: Params, timeout: number): Promise<Observation> {
+export async function replayStep(app: AppPort, api: string, step: CacheStep, params: Params, timeout: number): Promise<Observation> {
   const selector = 'selector' in step ? fillPlaceholders(step.selector, params).text : '';
   const loc = 'selector' in step ? app.locator(selector) : null;
   try {

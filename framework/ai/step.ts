@@ -1,5 +1,5 @@
 import type { Observation } from '../../device-runtime/protocol/index.js';
-import type { App } from '../app.js';
+import type { AppPort } from '../port.js';
 import type { TrajectoryStep } from '../trajectory.js';
 import type { ContentBlock, ModelMessage, ModelResponse, ToolSpec } from './adapter.js';
 import type { AiTestContext } from './context.js';
@@ -20,7 +20,7 @@ export class AiStep {
   readonly meter: StepMeter;
 
   constructor(
-    readonly app: App,
+    readonly app: AppPort,
     readonly ctx: AiTestContext,
     readonly api: string,
     readonly verb: Verb | 'toSatisfy',
@@ -72,7 +72,7 @@ export class AiStep {
     this.record.screens[obs.snapshot_id] = text;
     const blocks: ContentBlock[] = [{ type: 'text', text }];
     if (this.ctx.options.vision || (!obs.tree_missing && obs.nodes.length === 0)) {
-      const png = await this.app.driver.screenshots.take(this.api).catch(() => null);
+      const png = await this.app.screenshot(this.api).catch(() => null);
       if (png) blocks.push({ type: 'image', pngBase64: png.toString('base64') });
     }
     return blocks;
@@ -80,9 +80,9 @@ export class AiStep {
 
   /** A stable observation of our app (brought to front; waits out a missing tree). */
   async observe(): Promise<Observation> {
-    const deadline = Date.now() + this.app.driver.options.actionTimeout;
+    const deadline = Date.now() + this.app.options.actionTimeout;
     for (let wait = 20; ; wait = Math.min(wait * 2, 250)) {
-      const obs = await this.app.driver.watch.observe(this.api);
+      const obs = await this.app.observe(this.api);
       if (!obs.tree_missing || Date.now() > deadline) return obs;
       await new Promise((r) => setTimeout(r, wait));
     }
@@ -90,14 +90,14 @@ export class AiStep {
 }
 
 /** Run `body` as a test.step and trajectory record titled `title`, with source 'ai'. */
-export async function aiStep<T>(app: App, kind: 'action' | 'assertion', api: string, title: string, body: (rec: TrajectoryStep) => Promise<T>): Promise<T> {
-  return app.driver.steps.step({ kind, api, title, selector: null }, async (rec) => {
-    const first = app.driver.trajectory.steps.length;
+export async function aiStep<T>(app: AppPort, kind: 'action' | 'assertion', api: string, title: string, body: (rec: TrajectoryStep) => Promise<T>): Promise<T> {
+  return app.step({ kind, api, title, selector: null }, async (rec) => {
+    const first = app.trajectory.steps.length;
     try {
       return await body(rec);
     } finally {
       // The actions the step took through locators are its children: source 'ai' too.
-      for (const s of app.driver.trajectory.steps.slice(first)) s.source = 'ai';
+      for (const s of app.trajectory.steps.slice(first)) s.source = 'ai';
     }
   });
 }

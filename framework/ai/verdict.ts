@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Observation } from '../../device-runtime/protocol/index.js';
-import type { App } from '../app.js';
+import type { AppPort } from '../port.js';
 import { describeScreen } from '../errors.js';
 import type { ModelMessage } from './adapter.js';
 import { currentAiContext } from './context.js';
@@ -42,7 +42,7 @@ export async function askVerdict(step: AiStep, statement: string, obs: Observati
 }
 
 /** `app.ai.assert(statement)`: fails when the grounded verdict is false. Never cached. */
-export async function assertStatement(app: App, statement: string, opts: { budget?: Budget } = {}): Promise<void> {
+export async function assertStatement(app: AppPort, statement: string, opts: { budget?: Budget } = {}): Promise<void> {
   const ctx = currentAiContext();
   await aiStep(app, 'assertion', 'ai.assert', `AI assert: ${statement}`, async (rec) => {
     const step = new AiStep(app, ctx, 'ai.assert', 'assert', statement, opts.budget, rec);
@@ -79,9 +79,9 @@ export async function pollVerdict(step: AiStep, statement: string, want: boolean
 }
 
 /** `app.ai.waitFor(condition, { timeout })`. */
-export async function waitForCondition(app: App, condition: string, opts: { timeout?: number; budget?: Budget } = {}): Promise<void> {
+export async function waitForCondition(app: AppPort, condition: string, opts: { timeout?: number; budget?: Budget } = {}): Promise<void> {
   const ctx = currentAiContext();
-  const timeout = opts.timeout ?? app.driver.options.expectTimeout;
+  const timeout = opts.timeout ?? app.options.expectTimeout;
   await aiStep(app, 'assertion', 'ai.waitFor', `AI wait for: ${condition}`, async (rec) => {
     const step = new AiStep(app, ctx, 'ai.waitFor', 'waitFor', condition, opts.budget, rec);
     const r = await pollVerdict(step, condition, true, timeout);
@@ -91,7 +91,7 @@ export async function waitForCondition(app: App, condition: string, opts: { time
 }
 
 /** `expect(app).toSatisfy(statement)`: the retrying assertion, as a matcher result. */
-export async function satisfies(app: App, statement: string, isNot: boolean, timeout: number): Promise<{ pass: boolean; message: () => string }> {
+export async function satisfies(app: AppPort, statement: string, isNot: boolean, timeout: number): Promise<{ pass: boolean; message: () => string }> {
   const ctx = currentAiContext();
   let outcome: { ok: boolean; last: Verdict | null; obs: Observation | null; asked: number } | null = null;
   const failed = new Error('toSatisfy failed');

@@ -1,10 +1,10 @@
-import { dirname, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { relative } from 'node:path';
 import type { Observation, UiNode } from '../../device-runtime/protocol/index.js';
-import type { AppDriver } from '../driver.js';
+import { CallSite, type Site } from '../call-site.js';
 import { NestwrightError, StrictModeViolationError, TimeoutError } from '../errors.js';
 import { resolveSteps, type Step } from '../selector.js';
 import { AiError } from '../ai/errors.js';
+import type { HealableLocator, HealedTarget, LocatorHealing } from '../port.js';
 import type { HealArbitration, TrajectoryStep } from '../trajectory.js';
 import { fingerprintOf } from './fingerprint.js';
 import { findFingerprint, type FingerprintEntry, type FingerprintStore } from './fingerprint-store.js';
@@ -21,99 +21,8 @@ export type HealMode = 'off' | 'suggest' | 'auto';
  */
 export type HealOption = HealMode | { mode?: HealMode; model?: string | HealArbiter };
 
-/** What a locator is to healing (the Locator class, without importing it). */
-export interface HealableLocator {
-  readonly driver: AppDriver;
-  readonly steps: Step[];
-  toString(): string;
-}
-
-/** A node healing found for an action, to act on in that snapshot; `verify` is the post-action check. */
-export interface HealedTarget {
-  node: UiNode;
-  obs: Observation;
-  verify(after: { obs: Observation; effect: boolean }): Promise<void>;
-}
-
-/**
- * The two places the locator engine calls healing: `resolved` on every successful resolution
- * (O(1): it keeps a reference, fingerprints are computed after the test), and `missed` when an
- * action's locator matched nothing (or several) and would fail — it returns the healed target,
- * or throws the action's error with the heal's verdict added.
- */
-export interface LocatorHealing {
-  resolved(locator: HealableLocator, node: UiNode, obs: Observation): void;
-  /** `at`: the action's call site, captured before its first await (else taken here). */
-  missed(m: { api: string; locator: HealableLocator; error: unknown; record: TrajectoryStep; at?: CallSite }): Promise<HealedTarget>;
-}
-
-const FRAMEWORK_DIR = dirname(dirname(fileURLToPath(import.meta.url))) + sep;
-
-interface Site {
-  file: string;
-  line: number;
-  column: number;
-}
-
-/** The first stack frame in user code (not nestwright's framework, not node_modules, not node:) of a formatted stack. */
-export function userSite(stack: string | undefined): Site | null {
-  for (const line of (stack ?? '').split('\n').slice(1)) {
-    const m = /(?:\(|at )((?:file:\/\/)?\/[^():]+):(\d+):(\d+)\)?\s*$/.exec(line);
-    if (!m) continue;
-    const file = m[1]!.startsWith('file://') ? fileURLToPath(m[1]!) : m[1]!;
-    if (!inUserCode(file)) continue;
-    return { file, line: Number(m[2]), column: Number(m[3]) };
-  }
-  return null;
-}
-
-const inUserCode = (file: string) => !file.startsWith(FRAMEWORK_DIR) && !file.includes(`${sep}node_modules${sep}`);
-
-type FormatStack = (error: Error, frames: NodeJS.CallSite[]) => unknown;
-
-/**
- * Where a locator call was made: V8's frames (async ones included), kept unformatted. Formatting
- * a whole stack runs every frame through the source maps of Playwright's transpiled specs (its
- * `Error.prepareStackTrace`), ~40 frames for each action of a test; `user()` finds the user's
- * frame by file name and formats that one frame alone, through the same formatter, so its line
- * and column are the spec's.
- */
-export class CallSite {
-  private constructor(
-    private readonly frames: NodeJS.CallSite[],
-    private readonly format: FormatStack | undefined,
-  ) {}
-
-  static capture(): CallSite {
-    const format = Error.prepareStackTrace as FormatStack | undefined;
-    const limit = Error.stackTraceLimit;
-    const holder: { stack?: unknown } = {};
-    let frames: unknown;
-    Error.prepareStackTrace = (_e, callSites) => callSites;
-    Error.stackTraceLimit = 40;
-    try {
-      Error.captureStackTrace(holder, CallSite.capture);
-      frames = holder.stack; // read here: V8 formats on first read, with the formatter installed then
-    } finally {
-      Error.prepareStackTrace = format as typeof Error.prepareStackTrace;
-      Error.stackTraceLimit = limit;
-    }
-    return new CallSite(Array.isArray(frames) ? (frames as NodeJS.CallSite[]) : [], format);
-  }
-
-  /** The first frame in user code, with the spec's line and column; null when there is none. */
-  user(): Site | null {
-    for (const frame of this.frames) {
-      const name = frame.getFileName();
-      if (!name || name.startsWith('node:')) continue;
-      const file = name.startsWith('file://') ? fileURLToPath(name) : name;
-      if (!inUserCode(file)) continue;
-      const site = userSite(this.format ? String(this.format(new Error(), [frame])) : `Error\n    at ${frame.toString()}`);
-      if (site) return site;
-    }
-    return null;
-  }
-}
+export { CallSite, userSite } from '../call-site.js';
+export type { HealableLocator, HealedTarget, LocatorHealing } from '../port.js';
 
 /** Add the heal's verdict to the action's error, keeping its class and its call log. */
 function addTo(error: Error, text: string): Error {
@@ -204,7 +113,7 @@ export class Healer implements LocatorHealing {
     const selector = locator.toString();
     // The last observation of the wait is the screen to heal on; when there is none (or it caught
     // a transition), one fresh observation: the one extra a heal may cost.
-    const obs = error instanceof TimeoutError && error.observation && !error.observation.tree_missing ? error.observation : await locator.driver.watch.observe(api);
+    const obs = error instanceof TimeoutError && error.observation && !error.observation.tree_missing ? error.observation : await locator.driver.observe(api);
     // A node that matches but never became actionable (disabled, moving) is not a broken locator.
     if (error instanceof TimeoutError && resolveSteps(obs.nodes, locator.steps).length === 1) throw error;
     const site = (at ?? CallSite.capture()).user();
@@ -226,7 +135,7 @@ export class Healer implements LocatorHealing {
     const rejected = this.store.get(site!.file).rejected.some((r) => r.selector === selector && r.proposed === result.selector && r.line === entry.line);
     if (rejected) throw addTo(error, `heal: ${selector} → ${result.selector} was proposed before and rejected; it is not proposed again.`);
     const node = obs.nodes.find((n) => n.id === result.node_id)!;
-    const shot = await locator.driver.screenshots.take(api).catch(() => null);
+    const shot = await locator.driver.screenshot(api).catch(() => null);
     const spec = relative(this.projectDir, site!.file);
     const id = proposalId(spec, site!.line, selector, result.selector);
     const proposal = writeProposal(this.projectDir, { id, spec, line: site!.line, column: site!.column, test: this.testTitle, selector, proposed: result.selector, score: result.score, margin: result.margin, by: result.by, reasons: result.reasons, mode: this.mode, screenshots: {}, createdAt: new Date().toISOString() });
@@ -249,7 +158,7 @@ export class Healer implements LocatorHealing {
           this.proposals.delete(id);
           throw new NestwrightError(api, `healed ${summary}, but the action on it showed no effect on screen: not the right node, heal withdrawn.\n  Candidates, best first:\n${formatCandidates(result)}`);
         }
-        const png = await locator.driver.screenshots.take(api).catch(() => null);
+        const png = await locator.driver.screenshot(api).catch(() => null);
         const written = writeProposal(this.projectDir, proposal, { after: png });
         this.proposals.set(id, written);
         this.healed.push(written);

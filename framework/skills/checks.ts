@@ -1,6 +1,6 @@
 import { evaluateCheck, type Check, type CheckResult } from '../../device-runtime/protocol/skill/index.js';
 import type { Observation } from '../../device-runtime/protocol/index.js';
-import type { AppDriver } from '../driver.js';
+import type { InstancePort } from '../port.js';
 import { describeNode, NestwrightError } from '../errors.js';
 import { poll } from '../poll.js';
 
@@ -14,14 +14,14 @@ export function evaluate(check: Check, obs: Observation, api: string): CheckResu
 }
 
 /** Retry a check against fresh observations until it holds or `timeout` ms pass. */
-export async function waitCheck(driver: AppDriver, check: Check, timeout: number, api: string): Promise<{ pass: boolean; received: string; obs: Observation | null }> {
+export async function waitCheck(instance: InstancePort, check: Check, timeout: number, api: string): Promise<{ pass: boolean; received: string; obs: Observation | null }> {
   let last: { result: CheckResult; obs: Observation } | null = null;
   const r = await poll(timeout, async () => {
-    const obs = await driver.watch.observe(api);
+    const obs = await instance.observe(api);
     const result = evaluate(check, obs, api);
     last = { result, obs };
     return result.pass ? { done: true, value: true } : { done: false };
-  }, driver.clock);
+  }, instance.clock);
   const l = last as { result: CheckResult; obs: Observation } | null;
   return { pass: 'value' in r, received: l?.result.received ?? '(nothing observed)', obs: l?.obs ?? null };
 }

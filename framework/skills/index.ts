@@ -1,4 +1,4 @@
-import type { App } from '../app.js';
+import type { AppPort } from '../port.js';
 import { planSkill, replaySkill, type SkillRunResult } from './replay.js';
 
 /**
@@ -12,7 +12,7 @@ export { loadSkill, SkillInvalidError } from './load.js';
  * `app.runSkill(file, params)`: check the parameters (of this skill and every skill it runs),
  * then replay it; throws the first failed step's error (expected, received, screen).
  */
-export async function runSkill(app: App, file: string, params: Record<string, unknown> = {}, api = 'app.runSkill'): Promise<SkillRunResult> {
+export async function runSkill(app: AppPort, file: string, params: Record<string, unknown> = {}, api = 'app.runSkill'): Promise<SkillRunResult> {
   const planned = planSkill(api, file, params);
   const result = await replaySkill(app, planned, api);
   if (result.error) throw result.error;
@@ -20,7 +20,7 @@ export async function runSkill(app: App, file: string, params: Record<string, un
 }
 
 /** `expect(app).toPassSkill(file, params)`: the skill's replay as an assertion. */
-export async function toPassSkill(isNot: boolean, app: App, file: string, params: Record<string, unknown> = {}) {
+export async function toPassSkill(isNot: boolean, app: AppPort, file: string, params: Record<string, unknown> = {}) {
   const api = 'expect.toPassSkill';
   const planned = planSkill(api, file, params);
   const result = await replaySkill(app, planned, api);

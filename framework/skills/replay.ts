@@ -2,10 +2,9 @@ import path from 'node:path';
 import { test } from '@playwright/test';
 import type { Observation } from '../../device-runtime/protocol/index.js';
 import { describeCheck, describeStep, stepSelector, resolveParams, SkillParamError, substitute, type Check, type ParamValue, type Skill, type SkillStep, type StepKind, type Target } from '../../device-runtime/protocol/skill/index.js';
-import type { App } from '../app.js';
 import { describeScreen, NestwrightError, TimeoutError } from '../errors.js';
-import type { Locator } from '../locator.js';
 import { poll } from '../poll.js';
+import type { AppPort, PortLocator } from '../port.js';
 import { inTest } from '../step-recorder.js';
 import { resolveSteps } from '../selector.js';
 import type { TrajectoryStep } from '../trajectory.js';
@@ -94,15 +93,14 @@ class Skipped extends Error {}
  * verification), so a skill step costs what the same locator step costs. Stops at the first
  * failed step and returns the failure rather than throwing it.
  */
-export async function replaySkill(app: App, planned: PlannedSkill, api: string): Promise<SkillRunResult> {
+export async function replaySkill(app: AppPort, planned: PlannedSkill, api: string): Promise<SkillRunResult> {
   const { skill } = planned;
-  const driver = app.driver;
   if (skill.app !== app.package) {
     throw new NestwrightError(api, `skill ${skill.name} drives ${skill.app}, but this app is ${app.package}; run it on an instance of ${skill.app}`);
   }
   const results: SkillStepResult[] = [];
-  const previous = driver.trajectory.source;
-  driver.trajectory.source = 'skill';
+  const previous = app.trajectory.source;
+  app.trajectory.source = 'skill';
   let error: SkillFailedError | null = null;
   const all = async () => {
     for (const [i, raw] of skill.steps.entries()) {
@@ -113,8 +111,8 @@ export async function replaySkill(app: App, planned: PlannedSkill, api: string):
       const result: SkillStepResult = { index: i + 1, title, kind: step.kind, intent: step.intent ?? null, status: 'passed', durationMs: 0, error: null };
       results.push(result);
       try {
-        await driver.steps.step({ kind: trajectoryKind(step.kind), api: `skill.${step.kind}`, title, selector: stepSelector(step) }, async (record) => {
-          const first = driver.trajectory.steps.length;
+        await app.step({ kind: trajectoryKind(step.kind), api: `skill.${step.kind}`, title, selector: stepSelector(step) }, async (record) => {
+          const first = app.trajectory.steps.length;
           try {
             await runStep(app, planned, i, step, api);
           } catch (e) {
@@ -122,7 +120,7 @@ export async function replaySkill(app: App, planned: PlannedSkill, api: string):
             result.status = 'skipped';
             result.error = e.message;
           }
-          const inner = driver.trajectory.steps.slice(first);
+          const inner = app.trajectory.steps.slice(first);
           record.node = inner.find((r) => r.node)?.node ?? null;
           record.before = inner[0]?.before ?? null;
           record.after = inner[inner.length - 1]?.after ?? null;
@@ -143,7 +141,7 @@ export async function replaySkill(app: App, planned: PlannedSkill, api: string):
   try {
     await (inTest() ? test.step(`Run skill ${skill.name}`, all, { box: true }).catch((e) => { if (!error) throw e; }) : all());
   } finally {
-    driver.trajectory.source = previous;
+    app.trajectory.source = previous;
   }
   return { skill: skill.name, file: planned.path, ok: !error, steps: results, error };
 }
@@ -161,12 +159,11 @@ function isFatal(e: unknown): boolean {
 }
 
 
-async function runStep(app: App, planned: PlannedSkill, index: number, step: SkillStep, api: string): Promise<void> {
-  const driver = app.driver;
-  const actionTimeout = step.timeout ?? driver.options.actionTimeout;
-  const checkTimeout = step.timeout ?? driver.options.expectTimeout;
+async function runStep(app: AppPort, planned: PlannedSkill, index: number, step: SkillStep, api: string): Promise<void> {
+  const actionTimeout = step.timeout ?? app.options.actionTimeout;
+  const checkTimeout = step.timeout ?? app.options.expectTimeout;
   if (step.when) {
-    const obs = await driver.watch.observe(api);
+    const obs = await app.observe(api);
     const r = evaluate(step.when, obs, api);
     if (!r.pass) throw new Skipped(`skipped: when ${describeCheck(step.when)} did not hold (${r.received})`);
   }
@@ -181,11 +178,10 @@ async function runStep(app: App, planned: PlannedSkill, index: number, step: Ski
 }
 
 /** Wait for a check, as a step of its own; a check that does not hold fails with the screen. */
-async function hold(app: App, phase: 'pre' | 'post' | 'assert', check: Check, timeout: number, api: string, optional: boolean): Promise<void> {
-  const driver = app.driver;
+async function hold(app: AppPort, phase: 'pre' | 'post' | 'assert', check: Check, timeout: number, api: string, optional: boolean): Promise<void> {
   const label = phase === 'assert' ? 'Expect' : phase === 'pre' ? 'Precondition' : 'Post-check';
-  await driver.steps.step({ kind: 'assertion', api: `skill.${phase}`, title: `${label}: ${describeCheck(check)}`, selector: null }, async (record) => {
-    const r = await waitCheck(driver, check, timeout, api);
+  await app.step({ kind: 'assertion', api: `skill.${phase}`, title: `${label}: ${describeCheck(check)}`, selector: null }, async (record) => {
+    const r = await waitCheck(app, check, timeout, api);
     record.before = record.after = r.obs?.snapshot_id ?? null;
     if (r.pass) return;
     if (optional) throw new Skipped(`skipped: precondition ${describeCheck(check)} did not hold (${r.received})`);
@@ -195,12 +191,12 @@ async function hold(app: App, phase: 'pre' | 'post' | 'assert', check: Check, ti
 }
 
 /** The locator for a target: one selector, or the first alternative that is on screen. */
-async function pick(app: App, target: Target, timeout: number, api: string): Promise<Locator> {
+async function pick(app: AppPort, target: Target, timeout: number, api: string): Promise<PortLocator> {
   if (typeof target === 'string' || target.length === 1) return app.locator(typeof target === 'string' ? target : target[0]!);
   const locators = target.map((s) => app.locator(s));
   let last: Observation | null = null;
-  const r = await poll<Locator>(timeout, async () => {
-    last = await app.driver.watch.observe(api);
+  const r = await poll<PortLocator>(timeout, async () => {
+    last = await app.observe(api);
     if (last.tree_missing) return { done: false };
     const hit = locators.find((l) => resolveSteps(last!.nodes, l.steps).length > 0);
     return hit ? { done: true as const, value: hit } : { done: false as const };
@@ -209,7 +205,7 @@ async function pick(app: App, target: Target, timeout: number, api: string): Pro
   throw new TimeoutError(api, `none of the alternatives is on screen after ${timeout}ms: ${target.join(' | ')}\nScreen:\n${describeScreen(last)}`, [], last);
 }
 
-async function act(app: App, planned: PlannedSkill, index: number, step: SkillStep, timeout: number, checkTimeout: number, api: string): Promise<void> {
+async function act(app: AppPort, planned: PlannedSkill, index: number, step: SkillStep, timeout: number, checkTimeout: number, api: string): Promise<void> {
   switch (step.kind) {
     case 'launch':
       return app.launch(step.launch === true ? {} : step.launch);
@@ -246,14 +242,14 @@ async function act(app: App, planned: PlannedSkill, index: number, step: SkillSt
 }
 
 /** Until two observations in a row show the same screen (animations over, content loaded). */
-async function idle(app: App, timeout: number, api: string): Promise<void> {
+async function idle(app: AppPort, timeout: number, api: string): Promise<void> {
   let hash: string | undefined;
   let last: Observation | null = null;
   const r = await poll(timeout, async () => {
-    last = await app.driver.watch.observe(api);
+    last = await app.observe(api);
     const same = !last.tree_missing && last.screen_hash !== undefined && last.screen_hash === hash;
     hash = last.screen_hash;
     return same ? { done: true, value: true } : { done: false };
-  }, app.driver.clock);
+  }, app.clock);
   if (!('value' in r)) throw new TimeoutError(api, `the screen kept changing for ${timeout}ms\nScreen:\n${describeScreen(last)}`, [], last);
 }

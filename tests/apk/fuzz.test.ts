@@ -71,7 +71,7 @@ async function loadSource(name: string): Promise<Source> {
         regions.push({ name: `raw ${e.fileName}`, start, end: start + e.compressedSize });
       }
     }
-    const cd = await centralDirectoryOffset(zip);
+    const cd = centralDirectoryOffset(zip);
     regions.push({ name: 'central directory', start: cd, end: bytes.length });
     const magic = bytes.lastIndexOf(Buffer.from('APK Sig Block 42'), cd);
     if (magic > 0) {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test, expect } from '@playwright/test';
+import { internalMembers, reachableMembers } from './public-types.js';
 import { HAND_SPEC, run, USER_TSCONFIG } from './user-project.js';
 
 /**
@@ -55,6 +56,32 @@ test('npm pack holds the compiled package and nothing else', async () => {
   for (const t of targets as string[]) expect(files, `${t} is named in package.json`).toContain(t.replace(/^\.\//, ''));
   for (const f of ['LICENSE', 'README.md', 'fixtures/apks/notes.apk', 'dist/reporters/allure/render-worker.js', 'dist/framework/global-setup.js', 'dist/cli/inspector/page/index.html']) expect(files).toContain(f);
   note('tarball', `${info!.filename}: ${info!.size} bytes, ${info!.entryCount} files (${packed.ms} ms to build and pack)`);
+});
+
+test('the packed declarations hide every @internal member: none is reachable from App, Locator, Space, the device fixture or expect', async () => {
+  // Unpacked under the repository, so the declarations' own imports (@playwright/test, zod, …)
+  // resolve to its node_modules as they would to a user's.
+  const dir = path.join(ROOT, 'test-results', `packed-types-${process.pid}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  try {
+    const untar = await run('tar', ['-xzf', tarball, '-C', dir, 'package/dist'], ROOT);
+    expect(untar.code, untar.out).toBe(0);
+    const pkg = path.join(dir, 'package');
+    const roots = ['App', 'Locator', 'Space', 'Device', 'DeviceApi', 'NestwrightMatchers', 'expect'];
+    const { members, types } = reachableMembers(path.join(pkg, 'dist/framework/index.d.ts'), roots, pkg);
+    const internal = internalMembers(path.join(ROOT, 'framework'));
+    // The sources' tags are found (the check below is not vacuous), and the walk reaches the public API.
+    for (const m of ['App.driver', 'App.port', 'Locator.driver', 'Locator.steps', 'Locator.waitForActionable', 'Locator.resolve', 'Space.create']) expect(internal, m).toContain(m);
+    for (const m of ['App.getByText', 'App.ai', 'AppAi.act', 'Locator.tap', 'Locator.filter', 'Space.launch', 'DeviceApi.newSpace', 'NestwrightMatchers.toBeVisible']) expect([...members.keys()], m).toContain(m);
+    const leaks = [...members].filter(([m]) => internal.has(m)).map(([m, via]) => `${m} (through ${via})`);
+    expect(leaks, 'internal members reachable in the packed .d.ts').toEqual([]);
+    // Nor is any of the machinery behind them a type a user can name through them.
+    const machinery = ['AppDriver', 'DeviceCalls', 'InstanceWatch', 'StepRecorder', 'Screenshots', 'Trajectory', 'DriverOptions', 'TestScope', 'AppPort', 'InstancePort', 'AppPortOf', 'LocatorHealing', 'Healer'];
+    expect(machinery.filter((t) => types.has(t))).toEqual([]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('installed into a fresh project, init and the first run are green with no TypeScript loader', async () => {

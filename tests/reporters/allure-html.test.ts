@@ -2,7 +2,7 @@ import { test, expect, chromium, type Browser } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { reportCommand } from '../../cli/commands/report.js';
@@ -107,7 +107,7 @@ test('the categories page tells the failures apart', async () => {
 /** A static file server for the report on 127.0.0.1 (Allure's HTML loads its data over http). */
 function serve(dir: string): Promise<Server> {
   const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.png': 'image/png', '.svg': 'image/svg+xml', '.txt': 'text/plain', '.woff': 'font/woff', '.woff2': 'font/woff2', '.ico': 'image/x-icon' };
-  const s = createServer(async (req, res) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const rel = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname).replace(/^\/+/, '') || 'index.html';
     const file = path.resolve(dir, rel);
     if (!file.startsWith(dir + path.sep)) return void res.writeHead(403).end();
@@ -117,6 +117,8 @@ function serve(dir: string): Promise<Server> {
     } catch {
       res.writeHead(404).end();
     }
-  });
+  };
+  // A listener's promise is not awaited by the server: a failure ends the response instead of going unseen.
+  const s = createServer((req, res) => void handle(req, res).catch((e: unknown) => res.destroy(e as Error)));
   return new Promise((resolve) => s.listen(0, '127.0.0.1', () => resolve(s)));
 }

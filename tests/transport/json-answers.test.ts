@@ -1,4 +1,4 @@
-import { createServer, type Server as HttpServer } from 'node:http';
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test, expect } from '@playwright/test';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -17,14 +17,14 @@ const deleted: string[] = [];
 
 test.beforeAll(async () => {
   const transports = new Map<string, StreamableHTTPServerTransport>();
-  http = createServer(async (req, res) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString()) : undefined;
     const sid = req.headers['mcp-session-id'];
     if (typeof sid === 'string') {
       if (req.method === 'DELETE') deleted.push(sid);
-      return transports.get(sid)!.handleRequest(req, res, body);
+      return void (await transports.get(sid)!.handleRequest(req, res, body));
     }
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => `json-${transports.size + 1}`,
@@ -38,7 +38,9 @@ test.beforeAll(async () => {
     }));
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
-  });
+  };
+  // A listener's promise is not awaited by the server: a failure ends the response instead of going unseen.
+  http = createServer((req, res) => void handle(req, res).catch((e: unknown) => res.destroy(e as Error)));
   await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
   url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
 });

@@ -1,0 +1,82 @@
+import type { Clock, Key, Observation } from '../device-runtime/protocol/index.js';
+import type { AppDriver } from './driver.js';
+import type { AppCrashedError } from './errors.js';
+import type { AppPort, InstanceState, PortLocator, StepLog, StepMeta } from './port.js';
+import type { TrajectoryStep } from './trajectory.js';
+
+/** The app's own actions a feature acts through (App's public methods of the same names). */
+export interface AppActions {
+  locator(selector: string): PortLocator;
+  press(key: Key): Promise<void>;
+  launch(opts?: { activity?: string }): Promise<void>;
+}
+
+/**
+ * The {@link AppPort} of one app: the driver's instance port and the app's actions, handed to
+ * the features the app attaches (`app.ai`, `app.runSkill()`, `expect(app).toPassSkill()`).
+ * Delegation only: a feature gets these members and nothing else of the driver.
+ */
+export class AppPortOf implements AppPort {
+  constructor(
+    private readonly d: AppDriver,
+    private readonly app: AppActions,
+  ) {}
+
+  get pkg(): string {
+    return this.d.pkg;
+  }
+  get package(): string {
+    return this.d.pkg;
+  }
+  get instance(): string | null {
+    return this.d.instance;
+  }
+  get trajectory(): StepLog {
+    return this.d.trajectory;
+  }
+  get options(): { readonly actionTimeout: number; readonly expectTimeout: number } {
+    return this.d.options;
+  }
+  get clock(): Clock {
+    return this.d.clock;
+  }
+  who(): string {
+    return this.d.who();
+  }
+  observe(api: string, opts?: { detail?: 'compact' | 'full'; maxNodes?: number }): Promise<Observation> {
+    return this.d.observe(api, opts);
+  }
+  observeAsIs(api: string): Promise<Observation> {
+    return this.d.observeAsIs(api);
+  }
+  inFront(obs: Observation): boolean {
+    return this.d.inFront(obs);
+  }
+  state(api: string): Promise<InstanceState> {
+    return this.d.state(api);
+  }
+  crashed(api: string, state?: InstanceState): Promise<AppCrashedError | null> {
+    return this.d.crashed(api, state);
+  }
+  screenshot(api: string, scale?: number): Promise<Buffer | null> {
+    return this.d.screenshot(api, scale);
+  }
+  step<T>(meta: StepMeta, body: (record: TrajectoryStep) => Promise<T>): Promise<T> {
+    return this.d.step(meta, body);
+  }
+  timeout(given: number | undefined, kind?: 'action' | 'expect'): number {
+    return this.d.timeout(given, kind);
+  }
+  describeTimeout(ms: number): string {
+    return this.d.describeTimeout(ms);
+  }
+  locator(selector: string): PortLocator {
+    return this.app.locator(selector);
+  }
+  press(key: Key): Promise<void> {
+    return this.app.press(key);
+  }
+  launch(opts?: { activity?: string }): Promise<void> {
+    return this.app.launch(opts);
+  }
+}

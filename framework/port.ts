@@ -1,0 +1,120 @@
+import type { Clock, Key, Observation, UiNode } from '../device-runtime/protocol/index.js';
+import type { CallSite } from './call-site.js';
+import type { AppCrashedError } from './errors.js';
+import type { Step } from './selector.js';
+import type { TrajectoryStep } from './trajectory.js';
+
+/**
+ * The port: what the features above the core (AI steps, healing, skills — and the next ones:
+ * visual comparisons, network, world) may use of one app instance. They depend on these
+ * interfaces only, never on `App`, `Locator` or the driver, so the core can change behind them
+ * and no import goes back from the core to a feature. The core implements them (`AppDriver` is
+ * an {@link InstancePort}; `App` hands a feature an {@link AppPort}) and attaches the features:
+ * `app.ai`, `app.runSkill()`, `use.heal` (ARCHITECTURE.md draws it).
+ *
+ * Nothing here is public API: users see `App` and `Locator`.
+ */
+
+/** Where an instance is, as `space_list_apps` reports it. */
+export type InstanceState = 'stopped' | 'background' | 'foreground' | 'crashed' | 'gone';
+
+/** What a step is, before it runs: a `test.step` title and the trajectory record's fields. */
+export type StepMeta = Pick<TrajectoryStep, 'kind' | 'api' | 'title' | 'selector'>;
+
+/** The test's trajectory as a feature sees it: the records so far, and the source of the ones begun now. */
+export interface StepLog {
+  readonly steps: readonly TrajectoryStep[];
+  source: TrajectoryStep['source'];
+}
+
+/**
+ * One app instance on the device: observe it, look at it, record a step, take a screenshot,
+ * and the timeouts and clock every wait runs on. Each call names the public API it serves
+ * (`api`), which prefixes its errors. Costs: one tool call per observe or screenshot (more when
+ * the instance must be brought back to the front); the rest are local.
+ */
+export interface InstancePort {
+  /** The package, e.g. `com.nestwright.notes`. */
+  readonly pkg: string;
+  /** The instance id, or null on a runtime without instances. */
+  readonly instance: string | null;
+  /** `com.example.app@2`, for messages. */
+  who(): string;
+  /** The screen with this instance in front (brought back first when another app is), crashes raised. */
+  observe(api: string, opts?: { detail?: 'compact' | 'full'; maxNodes?: number }): Promise<Observation>;
+  /** The screen as it is now, whoever is in front (one `ui_observe`). */
+  observeAsIs(api: string): Promise<Observation>;
+  /** Whether an observation shows this instance. */
+  inFront(obs: Observation): boolean;
+  /** This instance's state (one `space_list_apps`). */
+  state(api: string): Promise<InstanceState>;
+  /** The error that says this instance crashed (with its logcat), or null when it did not. */
+  crashed(api: string, state?: InstanceState): Promise<AppCrashedError | null>;
+  /** A PNG of the screen, or null when the runtime cannot take one. A render on the device: not per poll. */
+  screenshot(api: string, scale?: number): Promise<Buffer | null>;
+  /** Run `body` as one user-visible step: a `test.step` and a trajectory record (screenshots per `use.screenshot`). */
+  step<T>(meta: StepMeta, body: (record: TrajectoryStep) => Promise<T>): Promise<T>;
+  /** The test's trajectory: the records the steps made. */
+  readonly trajectory: StepLog;
+  /** The test's defaults, ms, as configured (not yet scaled to the device). */
+  readonly options: { readonly actionTimeout: number; readonly expectTimeout: number };
+  /** A timeout in ms: `given` or the default of its kind, scaled to the device's timing. */
+  timeout(given: number | undefined, kind?: 'action' | 'expect'): number;
+  /** A timeout as messages show it (`5000ms`, or with the device's scale). */
+  describeTimeout(ms: number): string;
+  /** The clock waits run on: a sleep ends at once when the test times out. */
+  readonly clock: Clock;
+}
+
+/** A locator as a feature acts through it: the same actions, waiting and verification a spec gets. */
+export interface PortLocator {
+  readonly steps: Step[];
+  toString(): string;
+  tap(opts?: { timeout?: number }): Promise<void>;
+  longPress(opts?: { duration?: number; timeout?: number }): Promise<void>;
+  fill(value: string, opts?: { timeout?: number; secret?: boolean }): Promise<void>;
+  clear(opts?: { timeout?: number }): Promise<void>;
+  swipe(direction: 'up' | 'down' | 'left' | 'right', opts?: { distance?: number; duration?: number; timeout?: number }): Promise<void>;
+  scrollIntoView(opts?: { timeout?: number }): Promise<void>;
+  /** Wait until exactly one node matches and is actionable; the node and its snapshot. */
+  waitForActionable(api: string, opts?: { timeout?: number }): Promise<{ node: UiNode; obs: Observation }>;
+}
+
+/** What an app-level feature (AI steps, skills) gets: the instance, and the app's own actions. */
+export interface AppPort extends InstancePort {
+  /** The package (as `app.package`). */
+  readonly package: string;
+  /** A locator from a selector string (`app.locator()`). */
+  locator(selector: string): PortLocator;
+  /** `app.press()`. */
+  press(key: Key): Promise<void>;
+  /** `app.launch()`. */
+  launch(opts?: { activity?: string }): Promise<void>;
+}
+
+/** What a locator is to healing: its steps, how it reads, and the instance it acts on. */
+export interface HealableLocator {
+  readonly driver: InstancePort;
+  readonly steps: Step[];
+  toString(): string;
+}
+
+/** A node healing found for an action, to act on in that snapshot; `verify` is the post-action check. */
+export interface HealedTarget {
+  node: UiNode;
+  obs: Observation;
+  verify(after: { obs: Observation; effect: boolean }): Promise<void>;
+}
+
+/**
+ * The two places the locator engine calls healing (the feature implements it, the core calls
+ * it): `resolved` on every successful resolution (it keeps a reference; fingerprints are
+ * computed after the test), and `missed` when an action's locator matched nothing (or several)
+ * and would fail — it returns the healed target, or throws the action's error with the heal's
+ * verdict added.
+ */
+export interface LocatorHealing {
+  resolved(locator: HealableLocator, node: UiNode, obs: Observation): void;
+  /** `at`: the action's call site, captured before its first await (else taken here). */
+  missed(m: { api: string; locator: HealableLocator; error: unknown; record: TrajectoryStep; at?: CallSite }): Promise<HealedTarget>;
+}
