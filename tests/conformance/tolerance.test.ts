@@ -4,6 +4,7 @@ import { PROTOCOL_VERSION, TOOLS } from '../../device-runtime/protocol/index.js'
 import { inMemoryTransport } from '../../device-runtime/sim/mcp.js';
 import { SimRuntime } from '../../device-runtime/sim/runtime.js';
 import { outputJsonSchema } from '../../device-runtime/protocol/json-schema.js';
+import { apk, NOTES } from '../runtime/helpers.js';
 import { wrapTransport, type Rewrite } from './wrap.js';
 
 let rt: SimRuntime;
@@ -26,6 +27,9 @@ test('a result with fields the protocol does not know is accepted and keeps them
     },
   });
   const { space_id } = await c.call('space_create', {});
+  await c.call('session_acquire', { space_id });
+  await c.call('space_install_apk', { space_id, apk_paths: [apk('notes.apk')] });
+  await c.call('space_launch', { space_id, package: NOTES });
   const obs = await c.call('ui_observe', { space_id });
   expect((obs as Record<string, unknown>).frame_rate).toBe(60);
   expect(obs.nodes.length).toBeGreaterThan(0);
