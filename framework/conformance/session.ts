@@ -1,6 +1,6 @@
 import { decodeErrorBody, decodeResultBody, getTool, type ToolError } from '../../device-runtime/protocol/index.js';
 import type { ToolTransport } from '../../device-runtime/client/index.js';
-import { CheckFailed } from './check.js';
+import { CheckFailed } from './check-failed.js';
 
 /** One call's answer as the runtime sent it: no schema check (that is the tools group's job). */
 export type Answer = { ok: true; body: Record<string, unknown>; ms: number } | { ok: false; error: ToolError; ms: number };
