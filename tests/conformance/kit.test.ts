@@ -36,3 +36,9 @@ for (const fault of FAULTS) {
     expect(report.failed).toBe(fault.status === 'fail' ? 1 : 0);
   });
 }
+
+test('docs/runtime-authors.md names every group and every check outside the tools group', async () => {
+  const { readFileSync } = await import('node:fs');
+  const page = readFileSync(new URL('../../docs/runtime-authors.md', import.meta.url), 'utf8');
+  for (const c of ALL_CHECKS) expect(page, c.id).toContain(c.group === 'tools' ? c.id.slice('tools.'.length) : `\`${c.id}\``);
+});
