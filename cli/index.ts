@@ -59,6 +59,11 @@ const COMMANDS: Record<string, Command> = {
     usage: 'nestwright emulator list | start <avd> [--headless] [--snapshot [NAME]] [--port N] | stop [serial|avd|--all]',
     run: async (argv) => (await import('./commands/emulator.js')).emulatorCommand(argv),
   },
+  conformance: {
+    summary: 'Check a NestSpace runtime against everything nestwright relies on (exit 0 conformant, 1 a required check failed, 2 usage)',
+    usage: 'nestwright conformance [--device URL --token T | --adb [serial]] [--json] [--only group,…] [--apk-dir D]',
+    run: async (argv) => (await import('./commands/conformance.js')).conformanceCommand(argv),
+  },
   mcp: {
     summary: 'Serve test-level tools to coding agents over MCP (stdio, or --http)',
     usage: 'nestwright mcp [--root D] [--config F] [--http --port N --token-file F]',

@@ -14,6 +14,8 @@ import {
 import { DeviceError } from './errors.js';
 import type { ToolTransport } from './transport.js';
 import { classifyTransportFailure } from './transport-failure.js';
+import { keepUnknown } from './keep-unknown.js';
+import { protocolMismatch } from './version.js';
 
 /** The envelope for a call that failed on the wire, by what {@link classifyTransportFailure} finds. */
 function transportEnvelope(e: unknown): ToolError {
@@ -91,23 +93,53 @@ export class DeviceClient {
     }
     const body = decodeResultBody(tool, raw);
     const result = tool.result.safeParse(body);
-    if (!result.success) {
-      throw new DeviceError(name, toolError('PROTOCOL_ERROR', `the runtime answered with an invalid result: ${describeIssues(result.error, 'result')}`, {
-        hint: 'The device speaks a different protocol version; compare runtime_info.protocol_version.',
-      }));
-    }
-    return result.data as ToolResult<N>;
+    if (!result.success) throw new DeviceError(name, this.invalidResult(name, body, result.error));
+    // Fields this package does not know (a newer runtime's) are kept, not stripped: keep-unknown.ts.
+    return keepUnknown(body, result.data) as ToolResult<N>;
   }
 
-  /** runtime_info, cached; runtimes without it count as offering no extensions. */
+  /**
+   * The PROTOCOL_ERROR for a result its schema refuses: a missing required field named as such,
+   * with the tool, the field's path and the runtime's version, and the conformance kit as the
+   * way to find every such difference at once.
+   */
+  private invalidResult(name: string, body: unknown, error: import('zod').ZodError): ToolError {
+    const info = name === 'runtime_info' ? (body as Partial<RuntimeInfo> | null) : this.infoCache;
+    const who = info?.runtime?.name
+      ? `${info.runtime.name} ${info.runtime.version ?? '?'}, protocol ${info.protocol_version ?? '?'}`
+      : `protocol ${info?.protocol_version ?? 'unknown (no runtime_info yet)'}`;
+    const missing = error.issues.filter((i) => i.code === 'invalid_type' && /received undefined/.test(i.message));
+    const what = missing.length > 0
+      ? `is missing required field${missing.length > 1 ? 's' : ''} ${missing.slice(0, 5).map((i) => `result.${i.path.map(String).join('.')}`).join(', ')}`
+      : `is invalid: ${describeIssues(error, 'result')}`;
+    return toolError('PROTOCOL_ERROR', `the result of ${name} from the runtime (${who}) ${what}`, {
+      hint: `Run \`npx nestwright conformance --device <url> --token <token>\` against this runtime: it lists every difference from the protocol this client speaks, with the design section and the fix.`,
+      retryable: false,
+    });
+  }
+
+  /**
+   * runtime_info, cached; runtimes without it count as offering no extensions. A runtime whose
+   * protocol version this client cannot serve (another major version, or an older minor one)
+   * is refused here with both versions named: connectDevice calls this when it connects.
+   */
   async info(): Promise<RuntimeInfo | null> {
     if (this.infoCache) return this.infoCache;
+    let info: RuntimeInfo;
     try {
-      this.infoCache = await this.call('runtime_info', {});
+      info = await this.call('runtime_info', {});
     } catch (e) {
       if (e instanceof DeviceError && (e.code === 'UNKNOWN_TOOL' || e.code === 'NOT_SUPPORTED')) return null;
       throw e;
     }
+    const mismatch = protocolMismatch(info.protocol_version);
+    if (mismatch) {
+      throw new DeviceError('runtime_info', toolError('PROTOCOL_ERROR', `${info.runtime.name} ${info.runtime.version}: ${mismatch}`, {
+        hint: 'Use a nestwright release that speaks this runtime\'s protocol version, or update the runtime; `npx nestwright conformance` checks a runtime against this client.',
+        retryable: false,
+      }));
+    }
+    this.infoCache = info;
     return this.infoCache;
   }
 

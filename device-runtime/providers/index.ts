@@ -93,6 +93,11 @@ export async function connectDevice(raw: unknown): Promise<{ client: DeviceClien
   try {
     const transport = await McpToolTransport.http(url, token);
     const client = new DeviceClient(transport);
+    // A runtime of another major protocol version, or an older minor one, is refused here.
+    await client.info().catch(async (e) => {
+      await client.close();
+      throw e;
+    });
     return {
       client,
       async close() {
@@ -102,6 +107,7 @@ export async function connectDevice(raw: unknown): Promise<{ client: DeviceClien
     };
   } catch (e) {
     await embedded?.close();
+    if (e instanceof DeviceError && e.tool === 'runtime_info') throw e;
     const msg = (e as Error).message;
     const code = classifyTransportFailure(e).kind === 'unauthorized' ? 'UNAUTHORIZED' : 'DEVICE_DISCONNECTED';
     throw new DeviceError('connectDevice', toolError(code, `cannot connect to ${url}: ${msg}`, {

@@ -30,5 +30,6 @@ export const sidebar: SidebarItem[] = [
   { text: 'Errors', link: '/errors' },
   { text: 'Timing and fault profiles', link: '/timing' },
   { text: 'Device protocol', link: '/protocol' },
+  { text: 'Making a runtime nestwright-ready', link: '/runtime-authors' },
   { text: 'API reference', link: '/api/README' },
 ];
