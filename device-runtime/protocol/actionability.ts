@@ -1,5 +1,5 @@
 import type { Observation, UiNode } from './observation.js';
-import { formatSteps, resolveSteps, type Step } from './selector.js';
+import { fieldValue, formatSteps, resolveSteps, type Step } from './selector.js';
 
 /**
  * Auto-waiting, written once for both sides of the protocol: the framework runs it over tool
@@ -178,8 +178,7 @@ export function fieldHolds(steps: Step[], value: string): Took {
     const field = findField(after, steps, node);
     if (!field) return 'unknown';
     if (field.password) return (field.text ?? '').length === value.length ? 'yes' : 'no';
-    const shown = field.text ?? '';
-    return shown === value || (value === '' && (field.text === null || field.text === field.hint)) ? 'yes' : 'no';
+    return field.text === value || fieldValue(field) === value ? 'yes' : 'no';
   };
 }
 
