@@ -3,8 +3,12 @@
  * several seeds, each seed several times, and reports every failure and every flaky test (one that
  * passed in one run and failed in another). Exit code 1 when anything failed.
  *
- *   npm run test:hostile-soak                       seeds 1–10, each twice, 2 workers
- *   npm run test:hostile-soak -- --seeds=3,8 --runs=1 --workers=1 [playwright args…]
+ *   npm run test:hostile-soak                       seeds 1–10, each twice (once per action path), 2 workers
+ *   npm run test:hostile-soak -- --seeds=3,8 --runs=4 --paths=auto --workers=1 [playwright args…]
+ *
+ * `--paths` lists the action paths the runs take turns on: `auto` (the device's `selector_actions`)
+ * and `off` (the client-side loop, NESTWRIGHT_DEVICE_ACTIONS=off); by default run 1 of a seed is
+ * device-side and run 2 client-side.
  *
  * Each run is the real Playwright CLI with the JSON reporter written to a file, so the counts are
  * Playwright's own statuses, not parsed from its console.
@@ -22,11 +26,12 @@ interface Options {
   seeds: number[];
   runs: number;
   workers: number;
+  paths: Array<'auto' | 'off'>;
   rest: string[];
 }
 
 function usage(message: string): never {
-  console.error(`test:hostile-soak: ${message}\nUsage: npm run test:hostile-soak -- [--seeds=1-10|3,8] [--runs=2] [--workers=2] [playwright args…]`);
+  console.error(`test:hostile-soak: ${message}\nUsage: npm run test:hostile-soak -- [--seeds=1-10|3,8] [--runs=2] [--paths=auto,off] [--workers=2] [playwright args…]`);
   process.exit(2);
 }
 
@@ -43,7 +48,7 @@ function parseSeeds(v: string): number[] {
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { seeds: parseSeeds('1-10'), runs: 2, workers: 2, rest: [] };
+  const o: Options = { seeds: parseSeeds('1-10'), runs: 2, workers: 2, paths: ['auto', 'off'], rest: [] };
   for (const a of argv) {
     const [k, v] = a.split(/=(.*)/s) as [string, string | undefined];
     const int = () => {
@@ -54,6 +59,11 @@ function parseArgs(argv: string[]): Options {
     if (k === '--seeds' && v !== undefined) o.seeds = parseSeeds(v);
     else if (k === '--runs') o.runs = int();
     else if (k === '--workers') o.workers = int();
+    else if (k === '--paths' && v !== undefined) {
+      const paths = v.split(',').map((p) => p.trim());
+      if (paths.length === 0 || paths.some((p) => p !== 'auto' && p !== 'off')) usage(`--paths takes auto, off or both (auto,off), got ${JSON.stringify(v)}`);
+      o.paths = paths as Options['paths'];
+    }
     else o.rest.push(a);
   }
   return o;
@@ -82,12 +92,17 @@ function outcomes(report: any): Map<string, Outcome> {
   return out;
 }
 
+/** The action path run `run` (1-based) of a seed takes. */
+const pathOf = (o: Options, run: number) => o.paths[(run - 1) % o.paths.length]!;
+
 function runOnce(seed: number, run: number, o: Options): Promise<{ results: Map<string, Outcome>; ms: number; exitCode: number }> {
   const file = path.join(OUT, `seed-${seed}-run-${run}.json`);
   rmSync(file, { force: true });
   const started = Date.now();
   const args = [path.join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', CONFIG, '--reporter=json', `--workers=${o.workers}`, '--retries=0', ...o.rest];
-  const env = { ...process.env, NESTWRIGHT_FAULTS: 'hostile', NESTWRIGHT_SEED: String(seed), PLAYWRIGHT_JSON_OUTPUT_FILE: file };
+  const env: NodeJS.ProcessEnv = { ...process.env, NESTWRIGHT_FAULTS: 'hostile', NESTWRIGHT_SEED: String(seed), PLAYWRIGHT_JSON_OUTPUT_FILE: file };
+  if (pathOf(o, run) === 'off') env.NESTWRIGHT_DEVICE_ACTIONS = 'off';
+  else delete env.NESTWRIGHT_DEVICE_ACTIONS;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
     child.on('error', reject);
@@ -104,10 +119,10 @@ function runOnce(seed: number, run: number, o: Options): Promise<{ results: Map<
 async function main(): Promise<void> {
   const o = parseArgs(process.argv.slice(2));
   mkdirSync(OUT, { recursive: true });
-  const byTest = new Map<string, Array<{ seed: number; run: number } & Outcome>>();
+  const byTest = new Map<string, Array<{ seed: number; run: number; path: string } & Outcome>>();
   let failures = 0;
   let total = 0;
-  console.log(`hostile soak: seeds ${o.seeds.join(',')}, ${o.runs} run(s) each, ${o.workers} worker(s)`);
+  console.log(`hostile soak: seeds ${o.seeds.join(',')}, ${o.runs} run(s) each (action paths in turn: ${o.paths.join(', ')}), ${o.workers} worker(s)`);
   for (const seed of o.seeds) {
     for (let run = 1; run <= o.runs; run++) {
       const r = await runOnce(seed, run, o);
@@ -116,11 +131,11 @@ async function main(): Promise<void> {
         total++;
         if (outcome.status !== 'passed' && outcome.status !== 'skipped') failed++;
         const list = byTest.get(title) ?? [];
-        list.push({ seed, run, ...outcome });
+        list.push({ seed, run, path: pathOf(o, run), ...outcome });
         byTest.set(title, list);
       }
       failures += failed;
-      console.log(`seed ${seed} run ${run}: ${r.results.size} tests, ${failed} failed (${(r.ms / 1000).toFixed(1)} s)`);
+      console.log(`seed ${seed} run ${run} (${pathOf(o, run) === 'off' ? 'client-side' : 'device-side'}): ${r.results.size} tests, ${failed} failed (${(r.ms / 1000).toFixed(1)} s)`);
       for (const [title, outcome] of r.results) if (outcome.status !== 'passed' && outcome.status !== 'skipped') console.log(`  ✘ ${title} [${outcome.status}]\n    ${outcome.error.split('\n').slice(0, 6).join('\n    ')}`);
       if (r.results.size === 0 || (r.exitCode !== 0 && failed === 0)) {
         console.log(`  the run exited ${r.exitCode} with no failed test: see the errors above`);
@@ -131,7 +146,7 @@ async function main(): Promise<void> {
   const flaky = [...byTest].filter(([, rs]) => rs.some((x) => x.status === 'passed') && rs.some((x) => x.status !== 'passed' && x.status !== 'skipped'));
   const alwaysFailing = [...byTest].filter(([, rs]) => rs.every((x) => x.status !== 'passed' && x.status !== 'skipped'));
   console.log(`\n${byTest.size} tests × ${o.seeds.length} seeds × ${o.runs} runs = ${total} results: ${failures} failures, ${flaky.length} flaky, ${alwaysFailing.length} failing on every run`);
-  for (const [title, rs] of flaky) console.log(`  flaky: ${title} — failed on ${rs.filter((x) => x.status !== 'passed').map((x) => `seed ${x.seed} run ${x.run}`).join(', ')}`);
+  for (const [title, rs] of flaky) console.log(`  flaky: ${title} — failed on ${rs.filter((x) => x.status !== 'passed').map((x) => `seed ${x.seed} run ${x.run} (${x.path})`).join(', ')}`);
   process.exitCode = failures > 0 ? 1 : 0;
 }
 
