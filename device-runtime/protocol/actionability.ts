@@ -166,19 +166,19 @@ export type Took = (before: Observation, after: Observation, node: UiNode | null
 
 /**
  * The default check: the app, the activity, the soft keyboard or what the screen says changed;
- * a tapped field has the focus. What changes on its own is not taken for the action's effect: a window of another
- * package closing while nothing else changed (a system toast timing out over the target). A
- * look without the tree (a transition) cannot tell.
+ * a tapped field has the focus. What changes on its own is not taken for the action's effect:
+ * a window of another package closing while nothing else changed (a system toast timing out
+ * over the target). A look without the tree (a transition) cannot tell.
  */
 export const screenChanged: Took = (before, after, node) => {
   if (after.tree_missing) return 'unknown';
   if (after.package !== before.package || after.activity !== before.activity || !!after.keyboard !== !!before.keyboard) return 'yes';
   if (node?.editable && sameField(after, node)?.focused) return 'yes';
   const { added, removed } = diff(before, after);
-  if (added.length === 0 && removed.length === 0) return 'no';
+  if (added.length > 0) return 'yes';
   const mine = packageOf(node) ?? before.package;
-  if (added.length === 0 && removed.every((n) => { const p = packageOf(n); return p !== null && p !== mine; })) return 'no';
-  return 'yes';
+  const foreign = (n: UiNode) => packageOf(n) !== null && packageOf(n) !== mine;
+  return removed.length > 0 && !removed.every(foreign) ? 'yes' : 'no';
 };
 
 /**
@@ -235,10 +235,7 @@ export async function settle(observe: () => Promise<Observation>, before: Observ
 function findField(obs: Observation, steps: Step[], node: UiNode | null): UiNode | null {
   const mine = resolveSteps(obs.nodes, steps).filter((n) => n.editable);
   if (mine.length === 1) return mine[0]!;
-  if (!node) return null;
-  const editable = obs.nodes.filter((n) => n.editable);
-  const sameColumn = (a: UiNode) => a.bounds[0] === node.bounds[0] && a.bounds[2] === node.bounds[2];
-  return (node.res_id ? editable.find((n) => n.res_id === node.res_id && sameColumn(n)) : undefined) ?? editable.find((n) => n.bounds.join() === node.bounds.join()) ?? null;
+  return node ? sameField(obs, node) : null;
 }
 
 /** The editable node at `node`'s place in `obs` (same resource id and column, else same bounds). */
