@@ -2,6 +2,7 @@ import { formatTitle, TOOLS, type Key, type Observation } from '../device-runtim
 import { AppDriver } from './driver.js';
 import { NestwrightError, TimeoutError, describeScreen } from './errors.js';
 import { Locator, LocatorFactory } from './locator.js';
+import { pressVerified } from './locator-actions.js';
 import type { Step } from './selector.js';
 import { poll } from './poll.js';
 import { AppAi } from './ai/app-ai.js';
@@ -159,9 +160,9 @@ export class App extends LocatorFactory {
   }
 
   /**
-   * Press a key on the device. Back and home always change the screen (back closes a dialog, then the
-   * keyboard, then the activity), so a press that shows no effect was dropped and is repeated
-   * (three presses at most); other keys are sent once. `enter` goes to the focused field.
+   * Press a key on the device and check the screen after it: a press that shows no effect was
+   * dropped and is repeated (three presses at most). Back closes a dialog, then the keyboard, then
+   * the activity; `enter` goes to the focused field.
    *
    * @example
    * ```ts
@@ -172,17 +173,7 @@ export class App extends LocatorFactory {
    */
   async press(key: Key): Promise<void> {
     const api = 'app.press';
-    await this.driver.steps.step({ kind: 'action', api, title: formatTitle(TOOLS.ui_key.title, { key }), selector: null }, async (rec) => {
-      const before = await this.driver.watch.observe(api);
-      rec.before = before.snapshot_id;
-      for (let attempt = 1; ; attempt++) {
-        await this.driver.calls.call(api, 'ui_key', { space_id: this.driver.spaceId, key });
-        if (key !== 'back' && key !== 'home') return;
-        const { obs, effect } = await this.driver.settle(api, before, null, (b, after) => (after.screen_hash !== b.screen_hash || after.tree_missing || after.package !== b.package ? 'yes' : 'no'));
-        rec.after = obs.snapshot_id;
-        if (effect || attempt >= 3) return;
-      }
-    });
+    await this.driver.steps.step({ kind: 'action', api, title: formatTitle(TOOLS.ui_key.title, { key }), selector: null }, (rec) => pressVerified(this.driver, api, key, rec));
   }
 
   /**

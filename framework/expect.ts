@@ -11,6 +11,11 @@ import { visualMatchers } from './visual/matchers.js';
 
 type MatcherState = { isNot: boolean; timeout?: number; utils: { printExpected(v: unknown): string; printReceived(v: unknown): string } };
 type Check = { pass: boolean; received: string };
+/**
+ * What a failure message says was expected: the matcher's argument (`toHaveText('')` prints
+ * `Expected: ""`), or, for a matcher without one, the state it checks (`Expected: visible`).
+ */
+type Expected = { value: unknown } | { state: string };
 
 /**
  * Retry `check` against fresh observations until it gives the wanted answer or time runs out,
@@ -25,7 +30,7 @@ async function retrying(
   state: MatcherState,
   name: string,
   target: Locator | App,
-  expected: string,
+  expected: Expected,
   timeout: number | undefined,
   check: (nodes: UiNode[], obs: Observation) => Check,
   count?: number,
@@ -82,13 +87,14 @@ async function retrying(
     });
   const l = last as { obs: Observation; result: Check } | null;
   const pass = ok ? !state.isNot : state.isNot;
+  const wanted = 'value' in expected ? state.utils.printExpected(expected.value) : expected.state;
   const message = () =>
-    `expect(${target instanceof Locator ? 'locator' : 'app'}).${state.isNot ? 'not.' : ''}${name}(${expected ? state.utils.printExpected(expected) : ''}) failed\n\n` +
+    `expect(${target instanceof Locator ? 'locator' : 'app'}).${state.isNot ? 'not.' : ''}${name}(${'value' in expected ? wanted : ''}) failed\n\n` +
     (target instanceof Locator ? `Locator: ${target}\n` : `App: ${target.package}${target.instance ? `@${target.instance}` : ''}\n`) +
-    `Expected: ${state.isNot ? 'not ' : ''}${expected || name.replace(/^to/, '').replace(/([A-Z])/g, ' $1').trim().toLowerCase()}\n` +
+    `Expected: ${state.isNot ? 'not ' : ''}${wanted}\n` +
     `Received: ${l?.result.received ?? '(nothing observed)'}\n` +
     `Timeout: ${driver.describeTimeout(ms)}\n\nCall log:\n${log.map((x) => `  - ${x}`).join('\n')}\n\nScreen:\n${describeScreen(l?.obs ?? null)}`;
-  return { pass, message, name, expected, actual: l?.result.received };
+  return { pass, message, name, expected: 'value' in expected ? expected.value : expected.state, actual: l?.result.received };
 }
 
 async function resolveIn(locator: Locator, obs: Observation): Promise<UiNode[]> {
@@ -110,8 +116,7 @@ type TextOptions = {
 const normalize = (t: string) => t.replace(/\s+/g, ' ').trim();
 
 /** Playwright's text comparison: whitespace normalized for strings, `ignoreCase` for both kinds. */
-function textMatches(actual: string | null, expected: string | RegExp, whole: boolean, ignoreCase: boolean): boolean {
-  if (actual === null) return false;
+function textMatches(actual: string, expected: string | RegExp, whole: boolean, ignoreCase: boolean): boolean {
   if (expected instanceof RegExp) {
     const re = ignoreCase && !expected.flags.includes('i') ? new RegExp(expected.source, expected.flags + 'i') : expected;
     return re.test(actual);
@@ -122,8 +127,7 @@ function textMatches(actual: string | null, expected: string | RegExp, whole: bo
 
 function textMatcher(state: MatcherState, name: 'toHaveText' | 'toContainText', received: Locator, expected: TextExpectation, opts: TextOptions, whole: boolean) {
   const ignoreCase = opts.ignoreCase ?? false;
-  const shown = Array.isArray(expected) ? `[${expected.map(String).join(', ')}]` : String(expected);
-  return retrying(state, name, received, shown, opts.timeout, (nodes, obs) => {
+  return retrying(state, name, received, { value: expected }, opts.timeout, (nodes, obs) => {
     const texts = nodes.map((n) => fullText(obs.nodes, n));
     if (!Array.isArray(expected)) {
       const one = expected as string | RegExp;
@@ -145,9 +149,9 @@ function textMatcher(state: MatcherState, name: 'toHaveText' | 'toContainText', 
   });
 }
 
-function locatorMatcher(name: string, predicate: (n: UiNode) => boolean, describe: (n: UiNode) => string) {
+function locatorMatcher(name: string, wanted: string, predicate: (n: UiNode) => boolean, describe: (n: UiNode) => string) {
   return async function (this: MatcherState, received: Locator, opts: { timeout?: number } = {}) {
-    return retrying(this, name, received, '', opts.timeout, (nodes) => {
+    return retrying(this, name, received, { state: wanted }, opts.timeout, (nodes) => {
       const n = one(nodes);
       return n ? { pass: predicate(n), received: describe(n) } : { pass: false, received: many(nodes) ?? 'no matching node' };
     });
@@ -183,7 +187,7 @@ const matchers = {
    * ```
    */
   async toBeVisible(this: MatcherState, received: Locator, opts: { timeout?: number } = {}) {
-    return retrying(this, 'toBeVisible', received, '', opts.timeout, (nodes) => {
+    return retrying(this, 'toBeVisible', received, { state: 'visible' }, opts.timeout, (nodes) => {
       const n = one(nodes);
       return n ? { pass: true, received: `visible: ${describeNode(n)}` } : { pass: false, received: many(nodes) ?? 'not on screen' };
     }, 1);
@@ -198,7 +202,7 @@ const matchers = {
    * ```
    */
   async toBeHidden(this: MatcherState, received: Locator, opts: { timeout?: number } = {}) {
-    return retrying(this, 'toBeHidden', received, '', opts.timeout, (nodes) =>
+    return retrying(this, 'toBeHidden', received, { state: 'hidden' }, opts.timeout, (nodes) =>
       nodes.length === 0 ? { pass: true, received: 'not on screen' } : { pass: false, received: `visible: ${nodes.map(describeNode).join('; ')}` },
       0,
     );
@@ -211,7 +215,7 @@ const matchers = {
    * await expect(app.getByRole('button', { name: 'Log in' })).toBeEnabled();
    * ```
    */
-  toBeEnabled: locatorMatcher('toBeEnabled', (n) => n.enabled, (n) => (n.enabled ? 'enabled' : 'disabled')),
+  toBeEnabled: locatorMatcher('toBeEnabled', 'enabled', (n) => n.enabled, (n) => (n.enabled ? 'enabled' : 'disabled')),
   /**
    * `expect(locator).toBeDisabled({ timeout })`: the one matching node is disabled.
    *
@@ -220,7 +224,7 @@ const matchers = {
    * await expect(app.getByRole('button', { name: 'Log in' })).toBeDisabled();
    * ```
    */
-  toBeDisabled: locatorMatcher('toBeDisabled', (n) => !n.enabled, (n) => (n.enabled ? 'enabled' : 'disabled')),
+  toBeDisabled: locatorMatcher('toBeDisabled', 'disabled', (n) => !n.enabled, (n) => (n.enabled ? 'enabled' : 'disabled')),
   /**
    * `expect(locator).toBeChecked({ timeout })`: the one matching checkbox, switch or radio button
    * is checked; `.not` for unchecked.
@@ -233,7 +237,7 @@ const matchers = {
    * await expect(wifi).toBeChecked();
    * ```
    */
-  toBeChecked: locatorMatcher('toBeChecked', (n) => !!n.checked, (n) => (n.checked ? 'checked' : 'unchecked')),
+  toBeChecked: locatorMatcher('toBeChecked', 'checked', (n) => !!n.checked, (n) => (n.checked ? 'checked' : 'unchecked')),
   /**
    * `expect(locator).toBeFocused({ timeout })`: the one matching node holds the input focus.
    *
@@ -243,7 +247,7 @@ const matchers = {
    * await expect(app.getById('title')).toBeFocused();
    * ```
    */
-  toBeFocused: locatorMatcher('toBeFocused', (n) => n.focused, (n) => (n.focused ? 'focused' : 'not focused')),
+  toBeFocused: locatorMatcher('toBeFocused', 'focused', (n) => n.focused, (n) => (n.focused ? 'focused' : 'not focused')),
   /**
    * The node's full text (its own and its descendants', see `locator.textContent()`) equals
    * `expected` (whitespace normalized; a RegExp tests it). An array checks every match of the
@@ -282,7 +286,7 @@ const matchers = {
    * ```
    */
   async toHaveCount(this: MatcherState, received: Locator, expected: number, opts: { timeout?: number } = {}) {
-    return retrying(this, 'toHaveCount', received, String(expected), opts.timeout, (nodes) => ({ pass: nodes.length === expected, received: String(nodes.length) }), Number.isInteger(expected) && expected >= 0 && expected <= 5_000 ? expected : undefined);
+    return retrying(this, 'toHaveCount', received, { value: expected }, opts.timeout, (nodes) => ({ pass: nodes.length === expected, received: String(nodes.length) }), Number.isInteger(expected) && expected >= 0 && expected <= 5_000 ? expected : undefined);
   },
   /**
    * `expect(app).toHaveActivity(activity, { timeout })`: the activity in front of this instance
@@ -297,7 +301,7 @@ const matchers = {
    * ```
    */
   async toHaveActivity(this: MatcherState, received: App, expected: string, opts: { timeout?: number } = {}) {
-    return retrying(this, 'toHaveActivity', received, expected, opts.timeout, (_, obs) => ({ pass: obs.activity === expected, received: obs.activity ?? 'none' }));
+    return retrying(this, 'toHaveActivity', received, { value: expected }, opts.timeout, (_, obs) => ({ pass: obs.activity === expected, received: obs.activity ?? 'none' }));
   },
   /**
    * The instance crashed (APP_CRASHED). A crash ends a test; this is how a test checks one on
@@ -355,12 +359,21 @@ const matchers = {
    */
   async toBeInForeground(this: MatcherState, received: App, opts: { timeout?: number } = {}) {
     const ms = received.driver.timeout(opts.timeout ?? this.timeout, 'expect');
+    let last: Observation | null = null;
     const r = await poll(ms, async () => {
       const obs = await received.driver.calls.call('expect.toBeInForeground', 'ui_observe', { space_id: received.driver.spaceId, max_nodes: 1, detail: 'compact' });
+      last = obs;
       return received.driver.watch.inFront(obs) !== this.isNot ? { done: true, value: obs } : { done: false };
     }, received.driver.clock);
     const pass = 'value' in r ? !this.isNot : this.isNot;
-    return { pass, name: 'toBeInForeground', message: () => `expect(app).${this.isNot ? 'not.' : ''}toBeInForeground() failed for ${received.package}@${received.instance}` };
+    const seen = last as Observation | null;
+    const front = seen?.package ? `${seen.package}${seen.instance ? `@${seen.instance}` : ''} in front` : 'no app in front';
+    return {
+      pass,
+      name: 'toBeInForeground',
+      message: () =>
+        `expect(app).${this.isNot ? 'not.' : ''}toBeInForeground() failed\n\nApp: ${received.driver.who()}\nExpected: ${this.isNot ? 'not ' : ''}in foreground\nReceived: ${seen ? front : '(nothing observed)'}\nTimeout: ${received.driver.describeTimeout(ms)}`,
+    };
   },
   ...visualMatchers,
 };

@@ -2,9 +2,11 @@ import { formatTitle, screenChanged, TOOLS, type Key, type Observation, type Too
 import { DeviceError } from '../device-runtime/client/index.js';
 import { CallSite } from './call-site.js';
 import type { HealedTarget } from './port.js';
+import type { AppDriver } from './driver.js';
 import { TimeoutError } from './errors.js';
 import { actOnDevice, scrollOnDevice, type DeviceDone, type SelectorTool } from './locator-device.js';
 import { waitHere, waitTimeout, type LocatorRef } from './locator-wait.js';
+import { resolveSteps } from './selector.js';
 
 /**
  * A locator's actions: auto-wait, act, verify. On a runtime with the `selector_actions`
@@ -36,9 +38,10 @@ async function actUntracked(locator: LocatorRef, api: string, tool: SelectorTool
   const timeout = d.timeout(opts.timeout);
   const deadline = started + timeout;
   const log: string[] = [];
-  const find = async (): Promise<{ node: UiNode; obs: Observation }> => {
+  // A repeat of an action that showed no effect still gets a short wait when the deadline has passed.
+  const find = async (repeat = false): Promise<{ node: UiNode; obs: Observation }> => {
     try {
-      return await waitHere(locator, api, { timeout: Math.max(1, deadline - Date.now()), log });
+      return await waitHere(locator, api, { timeout: Math.max(repeat ? d.timeout(REPEAT_WAIT_MS) : 1, deadline - Date.now()), log });
     } catch (e) {
       if (e instanceof TimeoutError) throw waitTimeout(d, api, timeout, log, e.observation);
       throw e;
@@ -63,17 +66,20 @@ async function actUntracked(locator: LocatorRef, api: string, tool: SelectorTool
     }
     let attempts = 0;
     let healed: HealedTarget | null = null;
+    // The node in the look after an action that showed no effect: acted on again from there.
+    let again: { node: UiNode; obs: Observation } | null = null;
     for (;;) {
       let found: { node: UiNode; obs: Observation };
       try {
         if (first && 'error' in first) throw first.error;
-        found = first?.found ?? (await find());
+        found = first?.found ?? again ?? (await find(attempts > 0));
       } catch (error) {
         // Nothing (or several) matched: healing may name the node, or add why not to the error.
         if (!d.options.heal) throw error;
         found = healed = await d.options.heal.missed({ api, locator, error, record, ...(at ? { at } : {}) });
       } finally {
         first = null;
+        again = null;
       }
       const { node, obs } = found;
       record.node = node;
@@ -90,14 +96,26 @@ async function actUntracked(locator: LocatorRef, api: string, tool: SelectorTool
       attempts++;
       const after = await d.settle(api, obs, node, took);
       record.after = after.obs.snapshot_id;
-      // A healed step has no time left, but a dropped input still gets its repeats.
-      if (after.effect || attempts >= 3 || (!healed && Date.now() >= deadline)) {
+      // A dropped input gets its repeats even when the wait before it took the whole timeout.
+      if (after.effect || attempts >= 3) {
         await healed?.verify(after);
         break;
       }
       log.push(`  no effect on screen after the action; repeating it (the device may have dropped the input)`);
+      if (!healed) again = sameNode(locator, after.obs, node);
     }
   });
+}
+
+/** How long (ms, before the device's timing scale) a repeat may wait for its node when the action's deadline has passed. */
+const REPEAT_WAIT_MS = 1000;
+
+/** The locator's one node in `obs` when it is `node` still (enabled, in the same place): a repeat acts on it without another wait. */
+function sameNode(locator: LocatorRef, obs: Observation, node: UiNode): { node: UiNode; obs: Observation } | null {
+  if (obs.tree_missing) return null;
+  const nodes = resolveSteps(obs.nodes, locator.steps);
+  const n = nodes.length === 1 ? nodes[0]! : null;
+  return n && n.enabled && n.bounds.join() === node.bounds.join() ? { node: n, obs } : null;
 }
 
 /** Scroll the list until the node is in view: one ui_scroll on the device, or the wait here (not requiring enabled). */
@@ -137,7 +155,21 @@ export async function swipe(locator: LocatorRef, direction: 'up' | 'down' | 'lef
 /** After the tap that focuses the node: press `key`, a step of its own. */
 export async function pressKey(locator: LocatorRef, key: Key): Promise<void> {
   const d = locator.driver;
-  await d.steps.step({ kind: 'action', api: 'locator.press', title: formatTitle(TOOLS.ui_key.title, { key }), selector: locator.toString() }, async () => {
-    await d.calls.call('locator.press', 'ui_key', { space_id: d.spaceId, key });
-  });
+  await d.steps.step({ kind: 'action', api: 'locator.press', title: formatTitle(TOOLS.ui_key.title, { key }), selector: locator.toString() }, (record) => pressVerified(d, 'locator.press', key, record));
+}
+
+/**
+ * Press `key` and check the screen after it: a key that shows no effect was dropped (or does
+ * nothing here, when pressing it again is harmless too) and is pressed again, three presses at
+ * most. Back first closes a dialog, then the keyboard; enter submits the focused field.
+ */
+export async function pressVerified(d: AppDriver, api: string, key: Key, record: { before: string | null; after: string | null }): Promise<void> {
+  const before = await d.watch.observe(api);
+  record.before = before.snapshot_id;
+  for (let attempt = 1; ; attempt++) {
+    await d.calls.call(api, 'ui_key', { space_id: d.spaceId, key });
+    const { obs, effect } = await d.settle(api, before, null, screenChanged);
+    record.after = obs.snapshot_id;
+    if (effect || attempt >= 3) return;
+  }
 }

@@ -415,15 +415,16 @@ export class Locator extends LocatorFactory {
   /**
    * The node's full text: its own and its descendants', in tree order, joined by a space (a node
    * without text counts with its content description). The same text `toHaveText`,
-   * `toContainText` and `filter({ hasText })` read. Waits for exactly one match. Null when
-   * neither the node nor its descendants have text.
+   * `toContainText` and `filter({ hasText })` read; an editable field counts with its value.
+   * Waits for exactly one match. `''` when neither the node nor its descendants have text (an
+   * empty field, as an empty `<input>` reads in Playwright).
    *
    * @example
    * ```ts
    * const total = await app.getById('total').textContent();
    * ```
    */
-  async textContent(opts: { timeout?: number } = {}): Promise<string | null> {
+  async textContent(opts: { timeout?: number } = {}): Promise<string> {
     const { node, obs } = await this.waitForActionable('locator.textContent', { enabled: false, timeout: this.driver.timeout(opts.timeout) });
     return fullText(obs.nodes, node);
   }
@@ -439,7 +440,7 @@ export class Locator extends LocatorFactory {
    */
   async allTextContents(): Promise<string[]> {
     const { nodes, obs } = await this.resolve('locator.allTextContents');
-    return nodes.map((n) => fullText(obs.nodes, n) ?? '');
+    return nodes.map((n) => fullText(obs.nodes, n));
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { Observation, UiNode } from './observation.js';
-import { formatSteps, resolveSteps, type Step } from './selector.js';
+import { fieldValue, formatSteps, resolveSteps, type Step } from './selector.js';
 
 /**
  * Auto-waiting, written once for both sides of the protocol: the framework runs it over tool
@@ -164,9 +164,22 @@ export async function waitForActionable(io: ActionabilityIO, steps: Step[], opts
 /** Whether an action took, judged from the screens before and after: 'unknown' when it cannot tell. */
 export type Took = (before: Observation, after: Observation, node: UiNode | null) => 'yes' | 'no' | 'unknown';
 
-/** The default check: the app, the activity or what the screen says changed. */
-export const screenChanged: Took = (before, after) =>
-  after.tree_missing || after.package !== before.package || after.activity !== before.activity || content(after) !== content(before) ? 'yes' : 'no';
+/**
+ * The default check: the app, the activity, the soft keyboard or what the screen says changed;
+ * a tapped field has the focus. What changes on its own is not taken for the action's effect:
+ * a window of another package closing while nothing else changed (a system toast timing out
+ * over the target). A look without the tree (a transition) cannot tell.
+ */
+export const screenChanged: Took = (before, after, node) => {
+  if (after.tree_missing) return 'unknown';
+  if (after.package !== before.package || after.activity !== before.activity || !!after.keyboard !== !!before.keyboard) return 'yes';
+  if (node?.editable && sameField(after, node)?.focused) return 'yes';
+  const { added, removed } = diff(before, after);
+  if (added.length > 0) return 'yes';
+  const mine = packageOf(node) ?? before.package;
+  const foreign = (n: UiNode) => packageOf(n) !== null && packageOf(n) !== mine;
+  return removed.length > 0 && !removed.every(foreign) ? 'yes' : 'no';
+};
 
 /**
  * `fill`'s check: the field holds the value (a password field shows one bullet per character).
@@ -178,24 +191,36 @@ export function fieldHolds(steps: Step[], value: string): Took {
     const field = findField(after, steps, node);
     if (!field) return 'unknown';
     if (field.password) return (field.text ?? '').length === value.length ? 'yes' : 'no';
-    const shown = field.text ?? '';
-    return shown === value || (value === '' && (field.text === null || field.text === field.hint)) ? 'yes' : 'no';
+    return field.text === value || fieldValue(field) === value ? 'yes' : 'no';
   };
 }
 
 /** The looks after an action, in ms after it: an effect usually shows at once, an animation a little later. */
 export const SETTLE_WAITS = [0, 50, 150];
+/** While a look finds no tree (a transition is running), look again this often (ms), this many times at most. */
+const TREE_MISSING_WAIT = 100;
+const TREE_MISSING_LOOKS = 20;
 
 /**
  * Observe after an action until it shows an effect. Only an answer of 'no' in every look counts
- * as "no effect": when the check cannot tell ('unknown'), the action is not repeated.
+ * as "no effect": when the check cannot tell ('unknown'), the action is not repeated. A look
+ * without the accessibility tree says nothing either way (the transition may be the action's, or
+ * another's): it is not one of the looks, and the next comes once the tree is back.
  */
 export async function settle(observe: () => Promise<Observation>, before: Observation, node: UiNode | null, took: Took, clock: Clock = REAL_CLOCK): Promise<{ obs: Observation; effect: boolean }> {
   let obs = before;
   let answer: 'yes' | 'no' | 'unknown' = 'no';
-  for (const wait of SETTLE_WAITS) {
+  let missing = 0;
+  for (let i = 0; i < SETTLE_WAITS.length; i++) {
+    const wait = SETTLE_WAITS[i]!;
     if (wait) await clock.sleep(wait);
     obs = await observe();
+    if (obs.tree_missing) {
+      if (++missing > TREE_MISSING_LOOKS) return { obs, effect: true };
+      await clock.sleep(TREE_MISSING_WAIT);
+      i--;
+      continue;
+    }
     answer = took(before, obs, node);
     if (answer === 'yes') return { obs, effect: true };
   }
@@ -210,21 +235,46 @@ export async function settle(observe: () => Promise<Observation>, before: Observ
 function findField(obs: Observation, steps: Step[], node: UiNode | null): UiNode | null {
   const mine = resolveSteps(obs.nodes, steps).filter((n) => n.editable);
   if (mine.length === 1) return mine[0]!;
-  if (!node) return null;
+  return node ? sameField(obs, node) : null;
+}
+
+/** The editable node at `node`'s place in `obs` (same resource id and column, else same bounds). */
+function sameField(obs: Observation, node: UiNode): UiNode | null {
   const editable = obs.nodes.filter((n) => n.editable);
   const sameColumn = (a: UiNode) => a.bounds[0] === node.bounds[0] && a.bounds[2] === node.bounds[2];
   return (node.res_id ? editable.find((n) => n.res_id === node.res_id && sameColumn(n)) : undefined) ?? editable.find((n) => n.bounds.join() === node.bounds.join()) ?? null;
+}
+
+/** The package of a node's resource id (`pkg:id/name`); null without one. */
+function packageOf(n: UiNode | null): string | null {
+  const i = n?.res_id?.indexOf(':id/') ?? -1;
+  return i > 0 ? n!.res_id!.slice(0, i) : null;
 }
 
 /**
  * What the screen says, without where it says it: an animation that only moves nodes (a snackbar
  * sliding in) is not the effect of an action, so a dropped tap is not taken for one that took.
  */
-function content(obs: Observation): string {
-  return obs.nodes
-    .map((n) => `${n.res_id ?? ''}|${n.role}|${n.text ?? ''}|${n.desc ?? ''}|${n.checked ? 1 : 0}|${n.selected ? 1 : 0}|${n.enabled ? 1 : 0}|${n.focused ? 1 : 0}`)
-    .sort()
-    .join('\n');
+function says(n: UiNode): string {
+  return `${n.res_id ?? ''}|${n.role}|${n.text ?? ''}|${n.desc ?? ''}|${n.checked ? 1 : 0}|${n.selected ? 1 : 0}|${n.enabled ? 1 : 0}|${n.focused ? 1 : 0}`;
+}
+
+/** The nodes whose content is new in `after`, and those of `before` no longer there (as multisets). */
+function diff(before: Observation, after: Observation): { added: UiNode[]; removed: UiNode[] } {
+  const left = new Map<string, UiNode[]>();
+  for (const n of before.nodes) {
+    const k = says(n);
+    const list = left.get(k);
+    if (list) list.push(n);
+    else left.set(k, [n]);
+  }
+  const added: UiNode[] = [];
+  for (const n of after.nodes) {
+    const list = left.get(says(n));
+    if (list?.length) list.pop();
+    else added.push(n);
+  }
+  return { added, removed: [...left.values()].flat() };
 }
 
 /** A progress indicator inside a scrollable list: the list is loading its next page. */

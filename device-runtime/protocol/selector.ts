@@ -46,8 +46,7 @@ export function matchText(value: string | null | undefined, m: TextMatch): boole
  * Whether a full text contains `m`, as Playwright's has-text reads: a substring, case-insensitive,
  * or case-sensitive when exact (`has-text="Milk"`); whitespace normalized. A RegExp tests it.
  */
-function containsText(value: string | null, m: TextMatch): boolean {
-  if (value == null) return false;
+function containsText(value: string, m: TextMatch): boolean {
   if (m.text instanceof RegExp) return m.text.test(value);
   const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
   return m.exact ? norm(value).includes(norm(m.text)) : norm(value).toLowerCase().includes(norm(m.text).toLowerCase());
@@ -77,13 +76,27 @@ function subtree(all: UiNode[], root: UiNode): UiNode[] {
 }
 
 /**
- * A node's full text, as Playwright's textContent is an element's and its descendants' text: the
- * text of the node and of every node below it in tree order (a node without text counts with its
- * content description, as TalkBack reads it), joined by a space. Null when there is none.
+ * What an editable field holds, as a user reads it: its text, `''` when it is empty. A runtime may
+ * report an empty field's text as null, or (as Android does from API 26) as its hint.
  */
-export function fullText(all: UiNode[], n: UiNode): string | null {
-  const parts = [n, ...subtree(all, n)].map((x) => x.text || x.desc).filter((t): t is string => !!t);
-  return parts.length ? parts.join(' ') : null;
+export function fieldValue(n: UiNode): string {
+  if (n.text == null || (n.hint != null && n.text === n.hint && !n.password)) return '';
+  return n.text;
+}
+
+/** The text a node shows itself: a field's value, else its text, else its content description (as TalkBack reads it). */
+export function ownText(n: UiNode): string {
+  return n.editable ? fieldValue(n) : n.text || n.desc || '';
+}
+
+/**
+ * A node's full text, as Playwright's textContent is an element's and its descendants' text: the
+ * text of the node and of every node below it in tree order, joined by a space; an editable
+ * field counts with its value. `''` when there is none (an empty field, an icon without a
+ * description), as an empty element's textContent is.
+ */
+export function fullText(all: UiNode[], n: UiNode): string {
+  return [n, ...subtree(all, n)].map(ownText).filter(Boolean).join(' ');
 }
 
 /** Resolve a chain of steps against one observation's nodes. */

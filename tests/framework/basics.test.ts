@@ -129,7 +129,7 @@ test('toHaveText failure shows Expected, Received, the call log and the screen',
   const msg = plain(r.error);
   expect(msg).toContain('expect(locator).toHaveText("Nothing here") failed');
   expect(msg).toContain('Locator: id=empty');
-  expect(msg).toContain('Expected: Nothing here');
+  expect(msg).toContain('Expected: "Nothing here"');
   expect(msg).toContain('Received: "No notes yet"');
   expect(msg).toContain('Call log:\n  - id=empty: "No notes yet"');
   expect(msg).toContain('Screen:\n  com.nestwright.notes .MainActivity');

@@ -49,6 +49,17 @@ test('resolveSteps: chained steps search inside earlier matches; filter looks at
   // hasText reads a node's full text (its own and its descendants', joined by a space), as textContent does.
   expect(resolveSteps(all, [{ kind: 'role', role: 'group' }, { kind: 'filter', hasText: { text: 'honey add', exact: false } }]).map((n) => n.id)).toEqual(['row2']);
   expect(fullText(all, all[0]!)).toBe('Milk Add');
+  // An empty field reads as '' (whether the runtime reports its text as '', null or its hint), and so does a node with no text at all.
+  const form = [
+    node('f1', { role: 'textbox', editable: true, text: '', hint: 'Email' }),
+    node('f2', { role: 'textbox', editable: true, text: null, hint: 'Email' }),
+    node('f3', { role: 'textbox', editable: true, text: 'Email', hint: 'Email' }),
+    node('f4', { role: 'textbox', editable: true, text: 'ana', hint: 'Email', desc: 'Email field' }),
+    node('i1', { role: 'image' }),
+  ];
+  expect(form.map((n) => fullText(form, n))).toEqual(['', '', '', 'ana', '']);
+  expect(resolveSteps(form, [{ kind: 'filter', hasText: { text: '', exact: false } }]).map((n) => n.id)).toEqual(['f1', 'f2', 'f3', 'f4', 'i1']);
+  expect(resolveSteps(form, [{ kind: 'filter', hasText: { text: /^$/, exact: false } }]).map((n) => n.id)).toEqual(['f1', 'f2', 'f3', 'i1']);
   // or/and: union in screen order, intersection.
   expect(resolveSteps(all, [{ kind: 'text', text: 'Honey', exact: true }, { kind: 'or', other: [{ kind: 'text', text: 'Milk', exact: true }] }]).map((n) => n.id)).toEqual(['t1', 't2']);
   expect(resolveSteps(all, [{ kind: 'role', role: 'button' }, { kind: 'and', other: [{ kind: 'role', role: 'group' }, { kind: 'filter', hasText: { text: 'Honey', exact: false } }, { kind: 'role', role: 'button' }] }]).map((n) => n.id)).toEqual(['b2']);

@@ -1,5 +1,5 @@
 import type { Observation, UiNode } from '../observation.js';
-import { matchText, parseSelector, resolveSteps } from '../selector.js';
+import { matchText, ownText, parseSelector, resolveSteps } from '../selector.js';
 import type { Check } from './schema.js';
 
 export type CheckResult = { pass: boolean; received: string };
@@ -34,7 +34,7 @@ export function evaluateCheck(check: Check, obs: Observation, describe: (n: UiNo
     case 'text': {
       const nodes = matches(obs, check.text.target);
       if (nodes.length !== 1) return { pass: false, received: nodes.length === 0 ? 'no matching node' : `${nodes.length} nodes match (a text check needs one)` };
-      const shown = nodes[0]!.text ?? nodes[0]!.desc ?? '';
+      const shown = ownText(nodes[0]!);
       return { pass: matchText(shown, { text: check.text.value, exact: check.text.exact }), received: JSON.stringify(shown) };
     }
     case 'count': {

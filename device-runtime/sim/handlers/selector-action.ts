@@ -37,6 +37,8 @@ export interface SelectorArgs {
 
 /** How many times an action that shows no effect is performed (a device may drop input). */
 const ATTEMPTS = 3;
+/** How long (ms) a repeat may wait for its node when the action's deadline has passed. */
+const REPEAT_WAIT_MS = 1000;
 
 /**
  * The `selector_actions` extension: wait for the target with the loop the framework runs
@@ -68,7 +70,9 @@ export async function actOnSelector(
   const took: Took = tool === 'ui_set_text' ? fieldHolds(steps, text ?? '') : screenChanged;
   let before: Observation | undefined;
   for (let attempts = 0; ; ) {
-    const found = await waitForActionable(io, steps, { timeoutMs: Math.max(1, deadline - screen.env.clock.now()), enabled: wait.enabled, scroll: wait.scroll }, log);
+    // A repeat of an action that showed no effect still gets a short wait when the deadline has passed.
+    const floor = attempts > 0 ? REPEAT_WAIT_MS * screen.env.faults.timeoutScale : 1;
+    const found = await waitForActionable(io, steps, { timeoutMs: Math.max(floor, deadline - screen.env.clock.now()), enabled: wait.enabled, scroll: wait.scroll }, log);
     if (found.status !== 'ok') throw unresolved(tool, found, wait.timeout_ms, args.max_nodes, log, "waiting for the selector's node", 'Narrow the selector (a filter, nth) or act on one of details.matches by node_id.');
     before ??= found.obs;
     let outcome;
@@ -84,7 +88,8 @@ export async function actOnSelector(
     }
     attempts++;
     const after = await settle(io.observe, found.obs, found.node, took, screen.env.clock);
-    if (after.effect || attempts >= ATTEMPTS || screen.env.clock.now() >= deadline) {
+    // A dropped input gets its repeats even when the wait before it took the whole timeout.
+    if (after.effect || attempts >= ATTEMPTS) {
       return { ok: true, method: outcome.method, node: outcome.node ?? found.node, matched: found.node, snapshot_id: before.snapshot_id, observation: trim(after.obs, args.max_nodes), ...(args.observe_before ? { observation_before: trim(before, args.max_nodes) } : {}), effect: after.effect, attempts, log };
     }
     log.push('  no effect on screen after the action; repeating it (the device may have dropped the input)');
