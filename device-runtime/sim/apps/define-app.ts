@@ -1,3 +1,4 @@
+import type { AppWorld } from '../world/app-world.js';
 import type { View } from './view.js';
 
 /** A dialog window over the activity (AlertDialog, popup menu, or the permission prompt). */
@@ -63,6 +64,18 @@ export interface ActivityContext<D, S> {
   /** The space's clipboard. */
   clipboard(): string | null;
   setClipboard(text: string): void;
+  /** The instance's world: location, wall clock, locale, notifications, camera, biometric prompt (sim/world/app-world.ts). */
+  readonly world: AppWorld;
+}
+
+/** What app code running outside an activity (a messaging service) may do. */
+export interface ServiceContext<D> {
+  readonly data: D;
+  update(fn: (data: D) => void): void;
+  readonly world: AppWorld;
+  /** Whether the instance is in front now (a chat app does not notify about the screen the user is looking at). */
+  readonly foreground: boolean;
+  log(tag: string, message: string): void;
 }
 
 export interface ActivityModel<D, S> {
@@ -93,6 +106,8 @@ export interface AppModel<D = unknown> {
   initialData(): D;
   activities: Record<string, ActivityModel<D, any>>;
   deepLinks?: DeepLink[];
+  /** A push message from the app's server, as FirebaseMessagingService.onMessageReceived gets it (the `world` extension's world_push). */
+  onPush?(data: Record<string, string>, ctx: ServiceContext<D>): void;
   system?: boolean;
   versionName?: string;
   versionCode?: number;
