@@ -58,6 +58,11 @@ const withOptions = base.extend<TestOptions, WorkerOptions>({
   trajectory: ['on', { option: true, box: 'self' }],
   deviceActions: ['auto', { option: true, box: 'self' }],
   heal: ['suggest', { option: true, box: 'self' }],
+  // The app's world, with Playwright's names: each instance the test launches starts with them.
+  geolocation: [undefined, { option: true, box: 'self' }],
+  locale: [undefined, { option: true, box: 'self' }],
+  timezoneId: [undefined, { option: true, box: 'self' }],
+  colorScheme: [undefined, { option: true, box: 'self' }],
   _healStore: [healStore, { scope: 'worker', box: true }],
   ai: [undefined, { option: true, box: 'self' }],
   // The test's AI context (options, usage meter, action cache); cache entries written if it passed.
@@ -132,7 +137,7 @@ const fixtures = withOptions.extend<{ app: App; _testContext: TestContext }, { d
   ],
 
   _testContext: [
-    async ({ _trajectory, actionTimeout, screenshot, permissions, device, deviceActions, heal, _healStore }, use, testInfo) => {
+    async ({ _trajectory, actionTimeout, screenshot, permissions, device, deviceActions, heal, _healStore, geolocation, locale, timezoneId, colorScheme }, use, testInfo) => {
       connected(device, testInfo.file);
       const healer = healerFor(heal, _healStore, testInfo);
       const shots = trajectoryScreenshots(screenshot);
@@ -178,6 +183,7 @@ const fixtures = withOptions.extend<{ app: App; _testContext: TestContext }, { d
         },
         launched: [],
         permissions: permissions ?? [],
+        world: { geolocation, locale, timezoneId, colorScheme },
         appPackage: null,
         appFixture: false,
       };

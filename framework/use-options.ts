@@ -6,6 +6,7 @@ import type { AiOptionsInput } from './ai/index.js';
 import type { DriverOptions } from './driver.js';
 import { NestwrightError } from './errors.js';
 import type { HealOption } from './heal/fixture.js';
+import type { WorldOptions } from './world/index.js';
 
 /**
  * What `use` takes, in playwright.config.ts and in test.use().
@@ -22,7 +23,7 @@ import type { HealOption } from './heal/fixture.js';
  * leave the config's `apk` in force, and `test.use({ apk: undefined })` resets to the config's
  * value, not to nothing. With one key the innermost `test.use` always names the app.
  */
-export interface NestwrightUse {
+export interface NestwrightUse extends WorldOptions {
   /** How to reach the device: `{ provider: 'sim' }` (default), `devices.nestspace({ url, token })`, … — the `device` fixture's options. */
   deviceOptions?: DeviceOptions;
   /**
@@ -84,6 +85,14 @@ export interface NestwrightUse {
  * ```
  */
 export interface NestwrightTestOptions {
+  /** Where each instance of the test is (Playwright's option): `{ latitude, longitude, accuracy? }`; docs/app-world.md. */
+  geolocation: WorldOptions['geolocation'];
+  /** Each instance's locale, e.g. `'de-DE'` (Playwright's option; default `'en-US'`). */
+  locale: WorldOptions['locale'];
+  /** Each instance's time zone, e.g. `'Asia/Tokyo'` (Playwright's option; default `'UTC'`). */
+  timezoneId: WorldOptions['timezoneId'];
+  /** `'dark'` for dark mode (Playwright's option; default light). */
+  colorScheme: WorldOptions['colorScheme'];
   /** The app the `app` fixture launches: an APK path or an installed package ({@link NestwrightUse.apk}). */
   apk: string | undefined;
   /** Default timeout of each action, ms; 0 = the test's timeout (Playwright's option of the same name). */

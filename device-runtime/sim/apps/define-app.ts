@@ -75,6 +75,8 @@ export interface ServiceContext<D> {
   readonly world: AppWorld;
   /** Whether the instance is in front now (a chat app does not notify about the screen the user is looking at). */
   readonly foreground: boolean;
+  /** The simulated clock, ms (as ActivityContext.now). */
+  now(): number;
   log(tag: string, message: string): void;
 }
 

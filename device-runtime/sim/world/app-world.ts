@@ -31,6 +31,8 @@ export interface AppWorld {
   pushToOthers(data: Record<string, string>, delayMs: number): void;
   /** A picture from the camera (ACTION_IMAGE_CAPTURE): the image the test set, or the default one. */
   capture(): CameraImage;
+  /** Whether a fingerprint is enrolled (BiometricManager.canAuthenticate). */
+  biometricsEnrolled(): boolean;
   /**
    * Show the biometric prompt (BiometricPrompt.authenticate) and call `then` with its outcome:
    * `unavailable` at once when no fingerprint is enrolled, a queued outcome at once, otherwise
@@ -84,6 +86,7 @@ export function bindWorld(owner: WorldOwner, dialog?: { show(d: DialogSpec): voi
       }
     },
     capture: () => w().camera ?? DEFAULT_CAMERA,
+    biometricsEnrolled: () => w().enrolled,
     authenticate(title, then) {
       const world = w();
       if (!world.enrolled || !dialog) return then('unavailable');
@@ -135,6 +138,7 @@ export function deliverPush(owner: ServiceOwner, data: Record<string, string>): 
     },
     world: bindWorld(owner),
     foreground: owner.status === 'foreground',
+    now: () => owner.env.clock.now(),
     log: (tag, message) => owner.log({ level: 'I', tag, message }),
   };
   owner.runApp(() => onPush(data, ctx));
