@@ -7,7 +7,7 @@ import { poll } from './poll.js';
 import { satisfies } from './ai/verdict.js';
 import { fullText, matchText } from './selector.js';
 import { toPassSkill } from './skills/index.js';
-import { toHaveNotification } from './world/index.js';
+import { toHaveNotification as notificationMatcher, type NotificationMatch } from './world/index.js';
 
 type MatcherState = { isNot: boolean; timeout?: number; utils: { printExpected(v: unknown): string; printReceived(v: unknown): string } };
 type Check = { pass: boolean; received: string };
@@ -361,7 +361,8 @@ const matchers = {
     }, received.driver.clock);
     const pass = 'value' in r ? !this.isNot : this.isNot;
     return { pass, name: 'toBeInForeground', message: () => `expect(app).${this.isNot ? 'not.' : ''}toBeInForeground() failed for ${received.package}@${received.instance}` };
-  },  /**
+  },
+  /**
    * `expect(app).toHaveNotification({ title, text })`: this instance shows a notification with
    * each given field (a string equal, a RegExp matching), retried until the timeout.
    *
@@ -371,7 +372,9 @@ const matchers = {
    * await expect(app).toHaveNotification({ title: 'Reminder', text: 'Buy milk' });
    * ```
    */
-  toHaveNotification,
+  async toHaveNotification(this: MatcherState, received: App, want: NotificationMatch, opts: { timeout?: number } = {}) {
+    return notificationMatcher.call(this, received, want, opts);
+  },
 };
 
 /**

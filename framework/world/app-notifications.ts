@@ -16,6 +16,7 @@ export interface AppNotification {
   readonly postedAt: number;
   /** Tap it, or one of its actions (by id or title). Fails with NOTIFICATION_NOT_FOUND once it is gone. */
   tap(opts?: { action?: string }): Promise<void>;
+  /** Swipe it away. Fails with NOTIFICATION_NOT_FOUND once it is gone. */
   dismiss(): Promise<void>;
 }
 

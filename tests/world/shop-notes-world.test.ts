@@ -238,7 +238,10 @@ for (const title of passes) {
 test('each change of the world is a step of the test (and of its trajectory)', () => {
   const steps = run.result('fastForward fires the reminder; tapping its notification opens the note').steps.map((s) => s.trim());
   expect(steps).toEqual(expect.arrayContaining(['Install the clock at 2026-01-15 08:00:00 UTC', 'Fast-forward the clock 59:00', 'Tap notification "Reminder"']));
-  expect(steps.some((s) => s.startsWith('Expect com.nestwright.notes@') && s.includes('to have notification title "Reminder", text "Call the bank"'))).toBe(true);
+  const notes = run.result('fastForward fires the reminder; tapping its notification opens the note').attachments.find((a) => a.name === 'nestwright-trajectory');
+  const recorded = JSON.parse(Buffer.from(notes?.body ?? '', 'base64').toString()).steps.map((s: { api: string; title: string }) => `${s.api}: ${s.title}`);
+  expect(recorded).toEqual(expect.arrayContaining(['app.clock.fastForward: Fast-forward the clock 01:00', 'notification.tap: Tap notification "Reminder"']));
+  expect(recorded.some((s: string) => s.startsWith('expect.toHaveNotification: Expect com.nestwright.notes@') && s.includes('to have notification title "Reminder", text "Call the bank"'))).toBe(true);
   const shop = run.result('fingerprint: a failure says so').steps.map((s) => s.trim());
   expect(shop).toEqual(expect.arrayContaining(['Enrol a fingerprint', 'The next fingerprint fails']));
   const trajectory = run.result('fingerprint: a failure says so').attachments.find((a) => a.name === 'nestwright-trajectory');
