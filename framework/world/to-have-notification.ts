@@ -1,4 +1,4 @@
-import type { App } from '../app.js';
+import type { AppDriver } from '../driver.js';
 import { poll } from '../poll.js';
 import type { NotificationMatch } from './app-notifications.js';
 import { matchesNotification, showNotification } from './app-notifications.js';
@@ -11,7 +11,7 @@ type MatcherState = { isNot: boolean; timeout?: number };
  * notification with each given field (a string equal, a RegExp matching), or the timeout; `.not`
  * waits until none does. Failing, it lists the notifications seen last.
  */
-export async function toHaveNotification(this: MatcherState, received: App, want: NotificationMatch, opts: { timeout?: number } = {}) {
+export async function toHaveNotification(this: MatcherState, received: { readonly driver: AppDriver }, want: NotificationMatch, opts: { timeout?: number } = {}) {
   const port = worldPort(received.driver);
   const ms = port.expectTimeout(opts.timeout ?? this.timeout);
   const api = 'expect.toHaveNotification';

@@ -1,4 +1,4 @@
-import type { AppWorld } from '../world/app-world.js';
+import type { AppWorld, ServiceContext } from '../world/app-world.js';
 import type { View } from './view.js';
 
 /** A dialog window over the activity (AlertDialog, popup menu, or the permission prompt). */
@@ -68,17 +68,7 @@ export interface ActivityContext<D, S> {
   readonly world: AppWorld;
 }
 
-/** What app code running outside an activity (a messaging service) may do. */
-export interface ServiceContext<D> {
-  readonly data: D;
-  update(fn: (data: D) => void): void;
-  readonly world: AppWorld;
-  /** Whether the instance is in front now (a chat app does not notify about the screen the user is looking at). */
-  readonly foreground: boolean;
-  /** The simulated clock, ms (as ActivityContext.now). */
-  now(): number;
-  log(tag: string, message: string): void;
-}
+export type { ServiceContext } from '../world/app-world.js';
 
 export interface ActivityModel<D, S> {
   /**

@@ -1,5 +1,4 @@
 import type { BiometricOutcome, Geolocation } from '../../protocol/index.js';
-import type { DialogSpec, ServiceContext } from '../apps/define-app.js';
 import { DEFAULT_CAMERA, type CameraImage } from './camera-image.js';
 import { formatClock, formatDay, formatMoney } from './locale.js';
 import type { NotificationSpec, SimWorld } from './sim-world.js';
@@ -41,6 +40,29 @@ export interface AppWorld {
   authenticate(title: string, then: (outcome: BiometricOutcome | 'unavailable') => void): void;
 }
 
+/** What app code running outside an activity (a messaging service) may do (define-app.ts re-exports it for app models). */
+export interface ServiceContext<D> {
+  readonly data: D;
+  update(fn: (data: D) => void): void;
+  readonly world: AppWorld;
+  /** Whether the instance is in front now (a chat app does not notify about the screen the user is looking at). */
+  readonly foreground: boolean;
+  /** The simulated clock, ms (as ActivityContext.now). */
+  now(): number;
+  log(tag: string, message: string): void;
+}
+
+/** The biometric prompt as a dialog window (a DialogSpec of apps/define-app.ts, declared here so that this file does not import it). */
+interface PromptDialog {
+  title: string;
+  message: string;
+  cancelable: boolean;
+  onCancel: () => void;
+  buttons: Array<{ label: string; id: string; onClick: () => void }>;
+  package: string;
+  activity: string;
+}
+
 /** What the world of a context reaches in its instance (SimInstance implements it). */
 export interface WorldOwner {
   readonly world: SimWorld;
@@ -54,7 +76,7 @@ export interface WorldOwner {
 const PROMPT_PACKAGE = 'com.android.systemui';
 
 /** `ctx.world` for an instance; `dialog` shows and hides a window over its activity (absent in a service context). */
-export function bindWorld(owner: WorldOwner, dialog?: { show(d: DialogSpec): void; dismiss(): void }): AppWorld {
+export function bindWorld(owner: WorldOwner, dialog?: { show(d: PromptDialog): void; dismiss(): void }): AppWorld {
   const w = () => owner.world;
   return {
     location: () => w().location,
