@@ -9,6 +9,7 @@ import { AppAi } from './ai/app-ai.js';
 import { AppPortOf } from './app-port.js';
 import type { AppPort } from './port.js';
 import { runSkill, type SkillRunResult } from './skills/index.js';
+import { AppWorldControls, type AppBiometrics, type AppCamera, type AppClipboard, type AppClock, type AppNotifications, type Geolocation } from './world/index.js';
 
 /**
  * One instance of an app in a space, the way Playwright's `page` is one tab: locators, keys,
@@ -66,6 +67,101 @@ export class App extends LocatorFactory {
    */
   get ai(): AppAi {
     return (this.aiVerbs ??= new AppAi(this.port));
+  }
+
+  private worldControls: AppWorldControls | undefined;
+  private get world(): AppWorldControls {
+    return (this.worldControls ??= new AppWorldControls(this.driver));
+  }
+
+  /**
+   * This instance's clock (Playwright's `page.clock` methods): the wall time its app, timers and
+   * alarms see, for this instance only (docs/app-world.md).
+   *
+   * @example
+   * ```ts
+   * await app.clock.setFixedTime('2026-01-15T09:00:00+09:00');
+   * await app.clock.fastForward('01:00:00');
+   * ```
+   */
+  get clock(): AppClock {
+    return this.world.clock;
+  }
+
+  /**
+   * The notifications this instance posted: `list()`, each with `tap()` and `dismiss()`.
+   *
+   * @example
+   * ```ts
+   * const [reminder] = await app.notifications.list();
+   * await reminder?.tap();
+   * ```
+   */
+  get notifications(): AppNotifications {
+    return this.world.notifications;
+  }
+
+  /**
+   * This instance's fingerprint sensor: `enroll()`, then `succeedNext()`, `failNext()` or `cancelNext()`.
+   *
+   * @example
+   * ```ts
+   * await app.biometrics.enroll();
+   * await app.biometrics.succeedNext();
+   * ```
+   */
+  get biometrics(): AppBiometrics {
+    return this.world.biometrics;
+  }
+
+  /**
+   * This instance's camera: `setImage(path | Buffer)` is what its next captures return.
+   *
+   * @example
+   * ```ts
+   * await app.camera.setImage('fixtures/images/receipt.png');
+   * ```
+   */
+  get camera(): AppCamera {
+    return this.world.camera;
+  }
+
+  /**
+   * The clipboard the app sees (its space's): `read()` and `write(text)`.
+   *
+   * @example
+   * ```ts
+   * await app.clipboard.write('SAVE10');
+   * ```
+   */
+  get clipboard(): AppClipboard {
+    return this.world.clipboard;
+  }
+
+  /**
+   * Where this instance's location services say the device is (Playwright's `setGeolocation`);
+   * null: no location. The `geolocation` option sets it for every instance of a test.
+   *
+   * @example
+   * ```ts
+   * await app.setGeolocation({ latitude: 52.52, longitude: 13.405 }); // Berlin
+   * ```
+   */
+  setGeolocation(location: Geolocation | null): Promise<void> {
+    return this.world.setGeolocation(location);
+  }
+
+  /**
+   * Deliver a push message to this instance, as its messaging service (FCM) would hand the data
+   * payload to the app. Throws when the app has no push handler.
+   *
+   * @example
+   * ```ts
+   * await app.push({ room: 'Support', from: 'Ben', text: 'Your order shipped' });
+   * ```
+   */
+  push(message: Record<string, string | number | boolean>): Promise<void> {
+    return this.world.push(message);
   }
 
   /**

@@ -8,6 +8,7 @@ import { satisfies } from './ai/verdict.js';
 import { fullText, matchText } from './selector.js';
 import { toPassSkill } from './skills/index.js';
 import { visualMatchers } from './visual/matchers.js';
+import { toHaveNotification as notificationMatcher, type NotificationMatch } from './world/index.js';
 
 type MatcherState = { isNot: boolean; timeout?: number; utils: { printExpected(v: unknown): string; printReceived(v: unknown): string } };
 type Check = { pass: boolean; received: string };
@@ -376,6 +377,19 @@ const matchers = {
     };
   },
   ...visualMatchers,
+  /**
+   * `expect(app).toHaveNotification({ title, text })`: this instance shows a notification with
+   * each given field (a string equal, a RegExp matching), retried until the timeout.
+   *
+   * @example
+   * ```ts
+   * await app.clock.fastForward('01:00:00');
+   * await expect(app).toHaveNotification({ title: 'Reminder', text: 'Buy milk' });
+   * ```
+   */
+  async toHaveNotification(this: MatcherState, received: App, want: NotificationMatch, opts: { timeout?: number } = {}) {
+    return notificationMatcher.call(this, received, want, opts);
+  },
 };
 
 /**

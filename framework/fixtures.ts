@@ -59,6 +59,11 @@ const withOptions = base.extend<TestOptions, WorkerOptions>({
   trajectory: ['on', { option: true, box: 'self' }],
   deviceActions: ['auto', { option: true, box: 'self' }],
   heal: ['suggest', { option: true, box: 'self' }],
+  // The app's world, with Playwright's names: each instance the test launches starts with them.
+  geolocation: [undefined, { option: true, box: 'self' }],
+  locale: [undefined, { option: true, box: 'self' }],
+  timezoneId: [undefined, { option: true, box: 'self' }],
+  colorScheme: [undefined, { option: true, box: 'self' }],
   _healStore: [healStore, { scope: 'worker', box: true }],
   ai: [undefined, { option: true, box: 'self' }],
   // The test's AI context (options, usage meter, action cache); cache entries written if it passed.
@@ -133,7 +138,7 @@ const fixtures = withOptions.extend<{ app: App; _testContext: TestContext }, { d
   ],
 
   _testContext: [
-    async ({ _trajectory, actionTimeout, screenshot, permissions, device, deviceActions, heal, _healStore }, use, testInfo) => {
+    async ({ _trajectory, actionTimeout, screenshot, permissions, device, deviceActions, heal, _healStore, geolocation, locale, timezoneId, colorScheme }, use, testInfo) => {
       connected(device);
       // Baselines are per device (`<name>-<project>-<platform>.png`): Playwright's own fixture sets the suffix to the OS.
       testInfo.snapshotSuffix = platformPart(await device.info().catch(() => null));
@@ -181,6 +186,7 @@ const fixtures = withOptions.extend<{ app: App; _testContext: TestContext }, { d
         },
         launched: [],
         permissions: permissions ?? [],
+        world: { geolocation, locale, timezoneId, colorScheme },
         appPackage: null,
         appFixture: false,
       };

@@ -23,6 +23,7 @@ export type { AppAi } from './ai/app-ai.js';
 export type { SkillRunResult } from './skills/index.js';
 export { Locator, type RoleOptions } from './locator.js';
 export { Space } from './space.js';
+export type { AppClock, AppNotifications, AppNotification, NotificationMatch, AppBiometrics, AppCamera, AppClipboard, Geolocation, WorldOptions, TimeInput } from './world/index.js';
 export { NestwrightError, TimeoutError, StrictModeViolationError, AppCrashedError, DeviceDisconnectedError, type NestwrightErrorCode } from './errors.js';
 export { TRAJECTORY_ATTACHMENT, type TrajectoryStep } from './trajectory.js';
 export { DeviceError } from '../device-runtime/client/index.js';

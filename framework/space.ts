@@ -4,6 +4,7 @@ import { App } from './app.js';
 import { AppDriver, type DriverOptions } from './driver.js';
 import { NestwrightError } from './errors.js';
 import { Trajectory } from './trajectory.js';
+import { applyWorldOptions, type WorldOptions } from './world/index.js';
 
 /**
  * Call `fn` again, with backoff (100 ms doubling to 2 s), while it fails with one of `codes`,
@@ -32,6 +33,8 @@ export interface TestContext {
   launched: App[];
   /** `use.permissions`: the runtime permissions each app starts the test with (none by default). */
   permissions: string[];
+  /** `use.geolocation`, `locale`, `timezoneId`, `colorScheme`: each instance's world as it starts (docs/app-world.md). */
+  world?: WorldOptions;
   /** The package of `use.apk`: a permission it does not request is a mistake in the config. */
   appPackage: string | null;
   /** Whether the `app` fixture ran for this test (it did not when test.use replaced it with a value). */
@@ -178,6 +181,14 @@ export class Space {
         throw new NestwrightError('space.launch', `${pkg} is not installed in the space. Set use.apk to the APK path (e.g. 'fixtures/apks/notes.apk') so it is installed first.`, { cause: e });
       }
       throw e;
+    }
+    if (ctx.world) {
+      const instance = fresh ? launched.instance : null;
+      // An option the device refuses fails the launch, and the instance it started goes with it.
+      await applyWorldOptions(this.client, { space_id: this.id, package: pkg, ...(instance ? { instance } : {}) }, ctx.world).catch(async (e: unknown) => {
+        await this.dispose(pkg, instance).catch(() => {});
+        throw e;
+      });
     }
     const driver = new AppDriver(this.client, this.id, pkg, fresh ? launched.instance : null, trajectory, options);
     return new App(driver, () => this.launch(app, trajectory, options), () => this.dispose(driver.pkg, driver.instance));

@@ -5,6 +5,7 @@ import type { AiOptionsInput } from './ai/index.js';
 import type { DriverOptions } from './driver.js';
 import { NestwrightError } from './errors.js';
 import type { HealOption } from './heal/fixture.js';
+import type { WorldOptions } from './world/index.js';
 
 /**
  * Every option `test` declares, each documented once, with the type a fixture reads it as: what
@@ -70,6 +71,14 @@ export interface NestwrightOptions {
   heal: HealOption;
   /** AI steps (app.ai.*): model, apiKey, baseURL, maxTurns, budget, cache… — see framework/ai/options.ts. */
   ai: AiOptionsInput | undefined;
+  /** Where each instance of the test is (Playwright's option): `{ latitude, longitude, accuracy? }`; docs/app-world.md. */
+  geolocation: WorldOptions['geolocation'];
+  /** Each instance's locale, e.g. `'de-DE'` (Playwright's option; default `'en-US'`). */
+  locale: WorldOptions['locale'];
+  /** Each instance's time zone, e.g. `'Asia/Tokyo'` (Playwright's option; default `'UTC'`). */
+  timezoneId: WorldOptions['timezoneId'];
+  /** `'dark'` for dark mode (Playwright's option; default light). */
+  colorScheme: WorldOptions['colorScheme'];
 }
 
 /** The options that are worker-scoped, as Playwright's `screenshot` is: set in the config or at the top of a file. */

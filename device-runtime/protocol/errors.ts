@@ -16,6 +16,8 @@ export const ErrorCodeSchema = z.enum([
   'TASK_NOT_FOUND',
   'SKILL_NOT_FOUND',
   'APPROVAL_NOT_FOUND',
+  /** A notification id that is not (or no longer) posted: dismissed, tapped, or never there. */
+  'NOTIFICATION_NOT_FOUND',
   'UNKNOWN_TOOL',
   // install preflight (Appendix A)
   'INVALID_APK',

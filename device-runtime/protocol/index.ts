@@ -21,6 +21,7 @@ export * from './tools/session.js';
 export * from './tools/agent.js';
 export * from './tools/runtime.js';
 export * from './tools/audit.js';
+export * from './tools/world.js';
 export * from './tool-errors.js';
 export * from './wire.js';
 export * from './selector.js';

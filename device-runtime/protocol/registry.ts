@@ -7,6 +7,7 @@ import { sessionTools } from './tools/session.js';
 import { agentTools } from './tools/agent.js';
 import { runtimeTools } from './tools/runtime.js';
 import { auditTools } from './tools/audit.js';
+import { worldTools } from './tools/world.js';
 import type { ToolDef } from './tool.js';
 
 /** Every tool of the protocol, in the order of docs/protocol.md#tools. */
@@ -19,6 +20,7 @@ export const TOOL_LIST = [
   ...agentTools,
   ...runtimeTools,
   ...auditTools,
+  ...worldTools,
 ] as const;
 
 type AnyTool = (typeof TOOL_LIST)[number];

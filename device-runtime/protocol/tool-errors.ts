@@ -4,6 +4,8 @@ import { getTool, type ToolName } from './registry.js';
 
 const INSTALL: ErrorCode[] = PreflightRejectCodeSchema.options;
 const ACTION: ErrorCode[] = ['NODE_NOT_FOUND', 'AMBIGUOUS_TARGET', 'SNAPSHOT_STALE', 'CHANNEL_UNAVAILABLE', 'APP_CRASHED', 'TIMEOUT', 'NOT_SUPPORTED'];
+/** A world tool names an instance of an installed app; a runtime without the `world` extension answers NOT_SUPPORTED. */
+const WORLD: ErrorCode[] = ['APP_NOT_INSTALLED', 'INSTANCE_NOT_FOUND', 'NOT_SUPPORTED'];
 const LAUNCH: ErrorCode[] = ['APP_NOT_INSTALLED', 'INSTANCE_NOT_FOUND', 'ABI_MISMATCH', 'NO_PROCESS_SLOT', 'APP_CRASHED'];
 
 /**
@@ -54,6 +56,16 @@ export const TOOL_ERRORS = {
   trajectory_get: ['TASK_NOT_FOUND', 'NOT_SUPPORTED'],
   runtime_info: [],
   audit_query: [],
+  world_get: WORLD,
+  world_location_set: WORLD,
+  world_clock_set: WORLD,
+  world_locale_set: WORLD,
+  world_notifications_list: WORLD,
+  world_notification_tap: [...WORLD, 'NOTIFICATION_NOT_FOUND', 'NO_PROCESS_SLOT'],
+  world_notification_dismiss: [...WORLD, 'NOTIFICATION_NOT_FOUND'],
+  world_push: [...WORLD, 'APP_CRASHED'],
+  world_biometrics_set: WORLD,
+  world_camera_set: WORLD,
 } as const satisfies { readonly [N in ToolName]: readonly ErrorCode[] };
 
 /** Any call may get these: bad arguments, an unknown tool, a runtime fault, a transport failure. */

@@ -21,6 +21,11 @@ export interface ToolDef<
   readonly dangerous: boolean;
   /** Not in the NestSpace design; a runtime lists the extensions it offers in runtime_info. */
   readonly extension: boolean;
+  /**
+   * The extension an extension tool belongs to when it is one of a family (`world`): a runtime
+   * lists the family's name in runtime_info, not each tool's. Absent: the tool's own name.
+   */
+  readonly group?: string;
   readonly input: I;
   readonly result: R;
   /**
@@ -39,6 +44,7 @@ export function defineTool<N extends string, I extends z.ZodObject, R extends z.
   mutating?: boolean;
   dangerous?: boolean;
   extension?: boolean;
+  group?: string;
   input: I;
   result: R;
   imageField?: keyof z.output<R> & string;

@@ -57,6 +57,7 @@ export class SimRuntime implements DeviceHost {
       policy: TEST_RUN_POLICY,
       virtualDisplays: true,
       skills: null,
+      withoutExtensions: [],
       ...defined,
     };
     this.audit = new SimAudit(options.auditCapacity);
@@ -145,6 +146,9 @@ export class SimRuntime implements DeviceHost {
         this.space(spaceId);
         this.leases.touch(spaceId, ctx.sessionId);
         if (tool.mutating) this.leases.requireExclusive(spaceId, ctx.sessionId, name);
+      }
+      if (tool.extension && this.options.withoutExtensions.includes(tool.group ?? tool.name)) {
+        throw new SimError(toolError('NOT_SUPPORTED', `${name} is not supported by this runtime (it does not offer the ${tool.group ?? tool.name} extension)`, { hint: 'runtime_info.extensions lists what this runtime offers.' }));
       }
       const invoke = async () => {
         if (tool.dangerous) this.requireApproval(tool, spaceId!, args, ctx);

@@ -19,6 +19,7 @@ export const sidebar: SidebarItem[] = [
   { text: 'Fixtures and isolation', link: '/fixtures' },
   { text: 'Configuration', link: '/configuration' },
   { text: 'Devices', link: '/devices' },
+  { text: "The app's world", link: '/app-world' },
   { text: 'Continuous integration', link: '/ci' },
   { text: 'AI steps', link: '/ai' },
   { text: 'Healing', link: '/healing' },

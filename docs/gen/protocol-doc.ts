@@ -59,7 +59,7 @@ export function fieldTable(schema: Json, opts: { input: boolean }): string {
 }
 
 function toolSection(tool: (typeof TOOL_LIST)[number]): string {
-  const flags = [tool.mutating ? 'mutating (needs an EXCLUSIVE lease)' : 'read-only', tool.dangerous ? 'dangerous (needs approval)' : '', tool.extension ? '**nestwright extension**' : ''].filter(Boolean).join(' · ');
+  const flags = [tool.mutating ? 'mutating (needs an EXCLUSIVE lease)' : 'read-only', tool.dangerous ? 'dangerous (needs approval)' : '', tool.extension ? `**nestwright extension**${tool.group ? ` (\`${tool.group}\`)` : ''}` : ''].filter(Boolean).join(' · ');
   const input = inputJsonSchema(tool) as Json;
   const result = resultJsonSchema(tool) as Json;
   const refine = tool.name === 'app_intent' ? '\nAt least one of `data`, `package` or `component` is required.\n' : '';

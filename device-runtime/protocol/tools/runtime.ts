@@ -25,6 +25,7 @@ export const ExtensionSchema = z.enum([
   'audit_query',
   'approval_decide',
   'runtime_info',
+  'world',
 ]);
 export type Extension = z.infer<typeof ExtensionSchema>;
 
@@ -45,6 +46,7 @@ export const EXTENSION_DOCS: { readonly [E in Extension]: string } = {
   audit_query: 'the audit_query tool: read the audit log',
   approval_decide: 'the approval_decide tool: answer an approval request (the phone\'s dialog, relayed)',
   runtime_info: 'the runtime_info tool: protocol version, device, capabilities, extensions',
+  world: 'the world_* tools: each instance\'s location, clock, locale, time zone and colour scheme, notifications, push messages, biometrics and camera image, set per instance and gone with it (docs/app-world.md)',
 };
 
 export const RuntimeInfoSchema = z.object({

@@ -1,8 +1,11 @@
 import { defineActivity, defineApp, type ActivityContext } from './define-app.js';
+import { GENERAL, onChatPush, photoMessage, type PushedMessage } from './chat-world.js';
 import { button, column, editText, iconButton, list, row, text, toolbar, type View } from './view.js';
 
 interface ChatData {
   name: string | null;
+  /** Messages received as push messages (world_push), per room. */
+  pushed?: PushedMessage[];
 }
 type Ctx<S> = ActivityContext<ChatData, S>;
 
@@ -12,6 +15,7 @@ interface Message {
   text: string;
   /** When the backend delivers it to the other instances (clock ms). */
   deliverAt: number;
+  room?: string;
 }
 
 /** The simulated chat server: one per space, shared by every Chat instance in it. */
@@ -25,7 +29,7 @@ const DELIVERY_MS = 400;
 
 const backend = (ctx: Ctx<unknown>) => ctx.shared<ChatBackend>('com.nestwright.chat/backend', () => ({ messages: [], nextId: 1 }));
 
-function messageRow(ctx: Ctx<unknown>, m: Message, me: string, now: number): View {
+function messageRow(ctx: Ctx<unknown>, m: Pick<Message, 'from' | 'text' | 'deliverAt'>, me: string, now: number): View {
   const mine = m.from === me;
   const status = mine ? (now >= m.deliverAt ? 'Sent' : 'Sending…') : m.from;
   return column([text(m.text, { id: 'message_text', height: 96 }), text(status, { id: mine ? 'message_status' : 'message_sender', height: 72, tone: 'muted' })], {
@@ -45,6 +49,7 @@ export const chatApp = defineApp<ChatData>({
   label: 'Chat',
   launcher: '.ConversationListActivity',
   initialData: () => ({ name: null }),
+  onPush: onChatPush,
   activities: {
     '.ConversationListActivity': defineActivity<ChatData, { name: string; redirecting: boolean }>({
       initialState: () => ({ name: '', redirecting: false }),
@@ -74,23 +79,31 @@ export const chatApp = defineApp<ChatData>({
       initialState: () => ({ draft: '', seen: 0 }),
       render: (ctx) => {
         const me = ctx.data.name ?? 'me';
+        const room = String(ctx.extras.room ?? GENERAL);
         const now = ctx.now();
         const server = backend(ctx);
-        const visible = server.messages.filter((m) => m.from === me || now >= m.deliverAt);
+        const fromServer = server.messages.filter((m) => (m.room ?? GENERAL) === room && (m.from === me || now >= m.deliverAt));
+        const pushed = (ctx.data.pushed ?? []).filter((m) => m.room === room);
+        const visible = pushed.length ? [...fromServer, ...pushed].sort((a, b) => a.deliverAt - b.deliverAt) : fromServer;
         if (visible.length !== ctx.state.seen) {
           // New messages scroll the conversation to the end, as chat apps do.
           ctx.state.seen = visible.length;
           ctx.scrollTo('messages', Infinity);
         }
+        const post = (body: string) => {
+          const id = server.nextId++;
+          server.messages.push({ id, from: me, text: body, deliverAt: ctx.now() + ctx.scaled(DELIVERY_MS), ...(room === GENERAL ? {} : { room }) });
+          ctx.world.pushToOthers({ room, from: me, text: body, message_id: String(id) }, ctx.scaled(DELIVERY_MS));
+          ctx.log('I', 'ChatClient', `${me} sent message ${id}`);
+        };
         const send = () => {
           const body = ctx.state.draft.trim();
           if (!body) return;
-          server.messages.push({ id: server.nextId++, from: me, text: body, deliverAt: ctx.now() + ctx.scaled(DELIVERY_MS) });
-          ctx.log('I', 'ChatClient', `${me} sent message ${server.nextId - 1}`);
+          post(body);
           ctx.set({ draft: '' });
         };
         return column([
-          toolbar(`General (${me})`, [iconButton('Leave room', () => (ctx.update((d) => void (d.name = null)), ctx.finish()), { id: 'leave' })]),
+          toolbar(`${room} (${me})`, [iconButton('Leave room', () => (ctx.update((d) => void (d.name = null)), ctx.finish()), { id: 'leave' })]),
           visible.length === 0 ? text('No messages yet', { id: 'empty' }) : list(visible.map((m) => messageRow(ctx, m, me, now)), { id: 'messages' }),
           row(
             [
@@ -100,6 +113,7 @@ export const chatApp = defineApp<ChatData>({
                 onSubmit: send,
                 onLongClick: () => ctx.showDialog({ cancelable: true, items: [{ label: 'Paste', onClick: () => ctx.set({ draft: ctx.state.draft + (ctx.clipboard() ?? '') }) }] }),
               }),
+              iconButton('Attach photo', () => (post(photoMessage(ctx.world)), ctx.set({})), { id: 'attach' }),
               iconButton('Send', send, { id: 'send' }),
             ],
             { height: 160 },

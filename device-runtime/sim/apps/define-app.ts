@@ -1,3 +1,4 @@
+import type { AppWorld, ServiceContext } from '../world/app-world.js';
 import type { View } from './view.js';
 
 /** A dialog window over the activity (AlertDialog, popup menu, or the permission prompt). */
@@ -63,7 +64,11 @@ export interface ActivityContext<D, S> {
   /** The space's clipboard. */
   clipboard(): string | null;
   setClipboard(text: string): void;
+  /** The instance's world: location, wall clock, locale, notifications, camera, biometric prompt (sim/world/app-world.ts). */
+  readonly world: AppWorld;
 }
+
+export type { ServiceContext } from '../world/app-world.js';
 
 export interface ActivityModel<D, S> {
   /**
@@ -93,6 +98,8 @@ export interface AppModel<D = unknown> {
   initialData(): D;
   activities: Record<string, ActivityModel<D, any>>;
   deepLinks?: DeepLink[];
+  /** A push message from the app's server, as FirebaseMessagingService.onMessageReceived gets it (the `world` extension's world_push). */
+  onPush?(data: Record<string, string>, ctx: ServiceContext<D>): void;
   system?: boolean;
   versionName?: string;
   versionCode?: number;

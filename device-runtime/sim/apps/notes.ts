@@ -1,10 +1,13 @@
 import { defineActivity, defineApp, type ActivityContext } from './define-app.js';
+import { createdLine, noteDay, reminderToggle, scheduleReminder } from './notes-world.js';
 import { button, column, editText, iconButton, row, switchView, text, toolbar, virtualList, type View } from './view.js';
 
 interface Note {
   id: number;
   title: string;
   body: string;
+  /** When it was first saved, the instance's wall time (epoch ms); absent for sample notes. */
+  created?: number;
 }
 /** The Settings screen's preferences (absent in data written before it existed: all off). */
 interface NotesPrefs {
@@ -51,7 +54,8 @@ function confirmDelete(ctx: Ctx<unknown>, note: Note, after?: () => void): void 
 
 /** A note row: tap opens it, long-press opens the note menu (Edit / Copy text / Delete). */
 function noteRow(ctx: Ctx<unknown>, note: Note): View {
-  return column([text(note.title, { id: 'note_title', height: 96 }), text(note.body.split('\n')[0] ?? '', { id: 'note_snippet', height: 72, tone: 'muted' })], {
+  const snippet = text(note.body.split('\n')[0] ?? '', { id: 'note_snippet', height: 72, tone: 'muted' });
+  return column([text(note.title, { id: 'note_title', height: 96 }), note.created === undefined ? snippet : row([snippet, ...noteDay(ctx.world, note.created)], { height: 72 })], {
     id: 'note_row',
     onClick: () => ctx.start('.EditNoteActivity', { id: note.id }),
     onLongClick: () =>
@@ -169,11 +173,11 @@ function notesModel(ui: NotesUi, versionCode: number, versionName: string) {
           ]);
         },
       }),
-      '.EditNoteActivity': defineActivity<NotesData, { id: number | null; title: string; body: string }>({
+      '.EditNoteActivity': defineActivity<NotesData, { id: number | null; title: string; body: string; remind: boolean }>({
         initialState: (extras, data) => {
           const id = extras.id === undefined ? null : Number(extras.id);
           const note = data.notes.find((n) => n.id === id);
-          return { id: note ? note.id : null, title: note?.title ?? '', body: note?.body ?? '' };
+          return { id: note ? note.id : null, title: note?.title ?? '', body: note?.body ?? '', remind: false };
         },
         render: (ctx) => {
           const editing = ctx.data.notes.find((n) => n.id === ctx.state.id);
@@ -181,16 +185,20 @@ function notesModel(ui: NotesUi, versionCode: number, versionName: string) {
             toolbar(editing ? 'Edit note' : 'New note', editing ? [iconButton('Delete note', () => confirmDelete(ctx, editing, () => ctx.finish()), { id: 'delete' })] : []),
             editText(ctx.state.title, (title) => ctx.set({ title }), { id: ui.ids.title, hint: 'Title' }),
             editText(ctx.state.body, (body) => ctx.set({ body }), { id: ui.ids.body, hint: 'Note', height: 480 }),
+            ...createdLine(ctx.world, editing?.created),
+            reminderToggle(ctx.state.remind, () => ctx.set({ remind: !ctx.state.remind })),
             button(
               'Save',
               () => {
                 const title = ctx.state.title.trim();
                 if (!title) return ctx.toast('Title is empty');
+                let id = ctx.state.id;
                 ctx.update((d) => {
                   const existing = d.notes.find((n) => n.id === ctx.state.id);
                   if (existing) Object.assign(existing, { title, body: ctx.state.body });
-                  else d.notes.push({ id: d.nextId++, title, body: ctx.state.body });
+                  else d.notes.push({ id: (id = d.nextId++), title, body: ctx.state.body, created: ctx.world.now() });
                 });
+                if (ctx.state.remind && id !== null) scheduleReminder(ctx.world, { id, title });
                 ctx.log('I', 'Notes', `saved note "${title}"`);
                 ctx.finish();
               },

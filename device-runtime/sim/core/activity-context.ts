@@ -1,6 +1,7 @@
 import type { LogLine } from '../../protocol/index.js';
 import type { ActivityContext, DialogSpec } from '../apps/define-app.js';
 import type { SimEnv } from '../faults/env.js';
+import { bindWorld, type WorldOwner } from '../world/app-world.js';
 
 /** One activity on the back stack, with the UI state Android keeps for it. */
 export interface ActivityRecord {
@@ -34,7 +35,7 @@ export interface ContextHost {
  * What a context reaches in the instance it belongs to (SimInstance implements it): declared
  * here so that the context does not import the instance that makes it.
  */
-export interface ContextOwner {
+export interface ContextOwner extends WorldOwner {
   data: unknown;
   readonly stack: ActivityRecord[];
   readonly env: SimEnv;
@@ -192,5 +193,6 @@ export function bindContext(inst: ContextOwner, record: ActivityRecord): Activit
     setClipboard(text) {
       host.clipboard = text;
     },
+    world: bindWorld(inst, { show: setDialog, dismiss: () => setDialog(null) }),
   };
 }

@@ -3,6 +3,8 @@ import type { ActivityContext, AppModel, DialogSpec } from '../apps/define-app.j
 import { defaultEnv, type SimEnv } from '../faults/env.js';
 import type { View } from '../apps/view.js';
 import { bindContext, type ActivityRecord, type ContextHost } from './activity-context.js';
+import { tickWorld } from '../world/app-world.js';
+import { SimWorld } from '../world/sim-world.js';
 
 /** The space an instance runs in (SimSpace implements it). */
 export interface InstanceHost extends ContextHost {
@@ -39,6 +41,8 @@ export class SimInstance {
   /** Times the user denied each permission: after two, Android stops asking (API 30+). */
   denials = new Map<string, number>();
   timers: Timer[] = [];
+  /** What the world tools set on this instance, and what its app posted (docs/app-world.md): reset with its data. */
+  world: SimWorld;
 
   constructor(
     readonly model: AppModel<any>,
@@ -47,6 +51,7 @@ export class SimInstance {
     data?: unknown,
   ) {
     this.data = data ?? model.initialData();
+    this.world = new SimWorld(() => this.env.clock.now());
   }
 
   get env(): SimEnv {
@@ -98,6 +103,7 @@ export class SimInstance {
     this.data = this.model.initialData();
     this.granted.clear();
     this.denials.clear();
+    this.world = new SimWorld(() => this.env.clock.now());
   }
 
   push(name: string, extras: Record<string, unknown>): void {
@@ -150,6 +156,7 @@ export class SimInstance {
 
   /** Run the background work that is due by `now`, oldest first (work may schedule more). */
   pump(now: number): void {
+    tickWorld(this, now);
     for (let round = 0; round < 100; round++) {
       this.timers = this.timers.filter((t) => this.stack.includes(t.record));
       const due = this.timers.filter((t) => t.due <= now).sort((a, b) => a.due - b.due)[0];
@@ -158,6 +165,11 @@ export class SimInstance {
       this.runApp(due.fn);
       if (this.status === 'crashed') return;
     }
+  }
+
+  /** The clock was moved forward by `ms`: background work falls due that much sooner (a fast-forward fires it). */
+  advanceTimers(ms: number): void {
+    for (const t of this.timers) t.due -= ms;
   }
 
   render(): View | null {

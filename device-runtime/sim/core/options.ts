@@ -22,6 +22,11 @@ export interface SimOptions extends SimEnvOptions {
   auditCapacity?: number;
   /** A directory of skills (`*.yaml`) served by skill_list / skill_run to spaces that have their app. */
   skills?: string | null;
+  /**
+   * Extensions this runtime leaves out (`['world']`): not in runtime_info, their tools answer
+   * NOT_SUPPORTED — a device that lacks them, for testing how clients cope.
+   */
+  withoutExtensions?: string[];
 }
 
 /** The options with their defaults filled in: the device's fixed traits, as handlers read them. */

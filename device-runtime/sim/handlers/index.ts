@@ -8,9 +8,10 @@ import { spaceHandlers, type SpaceHost } from './space.js';
 import { systemHandlers, type SystemHost } from './system.js';
 import type { Handler } from './types.js';
 import { uiHandlers, type UiHost } from './ui.js';
+import { worldHandlers, type WorldHost } from './world.js';
 
 /** Everything the handlers need of the runtime, together: SimRuntime is checked against it. */
-export type DeviceHost = AgentHost & AppfnHost & AuditHost & RuntimeInfoHost & SessionHost & SpaceHost & SystemHost & UiHost;
+export type DeviceHost = AgentHost & AppfnHost & AuditHost & RuntimeInfoHost & SessionHost & SpaceHost & SystemHost & UiHost & WorldHost;
 
 /** A handler for every tool: the type makes a missing handler a compile error (contract drift). */
 export type Handlers = { [N in ToolName]: Handler<N, DeviceHost> };
@@ -25,4 +26,5 @@ export const handlers: Handlers = {
   ...spaceHandlers,
   ...systemHandlers,
   ...uiHandlers,
+  ...worldHandlers,
 };

@@ -1,4 +1,4 @@
-import { PROTOCOL_VERSION, TOOL_LIST, TOOL_NAMES } from '../../protocol/index.js';
+import { PROTOCOL_VERSION, TOOL_LIST } from '../../protocol/index.js';
 import { availableChannels } from '../channels/channel.js';
 import type { SimSettings } from '../core/options.js';
 import type { SimEnv } from '../faults/env.js';
@@ -7,11 +7,11 @@ import type { HandlerGroup } from './types.js';
 
 /** Argument-level extensions (no tool of their own); tool-level ones come from the `extension` flag. */
 const ARGUMENT_EXTENSIONS = ['instance', 'clear_data', 'snapshot_check', 'keyboard', 'timing', 'allow_downgrade', 'split_selection', 'skill_evidence', 'selector_actions', 'screen_regions'];
-const EXTENSIONS = [...ARGUMENT_EXTENSIONS, ...TOOL_LIST.filter((t) => t.extension).map((t) => t.name)];
+const EXTENSIONS = [...new Set([...ARGUMENT_EXTENSIONS, ...TOOL_LIST.filter((t) => t.extension).map((t) => t.group ?? t.name)])];
 
 /** runtime_info describes the device: its settings and its environment (faults, channels). */
 export interface RuntimeInfoHost {
-  readonly options: Pick<SimSettings, 'model' | 'sdkInt' | 'abis' | 'pageSize' | 'virtualDisplays' | 'slots' | 'policy'>;
+  readonly options: Pick<SimSettings, 'model' | 'sdkInt' | 'abis' | 'pageSize' | 'virtualDisplays' | 'slots' | 'policy' | 'withoutExtensions'>;
   readonly env: SimEnv;
 }
 
@@ -33,7 +33,7 @@ export const runtimeHandlers: HandlerGroup<'runtime_info', RuntimeInfoHost> = {
       shell_enabled: rt.options.policy.shell.enabled,
     },
     timing: { profile: rt.env.faults.name, timeout_scale: rt.env.faults.timeoutScale },
-    extensions: EXTENSIONS,
-    tools: TOOL_NAMES,
+    extensions: EXTENSIONS.filter((e) => !rt.options.withoutExtensions.includes(e)),
+    tools: TOOL_LIST.filter((t) => !(t.extension && rt.options.withoutExtensions.includes(t.group ?? t.name))).map((t) => t.name),
   }),
 };

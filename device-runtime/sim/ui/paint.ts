@@ -2,6 +2,7 @@ import type { Bounds } from '../../protocol/index.js';
 import type { Frame } from './frame.js';
 import { KEYBOARD_TOP, SCREEN, VIEWPORT, type LaidOut } from './layout.js';
 import { intersect } from './observe.js';
+import { paletteOf, type Palette } from './palette.js';
 import { Raster } from './raster.js';
 
 /** One drawing command in screen px. A frame's commands are its cache key for the PNG. */
@@ -10,10 +11,6 @@ export type PaintOp =
   | { op: 'outline'; b: Bounds; c: string }
   | { op: 'text'; x: number; y: number; t: string; px: number; c: string; maxX: number };
 
-const C = {
-  ink: '#202124', muted: '#80868b', primary: '#1a73e8', danger: '#d93025', bar: '#3c4043', toolbar: '#3f51b5',
-  surface: '#ffffff', line: '#dadce0', soft: '#e8eaed', badge: '#323232', canvas: '#102030', keyboard: '#eceff1',
-};
 
 /** A glyph for common icon buttons, so screenshots show what the icon is; else its initial. */
 function iconGlyph(desc: string | undefined): string {
@@ -29,6 +26,8 @@ function iconGlyph(desc: string | undefined): string {
 
 /** Paint the commands of one frame: windows bottom to top, dim behind a dialog, keyboard, bars. */
 export function paintFrame(frame: Frame): PaintOp[] {
+  // The foreground instance's colour scheme (the `world` extension's dark mode) picks the colours.
+  const C = paletteOf(frame.fg?.world.colorScheme);
   const ops: PaintOp[] = [{ op: 'fill', b: [0, 0, SCREEN.width, SCREEN.height], c: C.surface }];
   /** Text wrapped to the box's width (as many lines as fit), centered vertically. */
   const text = (b: Bounds, t: string, px: number, c: string, align: 'left' | 'center' = 'left') => {
@@ -75,12 +74,12 @@ export function paintFrame(frame: Frame): PaintOp[] {
       case 'button': {
         const color = !enabled ? C.line : v.tone === 'muted' ? C.soft : v.tone === 'danger' ? C.danger : C.primary;
         ops.push({ op: 'fill', b: intersect([b[0] + 24, b[1] + 16, b[2] - 24, b[3] - 16], vis) ?? vis, c: color });
-        if (v.text) text(whole, v.text, 5, v.tone === 'muted' || !enabled ? C.ink : C.surface, 'center');
+        if (v.text) text(whole, v.text, 5, v.tone === 'muted' || !enabled ? C.ink : C.onPrimary, 'center');
         break;
       }
       case 'image-button':
         ops.push({ op: 'fill', b: intersect([b[0] + 36, b[1] + 36, b[2] - 36, b[3] - 36], vis) ?? vis, c: v.tone === 'badge' ? C.danger : C.bar });
-        text(whole, iconGlyph(v.desc), 6, C.surface, 'center');
+        text(whole, iconGlyph(v.desc), 6, C.onDark, 'center');
         break;
       case 'image':
         ops.push({ op: 'fill', b: vis, c: C.soft });
@@ -90,7 +89,7 @@ export function paintFrame(frame: Frame): PaintOp[] {
         const badge = v.tone === 'badge';
         if (badge) ops.push({ op: 'fill', b: vis, c: C.badge });
         const onToolbar = v.id === 'toolbar_title';
-        if (v.text) text(whole, v.text, onToolbar ? 6 : 5, badge || onToolbar || dark ? C.surface : v.tone === 'muted' ? C.muted : C.ink);
+        if (v.text) text(whole, v.text, onToolbar ? 6 : 5, badge || onToolbar || dark ? C.onDark : v.tone === 'muted' ? C.muted : C.ink);
         if (v.onClick && !badge) ops.push({ op: 'fill', b: [vis[0] + 40, vis[3] - 2, vis[2] - 40, vis[3]], c: C.line });
         break;
       }
@@ -130,7 +129,7 @@ export function paintFrame(frame: Frame): PaintOp[] {
           const r = intersect([b[0] + s.rect[0], b[1] + s.rect[1], b[0] + s.rect[2], b[1] + s.rect[3]], vis);
           if (!r) continue;
           ops.push({ op: 'fill', b: r, c: s.color });
-          if (s.label) text(r, s.label, 4, C.surface, 'center');
+          if (s.label) text(r, s.label, 4, C.onDark, 'center');
         }
         break;
       case 'list':
@@ -151,12 +150,12 @@ export function paintFrame(frame: Frame): PaintOp[] {
     if (w.kind === 'snackbar' || w.kind === 'toast') ops.push({ op: 'fill', b: w.root.bounds, c: C.badge });
     paint(w.root, w.kind === 'activity' && frame.keyboard ? [w.clip[0], w.clip[1], w.clip[2], VIEWPORT[3]] : w.clip, w.kind !== 'activity' && w.kind !== 'dialog');
   }
-  if (frame.keyboard) paintKeyboard(ops);
-  paintBars(ops);
+  if (frame.keyboard) paintKeyboard(ops, C);
+  paintBars(ops, C);
   return ops.filter((o) => o.op !== 'fill' || (o.b[2] > o.b[0] && o.b[3] > o.b[1]));
 }
 
-function paintKeyboard(ops: PaintOp[]): void {
+function paintKeyboard(ops: PaintOp[], C: Palette): void {
   ops.push({ op: 'fill', b: [0, KEYBOARD_TOP, SCREEN.width, VIEWPORT[3]], c: C.keyboard });
   const rows = ['qwertyuiop', 'asdfghjkl', 'zxcvbnm'];
   rows.forEach((keys, r) => {
@@ -172,14 +171,14 @@ function paintKeyboard(ops: PaintOp[]): void {
   ops.push({ op: 'fill', b: [240, KEYBOARD_TOP + 600, 840, KEYBOARD_TOP + 750], c: C.surface });
 }
 
-function paintBars(ops: PaintOp[]): void {
-  ops.push({ op: 'fill', b: [0, 0, SCREEN.width, SCREEN.statusBar], c: C.ink });
-  ops.push({ op: 'text', x: 40, y: 24, t: '12:00', px: 5, c: C.surface, maxX: 400 });
-  ops.push({ op: 'outline', b: [960, 24, 1040, 60], c: C.surface });
-  ops.push({ op: 'fill', b: [966, 30, 1020, 54], c: C.surface });
+function paintBars(ops: PaintOp[], C: Palette): void {
+  ops.push({ op: 'fill', b: [0, 0, SCREEN.width, SCREEN.statusBar], c: C.statusBar });
+  ops.push({ op: 'text', x: 40, y: 24, t: '12:00', px: 5, c: C.onDark, maxX: 400 });
+  ops.push({ op: 'outline', b: [960, 24, 1040, 60], c: C.onDark });
+  ops.push({ op: 'fill', b: [966, 30, 1020, 54], c: C.onDark });
   const top = SCREEN.height - SCREEN.navBar;
   ops.push({ op: 'fill', b: [0, top, SCREEN.width, SCREEN.height], c: '#000000' });
-  ops.push({ op: 'text', x: 250, y: top + 42, t: '<', px: 6, c: C.surface, maxX: 400 });
-  ops.push({ op: 'outline', b: [510, top + 33, 570, top + 93], c: C.surface });
-  ops.push({ op: 'outline', b: [790, top + 36, 844, top + 90], c: C.surface });
+  ops.push({ op: 'text', x: 250, y: top + 42, t: '<', px: 6, c: C.onDark, maxX: 400 });
+  ops.push({ op: 'outline', b: [510, top + 33, 570, top + 93], c: C.onDark });
+  ops.push({ op: 'outline', b: [790, top + 36, 844, top + 90], c: C.onDark });
 }

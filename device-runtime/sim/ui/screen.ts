@@ -121,7 +121,7 @@ export class SimScreen {
     const now = this.now;
     const fg = this.foreground();
     // Background instances keep working too (a chat message sent just before switching away).
-    for (const inst of fg?.host.instances?.values() ?? []) if (inst !== fg && inst.timers.length) inst.pump(now);
+    for (const inst of fg?.host.instances?.values() ?? []) if (inst !== fg && (inst.timers.length || inst.world.pending())) inst.pump(now);
     fg?.pump(now);
     this.invalidate();
     this.toasts = this.toasts.filter((t) => t.until > now);

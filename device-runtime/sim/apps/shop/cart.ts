@@ -27,7 +27,7 @@ function itemRow(ctx: ShopCtx<CartState>, id: number, qty: number): View {
   return row(
     [
       text(`${p.name} x${qty}`, { id: 'cart_item' }),
-      text(money(p.price * qty), { id: 'cart_item_price', width: 240 }),
+      text(money(p.price * qty, ctx), { id: 'cart_item_price', width: 240 }),
       // Icon-only: the description is the only way to tell which item it removes.
       iconButton(`Remove ${p.name}`, () => ctx.update((d) => void delete d.cart[id]), { id: 'remove' }),
     ],
@@ -61,7 +61,7 @@ export const cartActivity = defineActivity<ShopData, CartState>({
         ],
         { height: 160 },
       ),
-      text(`Total: ${money(cartTotal(ctx.data, ctx.state.discount))}`, { id: 'total' }),
+      text(`Total: ${money(cartTotal(ctx.data, ctx.state.discount), ctx)}`, { id: 'total' }),
       button('Checkout', () => ctx.start('.CheckoutActivity', { discount: ctx.state.discount }), { id: 'checkout', enabled: cartCount(ctx.data) > 0 }),
     ]);
   },

@@ -24,7 +24,7 @@ function productRow(ctx: ShopCtx<CatalogState>, id: number): View {
   return column(
     [
       text(p.name, { id: 'product_name', height: 96 }),
-      text(money(p.price), { id: 'product_price', height: 72, tone: 'muted' }),
+      text(money(p.price, ctx), { id: 'product_price', height: 72, tone: 'muted' }),
       button('Add to cart', () => addToCart(ctx, id), { id: 'add_to_cart', height: 132 }),
     ],
     { id: 'product_row', onClick: () => ctx.start('.ProductActivity', { id }) },

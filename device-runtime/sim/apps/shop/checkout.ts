@@ -1,6 +1,7 @@
 import { defineActivity } from '../define-app.js';
 import { button, column, editText, iconButton, progress, text, toolbar } from '../view.js';
 import { cartTotal } from './cart.js';
+import { addressFor } from './locate.js';
 import { money, type ShopData } from './model.js';
 
 interface CheckoutState {
@@ -26,7 +27,7 @@ export const checkoutActivity = defineActivity<ShopData, CheckoutState>({
   onBack: (ctx) => ctx.state.phase === 'paying',
   render: (ctx) => {
     const discount = Number(ctx.extras.discount ?? 0);
-    const total = money(cartTotal(ctx.data, discount));
+    const total = money(cartTotal(ctx.data, discount), ctx);
     if (ctx.state.phase === 'paying') {
       return column([toolbar('Payment'), progress({ id: 'payment_progress', desc: 'Processing payment' }), text('Processing payment…', { id: 'status' })]);
     }
@@ -42,7 +43,7 @@ export const checkoutActivity = defineActivity<ShopData, CheckoutState>({
       ctx.requestPermission('android.permission.ACCESS_FINE_LOCATION', (granted) => {
         if (!granted) return ctx.toast('Location permission denied');
         ctx.set({ locating: true });
-        ctx.after(LOCATE_MS, () => ctx.set({ locating: false, address: '1600 Amphitheatre Pkwy, Mountain View' }));
+        ctx.after(LOCATE_MS, () => ctx.set({ locating: false, address: addressFor(ctx.world.location()) }));
       });
     const pay = () => {
       ctx.set({ phase: 'paying', order: 1000 + ctx.data.orders + 1, paid: total });

@@ -1,5 +1,6 @@
 import { defineActivity } from '../define-app.js';
 import { button, checkbox, column, editText, image, progress, spacer, text, toolbar } from '../view.js';
+import { fingerprintSignIn } from './fingerprint.js';
 import type { ShopData } from './model.js';
 
 interface LoginState {
@@ -25,6 +26,13 @@ export const loginActivity = defineActivity<ShopData, LoginState>({
       ctx.state.redirecting = true;
       ctx.after(0, () => (ctx.start('.CatalogActivity'), ctx.finish()), { fixed: true });
     }
+    const checkAccount = () =>
+      !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(ctx.state.email.trim()) ? 'Enter a valid email address' : !ctx.data.termsAccepted ? 'Accept the terms of service to continue' : null;
+    const signIn = (email: string) => {
+      ctx.update((d) => void (d.user = email));
+      ctx.start('.CatalogActivity');
+      ctx.finish();
+    };
     const submit = () => {
       const { email, password } = ctx.state;
       if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email.trim())) return ctx.set({ error: 'Enter a valid email address' });
@@ -34,9 +42,7 @@ export const loginActivity = defineActivity<ShopData, LoginState>({
       ctx.log('I', 'ShopAuth', `signing in ${email.trim()}`);
       ctx.after(SIGN_IN_MS, () => {
         if (password === 'wrong-password') return ctx.set({ loading: false, error: 'Invalid email or password' });
-        ctx.update((d) => void (d.user = email.trim()));
-        ctx.start('.CatalogActivity');
-        ctx.finish();
+        signIn(email.trim());
       });
     };
     return column([
@@ -50,6 +56,7 @@ export const loginActivity = defineActivity<ShopData, LoginState>({
       checkbox('I accept the terms', ctx.data.termsAccepted, () => ctx.update((d) => void (d.termsAccepted = !d.termsAccepted)), { id: 'accept_terms' }),
       editText(ctx.state.password, (password) => ctx.set({ password, error: null }), { id: 'password', hint: 'Password', password: true, onSubmit: submit }),
       ctx.state.loading ? progress({ id: 'login_progress', desc: 'Signing in' }) : button('Log in', submit, { id: 'login', enabled: !ctx.state.loading }),
+      ...fingerprintSignIn(ctx, checkAccount, signIn),
     ]);
   },
 });

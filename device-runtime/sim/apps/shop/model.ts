@@ -30,7 +30,8 @@ export function product(id: number): Product {
   return { id, name, price: 499 + ((id * 137) % 9500), description: `${name}: sturdy, light and covered by a two-year warranty.` };
 }
 
-export const money = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+/** Money in the instance's locale (`$6.36` in en-US, `6,36 $` in de-DE). */
+export const money = (cents: number, ctx: { readonly world: { money(cents: number): string } }) => ctx.world.money(cents);
 
 export const cartCount = (d: ShopData) => Object.values(d.cart).reduce((a, b) => a + b, 0);
 

@@ -44,11 +44,11 @@ export function makeProductActivity(cart: CartAction) {
         header,
         image(p.name, { id: 'product_image' }),
         text(p.name, { id: 'product_name' }),
-        text(money(p.price), { id: 'product_price' }),
+        text(money(p.price, ctx), { id: 'product_price' }),
         text(p.description, { id: 'product_description', tone: 'muted' }),
         button('Add to cart', () => addToCart(ctx, id), { id: 'add_to_cart', offset: [0, slide] }),
         text('Frequently bought together', { id: 'related_header' }),
-        text(`${related.name} ${money(related.price)}`, { id: 'related_name', onClick: () => ctx.start('.ProductActivity', { id: related.id }) }),
+        text(`${related.name} ${money(related.price, ctx)}`, { id: 'related_name', onClick: () => ctx.start('.ProductActivity', { id: related.id }) }),
         button('Add to cart', () => addToCart(ctx, related.id), { id: 'related_add_to_cart' }),
       ]);
     },

@@ -1,0 +1,41 @@
+import type { AppDriver } from '../driver.js';
+
+/**
+ * The clipboard the app sees (`app.clipboard`): the space's, through the protocol's
+ * `sys_clipboard_get` / `sys_clipboard_set` (a test run pre-approves them). Unlike the rest of the
+ * world it is the space's, shared by the instances in it, as one phone's clipboard is.
+ */
+export class AppClipboard {
+  /** @internal Made by `app.clipboard`. */
+  constructor(private readonly driver: AppDriver) {}
+
+  /**
+   * The clipboard's text, or null when it is empty.
+   *
+   * @example
+   * ```ts
+   * await app.getByText('Buy milk').longPress();
+   * await app.getByText('Copy text').tap();
+   * expect(await app.clipboard.read()).toContain('Buy milk');
+   * ```
+   */
+  async read(): Promise<string | null> {
+    const api = 'app.clipboard.read';
+    return this.driver.steps.step({ kind: 'app', api, title: 'Read the clipboard', selector: null }, async () => (await this.driver.calls.call(api, 'sys_clipboard_get', { space_id: this.driver.spaceId })).text);
+  }
+
+  /**
+   * Put `text` on the clipboard, for the app to paste.
+   *
+   * @example
+   * ```ts
+   * await app.clipboard.write('SAVE10');
+   * ```
+   */
+  async write(text: string): Promise<void> {
+    const api = 'app.clipboard.write';
+    await this.driver.steps.step({ kind: 'app', api, title: `Write ${JSON.stringify(text.length > 40 ? `${text.slice(0, 39)}…` : text)} to the clipboard`, selector: null }, async () => {
+      await this.driver.calls.call(api, 'sys_clipboard_set', { space_id: this.driver.spaceId, text });
+    });
+  }
+}

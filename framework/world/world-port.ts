@@ -1,0 +1,50 @@
+import type { ToolInput, ToolName, ToolResult } from '../../device-runtime/protocol/index.js';
+import type { AppDriver } from '../driver.js';
+import { NestwrightError } from '../errors.js';
+
+/** The instance a world call names: its space, package and instance id. */
+export interface InstanceRef {
+  space_id: string;
+  package: string;
+  instance?: string;
+}
+
+/**
+ * What the world feature needs of an app (DESIGN.md: features talk to a port, not to the core's
+ * insides): the instance it names, one tool-call path, steps for the trajectory and report, and
+ * the assertion timeouts. Built once per app from its driver; nothing here reaches further.
+ */
+export interface WorldPort {
+  readonly ref: InstanceRef;
+  /** `com.example.app@2`, for messages. */
+  who(): string;
+  /** A world tool call, named `api`; NOT_SUPPORTED naming the tool when the runtime lacks the `world` extension. */
+  call<N extends ToolName>(api: string, tool: N, input: Omit<ToolInput<N>, keyof InstanceRef>): Promise<ToolResult<N>>;
+  /** A step of the test (and of its trajectory) titled `title`: a change of the world (`app`) or an assertion. */
+  step<T>(api: string, title: string, body: () => Promise<T>, kind?: 'app' | 'assertion'): Promise<T>;
+  /** An assertion's timeout in ms (`given` or the expect timeout, scaled to the device) and how to print it. */
+  expectTimeout(given: number | undefined): number;
+  describeTimeout(ms: number): string;
+  readonly clock: AppDriver['clock'];
+}
+
+/** The port over an app's driver. */
+export function worldPort(driver: AppDriver): WorldPort {
+  const ref: InstanceRef = { space_id: driver.spaceId, package: driver.pkg, ...(driver.instance ? { instance: driver.instance } : {}) };
+  let offered: Promise<boolean> | null = null;
+  return {
+    ref,
+    who: () => driver.who(),
+    async call(api, tool, input) {
+      offered ??= driver.calls.client.hasExtension('world').catch(() => false);
+      if (!(await offered)) {
+        throw new NestwrightError(api, `this device runtime does not offer ${tool} (NOT_SUPPORTED): it lacks the \`world\` extension, so the app's world (location, clock, locale, notifications, biometrics, camera) cannot be set on it. Run on the simulator or a NestSpace runtime that lists "world" in runtime_info.extensions.`, { code: 'NOT_SUPPORTED' });
+      }
+      return driver.calls.call(api, tool, { ...ref, ...input } as ToolInput<typeof tool>);
+    },
+    step: (api, title, body, kind = 'app') => driver.steps.step({ kind, api, title, selector: null }, body),
+    expectTimeout: (given) => driver.timeout(given, 'expect'),
+    describeTimeout: (ms) => driver.describeTimeout(ms),
+    clock: driver.clock,
+  };
+}
