@@ -1,0 +1,4 @@
+export { accessibilityAudit, type AccessibilityAuditOptions, type AccessibilityAuditResult, type AccessibilityFinding } from './audit.js';
+export { auditScreen, selectRules } from './audit-screen.js';
+export { toPassAccessibilityAudit, formatFinding } from './matcher.js';
+export { RULES, RULE_NAMES, type RuleName, type Severity, type Measured } from './rules.js';
