@@ -11,8 +11,8 @@ export type PaintOp =
   | { op: 'text'; x: number; y: number; t: string; px: number; c: string; maxX: number };
 
 const C = {
-  ink: '#202124', muted: '#80868b', primary: '#1a73e8', danger: '#d93025', bar: '#3c4043', toolbar: '#3f51b5',
-  surface: '#ffffff', line: '#dadce0', soft: '#e8eaed', badge: '#323232', canvas: '#102030', keyboard: '#eceff1',
+  ink: '#202124', muted: '#5f6368', primary: '#1a73e8', danger: '#d93025', bar: '#3c4043', toolbar: '#3f51b5',
+  surface: '#ffffff', faint: '#c4c7c5', line: '#dadce0', soft: '#e8eaed', badge: '#323232', canvas: '#102030', keyboard: '#eceff1',
 };
 
 /** A glyph for common icon buttons, so screenshots show what the icon is; else its initial. */
@@ -90,7 +90,7 @@ export function paintFrame(frame: Frame): PaintOp[] {
         const badge = v.tone === 'badge';
         if (badge) ops.push({ op: 'fill', b: vis, c: C.badge });
         const onToolbar = v.id === 'toolbar_title';
-        if (v.text) text(whole, v.text, onToolbar ? 6 : 5, badge || onToolbar || dark ? C.surface : v.tone === 'muted' ? C.muted : C.ink);
+        if (v.text) text(whole, v.text, onToolbar ? 6 : 5, badge || onToolbar || dark ? C.surface : v.tone === 'muted' ? C.muted : v.tone === 'faint' ? C.faint : C.ink);
         if (v.onClick && !badge) ops.push({ op: 'fill', b: [vis[0] + 40, vis[3] - 2, vis[2] - 40, vis[3]], c: C.line });
         break;
       }
