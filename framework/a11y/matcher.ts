@@ -29,5 +29,6 @@ export async function toPassAccessibilityAudit(isNot: boolean, received: App | L
       : `${r.violations.length} new finding${r.violations.length === 1 ? '' : 's'}${accepted ? ` (${accepted} more accepted by the baseline)` : ''}:\n${r.violations.map((f) => `  - ${formatFinding(f)}`).join('\n')}\n` +
         (firstWrite ? `\nThe baseline ${r.baselineWritten} did not list this screen; it was written with these findings. Give each a reason, or fix them.\n` : '') +
         (opts.baseline ? '\nAccept them with --update-snapshots (then say why in the baseline file), or fix them.' : ''));
-  return { pass: isNot ? !pass : pass, message, name: 'toPassAccessibilityAudit' };
+  // Playwright inverts `pass` for .not itself.
+  return { pass, message, name: 'toPassAccessibilityAudit' };
 }
