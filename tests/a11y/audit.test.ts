@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { test, expect } from '@playwright/test';
-import { plain, ROOT, runInline } from '../framework/inline.js';
+import { attachmentText, plain, ROOT, runInline } from '../framework/inline.js';
 
 /**
  * Audits end to end: inline specs on the simulator, through the real runner and fixtures. The
@@ -85,7 +85,9 @@ for (const actions of ['on', 'off'] as const) {
     // The findings framed on the screenshot, in the step and the report.
     const shot = failed.attachments.find((a) => /^step-\d+-accessibility\.png$/.test(a.name));
     expect(shot?.contentType).toBe('image/png');
-    expect(failed.steps.some((s) => s.includes('Accessibility audit'))).toBe(true);
+    const trajectory = attachmentText(failed.attachments.find((a) => a.name === 'nestwright-trajectory') ?? {});
+    expect(trajectory).toContain('Accessibility audit');
+    expect(trajectory).toContain(shot!.name);
   });
 }
 
