@@ -53,12 +53,21 @@ export function swatch(px: Pixels, bounds: readonly [number, number, number, num
   if (r <= l || b <= t) return null;
   const counts = new Map<number, number>();
   const d = px.data;
+  // Counted by runs of one colour: a crop is mostly background, so a row is a few map updates.
   for (let y = t; y < b; y++) {
     let i = (y * px.width + l) * 4;
+    let run = -1;
+    let n = 0;
     for (let x = l; x < r; x++, i += 4) {
       const c = (d[i]! << 16) | (d[i + 1]! << 8) | d[i + 2]!;
-      counts.set(c, (counts.get(c) ?? 0) + 1);
+      if (c === run) n++;
+      else {
+        if (n) counts.set(run, (counts.get(run) ?? 0) + n);
+        run = c;
+        n = 1;
+      }
     }
+    if (n) counts.set(run, (counts.get(run) ?? 0) + n);
   }
   if (counts.size < 2) return null;
   let sum = 0;
