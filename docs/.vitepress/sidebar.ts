@@ -28,6 +28,7 @@ export const sidebar: SidebarItem[] = [
   { text: 'APK preflight', link: '/preflight' },
   { text: 'Errors', link: '/errors' },
   { text: 'Timing and fault profiles', link: '/timing' },
+  { text: 'Accessibility audits', link: '/accessibility' },
   { text: 'Device protocol', link: '/protocol' },
   { text: 'API reference', link: '/api/README' },
 ];
