@@ -1,5 +1,4 @@
 import { fieldHolds, type Key, type Observation, type UiNode } from '../device-runtime/protocol/index.js';
-import type { AccessibilityAuditOptions, AccessibilityAuditResult } from './a11y/audit.js';
 import { isSecret, revealSecret, type Secret } from './ai/secret.js';
 import type { AppDriver } from './driver.js';
 import { NestwrightError, StrictModeViolationError } from './errors.js';
@@ -370,21 +369,6 @@ export class Locator extends LocatorFactory {
   async press(key: Key): Promise<void> {
     await this.tap();
     await actions.pressKey(this, key);
-  }
-
-  /**
-   * Audit the subtree of this locator's matches for accessibility, as `app.accessibilityAudit()`
-   * does for the whole screen (docs/accessibility.md).
-   *
-   * @example
-   * ```ts
-   * const { findings } = await app.getById('toolbar').accessibilityAudit();
-   * expect(findings.filter((f) => f.severity === 'error')).toEqual([]);
-   * ```
-   */
-  async accessibilityAudit(opts?: AccessibilityAuditOptions): Promise<AccessibilityAuditResult> {
-    const { accessibilityAudit } = await import('./a11y/audit.js');
-    return accessibilityAudit(this.driver, 'locator.accessibilityAudit', this, opts);
   }
 
   /**

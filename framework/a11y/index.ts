@@ -1,3 +1,4 @@
+import './locator-audit.js';
 export { accessibilityAudit, type AccessibilityAuditOptions, type AccessibilityAuditResult, type AccessibilityFinding } from './audit.js';
 export { auditScreen, selectRules } from './audit-screen.js';
 export { toPassAccessibilityAudit, formatFinding } from './matcher.js';

@@ -1,4 +1,4 @@
-import type { App } from '../app.js';
+import type { AppDriver } from '../driver.js';
 import { Locator } from '../locator.js';
 import { accessibilityAudit, type AccessibilityAuditOptions, type AccessibilityFinding } from './audit.js';
 
@@ -13,7 +13,7 @@ export const formatFinding = (f: AccessibilityFinding) => `${f.severity.padEnd(7
  * baseline. It looks once (an audit reads a settled screen, it does not wait for one to become
  * accessible); `.not` passes when there is a new finding.
  */
-export async function toPassAccessibilityAudit(isNot: boolean, received: App | Locator, opts: AccessibilityAuditOptions = {}) {
+export async function toPassAccessibilityAudit(isNot: boolean, received: Locator | { driver: AppDriver }, opts: AccessibilityAuditOptions = {}) {
   const api = 'expect.toPassAccessibilityAudit';
   const scope = received instanceof Locator ? received : null;
   const r = await accessibilityAudit(received.driver, api, scope, opts);
