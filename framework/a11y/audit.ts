@@ -50,6 +50,7 @@ export interface AccessibilityFinding {
   baselined: boolean;
 }
 
+/** What an audit found on one screen. */
 export interface AccessibilityAuditResult {
   /** Every finding, baselined or not, in rule order then screen order. */
   findings: AccessibilityFinding[];

@@ -6,7 +6,20 @@ import type { Bounds, UiNode } from '../../device-runtime/protocol/index.js';
  * finding (`error`, `warning`, `info`, as its AccessibilityCheckResultType) and the ATF source it
  * follows. docs/accessibility.md describes each one.
  */
-export const RULES = {
+/** The name of an audit rule: ATF's check class name. */
+export type RuleName =
+  | 'SpeakableTextPresentCheck'
+  | 'TouchTargetSizeCheck'
+  | 'TextContrastCheck'
+  | 'ImageContrastCheck'
+  | 'DuplicateClickableBoundsCheck'
+  | 'DuplicateSpeakableTextCheck'
+  | 'EditableContentDescCheck'
+  | 'RedundantDescriptionCheck'
+  | 'LinkPurposeUnclearCheck'
+  | 'TraversalOrderCheck';
+
+export const RULES: Record<RuleName, { severity: Severity; pixels: boolean; source: string }> = {
   SpeakableTextPresentCheck: { severity: 'error', pixels: false, source: 'checks/SpeakableTextPresentCheck.java' },
   TouchTargetSizeCheck: { severity: 'error', pixels: false, source: 'checks/TouchTargetSizeCheck.java' },
   TextContrastCheck: { severity: 'warning', pixels: true, source: 'checks/TextContrastCheck.java (heavyweight evaluation), utils/contrast/ContrastSwatch.java' },
@@ -17,11 +30,11 @@ export const RULES = {
   RedundantDescriptionCheck: { severity: 'warning', pixels: false, source: 'checks/RedundantDescriptionCheck.java' },
   LinkPurposeUnclearCheck: { severity: 'warning', pixels: false, source: 'checks/LinkPurposeUnclearCheck.java' },
   TraversalOrderCheck: { severity: 'warning', pixels: false, source: 'checks/TraversalOrderCheck.java' },
-} as const;
+};
 
-export type RuleName = keyof typeof RULES;
 export const RULE_NAMES = Object.keys(RULES) as RuleName[];
 
+/** How grave a finding is, as ATF grades it (its AccessibilityCheckResultType). */
 export type Severity = 'error' | 'warning' | 'info';
 /** Higher is graver: `minimumSeverity` keeps findings at or above it. */
 export const SEVERITY_RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };
