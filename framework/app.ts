@@ -10,6 +10,7 @@ import { AppPortOf } from './app-port.js';
 import type { AppPort } from './port.js';
 import { runSkill, type SkillRunResult } from './skills/index.js';
 import { AppWorldControls, type AppBiometrics, type AppCamera, type AppClipboard, type AppClock, type AppNotifications, type Geolocation } from './world/index.js';
+import { accessibilityAudit, type AccessibilityAuditOptions, type AccessibilityAuditResult } from './a11y/index.js';
 
 /**
  * One instance of an app in a space, the way Playwright's `page` is one tab: locators, keys,
@@ -426,6 +427,21 @@ export class App extends LocatorFactory {
    */
   runSkill(file: string, params: Record<string, unknown> = {}): Promise<SkillRunResult> {
     return runSkill(this.port, file, params);
+  }
+
+  /**
+   * Audit this screen with the checks of Android's Accessibility Test Framework (docs/accessibility.md):
+   * every finding with its rule, severity, a locator for its node and the measured figure. It does
+   * not fail; `expect(app).toPassAccessibilityAudit()` is the assertion form.
+   *
+   * @example
+   * ```ts
+   * const { findings } = await app.accessibilityAudit({ rules: { only: ['TouchTargetSizeCheck'] } });
+   * for (const f of findings) console.log(f.rule, f.selector, f.measured);
+   * ```
+   */
+  accessibilityAudit(opts?: AccessibilityAuditOptions): Promise<AccessibilityAuditResult> {
+    return accessibilityAudit(this.driver, 'app.accessibilityAudit', null, opts);
   }
 
   /**

@@ -9,6 +9,7 @@ import { fullText, matchText } from './selector.js';
 import { toPassSkill } from './skills/index.js';
 import { visualMatchers } from './visual/matchers.js';
 import { toHaveNotification as notificationMatcher, type NotificationMatch } from './world/index.js';
+import { toPassAccessibilityAudit, type AccessibilityAuditOptions } from './a11y/index.js';
 
 type MatcherState = { isNot: boolean; timeout?: number; utils: { printExpected(v: unknown): string; printReceived(v: unknown): string } };
 type Check = { pass: boolean; received: string };
@@ -345,6 +346,18 @@ const matchers = {
    */
   async toPassSkill(this: MatcherState, received: App, file: string, params: Record<string, unknown> = {}) {
     return toPassSkill(this.isNot, received.port, file, params);
+  },
+  /**
+   * `expect(app | locator).toPassAccessibilityAudit(options)`: the accessibility audit (docs/accessibility.md)
+   * finds nothing beyond the baseline; the failure lists each finding with how to fix it.
+   *
+   * @example
+   * ```ts
+   * await expect(app).toPassAccessibilityAudit({ minimumSeverity: 'warning', baseline: true });
+   * ```
+   */
+  async toPassAccessibilityAudit(this: MatcherState, received: App | Locator, opts: AccessibilityAuditOptions = {}) {
+    return toPassAccessibilityAudit(this.isNot, received, opts);
   },
   /**
    * `expect(app).toBeInForeground({ timeout })`: this instance is the one in front on its

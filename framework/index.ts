@@ -21,6 +21,7 @@ export type { DeviceOptions } from '../device-runtime/providers/index.js';
 export { App } from './app.js';
 export type { AppAi } from './ai/app-ai.js';
 export type { SkillRunResult } from './skills/index.js';
+export type { AccessibilityAuditOptions, AccessibilityAuditResult, AccessibilityFinding, RuleName as AccessibilityRule, Severity as AccessibilitySeverity, Measured as AccessibilityMeasure, RuleSelection as AccessibilityRuleSelection } from './a11y/index.js';
 export { Locator, type RoleOptions } from './locator.js';
 export { Space } from './space.js';
 export type { AppClock, AppNotifications, AppNotification, NotificationMatch, AppBiometrics, AppCamera, AppClipboard, Geolocation, WorldOptions, TimeInput } from './world/index.js';

@@ -30,6 +30,7 @@ export const sidebar: SidebarItem[] = [
   { text: 'APK preflight', link: '/preflight' },
   { text: 'Errors', link: '/errors' },
   { text: 'Timing and fault profiles', link: '/timing' },
+  { text: 'Accessibility audits', link: '/accessibility' },
   { text: 'Device protocol', link: '/protocol' },
   { text: 'Making a runtime nestwright-ready', link: '/runtime-authors' },
   { text: 'API reference', link: '/api/README' },

@@ -63,7 +63,8 @@ export interface View {
   /** Translation in px (what a running animation does to bounds). */
   offset?: [number, number];
   /** Visual emphasis in screenshots. */
-  tone?: 'primary' | 'danger' | 'muted' | 'badge';
+  /** `faint`: light grey text, below 3:1 on white (the Shop's rating, a documented accessibility finding). */
+  tone?: 'primary' | 'danger' | 'muted' | 'badge' | 'faint';
   onClick?: () => void;
   onLongClick?: () => void;
   onTextChange?: (text: string) => void;

@@ -89,7 +89,7 @@ export function paintFrame(frame: Frame): PaintOp[] {
         const badge = v.tone === 'badge';
         if (badge) ops.push({ op: 'fill', b: vis, c: C.badge });
         const onToolbar = v.id === 'toolbar_title';
-        if (v.text) text(whole, v.text, onToolbar ? 6 : 5, badge || onToolbar || dark ? C.onDark : v.tone === 'muted' ? C.muted : C.ink);
+        if (v.text) text(whole, v.text, onToolbar ? 6 : 5, badge || onToolbar || dark ? C.onDark : v.tone === 'muted' ? C.muted : v.tone === 'faint' ? C.faint : C.ink);
         if (v.onClick && !badge) ops.push({ op: 'fill', b: [vis[0] + 40, vis[3] - 2, vis[2] - 40, vis[3]], c: C.line });
         break;
       }
