@@ -22,7 +22,9 @@ test('the example AI specs pass offline from their recorded cache with zero mode
     const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
+    child.stdout.setEncoding('utf8');
     child.stdout.on('data', (d) => (out += d));
+    child.stderr.setEncoding('utf8');
     child.stderr.on('data', (d) => (err += d));
     const code = await new Promise<number>((r) => child.on('close', (c) => r(c ?? 1)));
     const report = JSON.parse(out.slice(out.indexOf('{')));

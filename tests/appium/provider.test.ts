@@ -26,7 +26,9 @@ export default { ...base, testDir: '../../../specs', outputDir: './out', reporte
   const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', dir, ...args], { cwd: ROOT, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
+  child.stdout.setEncoding('utf8');
   child.stdout.on('data', (d) => (out += d));
+  child.stderr.setEncoding('utf8');
   child.stderr.on('data', (d) => (err += d));
   const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? -1)));
   await rm(dir, { recursive: true, force: true });

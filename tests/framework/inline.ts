@@ -59,6 +59,9 @@ export async function runInline(
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
+  // Decoded as a stream: a character split across two chunks (a '×' in an error) stays whole.
+  child.stdout.setEncoding('utf8');
+  child.stderr.setEncoding('utf8');
   child.stdout.on('data', (d) => (stdout += d));
   child.stderr.on('data', (d) => (stderr += d));
   const exitCode = await new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? -1)));

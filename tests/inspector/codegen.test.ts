@@ -70,7 +70,9 @@ test('pick a node on the picture, read its best locator, record tap → fill →
     // The saved spec, unchanged, passes on its first run.
     const run = spawn(process.execPath, [path.join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', project.dir, '--reporter=line'], { cwd: project.dir, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
+    run.stdout.setEncoding('utf8');
     run.stdout.on('data', (d) => (out += d));
+    run.stderr.setEncoding('utf8');
     run.stderr.on('data', (d) => (out += d));
     expect(await new Promise((r) => run.on('close', r)), `${saved}\n${out}`).toBe(0);
     expect(out).toContain('1 passed');
@@ -85,6 +87,7 @@ test('a wrong token is refused; when the device goes away the page says so and o
   const project = await makeProject({});
   const simChild = spawn(process.execPath, [path.join(ROOT, 'bin/nestwright.js'), 'sim', '--port', '0', '--ephemeral', '--print-token'], { env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
   let simOut = '';
+  simChild.stdout.setEncoding('utf8');
   simChild.stdout.on('data', (d) => (simOut += d));
   await expect.poll(() => simOut, { timeout: 60_000 }).toContain('token: ');
   const simUrl = /listening on (\S+)/.exec(simOut)![1]!;

@@ -26,7 +26,9 @@ export function run(cmd: string, args: string[], cwd: string, timeoutMs = 300_00
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd, env: { ...userEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs, killSignal: 'SIGKILL' });
     let out = '';
+    child.stdout.setEncoding('utf8');
     child.stdout.on('data', (d) => (out += d));
+    child.stderr.setEncoding('utf8');
     child.stderr.on('data', (d) => (out += d));
     child.on('close', (code) => resolve({ code, out, ms: Math.round(performance.now() - t0) }));
   });

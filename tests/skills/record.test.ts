@@ -58,7 +58,9 @@ function cli(args: string[]): Promise<{ code: number; out: string; err: string }
     const child = spawn(process.execPath, [path.join(ROOT, 'bin/nestwright.js'), ...args], { cwd: ROOT, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
+    child.stdout.setEncoding('utf8');
     child.stdout.on('data', (d) => (out += d));
+    child.stderr.setEncoding('utf8');
     child.stderr.on('data', (d) => (err += d));
     child.on('close', (code) => resolve({ code: code ?? -1, out, err }));
   });
