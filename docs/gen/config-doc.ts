@@ -1,7 +1,7 @@
 /**
  * The option tables of docs/configuration.md, generated from the declarations so they cannot
  * drift: every `use` option with its scope and default from the `{ option: true }` fixtures of
- * framework/fixtures.ts, its type and doc comment from `NestwrightUse` (framework/use-options.ts);
+ * framework/fixtures.ts, its type and doc comment from `NestwrightOptions` (framework/use-options.ts);
  * `use.ai`'s fields from `AiOptionsSchema`, and each device provider's fields from its zod schema
  * (types and defaults as JSON Schema, descriptions from `.describe()` or the field's doc comment).
  * The page's prose is hand-written; only the part between the markers is rewritten.
@@ -49,8 +49,8 @@ export interface UseOption {
 export function useOptions(): UseOption[] {
   const fixtures = parse('framework/fixtures.ts');
   const use = parse('framework/use-options.ts');
-  const iface = use.statements.find((s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === 'NestwrightUse');
-  if (!iface) throw new Error('framework/use-options.ts: interface NestwrightUse not found');
+  const iface = use.statements.find((s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === 'NestwrightOptions');
+  if (!iface) throw new Error('framework/use-options.ts: interface NestwrightOptions not found');
   const declared = new Map(
     iface.members.filter(ts.isPropertySignature).map((m) => [(m.name as ts.Identifier).text, { type: m.type?.getText(use) ?? 'unknown', doc: docOf(m) }]),
   );
@@ -73,7 +73,7 @@ export function useOptions(): UseOption[] {
     const flags = new Map(opts.properties.filter(ts.isPropertyAssignment).map((a) => [(a.name as ts.Identifier).text, a.initializer.getText(fixtures)]));
     if (flags.get('option') !== 'true' || name.startsWith('_') || name in RENAMED_OPTIONS) continue;
     const decl = declared.get(name);
-    if (!decl) throw new Error(`framework/use-options.ts: option '${name}' of fixtures.ts is not in NestwrightUse`);
+    if (!decl) throw new Error(`framework/use-options.ts: option '${name}' of fixtures.ts is not in NestwrightOptions`);
     out.push({ name, scope: flags.get('scope') === "'worker'" ? 'worker' : 'test', default: value.getText(fixtures), type: decl.type, doc: decl.doc });
   }
   return out;

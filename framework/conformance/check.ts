@@ -11,6 +11,7 @@ export type CheckGroup = 'handshake' | 'tools' | 'errors' | 'semantics' | 'exten
  */
 export type CheckStatus = 'pass' | 'fail' | 'warn' | 'skip';
 
+/** What one run of a check found, with the calls it made and what came back. */
 export interface CheckOutcome {
   status: CheckStatus;
   /** What the check sent: tool calls as `tool {args}`. */
@@ -33,6 +34,7 @@ export interface Check {
   fix: string;
   /** A failure fails the run (timings and skipped checks never do). */
   required: boolean;
+  /** Runs the check against the runtime; throws CheckFailed (or anything) for a failure. */
   run(ctx: ConformanceContext): Promise<CheckOutcome>;
 }
 
@@ -54,6 +56,7 @@ export interface ConformanceContext {
 
 /** How the kit reaches the runtime: a fresh transport per session. */
 export interface ConformanceTarget {
+  /** Opens a new transport to the runtime (one per session the kit needs). */
   connect(): Promise<ToolTransport>;
   /** Fixture APK paths as the runtime sees them (default: the package's fixtures/apks). */
   apks?: { notes: string; shop: string };

@@ -20,4 +20,5 @@
 export { runConformance, type ConformanceReport, type CheckReport } from './run.js';
 export { renderConformance } from './report.js';
 export { ALL_CHECKS } from './checks.js';
+export { Session, type Answer } from './session.js';
 export type { Check, CheckGroup, CheckOutcome, CheckStatus, ConformanceContext, ConformanceTarget } from './check.js';

@@ -3,6 +3,7 @@ import { NOTES, packagedApks } from './fixtures.js';
 import { Session, type Answer } from './session.js';
 import { ALL_CHECKS } from './checks.js';
 
+/** One check's line of the report: the check's description, what it sent and got back, and its status. */
 export interface CheckReport {
   id: string;
   group: Check['group'];
@@ -17,6 +18,7 @@ export interface CheckReport {
   ms?: number;
 }
 
+/** What {@link runConformance} returns: the runtime checked, every check's report, and the count of failed required checks. */
 export interface ConformanceReport {
   runtime: { name: string; version: string; protocol_version: string } | null;
   checks: CheckReport[];

@@ -12,10 +12,13 @@ export type Answer = { ok: true; body: Record<string, unknown>; ms: number } | {
  * refuses a whole result over one field.
  */
 export class Session {
+  /** Every call made so far, as `tool {args}`, for the report. */
   readonly sent: string[] = [];
 
+  /** A session over `transport`, which it owns and closes. */
   constructor(readonly transport: ToolTransport) {}
 
+  /** The transport's session id, when it has one. */
   get id(): string | undefined {
     return this.transport.sessionId;
   }
@@ -42,6 +45,7 @@ export class Session {
     return a.body;
   }
 
+  /** Close the session (its transport). */
   close(): Promise<void> {
     return this.transport.close();
   }
