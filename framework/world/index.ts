@@ -3,7 +3,9 @@
  * mode, notifications, push messages, biometrics, camera and clipboard, set per instance through
  * the device protocol's `world` extension. App attaches it; nothing in the core imports further.
  */
-export { AppWorldControls, type Geolocation } from './app-world.js';
+/** @internal App's world members are the public API. */
+export { AppWorldControls } from './app-world.js';
+export type { Geolocation } from './app-world.js';
 export { AppClock } from './app-clock.js';
 export { AppNotifications, type AppNotification, type NotificationMatch } from './app-notifications.js';
 export { AppBiometrics } from './app-biometrics.js';
