@@ -6,6 +6,9 @@ import { test, expect } from 'nestwright';
  */
 test.use({ apk: 'fixtures/apks/shop.apk', permissions: ['android.permission.ACCESS_FINE_LOCATION'] });
 
+// The world is per instance: a runtime needs the `world` extension (the Appium provider has none).
+test.skip(({ device }) => device.provider === 'appium', 'the appium provider offers no world extension');
+
 test.describe('in Berlin, in German', () => {
   test.use({ geolocation: { latitude: 52.52, longitude: 13.405 }, locale: 'de-DE', timezoneId: 'Europe/Berlin' });
 
