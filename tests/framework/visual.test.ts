@@ -15,8 +15,13 @@ const SIM = 'sim-1080x2400-420dpi';
 // A loaded machine can take seconds per picture: the assertions get room (speed is the bench's).
 const ROOMY = 'expect: { timeout: 20_000 },';
 
+// Each worker removes only the directories its own tests made: in parallel mode another worker
+// may still be running in its own (removing the parent pulled specs from under a running test).
+const made: string[] = [];
 function workDir(): string {
-  return path.join(ROOT, 'test-results', 'inline-visual', randomUUID().slice(0, 8));
+  const dir = path.join(ROOT, 'test-results', 'inline-visual', randomUUID().slice(0, 8));
+  made.push(dir);
+  return dir;
 }
 
 const baselineOf = (dir: string, name: string, platform = SIM) => path.join(dir, 'visual.spec.ts-snapshots', `${name}-${platform}.png`);
@@ -34,7 +39,9 @@ async function maybeChange(app: any) {
 `;
 
 test.describe.configure({ mode: 'parallel' });
-test.afterAll(() => rmSync(path.join(ROOT, 'test-results', 'inline-visual'), { recursive: true, force: true }));
+test.afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
 
 test('a missing baseline is written on the first run (Playwright\'s message) and matched on the second', async () => {
   test.setTimeout(400_000);
