@@ -13,14 +13,46 @@
  */
 const SIM = '^device-runtime/sim/';
 const SIM_LAYERS = [
-  { name: 'environment', path: `${SIM}(faults|channels)/`, why: 'clock, randomness, fault profiles and control channels are what everything else runs on; they know nothing of apps or screens' },
-  { name: 'apps', path: `${SIM}apps/`, why: 'app models and the SDK they are written in (defineApp, views) are what a device runs; they see only their ActivityContext, never the runtime that implements it' },
-  { name: 'core', path: `${SIM}core/`, why: 'spaces, instances, slots, leases, approvals and audit run app models; the screen that shows them is handed in through SpaceDisplay' },
-  { name: 'ui', path: `${SIM}ui/`, why: 'the screen composes, observes and acts on what core runs; core never reaches up to it' },
-  { name: 'skills', path: `${SIM}skills/`, why: 'the device-side skill runner replays tool calls through a ToolCaller, not through the handlers or the runtime class' },
-  { name: 'handlers', path: `${SIM}handlers/`, why: 'one handler group per protocol tool file, each given a narrow host interface, never SimRuntime' },
-  { name: 'runtime', path: `${SIM}runtime\\.ts$`, why: 'SimRuntime validates, leases, approves, dispatches and audits every call; only transports and entry points sit above it' },
-  { name: 'entry', path: `${SIM}(mcp|server|cli|cli-main|index)\\.ts$`, why: 'transports (MCP over HTTP) and entry points (CLI, index) adapt to the runtime' },
+  {
+    name: 'environment',
+    path: `${SIM}(faults|channels)/`,
+    why: 'clock, randomness, fault profiles and control channels are what everything else runs on; they know nothing of apps or screens',
+  },
+  {
+    name: 'apps',
+    path: `${SIM}apps/`,
+    why: 'app models and the SDK they are written in (defineApp, views) are what a device runs; they see only their ActivityContext, never the runtime that implements it',
+  },
+  {
+    name: 'core',
+    path: `${SIM}core/`,
+    why: 'spaces, instances, slots, leases, approvals and audit run app models; the screen that shows them is handed in through SpaceDisplay',
+  },
+  {
+    name: 'ui',
+    path: `${SIM}ui/`,
+    why: 'the screen composes, observes and acts on what core runs; core never reaches up to it',
+  },
+  {
+    name: 'skills',
+    path: `${SIM}skills/`,
+    why: 'the device-side skill runner replays tool calls through a ToolCaller, not through the handlers or the runtime class',
+  },
+  {
+    name: 'handlers',
+    path: `${SIM}handlers/`,
+    why: 'one handler group per protocol tool file, each given a narrow host interface, never SimRuntime',
+  },
+  {
+    name: 'runtime',
+    path: `${SIM}runtime\\.ts$`,
+    why: 'SimRuntime validates, leases, approves, dispatches and audits every call; only transports and entry points sit above it',
+  },
+  {
+    name: 'entry',
+    path: `${SIM}(mcp|server|cli|cli-main|index)\\.ts$`,
+    why: 'transports (MCP over HTTP) and entry points (CLI, index) adapt to the runtime',
+  },
 ];
 
 const simLayerRules = SIM_LAYERS.slice(0, -1).map((layer, i) => ({
@@ -36,38 +68,48 @@ module.exports = {
   forbidden: [
     {
       name: 'no-circular',
-      comment: 'No import cycles anywhere: a cycle means two modules that can only be read, tested and changed together; break it with a small interface in the lower one.',
+      comment:
+        'No import cycles anywhere: a cycle means two modules that can only be read, tested and changed together; break it with a small interface in the lower one.',
       severity: 'error',
       from: {},
       to: { circular: true },
     },
     {
       name: 'framework-features-use-the-port',
-      comment: 'framework/ai, heal and skills (the features) reach the core only through framework/port.ts (observe, act through a locator, record a step, screenshot, timeouts, clock) and its leaf modules (errors, selector, trajectory, poll, call-site), never App, Locator, the driver or its parts: the app attaches them, and the core can change behind the port (ARCHITECTURE.md).',
+      comment:
+        'framework/ai, heal and skills (the features) reach the core only through framework/port.ts (observe, act through a locator, record a step, screenshot, timeouts, clock) and its leaf modules (errors, selector, trajectory, poll, call-site), never App, Locator, the driver or its parts: the app attaches them, and the core can change behind the port (ARCHITECTURE.md).',
       severity: 'error',
       from: { path: '^framework/(ai|heal|skills)/' },
-      to: { path: '^framework/(app|app-port|driver|locator|locator-[\\w-]+|space|fixtures|expect|device|device-calls|instance-watch|screenshots|use-options|global-setup|suggest)\\.ts$' },
+      to: {
+        path: '^framework/(app|app-port|driver|locator|locator-[\\w-]+|space|fixtures|expect|device|device-calls|instance-watch|screenshots|use-options|global-setup|suggest)\\.ts$',
+      },
     },
     {
       name: 'protocol-is-self-contained',
-      comment: 'device-runtime/protocol is THE contract both sides share: it imports only itself and libraries (zod), so a real device, the simulator and the framework can all depend on it without depending on each other.',
+      comment:
+        'device-runtime/protocol is THE contract both sides share: it imports only itself and libraries (zod), so a real device, the simulator and the framework can all depend on it without depending on each other.',
       severity: 'error',
       from: { path: '^device-runtime/protocol/' },
       to: { dependencyTypes: ['local'], pathNot: '^device-runtime/protocol/' },
     },
     {
       name: 'framework-not-sim',
-      comment: 'framework/ never imports device-runtime/sim: the simulator serves the protocol as a real device would, so nothing in the framework may depend on a simulator-only behaviour. It starts one only through the provider factory.',
+      comment:
+        'framework/ never imports device-runtime/sim: the simulator serves the protocol as a real device would, so nothing in the framework may depend on a simulator-only behaviour. It starts one only through the provider factory.',
       severity: 'error',
       from: { path: '^framework/' },
       to: { path: '^device-runtime/sim/' },
     },
     {
       name: 'framework-device-runtime-entry-points',
-      comment: 'framework/ imports from device-runtime/ only protocol/, client/ and provider selection through its one factory (providers/index.ts), never a provider\'s internals, apk/ or the MCP host.',
+      comment:
+        "framework/ imports from device-runtime/ only protocol/, client/ and provider selection through its one factory (providers/index.ts), never a provider's internals, apk/ or the MCP host.",
       severity: 'error',
       from: { path: '^framework/' },
-      to: { path: '^device-runtime/', pathNot: ['^device-runtime/(protocol|client)/', '^device-runtime/providers/index\\.ts$'] },
+      to: {
+        path: '^device-runtime/',
+        pathNot: ['^device-runtime/(protocol|client)/', '^device-runtime/providers/index\\.ts$'],
+      },
     },
     {
       name: 'device-runtime-not-above',
@@ -78,21 +120,24 @@ module.exports = {
     },
     {
       name: 'sim-entry-points',
-      comment: 'Outside the simulator, product code reaches it only through its entry points (sim/index.ts for providers, sim/cli.ts for `nestwright sim`), so its folders can change behind them. Tests and benchmarks may reach inside.',
+      comment:
+        'Outside the simulator, product code reaches it only through its entry points (sim/index.ts for providers, sim/cli.ts for `nestwright sim`), so its folders can change behind them. Tests and benchmarks may reach inside.',
       severity: 'error',
       from: { path: '^(framework|reporters|cli|device-runtime)/', pathNot: SIM },
       to: { path: SIM, pathNot: `${SIM}(index|cli)\\.ts$` },
     },
     {
       name: 'reporters-never-call-devices',
-      comment: 'reporters/ turn trajectories into Allure results: they consume test results and never call devices, so they import from device-runtime/ only the protocol\'s types and data, and nothing of cli/.',
+      comment:
+        "reporters/ turn trajectories into Allure results: they consume test results and never call devices, so they import from device-runtime/ only the protocol's types and data, and nothing of cli/.",
       severity: 'error',
       from: { path: '^reporters/' },
       to: { path: ['^device-runtime/', '^cli/'], pathNot: '^device-runtime/protocol/' },
     },
     {
       name: 'cli-is-the-top',
-      comment: 'cli/ (`npx nestwright …`) is the top of the stack: nothing in the library imports it, so the framework, runtime and reporters run without the command line.',
+      comment:
+        'cli/ (`npx nestwright …`) is the top of the stack: nothing in the library imports it, so the framework, runtime and reporters run without the command line.',
       severity: 'error',
       from: { path: '^(framework|device-runtime|reporters)/' },
       to: { path: '^cli/' },
@@ -109,7 +154,15 @@ module.exports = {
   options: {
     doNotFollow: { path: 'node_modules' },
     // The docs site's build output and cache (npm run docs:site) and the Appium driver's build: generated code.
-    exclude: { path: ['(^|/)node_modules/', '^dist/', '^device-runtime/appium-driver/dist/', '\\.d\\.ts$', '^docs/\\.vitepress/(dist|cache)/'] },
+    exclude: {
+      path: [
+        '(^|/)node_modules/',
+        '^dist/',
+        '^device-runtime/appium-driver/dist/',
+        '\\.d\\.ts$',
+        '^docs/\\.vitepress/(dist|cache)/',
+      ],
+    },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: {

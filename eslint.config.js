@@ -14,7 +14,19 @@ import tseslint from 'typescript-eslint';
  * Type information comes from tsconfig.json (the project service), so the rules see what tsc sees.
  */
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'docs/api/**', 'test-results/**', 'device-runtime/appium-driver/**', 'ci/**', '**/*.js', '**/*.cjs', '**/*.mjs'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'docs/api/**',
+      'test-results/**',
+      'device-runtime/appium-driver/**',
+      'ci/**',
+      '**/*.js',
+      '**/*.cjs',
+      '**/*.mjs',
+    ],
+  },
   {
     files: ['**/*.ts'],
     languageOptions: {

@@ -34,13 +34,34 @@ export async function benchAccessibility(): Promise<BenchSection> {
   const tree = RULE_NAMES.filter((r) => !RULES[r].pixels);
   const input = { nodes, density: 420, screen: obs.screen, pixels: null };
   const rows: BenchSection['rows'] = [];
-  const add = (what: string, xs: number[], findings: number) => rows.push({ what, 'median ms': round(median(xs), 3), 'p95 ms': round(percentile(xs, 95), 3), runs: xs.length, findings });
-  add(`audit, ${nodes.length} nodes, tree rules (${tree.length})`, await sample(300, () => auditScreen(input, tree), 20), auditScreen(input, tree).length);
+  const add = (what: string, xs: number[], findings: number) =>
+    rows.push({
+      what,
+      'median ms': round(median(xs), 3),
+      'p95 ms': round(percentile(xs, 95), 3),
+      runs: xs.length,
+      findings,
+    });
+  add(
+    `audit, ${nodes.length} nodes, tree rules (${tree.length})`,
+    await sample(300, () => auditScreen(input, tree), 20),
+    auditScreen(input, tree).length,
+  );
   const decoded = PNG.sync.read(png);
   const checks = () => auditScreen({ ...input, pixels: decoded }, RULE_NAMES);
-  add(`audit, ${nodes.length} nodes, all rules with the contrast ones (pixels decoded)`, await sample(100, checks, 10), checks().length);
+  add(
+    `audit, ${nodes.length} nodes, all rules with the contrast ones (pixels decoded)`,
+    await sample(100, checks, 10),
+    checks().length,
+  );
   add(`PNG decode (pngjs), ${decoded.width}×${decoded.height}`, await sample(30, () => PNG.sync.read(png), 3), 0);
   const all = () => auditScreen({ ...input, pixels: PNG.sync.read(png) }, RULE_NAMES);
   add(`audit, ${nodes.length} nodes, all rules, PNG decode included`, await sample(30, all, 3), all().length);
-  return { title: 'Accessibility audit', rows, notes: [`Screenshot ${shot.width ?? '?'}×${shot.height ?? '?'} px (scale 0.5); the figures exclude the observation and the screenshot's device call.`] };
+  return {
+    title: 'Accessibility audit',
+    rows,
+    notes: [
+      `Screenshot ${shot.width ?? '?'}×${shot.height ?? '?'} px (scale 0.5); the figures exclude the observation and the screenshot's device call.`,
+    ],
+  };
 }

@@ -4,7 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { EMBEDDED_TOKEN_ENV, EMBEDDED_URL_ENV, connectDevice, startEmbeddedDevice } from '../device-runtime/providers/index.js';
+import {
+  EMBEDDED_TOKEN_ENV,
+  EMBEDDED_URL_ENV,
+  connectDevice,
+  startEmbeddedDevice,
+} from '../device-runtime/providers/index.js';
 import { Locator } from '../framework/locator.js';
 import { parseLocatorInput } from '../framework/expression.js';
 import { Space } from '../framework/space.js';
@@ -23,7 +28,18 @@ function env(): Record<string, string> {
 /** `npx playwright test specs/` as a user runs it: wall time of the child process. */
 async function playwrightRun(): Promise<number> {
   const t = performance.now();
-  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', 'playwright.config.ts', '--reporter=dot', 'specs/'], { cwd: ROOT, env: env(), stdio: 'ignore' });
+  const child = spawn(
+    process.execPath,
+    [
+      path.join(ROOT, 'node_modules/@playwright/test/cli.js'),
+      'test',
+      '-c',
+      'playwright.config.ts',
+      '--reporter=dot',
+      'specs/',
+    ],
+    { cwd: ROOT, env: env(), stdio: 'ignore' },
+  );
   const code = await new Promise((r) => child.on('close', r));
   if (code !== 0) throw new Error(`npx playwright test exited ${code}`);
   return performance.now() - t;
@@ -37,7 +53,15 @@ async function playwrightRun(): Promise<number> {
 export async function benchAgentMcp(): Promise<BenchSection> {
   const rows: BenchSection['rows'] = [];
   const client = new Client({ name: 'bench', version: '1' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(ROOT, 'bin/nestwright.js'), 'mcp', '--root', ROOT, '--config', 'playwright.config.ts'], cwd: ROOT, env: env(), stderr: 'ignore' }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [path.join(ROOT, 'bin/nestwright.js'), 'mcp', '--root', ROOT, '--config', 'playwright.config.ts'],
+      cwd: ROOT,
+      env: env(),
+      stderr: 'ignore',
+    }),
+  );
   const call = async (name: string, args: Record<string, unknown>) => {
     const r = (await client.callTool({ name, arguments: args }, undefined, { timeout: 600_000 })) as CallToolResult;
     if (r.isError) throw new Error(`${name}: ${JSON.stringify(r.content)}`);
@@ -49,7 +73,11 @@ export async function benchAgentMcp(): Promise<BenchSection> {
   try {
     const { session } = await call('open_app', { app: NOTES_APK });
     const observe = await sample(60, () => call('observe', { session }), 10);
-    const tryLocator = await sample(60, () => call('try_locator', { session, selector: "getByRole('button', { name: 'New note' })" }), 10);
+    const tryLocator = await sample(
+      60,
+      () => call('try_locator', { session, selector: "getByRole('button', { name: 'New note' })" }),
+      10,
+    );
     await call('close_app', { session });
 
     const conn = await connectDevice({ provider: 'sim' });
@@ -61,8 +89,18 @@ export async function benchAgentMcp(): Promise<BenchSection> {
     await app.close();
     await space.delete();
     await conn.close();
-    rows.push({ measure: 'observe (stdio MCP → framework → device)', ...stats(observe), 'in-process median ms': round(median(localObserve)), ratio: `${round(median(observe) / median(localObserve))}x` });
-    rows.push({ measure: 'try_locator (stdio MCP)', ...stats(tryLocator), 'in-process median ms': round(median(localResolve)), ratio: `${round(median(tryLocator) / median(localResolve))}x` });
+    rows.push({
+      measure: 'observe (stdio MCP → framework → device)',
+      ...stats(observe),
+      'in-process median ms': round(median(localObserve)),
+      ratio: `${round(median(observe) / median(localObserve))}x`,
+    });
+    rows.push({
+      measure: 'try_locator (stdio MCP)',
+      ...stats(tryLocator),
+      'in-process median ms': round(median(localResolve)),
+      ratio: `${round(median(tryLocator) / median(localResolve))}x`,
+    });
   } finally {
     delete process.env[EMBEDDED_URL_ENV];
     delete process.env[EMBEDDED_TOKEN_ENV];
@@ -80,10 +118,17 @@ export async function benchAgentMcp(): Promise<BenchSection> {
     viaMcp.push(performance.now() - t);
   }
   await client.close();
-  rows.push({ measure: 'example suite: run_tests over stdio', median_ms: round(median(viaMcp), 0), 'npx playwright test median ms': round(median(direct), 0), ratio: `${round(median(viaMcp) / median(direct))}x` });
+  rows.push({
+    measure: 'example suite: run_tests over stdio',
+    median_ms: round(median(viaMcp), 0),
+    'npx playwright test median ms': round(median(direct), 0),
+    ratio: `${round(median(viaMcp) / median(direct))}x`,
+  });
   return {
     title: 'nestwright mcp: agent tools over stdio vs the framework in-process; run_tests vs npx playwright test',
     rows,
-    notes: ['Targets: observe and try_locator under 10 ms median on the simulator; run_tests within 10% of npx playwright test (2 runs each, alternated).'],
+    notes: [
+      'Targets: observe and try_locator under 10 ms median on the simulator; run_tests within 10% of npx playwright test (2 runs each, alternated).',
+    ],
   };
 }

@@ -34,28 +34,45 @@ async function manifestOnly(path: string): Promise<unknown> {
     const m = zip.get('AndroidManifest.xml');
     const a = zip.get('resources.arsc');
     if (!m) throw new Error('no manifest');
-    return readManifest(parseAxml(await zip.read(m, 8 << 20)), a ? new ResourceTable(await zip.read(a, 64 << 20)) : null);
+    return readManifest(
+      parseAxml(await zip.read(m, 8 << 20)),
+      a ? new ResourceTable(await zip.read(a, 64 << 20)) : null,
+    );
   } finally {
     await zip.close();
   }
 }
 
 async function adbkit(path: string): Promise<unknown> {
-  const ApkReader = require('@devicefarmer/adbkit-apkreader') as { open(p: string): Promise<{ readManifest(): Promise<unknown> }> };
+  const ApkReader = require('@devicefarmer/adbkit-apkreader') as {
+    open(p: string): Promise<{ readManifest(): Promise<unknown> }>;
+  };
   return (await ApkReader.open(path)).readManifest();
 }
 
-const run = (p: Parser, path: string): Promise<unknown> => (p === 'adbkit-apkreader' ? adbkit(path) : p === 'nestwright manifest only' ? manifestOnly(path) : inspectApk(path));
+const run = (p: Parser, path: string): Promise<unknown> =>
+  p === 'adbkit-apkreader' ? adbkit(path) : p === 'nestwright manifest only' ? manifestOnly(path) : inspectApk(path);
 
 function candidates(): string[] {
   const out: string[] = [];
   const fx = join(root, 'fixtures/apks');
-  if (existsSync(fx)) out.push(...readdirSync(fx).filter((f) => f.endsWith('.apk')).map((f) => join(fx, f)));
+  if (existsSync(fx))
+    out.push(
+      ...readdirSync(fx)
+        .filter((f) => f.endsWith('.apk'))
+        .map((f) => join(fx, f)),
+    );
   for (const pkg of ['io.appium.settings', 'appium-uiautomator2-server']) {
     try {
       const dir = join(dirname(require.resolve(`${pkg}/package.json`)), 'apks');
-      out.push(...readdirSync(dir).filter((f) => f.endsWith('.apk')).map((f) => join(dir, f)));
-    } catch { /* not installed */ }
+      out.push(
+        ...readdirSync(dir)
+          .filter((f) => f.endsWith('.apk'))
+          .map((f) => join(dir, f)),
+      );
+    } catch {
+      /* not installed */
+    }
   }
   return out.sort((a, b) => statSync(b).size - statSync(a).size);
 }
@@ -80,7 +97,12 @@ function peakMemory(p: Parser, path: string): number {
 
 export async function benchApk(): Promise<BenchSection> {
   const apks = candidates();
-  if (apks.length === 0) return { title: 'APK inspection', rows: [], notes: ['No APKs found: build fixtures (npm run fixtures:apks) and npm install.'] };
+  if (apks.length === 0)
+    return {
+      title: 'APK inspection',
+      rows: [],
+      notes: ['No APKs found: build fixtures (npm run fixtures:apks) and npm install.'],
+    };
   const targets = [apks[0]!, apks.find((a) => a.includes('fixtures/apks/notes.apk'))].filter((a): a is string => !!a);
   const rows: BenchSection['rows'] = [];
   for (const apk of targets) {

@@ -19,18 +19,27 @@ const FAKE_APP_XML = `<app>
 `;
 
 /** Run specs/notes.spec.ts in a child Playwright with this use.deviceOptions; wall ms and summed test ms. */
-function runNotes(device: Record<string, unknown>): Promise<{ wall: number; tests: number; testMs: number; ok: boolean }> {
+function runNotes(
+  device: Record<string, unknown>,
+): Promise<{ wall: number; tests: number; testMs: number; ok: boolean }> {
   const dir = path.join(ROOT, 'test-results', 'bench-appium', randomUUID().slice(0, 8));
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'playwright.config.ts'), `import base from '../../../playwright.config.ts';
+  writeFileSync(
+    path.join(dir, 'playwright.config.ts'),
+    `import base from '../../../playwright.config.ts';
 export default { ...base, testDir: '../../../specs', outputDir: './out', retries: 0, reporter: [['json']], use: { ...base.use, trajectory: 'on', deviceOptions: ${JSON.stringify(device)} } };
-`);
+`,
+  );
   const env: NodeJS.ProcessEnv = { ...process.env, NESTWRIGHT_FAULTS: 'instant' };
   delete env.NESTWRIGHT_SIM_URL;
   delete env.NESTWRIGHT_SIM_TOKEN;
   const t = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', dir, 'notes.spec.ts', '--workers=1'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(
+      process.execPath,
+      [path.join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', dir, 'notes.spec.ts', '--workers=1'],
+      { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'ignore'] },
+    );
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.on('close', (code) => {
@@ -41,7 +50,8 @@ export default { ...base, testDir: '../../../specs', outputDir: './out', retries
         const report = JSON.parse(out.slice(out.indexOf('{')));
         const walk = (s: any) => {
           for (const c of s.suites ?? []) walk(c);
-          for (const spec of s.specs ?? []) for (const tt of spec.tests) for (const r of tt.results) (tests++, (testMs += r.duration));
+          for (const spec of s.specs ?? [])
+            for (const tt of spec.tests) for (const r of tt.results) (tests++, (testMs += r.duration));
         };
         for (const s of report.suites) walk(s);
       } catch {
@@ -66,7 +76,12 @@ export async function benchAppium(): Promise<BenchSection> {
     const xml = path.join(APPIUM_HOME, 'notes-app.xml');
     writeFileSync(xml, FAKE_APP_XML);
     const opts = { hostname: '127.0.0.1', port: server.port, logLevel: 'error' as const };
-    const fakeCaps = { platformName: 'Fake', 'appium:automationName': 'Fake', 'appium:deviceName': 'Fake', 'appium:app': xml };
+    const fakeCaps = {
+      platformName: 'Fake',
+      'appium:automationName': 'Fake',
+      'appium:deviceName': 'Fake',
+      'appium:app': xml,
+    };
     const N = 40;
 
     const ns = await remote({ ...opts, capabilities: notesCaps() as never });
@@ -85,16 +100,46 @@ export async function benchAppium(): Promise<BenchSection> {
     const nsSource = await sample(N, () => ns.getPageSource(), 5);
     await ns.deleteSession();
     await fake.deleteSession();
-    const nsSession = await sample(8, async () => (await remote({ ...opts, capabilities: notesCaps() as never })).deleteSession(), 2);
-    const fakeSession = await sample(8, async () => (await remote({ ...opts, capabilities: fakeCaps as never })).deleteSession(), 2);
+    const nsSession = await sample(
+      8,
+      async () => (await remote({ ...opts, capabilities: notesCaps() as never })).deleteSession(),
+      2,
+    );
+    const fakeSession = await sample(
+      8,
+      async () => (await remote({ ...opts, capabilities: fakeCaps as never })).deleteSession(),
+      2,
+    );
     const ratio = (a: number[], b: number[]) => `${round(median(a) / median(b))}x`;
-    rows.push({ measure: "WebdriverIO $(…).click(): NestSpace driver (id=new_note, opens the editor)", ...stats(nsClick), peer: 'fake driver (~new_note)', peer_median_ms: round(median(fakeClick)), ratio: ratio(nsClick, fakeClick) });
-    rows.push({ measure: 'WebdriverIO $(…).isDisplayed(): NestSpace driver', ...stats(nsDisplayed), peer: 'fake driver', peer_median_ms: round(median(fakeDisplayed)), ratio: ratio(nsDisplayed, fakeDisplayed) });
+    rows.push({
+      measure: 'WebdriverIO $(…).click(): NestSpace driver (id=new_note, opens the editor)',
+      ...stats(nsClick),
+      peer: 'fake driver (~new_note)',
+      peer_median_ms: round(median(fakeClick)),
+      ratio: ratio(nsClick, fakeClick),
+    });
+    rows.push({
+      measure: 'WebdriverIO $(…).isDisplayed(): NestSpace driver',
+      ...stats(nsDisplayed),
+      peer: 'fake driver',
+      peer_median_ms: round(median(fakeDisplayed)),
+      ratio: ratio(nsDisplayed, fakeDisplayed),
+    });
     rows.push({ measure: 'getPageSource (UiAutomator2 XML of the whole tree): NestSpace driver', ...stats(nsSource) });
-    rows.push({ measure: 'session new → delete: NestSpace driver (space + install + fresh instance, then wipe)', ...stats(nsSession), peer: 'fake driver', peer_median_ms: round(median(fakeSession)), ratio: ratio(nsSession, fakeSession) });
+    rows.push({
+      measure: 'session new → delete: NestSpace driver (space + install + fresh instance, then wipe)',
+      ...stats(nsSession),
+      peer: 'fake driver',
+      peer_median_ms: round(median(fakeSession)),
+      ratio: ratio(nsSession, fakeSession),
+    });
 
     const native = await runNotes({ provider: 'sim', faults: 'instant' });
-    const viaAppium = await runNotes({ provider: 'appium', url: server.url, capabilities: { platformName: 'Android', 'appium:automationName': 'NestSpace' } });
+    const viaAppium = await runNotes({
+      provider: 'appium',
+      url: server.url,
+      capabilities: { platformName: 'Android', 'appium:automationName': 'NestSpace' },
+    });
     rows.push({
       measure: `specs/notes.spec.ts (${native.tests} tests, 1 worker) through the appium provider`,
       median_ms: round(viaAppium.testMs, 0),
@@ -108,7 +153,8 @@ export async function benchAppium(): Promise<BenchSection> {
     await server.close();
   }
   return {
-    title: 'appium: WebdriverIO through the NestSpace driver vs the fake driver; specs through the appium provider vs native',
+    title:
+      'appium: WebdriverIO through the NestSpace driver vs the fake driver; specs through the appium provider vs native',
     rows,
     notes: [
       'One Appium 3 server for every row; the NestSpace driver runs its embedded simulator with the instant profile, so the device answers at once.',

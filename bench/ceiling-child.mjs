@@ -9,20 +9,39 @@ const answer = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { structuredConte
 if (mode === 'server') {
   const server = http.createServer((req, res) => {
     req.resume();
-    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(answer) }).end(answer));
+    req.on('end', () =>
+      res
+        .writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(answer) })
+        .end(answer),
+    );
   });
   server.keepAliveTimeout = 60_000;
   server.listen(0, '127.0.0.1', () => process.send?.(server.address().port));
   process.on('disconnect', () => process.exit(0));
 } else {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ui_tap', arguments: { selector: 'text=Save' } } });
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'ui_tap', arguments: { selector: 'text=Save' } },
+  });
   const one = () =>
     new Promise((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port: Number(portArg), method: 'POST', path: '/', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-        res.resume();
-        res.on('end', resolve);
-      });
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port: Number(portArg),
+          method: 'POST',
+          path: '/',
+          agent,
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', resolve);
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });

@@ -9,7 +9,12 @@ const message = (c: ChildProcess, what: string) =>
     c.on('message', (m) => m === what && resolve());
     c.once('exit', (code) => reject(new Error(`bench ceiling: a client exited with ${code} before "${what}"`)));
   });
-const exited = (c: ChildProcess) => new Promise<void>((resolve, reject) => c.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`bench ceiling: a client exited with ${code}`)))));
+const exited = (c: ChildProcess) =>
+  new Promise<void>((resolve, reject) =>
+    c.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`bench ceiling: a client exited with ${code}`)),
+    ),
+  );
 
 /**
  * The machine's ceiling for the shape of a run on the embedded device: one server process that
@@ -25,7 +30,9 @@ export async function httpCeiling(clients: number, calls: number): Promise<numbe
       server.once('message', (p) => resolve(Number(p)));
       server.once('exit', (code) => reject(new Error(`bench ceiling: the server exited with ${code}`)));
     });
-    const children = Array.from({ length: clients }, () => fork(CHILD, ['client', String(port), String(calls)], { stdio: 'ignore' }));
+    const children = Array.from({ length: clients }, () =>
+      fork(CHILD, ['client', String(port), String(calls)], { stdio: 'ignore' }),
+    );
     const ends = children.map(exited);
     await Promise.all(children.map((c) => message(c, 'ready')));
     const t = performance.now();

@@ -2,7 +2,12 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { connectDevice, EMBEDDED_TOKEN_ENV, EMBEDDED_URL_ENV, startEmbeddedDevice } from '../device-runtime/providers/index.js';
+import {
+  connectDevice,
+  EMBEDDED_TOKEN_ENV,
+  EMBEDDED_URL_ENV,
+  startEmbeddedDevice,
+} from '../device-runtime/providers/index.js';
 import type { DeviceClient } from '../device-runtime/client/index.js';
 import { expect } from '../framework/expect.js';
 import { Space } from '../framework/space.js';
@@ -28,7 +33,11 @@ async function rawAssertVisible(client: DeviceClient, spaceId: string, text: str
 }
 
 /** Median ms of `n` taps on "New note" (each followed by an unmeasured back), and round trips per tap. */
-async function tapSamples(app: App, back: () => Promise<unknown>, n: number): Promise<{ times: number[]; trips: number[] }> {
+async function tapSamples(
+  app: App,
+  back: () => Promise<unknown>,
+  n: number,
+): Promise<{ times: number[]; trips: number[] }> {
   const times: number[] = [];
   const trips: number[] = [];
   for (let i = 0; i < n + 5; i++) {
@@ -84,25 +93,60 @@ export async function benchFramework(): Promise<BenchSection> {
     const peer = await measurePeer();
 
     rows.push({ measure: 'raw protocol tap (ui_observe + ui_tap)', ...stats(rawTapTimes), round_trips: 2 });
-    rows.push({ measure: 'locator.tap, selector_actions (on the device)', ...stats(device.times), vs: 'raw protocol tap', ratio: ratio(device.times, rawTapTimes), round_trips: median(device.trips) });
-    rows.push({ measure: 'locator.tap, client-side loop (no extension)', ...stats(client_.times), vs: 'raw protocol tap', ratio: ratio(client_.times, rawTapTimes), round_trips: median(client_.trips) });
+    rows.push({
+      measure: 'locator.tap, selector_actions (on the device)',
+      ...stats(device.times),
+      vs: 'raw protocol tap',
+      ratio: ratio(device.times, rawTapTimes),
+      round_trips: median(device.trips),
+    });
+    rows.push({
+      measure: 'locator.tap, client-side loop (no extension)',
+      ...stats(client_.times),
+      vs: 'raw protocol tap',
+      ratio: ratio(client_.times, rawTapTimes),
+      round_trips: median(client_.trips),
+    });
     if (peer) {
       rows.push({ measure: "Appium 3 + fake driver: $('~new_note').click()", ...stats(peer.click) });
-      rows.push({ measure: 'locator.tap, selector_actions vs Appium click', median_ms: round(median(device.times)), vs: "Appium 3 + fake driver: $('~new_note').click()", ratio: ratio(device.times, peer.click) });
+      rows.push({
+        measure: 'locator.tap, selector_actions vs Appium click',
+        median_ms: round(median(device.times)),
+        vs: "Appium 3 + fake driver: $('~new_note').click()",
+        ratio: ratio(device.times, peer.click),
+      });
     } else notes.push(`Appium is not installed for the comparison: ${APPIUM_SETUP}`);
     rows.push({ measure: 'raw protocol assertion (one ui_observe, find)', ...stats(rawAssertTimes) });
-    rows.push({ measure: 'expect(locator).toBeVisible()', ...stats(assertTimes), vs: 'raw protocol assertion (one ui_observe, find)', ratio: ratio(assertTimes, rawAssertTimes) });
+    rows.push({
+      measure: 'expect(locator).toBeVisible()',
+      ...stats(assertTimes),
+      vs: 'raw protocol assertion (one ui_observe, find)',
+      ratio: ratio(assertTimes, rawAssertTimes),
+    });
     if (peer) {
       rows.push({ measure: "Appium 3 + fake driver: $('~empty').isDisplayed()", ...stats(peer.displayed) });
-      rows.push({ measure: 'expect(locator).toBeVisible() vs Appium isDisplayed', median_ms: round(median(assertTimes)), vs: "Appium 3 + fake driver: $('~empty').isDisplayed()", ratio: ratio(assertTimes, peer.displayed) });
+      rows.push({
+        measure: 'expect(locator).toBeVisible() vs Appium isDisplayed',
+        median_ms: round(median(assertTimes)),
+        vs: "Appium 3 + fake driver: $('~empty').isDisplayed()",
+        ratio: ratio(assertTimes, peer.displayed),
+      });
     }
     rows.push({ measure: 'one ui_observe round trip (MCP over HTTP)', ...stats(observeTimes) });
 
-    const instanceTimes = await sample(15, async () => {
-      const inst = await space.launch(NOTES_APK);
-      await inst.close();
-    }, 3);
-    rows.push({ measure: 'per-test instance: launch new → close (stop + wipe)', ...stats(instanceTimes), ...(peer ? { vs: 'Appium session: new → delete', ratio: ratio(instanceTimes, peer.session) } : {}) });
+    const instanceTimes = await sample(
+      15,
+      async () => {
+        const inst = await space.launch(NOTES_APK);
+        await inst.close();
+      },
+      3,
+    );
+    rows.push({
+      measure: 'per-test instance: launch new → close (stop + wipe)',
+      ...stats(instanceTimes),
+      ...(peer ? { vs: 'Appium session: new → delete', ratio: ratio(instanceTimes, peer.session) } : {}),
+    });
     if (peer) rows.push({ measure: 'Appium session: new → delete', ...stats(peer.session) });
 
     await fromHere.close();
@@ -120,7 +164,11 @@ export async function benchFramework(): Promise<BenchSection> {
     'Instant fault profile: the device answers at once, so the figures are the framework and transport, not a phone.',
     'round_trips: tool calls per tap. Client-side loop: at least 2 observations (found, then stable bounds) + the tap + 1 observation to verify it took. selector_actions: 1 (the runtime waits, acts and verifies next to the screen).',
   );
-  return { title: 'framework: step latency and round trips vs raw protocol and Appium, per-test instance', rows, notes };
+  return {
+    title: 'framework: step latency and round trips vs raw protocol and Appium, per-test instance',
+    rows,
+    notes,
+  };
 }
 
 /**
@@ -134,7 +182,11 @@ async function realisticTap(): Promise<BenchSection['rows']> {
     const conn = await connectDevice({ provider: 'sim', url: sim.url, token: sim.token });
     const client = conn.client;
     const space = await Space.create(client, 'bench-realistic');
-    const app = await space.launch(NOTES_APK, undefined, { actionTimeout: 10_000, expectTimeout: 10_000, deviceActions: 'auto' });
+    const app = await space.launch(NOTES_APK, undefined, {
+      actionTimeout: 10_000,
+      expectTimeout: 10_000,
+      deviceActions: 'auto',
+    });
     const back = async () => {
       await client.call('ui_key', { space_id: space.id, key: 'back' });
       await client.call('ui_wait_for', { space_id: space.id, text: 'New note', idle: true, timeout_ms: 5_000 });
@@ -142,13 +194,18 @@ async function realisticTap(): Promise<BenchSection['rows']> {
     const n = 30;
     const tap = await tapSamples(app, back, n);
     const bare: number[] = [];
-    for (let i = 0; i < n + 3; ) {
+    for (let i = 0; i < n + 3;) {
       const obs = await client.call('ui_observe', { space_id: space.id, max_nodes: 400 });
       const node = obs.nodes.find((x) => x.text === 'New note');
       if (!node) continue;
       const t = performance.now();
       // A screen still settling answers SNAPSHOT_STALE: look again; only a tap that landed counts.
-      const landed = await client.call('ui_tap', { space_id: space.id, node_id: node.id, snapshot_id: obs.snapshot_id }).then(() => true, () => false);
+      const landed = await client
+        .call('ui_tap', { space_id: space.id, node_id: node.id, snapshot_id: obs.snapshot_id })
+        .then(
+          () => true,
+          () => false,
+        );
       if (!landed) continue;
       if (i++ >= 3) bare.push(performance.now() - t);
       await back();
@@ -161,7 +218,14 @@ async function realisticTap(): Promise<BenchSection['rows']> {
     return [
       { measure: 'realistic: bare ui_tap on a known node', ...stats(bare) },
       { measure: 'realistic: one ui_observe', ...stats(observe) },
-      { measure: 'realistic: locator.tap, selector_actions', ...stats(tap.times), vs: 'realistic: bare ui_tap on a known node', ratio: ratio(tap.times, bare), above_bare_ms: round(extra), observations_above_bare: round(extra / median(observe)) },
+      {
+        measure: 'realistic: locator.tap, selector_actions',
+        ...stats(tap.times),
+        vs: 'realistic: bare ui_tap on a known node',
+        ratio: ratio(tap.times, bare),
+        above_bare_ms: round(extra),
+        observations_above_bare: round(extra / median(observe)),
+      },
     ];
   } finally {
     await sim.close();
@@ -195,26 +259,46 @@ async function measurePeer(): Promise<{ click: number[]; displayed: number[]; se
   // Appium and WebdriverIO are devDependencies; APPIUM_HOME holds the installed drivers.
   const appiumMain = path.join(ROOT, 'node_modules/appium/index.js');
   const wdio = path.join(ROOT, 'node_modules/webdriverio/build/index.js');
-  if (!existsSync(appiumMain) || !existsSync(wdio) || !existsSync(path.join(APPIUM_HOME, 'node_modules/.cache/appium/extensions.yaml'))) return null;
+  if (
+    !existsSync(appiumMain) ||
+    !existsSync(wdio) ||
+    !existsSync(path.join(APPIUM_HOME, 'node_modules/.cache/appium/extensions.yaml'))
+  )
+    return null;
   const xml = path.join(APPIUM_HOME, 'notes-app.xml');
   writeFileSync(xml, FAKE_APP_XML);
   const port = 4723 + Math.floor(Math.random() * 1000);
-  const server = spawn(process.execPath, [appiumMain, 'server', '--port', String(port), '--log-level', 'error'], { env: { ...process.env, APPIUM_HOME }, stdio: 'ignore' });
+  const server = spawn(process.execPath, [appiumMain, 'server', '--port', String(port), '--log-level', 'error'], {
+    env: { ...process.env, APPIUM_HOME },
+    stdio: 'ignore',
+  });
   try {
     for (let i = 0; i < 150; i++) {
-      const up = await fetch(`http://127.0.0.1:${port}/status`).then((r) => r.ok, () => false);
+      const up = await fetch(`http://127.0.0.1:${port}/status`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (up) break;
       await new Promise((r) => setTimeout(r, 200));
     }
     const { remote } = (await import(pathToFileURLString(wdio))) as { remote: (o: unknown) => Promise<any> };
-    const caps = { platformName: 'Fake', 'appium:automationName': 'Fake', 'appium:deviceName': 'Fake', 'appium:app': xml };
+    const caps = {
+      platformName: 'Fake',
+      'appium:automationName': 'Fake',
+      'appium:deviceName': 'Fake',
+      'appium:app': xml,
+    };
     const open = () => remote({ hostname: '127.0.0.1', port, logLevel: 'error', capabilities: caps });
     const d = await open();
     const N = 40;
     const click = await sample(N, async () => (await d.$('~new_note')).click(), 5);
-    const displayed = await sample(N, async () => {
-      if (!(await (await d.$('~empty')).isDisplayed())) throw new Error('peer: not displayed');
-    }, 5);
+    const displayed = await sample(
+      N,
+      async () => {
+        if (!(await (await d.$('~empty')).isDisplayed())) throw new Error('peer: not displayed');
+      },
+      5,
+    );
     await d.deleteSession();
     const session = await sample(10, async () => (await open()).deleteSession(), 2);
     return { click, displayed, session };

@@ -19,16 +19,36 @@ import { median, round, sample, type BenchSection } from './section.js';
  */
 export async function benchHealCorpus(): Promise<BenchSection> {
   const rows: BenchSection['rows'] = [];
-  for (const [split, cases] of [['tune', TUNE], ['holdout', HOLDOUT], ['holdout2', HOLDOUT2], ['holdout3', HOLDOUT3], ['holdout4', HOLDOUT4], ['holdout5', HOLDOUT5], ['siblings', SIBLINGS], ['siblings2', SIBLINGS2], ['all', [...TUNE, ...HOLDOUT, ...HOLDOUT2, ...HOLDOUT3, ...HOLDOUT4, ...HOLDOUT5, ...SIBLINGS, ...SIBLINGS2]]] as const) {
+  for (const [split, cases] of [
+    ['tune', TUNE],
+    ['holdout', HOLDOUT],
+    ['holdout2', HOLDOUT2],
+    ['holdout3', HOLDOUT3],
+    ['holdout4', HOLDOUT4],
+    ['holdout5', HOLDOUT5],
+    ['siblings', SIBLINGS],
+    ['siblings2', SIBLINGS2],
+    ['all', [...TUNE, ...HOLDOUT, ...HOLDOUT2, ...HOLDOUT3, ...HOLDOUT4, ...HOLDOUT5, ...SIBLINGS, ...SIBLINGS2]],
+  ] as const) {
     const t = tally(cases.map(evaluate));
-    rows.push({ split, cases: t.total, right: t.right, 'of which declined rightly': t.correctDeclines, declined: t.declined, wrong: t.wrong, 'correct %': round((100 * t.right) / t.total, 1) });
+    rows.push({
+      split,
+      cases: t.total,
+      right: t.right,
+      'of which declined rightly': t.correctDeclines,
+      declined: t.declined,
+      wrong: t.wrong,
+      'correct %': round((100 * t.right) / t.total, 1),
+    });
   }
   const c = TUNE[0]!;
   const steps = typeof c.selector === 'string' ? parseSelector(c.selector) : c.selector;
   const fp = fingerprintOf(c.before.observation, c.before.keys.target!);
   const resolveMs = median(await sample(2000, () => resolveSteps(c.after.observation.nodes, steps)));
   const fpMs = median(await sample(2000, () => fingerprintOf(c.before.observation, c.before.keys.target!)));
-  const healMs = median(await sample(500, () => heal({ selector: steps, fingerprint: fp, observation: c.after.observation })));
+  const healMs = median(
+    await sample(500, () => heal({ selector: steps, fingerprint: fp, observation: c.after.observation })),
+  );
   return {
     title: 'heal: drift corpus decisions (right / declined / wrong) and cost',
     rows,
@@ -51,7 +71,8 @@ export async function benchHealCorpus(): Promise<BenchSection> {
  * alike; and what the after-test fingerprinting costs (off the action path).
  */
 export async function benchHealActionPath(): Promise<BenchSection> {
-  const { connectDevice, EMBEDDED_TOKEN_ENV, EMBEDDED_URL_ENV, startEmbeddedDevice } = await import('../device-runtime/providers/index.js');
+  const { connectDevice, EMBEDDED_TOKEN_ENV, EMBEDDED_URL_ENV, startEmbeddedDevice } =
+    await import('../device-runtime/providers/index.js');
   const { Space } = await import('../framework/space.js');
   const { Trajectory } = await import('../framework/trajectory.js');
   const { Healer } = await import('../framework/heal/healer.js');
@@ -73,7 +94,10 @@ export async function benchHealActionPath(): Promise<BenchSection> {
     const N = 40;
     const times = { off: [] as number[], on: [] as number[] };
     for (let i = 0; i < N + 5; i++) {
-      for (const [name, app] of [['off', off], ['on', on]] as const) {
+      for (const [name, app] of [
+        ['off', off],
+        ['on', on],
+      ] as const) {
         const t = performance.now();
         await app.getByText('New note').tap();
         if (i >= 5) times[name].push(performance.now() - t);
@@ -93,10 +117,20 @@ export async function benchHealActionPath(): Promise<BenchSection> {
       title: 'heal: cost on the action path when every locator resolves',
       rows: [
         { measure: "locator.tap, use.heal 'off'", median_ms: round(mOff) },
-        { measure: "locator.tap, use.heal 'suggest' (records the resolution)", median_ms: round(mOn), ratio: `${round(mOn / mOff)}x` },
-        { measure: `after the test: fingerprint ${N + 5} resolutions (not in any step)`, total_ms: round(finishMs), per_resolution_ms: round(finishMs / (N + 5), 3) },
+        {
+          measure: "locator.tap, use.heal 'suggest' (records the resolution)",
+          median_ms: round(mOn),
+          ratio: `${round(mOn / mOff)}x`,
+        },
+        {
+          measure: `after the test: fingerprint ${N + 5} resolutions (not in any step)`,
+          total_ms: round(finishMs),
+          per_resolution_ms: round(finishMs / (N + 5), 3),
+        },
       ],
-      notes: ['A resolution keeps a reference and an unformatted stack (for the spec line); fingerprints are computed after the test and written once per worker.'],
+      notes: [
+        'A resolution keeps a reference and an unformatted stack (for the spec line); fingerprints are computed after the test and written once per worker.',
+      ],
     };
   } finally {
     delete process.env[EMBEDDED_URL_ENV];

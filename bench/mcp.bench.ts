@@ -41,7 +41,9 @@ export async function benchMcp(): Promise<BenchSection> {
     }
 
     for (const n of [1, 4, 16]) {
-      const clients = await Promise.all(Array.from({ length: n }, async () => new DeviceClient(await McpToolTransport.http(sim.url, sim.token))));
+      const clients = await Promise.all(
+        Array.from({ length: n }, async () => new DeviceClient(await McpToolTransport.http(sim.url, sim.token))),
+      );
       let calls = 0;
       const end = performance.now() + THROUGHPUT_MS;
       const t0 = performance.now();

@@ -38,16 +38,28 @@ export async function benchProviders(): Promise<BenchSection> {
     const overhead = total.map((t, i) => t - device[i]!);
     rows.push(
       { measure: 'adb provider connect (fake adb), median ms', value: round(median(total), 1), target: '' },
-      { measure: '  of which waiting on the device (adb, probe, handshake)', value: round(median(device), 1), target: '' },
+      {
+        measure: '  of which waiting on the device (adb, probe, handshake)',
+        value: round(median(device), 1),
+        target: '',
+      },
       { measure: '  provider overhead (connect − device wait)', value: round(median(overhead), 1), target: '< 200' },
-      { measure: 'direct MCP connect through the same forward (nestspace provider), median ms', value: round(median(direct), 1), target: '' },
+      {
+        measure: 'direct MCP connect through the same forward (nestspace provider), median ms',
+        value: round(median(direct), 1),
+        target: '',
+      },
     );
 
     // Doctor, with the fakes in place (devices asked) …
     const withFakes = await timeN(3, () => runChecks());
     fake.restore();
     // … and with nothing Android (this machine as it is).
-    const saved = { PATH: process.env.PATH, ANDROID_HOME: process.env.ANDROID_HOME, ANDROID_SDK_ROOT: process.env.ANDROID_SDK_ROOT };
+    const saved = {
+      PATH: process.env.PATH,
+      ANDROID_HOME: process.env.ANDROID_HOME,
+      ANDROID_SDK_ROOT: process.env.ANDROID_SDK_ROOT,
+    };
     delete process.env.ANDROID_HOME;
     delete process.env.ANDROID_SDK_ROOT;
     const bare = await timeN(3, () => runChecks());
@@ -76,14 +88,20 @@ export async function benchProviders(): Promise<BenchSection> {
       if (at !== null) notice.push(at - t);
       await conn.close();
     }
-    rows.push({ measure: 'vanished device → call in flight fails (DEVICE_DISCONNECTED), median ms', value: notice.length ? round(median(notice), 1) : 'not noticed', target: '< 2000' });
+    rows.push({
+      measure: 'vanished device → call in flight fails (DEVICE_DISCONNECTED), median ms',
+      value: notice.length ? round(median(notice), 1) : 'not noticed',
+      target: '< 2000',
+    });
   } finally {
     await fake.close();
   }
   return {
     title: 'Providers: adb over the fake adb, doctor, a vanished device',
     rows,
-    notes: ['Overhead = total − wall time waiting on adb, the runtime probe and the MCP handshake. The fake adb starts a Node process per call, so device times here exceed real adb\'s.'],
+    notes: [
+      "Overhead = total − wall time waiting on adb, the runtime probe and the MCP handshake. The fake adb starts a Node process per call, so device times here exceed real adb's.",
+    ],
   };
 }
 

@@ -30,7 +30,9 @@ function print(section: BenchSection): void {
 }
 
 const results: JsonRow[] = [];
-console.log(`# nestwright bench — ${new Date().toISOString()} — node ${process.version}, ${(await import('node:os')).cpus().length} cores`);
+console.log(
+  `# nestwright bench — ${new Date().toISOString()} — node ${process.version}, ${(await import('node:os')).cpus().length} cores`,
+);
 for (const file of files) {
   const mod = (await import(pathToFileURL(join(here, file)).href)) as Record<string, unknown>;
   for (const [name, fn] of Object.entries(mod)) {
@@ -47,5 +49,18 @@ for (const file of files) {
 }
 
 const out = join(here, '..', 'bench-results.json');
-writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), node: process.version, cores: (await import('node:os')).cpus().length, filter: filter ?? null, rows: results }, null, 2) + '\n');
+writeFileSync(
+  out,
+  JSON.stringify(
+    {
+      date: new Date().toISOString(),
+      node: process.version,
+      cores: (await import('node:os')).cpus().length,
+      filter: filter ?? null,
+      rows: results,
+    },
+    null,
+    2,
+  ) + '\n',
+);
 console.log(`\nwrote ${out} (${results.length} figures)`);

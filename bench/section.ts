@@ -25,8 +25,21 @@ export interface JsonRow {
 export function jsonRows(section: BenchSection): JsonRow[] {
   return section.rows.map((r) => {
     const { measure, name, median_ms, p95_ms, vs, ratio, ...extra } = r;
-    const num = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v.replace(/x$/, ''))) ? Number(v.replace(/x$/, '')) : null);
-    return { section: section.title, name: String(measure ?? name ?? Object.values(r)[0]), median_ms: num(median_ms), p95_ms: num(p95_ms), vs: vs === undefined ? null : String(vs), ratio: num(ratio), extra };
+    const num = (v: unknown) =>
+      typeof v === 'number'
+        ? v
+        : typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v.replace(/x$/, '')))
+          ? Number(v.replace(/x$/, ''))
+          : null;
+    return {
+      section: section.title,
+      name: String(measure ?? name ?? Object.values(r)[0]),
+      median_ms: num(median_ms),
+      p95_ms: num(p95_ms),
+      vs: vs === undefined ? null : String(vs),
+      ratio: num(ratio),
+      extra,
+    };
   });
 }
 
@@ -44,7 +57,11 @@ export function percentile(xs: number[], p: number): number {
 export const round = (x: number, digits = 2) => Number(x.toFixed(digits));
 
 /** Time `fn` `n` times after `warmup` runs; milliseconds per run. */
-export async function sample(n: number, fn: () => Promise<unknown> | unknown, warmup = Math.min(20, n)): Promise<number[]> {
+export async function sample(
+  n: number,
+  fn: () => Promise<unknown> | unknown,
+  warmup = Math.min(20, n),
+): Promise<number[]> {
   for (let i = 0; i < warmup; i++) await fn();
   const out: number[] = [];
   for (let i = 0; i < n; i++) {

@@ -2,7 +2,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { stringify } from 'yaml';
 import { parseSkill, resolveParams } from '../device-runtime/protocol/skill/index.js';
-import { connectDevice, EMBEDDED_TOKEN_ENV, EMBEDDED_URL_ENV, startEmbeddedDevice } from '../device-runtime/providers/index.js';
+import {
+  connectDevice,
+  EMBEDDED_TOKEN_ENV,
+  EMBEDDED_URL_ENV,
+  startEmbeddedDevice,
+} from '../device-runtime/providers/index.js';
 import { replaySkill, type PlannedSkill } from '../framework/skills/index.js';
 import { trajectoryToSkill } from '../framework/skills/record.js';
 import { Space } from '../framework/space.js';
@@ -48,7 +53,12 @@ export async function benchSkills(): Promise<BenchSection> {
     const app = await space.launch(NOTES_APK, trajectory, options);
     const back = () => conn.client.call('ui_key', { space_id: space.id, key: 'back' });
     const skill = parseSkill(TAP_SKILL, 'open-editor.yaml');
-    const planned: PlannedSkill = { skill, path: 'open-editor.yaml', params: resolveParams(skill, {}), nested: new Map() };
+    const planned: PlannedSkill = {
+      skill,
+      path: 'open-editor.yaml',
+      params: resolveParams(skill, {}),
+      nested: new Map(),
+    };
 
     // Interleaved, so both see the same machine: a locator tap, then the same tap as a skill step.
     const N = 40;
@@ -66,7 +76,12 @@ export async function benchSkills(): Promise<BenchSection> {
       await back();
     }
     rows.push({ measure: 'tap text=New note: locator step in a spec', n: N, ...stats(locator), ratio: 1 });
-    rows.push({ measure: 'tap text=New note: skill step (replaySkill)', n: N, ...stats(skillStep), ratio: round(median(skillStep) / median(locator)) });
+    rows.push({
+      measure: 'tap text=New note: skill step (replaySkill)',
+      n: N,
+      ...stats(skillStep),
+      ratio: round(median(skillStep) / median(locator)),
+    });
 
     // A 10-step test, run once for its trajectory; then the recording itself, timed.
     const rec = new Trajectory();
@@ -89,16 +104,37 @@ export async function benchSkills(): Promise<BenchSection> {
       if (i >= 5) record.push(performance.now() - t);
       steps = made.steps.length;
     }
-    rows.push({ measure: `record a ${actions}-step test's trajectory into a skill (${steps} steps; target < 1000 ms)`, n: 200, ...stats(record), ratio: '' });
+    rows.push({
+      measure: `record a ${actions}-step test's trajectory into a skill (${steps} steps; target < 1000 ms)`,
+      n: 200,
+      ...stats(record),
+      ratio: '',
+    });
 
     // Replay a recorded skill end to end, counting requests at the model stand-in.
     const recorded = trajectoryToSkill(body, { name: 'bench-recorded' }).skill;
     const replayed = parseSkill(stringify(recorded), 'recorded.yaml');
     await fresh.close();
     const before = modelRequests;
-    const r = await replaySkill(app.port, { skill: replayed, path: 'recorded.yaml', params: resolveParams(replayed, { title: 'Milk', title_2: 'Eggs', title_3: 'Tea' }), nested: new Map() }, 'bench');
+    const r = await replaySkill(
+      app.port,
+      {
+        skill: replayed,
+        path: 'recorded.yaml',
+        params: resolveParams(replayed, { title: 'Milk', title_2: 'Eggs', title_3: 'Tea' }),
+        nested: new Map(),
+      },
+      'bench',
+    );
     if (!r.ok) throw r.error;
-    rows.push({ measure: `requests to a model endpoint while replaying the ${replayed.steps.length}-step recorded skill`, n: 1, median_ms: '', p95_ms: '', ratio: '', requests: modelRequests - before });
+    rows.push({
+      measure: `requests to a model endpoint while replaying the ${replayed.steps.length}-step recorded skill`,
+      n: 1,
+      median_ms: '',
+      p95_ms: '',
+      ratio: '',
+      requests: modelRequests - before,
+    });
     await space.delete();
     await conn.close();
   } finally {

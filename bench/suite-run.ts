@@ -49,7 +49,13 @@ function cpuTicks(): { busy: number; total: number } | null {
  * `workers` workers, in a child Playwright with the JSON reporter; `env` on top of this
  * process's (the embedded device of the bench itself is not passed on).
  */
-export function runSuite(opts: { config: string; dir: string; workers: number; write: (dir: string) => void; env?: Record<string, string> }): Promise<SuiteRun> {
+export function runSuite(opts: {
+  config: string;
+  dir: string;
+  workers: number;
+  write: (dir: string) => void;
+  env?: Record<string, string>;
+}): Promise<SuiteRun> {
   rmSync(opts.dir, { recursive: true, force: true });
   mkdirSync(opts.dir, { recursive: true });
   opts.write(opts.dir);
@@ -69,12 +75,18 @@ export function runSuite(opts: { config: string; dir: string; workers: number; w
       const wallMs = performance.now() - t;
       const after = cpuTicks();
       // Busy share of all the machine's ticks, times its cores: cores busy on average.
-      const coresBusy = ticks && after && after.total > ticks.total ? ((after.busy - ticks.busy) / (after.total - ticks.total)) * cpus().length : null;
+      const coresBusy =
+        ticks && after && after.total > ticks.total
+          ? ((after.busy - ticks.busy) / (after.total - ticks.total)) * cpus().length
+          : null;
       const results: Array<{ worker: number; start: number; duration: number }> = [];
       try {
         const report = JSON.parse(out.slice(out.indexOf('{')));
         const walk = (suite: any): void => {
-          for (const spec of suite.specs ?? []) for (const test of spec.tests) for (const r of test.results) results.push({ worker: r.parallelIndex, start: Date.parse(r.startTime), duration: r.duration });
+          for (const spec of suite.specs ?? [])
+            for (const test of spec.tests)
+              for (const r of test.results)
+                results.push({ worker: r.parallelIndex, start: Date.parse(r.startTime), duration: r.duration });
           for (const s of suite.suites ?? []) walk(s);
         };
         for (const s of report.suites) walk(s);
@@ -86,8 +98,14 @@ export function runSuite(opts: { config: string; dir: string; workers: number; w
   });
 }
 
-function analyse(results: Array<{ worker: number; start: number; duration: number }>, started: number, wallMs: number, ok: boolean): Omit<SuiteRun, 'coresBusy'> {
-  if (results.length === 0) return { ok: false, tests: 0, wallMs, startUpMs: wallMs, betweenMs: 0, gaps: [], durations: [], steadyPerS: 0 };
+function analyse(
+  results: Array<{ worker: number; start: number; duration: number }>,
+  started: number,
+  wallMs: number,
+  ok: boolean,
+): Omit<SuiteRun, 'coresBusy'> {
+  if (results.length === 0)
+    return { ok: false, tests: 0, wallMs, startUpMs: wallMs, betweenMs: 0, gaps: [], durations: [], steadyPerS: 0 };
   const first = Math.min(...results.map((r) => r.start));
   const last = Math.max(...results.map((r) => r.start + r.duration));
   const byWorker = new Map<number, typeof results>();

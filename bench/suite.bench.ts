@@ -35,7 +35,12 @@ function row(measure: string, r: SuiteRun): Record<string, string | number> {
     start_up_ms: round(r.startUpMs, 0),
     start_up: pct(r.startUpMs, r.wallMs),
     between_tests: pct(r.betweenMs, r.wallMs),
-    ...(r.coresBusy !== null ? { cores_busy: round(r.coresBusy, 2), cpu_ms_per_test: round((r.coresBusy * r.wallMs) / Math.max(1, r.tests), 1) } : {}),
+    ...(r.coresBusy !== null
+      ? {
+          cores_busy: round(r.coresBusy, 2),
+          cpu_ms_per_test: round((r.coresBusy * r.wallMs) / Math.max(1, r.tests), 1),
+        }
+      : {}),
     ...(r.ok ? {} : { note: 'FAILED' }),
   };
 }
@@ -51,12 +56,22 @@ export async function benchSuite(): Promise<BenchSection> {
   const rounds = inRounds(spec, ROUNDS);
   const dir = path.join(ROOT, 'test-results/bench-suite');
   const rows: BenchSection['rows'] = [];
-  for (const [profile, files] of [['instant', FILES], ['realistic', REALISTIC_FILES]] as const) {
+  for (const [profile, files] of [
+    ['instant', FILES],
+    ['realistic', REALISTIC_FILES],
+  ] as const) {
     const runs: Record<number, SuiteRun> = {};
     for (const workers of [1, 2]) {
-      const r = await runSuite({ config: 'bench/suite.config.ts', dir, workers, write: copies(files, 'notes', profile === 'instant' ? rounds : spec), env: { NESTWRIGHT_FAULTS: profile } });
+      const r = await runSuite({
+        config: 'bench/suite.config.ts',
+        dir,
+        workers,
+        write: copies(files, 'notes', profile === 'instant' ? rounds : spec),
+        env: { NESTWRIGHT_FAULTS: profile },
+      });
       runs[workers] = r;
-      const name = (w: number) => `notes spec ${profile === 'instant' ? `×${ROUNDS} rounds ` : ''}×${files} files (${runs[1]!.tests} tests), ${profile}, ${w} worker${w > 1 ? 's' : ''}`;
+      const name = (w: number) =>
+        `notes spec ${profile === 'instant' ? `×${ROUNDS} rounds ` : ''}×${files} files (${runs[1]!.tests} tests), ${profile}, ${w} worker${w > 1 ? 's' : ''}`;
       rows.push({
         ...row(name(workers), r),
         ...(workers === 2
@@ -73,24 +88,39 @@ export async function benchSuite(): Promise<BenchSection> {
   // The same shape with nothing but HTTP: what a second client can gain on this machine.
   const one = await httpCeiling(1, CEILING_CALLS);
   const two = await httpCeiling(2, CEILING_CALLS);
-  const ceiling = (n: number) => `bare node:http round trips to one server process, ${n} client process${n > 1 ? 'es' : ''} × ${CEILING_CALLS}`;
+  const ceiling = (n: number) =>
+    `bare node:http round trips to one server process, ${n} client process${n > 1 ? 'es' : ''} × ${CEILING_CALLS}`;
   rows.push({ measure: ceiling(1), median_ms: round(one, 0), calls_per_s: round((CEILING_CALLS / one) * 1000, 0) });
-  rows.push({ measure: ceiling(2), median_ms: round(two, 0), calls_per_s: round(((2 * CEILING_CALLS) / two) * 1000, 0), vs: ceiling(1), ratio: round((2 * one) / two) });
+  rows.push({
+    measure: ceiling(2),
+    median_ms: round(two, 0),
+    calls_per_s: round(((2 * CEILING_CALLS) / two) * 1000, 0),
+    vs: ceiling(1),
+    ratio: round((2 * one) / two),
+  });
   // Playwright's `test` (with its browser fixtures) and its root test type, which nestwright's `test` extends.
-  for (const [name, what] of [['test', "its test"], ['_baseTest as test', 'its root test type']] as const) {
+  for (const [name, what] of [
+    ['test', 'its test'],
+    ['_baseTest as test', 'its root test type'],
+  ] as const) {
     const empty = `import { ${name}, expect } from '@playwright/test';\nfor (let i = 0; i < 10; i++) test(\`empty \${i}\`, async () => { expect(i).toBe(i); });\n`;
-    const plain = await runSuite({ config: 'bench/plain.config.ts', dir: path.join(ROOT, 'test-results/bench-plain'), workers: 1, write: copies(Math.min(FILES, 60), 'empty', empty) });
+    const plain = await runSuite({
+      config: 'bench/plain.config.ts',
+      dir: path.join(ROOT, 'test-results/bench-plain'),
+      workers: 1,
+      write: copies(Math.min(FILES, 60), 'empty', empty),
+    });
     rows.push(row(`Playwright alone (${what}): empty tests ×10 per file, 1 worker`, plain));
   }
   return {
     title: 'suite: throughput with 1 and 2 workers, start-up, time between tests',
     rows,
     notes: [
-      'median_ms: the wall time of one child Playwright run (JSON reporter), start to exit. ratio: 1 worker\'s wall time over 2 workers\' (throughput); steady_ratio: the same from the first test\'s start to the last one\'s end.',
-      'cores_busy: the machine\'s busy CPU time over the run\'s wall time (/proc/stat: every process and thread of the run, the kernel\'s work for them included; other load on the machine too, so run it quiet). cpu_ms_per_test: that CPU time per test, all processes together. cpu_bound_ratio: the most 2 workers could give over 1 if a test\'s CPU time stayed the same — the machine\'s cores over the cores 1 worker already keeps busy; a ratio above it is not possible on this machine.',
-      'start_up: before the first test (CLI, config, global setup with the embedded device, worker start, its device connection and space) plus after the last. between_tests: per worker, from one test\'s end to its next test\'s start, summed; test times include the per-test instance (launch and wipe).',
-      'instant: the simulated device answers at once and its work (the runner process) shares the 2 cores with the workers; realistic: a phone\'s latencies (observations 50–150 ms), the device waiting rather than computing, as a phone or an emulator on cores of its own does. ratio on the bare node:http rows: 2 clients\' throughput over 1\'s — the ceiling this machine puts on the instant ratio, with no MCP, simulator or Playwright in it.',
-      'Playwright alone: the runner\'s own time between tests (gap_median_ms, gap_mean_ms) with no nestwright at all, on this machine: with its `test`, whose browser fixtures set up two automatic fixtures per test, and with its root test type, which nestwright\'s `test` extends. On 2 cores the device, the runner and the workers share the cores. Its mean gap is a floor under between_tests: with tests of t ms, between_tests is at least gap / (t + gap) of the time spent in tests and gaps. Playwright reports durations in whole milliseconds, rounded down, so every gap here reads up to 1 ms long (0.5 ms on average), Playwright alone\'s too.',
+      "median_ms: the wall time of one child Playwright run (JSON reporter), start to exit. ratio: 1 worker's wall time over 2 workers' (throughput); steady_ratio: the same from the first test's start to the last one's end.",
+      "cores_busy: the machine's busy CPU time over the run's wall time (/proc/stat: every process and thread of the run, the kernel's work for them included; other load on the machine too, so run it quiet). cpu_ms_per_test: that CPU time per test, all processes together. cpu_bound_ratio: the most 2 workers could give over 1 if a test's CPU time stayed the same — the machine's cores over the cores 1 worker already keeps busy; a ratio above it is not possible on this machine.",
+      "start_up: before the first test (CLI, config, global setup with the embedded device, worker start, its device connection and space) plus after the last. between_tests: per worker, from one test's end to its next test's start, summed; test times include the per-test instance (launch and wipe).",
+      "instant: the simulated device answers at once and its work (the runner process) shares the 2 cores with the workers; realistic: a phone's latencies (observations 50–150 ms), the device waiting rather than computing, as a phone or an emulator on cores of its own does. ratio on the bare node:http rows: 2 clients' throughput over 1's — the ceiling this machine puts on the instant ratio, with no MCP, simulator or Playwright in it.",
+      "Playwright alone: the runner's own time between tests (gap_median_ms, gap_mean_ms) with no nestwright at all, on this machine: with its `test`, whose browser fixtures set up two automatic fixtures per test, and with its root test type, which nestwright's `test` extends. On 2 cores the device, the runner and the workers share the cores. Its mean gap is a floor under between_tests: with tests of t ms, between_tests is at least gap / (t + gap) of the time spent in tests and gaps. Playwright reports durations in whole milliseconds, rounded down, so every gap here reads up to 1 ms long (0.5 ms on average), Playwright alone's too.",
     ],
   };
 }

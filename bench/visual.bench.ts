@@ -11,14 +11,23 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const stats = (xs: number[]) => ({ median_ms: round(median(xs)), p95_ms: round(percentile(xs, 95)) });
 
 /** A Playwright run of `files` in a fresh directory under test-results/ (the real runner, the real fixtures), its JSON report. */
-async function playwright(dir: string, files: Record<string, string>, args: string[], env: Record<string, string> = {}): Promise<any> {
+async function playwright(
+  dir: string,
+  files: Record<string, string>,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<any> {
   mkdirSync(dir, { recursive: true });
   for (const [name, body] of Object.entries(files)) writeFileSync(path.join(dir, name), body);
-  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', dir, '--reporter=json', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, NESTWRIGHT_FAULTS: '', NESTWRIGHT_SEED: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', dir, '--reporter=json', ...args],
+    {
+      cwd: ROOT,
+      env: { ...process.env, NESTWRIGHT_FAULTS: '', NESTWRIGHT_SEED: '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   await new Promise((resolve) => child.on('close', resolve));
@@ -96,10 +105,25 @@ export async function benchVisual(): Promise<BenchSection> {
   try {
     // 1. Per call, through the runner (instant).
     const out = path.join(work, 'cost.json');
-    await playwright(path.join(work, 'cost'), { 'playwright.config.ts': CONFIG, 'cost.spec.ts': COST(30) }, ['--workers=1', '--update-snapshots=missing'], { BENCH_OUT: out });
+    await playwright(
+      path.join(work, 'cost'),
+      { 'playwright.config.ts': CONFIG, 'cost.spec.ts': COST(30) },
+      ['--workers=1', '--update-snapshots=missing'],
+      { BENCH_OUT: out },
+    );
     const cost = JSON.parse(readFileSync(out, 'utf8')) as { assertion: number[]; screenshot: number[] };
-    rows.push({ measure: 'app.screenshot() (1080×2400, instant)', ...stats(cost.screenshot), runs: cost.screenshot.length });
-    rows.push({ measure: 'expect(app).toHaveScreenshot(), passing', ...stats(cost.assertion), vs: 'app.screenshot() (1080×2400, instant)', ratio: round(median(cost.assertion) / median(cost.screenshot)), runs: cost.assertion.length });
+    rows.push({
+      measure: 'app.screenshot() (1080×2400, instant)',
+      ...stats(cost.screenshot),
+      runs: cost.screenshot.length,
+    });
+    rows.push({
+      measure: 'expect(app).toHaveScreenshot(), passing',
+      ...stats(cost.assertion),
+      vs: 'app.screenshot() (1080×2400, instant)',
+      ratio: round(median(cost.assertion) / median(cost.screenshot)),
+      runs: cost.assertion.length,
+    });
 
     // 2. The comparison alone, in process, on a real simulator picture.
     const rt = new SimRuntime({});
@@ -117,9 +141,18 @@ export async function benchVisual(): Promise<BenchSection> {
     const changed = Picture.fromPng(png).pixels();
     for (let y = 1000; y < 1020; y++) for (let x = 500; x < 520; x++) changed.data[(y * changed.width + x) * 4] ^= 0xff;
     const changedPng = Picture.fromImage(changed).png();
-    rows.push({ measure: 'comparison, 1080×2400, same PNG bytes', ...stats(await sample(200, () => compareImages(Picture.fromPng(Buffer.from(png)), expected, {}))) });
-    rows.push({ measure: 'comparison, 1080×2400, decode + pixelmatch (400 px differ, within maxDiffPixels)', ...stats(await sample(20, () => compareImages(Picture.fromPng(changedPng), expected, { maxDiffPixels: 500 }), 3)) });
-    rows.push({ measure: 'comparison, 1080×2400, decode + pixelmatch + diff image (400 px differ, failing)', ...stats(await sample(20, () => compareImages(Picture.fromPng(changedPng), expected, {}), 3)) });
+    rows.push({
+      measure: 'comparison, 1080×2400, same PNG bytes',
+      ...stats(await sample(200, () => compareImages(Picture.fromPng(Buffer.from(png)), expected, {}))),
+    });
+    rows.push({
+      measure: 'comparison, 1080×2400, decode + pixelmatch (400 px differ, within maxDiffPixels)',
+      ...stats(await sample(20, () => compareImages(Picture.fromPng(changedPng), expected, { maxDiffPixels: 500 }), 3)),
+    });
+    rows.push({
+      measure: 'comparison, 1080×2400, decode + pixelmatch + diff image (400 px differ, failing)',
+      ...stats(await sample(20, () => compareImages(Picture.fromPng(changedPng), expected, {}), 3)),
+    });
     rt.close();
 
     // 3. Hostile: baselines from an instant run, then ten hostile runs of the twenty screens.
@@ -131,19 +164,43 @@ export async function benchVisual(): Promise<BenchSection> {
       const failed: string[] = [];
       const walk = (s: any) => {
         for (const c of s.suites ?? []) walk(c);
-        for (const spec of s.specs ?? []) for (const t of spec.tests) for (const r of t.results) r.status === 'passed' ? passed++ : failed.push(`${spec.title}: ${String(r.error?.message ?? r.status).split('\n').slice(0, 4).join(' ')}`);
+        for (const spec of s.specs ?? [])
+          for (const t of spec.tests)
+            for (const r of t.results)
+              r.status === 'passed'
+                ? passed++
+                : failed.push(
+                    `${spec.title}: ${String(r.error?.message ?? r.status)
+                      .split('\n')
+                      .slice(0, 4)
+                      .join(' ')}`,
+                  );
       };
       for (const s of report.suites ?? []) walk(s);
       return { passed, failed };
     };
     const baselineRun = count(first);
-    if (baselineRun.failed.length) notes.push(`the instant run that wrote the baselines had failures: ${baselineRun.failed.join('; ')}`);
-    const hostile = count(await playwright(dir, files, ['--workers=2', '--repeat-each=10'], { NESTWRIGHT_FAULTS: 'hostile', NESTWRIGHT_SEED: '7' }));
-    rows.push({ measure: 'hostile (seed 7): 20 screens × 10 runs against instant baselines', median_ms: '', p95_ms: '', runs: hostile.passed + hostile.failed.length, 'false failures': hostile.failed.length });
+    if (baselineRun.failed.length)
+      notes.push(`the instant run that wrote the baselines had failures: ${baselineRun.failed.join('; ')}`);
+    const hostile = count(
+      await playwright(dir, files, ['--workers=2', '--repeat-each=10'], {
+        NESTWRIGHT_FAULTS: 'hostile',
+        NESTWRIGHT_SEED: '7',
+      }),
+    );
+    rows.push({
+      measure: 'hostile (seed 7): 20 screens × 10 runs against instant baselines',
+      median_ms: '',
+      p95_ms: '',
+      runs: hostile.passed + hostile.failed.length,
+      'false failures': hostile.failed.length,
+    });
     if (hostile.failed.length) notes.push(`hostile failures: ${hostile.failed.slice(0, 5).join(' | ')}`);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
-  notes.push('Per-call rows run inside a Playwright test on the embedded simulator (instant); the comparison rows in process. A passing comparison on the simulator is usually a byte-for-byte match (its pictures are deterministic); the decode rows are what a device whose status bar changes, a mask or a locator picture costs.');
+  notes.push(
+    'Per-call rows run inside a Playwright test on the embedded simulator (instant); the comparison rows in process. A passing comparison on the simulator is usually a byte-for-byte match (its pictures are deterministic); the decode rows are what a device whose status bar changes, a mask or a locator picture costs.',
+  );
   return { title: 'Visual comparisons (toHaveScreenshot)', rows, notes };
 }

@@ -17,7 +17,10 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   fullyParallel: true,
   workers: process.env.NESTWRIGHT_WORKERS ? Number(process.env.NESTWRIGHT_WORKERS) : 2,
-  reporter: [['list'], ['../reporters/allure/index.ts', { resultsDir: process.env.NESTWRIGHT_ALLURE_RESULTS ?? '../allure-results' }]],
+  reporter: [
+    ['list'],
+    ['../reporters/allure/index.ts', { resultsDir: process.env.NESTWRIGHT_ALLURE_RESULTS ?? '../allure-results' }],
+  ],
   use: {
     deviceOptions: { provider: 'adb', ...(serial ? { serial } : { pool: true }), ...(apk ? { runtime: { apk } } : {}) },
     actionTimeout: 10_000,

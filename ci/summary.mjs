@@ -2,7 +2,9 @@
 // `npm test` writes (test-reports/*.json, one per Playwright run).
 import { readdirSync, readFileSync } from 'node:fs';
 
-let passed = 0, failed = 0, skipped = 0;
+let passed = 0,
+  failed = 0,
+  skipped = 0;
 for (const f of readdirSync('test-reports').filter((f) => f.endsWith('.json'))) {
   const { stats } = JSON.parse(readFileSync(`test-reports/${f}`, 'utf8'));
   passed += stats.expected + stats.flaky;

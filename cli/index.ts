@@ -35,8 +35,10 @@ const COMMANDS: Record<string, Command> = {
     run: async (argv) => (await import('./commands/heal.js')).healCommand(argv),
   },
   skill: {
-    summary: 'Replay a skill outside a test (exit 0 passed, 1 failed, 2 bad input), record one from a test, print its schema',
-    usage: 'nestwright skill run <file.yaml> [--app apk] [--param k=v …] [--device url] | skill record <spec> --grep <title> -o skills/x.yaml | skill schema',
+    summary:
+      'Replay a skill outside a test (exit 0 passed, 1 failed, 2 bad input), record one from a test, print its schema',
+    usage:
+      'nestwright skill run <file.yaml> [--app apk] [--param k=v …] [--device url] | skill record <spec> --grep <title> -o skills/x.yaml | skill schema',
     run: async (argv) => (await import('./commands/skill.js')).skillCommand(argv),
   },
   import: {
@@ -50,17 +52,19 @@ const COMMANDS: Record<string, Command> = {
     run: async (argv) => (await import('./commands/devices.js')).devicesCommand(argv),
   },
   doctor: {
-    summary: 'Check Node, Java, the Android SDK, adb, the emulator, KVM, each device\'s runtime and the simulator',
+    summary: "Check Node, Java, the Android SDK, adb, the emulator, KVM, each device's runtime and the simulator",
     usage: 'nestwright doctor [--json]',
     run: async (argv) => (await import('./commands/doctor.js')).doctorCommand(argv),
   },
   emulator: {
     summary: 'List, start (waiting for the boot) and stop Android emulators of the SDK',
-    usage: 'nestwright emulator list | start <avd> [--headless] [--snapshot [NAME]] [--port N] | stop [serial|avd|--all]',
+    usage:
+      'nestwright emulator list | start <avd> [--headless] [--snapshot [NAME]] [--port N] | stop [serial|avd|--all]',
     run: async (argv) => (await import('./commands/emulator.js')).emulatorCommand(argv),
   },
   conformance: {
-    summary: 'Check a NestSpace runtime against everything nestwright relies on (exit 0 conformant, 1 a required check failed, 2 usage)',
+    summary:
+      'Check a NestSpace runtime against everything nestwright relies on (exit 0 conformant, 1 a required check failed, 2 usage)',
     usage: 'nestwright conformance [--device URL --token T | --adb [serial]] [--json] [--only group,…] [--apk-dir D]',
     run: async (argv) => (await import('./commands/conformance.js')).conformanceCommand(argv),
   },
@@ -92,7 +96,9 @@ function help(): string {
     'Usage: nestwright <command> [options]',
     '',
     'Commands:',
-    ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}\n  ${' '.repeat(width)}  ${c.usage}`),
+    ...Object.entries(COMMANDS).map(
+      ([name, c]) => `  ${name.padEnd(width)}  ${c.summary}\n  ${' '.repeat(width)}  ${c.usage}`,
+    ),
     '',
     'Run `nestwright <command> --help` for the options of a command.',
   ].join('\n');

@@ -9,7 +9,15 @@ import { AppAi } from './ai/app-ai.js';
 import { AppPortOf } from './app-port.js';
 import type { AppPort } from './port.js';
 import { runSkill, type SkillRunResult } from './skills/index.js';
-import { AppWorldControls, type AppBiometrics, type AppCamera, type AppClipboard, type AppClock, type AppNotifications, type Geolocation } from './world/index.js';
+import {
+  AppWorldControls,
+  type AppBiometrics,
+  type AppCamera,
+  type AppClipboard,
+  type AppClock,
+  type AppNotifications,
+  type Geolocation,
+} from './world/index.js';
 import { accessibilityAudit, type AccessibilityAuditOptions, type AccessibilityAuditResult } from './a11y/index.js';
 
 /**
@@ -240,7 +248,12 @@ export class App extends LocatorFactory {
    * await app.intent({ activity: '.ProductActivity', extras: { id: 42 } });
    * ```
    */
-  async intent(opts: { activity?: string; data?: string; action?: string; extras?: Record<string, string | number | boolean> }): Promise<void> {
+  async intent(opts: {
+    activity?: string;
+    data?: string;
+    action?: string;
+    extras?: Record<string, string | number | boolean>;
+  }): Promise<void> {
     const title = formatTitle(TOOLS.app_intent.title, { data: opts.data ?? opts.activity ?? this.package });
     await this.driver.steps.step({ kind: 'app', api: 'app.intent', title, selector: null }, async (rec) => {
       await this.driver.calls.call('app.intent', 'app_intent', {
@@ -270,7 +283,10 @@ export class App extends LocatorFactory {
    */
   async press(key: Key): Promise<void> {
     const api = 'app.press';
-    await this.driver.steps.step({ kind: 'action', api, title: formatTitle(TOOLS.ui_key.title, { key }), selector: null }, (rec) => pressVerified(this.driver, api, key, rec));
+    await this.driver.steps.step(
+      { kind: 'action', api, title: formatTitle(TOOLS.ui_key.title, { key }), selector: null },
+      (rec) => pressVerified(this.driver, api, key, rec),
+    );
   }
 
   /**
@@ -293,19 +309,34 @@ export class App extends LocatorFactory {
       const before = await this.driver.watch.observe(api);
       rec.before = before.snapshot_id;
       if (before.keyboard === undefined) {
-        throw new NestwrightError(api, 'this device runtime does not report the soft keyboard (no `keyboard` extension); press back yourself when you know it is up', { code: 'NOT_SUPPORTED' });
+        throw new NestwrightError(
+          api,
+          'this device runtime does not report the soft keyboard (no `keyboard` extension); press back yourself when you know it is up',
+          { code: 'NOT_SUPPORTED' },
+        );
       }
       if (before.keyboard === null) return;
       const timeout = this.driver.timeout(opts.timeout);
       let last: Observation = before;
-      const r = await poll(timeout, async (n) => {
-        // One back per look that still shows it; a dropped key is sent again on the next look.
-        if (n === 0 || n % 3 === 0) await this.driver.calls.call(api, 'ui_key', { space_id: this.driver.spaceId, key: 'back' });
-        last = await this.driver.watch.observe(api);
-        return last.keyboard ? { done: false } : { done: true, value: true };
-      }, this.driver.clock);
+      const r = await poll(
+        timeout,
+        async (n) => {
+          // One back per look that still shows it; a dropped key is sent again on the next look.
+          if (n === 0 || n % 3 === 0)
+            await this.driver.calls.call(api, 'ui_key', { space_id: this.driver.spaceId, key: 'back' });
+          last = await this.driver.watch.observe(api);
+          return last.keyboard ? { done: false } : { done: true, value: true };
+        },
+        this.driver.clock,
+      );
       rec.after = last.snapshot_id;
-      if ('timedOut' in r) throw new TimeoutError(api, `timeout ${this.driver.describeTimeout(timeout)} exceeded: the keyboard is still up\nScreen:\n${describeScreen(last)}`, [], last);
+      if ('timedOut' in r)
+        throw new TimeoutError(
+          api,
+          `timeout ${this.driver.describeTimeout(timeout)} exceeded: the keyboard is still up\nScreen:\n${describeScreen(last)}`,
+          [],
+          last,
+        );
     });
   }
 
@@ -321,14 +352,22 @@ export class App extends LocatorFactory {
    * ```
    */
   async launch(opts: { activity?: string } = {}): Promise<void> {
-    await this.driver.steps.step({ kind: 'app', api: 'app.launch', title: formatTitle(TOOLS.space_launch.title, { package: this.package }), selector: null }, async () => {
-      await this.driver.calls.call('app.launch', 'space_launch', {
-        space_id: this.driver.spaceId,
-        package: this.package,
-        ...(this.instance ? { instance: this.instance } : {}),
-        ...(opts.activity ? { activity: opts.activity } : {}),
-      });
-    });
+    await this.driver.steps.step(
+      {
+        kind: 'app',
+        api: 'app.launch',
+        title: formatTitle(TOOLS.space_launch.title, { package: this.package }),
+        selector: null,
+      },
+      async () => {
+        await this.driver.calls.call('app.launch', 'space_launch', {
+          space_id: this.driver.spaceId,
+          package: this.package,
+          ...(this.instance ? { instance: this.instance } : {}),
+          ...(opts.activity ? { activity: opts.activity } : {}),
+        });
+      },
+    );
   }
 
   /**
@@ -342,13 +381,21 @@ export class App extends LocatorFactory {
    * ```
    */
   async stop(): Promise<void> {
-    await this.driver.steps.step({ kind: 'app', api: 'app.stop', title: formatTitle(TOOLS.space_stop.title, { package: this.package }), selector: null }, async () => {
-      await this.driver.calls.call('app.stop', 'space_stop', {
-        space_id: this.driver.spaceId,
-        package: this.package,
-        ...(this.instance ? { instance: this.instance } : {}),
-      });
-    });
+    await this.driver.steps.step(
+      {
+        kind: 'app',
+        api: 'app.stop',
+        title: formatTitle(TOOLS.space_stop.title, { package: this.package }),
+        selector: null,
+      },
+      async () => {
+        await this.driver.calls.call('app.stop', 'space_stop', {
+          space_id: this.driver.spaceId,
+          package: this.package,
+          ...(this.instance ? { instance: this.instance } : {}),
+        });
+      },
+    );
   }
 
   /**
@@ -387,7 +434,10 @@ export class App extends LocatorFactory {
     await this.driver.watch.observe('app.screenshot');
     const png = await this.driver.screenshots.take('app.screenshot', opts.scale ?? 1);
     if (!png && opts.optional === false) {
-      throw new NestwrightError('app.screenshot', 'this device runtime does not offer ui_screenshot (NOT_SUPPORTED); use app.observe() for the screen as nodes');
+      throw new NestwrightError(
+        'app.screenshot',
+        'this device runtime does not offer ui_screenshot (NOT_SUPPORTED); use app.observe() for the screen as nodes',
+      );
     }
     return png;
   }
@@ -406,12 +456,21 @@ export class App extends LocatorFactory {
   async waitForActivity(activity: string, opts: { timeout?: number } = {}): Promise<void> {
     const timeout = this.driver.timeout(opts.timeout);
     let last: Observation | null = null;
-    const r = await poll(timeout, async () => {
-      last = await this.driver.watch.observe('app.waitForActivity');
-      return last.activity === activity ? { done: true, value: true } : { done: false };
-    }, this.driver.clock);
+    const r = await poll(
+      timeout,
+      async () => {
+        last = await this.driver.watch.observe('app.waitForActivity');
+        return last.activity === activity ? { done: true, value: true } : { done: false };
+      },
+      this.driver.clock,
+    );
     if ('timedOut' in r) {
-      throw new TimeoutError('app.waitForActivity', `timeout ${this.driver.describeTimeout(timeout)} exceeded waiting for ${activity}; in front: ${(last as Observation | null)?.activity ?? 'nothing'}\nScreen:\n${describeScreen(last)}`, [], last);
+      throw new TimeoutError(
+        'app.waitForActivity',
+        `timeout ${this.driver.describeTimeout(timeout)} exceeded waiting for ${activity}; in front: ${(last as Observation | null)?.activity ?? 'nothing'}\nScreen:\n${describeScreen(last)}`,
+        [],
+        last,
+      );
     }
   }
 

@@ -69,7 +69,9 @@ export class CallSite {
       if (!name || name.startsWith('node:')) continue;
       const file = name.startsWith('file://') ? fileURLToPath(name) : name;
       if (!inUserCode(file)) continue;
-      const site = userSite(this.format ? String(this.format(new Error(), [frame])) : `Error\n    at ${frame.toString()}`);
+      const site = userSite(
+        this.format ? String(this.format(new Error(), [frame])) : `Error\n    at ${frame.toString()}`,
+      );
       if (site) return site;
     }
     return null;

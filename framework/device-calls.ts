@@ -78,7 +78,9 @@ export class DeviceCalls {
     signal.addEventListener('abort', onAbort, { once: true });
     const pending = this.client.call(name, input, { signal: call.signal });
     pending.catch(() => {}); // answered after the end: nobody listens any more
-    const ended = new Promise<never>((_, reject) => call.signal.addEventListener('abort', () => reject(new TestEndedError()), { once: true }));
+    const ended = new Promise<never>((_, reject) =>
+      call.signal.addEventListener('abort', () => reject(new TestEndedError()), { once: true }),
+    );
     ended.catch(() => {});
     let result: ToolResult<N>;
     try {
@@ -110,7 +112,13 @@ export class DeviceCalls {
   async translate(api: string, e: unknown): Promise<unknown> {
     if (!(e instanceof DeviceError)) return e;
     if (e.code === 'DEVICE_DISCONNECTED') {
-      return this.fatal(new DeviceDisconnectedError(api, `${e.message}\n  The device went away; nothing was retried. Check that the runtime is still running.`, { cause: e }));
+      return this.fatal(
+        new DeviceDisconnectedError(
+          api,
+          `${e.message}\n  The device went away; nothing was retried. Check that the runtime is still running.`,
+          { cause: e },
+        ),
+      );
     }
     if (e.code === 'APP_CRASHED') return this.crashError(api, (e.details?.crash_reason as string) ?? e.message, e);
     return new NestwrightError(api, e.message, { cause: e });

@@ -101,7 +101,10 @@ export const devices = {
    * test.use({ deviceOptions: devices.sim({ faults: 'hostile', seed: 3 }) });
    * ```
    */
-  sim: (opts: Omit<Extract<DeviceOptions, { provider: 'sim' }>, 'provider'> = {}): DeviceOptions => ({ provider: 'sim', ...opts }),
+  sim: (opts: Omit<Extract<DeviceOptions, { provider: 'sim' }>, 'provider'> = {}): DeviceOptions => ({
+    provider: 'sim',
+    ...opts,
+  }),
   /**
    * A phone running NestSpace at `url` (e.g. after `adb forward tcp:8765 tcp:8765`), with its `token`.
    *
@@ -110,7 +113,10 @@ export const devices = {
    * test.use({ deviceOptions: devices.nestspace({ url: 'http://127.0.0.1:8765/mcp', token: process.env.NESTSPACE_TOKEN! }) });
    * ```
    */
-  nestspace: (opts: Omit<Extract<DeviceOptions, { provider: 'nestspace' }>, 'provider'>): DeviceOptions => ({ provider: 'nestspace', ...opts }),
+  nestspace: (opts: Omit<Extract<DeviceOptions, { provider: 'nestspace' }>, 'provider'>): DeviceOptions => ({
+    provider: 'nestspace',
+    ...opts,
+  }),
   /**
    * A device adb lists: `devices.adb({ serial })`, or spread workers with `{ serials }` / `{ pool: true }`.
    *
@@ -119,7 +125,10 @@ export const devices = {
    * test.use({ deviceOptions: devices.adb({ serial: 'emulator-5554' }) });
    * ```
    */
-  adb: (opts: Omit<Extract<DeviceOptions, { provider: 'adb' }>, 'provider'> = {}): DeviceOptions => ({ provider: 'adb', ...opts }),
+  adb: (opts: Omit<Extract<DeviceOptions, { provider: 'adb' }>, 'provider'> = {}): DeviceOptions => ({
+    provider: 'adb',
+    ...opts,
+  }),
   /**
    * An emulator running `avd`, started for the run when none is.
    *
@@ -128,5 +137,8 @@ export const devices = {
    * test.use({ deviceOptions: devices.emulator({ avd: 'Pixel_8_API_34', headless: true }) });
    * ```
    */
-  emulator: (opts: Omit<Extract<DeviceOptions, { provider: 'emulator' }>, 'provider'>): DeviceOptions => ({ provider: 'emulator', ...opts }),
+  emulator: (opts: Omit<Extract<DeviceOptions, { provider: 'emulator' }>, 'provider'>): DeviceOptions => ({
+    provider: 'emulator',
+    ...opts,
+  }),
 };

@@ -1,5 +1,12 @@
 import type { DeviceClient } from '../device-runtime/client/index.js';
-import { REAL_CLOCK, settle, type Clock, type Observation, type Took, type UiNode } from '../device-runtime/protocol/index.js';
+import {
+  REAL_CLOCK,
+  settle,
+  type Clock,
+  type Observation,
+  type Took,
+  type UiNode,
+} from '../device-runtime/protocol/index.js';
 import { DeviceCalls, type TestScope } from './device-calls.js';
 import { TestEndedError } from './errors.js';
 import type { AppCrashedError } from './errors.js';
@@ -60,10 +67,19 @@ export class AppDriver implements InstancePort {
     readonly trajectory: Trajectory,
     readonly options: DriverOptions,
   ) {
-    this.calls = new DeviceCalls(client, this, options.scope, (api, reason, cause) => this.watch.crashError(api, reason, cause));
+    this.calls = new DeviceCalls(client, this, options.scope, (api, reason, cause) =>
+      this.watch.crashError(api, reason, cause),
+    );
     this.watch = new InstanceWatch(this.calls, this);
     this.screenshots = new Screenshots(this.calls, spaceId);
-    this.steps = new StepRecorder(trajectory, this.calls, this.screenshots, instance, options.screenshot ?? 'off', options.scope);
+    this.steps = new StepRecorder(
+      trajectory,
+      this.calls,
+      this.screenshots,
+      instance,
+      options.screenshot ?? 'off',
+      options.scope,
+    );
   }
 
   /** `com.example.app@2`: the package, and the instance when there is one. */
@@ -80,7 +96,9 @@ export class AppDriver implements InstancePort {
   /** `5000ms`, or `15000ms (5000ms × 3, the device's timing "hostile")` when scaled. */
   describeTimeout(ms: number): string {
     const scale = this.options.timeoutScale ?? 1;
-    return scale === 1 ? `${ms}ms` : `${ms}ms (${Math.round(ms / scale)}ms × ${scale}, the device's timing "${this.options.timingProfile ?? '?'}")`;
+    return scale === 1
+      ? `${ms}ms`
+      : `${ms}ms (${Math.round(ms / scale)}ms × ${scale}, the device's timing "${this.options.timingProfile ?? '?'}")`;
   }
 
   /**
@@ -123,15 +141,30 @@ export class AppDriver implements InstancePort {
    * Observe after an action until it shows an effect (the protocol's settle, the one loop both
    * sides run: a few quick looks); a crash of our instance seen meanwhile is raised.
    */
-  settle(api: string, before: Observation, node: UiNode | null, took: Took): Promise<{ obs: Observation; effect: boolean }> {
-    return settle(async () => {
-      const obs = await this.calls.call(api, 'ui_observe', { space_id: this.spaceId, max_nodes: 400, detail: 'compact' });
-      if (!this.watch.inFront(obs)) {
-        const crash = await this.watch.crashed(api);
-        if (crash) throw crash;
-      }
-      return obs;
-    }, before, node, took, this.clock);
+  settle(
+    api: string,
+    before: Observation,
+    node: UiNode | null,
+    took: Took,
+  ): Promise<{ obs: Observation; effect: boolean }> {
+    return settle(
+      async () => {
+        const obs = await this.calls.call(api, 'ui_observe', {
+          space_id: this.spaceId,
+          max_nodes: 400,
+          detail: 'compact',
+        });
+        if (!this.watch.inFront(obs)) {
+          const crash = await this.watch.crashed(api);
+          if (crash) throw crash;
+        }
+        return obs;
+      },
+      before,
+      node,
+      took,
+      this.clock,
+    );
   }
 
   // The port (port.ts): what AI steps, healing and skills may use of this instance.

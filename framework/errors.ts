@@ -12,7 +12,15 @@ export { describeNode };
  * `OPTION_RENAMED` (an option set under its old name: `use.app` is `use.apk` now), and the
  * `AI_*` codes of AI steps (framework/ai/errors.ts).
  */
-export type NestwrightErrorCode = ErrorCode | 'STRICT_MODE_VIOLATION' | 'SKILL_INVALID' | 'SKILL_FAILED' | 'CRASH_IGNORED' | 'USAGE' | 'OPTION_RENAMED' | `AI_${string}`;
+export type NestwrightErrorCode =
+  | ErrorCode
+  | 'STRICT_MODE_VIOLATION'
+  | 'SKILL_INVALID'
+  | 'SKILL_FAILED'
+  | 'CRASH_IGNORED'
+  | 'USAGE'
+  | 'OPTION_RENAMED'
+  | `AI_${string}`;
 
 /**
  * Codes that end a test: the app under test or the device is gone, so nothing after makes sense.
@@ -220,7 +228,11 @@ export class TestEndedError extends NestwrightError {
 export function describeScreen(obs: Observation | null, max = 40): string {
   if (!obs) return '  (no observation)';
   const head = `  ${obs.package ?? '(no app)'} ${obs.activity ?? ''} — snapshot ${obs.snapshot_id}${obs.tree_missing ? ' (tree missing)' : ''}`;
-  const kb = obs.keyboard ? [`  [soft keyboard up over ${obs.keyboard.bounds.join(',')}: nodes under it are not on screen; app.hideKeyboard() hides it]`] : [];
+  const kb = obs.keyboard
+    ? [
+        `  [soft keyboard up over ${obs.keyboard.bounds.join(',')}: nodes under it are not on screen; app.hideKeyboard() hides it]`,
+      ]
+    : [];
   const lines = obs.nodes.slice(0, max).map((n) => `  ${'  '.repeat(Math.min(n.depth ?? 0, 6))}${describeNode(n)}`);
   if (obs.nodes.length > max) lines.push(`  … ${obs.nodes.length - max} more`);
   return [head, ...kb, ...lines].join('\n');

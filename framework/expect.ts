@@ -11,7 +11,11 @@ import { visualMatchers } from './visual/matchers.js';
 import { toHaveNotification as notificationMatcher, type NotificationMatch } from './world/index.js';
 import { toPassAccessibilityAudit, type AccessibilityAuditOptions } from './a11y/index.js';
 
-type MatcherState = { isNot: boolean; timeout?: number; utils: { printExpected(v: unknown): string; printReceived(v: unknown): string } };
+type MatcherState = {
+  isNot: boolean;
+  timeout?: number;
+  utils: { printExpected(v: unknown): string; printReceived(v: unknown): string };
+};
 type Check = { pass: boolean; received: string };
 /**
  * What a failure message says was expected: the matcher's argument (`toHaveText('')` prints
@@ -60,28 +64,41 @@ async function retrying(
     return r.matched;
   };
   const run = async () => {
-    if (count !== undefined && target instanceof Locator && (await driver.resolvesOnDevice())) return onDevice(target, count);
-    const r = await poll(ms, async () => {
-      const obs = await driver.watch.observe(`expect.${name}`);
-      const nodes = target instanceof Locator && !obs.tree_missing ? await resolveIn(target, obs) : [];
-      const result = check(nodes, obs);
-      last = { obs, result };
-      const line = `${target instanceof Locator ? target.toString() : 'app'}: ${result.received}`;
-      if (log[log.length - 1] !== line) log.push(line);
-      return result.pass !== state.isNot ? { done: true, value: true } : { done: false };
-    }, driver.clock);
+    if (count !== undefined && target instanceof Locator && (await driver.resolvesOnDevice()))
+      return onDevice(target, count);
+    const r = await poll(
+      ms,
+      async () => {
+        const obs = await driver.watch.observe(`expect.${name}`);
+        const nodes = target instanceof Locator && !obs.tree_missing ? await resolveIn(target, obs) : [];
+        const result = check(nodes, obs);
+        last = { obs, result };
+        const line = `${target instanceof Locator ? target.toString() : 'app'}: ${result.received}`;
+        if (log[log.length - 1] !== line) log.push(line);
+        return result.pass !== state.isNot ? { done: true, value: true } : { done: false };
+      },
+      driver.clock,
+    );
     return 'value' in r;
   };
   let ok = false;
   const failed = new Error(`${name} failed`);
   await driver.steps
-    .step({ kind: 'assertion', api: `expect.${name}`, title, selector: target instanceof Locator ? target.toString() : null }, async (rec) => {
-      ok = await run();
-      const l = last as { obs: Observation } | null;
-      rec.before = l?.obs.snapshot_id ?? null;
-      rec.after = rec.before;
-      if (!ok) throw failed;
-    })
+    .step(
+      {
+        kind: 'assertion',
+        api: `expect.${name}`,
+        title,
+        selector: target instanceof Locator ? target.toString() : null,
+      },
+      async (rec) => {
+        ok = await run();
+        const l = last as { obs: Observation } | null;
+        rec.before = l?.obs.snapshot_id ?? null;
+        rec.after = rec.before;
+        if (!ok) throw failed;
+      },
+    )
     .catch((e) => {
       // Not getting the wanted answer is the matcher's failure, reported below; a crash or a
       // lost device is not an assertion result and ends the test as is.
@@ -92,11 +109,19 @@ async function retrying(
   const wanted = 'value' in expected ? state.utils.printExpected(expected.value) : expected.state;
   const message = () =>
     `expect(${target instanceof Locator ? 'locator' : 'app'}).${state.isNot ? 'not.' : ''}${name}(${'value' in expected ? wanted : ''}) failed\n\n` +
-    (target instanceof Locator ? `Locator: ${target}\n` : `App: ${target.package}${target.instance ? `@${target.instance}` : ''}\n`) +
+    (target instanceof Locator
+      ? `Locator: ${target}\n`
+      : `App: ${target.package}${target.instance ? `@${target.instance}` : ''}\n`) +
     `Expected: ${state.isNot ? 'not ' : ''}${wanted}\n` +
     `Received: ${l?.result.received ?? '(nothing observed)'}\n` +
     `Timeout: ${driver.describeTimeout(ms)}\n\nCall log:\n${log.map((x) => `  - ${x}`).join('\n')}\n\nScreen:\n${describeScreen(l?.obs ?? null)}`;
-  return { pass, message, name, expected: 'value' in expected ? expected.value : expected.state, actual: l?.result.received };
+  return {
+    pass,
+    message,
+    name,
+    expected: 'value' in expected ? expected.value : expected.state,
+    actual: l?.result.received,
+  };
 }
 
 async function resolveIn(locator: Locator, obs: Observation): Promise<UiNode[]> {
@@ -105,7 +130,8 @@ async function resolveIn(locator: Locator, obs: Observation): Promise<UiNode[]> 
 }
 
 const one = (nodes: UiNode[]) => (nodes.length === 1 ? nodes[0]! : null);
-const many = (nodes: UiNode[]) => (nodes.length > 1 ? `${nodes.length} nodes (strict mode: use .first() or a more specific locator)` : null);
+const many = (nodes: UiNode[]) =>
+  nodes.length > 1 ? `${nodes.length} nodes (strict mode: use .first() or a more specific locator)` : null;
 
 type TextExpectation = string | RegExp | ReadonlyArray<string | RegExp>;
 type TextOptions = {
@@ -120,14 +146,22 @@ const normalize = (t: string) => t.replace(/\s+/g, ' ').trim();
 /** Playwright's text comparison: whitespace normalized for strings, `ignoreCase` for both kinds. */
 function textMatches(actual: string, expected: string | RegExp, whole: boolean, ignoreCase: boolean): boolean {
   if (expected instanceof RegExp) {
-    const re = ignoreCase && !expected.flags.includes('i') ? new RegExp(expected.source, expected.flags + 'i') : expected;
+    const re =
+      ignoreCase && !expected.flags.includes('i') ? new RegExp(expected.source, expected.flags + 'i') : expected;
     return re.test(actual);
   }
   const fold = (t: string) => (ignoreCase ? normalize(t).toLowerCase() : normalize(t));
   return whole ? fold(actual) === fold(expected) : fold(actual).includes(fold(expected));
 }
 
-function textMatcher(state: MatcherState, name: 'toHaveText' | 'toContainText', received: Locator, expected: TextExpectation, opts: TextOptions, whole: boolean) {
+function textMatcher(
+  state: MatcherState,
+  name: 'toHaveText' | 'toContainText',
+  received: Locator,
+  expected: TextExpectation,
+  opts: TextOptions,
+  whole: boolean,
+) {
   const ignoreCase = opts.ignoreCase ?? false;
   return retrying(state, name, received, { value: expected }, opts.timeout, (nodes, obs) => {
     const texts = nodes.map((n) => fullText(obs.nodes, n));
@@ -138,7 +172,8 @@ function textMatcher(state: MatcherState, name: 'toHaveText' | 'toContainText', 
     }
     const got = JSON.stringify(texts);
     if (whole) {
-      const pass = texts.length === expected.length && expected.every((e, i) => textMatches(texts[i]!, e, true, ignoreCase));
+      const pass =
+        texts.length === expected.length && expected.every((e, i) => textMatches(texts[i]!, e, true, ignoreCase));
       return { pass, received: got };
     }
     // Each expected entry in a later match than the previous one (a subsequence).
@@ -151,11 +186,18 @@ function textMatcher(state: MatcherState, name: 'toHaveText' | 'toContainText', 
   });
 }
 
-function locatorMatcher(name: string, wanted: string, predicate: (n: UiNode) => boolean, describe: (n: UiNode) => string) {
+function locatorMatcher(
+  name: string,
+  wanted: string,
+  predicate: (n: UiNode) => boolean,
+  describe: (n: UiNode) => string,
+) {
   return async function (this: MatcherState, received: Locator, opts: { timeout?: number } = {}) {
     return retrying(this, name, received, { state: wanted }, opts.timeout, (nodes) => {
       const n = one(nodes);
-      return n ? { pass: predicate(n), received: describe(n) } : { pass: false, received: many(nodes) ?? 'no matching node' };
+      return n
+        ? { pass: predicate(n), received: describe(n) }
+        : { pass: false, received: many(nodes) ?? 'no matching node' };
     });
   };
 }
@@ -177,7 +219,15 @@ const matchers = {
    * ```
    */
   async toSatisfy(this: MatcherState, received: App, statement: string, opts: { timeout?: number } = {}) {
-    return { name: 'toSatisfy', ...(await satisfies(received.port, statement, this.isNot, received.driver.timeout(opts.timeout ?? this.timeout, 'expect'))) };
+    return {
+      name: 'toSatisfy',
+      ...(await satisfies(
+        received.port,
+        statement,
+        this.isNot,
+        received.driver.timeout(opts.timeout ?? this.timeout, 'expect'),
+      )),
+    };
   },
   /**
    * `expect(locator).toBeVisible({ timeout })`: exactly one node matches, on screen.
@@ -189,10 +239,20 @@ const matchers = {
    * ```
    */
   async toBeVisible(this: MatcherState, received: Locator, opts: { timeout?: number } = {}) {
-    return retrying(this, 'toBeVisible', received, { state: 'visible' }, opts.timeout, (nodes) => {
-      const n = one(nodes);
-      return n ? { pass: true, received: `visible: ${describeNode(n)}` } : { pass: false, received: many(nodes) ?? 'not on screen' };
-    }, 1);
+    return retrying(
+      this,
+      'toBeVisible',
+      received,
+      { state: 'visible' },
+      opts.timeout,
+      (nodes) => {
+        const n = one(nodes);
+        return n
+          ? { pass: true, received: `visible: ${describeNode(n)}` }
+          : { pass: false, received: many(nodes) ?? 'not on screen' };
+      },
+      1,
+    );
   },
   /**
    * `expect(locator).toBeHidden({ timeout })`: no node matches.
@@ -204,8 +264,16 @@ const matchers = {
    * ```
    */
   async toBeHidden(this: MatcherState, received: Locator, opts: { timeout?: number } = {}) {
-    return retrying(this, 'toBeHidden', received, { state: 'hidden' }, opts.timeout, (nodes) =>
-      nodes.length === 0 ? { pass: true, received: 'not on screen' } : { pass: false, received: `visible: ${nodes.map(describeNode).join('; ')}` },
+    return retrying(
+      this,
+      'toBeHidden',
+      received,
+      { state: 'hidden' },
+      opts.timeout,
+      (nodes) =>
+        nodes.length === 0
+          ? { pass: true, received: 'not on screen' }
+          : { pass: false, received: `visible: ${nodes.map(describeNode).join('; ')}` },
       0,
     );
   },
@@ -217,7 +285,12 @@ const matchers = {
    * await expect(app.getByRole('button', { name: 'Log in' })).toBeEnabled();
    * ```
    */
-  toBeEnabled: locatorMatcher('toBeEnabled', 'enabled', (n) => n.enabled, (n) => (n.enabled ? 'enabled' : 'disabled')),
+  toBeEnabled: locatorMatcher(
+    'toBeEnabled',
+    'enabled',
+    (n) => n.enabled,
+    (n) => (n.enabled ? 'enabled' : 'disabled'),
+  ),
   /**
    * `expect(locator).toBeDisabled({ timeout })`: the one matching node is disabled.
    *
@@ -226,7 +299,12 @@ const matchers = {
    * await expect(app.getByRole('button', { name: 'Log in' })).toBeDisabled();
    * ```
    */
-  toBeDisabled: locatorMatcher('toBeDisabled', 'disabled', (n) => !n.enabled, (n) => (n.enabled ? 'enabled' : 'disabled')),
+  toBeDisabled: locatorMatcher(
+    'toBeDisabled',
+    'disabled',
+    (n) => !n.enabled,
+    (n) => (n.enabled ? 'enabled' : 'disabled'),
+  ),
   /**
    * `expect(locator).toBeChecked({ timeout })`: the one matching checkbox, switch or radio button
    * is checked; `.not` for unchecked.
@@ -239,7 +317,12 @@ const matchers = {
    * await expect(wifi).toBeChecked();
    * ```
    */
-  toBeChecked: locatorMatcher('toBeChecked', 'checked', (n) => !!n.checked, (n) => (n.checked ? 'checked' : 'unchecked')),
+  toBeChecked: locatorMatcher(
+    'toBeChecked',
+    'checked',
+    (n) => !!n.checked,
+    (n) => (n.checked ? 'checked' : 'unchecked'),
+  ),
   /**
    * `expect(locator).toBeFocused({ timeout })`: the one matching node holds the input focus.
    *
@@ -249,7 +332,12 @@ const matchers = {
    * await expect(app.getById('title')).toBeFocused();
    * ```
    */
-  toBeFocused: locatorMatcher('toBeFocused', 'focused', (n) => n.focused, (n) => (n.focused ? 'focused' : 'not focused')),
+  toBeFocused: locatorMatcher(
+    'toBeFocused',
+    'focused',
+    (n) => n.focused,
+    (n) => (n.focused ? 'focused' : 'not focused'),
+  ),
   /**
    * The node's full text (its own and its descendants', see `locator.textContent()`) equals
    * `expected` (whitespace normalized; a RegExp tests it). An array checks every match of the
@@ -288,7 +376,15 @@ const matchers = {
    * ```
    */
   async toHaveCount(this: MatcherState, received: Locator, expected: number, opts: { timeout?: number } = {}) {
-    return retrying(this, 'toHaveCount', received, { value: expected }, opts.timeout, (nodes) => ({ pass: nodes.length === expected, received: String(nodes.length) }), Number.isInteger(expected) && expected >= 0 && expected <= 5_000 ? expected : undefined);
+    return retrying(
+      this,
+      'toHaveCount',
+      received,
+      { value: expected },
+      opts.timeout,
+      (nodes) => ({ pass: nodes.length === expected, received: String(nodes.length) }),
+      Number.isInteger(expected) && expected >= 0 && expected <= 5_000 ? expected : undefined,
+    );
   },
   /**
    * `expect(app).toHaveActivity(activity, { timeout })`: the activity in front of this instance
@@ -303,7 +399,10 @@ const matchers = {
    * ```
    */
   async toHaveActivity(this: MatcherState, received: App, expected: string, opts: { timeout?: number } = {}) {
-    return retrying(this, 'toHaveActivity', received, { value: expected }, opts.timeout, (_, obs) => ({ pass: obs.activity === expected, received: obs.activity ?? 'none' }));
+    return retrying(this, 'toHaveActivity', received, { value: expected }, opts.timeout, (_, obs) => ({
+      pass: obs.activity === expected,
+      received: obs.activity ?? 'none',
+    }));
   },
   /**
    * The instance crashed (APP_CRASHED). A crash ends a test; this is how a test checks one on
@@ -321,18 +420,30 @@ const matchers = {
     const driver = received.driver;
     const ms = driver.timeout(opts.timeout ?? this.timeout, 'expect');
     let state = 'unknown';
-    const r = await driver.steps.step({ kind: 'assertion', api: 'expect.toHaveCrashed', title: `Expect ${driver.who()} ${this.isNot ? 'not ' : ''}to have crashed`, selector: null }, () =>
-      poll(ms, async () => {
-        state = await driver.watch.state('expect.toHaveCrashed');
-        const raised = driver.options.scope?.acknowledge(driver.who()) ?? false;
-        return (state === 'crashed' || raised) !== this.isNot ? { done: true, value: true } : { done: false };
-      }, driver.clock),
+    const r = await driver.steps.step(
+      {
+        kind: 'assertion',
+        api: 'expect.toHaveCrashed',
+        title: `Expect ${driver.who()} ${this.isNot ? 'not ' : ''}to have crashed`,
+        selector: null,
+      },
+      () =>
+        poll(
+          ms,
+          async () => {
+            state = await driver.watch.state('expect.toHaveCrashed');
+            const raised = driver.options.scope?.acknowledge(driver.who()) ?? false;
+            return (state === 'crashed' || raised) !== this.isNot ? { done: true, value: true } : { done: false };
+          },
+          driver.clock,
+        ),
     );
     const pass = 'value' in r ? !this.isNot : this.isNot;
     return {
       pass,
       name: 'toHaveCrashed',
-      message: () => `expect(app).${this.isNot ? 'not.' : ''}toHaveCrashed() failed\n\nApp: ${driver.who()}\nExpected: ${this.isNot ? 'not ' : ''}crashed\nReceived: ${state}\nTimeout: ${driver.describeTimeout(ms)}`,
+      message: () =>
+        `expect(app).${this.isNot ? 'not.' : ''}toHaveCrashed() failed\n\nApp: ${driver.who()}\nExpected: ${this.isNot ? 'not ' : ''}crashed\nReceived: ${state}\nTimeout: ${driver.describeTimeout(ms)}`,
     };
   },
   /**
@@ -374,14 +485,24 @@ const matchers = {
   async toBeInForeground(this: MatcherState, received: App, opts: { timeout?: number } = {}) {
     const ms = received.driver.timeout(opts.timeout ?? this.timeout, 'expect');
     let last: Observation | null = null;
-    const r = await poll(ms, async () => {
-      const obs = await received.driver.calls.call('expect.toBeInForeground', 'ui_observe', { space_id: received.driver.spaceId, max_nodes: 1, detail: 'compact' });
-      last = obs;
-      return received.driver.watch.inFront(obs) !== this.isNot ? { done: true, value: obs } : { done: false };
-    }, received.driver.clock);
+    const r = await poll(
+      ms,
+      async () => {
+        const obs = await received.driver.calls.call('expect.toBeInForeground', 'ui_observe', {
+          space_id: received.driver.spaceId,
+          max_nodes: 1,
+          detail: 'compact',
+        });
+        last = obs;
+        return received.driver.watch.inFront(obs) !== this.isNot ? { done: true, value: obs } : { done: false };
+      },
+      received.driver.clock,
+    );
     const pass = 'value' in r ? !this.isNot : this.isNot;
     const seen = last as Observation | null;
-    const front = seen?.package ? `${seen.package}${seen.instance ? `@${seen.instance}` : ''} in front` : 'no app in front';
+    const front = seen?.package
+      ? `${seen.package}${seen.instance ? `@${seen.instance}` : ''} in front`
+      : 'no app in front';
     return {
       pass,
       name: 'toBeInForeground',
@@ -400,7 +521,12 @@ const matchers = {
    * await expect(app).toHaveNotification({ title: 'Reminder', text: 'Buy milk' });
    * ```
    */
-  async toHaveNotification(this: MatcherState, received: App, want: NotificationMatch, opts: { timeout?: number } = {}) {
+  async toHaveNotification(
+    this: MatcherState,
+    received: App,
+    want: NotificationMatch,
+    opts: { timeout?: number } = {},
+  ) {
     return notificationMatcher.call(this, received, want, opts);
   },
 };

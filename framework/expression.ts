@@ -31,7 +31,10 @@ class Reader {
   ) {}
 
   fail(why: string): never {
-    throw new NestwrightError(this.api, `cannot read the locator ${JSON.stringify(this.src)}: ${why} at column ${this.pos + 1}; write e.g. getByRole('button', { name: 'Save' }) or text="Save"`);
+    throw new NestwrightError(
+      this.api,
+      `cannot read the locator ${JSON.stringify(this.src)}: ${why} at column ${this.pos + 1}; write e.g. getByRole('button', { name: 'Save' }) or text="Save"`,
+    );
   }
   skip(): void {
     while (/\s/.test(this.src[this.pos] ?? '')) this.pos++;
@@ -108,7 +111,8 @@ class Reader {
         const o = opts(1);
         const step: Extract<Step, { kind: 'role' }> = { kind: 'role', role };
         if (o.name !== undefined) step.name = match(o.name as string | RegExp, o.exact);
-        for (const k of ['checked', 'disabled', 'selected', 'focused'] as const) if (typeof o[k] === 'boolean') step[k] = o[k];
+        for (const k of ['checked', 'disabled', 'selected', 'focused'] as const)
+          if (typeof o[k] === 'boolean') step[k] = o[k];
         return [step];
       }
       case 'locator': {
@@ -118,9 +122,17 @@ class Reader {
       }
       case 'filter': {
         const o = opts(0);
-        const text = (v: Value | undefined) => (typeof v === 'string' || v instanceof RegExp ? { text: v, exact: false } : undefined);
+        const text = (v: Value | undefined) =>
+          typeof v === 'string' || v instanceof RegExp ? { text: v, exact: false } : undefined;
         const has = Array.isArray(o.has) ? (o.has as Step[]) : undefined;
-        return [{ kind: 'filter', ...(text(o.hasText) ? { hasText: text(o.hasText)! } : {}), ...(text(o.hasNotText) ? { hasNotText: text(o.hasNotText)! } : {}), ...(has ? { has } : {}) }];
+        return [
+          {
+            kind: 'filter',
+            ...(text(o.hasText) ? { hasText: text(o.hasText)! } : {}),
+            ...(text(o.hasNotText) ? { hasNotText: text(o.hasNotText)! } : {}),
+            ...(has ? { has } : {}),
+          },
+        ];
       }
       case 'nth':
         if (typeof args[0] !== 'number') this.fail('nth() takes a number');
@@ -130,7 +142,9 @@ class Reader {
       case 'last':
         return [{ kind: 'nth', index: -1 }];
       default:
-        return this.fail(`${name}() is not a locator method (getByText, getByRole, getById, getByDesc, locator, filter, nth, first, last)`);
+        return this.fail(
+          `${name}() is not a locator method (getByText, getByRole, getById, getByDesc, locator, filter, nth, first, last)`,
+        );
     }
   }
 
@@ -163,7 +177,8 @@ class Reader {
         this.pos++;
         return out;
       }
-      if (quote === '`' && c === '$' && this.src[this.pos + 1] === '{') this.fail('template literals with ${…} cannot be read');
+      if (quote === '`' && c === '$' && this.src[this.pos + 1] === '{')
+        this.fail('template literals with ${…} cannot be read');
       if (c === '\\') {
         const n = this.src[++this.pos];
         out += n === 'n' ? '\n' : n === 't' ? '\t' : (n ?? '');

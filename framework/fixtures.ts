@@ -1,5 +1,10 @@
 import { _baseTest, type TestInfo, type TestType } from '@playwright/test';
-import { connectDevice, DeviceOptionsSchema, startEmbeddedDevice, type EmbeddedDevice } from '../device-runtime/providers/index.js';
+import {
+  connectDevice,
+  DeviceOptionsSchema,
+  startEmbeddedDevice,
+  type EmbeddedDevice,
+} from '../device-runtime/providers/index.js';
 import { App } from './app.js';
 import type { TestScope } from './driver.js';
 import { NestwrightError } from './errors.js';
@@ -10,9 +15,20 @@ import type { Device } from './device.js';
 import { setTestContext, Space, type TestContext } from './space.js';
 import { Trajectory, TRAJECTORY_ATTACHMENT } from './trajectory.js';
 import { platformPart } from './visual/platform.js';
-import { fixtureNames, renamedOption, trajectoryScreenshots, type NestwrightTestOptions, type NestwrightWorkerOptions } from './use-options.js';
+import {
+  fixtureNames,
+  renamedOption,
+  trajectoryScreenshots,
+  type NestwrightTestOptions,
+  type NestwrightWorkerOptions,
+} from './use-options.js';
 
-export type { NestwrightOptions, NestwrightUse, NestwrightTestOptions, NestwrightWorkerOptions } from './use-options.js';
+export type {
+  NestwrightOptions,
+  NestwrightUse,
+  NestwrightTestOptions,
+  NestwrightWorkerOptions,
+} from './use-options.js';
 
 type TestOptions = NestwrightTestOptions & {
   /**
@@ -75,12 +91,17 @@ const withOptions = base.extend<TestOptions, WorkerOptions>({
     async ({ trajectory }, use, testInfo) => {
       const t = new Trajectory();
       await use(t);
-      const keep = trajectory === 'on' || (trajectory === 'retain-on-failure' && testInfo.status !== testInfo.expectedStatus);
+      const keep =
+        trajectory === 'on' || (trajectory === 'retain-on-failure' && testInfo.status !== testInfo.expectedStatus);
       if (keep && t.steps.length > 0) {
         // Pushed rather than testInfo.attach(): the same attachment for the reporters, without
         // the test's output directory that attach() creates (and Playwright then removes) or
         // an "Attach" step, on every passing test.
-        testInfo.attachments.push({ name: TRAJECTORY_ATTACHMENT, body: Buffer.from(JSON.stringify(t.toJSON(), null, 2)), contentType: 'application/json' });
+        testInfo.attachments.push({
+          name: TRAJECTORY_ATTACHMENT,
+          body: Buffer.from(JSON.stringify(t.toJSON(), null, 2)),
+          contentType: 'application/json',
+        });
       }
     },
     { box: 'self' },
@@ -102,9 +123,17 @@ const fixtures = withOptions.extend<{ app: App; _testContext: TestContext }, { d
       // with test.use({ deviceOptions: devices.sim({ faults: 'hostile' }) }) gets a simulator of
       // its own for its worker, rather than having them silently ignored.
       let own: EmbeddedDevice | null = null;
-      if (options.provider === 'sim' && !options.url && simSettings(options) !== simSettings(Reflect.get(workerInfo.project.use, 'deviceOptions'))) {
+      if (
+        options.provider === 'sim' &&
+        !options.url &&
+        simSettings(options) !== simSettings(Reflect.get(workerInfo.project.use, 'deviceOptions'))
+      ) {
         const { faults, seed, slots } = options;
-        own = await startEmbeddedDevice({ ...(faults ? { faults } : {}), ...(seed !== undefined ? { seed } : {}), ...(slots ? { slots } : {}) });
+        own = await startEmbeddedDevice({
+          ...(faults ? { faults } : {}),
+          ...(seed !== undefined ? { seed } : {}),
+          ...(slots ? { slots } : {}),
+        });
       }
       const conn = await connectDevice(own ? { provider: 'sim', url: own.url, token: own.token } : options);
       const extra: Space[] = [];
@@ -130,7 +159,10 @@ const fixtures = withOptions.extend<{ app: App; _testContext: TestContext }, { d
 
   space: [
     async ({ device }, use, workerInfo) => {
-      const space = await Space.create(connected(device).client, `worker-${workerInfo.parallelIndex}-${workerInfo.workerIndex}`);
+      const space = await Space.create(
+        connected(device).client,
+        `worker-${workerInfo.parallelIndex}-${workerInfo.workerIndex}`,
+      );
       await use(space);
       await space.delete().catch(() => {});
     },
@@ -138,7 +170,24 @@ const fixtures = withOptions.extend<{ app: App; _testContext: TestContext }, { d
   ],
 
   _testContext: [
-    async ({ _trajectory, actionTimeout, screenshot, permissions, device, deviceActions, heal, _healStore, geolocation, locale, timezoneId, colorScheme }, use, testInfo) => {
+    async (
+      {
+        _trajectory,
+        actionTimeout,
+        screenshot,
+        permissions,
+        device,
+        deviceActions,
+        heal,
+        _healStore,
+        geolocation,
+        locale,
+        timezoneId,
+        colorScheme,
+      },
+      use,
+      testInfo,
+    ) => {
       connected(device);
       // Baselines are per device (`<name>-<project>-<platform>.png`): Playwright's own fixture sets the suffix to the OS.
       testInfo.snapshotSuffix = platformPart(await device.info().catch(() => null));
@@ -154,7 +203,8 @@ const fixtures = withOptions.extend<{ app: App; _testContext: TestContext }, { d
       const inFlight = new Set<Promise<unknown>>();
       const scope: TestScope = {
         signal: abort.signal,
-        endReason: () => `Test timeout of ${testInfo.timeout}ms exceeded${scale !== 1 ? ` (${Math.round(testInfo.timeout / scale)}ms × ${scale}, the device's timing "${timing?.profile}")` : ''}.`,
+        endReason: () =>
+          `Test timeout of ${testInfo.timeout}ms exceeded${scale !== 1 ? ` (${Math.round(testInfo.timeout / scale)}ms × ${scale}, the device's timing "${timing?.profile}")` : ''}.`,
         raised: (error, driver) => void fatal.push({ error, who: driver.who(), acknowledged: false }),
         // An async function awaiting the work, not work.then(…): a then-reaction on the step's
         // promise ends V8's async stack trace there, and healing finds the spec line by it.
@@ -229,7 +279,11 @@ const fixtures = withOptions.extend<{ app: App; _testContext: TestContext }, { d
     _testContext.appFixture = true;
     if (legacy !== undefined) throw renamedOption('app', { config: legacy });
     if (!apk || typeof apk !== 'string') {
-      throw new NestwrightError('app', "set use.apk in playwright.config.ts, or test.use({ apk: 'fixtures/apks/notes.apk' }) — an APK path, or the package of an app already in the space.", { code: 'USAGE' });
+      throw new NestwrightError(
+        'app',
+        "set use.apk in playwright.config.ts, or test.use({ apk: 'fixtures/apks/notes.apk' }) — an APK path, or the package of an app already in the space.",
+        { code: 'USAGE' },
+      );
     }
     _testContext.appPackage = await space.ensure(apk);
     const app = await space.launch(apk);
@@ -243,7 +297,8 @@ const fixtures = withOptions.extend<{ app: App; _testContext: TestContext }, { d
       options: { apk, actionTimeout: _testContext.options.actionTimeout, screenshot: _testContext.options.screenshot },
     };
     await use(app);
-    if (testInfo.status !== testInfo.expectedStatus) await attachFailure(app, _testContext.trajectory, testInfo).catch(() => {});
+    if (testInfo.status !== testInfo.expectedStatus)
+      await attachFailure(app, _testContext.trajectory, testInfo).catch(() => {});
   },
 });
 
@@ -290,7 +345,9 @@ async function attachFailure(app: App, trajectory: Trajectory, testInfo: TestInf
     await testInfo.attach('logcat', { body: lines.join('\n') + '\n', contentType: 'text/plain' });
     failure.logcat = 'logcat';
   }
-  const tree = await app.driver.calls.afterTest('test', 'ui_observe', { space_id: app.driver.spaceId, detail: 'full', max_nodes: 5000 }).catch(() => null);
+  const tree = await app.driver.calls
+    .afterTest('test', 'ui_observe', { space_id: app.driver.spaceId, detail: 'full', max_nodes: 5000 })
+    .catch(() => null);
   if (tree) {
     await testInfo.attach('full tree', { body: JSON.stringify(tree, null, 2), contentType: 'application/json' });
     failure.tree = 'full tree';
@@ -363,4 +420,7 @@ export interface NestwrightWorkerArgs {
  * });
  * ```
  */
-export const test: TestType<NestwrightTestArgs & NestwrightTestOptions, NestwrightWorkerArgs & NestwrightWorkerOptions> = fixtures;
+export const test: TestType<
+  NestwrightTestArgs & NestwrightTestOptions,
+  NestwrightWorkerArgs & NestwrightWorkerOptions
+> = fixtures;

@@ -1,6 +1,11 @@
 import type { FullConfig } from '@playwright/test';
 import { dirname } from 'node:path';
-import { EMBEDDED_TOKEN_ENV, EMBEDDED_URL_ENV, startEmbeddedDevice, startRunEmulators } from '../device-runtime/providers/index.js';
+import {
+  EMBEDDED_TOKEN_ENV,
+  EMBEDDED_URL_ENV,
+  startEmbeddedDevice,
+  startRunEmulators,
+} from '../device-runtime/providers/index.js';
 import { clearProposals } from './heal/proposals.js';
 import { renamedOption } from './use-options.js';
 
@@ -40,7 +45,11 @@ async function startRunSim(config: FullConfig): Promise<(() => Promise<void>) | 
   const faults = process.env.NESTWRIGHT_FAULTS ?? first.faults;
   const seed = process.env.NESTWRIGHT_SEED ? Number(process.env.NESTWRIGHT_SEED) : first.seed;
   const slots = first.slots;
-  const sim = await startEmbeddedDevice({ ...(faults ? { faults } : {}), ...(seed !== undefined ? { seed } : {}), ...(slots !== undefined ? { slots } : {}) });
+  const sim = await startEmbeddedDevice({
+    ...(faults ? { faults } : {}),
+    ...(seed !== undefined ? { seed } : {}),
+    ...(slots !== undefined ? { slots } : {}),
+  });
   process.env[EMBEDDED_URL_ENV] = sim.url;
   process.env[EMBEDDED_TOKEN_ENV] = sim.token;
   return async () => {

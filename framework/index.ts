@@ -12,7 +12,15 @@
  *
  * @module nestwright
  */
-export { test, type NestwrightOptions, type NestwrightUse, type NestwrightTestOptions, type NestwrightWorkerOptions, type NestwrightTestArgs, type NestwrightWorkerArgs } from './fixtures.js';
+export {
+  test,
+  type NestwrightOptions,
+  type NestwrightUse,
+  type NestwrightTestOptions,
+  type NestwrightWorkerOptions,
+  type NestwrightTestArgs,
+  type NestwrightWorkerArgs,
+} from './fixtures.js';
 export { expect, type NestwrightMatchers } from './expect.js';
 export type { ScreenshotOptions } from './visual/options.js';
 export { defineConfig } from './config.js';
@@ -21,12 +29,47 @@ export type { DeviceOptions } from '../device-runtime/providers/index.js';
 export { App } from './app.js';
 export type { AppAi } from './ai/app-ai.js';
 export type { SkillRunResult } from './skills/index.js';
-export type { AccessibilityAuditOptions, AccessibilityAuditResult, AccessibilityFinding, RuleName as AccessibilityRule, Severity as AccessibilitySeverity, Measured as AccessibilityMeasure, RuleSelection as AccessibilityRuleSelection } from './a11y/index.js';
+export type {
+  AccessibilityAuditOptions,
+  AccessibilityAuditResult,
+  AccessibilityFinding,
+  RuleName as AccessibilityRule,
+  Severity as AccessibilitySeverity,
+  Measured as AccessibilityMeasure,
+  RuleSelection as AccessibilityRuleSelection,
+} from './a11y/index.js';
 export { Locator, type RoleOptions } from './locator.js';
 export { Space } from './space.js';
-export type { AppClock, AppNotifications, AppNotification, NotificationMatch, AppBiometrics, AppCamera, AppClipboard, Geolocation, WorldOptions, TimeInput } from './world/index.js';
-export { NestwrightError, TimeoutError, StrictModeViolationError, AppCrashedError, DeviceDisconnectedError, type NestwrightErrorCode } from './errors.js';
+export type {
+  AppClock,
+  AppNotifications,
+  AppNotification,
+  NotificationMatch,
+  AppBiometrics,
+  AppCamera,
+  AppClipboard,
+  Geolocation,
+  WorldOptions,
+  TimeInput,
+} from './world/index.js';
+export {
+  NestwrightError,
+  TimeoutError,
+  StrictModeViolationError,
+  AppCrashedError,
+  DeviceDisconnectedError,
+  type NestwrightErrorCode,
+} from './errors.js';
 export { TRAJECTORY_ATTACHMENT, type TrajectoryStep } from './trajectory.js';
 export { DeviceError } from '../device-runtime/client/index.js';
 export type { Secret } from './ai/secret.js';
-export { secret, AiError, MODEL_PRICES, DEFAULT_MODELS, type AiErrorCode, type AiOptionsInput, type AiStepRecord, type ModelAdapter } from './ai/index.js';
+export {
+  secret,
+  AiError,
+  MODEL_PRICES,
+  DEFAULT_MODELS,
+  type AiErrorCode,
+  type AiOptionsInput,
+  type AiStepRecord,
+  type ModelAdapter,
+} from './ai/index.js';

@@ -35,7 +35,11 @@ export class InstanceWatch {
    * prompt, a system dialog), which is part of our screen and must not be dismissed.
    */
   async observe(api: string, opts: { detail?: 'compact' | 'full'; maxNodes?: number } = {}): Promise<Observation> {
-    const args = { space_id: this.ref.spaceId, max_nodes: opts.maxNodes ?? 400, detail: opts.detail ?? 'compact' } as const;
+    const args = {
+      space_id: this.ref.spaceId,
+      max_nodes: opts.maxNodes ?? 400,
+      detail: opts.detail ?? 'compact',
+    } as const;
     let obs = await this.calls.call(api, 'ui_observe', args);
     if (!this.inFront(obs)) {
       const state = await this.state(api);
@@ -67,7 +71,9 @@ export class InstanceWatch {
   /** Our instance's state from space_list_apps (one call). */
   async state(api: string): Promise<InstanceState> {
     const { apps } = await this.calls.call(api, 'space_list_apps', { space_id: this.ref.spaceId });
-    const inst = apps.find((a) => a.package === this.ref.pkg)?.instances.find((i) => i.instance === (this.ref.instance ?? '0'));
+    const inst = apps
+      .find((a) => a.package === this.ref.pkg)
+      ?.instances.find((i) => i.instance === (this.ref.instance ?? '0'));
     return inst?.state ?? 'gone';
   }
 
@@ -77,7 +83,13 @@ export class InstanceWatch {
     const lines = await this.logcat().catch(() => []);
     const fatal = lines.map((l) => l.includes('FATAL EXCEPTION')).lastIndexOf(true);
     const body = (l: string) => l.replace(/^\S+ \d+ \w \S+: /, '');
-    const stack = fatal >= 0 ? lines.slice(fatal + 1).map(body).filter((l) => /^(\s|[\w.$]+(Exception|Error)\b|Caused by)/.test(l)) : [];
+    const stack =
+      fatal >= 0
+        ? lines
+            .slice(fatal + 1)
+            .map(body)
+            .filter((l) => /^(\s|[\w.$]+(Exception|Error)\b|Caused by)/.test(l))
+        : [];
     const reason = stack.length > 0 ? stack.join('\n') : 'the process died (no FATAL EXCEPTION in its logcat)';
     const why = stack[0] ?? reason;
     return this.calls.fatal(new AppCrashedError(api, `${this.who()} crashed: ${why}`, reason, lines));
@@ -86,7 +98,9 @@ export class InstanceWatch {
   /** The error for an APP_CRASHED answer: the device's reason and the instance's logcat. */
   async crashError(api: string, reason: string, cause?: unknown): Promise<AppCrashedError> {
     const logcat = await this.logcat().catch(() => []);
-    return this.calls.fatal(new AppCrashedError(api, `${this.who()} crashed: ${reason.split('\n')[0]}`, reason, logcat, { cause }));
+    return this.calls.fatal(
+      new AppCrashedError(api, `${this.who()} crashed: ${reason.split('\n')[0]}`, reason, logcat, { cause }),
+    );
   }
 
   /** The instance's logcat, formatted like `adb logcat -v threadtime` lines. */
@@ -98,6 +112,8 @@ export class InstanceWatch {
       max_lines: maxLines,
     });
     // One output line per message line, each with its prefix, as `adb logcat` prints a stack.
-    return lines.flatMap((l) => l.message.split('\n').map((m) => `${new Date(l.ts).toISOString()} ${l.pid} ${l.level} ${l.tag}: ${m}`));
+    return lines.flatMap((l) =>
+      l.message.split('\n').map((m) => `${new Date(l.ts).toISOString()} ${l.pid} ${l.level} ${l.tag}: ${m}`),
+    );
   }
 }

@@ -1,4 +1,12 @@
-import { formatTitle, screenChanged, TOOLS, type Key, type Observation, type Took, type UiNode } from '../device-runtime/protocol/index.js';
+import {
+  formatTitle,
+  screenChanged,
+  TOOLS,
+  type Key,
+  type Observation,
+  type Took,
+  type UiNode,
+} from '../device-runtime/protocol/index.js';
 import { DeviceError } from '../device-runtime/client/index.js';
 import { CallSite } from './call-site.js';
 import type { HealedTarget } from './port.js';
@@ -22,14 +30,30 @@ export type TitleFields = Record<string, unknown> | ((node: UiNode | null) => Re
  * between), then verify: a device may answer ok and drop the input, so when the screen shows
  * no effect after a short wait the action is repeated (twice at most).
  */
-export function act(locator: LocatorRef, api: string, tool: SelectorTool, args: Record<string, unknown>, opts: { timeout?: number } = {}, extraTitle: TitleFields = {}, took: Took = screenChanged): Promise<void> {
+export function act(
+  locator: LocatorRef,
+  api: string,
+  tool: SelectorTool,
+  args: Record<string, unknown>,
+  opts: { timeout?: number } = {},
+  extraTitle: TitleFields = {},
+  took: Took = screenChanged,
+): Promise<void> {
   // Tracked whole, not only its step: part of it runs before the step opens.
   const work = actUntracked(locator, api, tool, args, opts, extraTitle, took);
   const scope = locator.driver.options.scope;
   return scope ? scope.track(work) : work;
 }
 
-async function actUntracked(locator: LocatorRef, api: string, tool: SelectorTool, args: Record<string, unknown>, opts: { timeout?: number }, extraTitle: TitleFields, took: Took): Promise<void> {
+async function actUntracked(
+  locator: LocatorRef,
+  api: string,
+  tool: SelectorTool,
+  args: Record<string, unknown>,
+  opts: { timeout?: number },
+  extraTitle: TitleFields,
+  took: Took,
+): Promise<void> {
   const d = locator.driver;
   const started = Date.now();
   const trips = d.calls.roundTrips;
@@ -41,7 +65,10 @@ async function actUntracked(locator: LocatorRef, api: string, tool: SelectorTool
   // A repeat of an action that showed no effect still gets a short wait when the deadline has passed.
   const find = async (repeat = false): Promise<{ node: UiNode; obs: Observation }> => {
     try {
-      return await waitHere(locator, api, { timeout: Math.max(repeat ? d.timeout(REPEAT_WAIT_MS) : 1, deadline - Date.now()), log });
+      return await waitHere(locator, api, {
+        timeout: Math.max(repeat ? d.timeout(REPEAT_WAIT_MS) : 1, deadline - Date.now()),
+        log,
+      });
     } catch (e) {
       if (e instanceof TimeoutError) throw waitTimeout(d, api, timeout, log, e.observation);
       throw e;
@@ -52,59 +79,80 @@ async function actUntracked(locator: LocatorRef, api: string, tool: SelectorTool
   // never shown), its first resolution. The step's record still counts that time and those
   // round trips. A node never found gives the title for `null`.
   let first: { found?: { node: UiNode; obs: Observation }; done?: DeviceDone; error?: unknown } | null = null;
-  if (await d.resolvesOnDevice()) first = await actOnDevice(locator, api, tool, args, timeout).then((done) => ({ done }), (error: unknown) => ({ error }));
-  else if (typeof extraTitle === 'function') first = await find().then((found) => ({ found }), (error: unknown) => ({ error }));
-  const fields = typeof extraTitle === 'function' ? extraTitle(first?.found?.node ?? first?.done?.node ?? null) : extraTitle;
+  if (await d.resolvesOnDevice())
+    first = await actOnDevice(locator, api, tool, args, timeout).then(
+      (done) => ({ done }),
+      (error: unknown) => ({ error }),
+    );
+  else if (typeof extraTitle === 'function')
+    first = await find().then(
+      (found) => ({ found }),
+      (error: unknown) => ({ error }),
+    );
+  const fields =
+    typeof extraTitle === 'function' ? extraTitle(first?.found?.node ?? first?.done?.node ?? null) : extraTitle;
   const title = formatTitle(TOOLS[tool].title, fields, { target: locator.toString() });
-  await d.steps.step({ kind: 'action', api, title, selector: locator.toString(), roundTripsFrom: trips }, async (record) => {
-    record.startedAt = started;
-    if (first?.done) {
-      record.node = first.done.node;
-      record.before = first.done.before;
-      record.after = first.done.after;
-      return;
-    }
-    let attempts = 0;
-    let healed: HealedTarget | null = null;
-    // The node in the look after an action that showed no effect: acted on again from there.
-    let again: { node: UiNode; obs: Observation } | null = null;
-    for (;;) {
-      let found: { node: UiNode; obs: Observation };
-      try {
-        if (first && 'error' in first) throw first.error;
-        found = first?.found ?? again ?? (await find(attempts > 0));
-      } catch (error) {
-        // Nothing (or several) matched: healing may name the node, or add why not to the error.
-        if (!d.options.heal) throw error;
-        found = healed = await d.options.heal.missed({ api, locator, error, record, ...(at ? { at } : {}) });
-      } finally {
-        first = null;
-        again = null;
+  await d.steps.step(
+    { kind: 'action', api, title, selector: locator.toString(), roundTripsFrom: trips },
+    async (record) => {
+      record.startedAt = started;
+      if (first?.done) {
+        record.node = first.done.node;
+        record.before = first.done.before;
+        record.after = first.done.after;
+        return;
       }
-      const { node, obs } = found;
-      record.node = node;
-      record.before ??= obs.snapshot_id;
-      try {
-        await d.calls.raw(tool, { space_id: d.spaceId, node_id: node.id, snapshot_id: obs.snapshot_id, ...args } as never);
-      } catch (e) {
-        if (e instanceof DeviceError && (e.code === 'SNAPSHOT_STALE' || e.code === 'NODE_NOT_FOUND') && Date.now() < deadline) {
-          log.push(`  the screen changed before the action (${e.code}); resolving again`);
-          continue;
+      let attempts = 0;
+      let healed: HealedTarget | null = null;
+      // The node in the look after an action that showed no effect: acted on again from there.
+      let again: { node: UiNode; obs: Observation } | null = null;
+      for (;;) {
+        let found: { node: UiNode; obs: Observation };
+        try {
+          if (first && 'error' in first) throw first.error;
+          found = first?.found ?? again ?? (await find(attempts > 0));
+        } catch (error) {
+          // Nothing (or several) matched: healing may name the node, or add why not to the error.
+          if (!d.options.heal) throw error;
+          found = healed = await d.options.heal.missed({ api, locator, error, record, ...(at ? { at } : {}) });
+        } finally {
+          first = null;
+          again = null;
         }
-        throw await d.calls.translate(api, e);
+        const { node, obs } = found;
+        record.node = node;
+        record.before ??= obs.snapshot_id;
+        try {
+          await d.calls.raw(tool, {
+            space_id: d.spaceId,
+            node_id: node.id,
+            snapshot_id: obs.snapshot_id,
+            ...args,
+          } as never);
+        } catch (e) {
+          if (
+            e instanceof DeviceError &&
+            (e.code === 'SNAPSHOT_STALE' || e.code === 'NODE_NOT_FOUND') &&
+            Date.now() < deadline
+          ) {
+            log.push(`  the screen changed before the action (${e.code}); resolving again`);
+            continue;
+          }
+          throw await d.calls.translate(api, e);
+        }
+        attempts++;
+        const after = await d.settle(api, obs, node, took);
+        record.after = after.obs.snapshot_id;
+        // A dropped input gets its repeats even when the wait before it took the whole timeout.
+        if (after.effect || attempts >= 3) {
+          await healed?.verify(after);
+          break;
+        }
+        log.push(`  no effect on screen after the action; repeating it (the device may have dropped the input)`);
+        if (!healed) again = sameNode(locator, after.obs, node);
       }
-      attempts++;
-      const after = await d.settle(api, obs, node, took);
-      record.after = after.obs.snapshot_id;
-      // A dropped input gets its repeats even when the wait before it took the whole timeout.
-      if (after.effect || attempts >= 3) {
-        await healed?.verify(after);
-        break;
-      }
-      log.push(`  no effect on screen after the action; repeating it (the device may have dropped the input)`);
-      if (!healed) again = sameNode(locator, after.obs, node);
-    }
-  });
+    },
+  );
 }
 
 /** How long (ms, before the device's timing scale) a repeat may wait for its node when the action's deadline has passed. */
@@ -123,39 +171,81 @@ export async function scrollIntoView(locator: LocatorRef, opts: { timeout?: numb
   const api = 'locator.scrollIntoView';
   const d = locator.driver;
   const timeout = d.timeout(opts.timeout);
-  await d.steps.step({ kind: 'action', api, title: `Scroll ${locator} into view`, selector: locator.toString() }, async (record) => {
-    const { node, obs } = (await d.resolvesOnDevice()) ? await scrollOnDevice(locator, api, timeout) : await waitHere(locator, api, { enabled: false, timeout });
-    record.node = node;
-    record.before = record.after = obs.snapshot_id;
-  });
+  await d.steps.step(
+    { kind: 'action', api, title: `Scroll ${locator} into view`, selector: locator.toString() },
+    async (record) => {
+      const { node, obs } = (await d.resolvesOnDevice())
+        ? await scrollOnDevice(locator, api, timeout)
+        : await waitHere(locator, api, { enabled: false, timeout });
+      record.node = node;
+      record.before = record.after = obs.snapshot_id;
+    },
+  );
 }
 
 /** Swipe across the node from its center towards `direction` (see Locator.swipe). */
-export async function swipe(locator: LocatorRef, direction: 'up' | 'down' | 'left' | 'right', opts: { distance?: number; duration?: number; timeout?: number }): Promise<void> {
+export async function swipe(
+  locator: LocatorRef,
+  direction: 'up' | 'down' | 'left' | 'right',
+  opts: { distance?: number; duration?: number; timeout?: number },
+): Promise<void> {
   const api = 'locator.swipe';
   const d = locator.driver;
   const distance = Math.min(0.95, Math.max(0.05, opts.distance ?? 0.6));
-  await d.steps.step({ kind: 'action', api, title: `Swipe ${direction} on ${locator}`, selector: locator.toString() }, async (record) => {
-    const { node, obs } = await waitHere(locator, api, { enabled: false, scroll: false, timeout: d.timeout(opts.timeout) });
-    record.node = node;
-    record.before = obs.snapshot_id;
-    const [l, t, r, b] = node.bounds;
-    const cx = Math.round((l + r) / 2);
-    const cy = Math.round((t + b) / 2);
-    const dx = Math.round(((r - l) * distance) / 2);
-    const dy = Math.round(((b - t) * distance) / 2);
-    const [from, to]: [[number, number], [number, number]] =
-      direction === 'up' ? [[cx, cy + dy], [cx, cy - dy]] : direction === 'down' ? [[cx, cy - dy], [cx, cy + dy]] : direction === 'left' ? [[cx + dx, cy], [cx - dx, cy]] : [[cx - dx, cy], [cx + dx, cy]];
-    await d.calls.call(api, 'ui_swipe', { space_id: d.spaceId, from, to, duration_ms: opts.duration ?? 300 });
-    const after = await d.watch.observe(api);
-    record.after = after.snapshot_id;
-  });
+  await d.steps.step(
+    { kind: 'action', api, title: `Swipe ${direction} on ${locator}`, selector: locator.toString() },
+    async (record) => {
+      const { node, obs } = await waitHere(locator, api, {
+        enabled: false,
+        scroll: false,
+        timeout: d.timeout(opts.timeout),
+      });
+      record.node = node;
+      record.before = obs.snapshot_id;
+      const [l, t, r, b] = node.bounds;
+      const cx = Math.round((l + r) / 2);
+      const cy = Math.round((t + b) / 2);
+      const dx = Math.round(((r - l) * distance) / 2);
+      const dy = Math.round(((b - t) * distance) / 2);
+      const [from, to]: [[number, number], [number, number]] =
+        direction === 'up'
+          ? [
+              [cx, cy + dy],
+              [cx, cy - dy],
+            ]
+          : direction === 'down'
+            ? [
+                [cx, cy - dy],
+                [cx, cy + dy],
+              ]
+            : direction === 'left'
+              ? [
+                  [cx + dx, cy],
+                  [cx - dx, cy],
+                ]
+              : [
+                  [cx - dx, cy],
+                  [cx + dx, cy],
+                ];
+      await d.calls.call(api, 'ui_swipe', { space_id: d.spaceId, from, to, duration_ms: opts.duration ?? 300 });
+      const after = await d.watch.observe(api);
+      record.after = after.snapshot_id;
+    },
+  );
 }
 
 /** After the tap that focuses the node: press `key`, a step of its own. */
 export async function pressKey(locator: LocatorRef, key: Key): Promise<void> {
   const d = locator.driver;
-  await d.steps.step({ kind: 'action', api: 'locator.press', title: formatTitle(TOOLS.ui_key.title, { key }), selector: locator.toString() }, (record) => pressVerified(d, 'locator.press', key, record));
+  await d.steps.step(
+    {
+      kind: 'action',
+      api: 'locator.press',
+      title: formatTitle(TOOLS.ui_key.title, { key }),
+      selector: locator.toString(),
+    },
+    (record) => pressVerified(d, 'locator.press', key, record),
+  );
 }
 
 /**
@@ -163,7 +253,12 @@ export async function pressKey(locator: LocatorRef, key: Key): Promise<void> {
  * nothing here, when pressing it again is harmless too) and is pressed again, three presses at
  * most. Back first closes a dialog, then the keyboard; enter submits the focused field.
  */
-export async function pressVerified(d: AppDriver, api: string, key: Key, record: { before: string | null; after: string | null }): Promise<void> {
+export async function pressVerified(
+  d: AppDriver,
+  api: string,
+  key: Key,
+  record: { before: string | null; after: string | null },
+): Promise<void> {
   const before = await d.watch.observe(api);
   record.before = before.snapshot_id;
   for (let attempt = 1; ; attempt++) {

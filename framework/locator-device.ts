@@ -32,7 +32,13 @@ function selectorArgs(locator: LocatorRef) {
 }
 
 /** One action call: wait (enabled, scrolling to find it), act, verify. */
-export async function actOnDevice(locator: LocatorRef, api: string, tool: SelectorTool, args: Record<string, unknown>, timeout: number): Promise<DeviceDone> {
+export async function actOnDevice(
+  locator: LocatorRef,
+  api: string,
+  tool: SelectorTool,
+  args: Record<string, unknown>,
+  timeout: number,
+): Promise<DeviceDone> {
   const d = locator.driver;
   const heal = d.options.heal;
   try {
@@ -54,11 +60,22 @@ export async function actOnDevice(locator: LocatorRef, api: string, tool: Select
 }
 
 /** `scrollIntoView`: one ui_scroll with the selector; the device scrolls the list until the node is in view and answers with it and the screen it is on. */
-export async function scrollOnDevice(locator: LocatorRef, api: string, timeout: number): Promise<{ node: UiNode; obs: Observation }> {
+export async function scrollOnDevice(
+  locator: LocatorRef,
+  api: string,
+  timeout: number,
+): Promise<{ node: UiNode; obs: Observation }> {
   const d = locator.driver;
   try {
-    const r = await d.calls.raw('ui_scroll', { ...selectorArgs(locator), wait: { timeout_ms: timeout, enabled: false, scroll: true } } as ToolInput<'ui_scroll'>);
-    if (!r.node || !r.observation) throw new NestwrightError(api, 'the runtime answered ui_scroll with a selector without the node or the observation (selector_actions)');
+    const r = await d.calls.raw('ui_scroll', {
+      ...selectorArgs(locator),
+      wait: { timeout_ms: timeout, enabled: false, scroll: true },
+    } as ToolInput<'ui_scroll'>);
+    if (!r.node || !r.observation)
+      throw new NestwrightError(
+        api,
+        'the runtime answered ui_scroll with a selector without the node or the observation (selector_actions)',
+      );
     d.calls.lastSeen = r.observation;
     d.options.heal?.resolved(locator, r.node, r.observation);
     return { node: r.node, obs: r.observation };
@@ -74,7 +91,9 @@ async function deviceWaitError(locator: LocatorRef, api: string, e: unknown, tim
     const details = (e.details ?? {}) as { log?: string[]; observation?: Observation | null; matches?: UiNode[] };
     const obs = details.observation ?? null;
     if (obs) d.calls.lastSeen = obs;
-    return e.code === 'AMBIGUOUS_TARGET' ? new StrictModeViolationError(api, locator.toString(), details.matches ?? []) : waitTimeout(d, api, timeout, details.log ?? [], obs);
+    return e.code === 'AMBIGUOUS_TARGET'
+      ? new StrictModeViolationError(api, locator.toString(), details.matches ?? [])
+      : waitTimeout(d, api, timeout, details.log ?? [], obs);
   }
   return d.calls.translate(api, e);
 }

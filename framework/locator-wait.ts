@@ -1,4 +1,9 @@
-import { waitForActionable, type ActionabilityIO, type Observation, type UiNode } from '../device-runtime/protocol/index.js';
+import {
+  waitForActionable,
+  type ActionabilityIO,
+  type Observation,
+  type UiNode,
+} from '../device-runtime/protocol/index.js';
 import type { AppDriver } from './driver.js';
 import { describeScreen, StrictModeViolationError, TimeoutError } from './errors.js';
 import { resolveSteps, type Step } from './selector.js';
@@ -30,17 +35,31 @@ export interface WaitFor {
  * scroll). Healing is told what resolved; a miss is a {@link TimeoutError} with the call log and
  * the last screen, several matches a {@link StrictModeViolationError}.
  */
-export async function waitHere(locator: LocatorRef, api: string, opts: WaitFor = {}): Promise<{ node: UiNode; obs: Observation }> {
+export async function waitHere(
+  locator: LocatorRef,
+  api: string,
+  opts: WaitFor = {},
+): Promise<{ node: UiNode; obs: Observation }> {
   const d = locator.driver;
   const timeout = opts.timeout ?? d.timeout(undefined);
   const log = opts.log ?? [];
   const io: ActionabilityIO = {
     observe: () => d.watch.observe(api),
-    scroll: async (direction) => (await d.calls.call(api, 'ui_scroll', { space_id: d.spaceId, direction, amount: 1 })).moved,
+    scroll: async (direction) =>
+      (await d.calls.call(api, 'ui_scroll', { space_id: d.spaceId, direction, amount: 1 })).moved,
     hideKeyboard: async () => void (await d.calls.call(api, 'ui_key', { space_id: d.spaceId, key: 'back' })),
     clock: d.clock,
   };
-  const r = await waitForActionable(io, locator.steps, { timeoutMs: timeout, ...(opts.enabled !== undefined ? { enabled: opts.enabled } : {}), ...(opts.scroll !== undefined ? { scroll: opts.scroll } : {}) }, log);
+  const r = await waitForActionable(
+    io,
+    locator.steps,
+    {
+      timeoutMs: timeout,
+      ...(opts.enabled !== undefined ? { enabled: opts.enabled } : {}),
+      ...(opts.scroll !== undefined ? { scroll: opts.scroll } : {}),
+    },
+    log,
+  );
   if (r.status === 'ok') {
     d.options.heal?.resolved(locator, r.node, r.obs);
     return r;
@@ -50,8 +69,19 @@ export async function waitHere(locator: LocatorRef, api: string, opts: WaitFor =
 }
 
 /** The TimeoutError of a wait for a node, in Playwright's layout: the timeout, the call log, the last screen. */
-export function waitTimeout(d: AppDriver, api: string, timeout: number, log: string[], obs: Observation | null): TimeoutError {
-  return new TimeoutError(api, `timeout ${d.describeTimeout(timeout)} exceeded.\nCall log:\n${formatLog(log)}\nScreen:\n${describeScreen(obs)}`, log, obs);
+export function waitTimeout(
+  d: AppDriver,
+  api: string,
+  timeout: number,
+  log: string[],
+  obs: Observation | null,
+): TimeoutError {
+  return new TimeoutError(
+    api,
+    `timeout ${d.describeTimeout(timeout)} exceeded.\nCall log:\n${formatLog(log)}\nScreen:\n${describeScreen(obs)}`,
+    log,
+    obs,
+  );
 }
 
 /** Playwright's call-log layout: a line per wait, its details indented below it. */

@@ -82,7 +82,9 @@ export abstract class LocatorFactory {
    */
   getByRole(role: string, opts: RoleOptions = {}): Locator {
     const { name, exact, ...states } = opts;
-    return this.chain([{ kind: 'role', role, ...(name !== undefined ? { name: textMatch(name, exact) } : {}), ...states }]);
+    return this.chain([
+      { kind: 'role', role, ...(name !== undefined ? { name: textMatch(name, exact) } : {}), ...states },
+    ]);
   }
   /**
    * A locator from a selector string: parts joined by `>>`, each one of `text=…`, `desc=…`,
@@ -200,7 +202,10 @@ export class Locator extends LocatorFactory {
   private sameApp(other: unknown, api: string): asserts other is Locator {
     assertLocator(other, api);
     if (other.driver !== this.driver) {
-      throw new NestwrightError(api, `the two locators belong to different app instances (${this.driver.who()} and ${other.driver.who()}); combine locators of one app`);
+      throw new NestwrightError(
+        api,
+        `the two locators belong to different app instances (${this.driver.who()} and ${other.driver.who()}); combine locators of one app`,
+      );
     }
   }
 
@@ -253,7 +258,10 @@ export class Locator extends LocatorFactory {
    *
    * @internal Actions and reads call it; tests use an action or `expect(locator).toBeVisible()`.
    */
-  waitForActionable(api: string, opts: { timeout?: number; enabled?: boolean; scroll?: boolean; log?: string[] } = {}): Promise<{ node: UiNode; obs: Observation }> {
+  waitForActionable(
+    api: string,
+    opts: { timeout?: number; enabled?: boolean; scroll?: boolean; log?: string[] } = {},
+  ): Promise<{ node: UiNode; obs: Observation }> {
     return waitHere(this, api, opts);
   }
 
@@ -306,11 +314,20 @@ export class Locator extends LocatorFactory {
    */
   fill(value: string | Secret, opts: { timeout?: number; secret?: boolean } = {}): Promise<void> {
     if (typeof value !== 'string' && !isSecret(value)) {
-      return Promise.reject(new NestwrightError('locator.fill', `expected a string or secret(…) value, got ${value === null ? 'null' : typeof value}`));
+      return Promise.reject(
+        new NestwrightError(
+          'locator.fill',
+          `expected a string or secret(…) value, got ${value === null ? 'null' : typeof value}`,
+        ),
+      );
     }
     const text = isSecret(value) ? revealSecret(value) : value;
     const hidden = isSecret(value) || opts.secret === true;
-    const title = hidden ? { text: '***' } : text === '' ? { text } : (node: UiNode | null) => ({ text: node && !node.password ? text : '***' });
+    const title = hidden
+      ? { text: '***' }
+      : text === ''
+        ? { text }
+        : (node: UiNode | null) => ({ text: node && !node.password ? text : '***' });
     return actions.act(this, 'locator.fill', 'ui_set_text', { text }, opts, title, fieldHolds(this.steps, text));
   }
 
@@ -353,7 +370,10 @@ export class Locator extends LocatorFactory {
    * await app.getById('products').swipe('down', { distance: 0.9, duration: 500 });
    * ```
    */
-  swipe(direction: 'up' | 'down' | 'left' | 'right', opts: { distance?: number; duration?: number; timeout?: number } = {}): Promise<void> {
+  swipe(
+    direction: 'up' | 'down' | 'left' | 'right',
+    opts: { distance?: number; duration?: number; timeout?: number } = {},
+  ): Promise<void> {
     return actions.swipe(this, direction, opts);
   }
 
@@ -425,7 +445,10 @@ export class Locator extends LocatorFactory {
    * ```
    */
   async textContent(opts: { timeout?: number } = {}): Promise<string> {
-    const { node, obs } = await this.waitForActionable('locator.textContent', { enabled: false, timeout: this.driver.timeout(opts.timeout) });
+    const { node, obs } = await this.waitForActionable('locator.textContent', {
+      enabled: false,
+      timeout: this.driver.timeout(opts.timeout),
+    });
     return fullText(obs.nodes, node);
   }
 
@@ -462,5 +485,6 @@ export class Locator extends LocatorFactory {
 }
 
 export function assertLocator(value: unknown, api: string): asserts value is Locator {
-  if (!(value instanceof Locator)) throw new NestwrightError(api, `expected a nestwright Locator (app.getByText(…) and friends), got ${typeof value}`);
+  if (!(value instanceof Locator))
+    throw new NestwrightError(api, `expected a nestwright Locator (app.getByText(…) and friends), got ${typeof value}`);
 }

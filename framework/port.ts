@@ -74,7 +74,10 @@ export interface PortLocator {
   longPress(opts?: { duration?: number; timeout?: number }): Promise<void>;
   fill(value: string, opts?: { timeout?: number; secret?: boolean }): Promise<void>;
   clear(opts?: { timeout?: number }): Promise<void>;
-  swipe(direction: 'up' | 'down' | 'left' | 'right', opts?: { distance?: number; duration?: number; timeout?: number }): Promise<void>;
+  swipe(
+    direction: 'up' | 'down' | 'left' | 'right',
+    opts?: { distance?: number; duration?: number; timeout?: number },
+  ): Promise<void>;
   scrollIntoView(opts?: { timeout?: number }): Promise<void>;
   /** Wait until exactly one node matches and is actionable; the node and its snapshot. */
   waitForActionable(api: string, opts?: { timeout?: number }): Promise<{ node: UiNode; obs: Observation }>;
@@ -116,5 +119,11 @@ export interface HealedTarget {
 export interface LocatorHealing {
   resolved(locator: HealableLocator, node: UiNode, obs: Observation): void;
   /** `at`: the action's call site, captured before its first await (else taken here). */
-  missed(m: { api: string; locator: HealableLocator; error: unknown; record: TrajectoryStep; at?: CallSite }): Promise<HealedTarget>;
+  missed(m: {
+    api: string;
+    locator: HealableLocator;
+    error: unknown;
+    record: TrajectoryStep;
+    at?: CallSite;
+  }): Promise<HealedTarget>;
 }

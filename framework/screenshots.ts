@@ -26,7 +26,10 @@ export class Screenshots {
       this.supported = true;
       return Buffer.from(shot.data, 'base64');
     } catch (e) {
-      if (e instanceof DeviceError && (e.code === 'NOT_SUPPORTED' || e.code === 'UNKNOWN_TOOL' || e.code === 'CHANNEL_UNAVAILABLE')) {
+      if (
+        e instanceof DeviceError &&
+        (e.code === 'NOT_SUPPORTED' || e.code === 'UNKNOWN_TOOL' || e.code === 'CHANNEL_UNAVAILABLE')
+      ) {
         this.supported = false;
         return null;
       }

@@ -2,7 +2,14 @@ import { parseSelector as parse, SelectorSyntaxError, type Step } from '../devic
 import { NestwrightError } from './errors.js';
 
 /** The selector engine lives in the protocol (both sides resolve selectors with it). */
-export { formatSteps, fullText, matchText, resolveSteps, type Step, type TextMatch } from '../device-runtime/protocol/selector.js';
+export {
+  formatSteps,
+  fullText,
+  matchText,
+  resolveSteps,
+  type Step,
+  type TextMatch,
+} from '../device-runtime/protocol/selector.js';
 
 /** `parseSelector` with the calling API's name on its errors (`app.locator: unknown selector engine …`). */
 export function parseSelector(selector: string, api = 'app.locator'): Step[] {

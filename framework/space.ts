@@ -49,7 +49,15 @@ export function setTestContext(ctx: TestContext | null): void {
 }
 
 function currentTest(): TestContext {
-  return context ?? { trajectory: new Trajectory(), options: { actionTimeout: 5_000, expectTimeout: 5_000 }, launched: [], permissions: [], appPackage: null };
+  return (
+    context ?? {
+      trajectory: new Trajectory(),
+      options: { actionTimeout: 5_000, expectTimeout: 5_000 },
+      launched: [],
+      permissions: [],
+      appPackage: null,
+    }
+  );
 }
 
 const looksLikeApk = (s: string) => /\.(apk|apks|xapk)$/i.test(s);
@@ -124,7 +132,11 @@ export class Space {
     const known = this.installed.get(apk);
     if (known) return known;
     try {
-      const r = await this.client.call('space_install_apk', { space_id: this.id, apk_paths: [apk], idempotency_key: `${this.id}:${apk}` });
+      const r = await this.client.call('space_install_apk', {
+        space_id: this.id,
+        apk_paths: [apk],
+        idempotency_key: `${this.id}:${apk}`,
+      });
       this.installed.set(apk, r.package);
       return r.package;
     } catch (e) {
@@ -166,32 +178,53 @@ export class Space {
     return launched;
   }
 
-  private async launchInstance(app: string, trajectory: Trajectory, options: DriverOptions, ctx: TestContext): Promise<App> {
+  private async launchInstance(
+    app: string,
+    trajectory: Trajectory,
+    options: DriverOptions,
+    ctx: TestContext,
+  ): Promise<App> {
     const pkg = await this.ensure(app);
     await this.resetPermissions(pkg, ctx.permissions, ctx.appPackage === pkg);
     const fresh = await this.client.hasExtension('instance');
     let launched;
     try {
       // More workers than process slots: wait for a slot (NO_PROCESS_SLOT is retryable).
-      launched = await withRetry('space.launch', ['NO_PROCESS_SLOT', 'SPACE_BUSY'], Math.max(30_000, options.actionTimeout * 6), () =>
-        this.client.call('space_launch', { space_id: this.id, package: pkg, ...(fresh ? { instance: 'new' } : {}) }),
+      launched = await withRetry(
+        'space.launch',
+        ['NO_PROCESS_SLOT', 'SPACE_BUSY'],
+        Math.max(30_000, options.actionTimeout * 6),
+        () =>
+          this.client.call('space_launch', { space_id: this.id, package: pkg, ...(fresh ? { instance: 'new' } : {}) }),
       );
     } catch (e) {
       if (e instanceof DeviceError && e.code === 'APP_NOT_INSTALLED') {
-        throw new NestwrightError('space.launch', `${pkg} is not installed in the space. Set use.apk to the APK path (e.g. 'fixtures/apks/notes.apk') so it is installed first.`, { cause: e });
+        throw new NestwrightError(
+          'space.launch',
+          `${pkg} is not installed in the space. Set use.apk to the APK path (e.g. 'fixtures/apks/notes.apk') so it is installed first.`,
+          { cause: e },
+        );
       }
       throw e;
     }
     if (ctx.world) {
       const instance = fresh ? launched.instance : null;
       // An option the device refuses fails the launch, and the instance it started goes with it.
-      await applyWorldOptions(this.client, { space_id: this.id, package: pkg, ...(instance ? { instance } : {}) }, ctx.world).catch(async (e: unknown) => {
+      await applyWorldOptions(
+        this.client,
+        { space_id: this.id, package: pkg, ...(instance ? { instance } : {}) },
+        ctx.world,
+      ).catch(async (e: unknown) => {
         await this.dispose(pkg, instance).catch(() => {});
         throw e;
       });
     }
     const driver = new AppDriver(this.client, this.id, pkg, fresh ? launched.instance : null, trajectory, options);
-    return new App(driver, () => this.launch(app, trajectory, options), () => this.dispose(driver.pkg, driver.instance));
+    return new App(
+      driver,
+      () => this.launch(app, trajectory, options),
+      () => this.dispose(driver.pkg, driver.instance),
+    );
   }
 
   /**
@@ -205,14 +238,27 @@ export class Space {
   async resetPermissions(pkg: string, wanted: string[], strict: boolean): Promise<void> {
     if (!(await this.client.hasExtension('space_permissions'))) {
       if (wanted.length === 0) return;
-      throw new NestwrightError('use.permissions', `this device runtime cannot grant permissions (it does not offer space_permissions); remove use.permissions or grant them at the prompt in the test`, { code: 'NOT_SUPPORTED' });
+      throw new NestwrightError(
+        'use.permissions',
+        `this device runtime cannot grant permissions (it does not offer space_permissions); remove use.permissions or grant them at the prompt in the test`,
+        { code: 'NOT_SUPPORTED' },
+      );
     }
     const call = (action: 'list' | 'grant' | 'revoke', permission?: string) =>
-      this.client.call('space_permissions', { space_id: this.id, package: pkg, action, ...(permission ? { permission } : {}) });
+      this.client.call('space_permissions', {
+        space_id: this.id,
+        package: pkg,
+        action,
+        ...(permission ? { permission } : {}),
+      });
     const { granted, requested } = await call('list');
     const unknown = wanted.filter((p) => !requested.includes(p));
     if (strict && unknown.length > 0) {
-      throw new NestwrightError('use.permissions', `${pkg} does not request ${unknown.join(', ')}; the runtime permissions in its manifest are: ${requested.join(', ') || '(none)'}`, { code: 'USAGE' });
+      throw new NestwrightError(
+        'use.permissions',
+        `${pkg} does not request ${unknown.join(', ')}; the runtime permissions in its manifest are: ${requested.join(', ') || '(none)'}`,
+        { code: 'USAGE' },
+      );
     }
     const want = wanted.filter((p) => requested.includes(p));
     for (const p of granted) if (!want.includes(p)) await call('revoke', p);

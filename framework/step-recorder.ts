@@ -55,11 +55,17 @@ export class StepRecorder {
         // The test timed out during this step: say so, with the step and the last screen, rather
         // than whatever the device answers while the test is being torn down.
         const e = scope?.signal.aborted
-          ? new TimeoutError(meta.api, `${scope.endReason()} This step was running: ${meta.title} (for ${Date.now() - record.startedAt}ms).\nScreen (last seen):\n${describeScreen(calls.lastSeen)}`, [], calls.lastSeen)
+          ? new TimeoutError(
+              meta.api,
+              `${scope.endReason()} This step was running: ${meta.title} (for ${Date.now() - record.startedAt}ms).\nScreen (last seen):\n${describeScreen(calls.lastSeen)}`,
+              [],
+              calls.lastSeen,
+            )
           : caught;
         record.roundTrips = calls.roundTrips - trips;
         this.trajectory.end(record, e);
-        if (this.mode !== 'off' && !(e instanceof DeviceDisconnectedError) && !scope?.signal.aborted) await this.attachScreenshot(record, 'after');
+        if (this.mode !== 'off' && !(e instanceof DeviceDisconnectedError) && !scope?.signal.aborted)
+          await this.attachScreenshot(record, 'after');
         throw e;
       }
     };

@@ -41,10 +41,24 @@ function direct(n: UiNode, all: UiNode[]): Candidate[] {
   }
   const name = n.text || n.desc;
   if (name && n.role) {
-    out.push({ strategy: 'role', steps: [{ kind: 'role', role: n.role, name: { text: name, exact: true } }], code: `getByRole(${q(n.role)}, { name: ${q(name)}, exact: true })` });
+    out.push({
+      strategy: 'role',
+      steps: [{ kind: 'role', role: n.role, name: { text: name, exact: true } }],
+      code: `getByRole(${q(n.role)}, { name: ${q(name)}, exact: true })`,
+    });
   }
-  if (n.desc) out.push({ strategy: 'desc', steps: [{ kind: 'desc', text: n.desc, exact: true }], code: `getByDesc(${q(n.desc)}, { exact: true })` });
-  if (n.text) out.push({ strategy: 'text', steps: [{ kind: 'text', text: n.text, exact: true }], code: `getByText(${q(n.text)}, { exact: true })` });
+  if (n.desc)
+    out.push({
+      strategy: 'desc',
+      steps: [{ kind: 'desc', text: n.desc, exact: true }],
+      code: `getByDesc(${q(n.desc)}, { exact: true })`,
+    });
+  if (n.text)
+    out.push({
+      strategy: 'text',
+      steps: [{ kind: 'text', text: n.text, exact: true }],
+      code: `getByText(${q(n.text)}, { exact: true })`,
+    });
   return out;
 }
 
@@ -89,17 +103,31 @@ export function suggestLocators(obs: Pick<Observation, 'nodes'>, nodeId: string)
       const rowText = all.find((x) => x.parent === anc.id && x.id !== node.id && x.text)?.text ?? anc.text;
       const inner = direct(node, all).find((c) => c.strategy === 'id' || c.strategy === 'role') ?? bare(node);
       if (rowText && anc.role) {
-        const steps: Step[] = [{ kind: 'role', role: anc.role }, { kind: 'filter', hasText: { text: rowText, exact: false } }, ...inner.steps];
-        candidates.push({ strategy: 'chain', steps, code: `getByRole(${q(anc.role)}).filter({ hasText: ${q(rowText)} }).${inner.code}` });
+        const steps: Step[] = [
+          { kind: 'role', role: anc.role },
+          { kind: 'filter', hasText: { text: rowText, exact: false } },
+          ...inner.steps,
+        ];
+        candidates.push({
+          strategy: 'chain',
+          steps,
+          code: `getByRole(${q(anc.role)}).filter({ hasText: ${q(rowText)} }).${inner.code}`,
+        });
         if (uniquely(steps)) break;
       }
     }
   }
   if (!candidates.some((c) => uniquely(c.steps))) {
-    const base: Step[] = node.role ? [{ kind: 'role', role: node.role }] : [{ kind: 'class', className: node.class ?? 'View' }];
+    const base: Step[] = node.role
+      ? [{ kind: 'role', role: node.role }]
+      : [{ kind: 'class', className: node.class ?? 'View' }];
     const index = resolveSteps(all, base).findIndex((m) => m.id === node.id);
     if (index >= 0) {
-      candidates.push({ strategy: 'nth', steps: [...base, { kind: 'nth', index }], code: `${node.role ? `getByRole(${q(node.role)})` : `locator(${q(formatSteps(base))})`}.nth(${index})` });
+      candidates.push({
+        strategy: 'nth',
+        steps: [...base, { kind: 'nth', index }],
+        code: `${node.role ? `getByRole(${q(node.role)})` : `locator(${q(formatSteps(base))})`}.nth(${index})`,
+      });
     }
   }
   const seen = new Set<string>();
@@ -107,7 +135,14 @@ export function suggestLocators(obs: Pick<Observation, 'nodes'>, nodeId: string)
     .map((c) => {
       const matches = resolveSteps(all, c.steps);
       const strictSafe = matches.length === 1 && matches[0]!.id === node.id;
-      return { strategy: c.strategy, selector: selectorOf(c.steps), code: codeOf(c), matches: matches.length, strictSafe, score: strictSafe ? WEIGHT[c.strategy] : 0 };
+      return {
+        strategy: c.strategy,
+        selector: selectorOf(c.steps),
+        code: codeOf(c),
+        matches: matches.length,
+        strictSafe,
+        score: strictSafe ? WEIGHT[c.strategy] : 0,
+      };
     })
     .filter((s) => (seen.has(s.selector) ? false : (seen.add(s.selector), true)))
     .sort((a, b) => b.score - a.score);
@@ -136,7 +171,12 @@ export function selectorOf(steps: Step[]): string {
         case 'nth':
           return `nth=${s.index}`;
         case 'role': {
-          const attrs = [s.name ? `[name=${textValue(s.name)}]` : '', ...(['checked', 'disabled', 'selected', 'focused'] as const).filter((k) => s[k] !== undefined).map((k) => `[${k}=${s[k]}]`)];
+          const attrs = [
+            s.name ? `[name=${textValue(s.name)}]` : '',
+            ...(['checked', 'disabled', 'selected', 'focused'] as const)
+              .filter((k) => s[k] !== undefined)
+              .map((k) => `[${k}=${s[k]}]`),
+          ];
           return `role=${s.role}${attrs.join('')}`;
         }
         case 'filter':

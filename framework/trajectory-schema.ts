@@ -53,14 +53,20 @@ export const TrajectoryStepSchema = z.object({
   before: z.string().nullable().describe('Snapshot id of the screen before the step'),
   after: z.string().nullable().describe('Snapshot id of the screen after the step'),
   screenshots: StepAttachmentsSchema.describe('Names of the PNG attachments before/after the step'),
-  observations: StepAttachmentsSchema.optional().describe('Names of attachments holding the compact observation (JSON) before/after the step'),
+  observations: StepAttachmentsSchema.optional().describe(
+    'Names of attachments holding the compact observation (JSON) before/after the step',
+  ),
   startedAt: z.number(),
   durationMs: z.number(),
   result: z.enum(['ok', 'failed']),
   error: z.object({ code: z.string().optional(), message: z.string() }).nullable(),
   source: z.enum(['locator', 'ai', 'skill', 'healed']),
   instance: z.string().nullable(),
-  roundTrips: z.number().int().optional().describe('Tool calls the step made (one per look, action and check; one in all on the `selector_actions` path)'),
+  roundTrips: z
+    .number()
+    .int()
+    .optional()
+    .describe('Tool calls the step made (one per look, action and check; one in all on the `selector_actions` path)'),
   heal: z
     .object({
       from: z.string(),
@@ -73,8 +79,12 @@ export const TrajectoryStepSchema = z.object({
     })
     .optional()
     .describe("Set when the step ran on a healed locator (source 'healed'): from what, to what, how sure"),
-  ai: AiStepRecordSchema.optional().describe("AI steps (source 'ai'): instruction, tool calls, verdict and evidence, usage, cost, cache"),
-  visual: VisualRecordSchema.optional().describe('Visual comparisons (toHaveScreenshot): baseline, outcome, pixels differing, tolerance, masks, the pictures\' attachments'),
+  ai: AiStepRecordSchema.optional().describe(
+    "AI steps (source 'ai'): instruction, tool calls, verdict and evidence, usage, cost, cache",
+  ),
+  visual: VisualRecordSchema.optional().describe(
+    "Visual comparisons (toHaveScreenshot): baseline, outcome, pixels differing, tolerance, masks, the pictures' attachments",
+  ),
 });
 /** One recorded step of a test: what was done, to what, what the screen was before and after. */
 export type TrajectoryStep = z.infer<typeof TrajectoryStepSchema>;

@@ -14,10 +14,19 @@ export class Trajectory {
 
   /** The `nestwright-trajectory` attachment body (version 1). */
   toJSON(): TrajectoryDoc {
-    return { version: 1, steps: this.steps, ...(this.meta ? { meta: this.meta } : {}), ...(this.failure ? { failure: this.failure } : {}) };
+    return {
+      version: 1,
+      steps: this.steps,
+      ...(this.meta ? { meta: this.meta } : {}),
+      ...(this.failure ? { failure: this.failure } : {}),
+    };
   }
 
-  begin(partial: Pick<TrajectoryStep, 'kind' | 'api' | 'title' | 'selector' | 'instance'> & { source?: TrajectoryStep['source'] }): TrajectoryStep {
+  begin(
+    partial: Pick<TrajectoryStep, 'kind' | 'api' | 'title' | 'selector' | 'instance'> & {
+      source?: TrajectoryStep['source'];
+    },
+  ): TrajectoryStep {
     const step: TrajectoryStep = {
       index: this.steps.length,
       node: null,
@@ -39,7 +48,10 @@ export class Trajectory {
     step.durationMs = Date.now() - step.startedAt;
     if (error) {
       step.result = 'failed';
-      step.error = { code: (error as { code?: string }).code, message: String((error as Error).message ?? error).split('\n')[0]! };
+      step.error = {
+        code: (error as { code?: string }).code,
+        message: String((error as Error).message ?? error).split('\n')[0]!,
+      };
     }
   }
 }

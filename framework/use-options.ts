@@ -141,17 +141,32 @@ const FIXTURE_IS = { app: 'the launched instance of the app', device: 'the conne
  * when the test asked for `app` and the fixture never ran (`at`: the test, whose line the report
  * shows).
  */
-export function renamedOption(key: RenamedKey, from: { config: unknown } | { value?: unknown; at?: { file: string; line: number; column: number } }): NestwrightError {
+export function renamedOption(
+  key: RenamedKey,
+  from: { config: unknown } | { value?: unknown; at?: { file: string; line: number; column: number } },
+): NestwrightError {
   const to = RENAMED_OPTIONS[key];
   const what = `the option is \`${to}\` now: \`${key}\` is the fixture, ${FIXTURE_IS[key]}`;
   if ('config' in from) {
-    return new NestwrightError(`use.${key}`, `${what}. In playwright.config.ts write use: { ${to}: ${show(from.config)} }.`, { code: 'OPTION_RENAMED' });
+    return new NestwrightError(
+      `use.${key}`,
+      `${what}. In playwright.config.ts write use: { ${to}: ${show(from.config)} }.`,
+      { code: 'OPTION_RENAMED' },
+    );
   }
-  const fix = from.value !== undefined ? `write test.use({ ${to}: ${show(from.value)} })` : `write test.use({ ${to}: … }) with the value you gave \`${key}\``;
-  const error = new NestwrightError(`test.use({ ${key} })`, `replaced the \`${key}\` fixture with a value; ${what}. ${fix}.`, { code: 'OPTION_RENAMED' });
+  const fix =
+    from.value !== undefined
+      ? `write test.use({ ${to}: ${show(from.value)} })`
+      : `write test.use({ ${to}: … }) with the value you gave \`${key}\``;
+  const error = new NestwrightError(
+    `test.use({ ${key} })`,
+    `replaced the \`${key}\` fixture with a value; ${what}. ${fix}.`,
+    { code: 'OPTION_RENAMED' },
+  );
   // Thrown from the fixtures' clean-up, where no frame of the spec is on the stack: the stack
   // names the test instead, so the report's code frame shows it rather than ours.
-  if (from.at) error.stack = `${error.name}: ${error.message}\n    at ${from.at.file}:${from.at.line}:${from.at.column}`;
+  if (from.at)
+    error.stack = `${error.name}: ${error.message}\n    at ${from.at.file}:${from.at.line}:${from.at.column}`;
   return error;
 }
 
@@ -163,7 +178,9 @@ function show(value: unknown): string {
  * Playwright's `screenshot` (its modes, or `{ mode }`) as the trajectory's screenshot mode.
  * `'every-step'`, the value nestwright's own option took, gets an error naming `'on'`.
  */
-export function trajectoryScreenshots(screenshot: PlaywrightWorkerOptions['screenshot'] | undefined): DriverOptions['screenshot'] {
+export function trajectoryScreenshots(
+  screenshot: PlaywrightWorkerOptions['screenshot'] | undefined,
+): DriverOptions['screenshot'] {
   const mode: string = typeof screenshot === 'object' && screenshot !== null ? screenshot.mode : (screenshot ?? 'off');
   switch (mode) {
     case 'on':
@@ -175,9 +192,17 @@ export function trajectoryScreenshots(screenshot: PlaywrightWorkerOptions['scree
       return 'off';
   }
   if (mode === 'every-step') {
-    throw new NestwrightError('use.screenshot', "'every-step' is Playwright's 'on' now: write screenshot: 'on' (a screenshot after every step).", { code: 'OPTION_RENAMED' });
+    throw new NestwrightError(
+      'use.screenshot',
+      "'every-step' is Playwright's 'on' now: write screenshot: 'on' (a screenshot after every step).",
+      { code: 'OPTION_RENAMED' },
+    );
   }
-  throw new NestwrightError('use.screenshot', `${show(mode)} is not a mode: use 'on' (after every step), 'only-on-failure' or 'off'.`, { code: 'USAGE' });
+  throw new NestwrightError(
+    'use.screenshot',
+    `${show(mode)} is not a mode: use 'on' (after every step), 'only-on-failure' or 'off'.`,
+    { code: 'USAGE' },
+  );
 }
 
 /**
@@ -186,5 +211,16 @@ export function trajectoryScreenshots(screenshot: PlaywrightWorkerOptions['scree
  */
 export function fixtureNames(fn: Function): string[] {
   const m = /^[^(]*\(\s*\{([^}]*)\}/.exec(fn.toString());
-  return m ? m[1]!.split(',').map((p) => p.split(':')[0]!.split('=')[0]!.trim().replace(/^\.\.\./, '')).filter(Boolean) : [];
+  return m
+    ? m[1]!
+        .split(',')
+        .map((p) =>
+          p
+            .split(':')[0]!
+            .split('=')[0]!
+            .trim()
+            .replace(/^\.\.\./, ''),
+        )
+        .filter(Boolean)
+    : [];
 }

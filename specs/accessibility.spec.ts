@@ -23,8 +23,15 @@ test.describe('Shop', () => {
   test('product screen: its three documented findings', async ({ app }) => {
     await app.intent({ data: 'nwshop://product/42' });
     await expect(app.getById('add_to_cart')).toBeVisible({ timeout: 10_000 });
-    const { findings } = await app.accessibilityAudit({ minimumSeverity: 'warning', rules: { except: ['DuplicateSpeakableTextCheck'] } });
-    expect(findings.map((f) => `${f.rule} ${f.selector}`)).toEqual(['SpeakableTextPresentCheck id=share', 'TouchTargetSizeCheck id=close_promo', 'TextContrastCheck text="Rated 4.5 of 5"']);
+    const { findings } = await app.accessibilityAudit({
+      minimumSeverity: 'warning',
+      rules: { except: ['DuplicateSpeakableTextCheck'] },
+    });
+    expect(findings.map((f) => `${f.rule} ${f.selector}`)).toEqual([
+      'SpeakableTextPresentCheck id=share',
+      'TouchTargetSizeCheck id=close_promo',
+      'TextContrastCheck text="Rated 4.5 of 5"',
+    ]);
     await expect(app).toPassAccessibilityAudit({ baseline: true });
   });
 });

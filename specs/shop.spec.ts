@@ -62,7 +62,10 @@ test.describe('catalog', () => {
 });
 
 test('an empty coupon crashes the app (known bug)', async ({ app }) => {
-  test.fail(true, 'Known bug: applying an empty coupon crashes CouponParser.parse with StringIndexOutOfBoundsException');
+  test.fail(
+    true,
+    'Known bug: applying an empty coupon crashes CouponParser.parse with StringIndexOutOfBoundsException',
+  );
   await app.launch({ activity: '.CartActivity' });
   await app.getByRole('button', { name: 'Apply' }).tap();
   await expect(app.getById('total')).toBeVisible();

@@ -16,7 +16,8 @@ export async function writeTree(dir: string, files: Record<string, string>): Pro
 export function childEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (v === undefined || /^(PW_|PLAYWRIGHT_|TEST_|NESTWRIGHT_SIM_)/.test(k) || k === 'NODE_OPTIONS' || k === 'CI') continue;
+    if (v === undefined || /^(PW_|PLAYWRIGHT_|TEST_|NESTWRIGHT_SIM_)/.test(k) || k === 'NODE_OPTIONS' || k === 'CI')
+      continue;
     env[k] = v;
   }
   return Object.assign(env, extra);

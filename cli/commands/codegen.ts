@@ -53,7 +53,18 @@ function portOf(v: string | undefined): number | null {
 export async function codegenCommand(argv: string[]): Promise<number> {
   let values;
   try {
-    ({ values } = parseArgs({ args: argv, strict: true, options: { app: { type: 'string' }, package: { type: 'string' }, device: { type: 'string' }, port: { type: 'string' }, 'no-open': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } }));
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        app: { type: 'string' },
+        package: { type: 'string' },
+        device: { type: 'string' },
+        port: { type: 'string' },
+        'no-open': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
   } catch (e) {
     process.stderr.write(`nestwright codegen: ${(e as Error).message}\n\n${CODEGEN_USAGE}`);
     return 2;
@@ -64,7 +75,9 @@ export async function codegenCommand(argv: string[]): Promise<number> {
   if (values.app && !existsSync(values.app)) return fail(`--app ${values.app}: no such file`);
   const port = portOf(values.port);
   if (port === null) return fail(`--port ${values.port}: expected a port number 0-65535`);
-  const device = values.device ? { provider: 'nestspace', url: values.device, token: process.env.NESTSPACE_TOKEN ?? '' } : undefined;
+  const device = values.device
+    ? { provider: 'nestspace', url: values.device, token: process.env.NESTSPACE_TOKEN ?? '' }
+    : undefined;
   const live = new LiveInspector(process.cwd(), values.app ?? values.package!, device);
   try {
     await live.connect();
@@ -79,7 +92,12 @@ export async function codegenCommand(argv: string[]): Promise<number> {
 export async function showTraceCommand(argv: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, strict: true, allowPositionals: true, options: { port: { type: 'string' }, 'no-open': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: true,
+      options: { port: { type: 'string' }, 'no-open': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    });
   } catch (e) {
     process.stderr.write(`nestwright show-trace: ${(e as Error).message}\n\n${TRACE_USAGE}`);
     return 2;
@@ -89,7 +107,8 @@ export async function showTraceCommand(argv: string[]): Promise<number> {
   const fail = (m: string) => (process.stderr.write(`${m}\n`), 2);
   if (positionals.length !== 1) return fail(`nestwright show-trace: give one file\n\n${TRACE_USAGE}`);
   const file = path.resolve(positionals[0]!);
-  if (!existsSync(file) || !statSync(file).isFile()) return fail(`nestwright show-trace: ${positionals[0]}: no such file`);
+  if (!existsSync(file) || !statSync(file).isFile())
+    return fail(`nestwright show-trace: ${positionals[0]}: no such file`);
   const port = portOf(values.port);
   if (port === null) return fail(`nestwright show-trace: --port ${values.port}: expected a port number 0-65535`);
   let trace;

@@ -63,7 +63,13 @@ export async function conformanceCommand(argv: string[], io: Io = stdio): Promis
     connect = async () => {
       const conn = await connectDevice({ provider: 'adb', ...(serial ? { serial } : {}) });
       const t = conn.client.transport;
-      return { callTool: (n, a, s) => t.callTool(n, a, s), close: () => conn.close(), get sessionId() { return t.sessionId; } };
+      return {
+        callTool: (n, a, s) => t.callTool(n, a, s),
+        close: () => conn.close(),
+        get sessionId() {
+          return t.sessionId;
+        },
+      };
     };
   } else {
     let url = values.device;
@@ -76,10 +82,15 @@ export async function conformanceCommand(argv: string[], io: Io = stdio): Promis
     connect = () => McpToolTransport.http(url!, token);
   }
   try {
-    const report = await runConformance({
-      connect,
-      ...(values['apk-dir'] ? { apks: { notes: join(values['apk-dir'], 'notes.apk'), shop: join(values['apk-dir'], 'shop.apk') } } : {}),
-    }, { ...(values.only ? { only: values.only.split(',').map((o) => o.trim()) } : {}) });
+    const report = await runConformance(
+      {
+        connect,
+        ...(values['apk-dir']
+          ? { apks: { notes: join(values['apk-dir'], 'notes.apk'), shop: join(values['apk-dir'], 'shop.apk') } }
+          : {}),
+      },
+      { ...(values.only ? { only: values.only.split(',').map((o) => o.trim()) } : {}) },
+    );
     io.out(values.json ? `${JSON.stringify(report, null, 2)}\n` : renderConformance(report));
     return report.failed > 0 ? 1 : 0;
   } catch (e) {

@@ -6,7 +6,17 @@
  * least), 1 when not, 2 usage error.
  */
 import { parseArgs } from 'node:util';
-import { checkAdb, checkDevices, checkEmulator, checkJava, checkKvm, checkNode, checkSdk, checkSimulator, type Check } from './doctor-checks.js';
+import {
+  checkAdb,
+  checkDevices,
+  checkEmulator,
+  checkJava,
+  checkKvm,
+  checkNode,
+  checkSdk,
+  checkSimulator,
+  type Check,
+} from './doctor-checks.js';
 import { stdio, type Io } from './io.js';
 
 const USAGE = `Usage: nestwright doctor [--json]
@@ -24,7 +34,11 @@ const budgetMs = () => Number(process.env.NESTWRIGHT_DOCTOR_BUDGET_MS) || 1_500;
 
 function within<T extends Check | Check[]>(name: string, p: Promise<T>): Promise<T | Check> {
   const deadline = budgetMs() + 300;
-  const late: Check = { name, status: 'warn', detail: `no answer within ${deadline / 1000} s (a hung tool, or a very busy machine)` };
+  const late: Check = {
+    name,
+    status: 'warn',
+    detail: `no answer within ${deadline / 1000} s (a hung tool, or a very busy machine)`,
+  };
   return Promise.race([p, new Promise<Check>((r) => setTimeout(() => r(late), deadline).unref())]);
 }
 
@@ -42,12 +56,17 @@ export async function runChecks(): Promise<Check[]> {
 
 export function renderChecks(checks: Check[], ms: number): string {
   const width = Math.max(...checks.map((c) => c.name.length));
-  const lines = checks.map((c) => `  ${c.status.padEnd(7)}  ${c.name.padEnd(width)}  ${c.detail}${c.fix ? `\n  ${' '.repeat(7)}  ${' '.repeat(width)}  fix: ${c.fix}` : ''}`);
+  const lines = checks.map(
+    (c) =>
+      `  ${c.status.padEnd(7)}  ${c.name.padEnd(width)}  ${c.detail}${c.fix ? `\n  ${' '.repeat(7)}  ${' '.repeat(width)}  fix: ${c.fix}` : ''}`,
+  );
   const sim = checks.find((c) => c.name === 'simulator')?.status === 'ok';
   const android = checks.filter((c) => !['Node', 'simulator'].includes(c.name));
   const androidMissing = android.filter((c) => c.status === 'missing').length;
   const summary = [
-    sim ? 'Simulator: ready — the example suite and the `sim` provider run here.' : 'Simulator: NOT working — see its line.',
+    sim
+      ? 'Simulator: ready — the example suite and the `sim` provider run here.'
+      : 'Simulator: NOT working — see its line.',
     androidMissing === 0
       ? 'Android: ready for the adb / emulator providers.'
       : `Android: ${androidMissing} missing — the adb and emulator providers need the lines above fixed (the simulator does not).`,
@@ -58,7 +77,11 @@ export function renderChecks(checks: Check[], ms: number): string {
 export async function doctorCommand(argv: string[], io: Io = stdio): Promise<number> {
   let values;
   try {
-    ({ values } = parseArgs({ args: argv, strict: true, options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } }));
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    }));
   } catch (e) {
     io.err(`nestwright doctor: ${(e as Error).message}\n\n${USAGE}`);
     return 2;

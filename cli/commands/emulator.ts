@@ -61,7 +61,8 @@ export async function emulatorCommand(argv: string[], io: Io = stdio): Promise<n
       const avds = await listAvds(api);
       const adb = safeAdb(api);
       const running = adb ? await runningEmulators(adb) : [];
-      if (avds.length === 0) io.out('No AVDs. Create one: avdmanager create avd -n test -k "system-images;android-34;google_apis;x86_64"\n');
+      if (avds.length === 0)
+        io.out('No AVDs. Create one: avdmanager create avd -n test -k "system-images;android-34;google_apis;x86_64"\n');
       for (const avd of avds) {
         const on = running.filter((r) => r.avd === avd);
         io.out(`${avd}${on.length ? `  running: ${on.map((r) => `${r.serial} (${r.state})`).join(', ')}` : ''}\n`);
@@ -72,9 +73,11 @@ export async function emulatorCommand(argv: string[], io: Io = stdio): Promise<n
       if (!target) return usage(io, 'start needs an AVD name (`nestwright emulator list` lists them)');
       if (extra.length > 1) return usage(io, `unexpected arguments: ${extra.join(' ')}`);
       const snapshotName = extra[0] ?? values['snapshot-name'];
-      if (snapshotName && !values.snapshot) return usage(io, `unexpected argument "${snapshotName}"; a snapshot name follows --snapshot`);
+      if (snapshotName && !values.snapshot)
+        return usage(io, `unexpected argument "${snapshotName}"; a snapshot name follows --snapshot`);
       const port = values.port === undefined ? undefined : Number(values.port);
-      if (port !== undefined && (!Number.isInteger(port) || port < 5554 || port > 5682 || port % 2)) return usage(io, `--port ${values.port}: an even console port from 5554 to 5682`);
+      if (port !== undefined && (!Number.isInteger(port) || port < 5554 || port > 5682 || port % 2))
+        return usage(io, `--port ${values.port}: an even console port from 5554 to 5682`);
       const timeout = values.timeout === undefined ? 300 : Number(values.timeout);
       if (!(timeout > 0)) return usage(io, `--timeout ${values.timeout}: seconds, > 0`);
       findEmulator(api);
@@ -87,14 +90,20 @@ export async function emulatorCommand(argv: string[], io: Io = stdio): Promise<n
         bootTimeoutMs: timeout * 1000,
         onProgress: (p) => io.out(`${p.serial}  ${(p.elapsedMs / 1000).toFixed(1).padStart(6)} s  ${p.stage}\n`),
       });
-      io.out(`${started.serial} (${started.avd}) booted in ${(started.bootMs / 1000).toFixed(1)} s; pid ${started.pid}; log ${started.log}\nuse.deviceOptions: { provider: 'adb', serial: '${started.serial}' }  or  { provider: 'emulator', avd: '${started.avd}' }\n`);
+      io.out(
+        `${started.serial} (${started.avd}) booted in ${(started.bootMs / 1000).toFixed(1)} s; pid ${started.pid}; log ${started.log}\nuse.deviceOptions: { provider: 'adb', serial: '${started.serial}' }  or  { provider: 'emulator', avd: '${started.avd}' }\n`,
+      );
       return 0;
     }
     if (sub === 'stop') {
       const adb = Adb.find(api);
       const running = await runningEmulators(adb);
       const chosen = values.all ? running : running.filter((r) => !target || r.serial === target || r.avd === target);
-      if (!values.all && !target && running.length > 1) return usage(io, `${running.length} emulators run (${running.map((r) => r.serial).join(', ')}): name one, or --all`);
+      if (!values.all && !target && running.length > 1)
+        return usage(
+          io,
+          `${running.length} emulators run (${running.map((r) => r.serial).join(', ')}): name one, or --all`,
+        );
       if (chosen.length === 0) {
         io.err(`${api}: no running emulator${target ? ` matches ${target}` : ''}\n`);
         return 1;

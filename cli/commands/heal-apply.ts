@@ -12,7 +12,13 @@ import { parseSelector, type Step } from '../../framework/selector.js';
  * locator (in the same expression, or a variable's initializer), and replace that call's
  * arguments — its method name too only when the healed selector needs another kind of locator.
  */
-export const LOCATOR_METHODS: Record<string, Step['kind'] | 'any'> = { getById: 'id', getByText: 'text', getByDesc: 'desc', getByRole: 'role', locator: 'any' };
+export const LOCATOR_METHODS: Record<string, Step['kind'] | 'any'> = {
+  getById: 'id',
+  getByText: 'text',
+  getByDesc: 'desc',
+  getByRole: 'role',
+  locator: 'any',
+};
 
 export class ApplyError extends Error {}
 
@@ -29,24 +35,43 @@ function locatorCallAt(sf: SourceFile, line: number, column: number): CallExpres
   // A stack frame points at the start of the awaited expression (`await x.tap()`), or at the call.
   const pos = sf.compilerNode.getPositionOfLineAndCharacter(line - 1, column - 1);
   let node: Node | undefined = sf.getDescendantAtPos(pos);
-  while (node?.getParent() && node.getParent()!.getStart() === pos && !Node.isBlock(node.getParent()!) && !Node.isSourceFile(node.getParent()!)) node = node.getParent();
+  while (
+    node?.getParent() &&
+    node.getParent()!.getStart() === pos &&
+    !Node.isBlock(node.getParent()!) &&
+    !Node.isSourceFile(node.getParent()!)
+  )
+    node = node.getParent();
   if (node && Node.isExpressionStatement(node)) node = node.getExpression();
   if (node && Node.isAwaitExpression(node)) node = node.getExpression();
   // From the name of a call (`tap` in `x.tap()`) up to the call.
-  while (node && !(Node.isCallExpression(node) && Node.isPropertyAccessExpression(node.getExpression()))) node = node.getParent();
-  if (!node) throw new ApplyError(`no call at ${sf.getBaseName()}:${line}:${column}; the spec changed since the run — run the tests again`);
+  while (node && !(Node.isCallExpression(node) && Node.isPropertyAccessExpression(node.getExpression())))
+    node = node.getParent();
+  if (!node)
+    throw new ApplyError(
+      `no call at ${sf.getBaseName()}:${line}:${column}; the spec changed since the run — run the tests again`,
+    );
   const action = node as CallExpression;
   let target: Node = (action.getExpression() as import('ts-morph').PropertyAccessExpression).getExpression();
   if (Node.isIdentifier(target)) {
     const decl = target.getDefinitionNodes().find((d) => Node.isVariableDeclaration(d));
     const init = decl && Node.isVariableDeclaration(decl) ? decl.getInitializer() : undefined;
-    if (!init) throw new ApplyError(`${target.getText()} at line ${line} is not a variable initialized in this file with a locator call; edit it by hand`);
+    if (!init)
+      throw new ApplyError(
+        `${target.getText()} at line ${line} is not a variable initialized in this file with a locator call; edit it by hand`,
+      );
     target = init;
   }
   if (Node.isAwaitExpression(target)) target = target.getExpression();
-  if (!Node.isCallExpression(target) || !Node.isPropertyAccessExpression(target.getExpression())) throw new ApplyError(`the action at line ${line} does not act on a locator call (${target.getText().slice(0, 60)}); edit it by hand`);
+  if (!Node.isCallExpression(target) || !Node.isPropertyAccessExpression(target.getExpression()))
+    throw new ApplyError(
+      `the action at line ${line} does not act on a locator call (${target.getText().slice(0, 60)}); edit it by hand`,
+    );
   const name = (target.getExpression() as import('ts-morph').PropertyAccessExpression).getName();
-  if (!(name in LOCATOR_METHODS)) throw new ApplyError(`the action at line ${line} acts on ${name}(…), not on one of ${Object.keys(LOCATOR_METHODS).join(', ')}; edit it by hand`);
+  if (!(name in LOCATOR_METHODS))
+    throw new ApplyError(
+      `the action at line ${line} acts on ${name}(…), not on one of ${Object.keys(LOCATOR_METHODS).join(', ')}; edit it by hand`,
+    );
   return target;
 }
 
@@ -70,14 +95,25 @@ function callFor(step: Step, quoteSample: string | undefined, method: string): {
     case 'desc':
       return { method: 'getByDesc', args: [text(step), ...exact(step)] };
     case 'role':
-      return { method: 'getByRole', args: [q(step.role), ...(step.name ? [`{ name: ${text(step.name)}${step.name.exact && !(step.name.text instanceof RegExp) ? ', exact: true' : ''} }`] : [])] };
+      return {
+        method: 'getByRole',
+        args: [
+          q(step.role),
+          ...(step.name
+            ? [
+                `{ name: ${text(step.name)}${step.name.exact && !(step.name.text instanceof RegExp) ? ', exact: true' : ''} }`,
+              ]
+            : []),
+        ],
+      };
     default:
       throw new ApplyError(`a healed selector is one simple step, got ${step.kind}`);
   }
 }
 
 function formatStep(step: Step): string {
-  const t = (m: { text: string | RegExp; exact: boolean }) => (m.text instanceof RegExp ? String(m.text) : m.exact ? `"${m.text}"` : m.text);
+  const t = (m: { text: string | RegExp; exact: boolean }) =>
+    m.text instanceof RegExp ? String(m.text) : m.exact ? `"${m.text}"` : m.text;
   switch (step.kind) {
     case 'id':
       return `id=${step.id}`;
@@ -96,8 +132,13 @@ function formatStep(step: Step): string {
  * one node on the whole screen, so a locator built by chaining (`>>`, filter, nth) is left for a
  * person. getByRole keeps its other options (checked, disabled…): only `name`/`exact` change.
  */
-export function applyToFile(project: Project, file: string, p: { line: number; column: number; selector: string; proposed: string }): Edit {
-  if (/>>|filter\(|nth=/.test(p.selector)) throw new ApplyError(`${p.selector} is a chained locator; apply ${p.proposed} by hand`);
+export function applyToFile(
+  project: Project,
+  file: string,
+  p: { line: number; column: number; selector: string; proposed: string },
+): Edit {
+  if (/>>|filter\(|nth=/.test(p.selector))
+    throw new ApplyError(`${p.selector} is a chained locator; apply ${p.proposed} by hand`);
   const sf = project.getSourceFile(file) ?? project.addSourceFileAtPath(file);
   const call = locatorCallAt(sf, p.line, p.column);
   const before = call.getText();
@@ -131,13 +172,21 @@ export function applyToFile(project: Project, file: string, p: { line: number; c
     if (renamed) access.getNameNode().replaceWithText(next.method);
   }
   const after = call.getText();
-  return { line: sf.getLineAndColumnAtPos(call.getStart()).line, before, after, renamed: !after.startsWith(before.slice(0, before.indexOf('('))) };
+  return {
+    line: sf.getLineAndColumnAtPos(call.getStart()).line,
+    before,
+    after,
+    renamed: !after.startsWith(before.slice(0, before.indexOf('('))),
+  };
 }
 
 export function newProject(): Project {
-  return new Project({ skipAddingFilesFromTsConfig: true, skipFileDependencyResolution: true, compilerOptions: { allowJs: true } });
+  return new Project({
+    skipAddingFilesFromTsConfig: true,
+    skipFileDependencyResolution: true,
+    compilerOptions: { allowJs: true },
+  });
 }
-
 
 /**
  * Apply one proposal of project `dir`: edit its spec's locator call and save it, move the

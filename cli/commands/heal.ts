@@ -35,7 +35,13 @@ export async function healCommand(argv: string[], io: HealIo = stdio): Promise<n
       args: argv,
       strict: true,
       allowPositionals: true,
-      options: { dir: { type: 'string', default: '.' }, json: { type: 'boolean', default: false }, apply: { type: 'boolean', default: false }, reject: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
+      options: {
+        dir: { type: 'string', default: '.' },
+        json: { type: 'boolean', default: false },
+        apply: { type: 'boolean', default: false },
+        reject: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
     });
   } catch (e) {
     io.err(`heal: ${(e as Error).message}\n\n${USAGE}`);
@@ -67,7 +73,9 @@ export async function healCommand(argv: string[], io: HealIo = stdio): Promise<n
   for (const e of errors) io.err(`heal: skipped a proposal file that does not parse: ${e}\n`);
   const unknown = ids.filter((id) => !proposals.some((p) => p.id === id));
   if (unknown.length) {
-    io.err(`heal: no proposal ${unknown.join(', ')} in ${relative(process.cwd(), proposalsDir(dir)) || '.'}; the last run proposed: ${proposals.map((p) => p.id).join(', ') || 'nothing'}\n`);
+    io.err(
+      `heal: no proposal ${unknown.join(', ')} in ${relative(process.cwd(), proposalsDir(dir)) || '.'}; the last run proposed: ${proposals.map((p) => p.id).join(', ') || 'nothing'}\n`,
+    );
     return 1;
   }
   const chosen = ids.length ? proposals.filter((p) => ids.includes(p.id)) : proposals;
@@ -95,7 +103,12 @@ function list(dir: string, proposals: Proposal[], io: HealIo): void {
         `    old:    ${p.selector}\n` +
         `    new:    ${p.proposed}\n` +
         `    score ${p.score.toFixed(2)}, margin ${p.margin.toFixed(2)}${p.by === 'model' ? ', chosen by the model' : ''}\n` +
-        (p.screenshots.before || p.screenshots.after ? `    screenshots: ${[p.screenshots.before, p.screenshots.after].filter(Boolean).map((f) => `${shots}/${f}`).join(', ')}\n` : ''),
+        (p.screenshots.before || p.screenshots.after
+          ? `    screenshots: ${[p.screenshots.before, p.screenshots.after]
+              .filter(Boolean)
+              .map((f) => `${shots}/${f}`)
+              .join(', ')}\n`
+          : ''),
     );
   }
   io.out(`\nApply: npx nestwright heal --apply [id...]   Reject: npx nestwright heal --reject id...\n`);
@@ -107,7 +120,9 @@ function apply(dir: string, proposals: Proposal[], io: HealIo): number {
   for (const p of proposals) {
     try {
       const edit = applyProposal(project, dir, p);
-      io.out(`${p.id}  ${p.spec}:${edit.line}\n  - ${edit.before}\n  + ${edit.after}${edit.renamed ? '\n    (another kind of locator: the method changed as well)' : ''}\n`);
+      io.out(
+        `${p.id}  ${p.spec}:${edit.line}\n  - ${edit.before}\n  + ${edit.after}${edit.renamed ? '\n    (another kind of locator: the method changed as well)' : ''}\n`,
+      );
     } catch (e) {
       if (!(e instanceof ApplyError)) throw e;
       failed++;
@@ -122,7 +137,11 @@ function apply(dir: string, proposals: Proposal[], io: HealIo): number {
 function reject(dir: string, proposals: Proposal[], io: HealIo): number {
   for (const p of proposals) {
     const file = resolve(dir, p.spec);
-    updateFingerprintFile(fingerprintFileOf(file), (f) => (f.rejected.some((r) => r.selector === p.selector && r.line === p.line && r.proposed === p.proposed) ? false : (f.rejected.push({ selector: p.selector, line: p.line, proposed: p.proposed }), true)));
+    updateFingerprintFile(fingerprintFileOf(file), (f) =>
+      f.rejected.some((r) => r.selector === p.selector && r.line === p.line && r.proposed === p.proposed)
+        ? false
+        : (f.rejected.push({ selector: p.selector, line: p.line, proposed: p.proposed }), true),
+    );
     withdrawProposal(dir, p.id);
     io.out(`${p.id}  rejected: ${p.selector} → ${p.proposed} will not be proposed again at ${p.spec}:${p.line}\n`);
   }

@@ -14,7 +14,6 @@ import { importMaestro, type ImportProblem } from '../../framework/skills/maestr
 import { shown as display } from '../../framework/skills/replay.js';
 import { stdio, type Io } from './io.js';
 
-
 const USAGE = `Usage: nestwright import maestro <flow.yaml> -o skills/<name>.yaml [--apk path.apk]
 
   Converts a Maestro flow into a skill. Flows named by runFlow are imported beside it.
@@ -29,12 +28,23 @@ export async function importCommand(argv: string[], io: Io = stdio): Promise<num
     return 0;
   }
   if (kind !== 'maestro') {
-    io.err(`nestwright import: ${kind ? `cannot import "${kind}"` : 'say what to import'}; nestwright imports Maestro flows: nestwright import maestro flow.yaml -o skills/flow.yaml\n`);
+    io.err(
+      `nestwright import: ${kind ? `cannot import "${kind}"` : 'say what to import'}; nestwright imports Maestro flows: nestwright import maestro flow.yaml -o skills/flow.yaml\n`,
+    );
     return 2;
   }
   let parsed;
   try {
-    parsed = parseArgs({ args: rest, allowPositionals: true, strict: true, options: { output: { type: 'string', short: 'o' }, apk: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } } });
+    parsed = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        output: { type: 'string', short: 'o' },
+        apk: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
   } catch (e) {
     io.err(`nestwright import maestro: ${(e as Error).message}\n\n${USAGE}`);
     return 2;
@@ -52,7 +62,9 @@ export async function importCommand(argv: string[], io: Io = stdio): Promise<num
   const notes: ImportProblem[] = [];
   const done = new Set<string>();
   const written: string[] = [];
-  const queue: Array<{ source: string; out: string }> = [{ source: path.resolve(flow), out: path.resolve(parsed.values.output) }];
+  const queue: Array<{ source: string; out: string }> = [
+    { source: path.resolve(flow), out: path.resolve(parsed.values.output) },
+  ];
   while (queue.length) {
     const { source, out } = queue.shift()!;
     if (done.has(source)) continue;
@@ -69,10 +81,20 @@ export async function importCommand(argv: string[], io: Io = stdio): Promise<num
       io.err(`nestwright import maestro: ${shown} could not be imported:\n${list(result.problems)}`);
       return 2;
     }
-    const skill = { ...result.skill, ...(parsed.values.apk && written.length === 0 ? { apk: path.relative(path.dirname(out), path.resolve(parsed.values.apk)) } : {}) };
+    const skill = {
+      ...result.skill,
+      ...(parsed.values.apk && written.length === 0
+        ? { apk: path.relative(path.dirname(out), path.resolve(parsed.values.apk)) }
+        : {}),
+    };
     const header = [
       `# Imported by \`nestwright import maestro\` from ${shown}.`,
-      ...(result.problems.length ? ['# Not imported (add steps for them by hand, or leave them out):', ...result.problems.map((p) => `#   line ${p.line}: ${p.command} — ${p.reason}`)] : []),
+      ...(result.problems.length
+        ? [
+            '# Not imported (add steps for them by hand, or leave them out):',
+            ...result.problems.map((p) => `#   line ${p.line}: ${p.command} — ${p.reason}`),
+          ]
+        : []),
       '# yaml-language-server: $schema=./skill.schema.json',
     ].join('\n');
     const text = `${header}\n${stringify(skill, { lineWidth: 0 })}`;
@@ -80,13 +102,19 @@ export async function importCommand(argv: string[], io: Io = stdio): Promise<num
     try {
       parseSkill(text, display(out));
     } catch (e) {
-      io.err(`nestwright import maestro: the skill made from ${shown} does not parse:\n${e instanceof SkillParseError ? e.message : String(e)}\n`);
+      io.err(
+        `nestwright import maestro: the skill made from ${shown} does not parse:\n${e instanceof SkillParseError ? e.message : String(e)}\n`,
+      );
       return 2;
     }
     mkdirSync(path.dirname(out), { recursive: true });
     writeFileSync(out, text);
     written.push(display(out));
-    for (const sub of result.subflows) queue.push({ source: path.resolve(path.dirname(source), sub.source), out: path.resolve(path.dirname(out), sub.target) });
+    for (const sub of result.subflows)
+      queue.push({
+        source: path.resolve(path.dirname(source), sub.source),
+        out: path.resolve(path.dirname(out), sub.target),
+      });
   }
   io.out(`wrote ${written.join(', ')}\n`);
   if (notes.length) io.out(`Imported with differences:\n${list(notes)}`);

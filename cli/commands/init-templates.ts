@@ -51,4 +51,11 @@ export const SCRIPTS: Record<string, string> = {
 };
 
 /** Output of test runs and of `nestwright sim` (its state directory). */
-export const GITIGNORE = ['node_modules/', 'test-results/', 'playwright-report/', 'allure-results/', 'allure-report/', '.nestwright/'];
+export const GITIGNORE = [
+  'node_modules/',
+  'test-results/',
+  'playwright-report/',
+  'allure-results/',
+  'allure-report/',
+  '.nestwright/',
+];

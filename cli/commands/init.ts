@@ -64,15 +64,30 @@ export async function initCommand(argv: string[], io: InitIo = stdio): Promise<n
       io.out(USAGE);
       return 0;
     }
-    if (positionals.length) fail('USAGE', `unexpected argument "${positionals[0]}"`, 'init sets up the current directory: cd into the project and run `npx nestwright init`.');
+    if (positionals.length)
+      fail(
+        'USAGE',
+        `unexpected argument "${positionals[0]}"`,
+        'init sets up the current directory: cd into the project and run `npx nestwright init`.',
+      );
     const steps = await init(io.cwd, values.force);
     if (json) io.out(`${JSON.stringify({ ok: true, steps }, null, 2)}\n`);
     else io.out(summary(steps));
     return 0;
   } catch (e) {
-    const error: InitError = e instanceof InitFailure ? e.error : { code: 'WRITE_FAILED', message: (e as Error).message, hint: 'Check the permissions of the project directory.' };
+    const error: InitError =
+      e instanceof InitFailure
+        ? e.error
+        : {
+            code: 'WRITE_FAILED',
+            message: (e as Error).message,
+            hint: 'Check the permissions of the project directory.',
+          };
     if (json) io.out(`${JSON.stringify({ ok: false, error }, null, 2)}\n`);
-    else io.err(`nestwright init: ${error.code}: ${error.message}${error.hint ? `\n  hint: ${error.hint}` : ''}\n${error.code === 'USAGE' ? `\n${USAGE}` : ''}`);
+    else
+      io.err(
+        `nestwright init: ${error.code}: ${error.message}${error.hint ? `\n  hint: ${error.hint}` : ''}\n${error.code === 'USAGE' ? `\n${USAGE}` : ''}`,
+      );
     return error.code === 'WRITE_FAILED' || error.code === 'SAMPLE_MISSING' ? 1 : 2;
   }
 }
@@ -83,7 +98,11 @@ function parseOrFail(argv: string[]) {
       args: argv,
       strict: true,
       allowPositionals: true,
-      options: { force: { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
+      options: {
+        force: { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
     });
   } catch (e) {
     return fail('USAGE', (e as Error).message);
@@ -121,16 +140,26 @@ async function init(root: string, force: boolean): Promise<InitStep[]> {
   for (const [name, command] of Object.entries(SCRIPTS)) {
     if (scripts[name] === command) continue;
     if (scripts[name] !== undefined && !force) {
-      steps.push({ path: 'package.json', status: 'skipped', detail: `script "${name}" is "${scripts[name]}": kept (--force replaces it with "${command}")` });
+      steps.push({
+        path: 'package.json',
+        status: 'skipped',
+        detail: `script "${name}" is "${scripts[name]}": kept (--force replaces it with "${command}")`,
+      });
       continue;
     }
     scripts[name] = command;
     added.push(name);
   }
   if (!pkg.exists || added.length) {
-    const data = pkg.exists ? { ...pkg.data, scripts } : { name: packageName(root), version: '0.0.0', private: true, scripts };
+    const data = pkg.exists
+      ? { ...pkg.data, scripts }
+      : { name: packageName(root), version: '0.0.0', private: true, scripts };
     writes.push({ path: 'package.json', body: `${JSON.stringify(data, null, pkg.indent)}\n` });
-    steps.push({ path: 'package.json', status: pkg.exists ? 'updated' : 'wrote', detail: `scripts ${added.map((s) => `"${s}"`).join(', ')}` });
+    steps.push({
+      path: 'package.json',
+      status: pkg.exists ? 'updated' : 'wrote',
+      detail: `scripts ${added.map((s) => `"${s}"`).join(', ')}`,
+    });
   } else if (!steps.some((s) => s.path === 'package.json')) {
     steps.push({ path: 'package.json', status: 'unchanged', detail: 'scripts already there' });
   }
@@ -153,7 +182,11 @@ async function init(root: string, force: boolean): Promise<InitStep[]> {
       await mkdir(dirname(join(root, w.path)), { recursive: true });
       await writeFile(join(root, w.path), w.body);
     } catch (e) {
-      fail('WRITE_FAILED', `${w.path}: ${(e as Error).message}`, 'Check the permissions of the project directory; files listed before it were written.');
+      fail(
+        'WRITE_FAILED',
+        `${w.path}: ${(e as Error).message}`,
+        'Check the permissions of the project directory; files listed before it were written.',
+      );
     }
   }
   return steps;
@@ -167,12 +200,21 @@ function readPackageJson(root: string): { exists: boolean; data: Record<string, 
   try {
     data = JSON.parse(text);
   } catch (e) {
-    return fail('INVALID_PACKAGE_JSON', `package.json is not valid JSON: ${(e as Error).message}`, 'Fix package.json (or move it away) and run init again; nothing was written.');
+    return fail(
+      'INVALID_PACKAGE_JSON',
+      `package.json is not valid JSON: ${(e as Error).message}`,
+      'Fix package.json (or move it away) and run init again; nothing was written.',
+    );
   }
-  if (!data || typeof data !== 'object' || Array.isArray(data)) fail('INVALID_PACKAGE_JSON', 'package.json is not a JSON object', 'Nothing was written.');
+  if (!data || typeof data !== 'object' || Array.isArray(data))
+    fail('INVALID_PACKAGE_JSON', 'package.json is not a JSON object', 'Nothing was written.');
   const scripts = (data as { scripts?: unknown }).scripts;
   if (scripts !== undefined && (!scripts || typeof scripts !== 'object' || Array.isArray(scripts))) {
-    fail('INVALID_PACKAGE_JSON', 'package.json "scripts" is not an object', 'Make "scripts" an object of name → command; nothing was written.');
+    fail(
+      'INVALID_PACKAGE_JSON',
+      'package.json "scripts" is not an object',
+      'Make "scripts" an object of name → command; nothing was written.',
+    );
   }
   return { exists: true, data: data as Record<string, unknown>, indent: /^\{\s*\n(\s+)"/.exec(text)?.[1] ?? 2 };
 }
@@ -181,13 +223,23 @@ function readPackageJson(root: string): { exists: boolean; data: Record<string, 
 function sampleApk(): Buffer {
   const root = dirname(createRequire(import.meta.url).resolve('nestwright/package.json'));
   const path = join(root, 'fixtures/apks/notes.apk');
-  if (!existsSync(path)) fail('SAMPLE_MISSING', `the sample app is missing from the nestwright package (${path})`, 'Reinstall nestwright: npm i -D nestwright');
+  if (!existsSync(path))
+    fail(
+      'SAMPLE_MISSING',
+      `the sample app is missing from the nestwright package (${path})`,
+      'Reinstall nestwright: npm i -D nestwright',
+    );
   return readFileSync(path);
 }
 
 /** A valid npm name from the directory's name. */
 function packageName(root: string): string {
-  return basename(root).toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[._-]+/, '') || 'android-tests';
+  return (
+    basename(root)
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]+/g, '-')
+      .replace(/^[._-]+/, '') || 'android-tests'
+  );
 }
 
 function summary(steps: InitStep[]): string {
@@ -199,7 +251,9 @@ function summary(steps: InitStep[]): string {
     'nestwright init:',
     ...lines,
     '',
-    ...(skipped ? ['Some files or scripts were kept as they were (see "skipped"); run with --force to replace them.', ''] : []),
+    ...(skipped
+      ? ['Some files or scripts were kept as they were (see "skipped"); run with --force to replace them.', '']
+      : []),
     'Next: npx playwright test        (the example spec, on the embedded simulated device)',
     '      npm run test:report       (the Allure HTML report; needs Java)',
     '',

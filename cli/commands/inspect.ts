@@ -46,10 +46,14 @@ export async function inspectCommand(argv: string[], io: InspectIo = stdio): Pro
     io.out(USAGE);
     return 0;
   }
-  if (positionals.length === 0) return usage(io, 'no APK given. Pass the path of an .apk, a base APK and its splits, or an .apks/.xapk bundle');
+  if (positionals.length === 0)
+    return usage(io, 'no APK given. Pass the path of an .apk, a base APK and its splits, or an .apks/.xapk bundle');
   const pageSize = parsePageSize(values['page-size']);
   if (pageSize === null) return usage(io, `--page-size must be 4k or 16k (got "${values['page-size']}")`);
-  const abis = values.abi.split(',').map((a) => a.trim()).filter(Boolean);
+  const abis = values.abi
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
   if (abis.length === 0) return usage(io, '--abi needs at least one ABI, e.g. --abi x86_64,arm64-v8a');
   if (!/^\d{1,3}$/.test(values.sdk)) return usage(io, `--sdk must be an API level such as 35 (got "${values.sdk}")`);
   const device: DeviceTraits = { abis, page_size: pageSize, sdk_int: Number(values.sdk), min_target_sdk: 24 };
@@ -75,37 +79,81 @@ function parsePageSize(v: string): 4096 | 16384 | null {
 /** Left-aligned columns, two spaces apart. */
 export function table(rows: string[][], indent = '  '): string {
   const widths: number[] = [];
-  for (const r of rows) r.forEach((c, i) => { widths[i] = Math.max(widths[i] ?? 0, c.length); });
-  return rows.map((r) => indent + r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n') + '\n';
+  for (const r of rows)
+    r.forEach((c, i) => {
+      widths[i] = Math.max(widths[i] ?? 0, c.length);
+    });
+  return (
+    rows
+      .map(
+        (r) =>
+          indent +
+          r
+            .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!)))
+            .join('  ')
+            .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }
 
 function render(info: ApkInfo | null, report: PreflightReport, device: DeviceTraits): string {
   let s = '';
   if (info) {
     const m = info.manifest;
-    s += table([
-      ['package', info.package],
-      ['version', `${info.versionName ?? '?'} (${info.versionCode})`],
-      ['label', info.label ?? '(none)'],
-      ['sdk', `min ${info.minSdk}, target ${info.targetSdk}${m.compileSdk ? `, compile ${m.compileSdk}` : ''}`],
-      ['launcher', info.launcherActivity ?? '(none)'],
-      ['components', `${m.activities.length} activities, ${m.services.length} services, ${m.providers.length} providers, ${m.receivers.length} receivers`],
-      ['permissions', m.usesPermissions.map((p) => p.name.replace(/^android\.permission\./, '')).join(', ') || '(none)'],
-      ['abis', info.abis.join(', ') || '(no native code)'],
-      ['dex', String(info.dexCount)],
-      ['flags', [m.debuggable ? 'debuggable' : null, m.extractNativeLibs === false ? 'extractNativeLibs=false' : null, m.requireSecureEnv ? 'REQUIRE_SECURE_ENV' : null].filter(Boolean).join(', ') || '-'],
-    ], '');
+    s += table(
+      [
+        ['package', info.package],
+        ['version', `${info.versionName ?? '?'} (${info.versionCode})`],
+        ['label', info.label ?? '(none)'],
+        ['sdk', `min ${info.minSdk}, target ${info.targetSdk}${m.compileSdk ? `, compile ${m.compileSdk}` : ''}`],
+        ['launcher', info.launcherActivity ?? '(none)'],
+        [
+          'components',
+          `${m.activities.length} activities, ${m.services.length} services, ${m.providers.length} providers, ${m.receivers.length} receivers`,
+        ],
+        [
+          'permissions',
+          m.usesPermissions.map((p) => p.name.replace(/^android\.permission\./, '')).join(', ') || '(none)',
+        ],
+        ['abis', info.abis.join(', ') || '(no native code)'],
+        ['dex', String(info.dexCount)],
+        [
+          'flags',
+          [
+            m.debuggable ? 'debuggable' : null,
+            m.extractNativeLibs === false ? 'extractNativeLibs=false' : null,
+            m.requireSecureEnv ? 'REQUIRE_SECURE_ENV' : null,
+          ]
+            .filter(Boolean)
+            .join(', ') || '-',
+        ],
+      ],
+      '',
+    );
     s += '\nFiles\n';
     s += table([
       ['FILE', 'SPLIT', 'SIZE', 'SCHEMES', 'CERT SHA-256'],
-      ...info.apks.map((f) => [f.path, f.manifest.split.name ?? 'base', String(f.size), f.signing.schemes.join(',') || 'unsigned', f.signing.certSha256.map((c) => c.slice(0, 16) + '…').join(' ') || '-']),
+      ...info.apks.map((f) => [
+        f.path,
+        f.manifest.split.name ?? 'base',
+        String(f.size),
+        f.signing.schemes.join(',') || 'unsigned',
+        f.signing.certSha256.map((c) => c.slice(0, 16) + '…').join(' ') || '-',
+      ]),
     ]);
     const libs = info.apks.flatMap((f) => f.nativeLibs);
     if (libs.length) {
       s += '\nNative libraries\n';
       s += table([
         ['PATH', 'P_ALIGN', 'ZIP OFFSET', '16 KB ELF', '16 KB ZIP'],
-        ...libs.map((l) => [l.path, l.pAlign === null ? (l.error ?? '?') : String(l.pAlign), l.dataOffset === null ? 'compressed' : String(l.dataOffset), yn(l.elfAligned16k), yn(l.zipAligned16k)]),
+        ...libs.map((l) => [
+          l.path,
+          l.pAlign === null ? (l.error ?? '?') : String(l.pAlign),
+          l.dataOffset === null ? 'compressed' : String(l.dataOffset),
+          yn(l.elfAligned16k),
+          yn(l.zipAligned16k),
+        ]),
       ]);
     }
     s += '\n';

@@ -54,10 +54,13 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   };
   const root = path.resolve(values.root ?? process.cwd());
   if (!existsSync(root) || !statSync(root).isDirectory()) return fail(`--root ${root}: not a directory`);
-  if (values.config && !existsSync(path.resolve(root, values.config))) return fail(`--config ${values.config}: no such file under ${root}`);
-  if (!values.http && (values.port || values['token-file'] || values['no-auth'])) return fail('--port, --token-file and --no-auth go with --http');
+  if (values.config && !existsSync(path.resolve(root, values.config)))
+    return fail(`--config ${values.config}: no such file under ${root}`);
+  if (!values.http && (values.port || values['token-file'] || values['no-auth']))
+    return fail('--port, --token-file and --no-auth go with --http');
   const port = values.port === undefined ? 0 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) return fail(`--port ${values.port}: expected a port number 0-65535`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    return fail(`--port ${values.port}: expected a port number 0-65535`);
 
   const state = new AgentState({ root, ...(values.config ? { config: values.config } : {}) });
   const stopped = new Promise<void>((resolve) => {
@@ -94,7 +97,9 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     },
   ).catch((e: Error) => e);
   if (host instanceof Error) return fail(host.message);
-  process.stdout.write(`nestwright mcp listening on ${host.url}\n${tokenFile ? `token: in ${tokenFile}` : 'auth: NONE (--no-auth; for the MCP conformance suite only)'}\nproject: ${root}\n`);
+  process.stdout.write(
+    `nestwright mcp listening on ${host.url}\n${tokenFile ? `token: in ${tokenFile}` : 'auth: NONE (--no-auth; for the MCP conformance suite only)'}\nproject: ${root}\n`,
+  );
   await stopped;
   await host.close();
   await state.sessions.shutdown();

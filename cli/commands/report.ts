@@ -57,7 +57,9 @@ export async function reportCommand(argv: string[], io: ReportIo = stdio): Promi
   const results = (values.results ?? ['allure-results']).map((d) => resolve(d));
   const missing = results.find((dir) => !existsSync(dir));
   if (missing) {
-    io.err(`report: ${missing} does not exist. Pass the allure-results directory the reporter wrote (--results DIR).\n`);
+    io.err(
+      `report: ${missing} does not exist. Pass the allure-results directory the reporter wrote (--results DIR).\n`,
+    );
     return 1;
   }
   // A shard may have run no test, and a directory may carry only history/: one with results is enough.
@@ -69,12 +71,22 @@ export async function reportCommand(argv: string[], io: ReportIo = stdio): Promi
     return 1;
   }
   if (!hasJava()) {
-    io.err('report: Allure 2 needs Java 8 or newer and no `java` was found. Install one (Debian: apt-get install default-jre-headless) or set JAVA_HOME.\n');
+    io.err(
+      'report: Allure 2 needs Java 8 or newer and no `java` was found. Install one (Debian: apt-get install default-jre-headless) or set JAVA_HOME.\n',
+    );
     return 1;
   }
   const allure = allureBin();
   const output = resolve(values.output);
-  const generate = ['generate', '--clean', ...results, '-o', output, ...(values['single-file'] ? ['--single-file'] : []), ...(values.name ? ['--name', values.name] : [])];
+  const generate = [
+    'generate',
+    '--clean',
+    ...results,
+    '-o',
+    output,
+    ...(values['single-file'] ? ['--single-file'] : []),
+    ...(values.name ? ['--name', values.name] : []),
+  ];
   const code = await run(allure, generate, io);
   if (code !== 0) {
     io.err(`report: allure generate exited with ${code}\n`);

@@ -52,7 +52,13 @@ export async function recordCommand(argv: string[], io: Io): Promise<number> {
     return 2;
   }
   const out = path.resolve(values.output);
-  const name = values.name ?? path.basename(out).replace(/\.ya?ml$/i, '').toLowerCase().replace(/[^a-z0-9._-]+/g, '-');
+  const name =
+    values.name ??
+    path
+      .basename(out)
+      .replace(/\.ya?ml$/i, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]+/g, '-');
   let trajectory: TrajectoryBody;
   let title = values.grep ?? values.from!;
   if (values.from) {
@@ -70,8 +76,13 @@ export async function recordCommand(argv: string[], io: Io): Promise<number> {
     // `apk`: the option the trajectory records; `app`, its old name, in trajectories recorded before.
     const options = trajectory.meta?.options as { apk?: string; app?: string } | undefined;
     const app = options?.apk ?? options?.app;
-    const apk = app && /\.(apk|apks|xapk)$/i.test(app) ? path.relative(path.dirname(out), path.resolve(app)) : undefined;
-    recorded = trajectoryToSkill(trajectory, { name, description: `Recorded from the test "${title}"`, ...(apk ? { apk } : {}) });
+    const apk =
+      app && /\.(apk|apks|xapk)$/i.test(app) ? path.relative(path.dirname(out), path.resolve(app)) : undefined;
+    recorded = trajectoryToSkill(trajectory, {
+      name,
+      description: `Recorded from the test "${title}"`,
+      ...(apk ? { apk } : {}),
+    });
   } catch (e) {
     io.err(`nestwright skill record: ${(e as Error).message}\n`);
     return 1;
@@ -80,16 +91,35 @@ export async function recordCommand(argv: string[], io: Io): Promise<number> {
   parseSkill(text, shown(out));
   mkdirSync(path.dirname(out), { recursive: true });
   writeFileSync(out, text);
-  io.out(`wrote ${shown(out)}: ${recorded.skill.steps.length} steps, parameters: ${Object.keys(recorded.skill.params).join(', ') || 'none'}\n`);
+  io.out(
+    `wrote ${shown(out)}: ${recorded.skill.steps.length} steps, parameters: ${Object.keys(recorded.skill.params).join(', ') || 'none'}\n`,
+  );
   for (const n of recorded.notes) io.out(`  note: ${n}\n`);
   return 0;
 }
 
 /** Run one test with the JSON reporter; its trajectory when it passed. */
-async function runOne(spec: string, grep: string, config?: string): Promise<{ trajectory: TrajectoryBody; title: string } | { error: string }> {
+async function runOne(
+  spec: string,
+  grep: string,
+  config?: string,
+): Promise<{ trajectory: TrajectoryBody; title: string } | { error: string }> {
   const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
-  const args = [cli, 'test', spec, '--grep', grep.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), '--reporter=json', '--workers=1', '--retries=0', ...(config ? ['-c', config] : [])];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_FILE: '' } });
+  const args = [
+    cli,
+    'test',
+    spec,
+    '--grep',
+    grep.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    '--reporter=json',
+    '--workers=1',
+    '--retries=0',
+    ...(config ? ['-c', config] : []),
+  ];
+  const child = spawn(process.execPath, args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_FILE: '' },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
@@ -104,13 +134,27 @@ async function runOne(spec: string, grep: string, config?: string): Promise<{ tr
   const found: Array<{ title: string; result: any }> = [];
   const walk = (suite: any, prefix: string[]) => {
     for (const s of suite.suites ?? []) walk(s, s.title && !/\.(ts|js)$/.test(s.title) ? [...prefix, s.title] : prefix);
-    for (const sp of suite.specs ?? []) for (const t of sp.tests ?? []) found.push({ title: [...prefix, sp.title].join(' › '), result: t.results[t.results.length - 1] });
+    for (const sp of suite.specs ?? [])
+      for (const t of sp.tests ?? [])
+        found.push({ title: [...prefix, sp.title].join(' › '), result: t.results[t.results.length - 1] });
   };
   for (const s of report.suites ?? []) walk(s, []);
-  if (found.length === 0) return { error: `no test in ${spec} matches --grep ${JSON.stringify(grep)}${report.errors?.length ? `:\n${report.errors.map((e: any) => e.message).join('\n')}` : ''}` };
-  if (found.length > 1) return { error: `${found.length} tests match --grep ${JSON.stringify(grep)} (${found.map((f) => f.title).join('; ')}); make it name one` };
+  if (found.length === 0)
+    return {
+      error: `no test in ${spec} matches --grep ${JSON.stringify(grep)}${report.errors?.length ? `:\n${report.errors.map((e: any) => e.message).join('\n')}` : ''}`,
+    };
+  if (found.length > 1)
+    return {
+      error: `${found.length} tests match --grep ${JSON.stringify(grep)} (${found.map((f) => f.title).join('; ')}); make it name one`,
+    };
   const { title, result } = found[0]!;
-  if (result?.status !== 'passed') return { error: `"${title}" did not pass (${result?.status}); only a passing test is recorded:\n${(result?.errors ?? []).map((e: any) => e.message).join('\n').slice(0, 3000)}` };
+  if (result?.status !== 'passed')
+    return {
+      error: `"${title}" did not pass (${result?.status}); only a passing test is recorded:\n${(result?.errors ?? [])
+        .map((e: any) => e.message)
+        .join('\n')
+        .slice(0, 3000)}`,
+    };
   const att = (result.attachments ?? []).find((a: any) => a.name === TRAJECTORY_ATTACHMENT);
   if (!att) return { error: `"${title}" has no ${TRAJECTORY_ATTACHMENT} attachment: set use.trajectory to 'on'` };
   const body = att.body ? Buffer.from(att.body, 'base64').toString('utf8') : readFileSync(att.path, 'utf8');

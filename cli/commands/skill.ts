@@ -16,7 +16,6 @@ import { Space } from '../../framework/space.js';
 import { Trajectory } from '../../framework/trajectory.js';
 import { stdio, type Io } from './io.js';
 
-
 const USAGE = `Usage:
   nestwright skill run <file.yaml> [--app path.apk|package] [--param k=v …] [--device url [--token t]] [--timeout ms] [--json]
   nestwright skill record <spec file> --grep <test title> -o skills/<name>.yaml [--name n]
@@ -90,11 +89,18 @@ async function runCommand(argv: string[], io: Io): Promise<number> {
     io.out(USAGE);
     return 0;
   }
-  if (positionals.length !== 1) return usage(io, positionals.length ? `one skill file at a time (got ${positionals.join(', ')})` : 'no skill file given; e.g. nestwright skill run skills/add-note.yaml --param title=Milk');
+  if (positionals.length !== 1)
+    return usage(
+      io,
+      positionals.length
+        ? `one skill file at a time (got ${positionals.join(', ')})`
+        : 'no skill file given; e.g. nestwright skill run skills/add-note.yaml --param title=Milk',
+    );
   const params = parseParams(values.param);
   if (typeof params === 'string') return usage(io, params);
   const timeout = Number(values.timeout);
-  if (!Number.isInteger(timeout) || timeout <= 0) return usage(io, `--timeout takes milliseconds, got ${JSON.stringify(values.timeout)}`);
+  if (!Number.isInteger(timeout) || timeout <= 0)
+    return usage(io, `--timeout takes milliseconds, got ${JSON.stringify(values.timeout)}`);
 
   // Everything about the input is checked before a device is touched.
   let planned: PlannedSkill;
@@ -104,13 +110,20 @@ async function runCommand(argv: string[], io: Io): Promise<number> {
     io.err(`${(e as Error).message}\n`);
     return 2;
   }
-  const apk = values.app ?? (planned.skill.apk ? path.resolve(path.dirname(planned.path), planned.skill.apk) : planned.skill.app);
+  const apk =
+    values.app ?? (planned.skill.apk ? path.resolve(path.dirname(planned.path), planned.skill.apk) : planned.skill.app);
 
   const { connectDevice } = await import('../../device-runtime/providers/index.js');
   const token = values.token ?? process.env.NESTWRIGHT_TOKEN;
   let conn: Awaited<ReturnType<typeof connectDevice>>;
   try {
-    conn = await connectDevice(values.device ? (token ? { provider: 'nestspace', url: values.device, token } : { provider: 'sim', url: values.device }) : { provider: 'sim' });
+    conn = await connectDevice(
+      values.device
+        ? token
+          ? { provider: 'nestspace', url: values.device, token }
+          : { provider: 'sim', url: values.device }
+        : { provider: 'sim' },
+    );
   } catch (e) {
     io.err(`nestwright skill run: ${(e as Error).message}\n`);
     return 2;
@@ -127,16 +140,25 @@ async function runCommand(argv: string[], io: Io): Promise<number> {
       return 2;
     }
     if (app.package !== planned.skill.app) {
-      io.err(`nestwright skill run: ${shown(planned.path)} drives ${planned.skill.app}, but --app ${apk} is ${app.package}\n`);
+      io.err(
+        `nestwright skill run: ${shown(planned.path)} drives ${planned.skill.app}, but --app ${apk} is ${app.package}\n`,
+      );
       return 2;
     }
     const result = await replaySkill(app.port, planned, 'skill run');
     if (values.json) {
-      io.out(`${JSON.stringify({ ...result, error: result.error?.message ?? null, trajectory: trajectory.toJSON() }, null, 2)}\n`);
+      io.out(
+        `${JSON.stringify({ ...result, error: result.error?.message ?? null, trajectory: trajectory.toJSON() }, null, 2)}\n`,
+      );
     } else {
-      for (const s of result.steps) io.out(`  ${s.status === 'passed' ? '✓' : s.status === 'skipped' ? '-' : '✘'} ${s.title} (${s.durationMs}ms)${s.status === 'skipped' && s.error ? ` — ${s.error}` : ''}\n`);
+      for (const s of result.steps)
+        io.out(
+          `  ${s.status === 'passed' ? '✓' : s.status === 'skipped' ? '-' : '✘'} ${s.title} (${s.durationMs}ms)${s.status === 'skipped' && s.error ? ` — ${s.error}` : ''}\n`,
+        );
       if (result.error) io.err(`\n${result.error.message}\n`);
-      io.out(`\n${result.ok ? 'passed' : 'FAILED'}: ${planned.skill.name} (${shown(planned.path)}), ${result.steps.filter((s) => s.status === 'passed').length}/${planned.skill.steps.length} steps passed\n`);
+      io.out(
+        `\n${result.ok ? 'passed' : 'FAILED'}: ${planned.skill.name} (${shown(planned.path)}), ${result.steps.filter((s) => s.status === 'passed').length}/${planned.skill.steps.length} steps passed\n`,
+      );
     }
     return result.ok ? 0 : 1;
   } catch (e) {

@@ -49,13 +49,18 @@ export class LiveInspector {
     try {
       this.session = await this.sessions.open('inspector', this.app, this.device);
     } catch (e) {
-      throw new InspectorError('DEVICE_DISCONNECTED', `cannot open ${this.app}: ${(e as Error).message.split('\n')[0]}`, 503);
+      throw new InspectorError(
+        'DEVICE_DISCONNECTED',
+        `cannot open ${this.app}: ${(e as Error).message.split('\n')[0]}`,
+        503,
+      );
     }
     (this.recording as { pkg: string }).pkg = this.session.app.package;
   }
 
   private live(): LiveSession {
-    if (!this.session) throw new InspectorError('DEVICE_DISCONNECTED', 'not connected to a device: press Reconnect', 503);
+    if (!this.session)
+      throw new InspectorError('DEVICE_DISCONNECTED', 'not connected to a device: press Reconnect', 503);
     return this.session;
   }
 
@@ -66,7 +71,11 @@ export class LiveInspector {
       const code = (e as { code?: string }).code ?? (e as Error).name;
       if (code === 'DEVICE_DISCONNECTED' || (e as Error).name === 'DeviceDisconnectedError') {
         this.session = null;
-        throw new InspectorError('DEVICE_DISCONNECTED', `the device went away: ${(e as Error).message.split('\n')[0]}`, 503);
+        throw new InspectorError(
+          'DEVICE_DISCONNECTED',
+          `the device went away: ${(e as Error).message.split('\n')[0]}`,
+          503,
+        );
       }
       if (e instanceof InspectorError) throw e;
       throw new InspectorError(typeof code === 'string' ? code : 'ERROR', (e as Error).message, 422);
@@ -82,13 +91,22 @@ export class LiveInspector {
       if (since && since === hash && this.shown) return { unchanged: true, hash };
       this.shown = obs;
       const png = await s.app.screenshot({ optional: true });
-      return { hash, snapshot_id: obs.snapshot_id, package: obs.package, activity: obs.activity, screen: obs.screen, nodes: obs.nodes, png: png ? `data:image/png;base64,${png.toString('base64')}` : null };
+      return {
+        hash,
+        snapshot_id: obs.snapshot_id,
+        package: obs.package,
+        activity: obs.activity,
+        screen: obs.screen,
+        nodes: obs.nodes,
+        png: png ? `data:image/png;base64,${png.toString('base64')}` : null,
+      };
     });
   }
 
   private node(id: string): UiNode {
     const n = this.shown?.nodes.find((x) => x.id === id);
-    if (!n) throw new InspectorError('NODE_NOT_FOUND', `no node ${id} on the screen shown; the screen changed, pick again`);
+    if (!n)
+      throw new InspectorError('NODE_NOT_FOUND', `no node ${id} on the screen shown; the screen changed, pick again`);
     return n;
   }
 
@@ -107,12 +125,20 @@ export class LiveInspector {
       throw new InspectorError('INVALID_ARGUMENT', (e as Error).message);
     }
     const matches = this.shown ? resolveSteps(this.shown.nodes, steps) : [];
-    return { verdict: matches.length === 1 ? 'unique' : matches.length ? 'ambiguous' : 'none', count: matches.length, node_ids: matches.map((n) => n.id) };
+    return {
+      verdict: matches.length === 1 ? 'unique' : matches.length ? 'ambiguous' : 'none',
+      count: matches.length,
+      node_ids: matches.map((n) => n.id),
+    };
   }
 
   private best(nodeId: string): { selector: string; code: string } {
     const best = suggestLocators(this.shown!, this.node(nodeId).id).find((s) => s.strictSafe);
-    if (!best) throw new InspectorError('NO_UNIQUE_LOCATOR', 'no locator names this node alone on this screen; type one in the locator box');
+    if (!best)
+      throw new InspectorError(
+        'NO_UNIQUE_LOCATOR',
+        'no locator names this node alone on this screen; type one in the locator box',
+      );
     return { selector: best.selector, code: best.code };
   }
 
@@ -127,7 +153,11 @@ export class LiveInspector {
         this.recording.add(step);
         return { step };
       }
-      const named = req.node_id ? this.best(req.node_id) : req.selector ? { selector: req.selector, code: `app.locator(${JSON.stringify(req.selector)})` } : null;
+      const named = req.node_id
+        ? this.best(req.node_id)
+        : req.selector
+          ? { selector: req.selector, code: `app.locator(${JSON.stringify(req.selector)})` }
+          : null;
       if (!named) throw new InspectorError('INVALID_ARGUMENT', `${req.action} needs a node or a selector`);
       const locator = new Locator(s.app.driver, parseLocatorInput(named.selector, 'inspector'));
       let step: RecordedStep;

@@ -52,7 +52,16 @@ export class Recording {
           return `  await expect(${s.code}).toHaveText(${q(s.value)});`;
       }
     });
-    return [`import { test, expect } from 'nestwright';`, ``, `test.use({ apk: ${q(this.app)} });`, ``, `test(${q(title)}, async ({ app }) => {`, ...lines, `});`, ``].join('\n');
+    return [
+      `import { test, expect } from 'nestwright';`,
+      ``,
+      `test.use({ apk: ${q(this.app)} });`,
+      ``,
+      `test(${q(title)}, async ({ app }) => {`,
+      ...lines,
+      `});`,
+      ``,
+    ].join('\n');
   }
 
   toSkill(name = 'recorded-flow'): string {

@@ -3,7 +3,13 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { authorized, badHostOrOrigin, allowedHosts, digest, readJsonBody } from '../../device-runtime/mcp-http/guards.js';
+import {
+  authorized,
+  badHostOrOrigin,
+  allowedHosts,
+  digest,
+  readJsonBody,
+} from '../../device-runtime/mcp-http/guards.js';
 import { InspectorError, type LiveInspector } from './live.js';
 import type { Trace } from './trace.js';
 
@@ -27,14 +33,18 @@ function send(res: ServerResponse, status: number, body: unknown): void {
  * one-time token (`authorization: Bearer …`), compared in constant time; the page gets it from
  * its URL. Host and Origin are checked as for the MCP servers, so another site cannot drive it.
  */
-export async function startInspectorServer(opts: { port?: number; live?: LiveInspector; trace?: Trace }): Promise<InspectorServer> {
+export async function startInspectorServer(opts: {
+  port?: number;
+  live?: LiveInspector;
+  trace?: Trace;
+}): Promise<InspectorServer> {
   const token = randomBytes(18).toString('base64url');
   const expected = digest(token);
   const hosts = allowedHosts(false, []);
   const mode = opts.live ? 'live' : 'trace';
 
   async function api(route: string, req: IncomingMessage, url: URL): Promise<unknown> {
-    const body = req.method === 'POST' ? ((await readJsonBody(req, 1024 * 1024)) as Record<string, any>) ?? {} : {};
+    const body = req.method === 'POST' ? (((await readJsonBody(req, 1024 * 1024)) as Record<string, any>) ?? {}) : {};
     if (route === 'info') return { mode, app: opts.live?.app ?? null, title: opts.trace?.title ?? null };
     if (route === 'trace') {
       if (!opts.trace) throw new InspectorError('NOT_FOUND', 'no trace in live mode', 404);
@@ -89,8 +99,13 @@ export async function startInspectorServer(opts: { port?: number; live?: LiveIns
       res.end(await readFile(PAGE_DIR + url.pathname.slice(1)));
       return;
     }
-    if (!url.pathname.startsWith('/api/')) return send(res, 404, { code: 'NOT_FOUND', message: `nothing at ${url.pathname}` });
-    if (!authorized(req, expected)) return send(res, 401, { code: 'UNAUTHORIZED', message: 'wrong or missing token; reload the address the command printed' });
+    if (!url.pathname.startsWith('/api/'))
+      return send(res, 404, { code: 'NOT_FOUND', message: `nothing at ${url.pathname}` });
+    if (!authorized(req, expected))
+      return send(res, 401, {
+        code: 'UNAUTHORIZED',
+        message: 'wrong or missing token; reload the address the command printed',
+      });
     try {
       send(res, 200, await api(url.pathname.slice(5), req, url));
     } catch (e) {

@@ -53,8 +53,12 @@ function fromAllure(file: string, json: any): Trace {
       node: param('node'),
       durationMs: s.stop && s.start ? s.stop - s.start : null,
       error: s.statusDetails?.message ?? null,
-      screenshots: attachments.filter((a) => a.type === 'image/png' && read(a)).map((a) => ({ name: a.name, png: dataUrl(read(a)!) })),
-      observations: attachments.filter((a) => a.type === 'application/json' && /observation|tree/.test(a.name) && read(a)).map((a) => ({ name: a.name, json: readFileSync(read(a)!, 'utf8') })),
+      screenshots: attachments
+        .filter((a) => a.type === 'image/png' && read(a))
+        .map((a) => ({ name: a.name, png: dataUrl(read(a)!) })),
+      observations: attachments
+        .filter((a) => a.type === 'application/json' && /observation|tree/.test(a.name) && read(a))
+        .map((a) => ({ name: a.name, json: readFileSync(read(a)!, 'utf8') })),
       comparison: comparisonOf(
         param('comparison'),
         PICTURES.flatMap((kind) => {
@@ -67,7 +71,12 @@ function fromAllure(file: string, json: any): Trace {
     for (const c of s.steps ?? []) visit(c, depth + 1);
   };
   for (const s of json.steps ?? []) visit(s, 0);
-  return { title: json.fullName ?? json.name ?? path.basename(file), source: file, status: json.status ?? 'unknown', steps };
+  return {
+    title: json.fullName ?? json.name ?? path.basename(file),
+    source: file,
+    status: json.status ?? 'unknown',
+    steps,
+  };
 }
 
 /** A `nestwright-trajectory` attachment saved as a file; screenshots named in it are read from beside it. */
@@ -76,9 +85,13 @@ function fromTrajectory(file: string, json: any): Trace {
   const steps: TraceStep[] = (json.steps as any[]).map((t) => {
     const shots = (['before', 'after'] as const).flatMap((when) => {
       const name = t.screenshots?.[when];
-      return name && existsSync(path.join(dir, name)) ? [{ name: `screenshot ${when}`, png: dataUrl(path.join(dir, name)) }] : [];
+      return name && existsSync(path.join(dir, name))
+        ? [{ name: `screenshot ${when}`, png: dataUrl(path.join(dir, name)) }]
+        : [];
     });
-    const node = t.node ? `${t.node.role}${t.node.text ? ` "${t.node.text}"` : ''}${t.node.res_id ? ` id=${String(t.node.res_id).replace(/^.*:id\//, '')}` : ''} [${t.node.bounds.join(',')}]` : null;
+    const node = t.node
+      ? `${t.node.role}${t.node.text ? ` "${t.node.text}"` : ''}${t.node.res_id ? ` id=${String(t.node.res_id).replace(/^.*:id\//, '')}` : ''} [${t.node.bounds.join(',')}]`
+      : null;
     return {
       title: t.title,
       status: t.result === 'failed' ? 'failed' : 'passed',
@@ -114,5 +127,7 @@ export function loadTrace(file: string): Trace {
   }
   if (json && json.version === 1 && Array.isArray(json.steps)) return fromTrajectory(file, json);
   if (json && typeof json.uuid === 'string' && Array.isArray(json.steps)) return fromAllure(file, json);
-  throw new TraceError(`show-trace: ${file} is neither a nestwright trajectory (the "nestwright-trajectory" attachment, {version: 1, steps}) nor an Allure result (allure-results/*-result.json)`);
+  throw new TraceError(
+    `show-trace: ${file} is neither a nestwright trajectory (the "nestwright-trajectory" attachment, {version: 1, steps}) nor an Allure result (allure-results/*-result.json)`,
+  );
 }

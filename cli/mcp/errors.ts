@@ -56,12 +56,32 @@ const CLASS_CODES: Record<string, AgentErrorCode> = {
  */
 export function toEnvelope(tool: string, e: unknown): AgentErrorEnvelope {
   if (e instanceof AgentError) {
-    return { code: e.code, message: `${tool}: ${e.message}`, retryable: false, hint: e.hint, ...(e.details ? { details: e.details } : {}) };
+    return {
+      code: e.code,
+      message: `${tool}: ${e.message}`,
+      retryable: false,
+      hint: e.hint,
+      ...(e.details ? { details: e.details } : {}),
+    };
   }
-  const err = e as { code?: unknown; name?: string; message?: string; hint?: string | null; retryable?: boolean; cause?: unknown };
+  const err = e as {
+    code?: unknown;
+    name?: string;
+    message?: string;
+    hint?: string | null;
+    retryable?: boolean;
+    cause?: unknown;
+  };
   const parsed = AgentErrorCodeSchema.safeParse(err?.code);
-  const code: AgentErrorCode = parsed.success ? parsed.data : (CLASS_CODES[err?.name ?? ''] ?? deviceCode(err?.cause) ?? 'INTERNAL');
-  return { code, message: `${tool}: ${err?.message ?? String(e)}`, retryable: err?.retryable ?? false, hint: err?.hint ?? null };
+  const code: AgentErrorCode = parsed.success
+    ? parsed.data
+    : (CLASS_CODES[err?.name ?? ''] ?? deviceCode(err?.cause) ?? 'INTERNAL');
+  return {
+    code,
+    message: `${tool}: ${err?.message ?? String(e)}`,
+    retryable: err?.retryable ?? false,
+    hint: err?.hint ?? null,
+  };
 }
 
 function deviceCode(cause: unknown): AgentErrorCode | undefined {

@@ -42,7 +42,9 @@ function summarize(s: TrajectoryStep): StepSummary {
     title: s.title,
     api: s.api,
     selector: s.selector,
-    node: n ? `${n.id} ${n.role}${n.text ? ` ${JSON.stringify(n.text)}` : ''}${n.res_id ? ` id=${n.res_id.replace(/^.*:id\//, '')}` : ''} [${n.bounds.join(',')}]` : null,
+    node: n
+      ? `${n.id} ${n.role}${n.text ? ` ${JSON.stringify(n.text)}` : ''}${n.res_id ? ` id=${n.res_id.replace(/^.*:id\//, '')}` : ''} [${n.bounds.join(',')}]`
+      : null,
     duration_ms: s.durationMs,
     result: s.result,
     source: s.source,
@@ -56,18 +58,32 @@ export function failureOf(t: ReportedTest, id: string): FailureRecord {
   const trajectoryBody = body(attachments.find((a) => a.name === TRAJECTORY_ATTACHMENT));
   // Attachments are files a report points at: read them with their schemas, and say what did not fit.
   const problems: string[] = [];
-  const trajectory = trajectoryBody ? parseAttachment(TrajectorySchema, trajectoryBody, TRAJECTORY_ATTACHMENT, problems) : null;
+  const trajectory = trajectoryBody
+    ? parseAttachment(TrajectorySchema, trajectoryBody, TRAJECTORY_ATTACHMENT, problems)
+    : null;
   const steps: TrajectoryStep[] = trajectory?.steps ?? [];
   const failing = [...steps].reverse().find((s) => s.result === 'failed') ?? null;
   const tree = body(attachments.find((a) => a.name === 'full tree'));
   const logcat = body(attachments.find((a) => a.name === 'logcat'));
   const shotName = failing?.screenshots.after ?? failing?.screenshots.before;
-  const shot = body(attachments.find((a) => a.name === shotName) ?? [...attachments].reverse().find((a) => a.contentType === 'image/png' && a.body));
+  const shot = body(
+    attachments.find((a) => a.name === shotName) ??
+      [...attachments].reverse().find((a) => a.contentType === 'image/png' && a.body),
+  );
   const screenObs = tree ? parseAttachment(ObservationSchema, tree, 'full tree', problems) : null;
-  const reported = plain((t.result?.errors ?? []).map((e) => e.message ?? e.value ?? '').join('\n\n')) || `the test ${t.result?.status ?? 'failed'}`;
+  const reported =
+    plain((t.result?.errors ?? []).map((e) => e.message ?? e.value ?? '').join('\n\n')) ||
+    `the test ${t.result?.status ?? 'failed'}`;
   const message = problems.length ? `${reported}\n\n(${problems.join('; ')})` : reported;
   const fromStep = AgentErrorCodeSchema.safeParse(failing?.error?.code);
-  const code: AgentErrorCode = t.result?.status === 'timedOut' ? 'TIMEOUT' : fromStep.success ? fromStep.data : failing ? 'TEST_FAILED' : 'ASSERTION_FAILED';
+  const code: AgentErrorCode =
+    t.result?.status === 'timedOut'
+      ? 'TIMEOUT'
+      : fromStep.success
+        ? fromStep.data
+        : failing
+          ? 'TEST_FAILED'
+          : 'ASSERTION_FAILED';
   return {
     trajectory_id: id,
     title: t.title,
@@ -93,7 +109,9 @@ function parseAttachment<T>(schema: z.ZodType<T>, body: Buffer, name: string, pr
   }
   const parsed = schema.safeParse(json);
   if (parsed.success) return parsed.data;
-  problems.push(`the "${name}" attachment does not match its schema: ${z.prettifyError(parsed.error).replace(/\n/g, ' ')}`);
+  problems.push(
+    `the "${name}" attachment does not match its schema: ${z.prettifyError(parsed.error).replace(/\n/g, ' ')}`,
+  );
   return null;
 }
 
@@ -122,6 +140,10 @@ export class FailureStore {
         /* not on disk either */
       }
     }
-    throw new AgentError('TRAJECTORY_NOT_FOUND', `no failed test with trajectory id ${JSON.stringify(id)}`, 'Use a trajectory_id from the failures that run_tests returned.');
+    throw new AgentError(
+      'TRAJECTORY_NOT_FOUND',
+      `no failed test with trajectory id ${JSON.stringify(id)}`,
+      'Use a trajectory_id from the failures that run_tests returned.',
+    );
   }
 }

@@ -18,7 +18,14 @@ export default class ProgressReporter implements Reporter {
 
   onTestEnd(test: TestCase, result: TestResult): void {
     this.done++;
-    this.emit({ type: 'test', done: this.done, total: this.total, title: test.titlePath().slice(2).join(' > '), status: result.status, outcome: test.outcome() });
+    this.emit({
+      type: 'test',
+      done: this.done,
+      total: this.total,
+      title: test.titlePath().slice(2).join(' > '),
+      status: result.status,
+      outcome: test.outcome(),
+    });
   }
 
   printsToStdio(): boolean {

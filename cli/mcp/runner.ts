@@ -35,7 +35,11 @@ function playwrightCli(root: string): string {
     const pkg = createRequire(path.join(root, 'package.json')).resolve('@playwright/test/package.json');
     return path.join(path.dirname(pkg), 'cli.js');
   } catch {
-    throw new AgentError('RUN_FAILED', `@playwright/test is not installed in ${root}`, 'Install it in the project: npm i -D nestwright @playwright/test');
+    throw new AgentError(
+      'RUN_FAILED',
+      `@playwright/test is not installed in ${root}`,
+      'Install it in the project: npm i -D nestwright @playwright/test',
+    );
   }
 }
 
@@ -79,7 +83,14 @@ export async function runPlaywright(
   await mkdir(dir, { recursive: true });
   const jsonFile = path.join(dir, 'report.json');
   const reporters = opts.list ? 'json' : `${sibling('progress-reporter')},json`;
-  const argv = [playwrightCli(project.root), 'test', ...(project.config ? ['-c', project.config] : []), `--reporter=${reporters}`, ...(opts.list ? ['--list'] : ['--output', path.join(dir, 'output')]), ...args];
+  const argv = [
+    playwrightCli(project.root),
+    'test',
+    ...(project.config ? ['-c', project.config] : []),
+    `--reporter=${reporters}`,
+    ...(opts.list ? ['--list'] : ['--output', path.join(dir, 'output')]),
+    ...args,
+  ];
   const child = spawn(process.execPath, argv, {
     cwd: project.root,
     env: childEnv({ PLAYWRIGHT_JSON_OUTPUT_FILE: jsonFile, NESTWRIGHT_MCP_RUN: opts.runId, FORCE_COLOR: '0' }),
@@ -95,7 +106,8 @@ export async function runPlaywright(
     while ((nl = buffered.indexOf('\n')) >= 0) {
       const line = buffered.slice(0, nl);
       buffered = buffered.slice(nl + 1);
-      if (line.startsWith(PROGRESS_MARKER)) opts.onProgress?.(JSON.parse(line.slice(PROGRESS_MARKER.length)) as ProgressEvent);
+      if (line.startsWith(PROGRESS_MARKER))
+        opts.onProgress?.(JSON.parse(line.slice(PROGRESS_MARKER.length)) as ProgressEvent);
     }
   });
   const killGroup = (signal: NodeJS.Signals) => {
@@ -125,7 +137,11 @@ export async function runPlaywright(
     try {
       report = JSON.parse(await readFile(jsonFile, 'utf8')) as JsonReport;
     } catch {
-      throw new AgentError('RUN_FAILED', `playwright test exited ${exitCode} without a report:\n${plain(stderr).slice(-4_000)}`, 'Check the config and the spec files (run `npx playwright test --list` in the project).');
+      throw new AgentError(
+        'RUN_FAILED',
+        `playwright test exited ${exitCode} without a report:\n${plain(stderr).slice(-4_000)}`,
+        'Check the config and the spec files (run `npx playwright test --list` in the project).',
+      );
     }
     return { report, exitCode, stderr: plain(stderr) };
   } finally {

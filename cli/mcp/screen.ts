@@ -19,7 +19,9 @@ export function nodeLine(n: UiNode): string {
  * depth. Full trees keep only nodes that say something (text, description, id) or can be acted on.
  */
 export function compactScreen(obs: Observation, max = 200): string {
-  const head = `${obs.package ?? '(no app)'} ${obs.activity ?? ''}`.trim() + (obs.tree_missing ? ' (accessibility tree missing: observe again)' : '');
+  const head =
+    `${obs.package ?? '(no app)'} ${obs.activity ?? ''}`.trim() +
+    (obs.tree_missing ? ' (accessibility tree missing: observe again)' : '');
   const useful = obs.nodes.filter((n) => n.text || n.desc || n.res_id || n.clickable || n.editable || n.scrollable);
   const lines = useful.slice(0, max).map((n) => `${'  '.repeat(Math.min(n.depth ?? 0, 8))}${nodeLine(n)}`);
   if (useful.length > max) lines.push(`… ${useful.length - max} more nodes`);

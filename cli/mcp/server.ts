@@ -10,10 +10,20 @@ import { laterTools } from './tools/later.js';
 import { liveTools } from './tools/live.js';
 import { testTools } from './tools/tests.js';
 
-export const SERVER_INFO = { name: 'nestwright', title: 'nestwright: Android tests in NestSpace spaces', version: '0.1.0' };
+export const SERVER_INFO = {
+  name: 'nestwright',
+  title: 'nestwright: Android tests in NestSpace spaces',
+  version: '0.1.0',
+};
 
 export function agentTools(state: AgentState): AgentTool[] {
-  return [...testTools(state), ...liveTools(state), ...fileTools(state), ...healTools(state), ...laterTools()] as unknown as AgentTool[];
+  return [
+    ...testTools(state),
+    ...liveTools(state),
+    ...fileTools(state),
+    ...healTools(state),
+    ...laterTools(),
+  ] as unknown as AgentTool[];
 }
 
 function descriptor(t: AgentTool) {
@@ -36,20 +46,37 @@ function errorResult(tool: string, e: unknown): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: toEnvelope(tool, e) }) }] };
 }
 
-async function call(tools: Map<string, AgentTool>, name: string, args: unknown, ctx: AgentCallContext): Promise<CallToolResult> {
+async function call(
+  tools: Map<string, AgentTool>,
+  name: string,
+  args: unknown,
+  ctx: AgentCallContext,
+): Promise<CallToolResult> {
   const tool = tools.get(name);
-  if (!tool) return errorResult(name, new AgentError('UNKNOWN_TOOL', `no tool ${name}; tools: ${[...tools.keys()].join(', ')}`));
+  if (!tool)
+    return errorResult(name, new AgentError('UNKNOWN_TOOL', `no tool ${name}; tools: ${[...tools.keys()].join(', ')}`));
   const input = tool.input.safeParse(args ?? {});
   if (!input.success) {
-    return errorResult(name, new AgentError('INVALID_ARGUMENT', z.prettifyError(input.error), `Check the arguments of ${name} against its input schema (tools/list).`));
+    return errorResult(
+      name,
+      new AgentError(
+        'INVALID_ARGUMENT',
+        z.prettifyError(input.error),
+        `Check the arguments of ${name} against its input schema (tools/list).`,
+      ),
+    );
   }
   try {
     const out = await tool.run(input.data, ctx);
     // Both directions are validated: a result that breaks its own schema is our bug, said plainly.
     const result = tool.result.safeParse(out.result);
-    if (!result.success) throw new AgentError('INTERNAL', `result does not match its schema: ${z.prettifyError(result.error)}`);
+    if (!result.success)
+      throw new AgentError('INTERNAL', `result does not match its schema: ${z.prettifyError(result.error)}`);
     return {
-      content: [{ type: 'text', text: JSON.stringify(result.data) }, ...(out.images ?? []).map((i) => ({ type: 'image' as const, data: i.data, mimeType: i.mimeType }))],
+      content: [
+        { type: 'text', text: JSON.stringify(result.data) },
+        ...(out.images ?? []).map((i) => ({ type: 'image' as const, data: i.data, mimeType: i.mimeType })),
+      ],
       structuredContent: result.data as Record<string, unknown>,
     };
   } catch (e) {
@@ -70,7 +97,10 @@ export function createAgentServer(state: AgentState, sessionId: () => string): S
       progress: async (progress, total, message) => {
         if (token === undefined || extra.signal.aborted) return;
         await extra
-          .sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, ...(total !== undefined ? { total } : {}), message } })
+          .sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken: token, progress, ...(total !== undefined ? { total } : {}), message },
+          })
           .catch(() => {});
       },
     };

@@ -61,7 +61,11 @@ export class SessionManager {
     try {
       // APK paths are the project's: relative to its root, as in playwright.config.ts.
       const source = /\.(apk|apks|xapk)$/i.test(app) ? path.resolve(this.root, app) : app;
-      const launched = await space.launch(source, new Trajectory(), { actionTimeout: this.actionTimeout, expectTimeout: this.actionTimeout, screenshot: 'off' });
+      const launched = await space.launch(source, new Trajectory(), {
+        actionTimeout: this.actionTimeout,
+        expectTimeout: this.actionTimeout,
+        screenshot: 'off',
+      });
       const session: LiveSession = { id, owner, app: launched, space, last: null };
       this.sessions.set(id, session);
       return session;
@@ -75,7 +79,11 @@ export class SessionManager {
     const s = this.sessions.get(id);
     if (!s || s.owner !== owner) {
       const mine = [...this.sessions.values()].filter((x) => x.owner === owner).map((x) => x.id);
-      throw new AgentError('SESSION_NOT_FOUND', `no live app session ${JSON.stringify(id)}${mine.length ? `; open: ${mine.join(', ')}` : ''}`, 'Open one with open_app; sessions end with close_app or when the MCP connection closes.');
+      throw new AgentError(
+        'SESSION_NOT_FOUND',
+        `no live app session ${JSON.stringify(id)}${mine.length ? `; open: ${mine.join(', ')}` : ''}`,
+        'Open one with open_app; sessions end with close_app or when the MCP connection closes.',
+      );
     }
     return s;
   }

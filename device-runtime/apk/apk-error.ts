@@ -13,7 +13,9 @@ export class ApkError extends Error {
 
   constructor(reason: string, opts: { file?: string; hint?: string; cause?: unknown } = {}) {
     const where = opts.file ? ` (${opts.file})` : '';
-    const hint = opts.hint ?? 'Check that the file is a complete, unmodified APK (or .apks/.xapk bundle) and rebuild or re-download it.';
+    const hint =
+      opts.hint ??
+      'Check that the file is a complete, unmodified APK (or .apks/.xapk bundle) and rebuild or re-download it.';
     super(`inspectApk: ${reason}${where}. ${hint}`, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = 'ApkError';
     this.reason = reason;

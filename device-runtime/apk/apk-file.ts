@@ -27,7 +27,10 @@ export async function readApkFile(path: string): Promise<ApkFile> {
   try {
     const manifestEntry = zip.get('AndroidManifest.xml');
     if (!manifestEntry) {
-      throw new ApkError('the zip has no AndroidManifest.xml, so it is not an APK', { file: path, hint: 'Pass an .apk built by the Android build tools (or an .apks/.xapk bundle).' });
+      throw new ApkError('the zip has no AndroidManifest.xml, so it is not an APK', {
+        file: path,
+        hint: 'Pass an .apk built by the Android build tools (or an .apks/.xapk bundle).',
+      });
     }
     const axml = parseAxml(await zip.read(manifestEntry, MAX_MANIFEST_BYTES));
     const arscEntry = zip.get('resources.arsc');
@@ -74,7 +77,11 @@ async function readSigning(zip: ApkZip): Promise<Signing> {
   const certSha256 = [...new Set(chosen.flatMap((s) => s.certSha256.slice(0, 1)))].sort();
   const lineageSha256 = [...new Set(chosen.flatMap((s) => s.lineageSha256))];
   let problems: string[] = [];
-  if (block) problems = [...(await verifySigningBlock(zip, block)), ...(schemes.includes('v1') ? await strippedFromBlock(zip, block.schemes) : [])];
+  if (block)
+    problems = [
+      ...(await verifySigningBlock(zip, block)),
+      ...(schemes.includes('v1') ? await strippedFromBlock(zip, block.schemes) : []),
+    ];
   else if (schemes.includes('v1')) problems = await verifyJarSignature(zip, []);
   const verified = schemes.length > 0 && problems.length === 0;
   return { schemes, signers, certSha256, lineageSha256, verified, problems };

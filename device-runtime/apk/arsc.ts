@@ -23,7 +23,14 @@ const ENTRY_FLAG_COMPACT = 0x0008;
 /** Real tables have a few thousand type chunks (types × configurations); this bounds the index's memory. */
 const MAX_TYPE_CHUNKS = 262_144;
 
-type TypeChunk = { view: ByteView; headerSize: number; flags: number; entryCount: number; entriesStart: number; config: Buffer };
+type TypeChunk = {
+  view: ByteView;
+  headerSize: number;
+  flags: number;
+  entryCount: number;
+  entriesStart: number;
+  config: Buffer;
+};
 
 export type ResValue = { dataType: number; data: number };
 
@@ -41,8 +48,10 @@ export class ResourceTable {
     let off = t.u16(2);
     while (off + 8 <= tableSize) {
       const { type, headerSize, size } = chunkHeader(t, off, tableSize);
-      if (type === RES_STRING_POOL_TYPE && strings === null) strings = new StringPool(t.sub(off, size, 'resources.arsc string pool'));
-      else if (type === RES_TABLE_PACKAGE_TYPE) this.indexPackage(t.sub(off, size, 'resources.arsc package'), headerSize);
+      if (type === RES_STRING_POOL_TYPE && strings === null)
+        strings = new StringPool(t.sub(off, size, 'resources.arsc string pool'));
+      else if (type === RES_TABLE_PACKAGE_TYPE)
+        this.indexPackage(t.sub(off, size, 'resources.arsc package'), headerSize);
       off += size;
     }
     this.strings = strings;
@@ -61,7 +70,14 @@ export class ResourceTable {
         const typeId = v.u8(8);
         const configSize = v.u32(20);
         check(configSize >= 4 && 20 + configSize <= hs, 'resources.arsc: bad ResTable_config size');
-        const tc: TypeChunk = { view: v, headerSize: hs, flags: v.u8(9), entryCount: v.u32(12), entriesStart: v.u32(16), config: v.bytes(20, configSize) };
+        const tc: TypeChunk = {
+          view: v,
+          headerSize: hs,
+          flags: v.u8(9),
+          entryCount: v.u32(12),
+          entriesStart: v.u32(16),
+          config: v.bytes(20, configSize),
+        };
         const list = types.get(typeId) ?? [];
         list.push(tc);
         types.set(typeId, list);
@@ -110,7 +126,10 @@ function chunkHeader(v: ByteView, off: number, limit: number): { type: number; h
   const type = v.u16(off);
   const headerSize = v.u16(off + 2);
   const size = v.u32(off + 4);
-  check(size >= 8 && headerSize >= 8 && headerSize <= size && off + size <= limit, `${v.what}: chunk at ${off} has bad size ${size}`);
+  check(
+    size >= 8 && headerSize >= 8 && headerSize <= size && off + size <= limit,
+    `${v.what}: chunk at ${off} has bad size ${size}`,
+  );
   return { type, headerSize, size };
 }
 
@@ -137,8 +156,12 @@ function readEntry(tc: TypeChunk, index: number): ResValue | null {
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
       const idx = v.u16(offsets + mid * 4);
-      if (idx === index) { entryOff = v.u16(offsets + mid * 4 + 2) * 4; break; }
-      if (idx < index) lo = mid + 1; else hi = mid - 1;
+      if (idx === index) {
+        entryOff = v.u16(offsets + mid * 4 + 2) * 4;
+        break;
+      }
+      if (idx < index) lo = mid + 1;
+      else hi = mid - 1;
     }
   } else {
     if (index >= tc.entryCount) return null;

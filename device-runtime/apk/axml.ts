@@ -15,17 +15,43 @@ export const ANDROID_NS = 'http://schemas.android.com/apk/res/android';
 
 /** android:attr resource ids → names (framework `public.xml`); used when the pool name is missing or obfuscated. */
 const ANDROID_ATTRS: Record<number, string> = {
-  0x01010001: 'label', 0x01010002: 'icon', 0x01010003: 'name', 0x01010006: 'permission',
-  0x01010009: 'protectionLevel', 0x0101000c: 'hasCode', 0x0101000e: 'enabled', 0x0101000f: 'debuggable',
-  0x01010010: 'exported', 0x01010011: 'process', 0x01010018: 'authorities', 0x0101001c: 'priority',
-  0x01010024: 'value', 0x01010025: 'resource', 0x01010026: 'mimeType', 0x01010027: 'scheme',
-  0x01010028: 'host', 0x0101002a: 'path', 0x01010202: 'targetActivity', 0x0101020c: 'minSdkVersion',
-  0x0101021b: 'versionCode', 0x0101021c: 'versionName', 0x01010270: 'targetSdkVersion',
-  0x01010271: 'maxSdkVersion', 0x01010281: 'glEsVersion', 0x0101028e: 'required',
-  0x010103a9: 'isolatedProcess', 0x0101048e: 'multiArch', 0x010104ea: 'extractNativeLibs',
-  0x01010515: 'use32bitAbi', 0x01010549: 'splitName', 0x0101054b: 'isolatedSplits',
-  0x01010554: 'requiredFeature', 0x0101055b: 'isFeatureSplit', 0x01010572: 'compileSdkVersion',
-  0x01010591: 'isSplitRequired', 0x01010599: 'foregroundServiceType',
+  0x01010001: 'label',
+  0x01010002: 'icon',
+  0x01010003: 'name',
+  0x01010006: 'permission',
+  0x01010009: 'protectionLevel',
+  0x0101000c: 'hasCode',
+  0x0101000e: 'enabled',
+  0x0101000f: 'debuggable',
+  0x01010010: 'exported',
+  0x01010011: 'process',
+  0x01010018: 'authorities',
+  0x0101001c: 'priority',
+  0x01010024: 'value',
+  0x01010025: 'resource',
+  0x01010026: 'mimeType',
+  0x01010027: 'scheme',
+  0x01010028: 'host',
+  0x0101002a: 'path',
+  0x01010202: 'targetActivity',
+  0x0101020c: 'minSdkVersion',
+  0x0101021b: 'versionCode',
+  0x0101021c: 'versionName',
+  0x01010270: 'targetSdkVersion',
+  0x01010271: 'maxSdkVersion',
+  0x01010281: 'glEsVersion',
+  0x0101028e: 'required',
+  0x010103a9: 'isolatedProcess',
+  0x0101048e: 'multiArch',
+  0x010104ea: 'extractNativeLibs',
+  0x01010515: 'use32bitAbi',
+  0x01010549: 'splitName',
+  0x0101054b: 'isolatedSplits',
+  0x01010554: 'requiredFeature',
+  0x0101055b: 'isFeatureSplit',
+  0x01010572: 'compileSdkVersion',
+  0x01010591: 'isSplitRequired',
+  0x01010599: 'foregroundServiceType',
 };
 
 /** A typed attribute value (Res_value). References stay references; the caller resolves them via arsc. */
@@ -53,7 +79,9 @@ export function parseAxml(buf: Buffer, what = 'AndroidManifest.xml'): AxmlElemen
   check(doc.length >= 8, `${what}: too short to be binary XML (${doc.length} bytes)`);
   if (doc.u16(0) !== RES_XML_TYPE) {
     const looksText = buf.subarray(0, 5).toString('latin1') === '<?xml' || buf[0] === 0x3c;
-    throw new ApkError(`${what}: not binary XML (type 0x${doc.u16(0).toString(16)}${looksText ? ', looks like plain-text XML — the APK was not built by aapt' : ''})`);
+    throw new ApkError(
+      `${what}: not binary XML (type 0x${doc.u16(0).toString(16)}${looksText ? ', looks like plain-text XML — the APK was not built by aapt' : ''})`,
+    );
   }
   const docSize = Math.min(doc.u32(4), doc.length);
   let pool: StringPool | null = null;
@@ -66,7 +94,10 @@ export function parseAxml(buf: Buffer, what = 'AndroidManifest.xml'): AxmlElemen
     const type = doc.u16(off);
     const headerSize = doc.u16(off + 2);
     const size = doc.u32(off + 4);
-    check(size >= 8 && headerSize >= 8 && headerSize <= size && off + size <= docSize, `${what}: chunk at ${off} has bad size ${size}`);
+    check(
+      size >= 8 && headerSize >= 8 && headerSize <= size && off + size <= docSize,
+      `${what}: chunk at ${off} has bad size ${size}`,
+    );
     const chunk = doc.sub(off, size);
     if (type === RES_STRING_POOL_TYPE) {
       pool ??= new StringPool(chunk);
@@ -114,11 +145,16 @@ function readElement(chunk: ByteView, headerSize: number, pool: StringPool, resM
 
 function typedValue(pool: StringPool, raw: number, dataType: number, data: number): AxmlValue {
   switch (dataType) {
-    case 0x03: return { type: 'string', value: pool.get(raw !== 0xffffffff ? raw : data) ?? '' };
-    case 0x01: return { type: 'ref', value: data };
-    case 0x10: return { type: 'int', value: data | 0 };
-    case 0x11: return { type: 'int', value: data >>> 0 };
-    case 0x12: return { type: 'bool', value: data !== 0 };
+    case 0x03:
+      return { type: 'string', value: pool.get(raw !== 0xffffffff ? raw : data) ?? '' };
+    case 0x01:
+      return { type: 'ref', value: data };
+    case 0x10:
+      return { type: 'int', value: data | 0 };
+    case 0x11:
+      return { type: 'int', value: data >>> 0 };
+    case 0x12:
+      return { type: 'bool', value: data !== 0 };
     default:
       if (raw !== 0xffffffff) return { type: 'string', value: pool.get(raw) ?? '' };
       return { type: 'other', dataType, value: data };

@@ -33,16 +33,26 @@ export async function unpackBundle(path: string): Promise<UnpackedBundle> {
   try {
     const apks = chooseApks([...zip.entries.values()]);
     if (apks.length === 0) {
-      throw new ApkError(`the ${kind} bundle contains no .apk entries`, { file: path, hint: 'Pass a bundle produced by `bundletool build-apks` (.apks) or an .xapk with its APKs at the top level.' });
+      throw new ApkError(`the ${kind} bundle contains no .apk entries`, {
+        file: path,
+        hint: 'Pass a bundle produced by `bundletool build-apks` (.apks) or an .xapk with its APKs at the top level.',
+      });
     }
-    if (apks.length > MAX_INNER_APKS) throw new ApkError(`the bundle contains ${apks.length} APKs (limit ${MAX_INNER_APKS})`, { file: path });
+    if (apks.length > MAX_INNER_APKS)
+      throw new ApkError(`the bundle contains ${apks.length} APKs (limit ${MAX_INNER_APKS})`, { file: path });
     const total = apks.reduce((n, e) => n + e.uncompressedSize, 0);
-    if (total > MAX_BUNDLE_BYTES) throw new ApkError(`the bundle's APKs declare ${total} bytes in total (limit ${MAX_BUNDLE_BYTES})`, { file: path });
+    if (total > MAX_BUNDLE_BYTES)
+      throw new ApkError(`the bundle's APKs declare ${total} bytes in total (limit ${MAX_BUNDLE_BYTES})`, {
+        file: path,
+      });
     dir = await mkdtemp(join(tmpdir(), 'nestwright-bundle-'));
     const paths: string[] = [];
     for (const [i, e] of apks.entries()) {
       if (e.uncompressedSize > 10 * 1024 * 1024 && e.uncompressedSize > e.compressedSize * MAX_RATIO) {
-        throw new ApkError(`bundle entry ${e.fileName} would inflate ${e.compressedSize} bytes to ${e.uncompressedSize} (zip bomb)`, { file: path });
+        throw new ApkError(
+          `bundle entry ${e.fileName} would inflate ${e.compressedSize} bytes to ${e.uncompressedSize} (zip bomb)`,
+          { file: path },
+        );
       }
       const dest = join(dir, `${String(i).padStart(3, '0')}-${basename(e.fileName)}`);
       await zip.copyTo(e, MAX_INNER_APK_BYTES, dest);

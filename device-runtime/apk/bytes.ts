@@ -13,7 +13,10 @@ export class ByteView {
     readonly start = 0,
     readonly end = buf.length,
   ) {
-    check(start >= 0 && end <= buf.length && start <= end, `${what}: window [${start}, ${end}) outside ${buf.length} bytes`);
+    check(
+      start >= 0 && end <= buf.length && start <= end,
+      `${what}: window [${start}, ${end}) outside ${buf.length} bytes`,
+    );
   }
 
   get length(): number {

@@ -31,7 +31,10 @@ export type CentralDirectoryLocation = {
 };
 
 /** Finds the End Of Central Directory record (and its zip64 form) in the last 64 KB of the file. */
-export async function locateCentralDirectory(read: (offset: number, length: number) => Promise<Buffer>, fileSize: number): Promise<CentralDirectoryLocation> {
+export async function locateCentralDirectory(
+  read: (offset: number, length: number) => Promise<Buffer>,
+  fileSize: number,
+): Promise<CentralDirectoryLocation> {
   const tailLen = Math.min(fileSize, 22 + 0xffff);
   const tail = await read(fileSize - tailLen, tailLen);
   for (let i = tail.length - 22; i >= 0; i--) {
@@ -40,15 +43,28 @@ export async function locateCentralDirectory(read: (offset: number, length: numb
     if (i + 22 + tail.readUInt16LE(i + 20) !== tail.length) continue;
     const eocdOffset = fileSize - tailLen + i;
     const zip64 = i >= 20 && tail.readUInt32LE(i - 20) === 0x07064b50;
-    let loc: CentralDirectoryLocation = { entryCount: tail.readUInt16LE(i + 10), size: tail.readUInt32LE(i + 12), offset: tail.readUInt32LE(i + 16), eocdOffset, zip64 };
-    if ((loc.offset === 0xffffffff || loc.entryCount === 0xffff || loc.size === 0xffffffff) && i >= 20 && tail.readUInt32LE(i - 20) === 0x07064b50) {
+    let loc: CentralDirectoryLocation = {
+      entryCount: tail.readUInt16LE(i + 10),
+      size: tail.readUInt32LE(i + 12),
+      offset: tail.readUInt32LE(i + 16),
+      eocdOffset,
+      zip64,
+    };
+    if (
+      (loc.offset === 0xffffffff || loc.entryCount === 0xffff || loc.size === 0xffffffff) &&
+      i >= 20 &&
+      tail.readUInt32LE(i - 20) === 0x07064b50
+    ) {
       const recAt = Number(tail.readBigUInt64LE(i - 20 + 8));
       check(recAt + 56 <= fileSize, 'zip64 end of central directory record is outside the file');
       const rec = new ByteView(await read(recAt, 56), 'zip64 end of central directory');
       check(rec.u32(0) === 0x06064b50, 'zip64 end of central directory record not found');
       loc = { entryCount: rec.u64(32), size: rec.u64(40), offset: rec.u64(48), eocdOffset, zip64 };
     }
-    check(loc.offset + loc.size <= fileSize, `central directory [${loc.offset}, +${loc.size}) lies outside the ${fileSize}-byte file`);
+    check(
+      loc.offset + loc.size <= fileSize,
+      `central directory [${loc.offset}, +${loc.size}) lies outside the ${fileSize}-byte file`,
+    );
     return loc;
   }
   throw new ApkError('end of central directory record not found: the file is truncated or is not a zip archive');
@@ -78,7 +94,11 @@ export function parseCentralDirectory(cd: Buffer, count: number, fileSize: numbe
       uncompressedSize: v.u32(p + 24),
       relativeOffsetOfLocalHeader: v.u32(p + 42),
     };
-    if (e.compressedSize === 0xffffffff || e.uncompressedSize === 0xffffffff || e.relativeOffsetOfLocalHeader === 0xffffffff) {
+    if (
+      e.compressedSize === 0xffffffff ||
+      e.uncompressedSize === 0xffffffff ||
+      e.relativeOffsetOfLocalHeader === 0xffffffff
+    ) {
       let extraFields: yauzl.ExtraField[];
       try {
         extraFields = yauzl.parseExtraFields(extraRaw);
@@ -89,7 +109,8 @@ export function parseCentralDirectory(cd: Buffer, count: number, fileSize: numbe
     }
     const bad = yauzl.validateFileName(e.fileName.replace(/\\/g, '/'));
     if (bad) throw new ApkError(`${bad}`);
-    if (e.relativeOffsetOfLocalHeader + 30 > fileSize) throw new ApkError(`entry ${e.fileName}: local header offset outside the file`);
+    if (e.relativeOffsetOfLocalHeader + 30 > fileSize)
+      throw new ApkError(`entry ${e.fileName}: local header offset outside the file`);
     // Two entries with one name let different readers see different files (the "Janus"/master-key
     // family of bugs); Android rejects such APKs, so do we.
     if (entries.has(e.fileName)) throw new ApkError(`duplicate zip entry ${e.fileName}`);
@@ -105,7 +126,16 @@ function applyZip64(e: ZipEntry, extraFields: yauzl.ExtraField[]): void {
   if (!z) return;
   const v = new ByteView(z.data, `zip64 extra field of ${e.fileName}`);
   let p = 0;
-  if (e.uncompressedSize === 0xffffffff) { e.uncompressedSize = v.u64(p); p += 8; }
-  if (e.compressedSize === 0xffffffff) { e.compressedSize = v.u64(p); p += 8; }
-  if (e.relativeOffsetOfLocalHeader === 0xffffffff) { e.relativeOffsetOfLocalHeader = v.u64(p); p += 8; }
+  if (e.uncompressedSize === 0xffffffff) {
+    e.uncompressedSize = v.u64(p);
+    p += 8;
+  }
+  if (e.compressedSize === 0xffffffff) {
+    e.compressedSize = v.u64(p);
+    p += 8;
+  }
+  if (e.relativeOffsetOfLocalHeader === 0xffffffff) {
+    e.relativeOffsetOfLocalHeader = v.u64(p);
+    p += 8;
+  }
 }

@@ -22,13 +22,23 @@ const READ = 8 * CHUNK;
 const BLOCK = 4096;
 
 /** The bytes covered, as ranges of the file plus the rewritten EOCD record. */
-export type DigestedContent = { zip: ApkZip; signingBlockOffset: number; centralDirectoryOffset: number; eocdOffset: number; eocd: Buffer };
+export type DigestedContent = {
+  zip: ApkZip;
+  signingBlockOffset: number;
+  centralDirectoryOffset: number;
+  eocdOffset: number;
+  eocd: Buffer;
+};
 
 /** Yields each section's data in pieces of at most `READ` bytes, cut on chunk boundaries. */
 async function* sections(c: DigestedContent): AsyncGenerator<{ section: number; data: Buffer }> {
-  const ranges: Array<[number, number]> = [[0, c.signingBlockOffset], [c.centralDirectoryOffset, c.eocdOffset]];
+  const ranges: Array<[number, number]> = [
+    [0, c.signingBlockOffset],
+    [c.centralDirectoryOffset, c.eocdOffset],
+  ];
   for (const [i, [start, end]] of ranges.entries()) {
-    for (let p = start; p < end; p += READ) yield { section: i, data: await c.zip.readRange(p, Math.min(READ, end - p)) };
+    for (let p = start; p < end; p += READ)
+      yield { section: i, data: await c.zip.readRange(p, Math.min(READ, end - p)) };
   }
   yield { section: 2, data: c.eocd };
 }

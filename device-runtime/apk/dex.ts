@@ -13,10 +13,17 @@ export const MAX_DEX_BYTES = 256 * 1024 * 1024;
 
 const MARKERS: Record<keyof Omit<DexHints, 'scannedBytes'>, Buffer[]> = {
   keystore: [Buffer.from('AndroidKeyStore'), Buffer.from('Landroid/security/keystore/KeyGenParameterSpec;')],
-  playIntegrity: [Buffer.from('Lcom/google/android/play/core/integrity/'), Buffer.from('Lcom/google/android/gms/safetynet/')],
+  playIntegrity: [
+    Buffer.from('Lcom/google/android/play/core/integrity/'),
+    Buffer.from('Lcom/google/android/gms/safetynet/'),
+  ],
   gms: [Buffer.from('Lcom/google/android/gms/')],
 };
-const OVERLAP = Math.max(...Object.values(MARKERS).flat().map((m) => m.length));
+const OVERLAP = Math.max(
+  ...Object.values(MARKERS)
+    .flat()
+    .map((m) => m.length),
+);
 
 export async function scanDex(zip: ApkZip, dexEntries: ZipEntry[]): Promise<DexHints> {
   const found = { keystore: false, playIntegrity: false, gms: false };

@@ -25,8 +25,14 @@ export function readElfLoadAlign(head: Buffer, what: string): ElfLoadInfo {
   check(cls === 1 || cls === 2, `${what}: unknown ELF class ${cls}`);
   check(data === 1 || data === 2, `${what}: unknown ELF byte order ${data}`);
   const le = data === 1;
-  const u16 = (o: number): number => { check(o + 2 <= head.length, `${what}: ELF header truncated`); return le ? head.readUInt16LE(o) : head.readUInt16BE(o); };
-  const u32 = (o: number): number => { check(o + 4 <= head.length, `${what}: ELF header truncated`); return le ? head.readUInt32LE(o) : head.readUInt32BE(o); };
+  const u16 = (o: number): number => {
+    check(o + 2 <= head.length, `${what}: ELF header truncated`);
+    return le ? head.readUInt16LE(o) : head.readUInt16BE(o);
+  };
+  const u32 = (o: number): number => {
+    check(o + 4 <= head.length, `${what}: ELF header truncated`);
+    return le ? head.readUInt32LE(o) : head.readUInt32BE(o);
+  };
   const u64 = (o: number): number => {
     check(o + 8 <= head.length, `${what}: ELF program header table is beyond the first ${head.length} bytes`);
     const v = le ? head.readBigUInt64LE(o) : head.readBigUInt64BE(o);
@@ -40,7 +46,10 @@ export function readElfLoadAlign(head: Buffer, what: string): ElfLoadInfo {
   const phentsize = u16(is64 ? 0x36 : 0x2a);
   const phnum = u16(is64 ? 0x38 : 0x2c);
   check(phentsize >= (is64 ? 56 : 32), `${what}: ELF program header size ${phentsize} too small`);
-  check(phoff + phentsize * phnum <= head.length, `${what}: ELF program header table is beyond the first ${head.length} bytes`);
+  check(
+    phoff + phentsize * phnum <= head.length,
+    `${what}: ELF program header table is beyond the first ${head.length} bytes`,
+  );
   let min: number | null = null;
   for (let i = 0; i < phnum; i++) {
     const ph = phoff + i * phentsize;

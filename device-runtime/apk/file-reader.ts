@@ -15,7 +15,13 @@ export class FileRangeReader extends yauzl.RandomAccessReader {
     super();
   }
 
-  override read(buffer: Buffer, offset: number, length: number, position: number, callback: (err: Error | null, bytesRead?: number) => void): void {
+  override read(
+    buffer: Buffer,
+    offset: number,
+    length: number,
+    position: number,
+    callback: (err: Error | null, bytesRead?: number) => void,
+  ): void {
     this.fh.read(buffer, offset, length, position).then(
       ({ bytesRead }) => callback(null, bytesRead),
       (err: Error) => callback(err),

@@ -6,7 +6,14 @@
  *   const report2 = await preflightPaths(paths, device); // never throws: INVALID_APK report instead
  */
 export { inspectApk } from './inspect.js';
-export { preflight, preflightPaths, inspectAndPreflight, selectAbi, type InstalledApp, type PreflightOptions } from './preflight.js';
+export {
+  preflight,
+  preflightPaths,
+  inspectAndPreflight,
+  selectAbi,
+  type InstalledApp,
+  type PreflightOptions,
+} from './preflight.js';
 export { ApkError } from './apk-error.js';
 export { selectSplits, type SplitChoice, type SplitDevice } from './split-selection.js';
 export * from './model.js';

@@ -17,18 +17,24 @@ import { selectSplits, type SplitChoice, type SplitDevice } from './split-select
 export async function inspectApk(input: string | string[], opts: { device?: SplitDevice } = {}): Promise<ApkInfo> {
   const paths = typeof input === 'string' ? [input] : [...input];
   if (paths.length === 0) {
-    throw new ApkError('no input files', { hint: 'Pass the path of an .apk, several split .apk paths, or one .apks/.xapk bundle.' });
+    throw new ApkError('no input files', {
+      hint: 'Pass the path of an .apk, several split .apk paths, or one .apks/.xapk bundle.',
+    });
   }
   const bundles = paths.filter(isBundlePath);
   if (bundles.length > 0 && paths.length > 1) {
-    throw new ApkError(`a bundle (${bundles[0]}) must be inspected on its own`, { hint: 'Pass either one .apks/.xapk bundle, or a list of .apk files — not both.' });
+    throw new ApkError(`a bundle (${bundles[0]}) must be inspected on its own`, {
+      hint: 'Pass either one .apks/.xapk bundle, or a list of .apk files — not both.',
+    });
   }
   if (bundles.length === 1) {
     const bundle = await unpackBundle(paths[0]!);
     try {
       const files = await readAll(bundle.paths);
       // Report the entry names inside the bundle rather than our temp paths.
-      files.forEach((f, i) => { f.path = `${paths[0]}!/${bundle.names[i]}`; });
+      files.forEach((f, i) => {
+        f.path = `${paths[0]}!/${bundle.names[i]}`;
+      });
       if (!opts.device) return combine(files, bundle.kind, paths, []);
       const sel = selectSplits(files, opts.device);
       return combine(sel.files, bundle.kind, paths, sel.choices);
@@ -45,7 +51,12 @@ async function readAll(paths: string[]): Promise<ApkFile[]> {
   return files;
 }
 
-function combine(files: ApkFile[], kind: ApkInfo['source']['kind'], paths: string[], splitSelection: SplitChoice[]): ApkInfo {
+function combine(
+  files: ApkFile[],
+  kind: ApkInfo['source']['kind'],
+  paths: string[],
+  splitSelection: SplitChoice[],
+): ApkInfo {
   const baseIdx = files.findIndex((f) => f.manifest.split.name === null);
   const ordered = baseIdx >= 0 ? [files[baseIdx]!, ...files.filter((_, i) => i !== baseIdx)] : files;
   const main = ordered[0]!.manifest;

@@ -16,7 +16,13 @@ export type JarSection = {
 export type JarManifest = { main: JarSection; entries: Map<string, JarSection> };
 
 /** Digest attributes, strongest first, with node:crypto's name for the hash (Android's order). */
-export const JAR_DIGESTS: ReadonlyArray<[string, string]> = [['sha-512', 'sha512'], ['sha-384', 'sha384'], ['sha-256', 'sha256'], ['sha1', 'sha1'], ['sha-1', 'sha1']];
+export const JAR_DIGESTS: ReadonlyArray<[string, string]> = [
+  ['sha-512', 'sha512'],
+  ['sha-384', 'sha384'],
+  ['sha-256', 'sha256'],
+  ['sha1', 'sha1'],
+  ['sha-1', 'sha1'],
+];
 
 export function parseJarManifest(buf: Buffer, file: string): JarManifest {
   const text = buf.toString('latin1'); // one char per byte, so string offsets are byte offsets

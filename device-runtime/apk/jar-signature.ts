@@ -17,7 +17,10 @@ export function pkcs7CertDigests(block: Buffer, entry: string): string[] {
   try {
     const contentInfo = readDer(block, 0);
     const [oid, explicit] = children(contentInfo);
-    check(!!oid && oid.tag === 0x06 && contentOf(oid).equals(OID_SIGNED_DATA), `${entry}: not a PKCS#7 SignedData block`);
+    check(
+      !!oid && oid.tag === 0x06 && contentOf(oid).equals(OID_SIGNED_DATA),
+      `${entry}: not a PKCS#7 SignedData block`,
+    );
     check(!!explicit && explicit.tag === 0xa0, `${entry}: SignedData content missing`);
     const [signedData] = children(explicit);
     check(!!signedData && signedData.tag === 0x30, `${entry}: SignedData is not a SEQUENCE`);
@@ -27,7 +30,11 @@ export function pkcs7CertDigests(block: Buffer, entry: string): string[] {
     if (!certSet) return [];
     const certs = children(certSet).filter((c) => c.tag === 0x30);
     const signerSerial = signerInfos && signerInfos.tag === 0x31 ? firstSignerSerial(signerInfos) : null;
-    certs.sort((a, b) => Number(signerSerial !== null && certSerial(b)?.equals(signerSerial)) - Number(signerSerial !== null && certSerial(a)?.equals(signerSerial)));
+    certs.sort(
+      (a, b) =>
+        Number(signerSerial !== null && certSerial(b)?.equals(signerSerial)) -
+        Number(signerSerial !== null && certSerial(a)?.equals(signerSerial)),
+    );
     return certs.map((c) => createHash('sha256').update(bytesOf(c)).digest('hex'));
   } catch (err) {
     if (err instanceof ApkError) throw new ApkError(`${entry}: ${err.reason}`);
@@ -89,9 +96,15 @@ export function verifyPkcs7(block: Buffer, signed: Buffer, entry: string): strin
         const o = tbs[0]?.tag === 0xa0 ? 1 : 0;
         return contentOf(tbs[o]!).equals(contentOf(serial!)) && bytesOf(tbs[o + 2]!).equals(bytesOf(issuer!));
       });
-      if (!cert) { problems.push(`${entry}: the signer's certificate is not in the block`); continue; }
+      if (!cert) {
+        problems.push(`${entry}: the signer's certificate is not in the block`);
+        continue;
+      }
       const hash = OID_HASH.get(contentOf(children(digestAlg)[0]!).toString('hex'));
-      if (!hash) { problems.push(`${entry}: unsupported digest algorithm`); continue; }
+      if (!hash) {
+        problems.push(`${entry}: unsupported digest algorithm`);
+        continue;
+      }
       const attrs = f[3]?.tag === 0xa0 ? f[3] : null;
       const sig = f[attrs ? 5 : 4];
       check(!!sig && sig.tag === 0x04, `${entry}: SignerInfo has no encryptedDigest`);
@@ -120,7 +133,16 @@ export function verifyPkcs7(block: Buffer, signed: Buffer, entry: string): strin
       // signing certificates are) or under a certificate of the block that issued it. One that
       // does neither (an edited subject no longer names itself as issuer; a CA-issued one shipped
       // without its issuer) cannot be told from an altered one and is refused as unverifiable.
-      else if (x509 && !certificateVerifies(x509, certs.filter((c) => c !== cert))) problems.push(`${entry}: the signing certificate's own signature does not verify, under its own key or an issuer's in the block: it was altered, or cannot be checked`);
+      else if (
+        x509 &&
+        !certificateVerifies(
+          x509,
+          certs.filter((c) => c !== cert),
+        )
+      )
+        problems.push(
+          `${entry}: the signing certificate's own signature does not verify, under its own key or an issuer's in the block: it was altered, or cannot be checked`,
+        );
     }
     return problems;
   } catch (err) {

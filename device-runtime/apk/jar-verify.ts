@@ -38,7 +38,10 @@ export async function verifyJarSignature(zip: ApkZip, presentSchemes: string[]):
     for (const b of blocks) {
       const sfName = b.fileName.replace(/\.(RSA|DSA|EC)$/i, '.SF');
       const sfEntry = zip.get(sfName);
-      if (!sfEntry) { problems.push(`v1: ${b.fileName} has no ${sfName}`); continue; }
+      if (!sfEntry) {
+        problems.push(`v1: ${b.fileName} has no ${sfName}`);
+        continue;
+      }
       const sfBytes = await zip.read(sfEntry, MAX_META_BYTES);
       problems.push(...verifyPkcs7(await zip.read(b, MAX_META_BYTES), sfBytes, b.fileName).map((p) => `v1: ${p}`));
       const sf = parseJarManifest(sfBytes, sfName);
@@ -62,9 +65,17 @@ export async function verifyJarSignature(zip: ApkZip, presentSchemes: string[]):
 /** Schemes a `.SF` says were signed together with it (`X-Android-APK-Signed: 2, 3`) that are missing. */
 function strippedSchemes(sf: JarManifest, sfName: string, present: string[]): string[] {
   const signedWith = (sf.main.attrs.get('x-android-apk-signed') ?? '').split(',').map((s) => s.trim());
-  return ([['2', 'v2'], ['3', 'v3']] as const)
+  return (
+    [
+      ['2', 'v2'],
+      ['3', 'v3'],
+    ] as const
+  )
     .filter(([id, scheme]) => signedWith.includes(id) && !present.includes(scheme))
-    .map(([, scheme]) => `${sfName} says the APK was also signed with ${scheme}, but there is no ${scheme} signature (signature stripped)`);
+    .map(
+      ([, scheme]) =>
+        `${sfName} says the APK was also signed with ${scheme}, but there is no ${scheme} signature (signature stripped)`,
+    );
 }
 
 /**
@@ -78,7 +89,9 @@ export async function strippedFromBlock(zip: ApkZip, present: string[]): Promise
   for (const e of zip.entries.values()) {
     if (!/^META-INF\/[^/]+\.SF$/i.test(e.fileName)) continue;
     try {
-      problems.push(...strippedSchemes(parseJarManifest(await zip.read(e, MAX_META_BYTES), e.fileName), e.fileName, present));
+      problems.push(
+        ...strippedSchemes(parseJarManifest(await zip.read(e, MAX_META_BYTES), e.fileName), e.fileName, present),
+      );
     } catch (err) {
       if (!(err instanceof ApkError)) throw err;
       problems.push(`v1: ${err.reason}`);
@@ -89,15 +102,18 @@ export async function strippedFromBlock(zip: ApkZip, present: string[]): Promise
 
 function checkSf(sf: JarManifest, sfName: string, mf: JarManifest, mfBytes: Buffer, present: string[]): string[] {
   const problems = strippedSchemes(sf, sfName, present);
-  const digest = (hash: string, from: number, to: number): string => createHash(hash).update(mfBytes.subarray(from, to)).digest('base64');
+  const digest = (hash: string, from: number, to: number): string =>
+    createHash(hash).update(mfBytes.subarray(from, to)).digest('base64');
   const whole = strongestDigest(sf.main.attrs, '-digest-manifest');
   if (whole && whole[1] === digest(whole[0], 0, mfBytes.length)) return problems;
   const main = strongestDigest(sf.main.attrs, '-digest-manifest-main-attributes');
-  if (main && main[1] !== digest(main[0], mf.main.start, mf.main.end)) problems.push(`${sfName}: the digest of MANIFEST.MF's main section does not match`);
+  if (main && main[1] !== digest(main[0], mf.main.start, mf.main.end))
+    problems.push(`${sfName}: the digest of MANIFEST.MF's main section does not match`);
   for (const [name, section] of sf.entries) {
     const chunk = mf.entries.get(name);
     const d = strongestDigest(section.attrs, '-digest');
-    if (!chunk || !d || d[1] !== digest(d[0], chunk.start, chunk.end)) problems.push(`${sfName}: the digest of MANIFEST.MF's section for ${name} does not match`);
+    if (!chunk || !d || d[1] !== digest(d[0], chunk.start, chunk.end))
+      problems.push(`${sfName}: the digest of MANIFEST.MF's section for ${name} does not match`);
   }
   return problems;
 }
@@ -109,6 +125,10 @@ async function checkEntry(zip: ApkZip, entry: ZipEntry, mf: JarManifest, sfs: Ja
   if (!d) return `${name} is not signed (no digest in MANIFEST.MF)`;
   if (sfs.some((sf) => !sf.entries.has(name))) return `${name} is not covered by every .SF file`;
   const h = createHash(d[0]);
-  await zip.scan(entry, MAX_ENTRY_BYTES, (c) => { h.update(c); });
-  return h.digest('base64') === d[1] ? null : `the digest of ${name} does not match MANIFEST.MF: the entry was modified after signing`;
+  await zip.scan(entry, MAX_ENTRY_BYTES, (c) => {
+    h.update(c);
+  });
+  return h.digest('base64') === d[1]
+    ? null
+    : `the digest of ${name} does not match MANIFEST.MF: the entry was modified after signing`;
 }

@@ -10,7 +10,8 @@ import type { Activity, Component, IntentFilter, Manifest, MetaData, Provider, S
 const SECURE_ENV = 'REQUIRE_SECURE_ENV';
 
 export function readManifest(root: AxmlElement, res: ResourceTable | null): Manifest {
-  if (root.name !== 'manifest') throw new ApkError(`AndroidManifest.xml: root element is <${root.name}>, expected <manifest>`);
+  if (root.name !== 'manifest')
+    throw new ApkError(`AndroidManifest.xml: root element is <${root.name}>, expected <manifest>`);
   const pkg = str(plain(root, 'package'), res);
   if (!pkg) throw new ApkError('AndroidManifest.xml: <manifest> has no package attribute');
   const sdk = root.children.find((c) => c.name === 'uses-sdk');
@@ -24,20 +25,31 @@ export function readManifest(root: AxmlElement, res: ResourceTable | null): Mani
     .map((c) => {
       const target = str(attr(c, 'targetActivity'), res);
       const base = component(c, res, fqcn);
-      return { ...base, alias: c.name === 'activity-alias', targetActivity: target ? fqcn(target) : null, launcher: base.intentFilters.some(isLauncher) };
+      return {
+        ...base,
+        alias: c.name === 'activity-alias',
+        targetActivity: target ? fqcn(target) : null,
+        launcher: base.intentFilters.some(isLauncher),
+      };
     });
-  const services: Service[] = appKids.filter((c) => c.name === 'service').map((c) => ({
-    ...component(c, res, fqcn),
-    foregroundServiceType: int(attr(c, 'foregroundServiceType')),
-  }));
-  const providers: Provider[] = appKids.filter((c) => c.name === 'provider').map((c) => ({
-    ...component(c, res, fqcn),
-    authorities: (str(attr(c, 'authorities'), res) ?? '').split(';').filter(Boolean),
-  }));
+  const services: Service[] = appKids
+    .filter((c) => c.name === 'service')
+    .map((c) => ({
+      ...component(c, res, fqcn),
+      foregroundServiceType: int(attr(c, 'foregroundServiceType')),
+    }));
+  const providers: Provider[] = appKids
+    .filter((c) => c.name === 'provider')
+    .map((c) => ({
+      ...component(c, res, fqcn),
+      authorities: (str(attr(c, 'authorities'), res) ?? '').split(';').filter(Boolean),
+    }));
   const receivers = appKids.filter((c) => c.name === 'receiver').map((c) => component(c, res, fqcn));
   const properties = appKids.filter((c) => c.name === 'property').map((c) => metaData(c, res));
   const metaDataList = appKids.filter((c) => c.name === 'meta-data').map((c) => metaData(c, res));
-  const secure = [...properties, ...metaDataList].some((p) => p.name === SECURE_ENV && (p.value === true || p.value === 1 || p.value === '1' || p.value === 'true'));
+  const secure = [...properties, ...metaDataList].some(
+    (p) => p.name === SECURE_ENV && (p.value === true || p.value === 1 || p.value === '1' || p.value === 'true'),
+  );
   const launcher = activities.find((a) => a.launcher && a.enabled) ?? null;
 
   return {
@@ -61,12 +73,16 @@ export function readManifest(root: AxmlElement, res: ResourceTable | null): Mani
       .filter((c) => c.name === 'uses-permission' || c.name === 'uses-permission-sdk-23')
       .map((c) => ({ name: str(attr(c, 'name'), res) ?? '', maxSdkVersion: int(attr(c, 'maxSdkVersion')) }))
       .filter((p) => p.name !== ''),
-    usesFeatures: root.children.filter((c) => c.name === 'uses-feature').map((c) => ({
-      name: str(attr(c, 'name'), res),
-      required: bool(attr(c, 'required')) ?? true,
-      glEsVersion: int(attr(c, 'glEsVersion')),
-    })),
-    usesLibraries: appKids.filter((c) => c.name === 'uses-library').map((c) => ({ name: str(attr(c, 'name'), res) ?? '', required: bool(attr(c, 'required')) ?? true })),
+    usesFeatures: root.children
+      .filter((c) => c.name === 'uses-feature')
+      .map((c) => ({
+        name: str(attr(c, 'name'), res),
+        required: bool(attr(c, 'required')) ?? true,
+        glEsVersion: int(attr(c, 'glEsVersion')),
+      })),
+    usesLibraries: appKids
+      .filter((c) => c.name === 'uses-library')
+      .map((c) => ({ name: str(attr(c, 'name'), res) ?? '', required: bool(attr(c, 'required')) ?? true })),
     metaData: metaDataList,
     properties,
     split: {
@@ -76,7 +92,10 @@ export function readManifest(root: AxmlElement, res: ResourceTable | null): Mani
       isSplitRequired: bool(app && attr(app, 'isSplitRequired')) ?? bool(attr(root, 'isSplitRequired')) ?? false,
       requiredSplitTypes: list(str(attr(root, 'requiredSplitTypes'), res)),
       splitTypes: list(str(attr(root, 'splitTypes'), res)),
-      usesSplits: root.children.filter((c) => c.name === 'uses-split').map((c) => str(attr(c, 'name'), res) ?? '').filter(Boolean),
+      usesSplits: root.children
+        .filter((c) => c.name === 'uses-split')
+        .map((c) => str(attr(c, 'name'), res) ?? '')
+        .filter(Boolean),
     },
   };
 }
@@ -95,18 +114,24 @@ function component(c: AxmlElement, res: ResourceTable | null, fqcn: (n: string) 
 }
 
 function intentFilter(f: AxmlElement, res: ResourceTable | null): IntentFilter {
-  const names = (tag: string): string[] => f.children.filter((k) => k.name === tag).map((k) => str(attr(k, 'name'), res) ?? '').filter(Boolean);
+  const names = (tag: string): string[] =>
+    f.children
+      .filter((k) => k.name === tag)
+      .map((k) => str(attr(k, 'name'), res) ?? '')
+      .filter(Boolean);
   return {
     actions: names('action'),
     categories: names('category'),
-    data: f.children.filter((k) => k.name === 'data').map((k) => {
-      const out: Record<string, string> = {};
-      for (const a of k.attrs) {
-        const v = display(a.value, res);
-        if (v !== null) out[a.name] = String(v);
-      }
-      return out;
-    }),
+    data: f.children
+      .filter((k) => k.name === 'data')
+      .map((k) => {
+        const out: Record<string, string> = {};
+        for (const a of k.attrs) {
+          const v = display(a.value, res);
+          if (v !== null) out[a.name] = String(v);
+        }
+        return out;
+      }),
     priority: int(attr(f, 'priority')),
   };
 }
@@ -172,5 +197,10 @@ function bool(v: AxmlValue | undefined): boolean | null {
   return null;
 }
 function list(s: string | null): string[] {
-  return s ? s.split(',').map((x) => x.trim()).filter(Boolean) : [];
+  return s
+    ? s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean)
+    : [];
 }

@@ -51,7 +51,11 @@ export const ServiceSchema = ComponentSchema.extend({ foregroundServiceType: z.n
 export type Service = z.infer<typeof ServiceSchema>;
 
 export const UsesPermissionSchema = z.object({ name: z.string(), maxSdkVersion: z.number().int().nullable() });
-export const UsesFeatureSchema = z.object({ name: z.string().nullable(), required: z.boolean(), glEsVersion: z.number().int().nullable() });
+export const UsesFeatureSchema = z.object({
+  name: z.string().nullable(),
+  required: z.boolean(),
+  glEsVersion: z.number().int().nullable(),
+});
 export const UsesLibrarySchema = z.object({ name: z.string(), required: z.boolean() });
 
 export const SplitAttrsSchema = z.object({

@@ -47,7 +47,8 @@ const hex = (n: number): string => `0x${n.toString(16).padStart(4, '0')}`;
 /** Returns the problems found; an empty list means every signer of every scheme verified. */
 export async function verifySigningBlock(zip: ApkZip, block: SigningBlock): Promise<string[]> {
   const problems = [...block.problems];
-  if (zip.zip64) return [...problems, 'the APK is a zip64 archive, which cannot carry v2+ signatures (Android refuses it)'];
+  if (zip.zip64)
+    return [...problems, 'the APK is a zip64 archive, which cannot carry v2+ signatures (Android refuses it)'];
   const content = await digestedContent(zip, block);
   if (typeof content === 'string') return [...problems, content];
   const cache = new Map<ContentDigestKind, Promise<Buffer>>();
@@ -64,7 +65,9 @@ export async function verifySigningBlock(zip: ApkZip, block: SigningBlock): Prom
   for (const s of block.signers) {
     const strip = s.attributes.find((a) => a.id === STRIPPING_PROTECTION_ID);
     if (s.scheme === 'v2' && strip && strip.value.length >= 4 && strip.value.readUInt32LE(0) === 3 && !has('v3')) {
-      problems.push('the v2 signer says the APK was also signed with v3, but there is no v3 block (signature stripped)');
+      problems.push(
+        'the v2 signer says the APK was also signed with v3, but there is no v3 block (signature stripped)',
+      );
     }
     if (s.scheme === 'v3' && s.attributes.some((a) => a.id === ROTATION_MIN_SDK_ID) && !has('v3.1')) {
       problems.push('the v3 signer says the APK also had a v3.1 block, but there is none (signature stripped)');
@@ -77,10 +80,17 @@ async function digestedContent(zip: ApkZip, block: SigningBlock): Promise<Digest
   // The central directory must run right up to the EOCD record: bytes in between would be
   // covered by no digest. The EOCD is at most 22 + 65535 bytes from the end.
   const cdEnd = zip.centralDirectoryOffset + zip.centralDirectorySize;
-  if (cdEnd !== zip.eocdOffset) return `the central directory ends at ${cdEnd}, not at the end-of-central-directory record (${zip.eocdOffset})`;
+  if (cdEnd !== zip.eocdOffset)
+    return `the central directory ends at ${cdEnd}, not at the end-of-central-directory record (${zip.eocdOffset})`;
   const eocd = await zip.readRange(zip.eocdOffset, zip.size - zip.eocdOffset);
   eocd.writeUInt32LE(block.offset, 16);
-  return { zip, signingBlockOffset: block.offset, centralDirectoryOffset: zip.centralDirectoryOffset, eocdOffset: zip.eocdOffset, eocd };
+  return {
+    zip,
+    signingBlockOffset: block.offset,
+    centralDirectoryOffset: zip.centralDirectoryOffset,
+    eocdOffset: zip.eocdOffset,
+    eocd,
+  };
 }
 
 async function verifySigner(s: ParsedSigner, digestOf: (k: ContentDigestKind) => Promise<Buffer>): Promise<string[]> {
@@ -94,7 +104,8 @@ async function verifySigner(s: ParsedSigner, digestOf: (k: ContentDigestKind) =>
     return [`public key is unreadable (${(err as Error).message})`];
   }
   const known = s.signatures.filter((x) => SIGNATURE_ALGORITHMS.has(x.algorithm));
-  if (known.length === 0) return [`no signature uses a known algorithm (${s.signatures.map((x) => hex(x.algorithm)).join(', ')})`];
+  if (known.length === 0)
+    return [`no signature uses a known algorithm (${s.signatures.map((x) => hex(x.algorithm)).join(', ')})`];
   const verified: Algorithm[] = [];
   for (const sig of known) {
     const alg = SIGNATURE_ALGORITHMS.get(sig.algorithm)!;
@@ -104,9 +115,12 @@ async function verifySigner(s: ParsedSigner, digestOf: (k: ContentDigestKind) =>
     }
     let ok = false;
     try {
-      const opts = alg.key === 'rsa-pss'
-        ? { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: alg.hash === 'sha256' ? 32 : 64 }
-        : alg.key === 'rsa' ? { key, padding: constants.RSA_PKCS1_PADDING } : key;
+      const opts =
+        alg.key === 'rsa-pss'
+          ? { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: alg.hash === 'sha256' ? 32 : 64 }
+          : alg.key === 'rsa'
+            ? { key, padding: constants.RSA_PKCS1_PADDING }
+            : key;
       ok = verify(alg.hash, s.signedData, opts, sig.signature);
     } catch {
       ok = false; // a malformed signature (bad DER, wrong length) is a failed one
@@ -116,10 +130,12 @@ async function verifySigner(s: ParsedSigner, digestOf: (k: ContentDigestKind) =>
   }
   const sigIds = s.signatures.map((x) => x.algorithm).join(',');
   const digestIds = s.digests.map((x) => x.algorithm).join(',');
-  if (sigIds !== digestIds) problems.push(`signed digests (${digestIds}) and signatures (${sigIds}) name different algorithms`);
+  if (sigIds !== digestIds)
+    problems.push(`signed digests (${digestIds}) and signatures (${sigIds}) name different algorithms`);
   try {
     const certKey = new X509Certificate(s.certificates[0]!).publicKey.export({ type: 'spki', format: 'der' });
-    if (!certKey.equals(key.export({ type: 'spki', format: 'der' }))) problems.push("the signing certificate's public key is not the signer's public key");
+    if (!certKey.equals(key.export({ type: 'spki', format: 'der' })))
+      problems.push("the signing certificate's public key is not the signer's public key");
   } catch (err) {
     problems.push(`the signing certificate is unreadable (${(err as Error).message})`);
   }
@@ -130,7 +146,10 @@ async function verifySigner(s: ParsedSigner, digestOf: (k: ContentDigestKind) =>
   for (const kind of new Set(verified.map((a) => a.content))) {
     const ids = [...SIGNATURE_ALGORITHMS].filter(([, a]) => a.content === kind).map(([id]) => id);
     for (const d of s.digests.filter((x) => ids.includes(x.algorithm))) {
-      if (!(await digestOf(kind)).equals(d.digest)) problems.push(`the ${kind} digest of the APK's contents does not match the signed one: the APK was modified after signing`);
+      if (!(await digestOf(kind)).equals(d.digest))
+        problems.push(
+          `the ${kind} digest of the APK's contents does not match the signed one: the APK was modified after signing`,
+        );
     }
   }
   return problems;
@@ -138,5 +157,5 @@ async function verifySigner(s: ParsedSigner, digestOf: (k: ContentDigestKind) =>
 
 function keyTypeOf(key: KeyObject): string {
   const t = key.asymmetricKeyType;
-  return t === 'rsa-pss' ? 'rsa' : t ?? '?';
+  return t === 'rsa-pss' ? 'rsa' : (t ?? '?');
 }

@@ -60,7 +60,10 @@ export async function readSigningBlock(zip: ApkZip): Promise<SigningBlock | null
   const footer = await zip.readRange(cd - 24, 24);
   if (!footer.subarray(8).equals(MAGIC)) return null;
   const sizeInFooter = Number(footer.readBigUInt64LE(0));
-  check(sizeInFooter >= 24 && sizeInFooter <= MAX_BLOCK && sizeInFooter + 8 <= cd, `APK signing block size ${sizeInFooter} is invalid`);
+  check(
+    sizeInFooter >= 24 && sizeInFooter <= MAX_BLOCK && sizeInFooter + 8 <= cd,
+    `APK signing block size ${sizeInFooter} is invalid`,
+  );
   const offset = cd - sizeInFooter - 8;
   const block = new ByteView(await zip.readRange(offset, sizeInFooter + 8), 'APK signing block');
   check(block.u64(0) === sizeInFooter, 'APK signing block: header and footer sizes differ');
@@ -94,7 +97,11 @@ export async function readSigningBlock(zip: ApkZip): Promise<SigningBlock | null
 
 /** The model's view of the signers: scheme, certificate digests, lineage. */
 export function modelSigners(block: SigningBlock | null): Signer[] {
-  return (block?.signers ?? []).map((s) => ({ scheme: s.scheme, certSha256: s.certificates.map(sha256), lineageSha256: s.lineageSha256 }));
+  return (block?.signers ?? []).map((s) => ({
+    scheme: s.scheme,
+    certSha256: s.certificates.map(sha256),
+    lineageSha256: s.lineageSha256,
+  }));
 }
 
 /** A u32-length-prefixed sequence of u32-length-prefixed items. */
@@ -154,11 +161,15 @@ function schemeSigners(value: ByteView, scheme: BlockScheme): ParsedSigner[] {
     return {
       scheme,
       signedData: signedData.bytes(0, signedData.length),
-      digests: lengthPrefixedItems(digestsV).map((d) => idAndBytes(d, `${scheme} digest`)).map((d) => ({ algorithm: d.id, digest: d.bytes })),
+      digests: lengthPrefixedItems(digestsV)
+        .map((d) => idAndBytes(d, `${scheme} digest`))
+        .map((d) => ({ algorithm: d.id, digest: d.bytes })),
       certificates: lengthPrefixedItems(certsV).map((c) => c.bytes(0, c.length)),
       sdk: v3 ? { signed: signedSdk, outer: outerSdk } : null,
       attributes,
-      signatures: lengthPrefixedItems(sigsV).map((s) => idAndBytes(s, `${scheme} signature`)).map((s) => ({ algorithm: s.id, signature: s.bytes })),
+      signatures: lengthPrefixedItems(sigsV)
+        .map((s) => idAndBytes(s, `${scheme} signature`))
+        .map((s) => ({ algorithm: s.id, signature: s.bytes })),
       publicKey: publicKey.bytes(0, publicKey.length),
       lineageSha256,
     };

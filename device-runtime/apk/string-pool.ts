@@ -35,7 +35,8 @@ export class StringPool {
   /** The string at `index`, or null for the "no string" index 0xFFFFFFFF. Throws ApkError when corrupt. */
   get(index: number): string | null {
     if (index === 0xffffffff) return null;
-    if (index >= this.count) throw new ApkError(`${this.chunk.what}: string index ${index} out of range (${this.count} strings)`);
+    if (index >= this.count)
+      throw new ApkError(`${this.chunk.what}: string index ${index} out of range (${this.count} strings)`);
     const hit = this.cache.get(index);
     if (hit !== undefined) return hit;
     const at = this.stringsAt + this.chunk.u32(this.offsetsAt + index * 4);

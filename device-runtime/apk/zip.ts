@@ -46,17 +46,28 @@ export class ApkZip {
     try {
       fh = await openFile(path, 'r');
     } catch (err) {
-      throw new ApkError(`cannot open file: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, { file: path, hint: 'Pass the path of an existing, readable .apk, .apks or .xapk file.', cause: err });
+      throw new ApkError(`cannot open file: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, {
+        file: path,
+        hint: 'Pass the path of an existing, readable .apk, .apks or .xapk file.',
+        cause: err,
+      });
     }
     try {
       const size = (await fh.stat()).size;
       const read = (offset: number, length: number) => readRange(fh, size, offset, length, path);
       const loc = await locateCentralDirectory(read, size);
-      if (loc.entryCount > MAX_ENTRIES) throw new ApkError(`central directory declares ${loc.entryCount} entries (limit ${MAX_ENTRIES})`);
-      if (loc.size > MAX_CENTRAL_DIRECTORY_BYTES) throw new ApkError(`central directory is ${loc.size} bytes (limit ${MAX_CENTRAL_DIRECTORY_BYTES})`);
+      if (loc.entryCount > MAX_ENTRIES)
+        throw new ApkError(`central directory declares ${loc.entryCount} entries (limit ${MAX_ENTRIES})`);
+      if (loc.size > MAX_CENTRAL_DIRECTORY_BYTES)
+        throw new ApkError(`central directory is ${loc.size} bytes (limit ${MAX_CENTRAL_DIRECTORY_BYTES})`);
       const entries = parseCentralDirectory(await read(loc.offset, loc.size), loc.entryCount, size);
       const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-        yauzl.fromRandomAccessReader(new FileRangeReader(fh), size, { lazyEntries: true, autoClose: false, validateEntrySizes: true }, (err, z) => (err ? reject(err) : resolve(z))),
+        yauzl.fromRandomAccessReader(
+          new FileRangeReader(fh),
+          size,
+          { lazyEntries: true, autoClose: false, validateEntrySizes: true },
+          (err, z) => (err ? reject(err) : resolve(z)),
+        ),
       );
       return new ApkZip(path, zip, fh, size, loc.offset, loc.size, loc.eocdOffset, loc.zip64, entries);
     } catch (err) {
@@ -66,7 +77,11 @@ export class ApkZip {
   }
 
   async close(): Promise<void> {
-    try { this.zip.close(); } catch { /* the FileHandle is ours, closed below */ }
+    try {
+      this.zip.close();
+    } catch {
+      /* the FileHandle is ours, closed below */
+    }
     await this.fh.close().catch(() => undefined);
   }
 
@@ -77,7 +92,9 @@ export class ApkZip {
   /** Inflates a whole entry, refusing (ApkError) if it declares or produces more than `maxBytes`. */
   async read(entry: ZipEntry, maxBytes: number): Promise<Buffer> {
     const chunks: Buffer[] = [];
-    await this.scan(entry, maxBytes, (c) => { chunks.push(c); });
+    await this.scan(entry, maxBytes, (c) => {
+      chunks.push(c);
+    });
     return Buffer.concat(chunks);
   }
 
@@ -85,20 +102,38 @@ export class ApkZip {
    * Streams an entry through `onChunk`; `onChunk` may return `false` to stop early (used to read
    * just an ELF header). Caps declared and actual inflated size at `maxBytes`.
    */
-  async scan(entry: ZipEntry, maxBytes: number, onChunk: (chunk: Buffer) => boolean | void | Promise<boolean | void>): Promise<void> {
+  async scan(
+    entry: ZipEntry,
+    maxBytes: number,
+    onChunk: (chunk: Buffer) => boolean | void | Promise<boolean | void>,
+  ): Promise<void> {
     const name = entry.fileName;
     if (entry.uncompressedSize > maxBytes) {
-      throw new ApkError(`entry ${name} declares ${entry.uncompressedSize} bytes, more than the ${maxBytes}-byte limit for it (zip bomb or corrupt size)`, { file: this.path });
+      throw new ApkError(
+        `entry ${name} declares ${entry.uncompressedSize} bytes, more than the ${maxBytes}-byte limit for it (zip bomb or corrupt size)`,
+        { file: this.path },
+      );
     }
     if (entry.generalPurposeBitFlag & 0x1) throw new ApkError(`entry ${name} is encrypted`, { file: this.path });
     if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) {
-      throw new ApkError(`entry ${name} uses compression method ${entry.compressionMethod}; APKs use only stored (0) or deflate (8)`, { file: this.path });
+      throw new ApkError(
+        `entry ${name} uses compression method ${entry.compressionMethod}; APKs use only stored (0) or deflate (8)`,
+        { file: this.path },
+      );
     }
     const start = await this.dataOffset(entry);
     let stream: NodeJS.ReadableStream & { destroy(): void };
     try {
       stream = await new Promise((resolve, reject) =>
-        this.zip.openReadStreamLowLevel(start, entry.compressedSize, 0, entry.compressedSize, entry.compressionMethod === 8, entry.uncompressedSize, (err, s) => (err ? reject(err) : resolve(s as never))),
+        this.zip.openReadStreamLowLevel(
+          start,
+          entry.compressedSize,
+          0,
+          entry.compressedSize,
+          entry.compressionMethod === 8,
+          entry.uncompressedSize,
+          (err, s) => (err ? reject(err) : resolve(s as never)),
+        ),
       );
     } catch (err) {
       throw new ApkError(`cannot read entry ${name}: ${(err as Error).message}`, { file: this.path, cause: err });
@@ -109,12 +144,19 @@ export class ApkZip {
     try {
       for await (const chunk of stream as AsyncIterable<Buffer>) {
         total += chunk.length;
-        if (total > maxBytes) throw new ApkError(`entry ${name} inflates past its ${maxBytes}-byte limit`, { file: this.path });
+        if (total > maxBytes)
+          throw new ApkError(`entry ${name} inflates past its ${maxBytes}-byte limit`, { file: this.path });
         crc = crc32(chunk, crc);
-        if ((await onChunk(chunk)) === false) { complete = false; break; } // awaiting gives backpressure
+        if ((await onChunk(chunk)) === false) {
+          complete = false;
+          break;
+        } // awaiting gives backpressure
       }
       if (complete && crc !== entry.crc32) {
-        throw new ApkError(`entry ${name} fails its CRC-32 check (data ${hex8(crc)}, central directory ${hex8(entry.crc32)}): the entry was altered or damaged`, { file: this.path });
+        throw new ApkError(
+          `entry ${name} fails its CRC-32 check (data ${hex8(crc)}, central directory ${hex8(entry.crc32)}): the entry was altered or damaged`,
+          { file: this.path },
+        );
       }
     } catch (err) {
       if (err instanceof ApkError) throw err;
@@ -171,7 +213,13 @@ export class ApkZip {
 const hex8 = (n: number): string => n.toString(16).padStart(8, '0');
 
 async function readRange(fh: FileHandle, size: number, offset: number, length: number, path: string): Promise<Buffer> {
-  if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0 || offset + length > size) {
+  if (
+    !Number.isSafeInteger(offset) ||
+    !Number.isSafeInteger(length) ||
+    offset < 0 ||
+    length < 0 ||
+    offset + length > size
+  ) {
     throw new ApkError(`range [${offset}, +${length}) is outside the ${size}-byte file`, { file: path });
   }
   const buf = Buffer.alloc(length);

@@ -35,7 +35,7 @@ const provided = new Set(Object.keys(pkg.peerDependencies ?? {}));
 
 /** The lock location a package at `from` gets `name` from, or null when the lock has none. */
 function resolve(name, from) {
-  for (let dir = from; ; ) {
+  for (let dir = from; ;) {
     const at = `${dir ? `${dir}/` : ''}node_modules/${name}`;
     if (lock.packages[at]) return at;
     if (!dir) return null;
@@ -51,7 +51,9 @@ function need(name, from, optional) {
   const at = resolve(name, from);
   if (!at) {
     if (optional) return;
-    throw new Error(`bundle-deps: ${from || pkg.name} needs ${name}, which package-lock.json does not have; run npm install at the repository root`);
+    throw new Error(
+      `bundle-deps: ${from || pkg.name} needs ${name}, which package-lock.json does not have; run npm install at the repository root`,
+    );
   }
   if (closure.has(at)) return;
   closure.add(at);
@@ -71,7 +73,8 @@ while (queue.length > 0) {
 // Outermost first; a nested package is copied with its parent, minus what the closure lacks.
 for (const at of [...closure].sort((a, b) => a.length - b.length)) {
   const from = path.join(repo, at);
-  if (!existsSync(from)) throw new Error(`bundle-deps: ${at} is in package-lock.json but not installed; run npm ci at the repository root`);
+  if (!existsSync(from))
+    throw new Error(`bundle-deps: ${at} is in package-lock.json but not installed; run npm ci at the repository root`);
   cpSync(from, path.join(here, at), {
     recursive: true,
     filter: (src) => {

@@ -9,13 +9,32 @@ import { describeIssues } from '../protocol/index.js';
  */
 export const NestSpaceCapsSchema = z.object({
   app: z.string().min(1).optional().describe('An APK path (installed into the space) or a package name already there'),
-  appPackage: z.string().min(1).optional().describe('Package to launch when app is an APK holding several, or instead of app'),
+  appPackage: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Package to launch when app is an APK holding several, or instead of app'),
   appActivity: z.string().min(1).optional(),
-  'nestspace:url': z.string().url().optional().describe('MCP endpoint of a NestSpace runtime; default: an embedded simulator'),
+  'nestspace:url': z
+    .string()
+    .url()
+    .optional()
+    .describe('MCP endpoint of a NestSpace runtime; default: an embedded simulator'),
   'nestspace:token': z.string().optional(),
-  'nestspace:space': z.string().min(1).optional().describe('Space to use (shared, not deleted); default: a space of the session'),
-  'nestspace:instance': z.string().min(1).default('new').describe("'new' (a fresh instance with its own data) or an instance id"),
-  'nestspace:faults': z.enum(['instant', 'realistic', 'hostile']).optional().describe('Fault profile of the embedded simulator'),
+  'nestspace:space': z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Space to use (shared, not deleted); default: a space of the session'),
+  'nestspace:instance': z
+    .string()
+    .min(1)
+    .default('new')
+    .describe("'new' (a fresh instance with its own data) or an instance id"),
+  'nestspace:faults': z
+    .enum(['instant', 'realistic', 'hostile'])
+    .optional()
+    .describe('Fault profile of the embedded simulator'),
 });
 export type NestSpaceCaps = z.infer<typeof NestSpaceCapsSchema>;
 
@@ -56,7 +75,9 @@ export function parseNestSpaceCaps(caps: Record<string, unknown>): { caps: NestS
   for (const k of Object.keys(caps)) {
     if (k.startsWith('nestspace:') && !NESTSPACE_CAP_NAMES.includes(k)) {
       const near = [...NESTSPACE_CAP_NAMES].sort((a, b) => distance(k, a) - distance(k, b))[0];
-      problems.push(`unknown capability '${k}'${distance(k, near) <= 4 ? ` (did you mean '${near}'?)` : ''}; known: ${NESTSPACE_CAP_NAMES.join(', ')}`);
+      problems.push(
+        `unknown capability '${k}'${distance(k, near) <= 4 ? ` (did you mean '${near}'?)` : ''}; known: ${NESTSPACE_CAP_NAMES.join(', ')}`,
+      );
     }
   }
   const parsed = NestSpaceCapsSchema.safeParse(caps);

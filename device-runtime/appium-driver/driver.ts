@@ -21,15 +21,30 @@ const wrap = (id: string) => ({ [W3C_ELEMENT]: id, ELEMENT: id });
  */
 export class NestSpaceDriver extends BaseDriver<typeof desiredCapConstraints> {
   static executeMethodMap = {
-    'mobile: deepLink': { command: 'mobileDeepLink', params: { required: ['url'], optional: ['package', 'waitForLaunch'] } },
-    'mobile: shell': { command: 'mobileShell', params: { required: ['command'], optional: ['args', 'timeout', 'includeStderr'] } },
+    'mobile: deepLink': {
+      command: 'mobileDeepLink',
+      params: { required: ['url'], optional: ['package', 'waitForLaunch'] },
+    },
+    'mobile: shell': {
+      command: 'mobileShell',
+      params: { required: ['command'], optional: ['args', 'timeout', 'includeStderr'] },
+    },
     'mobile: clearApp': { command: 'mobileClearApp', params: { required: ['appId'] } },
     'mobile: activateApp': { command: 'activateApp', params: { required: ['appId'] } },
     'mobile: terminateApp': { command: 'terminateApp', params: { required: ['appId'] } },
     'mobile: queryAppState': { command: 'queryAppState', params: { required: ['appId'] } },
-    'mobile: pressKey': { command: 'mobilePressKey', params: { required: ['keycode'], optional: ['metastate', 'flags', 'isLongPress'] } },
-    'mobile: scrollGesture': { command: 'mobileScrollGesture', params: { optional: ['elementId', 'left', 'top', 'width', 'height', 'direction', 'percent', 'speed'] } },
-    'mobile: startActivity': { command: 'mobileStartActivity', params: { optional: ['component', 'intent', 'package', 'activity', 'wait', 'stop'] } },
+    'mobile: pressKey': {
+      command: 'mobilePressKey',
+      params: { required: ['keycode'], optional: ['metastate', 'flags', 'isLongPress'] },
+    },
+    'mobile: scrollGesture': {
+      command: 'mobileScrollGesture',
+      params: { optional: ['elementId', 'left', 'top', 'width', 'height', 'direction', 'percent', 'speed'] },
+    },
+    'mobile: startActivity': {
+      command: 'mobileStartActivity',
+      params: { optional: ['component', 'intent', 'package', 'activity', 'wait', 'stop'] },
+    },
     'mobile: getCurrentActivity': { command: 'mobileGetCurrentActivity' },
     'mobile: getCurrentPackage': { command: 'mobileGetCurrentPackage' },
   } as const;
@@ -52,7 +67,9 @@ export class NestSpaceDriver extends BaseDriver<typeof desiredCapConstraints> {
   }
 
   override async createSession(...args: any[]): Promise<any> {
-    const [sessionId, caps] = (await (super.createSession as (...a: unknown[]) => Promise<[string, Record<string, unknown>]>)(...args));
+    const [sessionId, caps] = await (
+      super.createSession as (...a: unknown[]) => Promise<[string, Record<string, unknown>]>
+    )(...args);
     const parsed = parseNestSpaceCaps(caps);
     try {
       if ('error' in parsed) throw new errors.SessionNotCreatedError(`NestSpace: ${parsed.error}`);
@@ -64,7 +81,15 @@ export class NestSpaceDriver extends BaseDriver<typeof desiredCapConstraints> {
       throw e;
     }
     const ss = this.space;
-    return [sessionId, { ...caps, 'nestspace:space': ss.spaceId, ...(ss.instance ? { 'nestspace:instance': ss.instance } : {}), ...(ss.pkg ? { appPackage: ss.pkg } : {}) }];
+    return [
+      sessionId,
+      {
+        ...caps,
+        'nestspace:space': ss.spaceId,
+        ...(ss.instance ? { 'nestspace:instance': ss.instance } : {}),
+        ...(ss.pkg ? { appPackage: ss.pkg } : {}),
+      },
+    ];
   }
 
   override async deleteSession(sessionId?: string | null): Promise<void> {
@@ -95,7 +120,8 @@ export class NestSpaceDriver extends BaseDriver<typeof desiredCapConstraints> {
       } catch (e) {
         throw toW3cError(mult ? 'findElements' : 'findElement', e);
       }
-      if (Date.now() >= deadline) throw new errors.NoSuchElementError(`findElement: ${searched(tree, strategy, selector)}`);
+      if (Date.now() >= deadline)
+        throw new errors.NoSuchElementError(`findElement: ${searched(tree, strategy, selector)}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   }
@@ -106,47 +132,99 @@ export class NestSpaceDriver extends BaseDriver<typeof desiredCapConstraints> {
 
   // ---- elements ----
 
-  async click(id: string) { return el.click(this.ctx(), id); }
-  async clear(id: string) { return el.clear(this.ctx(), id); }
-  async setValue(value: string | string[], id: string) { return el.setValue(this.ctx(), value, id); }
-  async getText(id: string) { return el.getText(this.ctx(), id); }
-  async getAttribute(name: string, id: string) { return el.getAttribute(this.ctx(), name, id) as Promise<string>; }
-  async elementDisplayed(id: string) { return el.elementDisplayed(this.ctx(), id); }
-  async elementEnabled(id: string) { return el.elementEnabled(this.ctx(), id); }
-  async elementSelected(id: string) { return el.elementSelected(this.ctx(), id); }
-  async getName(id: string) { return el.getName(this.ctx(), id); }
-  async getElementRect(id: string) { return el.getElementRect(this.ctx(), id); }
+  async click(id: string) {
+    return el.click(this.ctx(), id);
+  }
+  async clear(id: string) {
+    return el.clear(this.ctx(), id);
+  }
+  async setValue(value: string | string[], id: string) {
+    return el.setValue(this.ctx(), value, id);
+  }
+  async getText(id: string) {
+    return el.getText(this.ctx(), id);
+  }
+  async getAttribute(name: string, id: string) {
+    return el.getAttribute(this.ctx(), name, id) as Promise<string>;
+  }
+  async elementDisplayed(id: string) {
+    return el.elementDisplayed(this.ctx(), id);
+  }
+  async elementEnabled(id: string) {
+    return el.elementEnabled(this.ctx(), id);
+  }
+  async elementSelected(id: string) {
+    return el.elementSelected(this.ctx(), id);
+  }
+  async getName(id: string) {
+    return el.getName(this.ctx(), id);
+  }
+  async getElementRect(id: string) {
+    return el.getElementRect(this.ctx(), id);
+  }
 
   // ---- screen, keys, gestures ----
 
-  async getScreenshot() { return app.getScreenshot(this.ctx()); }
-  async getWindowRect() { return app.getWindowRect(this.ctx()); }
-  async back() { return app.pressKey(this.ctx(), 'back'); }
-  async performActions(actions: any[]) { return performActions(this.ctx(), actions); }
+  async getScreenshot() {
+    return app.getScreenshot(this.ctx());
+  }
+  async getWindowRect() {
+    return app.getWindowRect(this.ctx());
+  }
+  async back() {
+    return app.pressKey(this.ctx(), 'back');
+  }
+  async performActions(actions: any[]) {
+    return performActions(this.ctx(), actions);
+  }
   async releaseActions() {}
-  async mobilePressKey(keycode: number) { return app.mobilePressKey(this.ctx(), Number(keycode)); }
-  async mobileScrollGesture(elementId?: string, _l?: number, _t?: number, _w?: number, _h?: number, direction?: string, percent?: number) {
+  async mobilePressKey(keycode: number) {
+    return app.mobilePressKey(this.ctx(), Number(keycode));
+  }
+  async mobileScrollGesture(
+    elementId?: string,
+    _l?: number,
+    _t?: number,
+    _w?: number,
+    _h?: number,
+    direction?: string,
+    percent?: number,
+  ) {
     return scrollGesture(this.ctx(), { elementId, direction, percent });
   }
 
   // ---- apps ----
 
-  async activateApp(appId: string) { return app.activateApp(this.ctx(), appId); }
-  async terminateApp(appId: string) { return app.terminateApp(this.ctx(), appId); }
-  async queryAppState(appId: string) { return app.queryAppState(this.ctx(), appId) as Promise<any>; }
-  async mobileClearApp(appId: string) { return app.mobileClearApp(this.ctx(), appId); }
-  async mobileDeepLink(url: string, pkg?: string) { return app.mobileDeepLink(this.ctx(), url, pkg); }
+  async activateApp(appId: string) {
+    return app.activateApp(this.ctx(), appId);
+  }
+  async terminateApp(appId: string) {
+    return app.terminateApp(this.ctx(), appId);
+  }
+  async queryAppState(appId: string) {
+    return app.queryAppState(this.ctx(), appId) as Promise<any>;
+  }
+  async mobileClearApp(appId: string) {
+    return app.mobileClearApp(this.ctx(), appId);
+  }
+  async mobileDeepLink(url: string, pkg?: string) {
+    return app.mobileDeepLink(this.ctx(), url, pkg);
+  }
   async mobileStartActivity(component?: string, intent?: string, pkg?: string, activity?: string) {
     return app.startActivity(this.ctx(), component ?? intent ?? (pkg && activity ? `${pkg}/${activity}` : ''));
   }
-  async mobileGetCurrentActivity() { return app.currentActivity(this.ctx()); }
-  async mobileGetCurrentPackage() { return app.currentPackage(this.ctx()); }
+  async mobileGetCurrentActivity() {
+    return app.currentActivity(this.ctx());
+  }
+  async mobileGetCurrentPackage() {
+    return app.currentPackage(this.ctx());
+  }
 
   /** Two gates: the server must allow `nestspace:adb_shell` (or `*:adb_shell`), then the runtime's policy. */
   async mobileShell(command: string, args?: string[]) {
     if (!this.isFeatureEnabled('adb_shell')) {
       throw new errors.UnsupportedOperationError(
-        "mobile: shell is refused: start the server with --allow-insecure=nestspace:adb_shell, and approve the shell on the NestSpace runtime (it is off by default)",
+        'mobile: shell is refused: start the server with --allow-insecure=nestspace:adb_shell, and approve the shell on the NestSpace runtime (it is off by default)',
       );
     }
     return app.mobileShell(this.ctx(), command, args);

@@ -16,7 +16,12 @@ export interface SessionContext {
  * latest observation is used with its snapshot id (one call); if the screen changed since, the
  * runtime says SNAPSHOT_STALE and the element is looked up on a fresh observation, once.
  */
-export async function act<T>(ctx: SessionContext, command: string, id: string, fn: (tree: PageTree, node: UiNode) => Promise<T>): Promise<T> {
+export async function act<T>(
+  ctx: SessionContext,
+  command: string,
+  id: string,
+  fn: (tree: PageTree, node: UiNode) => Promise<T>,
+): Promise<T> {
   try {
     const checked = await ctx.ss.client.hasExtension('snapshot_check');
     const first = await ctx.elements.resolve(ctx.ss, command, id, !checked);
@@ -32,7 +37,12 @@ export async function act<T>(ctx: SessionContext, command: string, id: string, f
   }
 }
 
-async function read<T>(ctx: SessionContext, command: string, id: string, fn: (tree: PageTree, node: UiNode) => T): Promise<T> {
+async function read<T>(
+  ctx: SessionContext,
+  command: string,
+  id: string,
+  fn: (tree: PageTree, node: UiNode) => T,
+): Promise<T> {
   try {
     const { tree, node } = await ctx.elements.resolve(ctx.ss, command, id, true);
     return fn(tree, node);
@@ -60,10 +70,15 @@ export async function setValue(ctx: SessionContext, value: string | string[], id
   const submit = /[\uE007\uE006\n]$/.test(text);
   if (submit) text = text.slice(0, -1);
   if (/[\uE000-\uF8FF]/.test(text)) {
-    throw new errors.InvalidArgumentError(`setValue: only a trailing Enter key is supported among WebDriver's special keys; got ${JSON.stringify(value)}`);
+    throw new errors.InvalidArgumentError(
+      `setValue: only a trailing Enter key is supported among WebDriver's special keys; got ${JSON.stringify(value)}`,
+    );
   }
   await act(ctx, 'setValue', id, async (tree, node) => {
-    if (!node.editable) throw new errors.InvalidElementStateError(`setValue: ${node.class ?? node.role} ${node.res_id ?? ''} is not editable`);
+    if (!node.editable)
+      throw new errors.InvalidElementStateError(
+        `setValue: ${node.class ?? node.role} ${node.res_id ?? ''} is not editable`,
+      );
     return ctx.ss.call('ui_set_text', { ...target(tree, node), text, submit });
   });
 }
@@ -101,7 +116,11 @@ const ATTRIBUTE_ALIASES: Record<string, string> = {
 export function getAttribute(ctx: SessionContext, name: string, id: string): Promise<string | null> {
   const attr = ATTRIBUTE_ALIASES[name];
   if (!attr) {
-    return Promise.reject(new errors.InvalidArgumentError(`getAttribute: '${name}' is not an attribute of an Android element; known: ${Object.keys(ATTRIBUTE_ALIASES).join(', ')}`));
+    return Promise.reject(
+      new errors.InvalidArgumentError(
+        `getAttribute: '${name}' is not an attribute of an Android element; known: ${Object.keys(ATTRIBUTE_ALIASES).join(', ')}`,
+      ),
+    );
   }
   return read(ctx, 'getAttribute', id, (tree, node) => {
     const v = attributeOf(tree, node, attr);
@@ -110,9 +129,17 @@ export function getAttribute(ctx: SessionContext, name: string, id: string): Pro
   });
 }
 
-export const elementDisplayed = (ctx: SessionContext, id: string) => read(ctx, 'isDisplayed', id, (_t, n) => n.bounds[2] > n.bounds[0] && n.bounds[3] > n.bounds[1]);
+export const elementDisplayed = (ctx: SessionContext, id: string) =>
+  read(ctx, 'isDisplayed', id, (_t, n) => n.bounds[2] > n.bounds[0] && n.bounds[3] > n.bounds[1]);
 export const elementEnabled = (ctx: SessionContext, id: string) => read(ctx, 'isEnabled', id, (_t, n) => n.enabled);
-export const elementSelected = (ctx: SessionContext, id: string) => read(ctx, 'isSelected', id, (_t, n) => n.selected || (n.checked ?? false));
-export const getName = (ctx: SessionContext, id: string) => read(ctx, 'getTagName', id, (_t, n) => n.class ?? 'android.view.View');
+export const elementSelected = (ctx: SessionContext, id: string) =>
+  read(ctx, 'isSelected', id, (_t, n) => n.selected || (n.checked ?? false));
+export const getName = (ctx: SessionContext, id: string) =>
+  read(ctx, 'getTagName', id, (_t, n) => n.class ?? 'android.view.View');
 export const getElementRect = (ctx: SessionContext, id: string) =>
-  read(ctx, 'getElementRect', id, (_t, n) => ({ x: n.bounds[0], y: n.bounds[1], width: n.bounds[2] - n.bounds[0], height: n.bounds[3] - n.bounds[1] }));
+  read(ctx, 'getElementRect', id, (_t, n) => ({
+    x: n.bounds[0],
+    y: n.bounds[1],
+    width: n.bounds[2] - n.bounds[0],
+    height: n.bounds[3] - n.bounds[1],
+  }));

@@ -46,7 +46,12 @@ export class ElementStore {
    * otherwise on the session's latest tree when there is one (actions pass its snapshot id, and
    * the runtime refuses when the screen has changed since — see {@link act}).
    */
-  async resolve(ss: SpaceSession, command: string, id: string, fresh: boolean): Promise<{ tree: PageTree; node: UiNode }> {
+  async resolve(
+    ss: SpaceSession,
+    command: string,
+    id: string,
+    fresh: boolean,
+  ): Promise<{ tree: PageTree; node: UiNode }> {
     const ref = this.ref(command, id);
     if (!fresh && ss.tree) {
       const node = this.lookup(ss.tree, ref);

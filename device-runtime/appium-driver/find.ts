@@ -25,10 +25,14 @@ function evaluateXpath(tree: PageTree, expr: string, root: UiNode | null): UiNod
     const context = root ? (dom.elementOf.get(root.id) as unknown as Node) : (dom.doc as unknown as Node);
     result = xpath.select(expr, context);
   } catch (e) {
-    throw new errors.InvalidSelectorError(`xpath ${JSON.stringify(expr)} is not a valid XPath 1.0 expression: ${(e as Error).message}`);
+    throw new errors.InvalidSelectorError(
+      `xpath ${JSON.stringify(expr)} is not a valid XPath 1.0 expression: ${(e as Error).message}`,
+    );
   }
   if (!Array.isArray(result)) {
-    throw new errors.InvalidSelectorError(`xpath ${JSON.stringify(expr)} evaluates to a ${typeof result}, not to elements`);
+    throw new errors.InvalidSelectorError(
+      `xpath ${JSON.stringify(expr)} evaluates to a ${typeof result}, not to elements`,
+    );
   }
   const out: UiNode[] = [];
   for (const r of result as unknown as XmlNode[]) {
@@ -51,12 +55,15 @@ export function findNodes(tree: PageTree, strategy: string, selector: string, ro
       try {
         return queryUiSelector(tree, parseUiSelector(selector), descendantsOf(tree, root));
       } catch (e) {
-        if (e instanceof UiSelectorSyntaxError) throw new errors.InvalidSelectorError(`-android uiautomator: ${e.message}`);
+        if (e instanceof UiSelectorSyntaxError)
+          throw new errors.InvalidSelectorError(`-android uiautomator: ${e.message}`);
         throw e;
       }
     }
     default:
-      throw new errors.InvalidSelectorError(`locator strategy '${strategy}' is not supported; use one of ${LOCATOR_STRATEGIES.join(', ')}`);
+      throw new errors.InvalidSelectorError(
+        `locator strategy '${strategy}' is not supported; use one of ${LOCATOR_STRATEGIES.join(', ')}`,
+      );
   }
 }
 

@@ -26,8 +26,12 @@ const ELEMENT_KEYS = ['element-6066-11e4-a52e-4f735466cecf', 'ELEMENT'];
 export async function performActions(ctx: SessionContext, sources: InputSource[]): Promise<void> {
   const pointers = sources.filter((s) => s.type === 'pointer');
   const keys = sources.filter((s) => s.type === 'key' && s.actions.some((a) => a.type !== 'pause'));
-  if (pointers.length > 1) throw new errors.UnsupportedOperationError('performActions: one pointer at a time; multi-touch is not supported');
-  if (keys.length > 0) throw new errors.UnsupportedOperationError('performActions: key actions are not supported; use element setValue or mobile: pressKey');
+  if (pointers.length > 1)
+    throw new errors.UnsupportedOperationError('performActions: one pointer at a time; multi-touch is not supported');
+  if (keys.length > 0)
+    throw new errors.UnsupportedOperationError(
+      'performActions: key actions are not supported; use element setValue or mobile: pressKey',
+    );
   if (pointers.length === 0) return;
   let x = 0;
   let y = 0;
@@ -56,9 +60,11 @@ export async function performActions(ctx: SessionContext, sources: InputSource[]
       const to: [number, number] = [x, y];
       const held = t - down.t;
       if (Math.hypot(x - down.x, y - down.y) < 10) {
-        gestures.push(held >= 500
-          ? () => ctx.ss.call('ui_long_press', { point: from, duration_ms: Math.min(10_000, held) })
-          : () => ctx.ss.call('ui_tap', { point: from }));
+        gestures.push(
+          held >= 500
+            ? () => ctx.ss.call('ui_long_press', { point: from, duration_ms: Math.min(10_000, held) })
+            : () => ctx.ss.call('ui_tap', { point: from }),
+        );
       } else {
         gestures.push(() => ctx.ss.call('ui_swipe', { from, to, duration_ms: Math.max(10, Math.min(10_000, held)) }));
       }
@@ -75,12 +81,20 @@ export async function performActions(ctx: SessionContext, sources: InputSource[]
 const DIRECTIONS = ['up', 'down', 'left', 'right'] as const;
 
 /** `mobile: scrollGesture`: scroll the element's list, or the largest one; true when it moved. */
-export async function scrollGesture(ctx: SessionContext, opts: { elementId?: string; direction?: string; percent?: number }): Promise<boolean> {
+export async function scrollGesture(
+  ctx: SessionContext,
+  opts: { elementId?: string; direction?: string; percent?: number },
+): Promise<boolean> {
   const direction = String(opts.direction ?? '').toLowerCase() as (typeof DIRECTIONS)[number];
-  if (!DIRECTIONS.includes(direction)) throw new errors.InvalidArgumentError(`mobile: scrollGesture: direction must be one of ${DIRECTIONS.join(', ')}, got ${JSON.stringify(opts.direction)}`);
+  if (!DIRECTIONS.includes(direction))
+    throw new errors.InvalidArgumentError(
+      `mobile: scrollGesture: direction must be one of ${DIRECTIONS.join(', ')}, got ${JSON.stringify(opts.direction)}`,
+    );
   const amount = Math.max(0.1, Math.min(10, opts.percent ?? 1));
   if (opts.elementId) {
-    const r = await act(ctx, 'mobile: scrollGesture', opts.elementId, (tree, node) => ctx.ss.call('ui_scroll', { direction, node_id: node.id, snapshot_id: tree.obs.snapshot_id, amount }));
+    const r = await act(ctx, 'mobile: scrollGesture', opts.elementId, (tree, node) =>
+      ctx.ss.call('ui_scroll', { direction, node_id: node.id, snapshot_id: tree.obs.snapshot_id, amount }),
+    );
     return r.moved;
   }
   try {

@@ -28,7 +28,8 @@ export interface DomView {
 
 const bool = (v: boolean | undefined) => (v ? 'true' : 'false');
 export const boundsAttr = (b: readonly number[]) => `[${b[0]},${b[1]}][${b[2]},${b[3]}]`;
-const tagOf = (n: UiNode) => (n.class && /^[A-Za-z_][\w.$]*$/.test(n.class) ? n.class.replace(/\$/g, '.') : 'android.view.View');
+const tagOf = (n: UiNode) =>
+  n.class && /^[A-Za-z_][\w.$]*$/.test(n.class) ? n.class.replace(/\$/g, '.') : 'android.view.View';
 
 /** Attributes in UiAutomator2's order. */
 function attributes(n: UiNode, index: number, pkg: string): Array<[string, string]> {
@@ -89,7 +90,13 @@ export function buildPageTree(obs: Observation): PageTree {
 function buildDom(obs: Observation, children: Map<string | null, UiNode[]>, indexOf: Map<string, number>): DomView {
   const doc = new DOMImplementation().createDocument(null, 'hierarchy', null);
   const root = doc.documentElement!;
-  for (const [k, v] of [['index', '0'], ['class', 'hierarchy'], ['rotation', String(obs.screen.rotation)], ['width', String(obs.screen.width)], ['height', String(obs.screen.height)]]) {
+  for (const [k, v] of [
+    ['index', '0'],
+    ['class', 'hierarchy'],
+    ['rotation', String(obs.screen.rotation)],
+    ['width', String(obs.screen.width)],
+    ['height', String(obs.screen.height)],
+  ]) {
     root.setAttribute(k, v);
   }
   // Not in UiAutomator2's format, ignored by readers of it: what the runtime knows of the screen.

@@ -43,7 +43,11 @@ async function open(opts: { url?: string; token?: string; faults: string }): Pro
   };
 }
 
-export async function connectRuntime(opts: { url?: string; token?: string; faults?: string }): Promise<RuntimeConnection> {
+export async function connectRuntime(opts: {
+  url?: string;
+  token?: string;
+  faults?: string;
+}): Promise<RuntimeConnection> {
   const faults = opts.faults ?? process.env.NESTWRIGHT_FAULTS ?? 'instant';
   const key = opts.url ? `${opts.url} ${opts.token ?? ''}` : `embedded ${faults}`;
   let entry = shared.get(key);

@@ -36,7 +36,11 @@ export class SpaceSession {
   }
 
   static async open(caps: NestSpaceCaps, name: string): Promise<SpaceSession> {
-    const conn = await connectRuntime({ url: caps['nestspace:url'], token: caps['nestspace:token'], faults: caps['nestspace:faults'] });
+    const conn = await connectRuntime({
+      url: caps['nestspace:url'],
+      token: caps['nestspace:token'],
+      faults: caps['nestspace:faults'],
+    });
     const c = conn.client;
     let spaceId: string | null = null;
     let owns = false;
@@ -53,7 +57,11 @@ export class SpaceSession {
       await c.call('session_acquire', { space_id: spaceId, mode: 'EXCLUSIVE', ttl_ms: 3_600_000, wait_ms: 60_000 });
       let pkg = caps.appPackage ?? null;
       if (caps.app && looksLikeApk(caps.app)) {
-        const r = await c.call('space_install_apk', { space_id: spaceId, apk_paths: [caps.app], idempotency_key: `${spaceId}:${caps.app}` });
+        const r = await c.call('space_install_apk', {
+          space_id: spaceId,
+          apk_paths: [caps.app],
+          idempotency_key: `${spaceId}:${caps.app}`,
+        });
         pkg ??= r.package;
       } else if (caps.app) {
         pkg ??= caps.app;
@@ -72,7 +80,8 @@ export class SpaceSession {
       }
       return new SpaceSession(conn, spaceId, owns, pkg, instance, wanted === 'new');
     } catch (e) {
-      if (owns && spaceId && release(spaceId)) await c.call('space_delete', { space_id: spaceId, confirm: true }).catch(() => {});
+      if (owns && spaceId && release(spaceId))
+        await c.call('space_delete', { space_id: spaceId, confirm: true }).catch(() => {});
       await conn.close();
       throw e;
     }
@@ -107,7 +116,12 @@ export class SpaceSession {
     try {
       if (this.pkg && this.instance && this.ownsInstance) {
         const clear = await this.client.hasExtension('clear_data');
-        await this.call('space_stop', { package: this.pkg, instance: this.instance, remove_instance: true, ...(clear ? { clear_data: true } : {}) }).catch(ignoreGone);
+        await this.call('space_stop', {
+          package: this.pkg,
+          instance: this.instance,
+          remove_instance: true,
+          ...(clear ? { clear_data: true } : {}),
+        }).catch(ignoreGone);
       }
       if (this.ownsSpace && release(this.spaceId)) await this.call('space_delete', { confirm: true }).catch(ignoreGone);
     } finally {
@@ -125,6 +139,7 @@ function release(spaceId: string): boolean {
 }
 
 function ignoreGone(e: unknown): void {
-  if (e instanceof DeviceError && ['SPACE_NOT_FOUND', 'INSTANCE_NOT_FOUND', 'DEVICE_DISCONNECTED'].includes(e.code)) return;
+  if (e instanceof DeviceError && ['SPACE_NOT_FOUND', 'INSTANCE_NOT_FOUND', 'DEVICE_DISCONNECTED'].includes(e.code))
+    return;
   throw e;
 }

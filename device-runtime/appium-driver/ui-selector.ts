@@ -48,14 +48,21 @@ export function parseUiSelector(source: string): UiSelectorCall[] {
     const m = call.exec(s);
     if (!m) {
       const name = /^\s*\.\s*(\w+)/.exec(s)?.[1];
-      if (name && !(name in UI_SELECTOR_METHODS)) throw new UiSelectorSyntaxError(`UiSelector.${name}() is not supported (supported: ${supported()})`);
-      throw new UiSelectorSyntaxError(`cannot parse ${JSON.stringify(s.trim())}: expected .method("text"), .method(0) or .method(true)`);
+      if (name && !(name in UI_SELECTOR_METHODS))
+        throw new UiSelectorSyntaxError(`UiSelector.${name}() is not supported (supported: ${supported()})`);
+      throw new UiSelectorSyntaxError(
+        `cannot parse ${JSON.stringify(s.trim())}: expected .method("text"), .method(0) or .method(true)`,
+      );
     }
     const method = m[1] as Method;
     const kind = UI_SELECTOR_METHODS[method];
     if (!kind) throw new UiSelectorSyntaxError(`UiSelector.${m[1]}() is not supported (supported: ${supported()})`);
     const raw = m[2];
-    const arg = raw.startsWith('"') ? (JSON.parse(raw) as string) : raw === 'true' || raw === 'false' ? raw === 'true' : Number(raw);
+    const arg = raw.startsWith('"')
+      ? (JSON.parse(raw) as string)
+      : raw === 'true' || raw === 'false'
+        ? raw === 'true'
+        : Number(raw);
     const got = typeof arg === 'string' ? 'string' : typeof arg === 'boolean' ? 'bool' : 'int';
     if (got !== kind) throw new UiSelectorSyntaxError(`UiSelector.${method}() takes a ${kind}, got ${raw}`);
     calls.push({ method, arg });
@@ -67,20 +74,34 @@ export function parseUiSelector(source: string): UiSelectorCall[] {
 function matches(tree: PageTree, n: UiNode, c: UiSelectorCall): boolean {
   const a = c.arg;
   switch (c.method) {
-    case 'text': return n.text === a;
-    case 'textContains': return (n.text ?? '').includes(a as string);
-    case 'textStartsWith': return (n.text ?? '').startsWith(a as string);
-    case 'resourceId': return n.res_id === a;
-    case 'description': return n.desc === a;
-    case 'descriptionContains': return (n.desc ?? '').includes(a as string);
-    case 'className': return n.class === a;
-    case 'index': return tree.indexOf.get(n.id) === a;
-    case 'checked': return (n.checked ?? false) === a;
-    case 'clickable': return n.clickable === a;
-    case 'enabled': return n.enabled === a;
-    case 'selected': return n.selected === a;
-    case 'scrollable': return n.scrollable === a;
-    case 'instance': return true;
+    case 'text':
+      return n.text === a;
+    case 'textContains':
+      return (n.text ?? '').includes(a as string);
+    case 'textStartsWith':
+      return (n.text ?? '').startsWith(a as string);
+    case 'resourceId':
+      return n.res_id === a;
+    case 'description':
+      return n.desc === a;
+    case 'descriptionContains':
+      return (n.desc ?? '').includes(a as string);
+    case 'className':
+      return n.class === a;
+    case 'index':
+      return tree.indexOf.get(n.id) === a;
+    case 'checked':
+      return (n.checked ?? false) === a;
+    case 'clickable':
+      return n.clickable === a;
+    case 'enabled':
+      return n.enabled === a;
+    case 'selected':
+      return n.selected === a;
+    case 'scrollable':
+      return n.scrollable === a;
+    case 'instance':
+      return true;
   }
 }
 

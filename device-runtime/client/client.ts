@@ -23,10 +23,14 @@ function transportEnvelope(e: unknown): ToolError {
   const message = (e as Error)?.message ?? String(e);
   switch (failure.kind) {
     case 'session-gone':
-      return toolError('DEVICE_DISCONNECTED', 'the device runtime no longer knows this session: it restarted, or reclaimed the session after 30 idle minutes (its leases are gone too)', {
-        hint: 'Connect again (a new DeviceClient) and re-acquire leases.',
-        retryable: false,
-      });
+      return toolError(
+        'DEVICE_DISCONNECTED',
+        'the device runtime no longer knows this session: it restarted, or reclaimed the session after 30 idle minutes (its leases are gone too)',
+        {
+          hint: 'Connect again (a new DeviceClient) and re-acquire leases.',
+          retryable: false,
+        },
+      );
     case 'disconnected':
       return toolError('DEVICE_DISCONNECTED', `the device runtime did not answer (${failure.evidence}): ${message}`, {
         hint: 'Check that the device (or `npx nestwright sim`) is still running and reachable.',
@@ -34,7 +38,7 @@ function transportEnvelope(e: unknown): ToolError {
       });
     case 'unauthorized':
       return toolError('UNAUTHORIZED', `the device runtime refused the token (${failure.evidence}): ${message}`, {
-        hint: 'Check use.deviceOptions.token: it must be the runtime\'s bearer token.',
+        hint: "Check use.deviceOptions.token: it must be the runtime's bearer token.",
         retryable: false,
       });
     case 'protocol':
@@ -67,14 +71,21 @@ export class DeviceClient {
    * const { spaces } = await device.client.call('space_list', {});
    * ```
    */
-  async call<N extends ToolName>(name: N, input: ToolInput<N>, opts: { signal?: AbortSignal } = {}): Promise<ToolResult<N>> {
+  async call<N extends ToolName>(
+    name: N,
+    input: ToolInput<N>,
+    opts: { signal?: AbortSignal } = {},
+  ): Promise<ToolResult<N>> {
     const tool = getTool(name);
     if (!tool) throw new DeviceError(name, toolError('UNKNOWN_TOOL', `no tool ${name} in the protocol`));
     const args = tool.input.safeParse(input);
     if (!args.success) {
-      throw new DeviceError(name, toolError('INVALID_ARGUMENT', describeIssues(args.error, 'params'), {
-        hint: `Check the arguments of ${name} against its input schema.`,
-      }));
+      throw new DeviceError(
+        name,
+        toolError('INVALID_ARGUMENT', describeIssues(args.error, 'params'), {
+          hint: `Check the arguments of ${name} against its input schema.`,
+        }),
+      );
     }
     let raw;
     try {
@@ -88,7 +99,12 @@ export class DeviceClient {
       const first = raw.content?.[0];
       throw new DeviceError(
         name,
-        env.success ? env.data : toolError('PROTOCOL_ERROR', `error without a valid envelope: ${first?.type === 'text' ? String(first.text) : JSON.stringify(first ?? null)}`),
+        env.success
+          ? env.data
+          : toolError(
+              'PROTOCOL_ERROR',
+              `error without a valid envelope: ${first?.type === 'text' ? String(first.text) : JSON.stringify(first ?? null)}`,
+            ),
       );
     }
     const body = decodeResultBody(tool, raw);
@@ -109,9 +125,13 @@ export class DeviceClient {
       ? `${info.runtime.name} ${info.runtime.version ?? '?'}, protocol ${info.protocol_version ?? '?'}`
       : `protocol ${info?.protocol_version ?? 'unknown (no runtime_info yet)'}`;
     const missing = error.issues.filter((i) => i.code === 'invalid_type' && /received undefined/.test(i.message));
-    const what = missing.length > 0
-      ? `is missing required field${missing.length > 1 ? 's' : ''} ${missing.slice(0, 5).map((i) => `result.${i.path.map(String).join('.')}`).join(', ')}`
-      : `is invalid: ${describeIssues(error, 'result')}`;
+    const what =
+      missing.length > 0
+        ? `is missing required field${missing.length > 1 ? 's' : ''} ${missing
+            .slice(0, 5)
+            .map((i) => `result.${i.path.map(String).join('.')}`)
+            .join(', ')}`
+        : `is invalid: ${describeIssues(error, 'result')}`;
     return toolError('PROTOCOL_ERROR', `the result of ${name} from the runtime (${who}) ${what}`, {
       hint: `Run \`npx nestwright conformance --device <url> --token <token>\` against this runtime: it lists every difference from the protocol this client speaks, with the design section and the fix.`,
       retryable: false,
@@ -134,10 +154,13 @@ export class DeviceClient {
     }
     const mismatch = protocolMismatch(info.protocol_version);
     if (mismatch) {
-      throw new DeviceError('runtime_info', toolError('PROTOCOL_ERROR', `${info.runtime.name} ${info.runtime.version}: ${mismatch}`, {
-        hint: 'Use a nestwright release that speaks this runtime\'s protocol version, or update the runtime; `npx nestwright conformance` checks a runtime against this client.',
-        retryable: false,
-      }));
+      throw new DeviceError(
+        'runtime_info',
+        toolError('PROTOCOL_ERROR', `${info.runtime.name} ${info.runtime.version}: ${mismatch}`, {
+          hint: "Use a nestwright release that speaks this runtime's protocol version, or update the runtime; `npx nestwright conformance` checks a runtime against this client.",
+          retryable: false,
+        }),
+      );
     }
     this.infoCache = info;
     return this.infoCache;

@@ -15,7 +15,10 @@ export class DeviceError extends Error {
     readonly envelope: ToolError,
     options?: { cause?: unknown },
   ) {
-    super(`${tool}: ${envelope.code}: ${envelope.message}${envelope.hint ? `\n  hint: ${envelope.hint}` : ''}`, options);
+    super(
+      `${tool}: ${envelope.code}: ${envelope.message}${envelope.hint ? `\n  hint: ${envelope.hint}` : ''}`,
+      options,
+    );
     this.name = 'DeviceError';
     this.code = envelope.code;
     this.retryable = envelope.retryable;

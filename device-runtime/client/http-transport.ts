@@ -45,7 +45,8 @@ export class NodeHttpClientTransport implements Transport {
     private readonly url: URL,
     private readonly headers: Record<string, string> = {},
   ) {
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`MCP over HTTP: ${url.href} is not an http(s) URL`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new TypeError(`MCP over HTTP: ${url.href} is not an http(s) URL`);
     this.lib = url.protocol === 'https:' ? https : http;
     // Sockets are kept between calls (the runtime keeps them 65 s); several calls may be in flight.
     this.agent = new this.lib.Agent({ keepAlive: true, maxSockets: 32 });
@@ -101,14 +102,16 @@ export class NodeHttpClientTransport implements Transport {
     const res = await this.request('DELETE');
     res.resume();
     const status = res.statusCode ?? 0;
-    if ((status < 200 || status >= 300) && status !== 405) throw new StreamableHTTPError(status, `Failed to terminate session (HTTP ${status})`);
+    if ((status < 200 || status >= 300) && status !== 405)
+      throw new StreamableHTTPError(status, `Failed to terminate session (HTTP ${status})`);
     this.session = undefined;
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const req of this.inFlight) req.destroy(new ConnectionLostError('the connection to the device runtime was closed'));
+    for (const req of this.inFlight)
+      req.destroy(new ConnectionLostError('the connection to the device runtime was closed'));
     this.agent.destroy();
     this.onclose?.();
   }

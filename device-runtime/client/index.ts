@@ -10,5 +10,10 @@ export { DeviceError } from './errors.js';
 export { protocolMismatch } from './version.js';
 export { keepUnknown } from './keep-unknown.js';
 export { McpToolTransport } from './mcp-transport.js';
-export { classifyTransportFailure, ConnectionLostError, type TransportFailure, type TransportFailureKind } from './transport-failure.js';
+export {
+  classifyTransportFailure,
+  ConnectionLostError,
+  type TransportFailure,
+  type TransportFailureKind,
+} from './transport-failure.js';
 export type { ToolTransport, CallResult } from './transport.js';

@@ -39,7 +39,10 @@ export class McpToolTransport implements ToolTransport {
     if (!this.client.transport) throw new ConnectionLostError('the connection to the device runtime is closed');
     // The runtime validates results with the protocol's zod schemas and so does DeviceClient;
     // the SDK's own JSON Schema check of structuredContent would only repeat that work.
-    return (await this.client.callTool({ name, arguments: args }, undefined, { ...(signal ? { signal } : {}), timeout: 600_000 })) as CallResult;
+    return (await this.client.callTool({ name, arguments: args }, undefined, {
+      ...(signal ? { signal } : {}),
+      timeout: 600_000,
+    })) as CallResult;
   }
 
   /** Close the MCP client and its transport (ending the session on the runtime first). */

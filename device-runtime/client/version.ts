@@ -10,8 +10,10 @@ import { PROTOCOL_VERSION } from '../protocol/index.js';
 export function protocolMismatch(theirs: string, ours: string = PROTOCOL_VERSION): string | null {
   const t = parseVersion(theirs);
   const o = parseVersion(ours)!;
-  if (!t) return `the runtime reports protocol version "${theirs}", which is not MAJOR.MINOR; this client speaks ${ours}`;
-  if (t.major !== o.major) return `the runtime speaks protocol ${theirs}, another major version than this client's ${ours}`;
+  if (!t)
+    return `the runtime reports protocol version "${theirs}", which is not MAJOR.MINOR; this client speaks ${ours}`;
+  if (t.major !== o.major)
+    return `the runtime speaks protocol ${theirs}, another major version than this client's ${ours}`;
   if (t.minor < o.minor) return `the runtime speaks protocol ${theirs}, older than this client's ${ours}`;
   return null;
 }

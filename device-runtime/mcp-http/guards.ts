@@ -20,7 +20,13 @@ export function authorized(req: IncomingMessage, expected: Buffer): boolean {
   return !!m && timingSafeEqual(digest(m[1]!.trim()), expected);
 }
 
-export function reply(res: ServerResponse, status: number, code: string, message: string, extra: Record<string, string> = {}): void {
+export function reply(
+  res: ServerResponse,
+  status: number,
+  code: string,
+  message: string,
+  extra: Record<string, string> = {},
+): void {
   if (res.headersSent) {
     res.end();
     return;
@@ -38,7 +44,8 @@ export function allowedHosts(lan: boolean, extra: string[]): Set<string> {
   const hosts = new Set(['localhost', '127.0.0.1', '::1', ...extra.map((h) => h.toLowerCase())]);
   if (lan) {
     hosts.add(hostname().toLowerCase());
-    for (const addrs of Object.values(networkInterfaces())) for (const a of addrs ?? []) hosts.add(a.address.toLowerCase());
+    for (const addrs of Object.values(networkInterfaces()))
+      for (const a of addrs ?? []) hosts.add(a.address.toLowerCase());
   }
   return hosts;
 }
@@ -75,7 +82,8 @@ export function corsHeaders(req: IncomingMessage): Record<string, string> {
   return {
     'access-control-allow-origin': origin,
     'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
-    'access-control-allow-headers': 'authorization, content-type, accept, mcp-session-id, mcp-protocol-version, last-event-id',
+    'access-control-allow-headers':
+      'authorization, content-type, accept, mcp-session-id, mcp-protocol-version, last-event-id',
     'access-control-expose-headers': 'mcp-session-id',
     vary: 'origin',
   };

@@ -3,7 +3,17 @@ import { createServer, type IncomingMessage, type Server as HttpServer, type Ser
 import type { AddressInfo, Socket } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { NodeStreamableHttpServerTransport } from './server-transport.js';
-import { allowedHosts, authorized, badHostOrOrigin, corsHeaders, digest, HttpError, LIMITS, readJsonBody, reply } from './guards.js';
+import {
+  allowedHosts,
+  authorized,
+  badHostOrOrigin,
+  corsHeaders,
+  digest,
+  HttpError,
+  LIMITS,
+  readJsonBody,
+  reply,
+} from './guards.js';
 
 export interface McpHttpOptions {
   /** 0 (default) picks a free port. */
@@ -60,8 +70,12 @@ interface Session {
  * Both MCP servers of the project (the simulated device and `nestwright mcp`) sit behind it.
  */
 export async function startMcpHttpHost(opts: McpHttpOptions, hooks: McpHttpHooks): Promise<McpHttpHost> {
-  if (opts.lan && opts.noAuth) throw new Error(`${hooks.name}: --lan cannot be combined with --no-auth; a LAN server must check a token.`);
-  if (opts.lan && !opts.token) throw new Error(`${hooks.name}: --lan needs an explicit token (--token-file F); refusing to expose the server on the network without one.`);
+  if (opts.lan && opts.noAuth)
+    throw new Error(`${hooks.name}: --lan cannot be combined with --no-auth; a LAN server must check a token.`);
+  if (opts.lan && !opts.token)
+    throw new Error(
+      `${hooks.name}: --lan needs an explicit token (--token-file F); refusing to expose the server on the network without one.`,
+    );
   const token = opts.token ?? randomBytes(24).toString('base64url');
   const expected = digest(token);
   const host = opts.host ?? (opts.lan ? '0.0.0.0' : '127.0.0.1');
@@ -76,7 +90,13 @@ export async function startMcpHttpHost(opts: McpHttpOptions, hooks: McpHttpHooks
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const bad = badHostOrOrigin(req, hosts);
-    if (bad) return reply(res, 403, 'FORBIDDEN', `${bad}; ${hooks.name} answers loopback names${opts.lan ? ' and its LAN addresses' : ''} (add names with --allow-host)`);
+    if (bad)
+      return reply(
+        res,
+        403,
+        'FORBIDDEN',
+        `${bad}; ${hooks.name} answers loopback names${opts.lan ? ' and its LAN addresses' : ''} (add names with --allow-host)`,
+      );
     const cors = corsHeaders(req);
     for (const [k, v] of Object.entries(cors)) res.setHeader(k, v);
     const path = (req.url ?? '/').split('?')[0];
@@ -86,7 +106,13 @@ export async function startMcpHttpHost(opts: McpHttpOptions, hooks: McpHttpHooks
       return;
     }
     if (!opts.noAuth && !authorized(req, expected)) {
-      return reply(res, 401, 'UNAUTHORIZED', `missing or wrong bearer token; the token file is printed by \`${hooks.name}\``, { 'www-authenticate': 'Bearer' });
+      return reply(
+        res,
+        401,
+        'UNAUTHORIZED',
+        `missing or wrong bearer token; the token file is printed by \`${hooks.name}\``,
+        { 'www-authenticate': 'Bearer' },
+      );
     }
     if (req.method === 'GET') {
       // The servers send notifications only on request streams, so there is no standalone SSE
@@ -96,11 +122,17 @@ export async function startMcpHttpHost(opts: McpHttpOptions, hooks: McpHttpHooks
       return;
     }
     const length = Number(req.headers['content-length'] ?? 0);
-    if (length > maxBody) throw new HttpError(413, 'PAYLOAD_TOO_LARGE', `request body of ${length} bytes is over the ${maxBody}-byte limit`);
+    if (length > maxBody)
+      throw new HttpError(
+        413,
+        'PAYLOAD_TOO_LARGE',
+        `request body of ${length} bytes is over the ${maxBody}-byte limit`,
+      );
     const sid = req.headers['mcp-session-id'];
     if (typeof sid === 'string') {
       const session = sessions.get(sid);
-      if (!session) return reply(res, 404, 'SESSION_NOT_FOUND', `unknown or expired session ${sid}; initialize a new one`);
+      if (!session)
+        return reply(res, 404, 'SESSION_NOT_FOUND', `unknown or expired session ${sid}; initialize a new one`);
       session.lastSeen = Date.now();
       const body = req.method === 'POST' ? await readJsonBody(req, maxBody) : undefined;
       session.transport.handleRequest(req, res, body);
@@ -129,7 +161,10 @@ export async function startMcpHttpHost(opts: McpHttpOptions, hooks: McpHttpHooks
     inFlight++;
     res.once('close', () => inFlight--);
     if (inFlight > maxConcurrent) {
-      return reply(res, 429, 'RATE_LIMITED', `more than ${maxConcurrent} requests in flight; retry shortly`, { 'retry-after': '1', connection: 'close' });
+      return reply(res, 429, 'RATE_LIMITED', `more than ${maxConcurrent} requests in flight; retry shortly`, {
+        'retry-after': '1',
+        connection: 'close',
+      });
     }
     handle(req, res).catch((e: unknown) => {
       const status = e instanceof HttpError ? e.status : 500;
@@ -154,10 +189,13 @@ export async function startMcpHttpHost(opts: McpHttpOptions, hooks: McpHttpHooks
   });
 
   // Sessions idle for `idleMs` are closed, which frees what they held.
-  const reaper = setInterval(() => {
-    const cutoff = Date.now() - idleMs;
-    for (const s of sessions.values()) if (s.lastSeen < cutoff) void s.transport.close();
-  }, Math.max(50, Math.min(idleMs / 4, 60_000)));
+  const reaper = setInterval(
+    () => {
+      const cutoff = Date.now() - idleMs;
+      for (const s of sessions.values()) if (s.lastSeen < cutoff) void s.transport.close();
+    },
+    Math.max(50, Math.min(idleMs / 4, 60_000)),
+  );
   reaper.unref();
 
   await new Promise<void>((resolve, reject) => {

@@ -94,7 +94,8 @@ export class NodeStreamableHttpServerTransport implements Transport {
     const answer = isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message);
     const id = answer ? (message as { id: RequestId }).id : options?.relatedRequestId;
     if (id === undefined) {
-      if (answer) throw new Error('Cannot send a response on a standalone SSE stream unless resuming a previous client request');
+      if (answer)
+        throw new Error('Cannot send a response on a standalone SSE stream unless resuming a previous client request');
       return; // no standalone stream: a message for no request has nowhere to go (as the SDK's transport without a GET stream)
     }
     const ex = this.exchanges.get(id);
@@ -129,12 +130,18 @@ export class NodeStreamableHttpServerTransport implements Transport {
   private post(req: IncomingMessage, res: ServerResponse, body: unknown): void {
     const accept = req.headers.accept ?? '';
     if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
-      return this.refuse(res, 406, -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream');
+      return this.refuse(
+        res,
+        406,
+        -32000,
+        'Not Acceptable: Client must accept both application/json and text/event-stream',
+      );
     }
     if (!isJsonContentType(req.headers['content-type'])) {
       return this.refuse(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
     }
-    if (Array.isArray(body) && body.length > MAX_BATCH_SIZE) return this.refuse(res, 400, -32600, `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages`);
+    if (Array.isArray(body) && body.length > MAX_BATCH_SIZE)
+      return this.refuse(res, 400, -32600, `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages`);
     const messages: JSONRPCMessage[] = [];
     for (const raw of Array.isArray(body) ? body : [body]) {
       const parsed = JSONRPCMessageSchema.safeParse(raw);
@@ -143,7 +150,8 @@ export class NodeStreamableHttpServerTransport implements Transport {
     }
     if (messages.some(isInitializeRequest)) {
       if (this.initialized) return this.refuse(res, 400, -32600, 'Invalid Request: Server already initialized');
-      if (messages.length > 1) return this.refuse(res, 400, -32600, 'Invalid Request: Only one initialization request is allowed');
+      if (messages.length > 1)
+        return this.refuse(res, 400, -32600, 'Invalid Request: Only one initialization request is allowed');
       this.sessionId = this.opts.sessionIdGenerator();
       this.initialized = true;
       this.opts.onsessioninitialized?.(this.sessionId);
@@ -165,7 +173,12 @@ export class NodeStreamableHttpServerTransport implements Transport {
       clearTimeout(ex.timer);
       if (ex.open.size === 0) return;
       // Gone before its answers: cancel what it asked for, the path a client's own cancel takes.
-      for (const requestId of ex.open) this.onmessage?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: 'client disconnected' } });
+      for (const requestId of ex.open)
+        this.onmessage?.({
+          jsonrpc: '2.0',
+          method: 'notifications/cancelled',
+          params: { requestId, reason: 'client disconnected' },
+        });
     });
     for (const m of messages) this.onmessage?.(m, extra);
   }
@@ -209,7 +222,12 @@ export class NodeStreamableHttpServerTransport implements Transport {
   private badVersion(req: IncomingMessage, res: ServerResponse): boolean {
     const v = req.headers['mcp-protocol-version'];
     if (v === undefined || (typeof v === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(v))) return false;
-    this.refuse(res, 400, -32000, `Bad Request: Unsupported protocol version: ${String(v)} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`);
+    this.refuse(
+      res,
+      400,
+      -32000,
+      `Bad Request: Unsupported protocol version: ${String(v)} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`,
+    );
     return true;
   }
 
@@ -238,6 +256,10 @@ function finish(ex: Exchange, sessionId: string | undefined): void {
   }
   const body = JSON.stringify(ex.held.length === 1 ? ex.held[0] : ex.held);
   ex.res
-    .writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...(sessionId ? { 'mcp-session-id': sessionId } : {}) })
+    .writeHead(200, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+      ...(sessionId ? { 'mcp-session-id': sessionId } : {}),
+    })
     .end(body);
 }

@@ -94,7 +94,12 @@ export async function poll<T>(
 }
 
 /** Wait until `steps` name one actionable node; `log` gets Playwright-style call-log lines. */
-export async function waitForActionable(io: ActionabilityIO, steps: Step[], opts: WaitOptions, log: string[] = []): Promise<Actionable> {
+export async function waitForActionable(
+  io: ActionabilityIO,
+  steps: Step[],
+  opts: WaitOptions,
+  log: string[] = [],
+): Promise<Actionable> {
   log.push(`waiting for ${formatSteps(steps)}`);
   let last: Observation | null = null;
   let previous: UiNode | null = null;
@@ -121,7 +126,12 @@ export async function waitForActionable(io: ActionabilityIO, steps: Step[], opts
         if (opts.scroll !== false && obs.keyboard && keyboardTries < 3 && attempt > 0) {
           keyboardTries++;
           await io.hideKeyboard();
-          note(log, keyboardTries === 1 ? 'no match yet; hiding the soft keyboard, which covers the bottom of the screen' : 'the soft keyboard is still up (the key was dropped); hiding it again');
+          note(
+            log,
+            keyboardTries === 1
+              ? 'no match yet; hiding the soft keyboard, which covers the bottom of the screen'
+              : 'the soft keyboard is still up (the key was dropped); hiding it again',
+          );
           return { done: false, again: true };
         }
         if (opts.scroll !== false && direction === 'down' && listLoading(obs)) {
@@ -138,7 +148,10 @@ export async function waitForActionable(io: ActionabilityIO, steps: Step[], opts
             direction = direction === 'down' ? 'up' : 'down';
             stuck = 0;
           }
-          note(log, `no match yet; scrolling the list ${moved ? direction : `(at its end; next: ${direction})`} to bring it into view`);
+          note(
+            log,
+            `no match yet; scrolling the list ${moved ? direction : `(at its end; next: ${direction})`} to bring it into view`,
+          );
           // A scroll that moved shows new rows: look at once. At the end, wait as usual.
           return { done: false, again: moved };
         }
@@ -172,7 +185,8 @@ export type Took = (before: Observation, after: Observation, node: UiNode | null
  */
 export const screenChanged: Took = (before, after, node) => {
   if (after.tree_missing) return 'unknown';
-  if (after.package !== before.package || after.activity !== before.activity || !!after.keyboard !== !!before.keyboard) return 'yes';
+  if (after.package !== before.package || after.activity !== before.activity || !!after.keyboard !== !!before.keyboard)
+    return 'yes';
   if (node?.editable && sameField(after, node)?.focused) return 'yes';
   const { added, removed } = diff(before, after);
   if (added.length > 0) return 'yes';
@@ -207,7 +221,13 @@ const TREE_MISSING_LOOKS = 20;
  * without the accessibility tree says nothing either way (the transition may be the action's, or
  * another's): it is not one of the looks, and the next comes once the tree is back.
  */
-export async function settle(observe: () => Promise<Observation>, before: Observation, node: UiNode | null, took: Took, clock: Clock = REAL_CLOCK): Promise<{ obs: Observation; effect: boolean }> {
+export async function settle(
+  observe: () => Promise<Observation>,
+  before: Observation,
+  node: UiNode | null,
+  took: Took,
+  clock: Clock = REAL_CLOCK,
+): Promise<{ obs: Observation; effect: boolean }> {
   let obs = before;
   let answer: 'yes' | 'no' | 'unknown' = 'no';
   let missing = 0;
@@ -242,7 +262,11 @@ function findField(obs: Observation, steps: Step[], node: UiNode | null): UiNode
 function sameField(obs: Observation, node: UiNode): UiNode | null {
   const editable = obs.nodes.filter((n) => n.editable);
   const sameColumn = (a: UiNode) => a.bounds[0] === node.bounds[0] && a.bounds[2] === node.bounds[2];
-  return (node.res_id ? editable.find((n) => n.res_id === node.res_id && sameColumn(n)) : undefined) ?? editable.find((n) => n.bounds.join() === node.bounds.join()) ?? null;
+  return (
+    (node.res_id ? editable.find((n) => n.res_id === node.res_id && sameColumn(n)) : undefined) ??
+    editable.find((n) => n.bounds.join() === node.bounds.join()) ??
+    null
+  );
 }
 
 /** The package of a node's resource id (`pkg:id/name`); null without one. */
@@ -282,7 +306,8 @@ function listLoading(obs: Observation): boolean {
   const byId = new Map(obs.nodes.map((n) => [n.id, n]));
   return obs.nodes.some((n) => {
     if (n.role !== 'progressbar') return false;
-    for (let p = n.parent ? byId.get(n.parent) : undefined; p; p = p.parent ? byId.get(p.parent) : undefined) if (p.scrollable) return true;
+    for (let p = n.parent ? byId.get(n.parent) : undefined; p; p = p.parent ? byId.get(p.parent) : undefined)
+      if (p.scrollable) return true;
     return false;
   });
 }

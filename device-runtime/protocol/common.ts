@@ -1,7 +1,11 @@
 import { z } from 'zod';
 
 /** Ids are opaque strings chosen by the runtime. */
-export const SpaceIdSchema = z.string().min(1).max(128).describe('Id of a virtual space, from space_create or space_list');
+export const SpaceIdSchema = z
+  .string()
+  .min(1)
+  .max(128)
+  .describe('Id of a virtual space, from space_create or space_list');
 export const PackageNameSchema = z
   .string()
   .regex(/^[A-Za-z][\w]*(\.[A-Za-z_][\w]*)+$/, 'expected an Android package name such as com.example.app');

@@ -57,7 +57,9 @@ export const ObservationSchema = z.object({
     .object({ bounds: BoundsSchema })
     .nullable()
     .optional()
-    .describe('Extension (keyboard): the soft keyboard window (an input-method AccessibilityWindowInfo) when it is up, else null; absent when the runtime does not report it'),
+    .describe(
+      'Extension (keyboard): the soft keyboard window (an input-method AccessibilityWindowInfo) when it is up, else null; absent when the runtime does not report it',
+    ),
   timestamp_ms: z.number().int(),
 });
 export type Observation = z.infer<typeof ObservationSchema>;

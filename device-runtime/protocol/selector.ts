@@ -25,7 +25,15 @@ export type Step =
   | ({ kind: 'desc' } & TextMatch)
   | { kind: 'id'; id: string }
   | { kind: 'class'; className: string }
-  | { kind: 'role'; role: string; name?: TextMatch; checked?: boolean; disabled?: boolean; selected?: boolean; focused?: boolean }
+  | {
+      kind: 'role';
+      role: string;
+      name?: TextMatch;
+      checked?: boolean;
+      disabled?: boolean;
+      selected?: boolean;
+      focused?: boolean;
+    }
   | { kind: 'filter'; hasText?: TextMatch; has?: Step[]; hasNotText?: TextMatch }
   | { kind: 'nth'; index: number }
   /** Locator.or(): what the chain so far matches, plus what `other` (a chain from the screen) matches. */
@@ -124,7 +132,8 @@ export function resolveSteps(all: UiNode[], steps: Step[]): UiNode[] {
       const other = new Set(resolveSteps(all, step.other).map((n) => n.id));
       const ids = new Set(mine.map((n: UiNode) => n.id));
       // Screen order, as Playwright keeps document order.
-      current = step.kind === 'or' ? all.filter((n) => ids.has(n.id) || other.has(n.id)) : mine.filter((n) => other.has(n.id));
+      current =
+        step.kind === 'or' ? all.filter((n) => ids.has(n.id) || other.has(n.id)) : mine.filter((n) => other.has(n.id));
       continue;
     }
     const scope: UiNode[] = current === null ? all : dedupe(current.flatMap((root) => subtree(all, root)));
@@ -158,7 +167,8 @@ function matchStep(n: UiNode, step: Exclude<Step, { kind: 'nth' | 'filter' | 'or
 
 /** How a chain reads in titles and errors: `getByRole('button', { name: 'Save' }) >> nth=0`. */
 export function formatSteps(steps: Step[]): string {
-  const t = (m: TextMatch) => (m.text instanceof RegExp ? String(m.text) : m.exact ? JSON.stringify(m.text) : `'${m.text}'`);
+  const t = (m: TextMatch) =>
+    m.text instanceof RegExp ? String(m.text) : m.exact ? JSON.stringify(m.text) : `'${m.text}'`;
   return steps
     .map((s) => {
       switch (s.kind) {
@@ -171,7 +181,12 @@ export function formatSteps(steps: Step[]): string {
         case 'class':
           return `class=${s.className}`;
         case 'role': {
-          const attrs = [s.name ? `name=${t(s.name)}` : '', ...(['checked', 'disabled', 'selected', 'focused'] as const).filter((k) => s[k] !== undefined).map((k) => `${k}=${s[k]}`)].filter(Boolean);
+          const attrs = [
+            s.name ? `name=${t(s.name)}` : '',
+            ...(['checked', 'disabled', 'selected', 'focused'] as const)
+              .filter((k) => s[k] !== undefined)
+              .map((k) => `${k}=${s[k]}`),
+          ].filter(Boolean);
           return `role=${s.role}${attrs.length ? `[${attrs.join(', ')}]` : ''}`;
         }
         case 'filter':
@@ -195,7 +210,8 @@ export function formatSteps(steps: Step[]): string {
  */
 export function parseSelector(selector: string): Step[] {
   const parts = selector.split(/\s*>>\s*/).filter(Boolean);
-  if (parts.length === 0) throw new SelectorSyntaxError(`empty selector; write e.g. text="Save" or role=button[name="Save"]`);
+  if (parts.length === 0)
+    throw new SelectorSyntaxError(`empty selector; write e.g. text="Save" or role=button[name="Save"]`);
   return parts.map((part) => {
     const m = /^([\w-]+)=(.*)$/s.exec(part);
     const [engine, value] = m ? [m[1]!, m[2]!] : ['text', part];
@@ -219,22 +235,34 @@ export function parseSelector(selector: string): Step[] {
         // .filter({ hasText }): `role=listitem >> has-text="Milk" >> role=checkbox`.
         return { kind: 'filter', hasText: text(value) };
       case 'nth':
-        if (!/^-?\d+$/.test(value)) throw new SelectorSyntaxError(`nth= takes an integer, got ${JSON.stringify(value)} in ${JSON.stringify(selector)}`);
+        if (!/^-?\d+$/.test(value))
+          throw new SelectorSyntaxError(
+            `nth= takes an integer, got ${JSON.stringify(value)} in ${JSON.stringify(selector)}`,
+          );
         return { kind: 'nth', index: Number(value) };
       case 'role': {
         const rm = /^([\w-]+)((?:\[[^\]]*\])*)$/.exec(value);
-        if (!rm) throw new SelectorSyntaxError(`cannot parse role selector ${JSON.stringify(part)}; write role=button[name="Save"]`);
+        if (!rm)
+          throw new SelectorSyntaxError(
+            `cannot parse role selector ${JSON.stringify(part)}; write role=button[name="Save"]`,
+          );
         const step: Extract<Step, { kind: 'role' }> = { kind: 'role', role: rm[1]! };
         for (const attr of rm[2]!.matchAll(/\[(\w+)(?:=([^\]]*))?\]/g)) {
           const [, key, v = 'true'] = attr;
           if (key === 'name') step.name = text(v);
-          else if (key === 'checked' || key === 'disabled' || key === 'selected' || key === 'focused') step[key] = v === 'true';
-          else throw new SelectorSyntaxError(`unknown role attribute [${key}] in ${JSON.stringify(part)}; use name, checked, disabled, selected or focused`);
+          else if (key === 'checked' || key === 'disabled' || key === 'selected' || key === 'focused')
+            step[key] = v === 'true';
+          else
+            throw new SelectorSyntaxError(
+              `unknown role attribute [${key}] in ${JSON.stringify(part)}; use name, checked, disabled, selected or focused`,
+            );
         }
         return step;
       }
       default:
-        throw new SelectorSyntaxError(`unknown selector engine "${engine}=" in ${JSON.stringify(selector)}; use text=, desc=, id=, class=, role=, has-text= or nth=`);
+        throw new SelectorSyntaxError(
+          `unknown selector engine "${engine}=" in ${JSON.stringify(selector)}; use text=, desc=, id=, class=, role=, has-text= or nth=`,
+        );
     }
   });
 }

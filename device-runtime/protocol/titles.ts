@@ -16,7 +16,11 @@ function show(value: unknown): string {
  * A caller that knows better passes preformatted values in `verbatim` (a locator passes its
  * selector as `target`: `Tap text='New note'`), inserted as they are, without quoting.
  */
-export function formatTitle(template: string, args: Record<string, unknown>, verbatim: Record<string, string> = {}): string {
+export function formatTitle(
+  template: string,
+  args: Record<string, unknown>,
+  verbatim: Record<string, string> = {},
+): string {
   return template
     .replace(/\{(\w+)\}/g, (_, key: string) => {
       if (key in verbatim) return verbatim[key]!;

@@ -3,10 +3,24 @@ import { PreflightRejectCodeSchema } from './preflight.js';
 import { getTool, type ToolName } from './registry.js';
 
 const INSTALL: ErrorCode[] = PreflightRejectCodeSchema.options;
-const ACTION: ErrorCode[] = ['NODE_NOT_FOUND', 'AMBIGUOUS_TARGET', 'SNAPSHOT_STALE', 'CHANNEL_UNAVAILABLE', 'APP_CRASHED', 'TIMEOUT', 'NOT_SUPPORTED'];
+const ACTION: ErrorCode[] = [
+  'NODE_NOT_FOUND',
+  'AMBIGUOUS_TARGET',
+  'SNAPSHOT_STALE',
+  'CHANNEL_UNAVAILABLE',
+  'APP_CRASHED',
+  'TIMEOUT',
+  'NOT_SUPPORTED',
+];
 /** A world tool names an instance of an installed app; a runtime without the `world` extension answers NOT_SUPPORTED. */
 const WORLD: ErrorCode[] = ['APP_NOT_INSTALLED', 'INSTANCE_NOT_FOUND', 'NOT_SUPPORTED'];
-const LAUNCH: ErrorCode[] = ['APP_NOT_INSTALLED', 'INSTANCE_NOT_FOUND', 'ABI_MISMATCH', 'NO_PROCESS_SLOT', 'APP_CRASHED'];
+const LAUNCH: ErrorCode[] = [
+  'APP_NOT_INSTALLED',
+  'INSTANCE_NOT_FOUND',
+  'ABI_MISMATCH',
+  'NO_PROCESS_SLOT',
+  'APP_CRASHED',
+];
 
 /**
  * The codes each tool may answer with beyond those every call of its kind may get (see
@@ -69,7 +83,15 @@ export const TOOL_ERRORS = {
 } as const satisfies { readonly [N in ToolName]: readonly ErrorCode[] };
 
 /** Any call may get these: bad arguments, an unknown tool, a runtime fault, a transport failure. */
-const EVERY_CALL: ErrorCode[] = ['INVALID_ARGUMENT', 'UNKNOWN_TOOL', 'INTERNAL', 'UNAUTHORIZED', 'RATE_LIMITED', 'DEVICE_DISCONNECTED', 'PROTOCOL_ERROR'];
+const EVERY_CALL: ErrorCode[] = [
+  'INVALID_ARGUMENT',
+  'UNKNOWN_TOOL',
+  'INTERNAL',
+  'UNAUTHORIZED',
+  'RATE_LIMITED',
+  'DEVICE_DISCONNECTED',
+  'PROTOCOL_ERROR',
+];
 
 /**
  * Every code a call of `tool` may answer with: its own, those every call may get, SPACE_NOT_FOUND

@@ -18,7 +18,15 @@ export type WireStep =
   | ({ kind: 'desc' } & WireText)
   | { kind: 'id'; id: string }
   | { kind: 'class'; className: string }
-  | { kind: 'role'; role: string; name?: WireText; checked?: boolean; disabled?: boolean; selected?: boolean; focused?: boolean }
+  | {
+      kind: 'role';
+      role: string;
+      name?: WireText;
+      checked?: boolean;
+      disabled?: boolean;
+      selected?: boolean;
+      focused?: boolean;
+    }
   | { kind: 'filter'; hasText?: WireText; hasNotText?: WireText; has?: WireStep[] }
   | { kind: 'nth'; index: number }
   | { kind: 'or' | 'and'; other: WireStep[] };
@@ -39,14 +47,21 @@ export const WireStepSchema: z.ZodType<WireStep> = z.lazy(() =>
       selected: z.boolean().optional(),
       focused: z.boolean().optional(),
     }),
-    z.object({ kind: z.literal('filter'), hasText: text.optional(), hasNotText: text.optional(), has: z.array(WireStepSchema).optional() }),
+    z.object({
+      kind: z.literal('filter'),
+      hasText: text.optional(),
+      hasNotText: text.optional(),
+      has: z.array(WireStepSchema).optional(),
+    }),
     z.object({ kind: z.literal('nth'), index: z.number().int() }),
     z.object({ kind: z.enum(['or', 'and']), other: z.array(WireStepSchema).min(1) }),
   ]),
 ) as z.ZodType<WireStep>;
 
-const toText = (m: TextMatch): WireText => (m.text instanceof RegExp ? { regex: m.text.source, flags: m.text.flags } : { text: m.text, exact: m.exact });
-const fromText = (w: WireText): TextMatch => ('regex' in w ? { text: new RegExp(w.regex, w.flags), exact: false } : { text: w.text, exact: w.exact });
+const toText = (m: TextMatch): WireText =>
+  m.text instanceof RegExp ? { regex: m.text.source, flags: m.text.flags } : { text: m.text, exact: m.exact };
+const fromText = (w: WireText): TextMatch =>
+  'regex' in w ? { text: new RegExp(w.regex, w.flags), exact: false } : { text: w.text, exact: w.exact };
 
 /** A locator's steps as the `selector` argument of the selector_actions extension (RegExps as `{ regex, flags }`). */
 export function toWireSteps(steps: Step[]): WireStep[] {

@@ -26,7 +26,10 @@ export interface WireResult {
   content?: WireContent[];
 }
 /** One content block of an MCP tool result: text (the JSON), an image (screenshots), or another kind. */
-export type WireContent = { type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string } | { type: string; [k: string]: unknown };
+export type WireContent =
+  | { type: 'text'; text: string }
+  | { type: 'image'; data: string; mimeType: string }
+  | { type: string; [k: string]: unknown };
 
 /** The zod schema of what a tool's structuredContent holds on the wire. */
 export function outputSchemaOf(tool: ToolDef): z.ZodObject {
@@ -67,12 +70,16 @@ export function decodeErrorBody(raw: WireResult): unknown {
 export function decodeResultBody(tool: ToolDef, raw: WireResult): unknown {
   const body = raw.structuredContent ?? textJson(raw);
   if (!tool.imageField || !body || typeof body !== 'object' || tool.imageField in body) return body;
-  const image = raw.content?.find((c): c is { type: 'image'; data: string; mimeType: string } => c.type === 'image' && typeof c.data === 'string');
+  const image = raw.content?.find(
+    (c): c is { type: 'image'; data: string; mimeType: string } => c.type === 'image' && typeof c.data === 'string',
+  );
   return image ? { ...body, [tool.imageField]: image.data } : body;
 }
 
 function textJson(raw: WireResult): any {
-  const text = raw.content?.find((c): c is { type: 'text'; text: string } => c.type === 'text' && typeof c.text === 'string')?.text;
+  const text = raw.content?.find(
+    (c): c is { type: 'text'; text: string } => c.type === 'text' && typeof c.text === 'string',
+  )?.text;
   if (!text) return undefined;
   try {
     return JSON.parse(text);

@@ -19,7 +19,9 @@ export interface EmbeddedDevice {
  * simulator). Which control channels it offers comes from NESTWRIGHT_CHANNELS
  * (`aapm,no-accessibility,no-shizuku`), so a whole run can exercise the Shizuku fallback.
  */
-export async function startEmbeddedDevice(opts: { faults?: string; seed?: number; slots?: number } = {}): Promise<EmbeddedDevice> {
+export async function startEmbeddedDevice(
+  opts: { faults?: string; seed?: number; slots?: number } = {},
+): Promise<EmbeddedDevice> {
   const { startSimServer, channelsFromEnv } = await import('../sim/index.js');
   return startSimServer({ ...(opts as object), channels: channelsFromEnv() } as never);
 }
@@ -28,11 +30,15 @@ export async function startEmbeddedDevice(opts: { faults?: string; seed?: number
  * Before the workers start (global setup): start an emulator for each `{ provider: 'emulator',
  * avd }` of the run whose AVD is not running yet. Returns the teardown, which stops only those.
  */
-export async function startRunEmulators(devices: unknown[], log: (line: string) => void = (l) => void process.stderr.write(`${l}\n`)): Promise<() => Promise<void>> {
+export async function startRunEmulators(
+  devices: unknown[],
+  log: (line: string) => void = (l) => void process.stderr.write(`${l}\n`),
+): Promise<() => Promise<void>> {
   const avds = new Map<string, Extract<DeviceOptions, { provider: 'emulator' }>>();
   for (const d of devices) {
     const parsed = DeviceOptionsSchema.safeParse(d);
-    if (parsed.success && parsed.data.provider === 'emulator' && !avds.has(parsed.data.avd)) avds.set(parsed.data.avd, parsed.data);
+    if (parsed.success && parsed.data.provider === 'emulator' && !avds.has(parsed.data.avd))
+      avds.set(parsed.data.avd, parsed.data);
   }
   if (avds.size === 0) return async () => {};
   const { ensureEmulator } = await import('./emulator/connect.js');
@@ -55,9 +61,12 @@ export async function startRunEmulators(devices: unknown[], log: (line: string) 
 export async function connectDevice(raw: unknown): Promise<{ client: DeviceClient; close(): Promise<void> }> {
   const parsed = DeviceOptionsSchema.safeParse(raw ?? { provider: 'sim' });
   if (!parsed.success) {
-    throw new DeviceError('connectDevice', toolError('INVALID_ARGUMENT', describeIssues(parsed.error, 'use.deviceOptions'), {
-      hint: "Set use.deviceOptions to { provider: 'sim' }, { provider: 'nestspace', url, token }, { provider: 'adb', serial? }, { provider: 'emulator', avd } or { provider: 'appium', url, capabilities }.",
-    }));
+    throw new DeviceError(
+      'connectDevice',
+      toolError('INVALID_ARGUMENT', describeIssues(parsed.error, 'use.deviceOptions'), {
+        hint: "Set use.deviceOptions to { provider: 'sim' }, { provider: 'nestspace', url, token }, { provider: 'adb', serial? }, { provider: 'emulator', avd } or { provider: 'appium', url, capabilities }.",
+      }),
+    );
   }
   const opts: DeviceOptions = parsed.data;
   if (opts.provider === 'appium') {
@@ -67,9 +76,10 @@ export async function connectDevice(raw: unknown): Promise<{ client: DeviceClien
   }
   if (opts.provider === 'adb' || opts.provider === 'emulator') {
     // Loaded only when asked for: a simulator run never starts adb.
-    const conn = opts.provider === 'adb'
-      ? await (await import('./adb/connect.js')).connectAdb(opts)
-      : await (await import('./emulator/connect.js')).connectEmulator(opts);
+    const conn =
+      opts.provider === 'adb'
+        ? await (await import('./adb/connect.js')).connectAdb(opts)
+        : await (await import('./emulator/connect.js')).connectEmulator(opts);
     // The worker's device, for specs and reporters that want to name it (one device per worker).
     process.env.NESTWRIGHT_DEVICE_SERIAL = conn.serial;
     return { client: conn.client, close: conn.close };
@@ -110,11 +120,16 @@ export async function connectDevice(raw: unknown): Promise<{ client: DeviceClien
     if (e instanceof DeviceError && e.tool === 'runtime_info') throw e;
     const msg = (e as Error).message;
     const code = classifyTransportFailure(e).kind === 'unauthorized' ? 'UNAUTHORIZED' : 'DEVICE_DISCONNECTED';
-    throw new DeviceError('connectDevice', toolError(code, `cannot connect to ${url}: ${msg}`, {
-      hint: code === 'UNAUTHORIZED'
-        ? 'Check use.deviceOptions.token: it must be the runtime\'s bearer token.'
-        : 'Is the runtime running? For a real device: `adb forward tcp:8765 tcp:8765` and check the NestSpace MCP switch.',
-      retryable: false,
-    }), { cause: e });
+    throw new DeviceError(
+      'connectDevice',
+      toolError(code, `cannot connect to ${url}: ${msg}`, {
+        hint:
+          code === 'UNAUTHORIZED'
+            ? "Check use.deviceOptions.token: it must be the runtime's bearer token."
+            : 'Is the runtime running? For a real device: `adb forward tcp:8765 tcp:8765` and check the NestSpace MCP switch.',
+        retryable: false,
+      }),
+      { cause: e },
+    );
   }
 }

@@ -76,9 +76,14 @@ export async function simCommand(argv: string[]): Promise<number> {
   if (port === null || (port ?? 0) > 65535) return fail(`--port ${values.port}: expected a port number 0-65535`);
   if (slots === null) return fail(`--slots ${values.slots}: expected a whole number ≥ 1`);
   if (idle === null) return fail(`--session-idle-ms ${values['session-idle-ms']}: expected milliseconds ≥ 1`);
-  if (values.lan && values['no-auth']) return fail('--lan cannot be combined with --no-auth: a LAN server must check a token (docs/protocol.md#transport)');
-  if (values.lan && !values['token-file']) return fail('--lan needs --token-file F: the token must be one you chose and can hand to clients');
-  if (values.ephemeral && values['state-dir']) return fail('--ephemeral and --state-dir contradict each other; pass one');
+  if (values.lan && values['no-auth'])
+    return fail(
+      '--lan cannot be combined with --no-auth: a LAN server must check a token (docs/protocol.md#transport)',
+    );
+  if (values.lan && !values['token-file'])
+    return fail('--lan needs --token-file F: the token must be one you chose and can hand to clients');
+  if (values.ephemeral && values['state-dir'])
+    return fail('--ephemeral and --state-dir contradict each other; pass one');
 
   let policy = TEST_RUN_POLICY;
   try {
@@ -91,7 +96,9 @@ export async function simCommand(argv: string[]): Promise<number> {
     try {
       mkdirSync(stateDir, { recursive: true, mode: 0o700 });
     } catch (e) {
-      return fail(`state directory ${stateDir}: cannot create it (${(e as Error).message}); pass another --state-dir, or --ephemeral to keep nothing on disk`);
+      return fail(
+        `state directory ${stateDir}: cannot create it (${(e as Error).message}); pass another --state-dir, or --ephemeral to keep nothing on disk`,
+      );
     }
   }
   let token: string | undefined;
@@ -102,8 +109,12 @@ export async function simCommand(argv: string[]): Promise<number> {
       try {
         token = readOrCreateToken(tokenFile);
       } catch (e) {
-        const where = values['token-file'] ? `--token-file ${tokenFile}` : `token file ${tokenFile} (in the state directory)`;
-        return fail(`${where}: ${(e as Error).message}; make it writable, or pass --token-file F or another --state-dir`);
+        const where = values['token-file']
+          ? `--token-file ${tokenFile}`
+          : `token file ${tokenFile} (in the state directory)`;
+        return fail(
+          `${where}: ${(e as Error).message}; make it writable, or pass --token-file F or another --state-dir`,
+        );
       }
     }
   }
@@ -131,8 +142,13 @@ export async function simCommand(argv: string[]): Promise<number> {
   const banner = [`nestwright sim listening on ${sim.url}${values.lan ? ' (and every LAN interface)' : ''}`];
   if (values['no-auth']) banner.push('auth: NONE (--no-auth; for the MCP conformance suite only)');
   else if (values['print-token']) banner.push(`token: ${sim.token}`);
-  else banner.push(`token: in ${tokenFile ?? '(memory only: --ephemeral without --token-file; use --print-token to see it)'}`);
-  banner.push(`state: ${stateDir ? join(stateDir, 'state.json') : 'ephemeral'}; slots ${sim.runtime.options.slots}; policy ${values.policy ?? 'test (install/uninstall/permissions/clipboard pre-approved)'}`);
+  else
+    banner.push(
+      `token: in ${tokenFile ?? '(memory only: --ephemeral without --token-file; use --print-token to see it)'}`,
+    );
+  banner.push(
+    `state: ${stateDir ? join(stateDir, 'state.json') : 'ephemeral'}; slots ${sim.runtime.options.slots}; policy ${values.policy ?? 'test (install/uninstall/permissions/clipboard pre-approved)'}`,
+  );
   out(banner.join('\n'));
 
   await new Promise<void>((resolve) => {
@@ -144,7 +160,9 @@ export async function simCommand(argv: string[]): Promise<number> {
     await sim.close();
   } catch (e) {
     // The last changes could not be written (disk full, read-only): say so, and which state survives.
-    process.stderr.write(`nestwright sim: stopped, but the last changes were not saved: ${(e as Error).message}. ${stateDir ? join(stateDir, 'state.json') : 'state.json'} keeps the last saved state.\n`);
+    process.stderr.write(
+      `nestwright sim: stopped, but the last changes were not saved: ${(e as Error).message}. ${stateDir ? join(stateDir, 'state.json') : 'state.json'} keeps the last saved state.\n`,
+    );
     return 1;
   }
   out('nestwright sim stopped');

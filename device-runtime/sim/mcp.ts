@@ -3,7 +3,15 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { encodeError, encodeResult, errorCodesOf, getTool, inputJsonSchema, outputJsonSchema, TOOL_LIST } from '../protocol/index.js';
+import {
+  encodeError,
+  encodeResult,
+  errorCodesOf,
+  getTool,
+  inputJsonSchema,
+  outputJsonSchema,
+  TOOL_LIST,
+} from '../protocol/index.js';
 import type { CallContext, CallOutcome, SimRuntime } from './runtime.js';
 import { screenshotBySha256 } from './ui/screenshot.js';
 
@@ -28,10 +36,16 @@ const TOOL_DESCRIPTORS = TOOL_LIST.map((t) => ({
  */
 export function toCallToolResult(name: string, outcome: CallOutcome): CallToolResult {
   const tool = getTool(name);
-  if (!outcome.ok || !tool) return encodeError(outcome.ok ? { code: 'UNKNOWN_TOOL', message: `no tool ${name}`, retryable: false, hint: null } : outcome.error) as CallToolResult;
+  if (!outcome.ok || !tool)
+    return encodeError(
+      outcome.ok ? { code: 'UNKNOWN_TOOL', message: `no tool ${name}`, retryable: false, hint: null } : outcome.error,
+    ) as CallToolResult;
   const result = outcome.result as Record<string, unknown>;
   // ui_observe with include_screenshot names its PNG by hash; show the picture beside the tree.
-  const shot = name === 'ui_observe' && typeof result.screenshot === 'string' ? screenshotBySha256(result.screenshot.replace(/^sha256:/, '')) : undefined;
+  const shot =
+    name === 'ui_observe' && typeof result.screenshot === 'string'
+      ? screenshotBySha256(result.screenshot.replace(/^sha256:/, ''))
+      : undefined;
   return encodeResult(tool, result, shot ? [shot.toString('base64')] : []) as CallToolResult;
 }
 
@@ -43,7 +57,10 @@ export function createMcpServer(runtime: SimRuntime, ctx: () => CallContext): Se
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOL_DESCRIPTORS }));
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) =>
-    toCallToolResult(req.params.name, await runtime.call(req.params.name, req.params.arguments ?? {}, { ...ctx(), signal: extra.signal })),
+    toCallToolResult(
+      req.params.name,
+      await runtime.call(req.params.name, req.params.arguments ?? {}, { ...ctx(), signal: extra.signal }),
+    ),
   );
   return server;
 }
@@ -53,7 +70,10 @@ export function createMcpServer(runtime: SimRuntime, ctx: () => CallContext): Se
  * protocol, no HTTP, for unit tests. Wrap it with `McpToolTransport.connect`. Closing it ends the
  * session, which releases its leases as a DELETE would.
  */
-export async function inMemoryTransport(runtime: SimRuntime, sessionId = `mem_${randomUUID().slice(0, 8)}`): Promise<Transport> {
+export async function inMemoryTransport(
+  runtime: SimRuntime,
+  sessionId = `mem_${randomUUID().slice(0, 8)}`,
+): Promise<Transport> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const server = createMcpServer(runtime, () => ({ sessionId, caller: 'REMOTE_MCP' }));
   server.onclose = () => runtime.endSession(sessionId);

@@ -1,6 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { describeIssues, getTool, toolError, type ToolArgs, type ToolDef, type ToolError, type ToolName, type ToolResult } from '../protocol/index.js';
+import {
+  describeIssues,
+  getTool,
+  toolError,
+  type ToolArgs,
+  type ToolDef,
+  type ToolError,
+  type ToolName,
+  type ToolResult,
+} from '../protocol/index.js';
 import { appModelFor } from './apps/index.js';
 import { blankApp } from './apps/blank.js';
 import { ApprovalGate } from './core/approvals.js';
@@ -80,7 +89,9 @@ export class SimRuntime implements DeviceHost {
 
   createSpace(name: string | undefined): DeviceSpace {
     const id = `sp_${randomUUID().slice(0, 8)}`;
-    const space = this.attach(new SimSpace(id, name ?? id, this.options.virtualDisplays ? ++this.displayCounter : null, this.screenFor));
+    const space = this.attach(
+      new SimSpace(id, name ?? id, this.options.virtualDisplays ? ++this.displayCounter : null, this.screenFor),
+    );
     this.persist();
     return space;
   }
@@ -102,19 +113,33 @@ export class SimRuntime implements DeviceHost {
     const argsForAudit = (rawArgs && typeof rawArgs === 'object' ? rawArgs : {}) as Record<string, unknown>;
     let outcome: CallOutcome<N>;
     if (!tool) {
-      outcome = { ok: false, error: toolError('UNKNOWN_TOOL', `no tool ${name}`, { hint: 'tools/list lists the tools of this runtime.' }) };
+      outcome = {
+        ok: false,
+        error: toolError('UNKNOWN_TOOL', `no tool ${name}`, { hint: 'tools/list lists the tools of this runtime.' }),
+      };
     } else {
       const parsed = tool.input.safeParse(rawArgs ?? {});
       const unsaved = tool.mutating ? this.store?.unwritable() : null;
       outcome = !parsed.success
         ? { ok: false, error: invalidArgument(name, parsed.error) }
         : unsaved
-          ? { ok: false, error: toolError('STORAGE_UNAVAILABLE', `${name}: the simulator cannot save its state to ${this.store!.file} (${unsaved.message}). Nothing was changed; state.json keeps the last saved state.`, { hint: 'Free space on that disk or make the directory writable (or restart with another --state-dir, or --ephemeral); calls that change state work again as soon as it can be written. Reads keep working meanwhile.', details: { state_file: this.store!.file, errno: unsaved.errno } }) }
+          ? {
+              ok: false,
+              error: toolError(
+                'STORAGE_UNAVAILABLE',
+                `${name}: the simulator cannot save its state to ${this.store!.file} (${unsaved.message}). Nothing was changed; state.json keeps the last saved state.`,
+                {
+                  hint: 'Free space on that disk or make the directory writable (or restart with another --state-dir, or --ephemeral); calls that change state work again as soon as it can be written. Reads keep working meanwhile.',
+                  details: { state_file: this.store!.file, errno: unsaved.errno },
+                },
+              ),
+            }
           : await this.run<N>(tool, parsed.data as Record<string, unknown>, ctx);
     }
     // Whether ui_set_text typed into a password field is known from its result; when it failed we
     // cannot tell, so its text is masked too (a secret in the log is worse than a missing detail).
-    const password = !outcome.ok || (outcome.result as { node?: { password?: boolean } | null }).node?.password === true;
+    const password =
+      !outcome.ok || (outcome.result as { node?: { password?: boolean } | null }).node?.password === true;
     this.audit.record({
       ts: started,
       kind: 'call',
@@ -131,15 +156,23 @@ export class SimRuntime implements DeviceHost {
     return outcome;
   }
 
-  private async run<N extends ToolName>(tool: ToolDef, args: Record<string, unknown>, ctx: CallContext): Promise<CallOutcome<N>> {
+  private async run<N extends ToolName>(
+    tool: ToolDef,
+    args: Record<string, unknown>,
+    ctx: CallContext,
+  ): Promise<CallOutcome<N>> {
     const name = tool.name as N;
     const spaceId = typeof args.space_id === 'string' ? args.space_id : undefined;
     try {
       if (name === 'sys_shell' && !this.options.policy.shell.enabled) {
         throw new SimError(
-          toolError('TOOL_DISABLED', 'sys_shell is disabled on this runtime (docs/protocol.md#approvals: high-risk shell is off by default)', {
-            hint: 'Start the simulator with a policy that enables it: --policy policy.json with {"shell": {"enabled": true, "allow": ["getprop"]}}.',
-          }),
+          toolError(
+            'TOOL_DISABLED',
+            'sys_shell is disabled on this runtime (docs/protocol.md#approvals: high-risk shell is off by default)',
+            {
+              hint: 'Start the simulator with a policy that enables it: --policy policy.json with {"shell": {"enabled": true, "allow": ["getprop"]}}.',
+            },
+          ),
         );
       }
       if (spaceId !== undefined && name !== 'audit_query') {
@@ -148,16 +181,27 @@ export class SimRuntime implements DeviceHost {
         if (tool.mutating) this.leases.requireExclusive(spaceId, ctx.sessionId, name);
       }
       if (tool.extension && this.options.withoutExtensions.includes(tool.group ?? tool.name)) {
-        throw new SimError(toolError('NOT_SUPPORTED', `${name} is not supported by this runtime (it does not offer the ${tool.group ?? tool.name} extension)`, { hint: 'runtime_info.extensions lists what this runtime offers.' }));
+        throw new SimError(
+          toolError(
+            'NOT_SUPPORTED',
+            `${name} is not supported by this runtime (it does not offer the ${tool.group ?? tool.name} extension)`,
+            { hint: 'runtime_info.extensions lists what this runtime offers.' },
+          ),
+        );
       }
       const invoke = async () => {
         if (tool.dangerous) this.requireApproval(tool, spaceId!, args, ctx);
         const handler = handlers[name] as Handler<N, DeviceHost>;
         const exec = async () => handler(args as ToolArgs<N>, this, ctx);
-        const result = name.startsWith('ui_') && !this.options.virtualDisplays && spaceId ? await this.display.use(spaceId, exec) : await exec();
+        const result =
+          name.startsWith('ui_') && !this.options.virtualDisplays && spaceId
+            ? await this.display.use(spaceId, exec)
+            : await exec();
         const checked = tool.result.safeParse(result);
         if (!checked.success) {
-          throw new SimError(toolError('INTERNAL', `${name} produced an invalid result: ${describeIssues(checked.error)}`));
+          throw new SimError(
+            toolError('INTERNAL', `${name} produced an invalid result: ${describeIssues(checked.error)}`),
+          );
         }
         return checked.data as ToolResult<N>;
       };
@@ -178,10 +222,14 @@ export class SimRuntime implements DeviceHost {
     if (decision.verdict === 'denied') {
       const a = decision.approval;
       throw new SimError(
-        toolError('APPROVAL_DENIED', `${tool.name}: the approval ${a.id} was denied${a.decided_by === 'timeout' ? ' (no decision before it expired)' : ` by ${a.decided_by}`}${a.decision_reason ? `: ${a.decision_reason}` : ''}`, {
-          hint: 'Do not retry unchanged; ask again with approval_request if the situation changed.',
-          details: { approval_id: a.id, decided_by: a.decided_by },
-        }),
+        toolError(
+          'APPROVAL_DENIED',
+          `${tool.name}: the approval ${a.id} was denied${a.decided_by === 'timeout' ? ' (no decision before it expired)' : ` by ${a.decided_by}`}${a.decision_reason ? `: ${a.decision_reason}` : ''}`,
+          {
+            hint: 'Do not retry unchanged; ask again with approval_request if the situation changed.',
+            details: { approval_id: a.id, decided_by: a.decided_by },
+          },
+        ),
       );
     }
     throw new SimError(
@@ -249,7 +297,13 @@ export class SimRuntime implements DeviceHost {
     this.displayCounter = state.displayCounter;
     for (const p of state.spaces) {
       const displayId = this.options.virtualDisplays ? (p.displayId ?? ++this.displayCounter) : null;
-      this.attach(SimSpace.restore({ ...p, displayId }, (pkg, label, versionCode) => appModelFor(pkg, versionCode) ?? blankApp(pkg, label), this.screenFor));
+      this.attach(
+        SimSpace.restore(
+          { ...p, displayId },
+          (pkg, label, versionCode) => appModelFor(pkg, versionCode) ?? blankApp(pkg, label),
+          this.screenFor,
+        ),
+      );
     }
     this.idempotency.restore(state.idempotency);
   }
@@ -273,4 +327,3 @@ function invalidArgument(tool: string, error: z.ZodError): ToolError {
     hint: `Check the arguments against the input schema of ${tool} (tools/list).`,
   });
 }
-

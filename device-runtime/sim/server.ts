@@ -24,9 +24,11 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<Runni
   const ownsRuntime = !opts.runtime;
   // Checked before a runtime is made, so a refused start leaves nothing behind.
   if (opts.lan && (opts.noAuth || !opts.token)) {
-    throw new Error(opts.noAuth
-      ? 'startSimServer: --lan cannot be combined with --no-auth; a LAN server must check a token (docs/protocol.md#transport).'
-      : 'startSimServer: --lan needs an explicit token (--token-file F); refusing to expose the runtime on the network without one.');
+    throw new Error(
+      opts.noAuth
+        ? 'startSimServer: --lan cannot be combined with --no-auth; a LAN server must check a token (docs/protocol.md#transport).'
+        : 'startSimServer: --lan needs an explicit token (--token-file F); refusing to expose the runtime on the network without one.',
+    );
   }
   const runtime = opts.runtime ?? new SimRuntime(opts);
   const host = await startMcpHttpHost(opts, {

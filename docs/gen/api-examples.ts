@@ -26,7 +26,22 @@ export interface Example {
   code: string;
 }
 
-const PRELUDE_NAMES = ['test', 'expect', 'devices', 'defineConfig', 'secret', 'App', 'Locator', 'Space', 'NestwrightError', 'TimeoutError', 'StrictModeViolationError', 'AppCrashedError', 'DeviceDisconnectedError', 'DeviceError'];
+const PRELUDE_NAMES = [
+  'test',
+  'expect',
+  'devices',
+  'defineConfig',
+  'secret',
+  'App',
+  'Locator',
+  'Space',
+  'NestwrightError',
+  'TimeoutError',
+  'StrictModeViolationError',
+  'AppCrashedError',
+  'DeviceDisconnectedError',
+  'DeviceError',
+];
 const PRELUDE_TYPES = ['Device', 'NestwrightUse', 'RoleOptions'];
 
 export function sourceFiles(dirs = PUBLIC_DIRS): string[] {
@@ -79,15 +94,26 @@ export function collectExamples(files = sourceFiles()): Example[] {
 export function exampleModule(code: string): { text: string; bodyLine: number } {
   const sf = ts.createSourceFile('example.ts', code, ts.ScriptTarget.Latest, true);
   const imports = sf.statements.filter(ts.isImportDeclaration);
-  const imported = new Set(imports.flatMap((i) => {
-    const b = i.importClause?.namedBindings;
-    return b && ts.isNamedImports(b) ? b.elements.map((e) => e.name.text) : [];
-  }));
-  const isModule = sf.statements.some((s) => ts.isExportAssignment(s) || ts.isExportDeclaration(s) || (ts.canHaveModifiers(s) && (ts.getModifiers(s) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword)));
+  const imported = new Set(
+    imports.flatMap((i) => {
+      const b = i.importClause?.namedBindings;
+      return b && ts.isNamedImports(b) ? b.elements.map((e) => e.name.text) : [];
+    }),
+  );
+  const isModule = sf.statements.some(
+    (s) =>
+      ts.isExportAssignment(s) ||
+      ts.isExportDeclaration(s) ||
+      (ts.canHaveModifiers(s) && (ts.getModifiers(s) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword)),
+  );
   const declared = new Set(
     isModule
       ? sf.statements.flatMap((s) =>
-          ts.isVariableStatement(s) ? s.declarationList.declarations.flatMap((d) => (ts.isIdentifier(d.name) ? [d.name.text] : [])) : (ts.isFunctionDeclaration(s) || ts.isClassDeclaration(s)) && s.name ? [s.name.text] : [],
+          ts.isVariableStatement(s)
+            ? s.declarationList.declarations.flatMap((d) => (ts.isIdentifier(d.name) ? [d.name.text] : []))
+            : (ts.isFunctionDeclaration(s) || ts.isClassDeclaration(s)) && s.name
+              ? [s.name.text]
+              : [],
         )
       : [],
   );
@@ -98,7 +124,9 @@ export function exampleModule(code: string): { text: string; bodyLine: number } 
   const head = [
     ...imports.map((i) => i.getText(sf)),
     `import { ${[...values, ...types].join(', ')} } from 'nestwright';`,
-    ...['app: App', 'device: Device', 'space: Space'].filter((d) => free(d.split(':')[0]!)).map((d) => `declare const ${d};`),
+    ...['app: App', 'device: Device', 'space: Space']
+      .filter((d) => free(d.split(':')[0]!))
+      .map((d) => `declare const ${d};`),
     ...(isModule ? [] : ['export {};', '{']),
   ];
   const bodyStart = code.slice(0, code.length - body.length).split('\n').length - 1;
@@ -116,7 +144,16 @@ export interface ExampleProblem {
  */
 export function checkExamples(examples: Example[]): ExampleProblem[] {
   const configPath = join(ROOT, 'tsconfig.json');
-  const config = ts.getParsedCommandLineOfConfigFile(configPath, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n')); } });
+  const config = ts.getParsedCommandLineOfConfigFile(
+    configPath,
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      },
+    },
+  );
   if (!config) throw new Error(`cannot read ${configPath}`);
   const virtual = new Map<string, { example: Example; bodyLine: number; text: string }>();
   examples.forEach((example, i) => {
@@ -141,7 +178,10 @@ export function checkExamples(examples: Example[]): ExampleProblem[] {
       const codeLine = v.text.split('\n')[line] ?? '';
       const [file, at] = v.example.where.split(':');
       const where = line >= v.bodyLine ? `${file}:${Number(at) + line - v.bodyLine}` : v.example.where;
-      problems.push({ example: v.example, message: `${where} (${v.example.owner}): ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}\n    ${codeLine.trim()}` });
+      problems.push({
+        example: v.example,
+        message: `${where} (${v.example.owner}): ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}\n    ${codeLine.trim()}`,
+      });
     }
   }
   return problems;
@@ -154,7 +194,13 @@ export const DOCUMENTED_API: Record<string, string[]> = {
   'framework/space.ts': ['Space'],
   'framework/device.ts': ['DeviceApi', 'Device', 'devices'],
   'framework/expect.ts': ['matchers', 'expect'],
-  'framework/errors.ts': ['NestwrightError', 'TimeoutError', 'StrictModeViolationError', 'AppCrashedError', 'DeviceDisconnectedError'],
+  'framework/errors.ts': [
+    'NestwrightError',
+    'TimeoutError',
+    'StrictModeViolationError',
+    'AppCrashedError',
+    'DeviceDisconnectedError',
+  ],
 };
 
 export interface ApiMember {
@@ -168,7 +214,10 @@ const isHidden = (node: ts.Node) => {
   const name = (node as { name?: ts.Node }).name;
   return (
     tagsOf(node).includes('internal') ||
-    (ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.PrivateKeyword || m.kind === ts.SyntaxKind.ProtectedKeyword)) ||
+    (ts.canHaveModifiers(node) &&
+      (ts.getModifiers(node) ?? []).some(
+        (m) => m.kind === ts.SyntaxKind.PrivateKeyword || m.kind === ts.SyntaxKind.ProtectedKeyword,
+      )) ||
     (name !== undefined && ts.isPrivateIdentifier(name))
   );
 };
@@ -179,25 +228,40 @@ const isHidden = (node: ts.Node) => {
  */
 export function documentedApi(): ApiMember[] {
   const out = new Map<string, boolean>();
-  const add = (name: string, node: ts.Node) => out.set(name, (out.get(name) ?? false) || tagsOf(node).includes('example'));
+  const add = (name: string, node: ts.Node) =>
+    out.set(name, (out.get(name) ?? false) || tagsOf(node).includes('example'));
   for (const [file, names] of Object.entries(DOCUMENTED_API)) {
     const sf = ts.createSourceFile(file, readFileSync(join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, true);
     for (const st of sf.statements) {
       const decls: Array<[string, ts.Node, readonly ts.Node[]]> = [];
-      if ((ts.isClassDeclaration(st) || ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st)) && st.name && names.includes(st.name.text)) {
+      if (
+        (ts.isClassDeclaration(st) || ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st)) &&
+        st.name &&
+        names.includes(st.name.text)
+      ) {
         decls.push([st.name.text, st, ts.isTypeAliasDeclaration(st) ? [] : st.members]);
       }
       if (ts.isVariableStatement(st)) {
         for (const d of st.declarationList.declarations) {
           if (!ts.isIdentifier(d.name) || !names.includes(d.name.text)) continue;
           const members = d.initializer && ts.isObjectLiteralExpression(d.initializer) ? d.initializer.properties : [];
-          decls.push([d.name.text === 'matchers' ? 'NestwrightMatchers' : d.name.text, d.name.text === 'matchers' ? d : st, members]);
+          decls.push([
+            d.name.text === 'matchers' ? 'NestwrightMatchers' : d.name.text,
+            d.name.text === 'matchers' ? d : st,
+            members,
+          ]);
         }
       }
       for (const [name, node, members] of decls) {
         if (name !== 'NestwrightMatchers' && name !== 'LocatorFactory' && name !== 'DeviceApi') add(name, node);
         for (const m of members) {
-          if (isHidden(m) || ts.isConstructorDeclaration(m) || ts.isPropertyDeclaration(m) || ts.isIndexSignatureDeclaration(m)) continue;
+          if (
+            isHidden(m) ||
+            ts.isConstructorDeclaration(m) ||
+            ts.isPropertyDeclaration(m) ||
+            ts.isIndexSignatureDeclaration(m)
+          )
+            continue;
           const id = (m as { name?: ts.Node }).name;
           if (!id || !(ts.isIdentifier(id) || ts.isStringLiteral(id))) continue;
           add(`${name}.${id.text}`, m);

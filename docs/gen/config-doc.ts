@@ -25,7 +25,8 @@ export const END = '<!-- end of generated part -->';
 
 type Json = Record<string, any>;
 
-const parse = (file: string) => ts.createSourceFile(file, readFileSync(join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, true);
+const parse = (file: string) =>
+  ts.createSourceFile(file, readFileSync(join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, true);
 const docOf = (node: ts.Node) =>
   ts
     .getJSDocCommentsAndTags(node)
@@ -33,7 +34,12 @@ const docOf = (node: ts.Node) =>
     .map((d) => ts.getTextOfJSDocComment(d.comment) ?? '')
     .join(' ');
 // `<` would open an HTML tag in the site's Markdown (VitePress compiles pages as Vue templates).
-const cell = (t: string) => t.replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|').replace(/</g, '&lt;').trim();
+const cell = (t: string) =>
+  t
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(/\|/g, '\\|')
+    .replace(/</g, '&lt;')
+    .trim();
 const code = (t: string) => '`' + t.replace(/\s+/g, ' ').replace(/\|/g, '\\|') + '`';
 
 export interface UseOption {
@@ -49,14 +55,24 @@ export interface UseOption {
 export function useOptions(): UseOption[] {
   const fixtures = parse('framework/fixtures.ts');
   const use = parse('framework/use-options.ts');
-  const iface = use.statements.find((s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === 'NestwrightOptions');
+  const iface = use.statements.find(
+    (s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === 'NestwrightOptions',
+  );
   if (!iface) throw new Error('framework/use-options.ts: interface NestwrightOptions not found');
   const declared = new Map(
-    iface.members.filter(ts.isPropertySignature).map((m) => [(m.name as ts.Identifier).text, { type: m.type?.getText(use) ?? 'unknown', doc: docOf(m) }]),
+    iface.members
+      .filter(ts.isPropertySignature)
+      .map((m) => [(m.name as ts.Identifier).text, { type: m.type?.getText(use) ?? 'unknown', doc: docOf(m) }]),
   );
   let layer: ts.ObjectLiteralExpression | undefined;
   const find = (n: ts.Node): void => {
-    if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && n.name.text === 'withOptions' && n.initializer && ts.isCallExpression(n.initializer)) {
+    if (
+      ts.isVariableDeclaration(n) &&
+      ts.isIdentifier(n.name) &&
+      n.name.text === 'withOptions' &&
+      n.initializer &&
+      ts.isCallExpression(n.initializer)
+    ) {
       const arg = n.initializer.arguments[0];
       if (arg && ts.isObjectLiteralExpression(arg)) layer = arg;
     }
@@ -66,15 +82,26 @@ export function useOptions(): UseOption[] {
   if (!layer) throw new Error('framework/fixtures.ts: const withOptions = base.extend({ … }) not found');
   const out: UseOption[] = [];
   for (const p of layer.properties) {
-    if (!ts.isPropertyAssignment(p) || !ts.isIdentifier(p.name) || !ts.isArrayLiteralExpression(p.initializer)) continue;
+    if (!ts.isPropertyAssignment(p) || !ts.isIdentifier(p.name) || !ts.isArrayLiteralExpression(p.initializer))
+      continue;
     const name = p.name.text;
     const [value, opts] = p.initializer.elements;
     if (!value || !opts || !ts.isObjectLiteralExpression(opts)) continue;
-    const flags = new Map(opts.properties.filter(ts.isPropertyAssignment).map((a) => [(a.name as ts.Identifier).text, a.initializer.getText(fixtures)]));
+    const flags = new Map(
+      opts.properties
+        .filter(ts.isPropertyAssignment)
+        .map((a) => [(a.name as ts.Identifier).text, a.initializer.getText(fixtures)]),
+    );
     if (flags.get('option') !== 'true' || name.startsWith('_') || name in RENAMED_OPTIONS) continue;
     const decl = declared.get(name);
     if (!decl) throw new Error(`framework/use-options.ts: option '${name}' of fixtures.ts is not in NestwrightOptions`);
-    out.push({ name, scope: flags.get('scope') === "'worker'" ? 'worker' : 'test', default: value.getText(fixtures), type: decl.type, doc: decl.doc });
+    out.push({
+      name,
+      scope: flags.get('scope') === "'worker'" ? 'worker' : 'test',
+      default: value.getText(fixtures),
+      type: decl.type,
+      doc: decl.doc,
+    });
   }
   return out;
 }
@@ -86,7 +113,13 @@ function fieldDocs(file: string): Map<string, string> {
   const visit = (n: ts.Node, owner: string | null): void => {
     let next = owner;
     if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name)) next = n.name.text;
-    if (next && ts.isPropertyAssignment(n) && ts.isIdentifier(n.name) && n.parent.parent && !ts.isPropertyAssignment(n.parent.parent)) {
+    if (
+      next &&
+      ts.isPropertyAssignment(n) &&
+      ts.isIdentifier(n.name) &&
+      n.parent.parent &&
+      !ts.isPropertyAssignment(n.parent.parent)
+    ) {
       const d = docOf(n);
       if (d && !docs.has(`${next}.${n.name.text}`)) docs.set(`${next}.${n.name.text}`, d);
     }
@@ -99,10 +132,16 @@ function fieldDocs(file: string): Map<string, string> {
 /** One row per field of an object's JSON Schema: type, default, description (its `.describe()`, else its doc comment). */
 function fieldRows(schema: Json, docs: (field: string) => string, prefix = ''): string[] {
   return Object.entries<Json>(schema.properties ?? {}).flatMap(([field, s]) => {
-    const def = s.default !== undefined ? code(JSON.stringify(s.default)) : (schema.required ?? []).includes(field) ? 'required' : 'none';
+    const def =
+      s.default !== undefined
+        ? code(JSON.stringify(s.default))
+        : (schema.required ?? []).includes(field)
+          ? 'required'
+          : 'none';
     const row = `| \`${prefix}${field}\` | ${typeOf(s).replace(/</g, '&lt;')} | ${def} | ${cell(s.description ?? docs(prefix + field))} |`;
     // An object of named fields (adb's `runtime`, `use.ai.budget`) gets a row per field below its own.
-    const inner = s.type === 'object' && s.properties ? s : (s.anyOf ?? []).find((x: Json) => x.type === 'object' && x.properties);
+    const inner =
+      s.type === 'object' && s.properties ? s : (s.anyOf ?? []).find((x: Json) => x.type === 'object' && x.properties);
     return inner && !prefix ? [row, ...fieldRows(inner, docs, `${prefix}${field}.`)] : [row];
   });
 }
@@ -119,18 +158,31 @@ const PROVIDER_VARS: Record<string, string[]> = {
 
 /** The generated part of docs/configuration.md. */
 export function renderOptionTables(): string {
-  const rows = useOptions().map((o) => `| [\`${o.name}\`](#${o.name.toLowerCase()}) | ${o.scope} | ${o.default === 'undefined' ? 'none' : code(o.default)} | ${code(o.type)} |`);
-  const details = useOptions().map((o) => `### ${o.name}\n\n${o.scope === 'worker' ? 'Worker' : 'Test'} scope · default ${o.default === 'undefined' ? 'none' : code(o.default)} · type ${code(o.type)}\n\n${cell(o.doc)}\n`);
+  const rows = useOptions().map(
+    (o) =>
+      `| [\`${o.name}\`](#${o.name.toLowerCase()}) | ${o.scope} | ${o.default === 'undefined' ? 'none' : code(o.default)} | ${code(o.type)} |`,
+  );
+  const details = useOptions().map(
+    (o) =>
+      `### ${o.name}\n\n${o.scope === 'worker' ? 'Worker' : 'Test'} scope · default ${o.default === 'undefined' ? 'none' : code(o.default)} · type ${code(o.type)}\n\n${cell(o.doc)}\n`,
+  );
 
   const aiDocs = fieldDocs('framework/ai/options.ts');
   const ai = fieldRows(jsonSchema(AiOptionsSchema), (f) => aiDocs.get(`AiOptionsSchema.${f}`) ?? '');
 
-  const providerDocs = new Map([...fieldDocs('device-runtime/providers/options.ts'), ...fieldDocs('device-runtime/providers/adb/options.ts'), ...fieldDocs('device-runtime/providers/emulator/options.ts')]);
+  const providerDocs = new Map([
+    ...fieldDocs('device-runtime/providers/options.ts'),
+    ...fieldDocs('device-runtime/providers/adb/options.ts'),
+    ...fieldDocs('device-runtime/providers/emulator/options.ts'),
+  ]);
   const providers = DeviceOptionsSchema.options.map((variant) => {
     const schema = jsonSchema(variant);
     const name = String(schema.properties.provider.const);
     const vars = PROVIDER_VARS[name] ?? [];
-    const fields = { ...schema, properties: Object.fromEntries(Object.entries<Json>(schema.properties).filter(([k]) => k !== 'provider')) };
+    const fields = {
+      ...schema,
+      properties: Object.fromEntries(Object.entries<Json>(schema.properties).filter(([k]) => k !== 'provider')),
+    };
     const table = fieldRows(fields, (f) => vars.map((v) => providerDocs.get(`${v}.${f}`)).find(Boolean) ?? '');
     return `#### provider: '${name}'\n\n| field | type | default | description |\n|---|---|---|---|\n${table.join('\n')}\n`;
   });

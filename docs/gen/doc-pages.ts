@@ -15,7 +15,9 @@ export const DOCS = join(ROOT, 'docs');
 
 /** The pages the checks read: every docs/*.md, and the repository's own README and CONTRIBUTING. */
 export function pageFiles(): string[] {
-  const pages = readdirSync(DOCS).filter((f) => f.endsWith('.md')).map((f) => join(DOCS, f));
+  const pages = readdirSync(DOCS)
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => join(DOCS, f));
   return [...pages, join(ROOT, 'README.md'), join(ROOT, 'CONTRIBUTING.md')].filter((f) => existsSync(f)).sort();
 }
 
@@ -38,7 +40,15 @@ export function blocksOf(file: string): Block[] {
     const start = i + 1;
     let j = start;
     while (j < lines.length && !lines[j]!.trimStart().startsWith(fence!)) j++;
-    out.push({ file, line: start + 1, lang: lang ?? '', code: lines.slice(start, j).map((l) => l.slice(Math.min(indent!.length, l.length - l.trimStart().length))).join('\n') });
+    out.push({
+      file,
+      line: start + 1,
+      lang: lang ?? '',
+      code: lines
+        .slice(start, j)
+        .map((l) => l.slice(Math.min(indent!.length, l.length - l.trimStart().length)))
+        .join('\n'),
+    });
     i = j;
   }
   return out;
@@ -110,8 +120,10 @@ export function linkProblem(link: Link): string | null {
     return `${where}: a page of docs/ links outside docs/, which the site does not have; name the file as code instead`;
   }
   if (anchor !== undefined) {
-    if (statSync(target).isDirectory() || !target.endsWith('.md')) return `${where}: an anchor on a file that is not a page`;
-    if (!anchorsOf(target).has(anchor)) return `${where}: ${relative(ROOT, target)} has no heading or <a id> with the anchor #${anchor} `;
+    if (statSync(target).isDirectory() || !target.endsWith('.md'))
+      return `${where}: an anchor on a file that is not a page`;
+    if (!anchorsOf(target).has(anchor))
+      return `${where}: ${relative(ROOT, target)} has no heading or <a id> with the anchor #${anchor} `;
   }
   return null;
 }

@@ -34,32 +34,62 @@ export function typeOf(s: Json | undefined): string {
   const alt = s.anyOf ?? s.oneOf;
   if (alt) return alt.map((x: Json) => typeOf(x)).join(' \\| ');
   if (s.type === 'array') return s.prefixItems ? `[${s.prefixItems.map(typeOf).join(', ')}]` : `${typeOf(s.items)}[]`;
-  if (s.type === 'object') return s.additionalProperties && typeof s.additionalProperties === 'object' && !s.properties ? `record of ${typeOf(s.additionalProperties)}` : 'object';
+  if (s.type === 'object')
+    return s.additionalProperties && typeof s.additionalProperties === 'object' && !s.properties
+      ? `record of ${typeOf(s.additionalProperties)}`
+      : 'object';
   // zod writes the safe-integer range on every int: not worth a reader's time.
   const big = (n: number) => Math.abs(n) >= Number.MAX_SAFE_INTEGER;
-  const bounds = [s.minimum !== undefined && !big(s.minimum) ? `≥ ${s.minimum}` : '', s.maximum !== undefined && !big(s.maximum) ? `≤ ${s.maximum}` : '', s.minLength ? `length ≥ ${s.minLength}` : '', s.maxLength ? `length ≤ ${s.maxLength}` : ''].filter(Boolean);
-  return [Array.isArray(s.type) ? s.type.join(' \\| ') : s.type ?? 'any', ...bounds].join(' ');
+  const bounds = [
+    s.minimum !== undefined && !big(s.minimum) ? `≥ ${s.minimum}` : '',
+    s.maximum !== undefined && !big(s.maximum) ? `≤ ${s.maximum}` : '',
+    s.minLength ? `length ≥ ${s.minLength}` : '',
+    s.maxLength ? `length ≤ ${s.maxLength}` : '',
+  ].filter(Boolean);
+  return [Array.isArray(s.type) ? s.type.join(' \\| ') : (s.type ?? 'any'), ...bounds].join(' ');
 }
 
 // `<` as an entity: the docs site compiles Markdown as Vue templates, where `<hex>` opens a tag.
-const cell = (t: unknown) => String(t ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ').replace(/</g, '&lt;');
+const cell = (t: unknown) =>
+  String(t ?? '')
+    .replace(/\|/g, '\\|')
+    .replace(/\n/g, ' ')
+    .replace(/</g, '&lt;');
 
 /** One row per property of an object schema: name, type, required/default, description. */
 export function fieldTable(schema: Json, opts: { input: boolean }): string {
   const props: Record<string, Json> = schema.properties ?? {};
   const required = new Set<string>(schema.required ?? []);
   if (Object.keys(props).length === 0) return '_none_\n';
-  const head = opts.input ? '| argument | type | required | description |\n|---|---|---|---|' : '| field | type | always | description |\n|---|---|---|---|';
+  const head = opts.input
+    ? '| argument | type | required | description |\n|---|---|---|---|'
+    : '| field | type | always | description |\n|---|---|---|---|';
   const rows = Object.entries(props).map(([name, p]) => {
-    const need = required.has(name) ? 'yes' : p.default !== undefined ? `no (default ${JSON.stringify(p.default)})` : 'no';
-    const desc = [p.description, p.type === 'object' && p.properties ? `fields: ${Object.keys(p.properties).join(', ')}` : '', p.type === 'array' && p.items?.properties ? `items: ${Object.keys(p.items.properties).join(', ')}` : ''].filter(Boolean).join('; ');
+    const need = required.has(name)
+      ? 'yes'
+      : p.default !== undefined
+        ? `no (default ${JSON.stringify(p.default)})`
+        : 'no';
+    const desc = [
+      p.description,
+      p.type === 'object' && p.properties ? `fields: ${Object.keys(p.properties).join(', ')}` : '',
+      p.type === 'array' && p.items?.properties ? `items: ${Object.keys(p.items.properties).join(', ')}` : '',
+    ]
+      .filter(Boolean)
+      .join('; ');
     return `| \`${name}\` | ${typeOf(p).replace(/\|(?! )/g, '\\|')} | ${need} | ${cell(desc)} |`;
   });
   return [head, ...rows].join('\n') + '\n';
 }
 
 function toolSection(tool: (typeof TOOL_LIST)[number]): string {
-  const flags = [tool.mutating ? 'mutating (needs an EXCLUSIVE lease)' : 'read-only', tool.dangerous ? 'dangerous (needs approval)' : '', tool.extension ? `**nestwright extension**${tool.group ? ` (\`${tool.group}\`)` : ''}` : ''].filter(Boolean).join(' · ');
+  const flags = [
+    tool.mutating ? 'mutating (needs an EXCLUSIVE lease)' : 'read-only',
+    tool.dangerous ? 'dangerous (needs approval)' : '',
+    tool.extension ? `**nestwright extension**${tool.group ? ` (\`${tool.group}\`)` : ''}` : '',
+  ]
+    .filter(Boolean)
+    .join(' · ');
   const input = inputJsonSchema(tool) as Json;
   const result = resultJsonSchema(tool) as Json;
   const refine = tool.name === 'app_intent' ? '\nAt least one of `data`, `package` or `component` is required.\n' : '';
@@ -76,7 +106,9 @@ function toolSection(tool: (typeof TOOL_LIST)[number]): string {
     '**Result**',
     '',
     fieldTable(result, { input: false }),
-    `**Errors**: ${errorCodesOf(tool.name as ToolName).map((c) => `\`${c}\``).join(', ')}`,
+    `**Errors**: ${errorCodesOf(tool.name as ToolName)
+      .map((c) => `\`${c}\``)
+      .join(', ')}`,
     '',
   ].join('\n');
 }
@@ -105,7 +137,10 @@ export function renderProtocolDoc(): string {
     '',
     `${TOOL_LIST.length} tools. Every call returns its result, or the error envelope.`,
     '',
-    ...[...groups.entries()].flatMap(([g, tools]) => [`Group \`${g}_*\`: ${tools.map((t) => `[\`${t.name}\`](#${t.name})`).join(', ')}`, '']),
+    ...[...groups.entries()].flatMap(([g, tools]) => [
+      `Group \`${g}_*\`: ${tools.map((t) => `[\`${t.name}\`](#${t.name})`).join(', ')}`,
+      '',
+    ]),
     ...TOOL_LIST.map(toolSection),
     '## <a id="observation-fields"></a>Observation fields',
     '',
@@ -148,7 +183,7 @@ function textMatching(): string[] {
   return [
     '## <a id="text-matching"></a>Text matching',
     '',
-    'One selector engine (`device-runtime/protocol/selector.ts`) gives text one meaning everywhere: the framework\'s',
+    "One selector engine (`device-runtime/protocol/selector.ts`) gives text one meaning everywhere: the framework's",
     'locators, skills replayed on either side (`skill_run`), `ui_find` and `ui_wait_for` in the simulator.',
     '',
     '| written | matches a node when | example |',
@@ -161,7 +196,7 @@ function textMatching(): string[] {
     '| `has-text=Milk` (`filter({ hasText })`) | its full text — its own and every descendant\'s text (a node without text: its description), joined by spaces — contains it; quoted: case-sensitive, whitespace still normalized | keeps a list row whose checkbox reads "Milk" |',
     '| `id=save`, `ui_find {res_id}` | its resource id is `save` in any package, or equals a full id `pkg:id/save` | |',
     '',
-    'Steps joined by `>>` search the descendants of the previous step\'s matches. `ui_find`\'s `selector` and its exact',
+    "Steps joined by `>>` search the descendants of the previous step's matches. `ui_find`'s `selector` and its exact",
     'fields must all hold for the same node.',
     '',
   ];

@@ -108,13 +108,18 @@ const flagsOf = (words: string[]) =>
     .map((w) => w.split('=')[0]!);
 
 /** Whether a help text names a flag as an option (`--port`, `-o`), not as part of a longer one. */
-const names = (help: string, flag: string) => new RegExp(`(^|[\\s\\[(|,])${flag.replace(/[-]/g, '\\-')}(?![\\w-])`, 'm').test(help);
+const names = (help: string, flag: string) =>
+  new RegExp(`(^|[\\s\\[(|,])${flag.replace(/[-]/g, '\\-')}(?![\\w-])`, 'm').test(help);
 
 /** Text that environment variables are looked up in: the sources that read them. */
 function sourceText(): string {
   const dirs = ['framework', 'device-runtime', 'cli', 'reporters', 'bin', 'ci'];
   return dirs
-    .flatMap((d) => readdirSync(join(ROOT, d), { recursive: true, encoding: 'utf8' }).filter((f) => /\.(ts|js|mjs|sh|yml)$/.test(f) && !f.includes('node_modules')).map((f) => join(ROOT, d, f)))
+    .flatMap((d) =>
+      readdirSync(join(ROOT, d), { recursive: true, encoding: 'utf8' })
+        .filter((f) => /\.(ts|js|mjs|sh|yml)$/.test(f) && !f.includes('node_modules'))
+        .map((f) => join(ROOT, d, f)),
+    )
     .map((f) => readFileSync(f, 'utf8'))
     .join('\n');
 }
@@ -142,7 +147,11 @@ export class HelpTexts {
   }
   playwright(command?: string): Promise<string> {
     return this.once(`playwright ${command ?? ''}`, () =>
-      run(process.execPath, [join(ROOT, 'node_modules/@playwright/test/cli.js'), ...(command ? [command, '--help'] : ['--help'])], { cwd: ROOT, timeout: 120_000 }).then(
+      run(
+        process.execPath,
+        [join(ROOT, 'node_modules/@playwright/test/cli.js'), ...(command ? [command, '--help'] : ['--help'])],
+        { cwd: ROOT, timeout: 120_000 },
+      ).then(
         (r) => r.stdout + r.stderr,
         (e: { stdout?: string; stderr?: string }) => `${e.stdout ?? ''}${e.stderr ?? ''}`,
       ),
@@ -171,7 +180,8 @@ async function captured(argv: string[]): Promise<string> {
 }
 
 /** The commands a top-level help lists (`  name  summary` lines under `Commands:`). */
-const commandsIn = (help: string) => new Set([...help.split(/Commands:/)[1]?.matchAll(/^ {2}([a-z][\w-]*)/gm) ?? []].map((m) => m[1]!));
+const commandsIn = (help: string) =>
+  new Set([...(help.split(/Commands:/)[1]?.matchAll(/^ {2}([a-z][\w-]*)/gm) ?? [])].map((m) => m[1]!));
 
 /** What is wrong with the commands of the pages' shell blocks, one line per problem. */
 export async function shellProblems(commands: Command[], help = new HelpTexts()): Promise<string[]> {
@@ -185,7 +195,8 @@ export async function shellProblems(commands: Command[], help = new HelpTexts())
     while (words.length && /^[A-Z_][A-Z0-9_]*=/.test(words[0]!)) {
       const name = words.shift()!.split('=')[0]!;
       sources ??= sourceText();
-      if (!sources.includes(name)) problems.push(`${where}: the environment variable ${name} is read nowhere in the sources`);
+      if (!sources.includes(name))
+        problems.push(`${where}: the environment variable ${name} is read nowhere in the sources`);
     }
     if (words.length === 0) continue;
     let [head, ...rest] = words as [string, ...string[]];
@@ -203,17 +214,26 @@ export async function shellProblems(commands: Command[], help = new HelpTexts())
         continue;
       }
       // `nestwright test` hands its arguments to `playwright test`.
-      const own = head === 'nestwright' && sub === 'test' ? await help.playwright('test') : head === 'nestwright' ? await help.nestwright(sub) : await help.playwright(sub);
-      for (const f of flagsOf(rest.slice(1))) if (!names(own, f)) problems.push(`${line}: \`${head} ${sub} --help\` lists no ${f}`);
+      const own =
+        head === 'nestwright' && sub === 'test'
+          ? await help.playwright('test')
+          : head === 'nestwright'
+            ? await help.nestwright(sub)
+            : await help.playwright(sub);
+      for (const f of flagsOf(rest.slice(1)))
+        if (!names(own, f)) problems.push(`${line}: \`${head} ${sub} --help\` lists no ${f}`);
     } else if (head === 'npm') {
       const [cmd, script] = rest;
       if (!cmd || !NPM_COMMANDS.has(cmd)) problems.push(`${line}: npm ${cmd ?? ''} is not a command these pages use`);
-      else if (cmd === 'run' && !(script && script in scripts)) problems.push(`${line}: package.json has no script "${script}"`);
+      else if (cmd === 'run' && !(script && script in scripts))
+        problems.push(`${line}: package.json has no script "${script}"`);
     } else if (head === 'bash' || head.includes('/')) {
       const file = head === 'bash' ? rest[0] : head;
       if (!file || !existsSync(join(ROOT, file))) problems.push(`${line}: no file ${file} in the repository`);
     } else if (!(head in EXTERNAL)) {
-      problems.push(`${line}: "${head}" is neither a command of this package nor one of the programs the pages are about (EXTERNAL in docs/gen/shell-check.ts)`);
+      problems.push(
+        `${line}: "${head}" is neither a command of this package nor one of the programs the pages are about (EXTERNAL in docs/gen/shell-check.ts)`,
+      );
     }
   }
   return problems;

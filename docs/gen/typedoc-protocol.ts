@@ -7,7 +7,15 @@
  *
  * It imports the protocol's TypeScript, so `npm run docs` runs TypeDoc under tsx.
  */
-import { Comment, Converter, ReflectionKind, type Application, type CommentDisplayPart, type Context, type DeclarationReflection } from 'typedoc';
+import {
+  Comment,
+  Converter,
+  ReflectionKind,
+  type Application,
+  type CommentDisplayPart,
+  type Context,
+  type DeclarationReflection,
+} from 'typedoc';
 import * as protocol from '../../device-runtime/protocol/index.js';
 
 const { TOOL_LIST } = protocol;
@@ -17,7 +25,11 @@ const PAGE = '../../../protocol.md';
 function derived(r: DeclarationReflection, names: Set<string>): string | null {
   const tool = TOOL_LIST.find((t) => t.name === r.name);
   if (tool && r.kindOf(ReflectionKind.Variable)) {
-    const marks = [tool.mutating ? 'mutating' : '', tool.dangerous ? 'dangerous (needs approval)' : '', tool.extension ? 'a nestwright extension' : ''].filter(Boolean);
+    const marks = [
+      tool.mutating ? 'mutating' : '',
+      tool.dangerous ? 'dangerous (needs approval)' : '',
+      tool.extension ? 'a nestwright extension' : '',
+    ].filter(Boolean);
     return `The \`${tool.name}\` tool: ${tool.description}${marks.length ? ` (${marks.join(', ')})` : ''} Step title: \`${tool.title}\`. Arguments, result and errors: [docs/protocol.md](${PAGE}#${tool.name}).`;
   }
   const group = /^([a-z]+)Tools$/.exec(r.name);
@@ -28,7 +40,9 @@ function derived(r: DeclarationReflection, names: Set<string>): string | null {
   }
   const schema = /^(\w+)Schema$/.exec(r.name);
   if (schema && r.kindOf(ReflectionKind.Variable)) {
-    return names.has(schema[1]!) ? `The zod schema of {@link ${schema[1]}}: the client and the runtime both parse with it.` : 'A zod schema of the protocol: the client and the runtime both parse with it.';
+    return names.has(schema[1]!)
+      ? `The zod schema of {@link ${schema[1]}}: the client and the runtime both parse with it.`
+      : 'A zod schema of the protocol: the client and the runtime both parse with it.';
   }
   if (r.kindOf(ReflectionKind.TypeAlias) && names.has(`${r.name}Schema`)) {
     return `Inferred from {@link ${r.name}Schema} (the schema is the contract; docs/protocol.md describes its fields).`;
@@ -38,10 +52,13 @@ function derived(r: DeclarationReflection, names: Set<string>): string | null {
 
 /** Text with `{@link X}` as TypeDoc's display parts (the links are resolved after this event). */
 function parts(text: string): CommentDisplayPart[] {
-  return text.split(/(\{@link \w+\})/).filter(Boolean).map((p) => {
-    const link = /^\{@link (\w+)\}$/.exec(p);
-    return link ? { kind: 'inline-tag', tag: '@link', text: link[1]! } : { kind: 'text', text: p };
-  });
+  return text
+    .split(/(\{@link \w+\})/)
+    .filter(Boolean)
+    .map((p) => {
+      const link = /^\{@link (\w+)\}$/.exec(p);
+      return link ? { kind: 'inline-tag', tag: '@link', text: link[1]! } : { kind: 'text', text: p };
+    });
 }
 
 export function load(app: Application): void {

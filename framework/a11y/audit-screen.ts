@@ -1,8 +1,26 @@
 import type { UiNode } from '../../device-runtime/protocol/index.js';
 import { NestwrightError } from '../errors.js';
 import { imageContrast, textContrast } from './contrast.js';
-import { RULE_NAMES, RULES, SEVERITY_RANK, type AuditInput, type RawFinding, type RuleName, type Severity } from './rules.js';
-import { childrenOf, duplicateClickableBounds, duplicateSpeakableText, editableContentDesc, linkPurposeUnclear, redundantDescription, speakableTextPresent, touchTargetSize, traversalOrder } from './tree-checks.js';
+import {
+  RULE_NAMES,
+  RULES,
+  SEVERITY_RANK,
+  type AuditInput,
+  type RawFinding,
+  type RuleName,
+  type Severity,
+} from './rules.js';
+import {
+  childrenOf,
+  duplicateClickableBounds,
+  duplicateSpeakableText,
+  editableContentDesc,
+  linkPurposeUnclear,
+  redundantDescription,
+  speakableTextPresent,
+  touchTargetSize,
+  traversalOrder,
+} from './tree-checks.js';
 
 /** Which rules run: all by default, `only` these, or all `except` these (ATF's names). */
 export interface RuleSelection {
@@ -14,16 +32,27 @@ export interface RuleSelection {
 export function selectRules(api: string, sel: RuleSelection | undefined): RuleName[] {
   if (sel === undefined) return RULE_NAMES;
   if (typeof sel !== 'object' || sel === null || Array.isArray(sel)) {
-    throw new NestwrightError(api, `options.rules must be { only: [...] } or { except: [...] } with rule names (${RULE_NAMES.join(', ')})`, { code: 'INVALID_ARGUMENT' });
+    throw new NestwrightError(
+      api,
+      `options.rules must be { only: [...] } or { except: [...] } with rule names (${RULE_NAMES.join(', ')})`,
+      { code: 'INVALID_ARGUMENT' },
+    );
   }
   for (const key of ['only', 'except'] as const) {
     const list = sel[key];
     if (list === undefined) continue;
-    if (!Array.isArray(list)) throw new NestwrightError(api, `options.rules.${key} must be an array of rule names`, { code: 'INVALID_ARGUMENT' });
+    if (!Array.isArray(list))
+      throw new NestwrightError(api, `options.rules.${key} must be an array of rule names`, {
+        code: 'INVALID_ARGUMENT',
+      });
     for (const name of list) {
       if (!(RULE_NAMES as string[]).includes(name)) {
         const near = RULE_NAMES.find((r) => r.toLowerCase().startsWith(String(name).toLowerCase().slice(0, 6)));
-        throw new NestwrightError(api, `options.rules.${key}: unknown rule "${String(name)}"${near ? ` (did you mean ${near}?)` : ''}; the rules are ${RULE_NAMES.join(', ')}`, { code: 'INVALID_ARGUMENT' });
+        throw new NestwrightError(
+          api,
+          `options.rules.${key}: unknown rule "${String(name)}"${near ? ` (did you mean ${near}?)` : ''}; the rules are ${RULE_NAMES.join(', ')}`,
+          { code: 'INVALID_ARGUMENT' },
+        );
       }
     }
   }
@@ -33,7 +62,11 @@ export function selectRules(api: string, sel: RuleSelection | undefined): RuleNa
 export function checkSeverity(api: string, s: unknown): Severity {
   if (s === undefined) return 'info';
   if (s === 'error' || s === 'warning' || s === 'info') return s;
-  throw new NestwrightError(api, `options.minimumSeverity must be 'error', 'warning' or 'info', got ${JSON.stringify(s)}`, { code: 'INVALID_ARGUMENT' });
+  throw new NestwrightError(
+    api,
+    `options.minimumSeverity must be 'error', 'warning' or 'info', got ${JSON.stringify(s)}`,
+    { code: 'INVALID_ARGUMENT' },
+  );
 }
 
 /** True when any selected rule reads pixels: only then is a screenshot taken. */
@@ -45,7 +78,11 @@ export const needsPixels = (rules: RuleName[]) => rules.some((r) => RULES[r].pix
  * report (excluded locators and what is outside an audited subtree); they still take part as
  * neighbours (a duplicate of an excluded node is still a duplicate).
  */
-export function auditScreen(input: AuditInput, rules: RuleName[], opts: { skip?: ReadonlySet<string>; minimumSeverity?: Severity } = {}): RawFinding[] {
+export function auditScreen(
+  input: AuditInput,
+  rules: RuleName[],
+  opts: { skip?: ReadonlySet<string>; minimumSeverity?: Severity } = {},
+): RawFinding[] {
   const kids = childrenOf(input.nodes);
   const byId = new Map<string, UiNode>(input.nodes.map((n) => [n.id, n]));
   const run: Record<RuleName, () => RawFinding[]> = {

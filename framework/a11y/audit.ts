@@ -72,81 +72,166 @@ const DEFAULT_DENSITY = 420;
  * every node, a screenshot when a contrast rule runs or a finding is to be outlined, then the
  * checks, as one trajectory step whose after-picture frames the findings.
  */
-export async function accessibilityAudit(driver: AppDriver, api: string, scope: Locator | null, opts: AccessibilityAuditOptions = {}): Promise<AccessibilityAuditResult> {
+export async function accessibilityAudit(
+  driver: AppDriver,
+  api: string,
+  scope: Locator | null,
+  opts: AccessibilityAuditOptions = {},
+): Promise<AccessibilityAuditResult> {
   const rules = selectRules(api, opts.rules);
   const minimumSeverity = checkSeverity(api, opts.minimumSeverity);
-  if (opts.exclude !== undefined && (!Array.isArray(opts.exclude) || opts.exclude.some((l) => !(l instanceof Locator)))) {
-    throw new NestwrightError(api, 'options.exclude must be an array of locators (app.getBy…())', { code: 'INVALID_ARGUMENT' });
+  if (
+    opts.exclude !== undefined &&
+    (!Array.isArray(opts.exclude) || opts.exclude.some((l) => !(l instanceof Locator)))
+  ) {
+    throw new NestwrightError(api, 'options.exclude must be an array of locators (app.getBy…())', {
+      code: 'INVALID_ARGUMENT',
+    });
   }
   const file = opts.baseline !== undefined ? baselineFile(api, opts.baseline) : null;
   // Read before anything runs: a malformed baseline fails at once and is never written over.
   const previous = file ? readBaseline(api, file) : null;
   const title = `Accessibility audit${scope ? ` of ${scope}` : ''}`;
-  return driver.steps.step({ kind: 'assertion', api, title, selector: scope ? scope.toString() : null }, async (rec) => {
-    const obs = await stableObservation(driver, api);
-    rec.before = obs.snapshot_id;
-    rec.after = obs.snapshot_id;
-    const info = await driver.calls.client.info().catch(() => null);
-    const density = info?.device.screen.density || DEFAULT_DENSITY;
-    let png: Buffer | null = needsPixels(rules) ? await driver.screenshots.take(api, 0.5) : null;
-    let img = png ? decode(png) : null;
-    const skip = new Set<string>();
-    for (const l of opts.exclude ?? []) for (const id of subtree(obs.nodes, resolveSteps(obs.nodes, l.steps).map((n) => n.id))) skip.add(id);
-    if (scope) {
-      const roots = resolveSteps(obs.nodes, scope.steps);
-      if (roots.length === 0) throw new NestwrightError(api, `${scope} matches no node on this screen; nothing to audit`, { code: 'NODE_NOT_FOUND' });
-      const inside = subtree(obs.nodes, roots.map((n) => n.id));
-      for (const n of obs.nodes) if (!inside.has(n.id)) skip.add(n.id);
-    }
-    const raw = auditScreen({ nodes: obs.nodes, density, screen: obs.screen, pixels: img }, rules, { skip, minimumSeverity });
-    const screen = obs.activity ?? obs.package ?? 'unknown';
-    const testTitle = inTest() ? test.info().titlePath.slice(1).join(' › ') : '';
-    const name = (n: UiNode) => selectorOf(obs.nodes, n);
-    const accepted = new Map<string, number>();
-    for (const e of previous ?? []) if (e.test === testTitle && e.screen === screen) accepted.set(entryKey(e), (accepted.get(entryKey(e)) ?? 0) + 1);
-    const findings: AccessibilityFinding[] = raw.map((f) => {
-      const selector = name(f.node);
-      const key = entryKey({ test: testTitle, screen, rule: f.rule, selector });
-      const left = accepted.get(key) ?? 0;
-      if (left > 0) accepted.set(key, left - 1);
-      return { rule: f.rule, severity: f.severity, message: f.message, selector, locator: new Locator(driver, parseSelector(selector, api)), node: f.node, measured: f.measured, related: (f.related ?? []).map(name), baselined: left > 0 };
-    });
-    let written: string | null = null;
-    if (file) {
-      const mode = inTest() ? test.info().config.updateSnapshots : 'none';
-      const hasEntries = (previous ?? []).some((e) => e.test === testTitle && e.screen === screen);
-      if (mode === 'all' || mode === 'changed' || (mode === 'missing' && !previous) || (mode === 'missing' && !hasEntries && findings.length > 0)) {
-        const changed = mode === 'all' || findings.some((f) => !f.baselined) || [...accepted.values()].some((n) => n > 0);
-        if (changed || !previous) {
-          writeBaseline(file, previous, testTitle, screen, findings.map((f) => ({ test: testTitle, screen, rule: f.rule, selector: f.selector })));
-          written = file;
+  return driver.steps.step(
+    { kind: 'assertion', api, title, selector: scope ? scope.toString() : null },
+    async (rec) => {
+      const obs = await stableObservation(driver, api);
+      rec.before = obs.snapshot_id;
+      rec.after = obs.snapshot_id;
+      const info = await driver.calls.client.info().catch(() => null);
+      const density = info?.device.screen.density || DEFAULT_DENSITY;
+      let png: Buffer | null = needsPixels(rules) ? await driver.screenshots.take(api, 0.5) : null;
+      let img = png ? decode(png) : null;
+      const skip = new Set<string>();
+      for (const l of opts.exclude ?? [])
+        for (const id of subtree(
+          obs.nodes,
+          resolveSteps(obs.nodes, l.steps).map((n) => n.id),
+        ))
+          skip.add(id);
+      if (scope) {
+        const roots = resolveSteps(obs.nodes, scope.steps);
+        if (roots.length === 0)
+          throw new NestwrightError(api, `${scope} matches no node on this screen; nothing to audit`, {
+            code: 'NODE_NOT_FOUND',
+          });
+        const inside = subtree(
+          obs.nodes,
+          roots.map((n) => n.id),
+        );
+        for (const n of obs.nodes) if (!inside.has(n.id)) skip.add(n.id);
+      }
+      const raw = auditScreen({ nodes: obs.nodes, density, screen: obs.screen, pixels: img }, rules, {
+        skip,
+        minimumSeverity,
+      });
+      const screen = obs.activity ?? obs.package ?? 'unknown';
+      const testTitle = inTest() ? test.info().titlePath.slice(1).join(' › ') : '';
+      const name = (n: UiNode) => selectorOf(obs.nodes, n);
+      const accepted = new Map<string, number>();
+      for (const e of previous ?? [])
+        if (e.test === testTitle && e.screen === screen)
+          accepted.set(entryKey(e), (accepted.get(entryKey(e)) ?? 0) + 1);
+      const findings: AccessibilityFinding[] = raw.map((f) => {
+        const selector = name(f.node);
+        const key = entryKey({ test: testTitle, screen, rule: f.rule, selector });
+        const left = accepted.get(key) ?? 0;
+        if (left > 0) accepted.set(key, left - 1);
+        return {
+          rule: f.rule,
+          severity: f.severity,
+          message: f.message,
+          selector,
+          locator: new Locator(driver, parseSelector(selector, api)),
+          node: f.node,
+          measured: f.measured,
+          related: (f.related ?? []).map(name),
+          baselined: left > 0,
+        };
+      });
+      let written: string | null = null;
+      if (file) {
+        const mode = inTest() ? test.info().config.updateSnapshots : 'none';
+        const hasEntries = (previous ?? []).some((e) => e.test === testTitle && e.screen === screen);
+        if (
+          mode === 'all' ||
+          mode === 'changed' ||
+          (mode === 'missing' && !previous) ||
+          (mode === 'missing' && !hasEntries && findings.length > 0)
+        ) {
+          const changed =
+            mode === 'all' || findings.some((f) => !f.baselined) || [...accepted.values()].some((n) => n > 0);
+          if (changed || !previous) {
+            writeBaseline(
+              file,
+              previous,
+              testTitle,
+              screen,
+              findings.map((f) => ({ test: testTitle, screen, rule: f.rule, selector: f.selector })),
+            );
+            written = file;
+          }
+          if (mode !== 'missing') for (const f of findings) f.baselined = true;
         }
-        if (mode !== 'missing') for (const f of findings) f.baselined = true;
       }
-    }
-    if (findings.length > 0 && inTest()) {
-      png ??= await driver.screenshots.take(api, 0.5);
-      img ??= png ? decode(png) : null;
-      if (img) {
-        const shot = `step-${rec.index}-accessibility.png`;
-        await test.info().attach(shot, { body: outlineFindings(img, findings.map((f) => ({ bounds: f.node.bounds, severity: f.severity })), obs.screen.width), contentType: 'image/png' });
-        rec.screenshots.after = shot;
+      if (findings.length > 0 && inTest()) {
+        png ??= await driver.screenshots.take(api, 0.5);
+        img ??= png ? decode(png) : null;
+        if (img) {
+          const shot = `step-${rec.index}-accessibility.png`;
+          await test.info().attach(shot, {
+            body: outlineFindings(
+              img,
+              findings.map((f) => ({ bounds: f.node.bounds, severity: f.severity })),
+              obs.screen.width,
+            ),
+            contentType: 'image/png',
+          });
+          rec.screenshots.after = shot;
+        }
+        await test
+          .info()
+          .attach(`step-${rec.index}-accessibility.json`, {
+            body: JSON.stringify(findings.map(plain), null, 2),
+            contentType: 'application/json',
+          });
       }
-      await test.info().attach(`step-${rec.index}-accessibility.json`, { body: JSON.stringify(findings.map(plain), null, 2), contentType: 'application/json' });
-    }
-    return { findings, violations: findings.filter((f) => !f.baselined), rules, screen, snapshotId: obs.snapshot_id, baselineWritten: written };
-  });
+      return {
+        findings,
+        violations: findings.filter((f) => !f.baselined),
+        rules,
+        screen,
+        snapshotId: obs.snapshot_id,
+        baselineWritten: written,
+      };
+    },
+  );
 }
 
 function baselineFile(api: string, given: true | string): string {
-  if (given !== true && (typeof given !== 'string' || given === '')) throw new NestwrightError(api, 'options.baseline must be true or a file path relative to the spec', { code: 'INVALID_ARGUMENT' });
-  if (!inTest()) throw new NestwrightError(api, 'options.baseline needs a running test (it is a file beside the spec)', { code: 'USAGE' });
+  if (given !== true && (typeof given !== 'string' || given === ''))
+    throw new NestwrightError(api, 'options.baseline must be true or a file path relative to the spec', {
+      code: 'INVALID_ARGUMENT',
+    });
+  if (!inTest())
+    throw new NestwrightError(api, 'options.baseline needs a running test (it is a file beside the spec)', {
+      code: 'USAGE',
+    });
   return baselinePath(test.info().file, given);
 }
 
 /** A finding as JSON: the locator as its selector. */
 export function plain(f: AccessibilityFinding) {
-  return { rule: f.rule, severity: f.severity, selector: f.selector, message: f.message, measured: f.measured, related: f.related, baselined: f.baselined, bounds: f.node.bounds };
+  return {
+    rule: f.rule,
+    severity: f.severity,
+    selector: f.selector,
+    message: f.message,
+    measured: f.measured,
+    related: f.related,
+    baselined: f.baselined,
+    bounds: f.node.bounds,
+  };
 }
 
 function decode(png: Buffer): PNG | null {
@@ -171,15 +256,27 @@ function selectorOf(nodes: UiNode[], n: UiNode): string {
 /** Observe until two looks in a row show the same screen (an animation has ended), within the action timeout. */
 async function stableObservation(driver: AppDriver, api: string): Promise<Observation> {
   let last: Observation | null = null;
-  const r = await poll(driver.timeout(undefined), async () => {
-    const obs = await driver.watch.observe(api, { detail: 'full' });
-    const same = last && !obs.tree_missing && !last.tree_missing && obs.screen_hash !== undefined && obs.screen_hash === last.screen_hash;
-    last = obs;
-    return same ? { done: true, value: obs } : { done: false };
-  }, driver.clock);
+  const r = await poll(
+    driver.timeout(undefined),
+    async () => {
+      const obs = await driver.watch.observe(api, { detail: 'full' });
+      const same =
+        last &&
+        !obs.tree_missing &&
+        !last.tree_missing &&
+        obs.screen_hash !== undefined &&
+        obs.screen_hash === last.screen_hash;
+      last = obs;
+      return same ? { done: true, value: obs } : { done: false };
+    },
+    driver.clock,
+  );
   if ('value' in r) return r.value as Observation;
   const seen = last as Observation | null;
-  if (!seen || seen.tree_missing) throw new NestwrightError(api, 'the screen had no accessibility tree for the whole timeout; nothing to audit', { code: 'TIMEOUT' });
+  if (!seen || seen.tree_missing)
+    throw new NestwrightError(api, 'the screen had no accessibility tree for the whole timeout; nothing to audit', {
+      code: 'TIMEOUT',
+    });
   return seen;
 }
 

@@ -25,7 +25,11 @@ interface BaselineFile {
 /** The default baseline file of a spec: `<spec dir>/__a11y__/<spec file without .ts>.json`. */
 export function baselinePath(specFile: string, given: string | true): string {
   if (given !== true) return path.resolve(path.dirname(specFile), given);
-  return path.join(path.dirname(specFile), '__a11y__', `${path.basename(specFile).replace(/\.[cm]?[jt]sx?$/, '')}.json`);
+  return path.join(
+    path.dirname(specFile),
+    '__a11y__',
+    `${path.basename(specFile).replace(/\.[cm]?[jt]sx?$/, '')}.json`,
+  );
 }
 
 /** Read a baseline; a missing file is empty, a malformed one is an error that names it (and nothing is written over it). */
@@ -36,25 +40,51 @@ export function readBaseline(api: string, file: string): BaselineEntry[] | null 
   try {
     data = JSON.parse(text);
   } catch (e) {
-    throw new NestwrightError(api, `the accessibility baseline ${file} is not JSON (${(e as Error).message}); fix or delete it (it was left as it is), then run again with --update-snapshots to write a new one`, { code: 'INVALID_ARGUMENT', cause: e });
+    throw new NestwrightError(
+      api,
+      `the accessibility baseline ${file} is not JSON (${(e as Error).message}); fix or delete it (it was left as it is), then run again with --update-snapshots to write a new one`,
+      { code: 'INVALID_ARGUMENT', cause: e },
+    );
   }
   const findings = (data as BaselineFile | null)?.findings;
-  const ok = Array.isArray(findings) && findings.every((f) => f && typeof f.test === 'string' && typeof f.screen === 'string' && typeof f.rule === 'string' && typeof f.selector === 'string');
+  const ok =
+    Array.isArray(findings) &&
+    findings.every(
+      (f) =>
+        f &&
+        typeof f.test === 'string' &&
+        typeof f.screen === 'string' &&
+        typeof f.rule === 'string' &&
+        typeof f.selector === 'string',
+    );
   if (!ok) {
-    throw new NestwrightError(api, `the accessibility baseline ${file} is not a baseline: expected { "findings": [{ "test", "screen", "rule", "selector", "reason" }, …] }; fix or delete it (it was left as it is)`, { code: 'INVALID_ARGUMENT' });
+    throw new NestwrightError(
+      api,
+      `the accessibility baseline ${file} is not a baseline: expected { "findings": [{ "test", "screen", "rule", "selector", "reason" }, …] }; fix or delete it (it was left as it is)`,
+      { code: 'INVALID_ARGUMENT' },
+    );
   }
   return findings.map((f) => ({ ...f, reason: typeof f.reason === 'string' ? f.reason : '' }));
 }
 
-export const entryKey = (e: Pick<BaselineEntry, 'test' | 'screen' | 'rule' | 'selector'>) => `${e.test}\u0000${e.screen}\u0000${e.rule}\u0000${e.selector}`;
+export const entryKey = (e: Pick<BaselineEntry, 'test' | 'screen' | 'rule' | 'selector'>) =>
+  `${e.test}\u0000${e.screen}\u0000${e.rule}\u0000${e.selector}`;
 
 /** Replace the entries of one test and screen with `fresh`, keeping the reasons already written for the same findings. */
-export function writeBaseline(file: string, previous: BaselineEntry[] | null, test: string, screen: string, fresh: Omit<BaselineEntry, 'reason'>[]): void {
+export function writeBaseline(
+  file: string,
+  previous: BaselineEntry[] | null,
+  test: string,
+  screen: string,
+  fresh: Omit<BaselineEntry, 'reason'>[],
+): void {
   const old = previous ?? [];
   const reasons = new Map(old.map((e) => [entryKey(e), e.reason]));
   const kept = old.filter((e) => e.test !== test || e.screen !== screen);
   const added = fresh.map((e) => ({ ...e, reason: reasons.get(entryKey(e)) ?? '' }));
-  const findings = [...kept, ...added].sort((a, b) => (entryKey(a) < entryKey(b) ? -1 : entryKey(a) > entryKey(b) ? 1 : 0));
+  const findings = [...kept, ...added].sort((a, b) =>
+    entryKey(a) < entryKey(b) ? -1 : entryKey(a) > entryKey(b) ? 1 : 0,
+  );
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify({ findings }, null, 2) + '\n');
 }

@@ -44,7 +44,11 @@ export interface Swatch {
 }
 
 /** Foreground and background of the pixels inside `bounds` (screen px; the picture may be scaled), or null for one colour. */
-export function swatch(px: Pixels, bounds: readonly [number, number, number, number], screenWidth: number): Swatch | null {
+export function swatch(
+  px: Pixels,
+  bounds: readonly [number, number, number, number],
+  screenWidth: number,
+): Swatch | null {
   const k = px.width / screenWidth;
   const l = Math.max(0, Math.round(bounds[0] * k));
   const t = Math.max(0, Math.round(bounds[1] * k));
@@ -78,7 +82,10 @@ export function swatch(px: Pixels, bounds: readonly [number, number, number, num
     sum += v;
   }
   const mean = sum / counts.size;
-  let low = -1, high = -1, lowN = 0, highN = 0;
+  let low = -1,
+    high = -1,
+    lowN = 0,
+    highN = 0;
   for (const [c, n] of counts) {
     if (lum.get(c)! < mean) {
       if (n > lowN) [low, lowN] = [c, n];
@@ -91,7 +98,15 @@ export function swatch(px: Pixels, bounds: readonly [number, number, number, num
 
 const hex = (c: number) => `#${c.toString(16).padStart(6, '0')}`;
 
-const TEXT_CLASSES = new Set(['android.widget.TextView', 'android.widget.Button', 'android.widget.EditText', 'android.widget.CheckBox', 'android.widget.Switch', 'android.widget.RadioButton', 'android.widget.CheckedTextView']);
+const TEXT_CLASSES = new Set([
+  'android.widget.TextView',
+  'android.widget.Button',
+  'android.widget.EditText',
+  'android.widget.CheckBox',
+  'android.widget.Switch',
+  'android.widget.RadioButton',
+  'android.widget.CheckedTextView',
+]);
 const IMAGE_CLASSES = new Set(['android.widget.ImageView', 'android.widget.ImageButton']);
 const TEXT_ROLES = new Set(['text', 'button', 'textbox', 'checkbox', 'switch', 'radio']);
 
@@ -111,9 +126,20 @@ export function textContrast(input: AuditInput): RawFinding[] {
     if (!n.enabled || !isText(n)) continue;
     const s = swatch(px, n.bounds, input.screen.width);
     if (!s) continue;
-    const required = LARGE_TEXT_RATIO - s.ratio > TOLERANCE ? LARGE_TEXT_RATIO : NORMAL_TEXT_RATIO - s.ratio > TOLERANCE ? NORMAL_TEXT_RATIO : null;
+    const required =
+      LARGE_TEXT_RATIO - s.ratio > TOLERANCE
+        ? LARGE_TEXT_RATIO
+        : NORMAL_TEXT_RATIO - s.ratio > TOLERANCE
+          ? NORMAL_TEXT_RATIO
+          : null;
     if (required === null) continue;
-    const measured = { kind: 'contrast' as const, ratio: s.ratio, required, foreground: hex(s.foreground), background: hex(s.background) };
+    const measured = {
+      kind: 'contrast' as const,
+      ratio: s.ratio,
+      required,
+      foreground: hex(s.foreground),
+      background: hex(s.background),
+    };
     out.push({
       rule: 'TextContrastCheck',
       severity: 'warning',
@@ -137,7 +163,13 @@ export function imageContrast(input: AuditInput): RawFinding[] {
     if (!n.enabled || !isImage(n)) continue;
     const s = swatch(px, n.bounds, input.screen.width);
     if (!s || IMAGE_RATIO - s.ratio <= TOLERANCE) continue;
-    const measured = { kind: 'contrast' as const, ratio: s.ratio, required: IMAGE_RATIO, foreground: hex(s.foreground), background: hex(s.background) };
+    const measured = {
+      kind: 'contrast' as const,
+      ratio: s.ratio,
+      required: IMAGE_RATIO,
+      foreground: hex(s.foreground),
+      background: hex(s.background),
+    };
     out.push({
       rule: 'ImageContrastCheck',
       severity: 'warning',

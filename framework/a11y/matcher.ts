@@ -3,17 +3,26 @@ import { Locator } from '../locator.js';
 import { accessibilityAudit, type AccessibilityAuditOptions, type AccessibilityFinding } from './audit.js';
 
 const figure = (f: AccessibilityFinding) =>
-  f.measured.kind === 'contrast' ? ` [${f.measured.ratio}:1, needs ${f.measured.required}:1]` : f.measured.kind === 'size' ? ` [${f.measured.widthDp}×${f.measured.heightDp} dp, needs ${f.measured.requiredDp}×${f.measured.requiredDp}]` : '';
+  f.measured.kind === 'contrast'
+    ? ` [${f.measured.ratio}:1, needs ${f.measured.required}:1]`
+    : f.measured.kind === 'size'
+      ? ` [${f.measured.widthDp}×${f.measured.heightDp} dp, needs ${f.measured.requiredDp}×${f.measured.requiredDp}]`
+      : '';
 
 /** One line per finding: severity, rule, selector, figure, message. */
-export const formatFinding = (f: AccessibilityFinding) => `${f.severity.padEnd(7)} ${f.rule} ${f.selector}${figure(f)}: ${f.message}`;
+export const formatFinding = (f: AccessibilityFinding) =>
+  `${f.severity.padEnd(7)} ${f.rule} ${f.selector}${figure(f)}: ${f.message}`;
 
 /**
  * `expect(app | locator).toPassAccessibilityAudit(options)`: the audit finds nothing beyond the
  * baseline. It looks once (an audit reads a settled screen, it does not wait for one to become
  * accessible); `.not` passes when there is a new finding.
  */
-export async function toPassAccessibilityAudit(isNot: boolean, received: Locator | { driver: AppDriver }, opts: AccessibilityAuditOptions = {}) {
+export async function toPassAccessibilityAudit(
+  isNot: boolean,
+  received: Locator | { driver: AppDriver },
+  opts: AccessibilityAuditOptions = {},
+) {
   const api = 'expect.toPassAccessibilityAudit';
   const scope = received instanceof Locator ? received : null;
   const r = await accessibilityAudit(received.driver, api, scope, opts);
@@ -27,8 +36,12 @@ export async function toPassAccessibilityAudit(isNot: boolean, received: Locator
     (isNot
       ? 'Expected: a new finding\nReceived: none\n'
       : `${r.violations.length} new finding${r.violations.length === 1 ? '' : 's'}${accepted ? ` (${accepted} more accepted by the baseline)` : ''}:\n${r.violations.map((f) => `  - ${formatFinding(f)}`).join('\n')}\n` +
-        (firstWrite ? `\nThe baseline ${r.baselineWritten} did not list this screen; it was written with these findings. Give each a reason, or fix them.\n` : '') +
-        (opts.baseline ? '\nAccept them with --update-snapshots (then say why in the baseline file), or fix them.' : ''));
+        (firstWrite
+          ? `\nThe baseline ${r.baselineWritten} did not list this screen; it was written with these findings. Give each a reason, or fix them.\n`
+          : '') +
+        (opts.baseline
+          ? '\nAccept them with --update-snapshots (then say why in the baseline file), or fix them.'
+          : ''));
   // Playwright inverts `pass` for .not itself.
   return { pass, message, name: 'toPassAccessibilityAudit' };
 }

@@ -2,14 +2,22 @@ import { PNG } from 'pngjs';
 import type { Bounds } from '../../device-runtime/protocol/index.js';
 import type { Severity } from './rules.js';
 
-const COLOR: Record<Severity, [number, number, number]> = { error: [220, 0, 40], warning: [255, 140, 0], info: [30, 110, 230] };
+const COLOR: Record<Severity, [number, number, number]> = {
+  error: [220, 0, 40],
+  warning: [255, 140, 0],
+  info: [30, 110, 230],
+};
 
 /**
  * The screenshot with each finding's node framed in its severity's colour (error red, warning
  * orange, info blue), for the report and the trajectory step. `screenWidth` maps screen px to
  * the picture's px when it was taken scaled.
  */
-export function outlineFindings(img: PNG, marks: Array<{ bounds: Bounds; severity: Severity }>, screenWidth: number): Buffer {
+export function outlineFindings(
+  img: PNG,
+  marks: Array<{ bounds: Bounds; severity: Severity }>,
+  screenWidth: number,
+): Buffer {
   const out = new PNG({ width: img.width, height: img.height });
   img.data.copy(out.data);
   const k = img.width / screenWidth;

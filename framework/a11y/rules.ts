@@ -22,10 +22,26 @@ export type RuleName =
 export const RULES: Record<RuleName, { severity: Severity; pixels: boolean; source: string }> = {
   SpeakableTextPresentCheck: { severity: 'error', pixels: false, source: 'checks/SpeakableTextPresentCheck.java' },
   TouchTargetSizeCheck: { severity: 'error', pixels: false, source: 'checks/TouchTargetSizeCheck.java' },
-  TextContrastCheck: { severity: 'warning', pixels: true, source: 'checks/TextContrastCheck.java (heavyweight evaluation), utils/contrast/ContrastSwatch.java' },
-  ImageContrastCheck: { severity: 'warning', pixels: true, source: 'checks/ImageContrastCheck.java, utils/contrast/ContrastSwatch.java' },
-  DuplicateClickableBoundsCheck: { severity: 'error', pixels: false, source: 'checks/DuplicateClickableBoundsCheck.java' },
-  DuplicateSpeakableTextCheck: { severity: 'warning', pixels: false, source: 'checks/DuplicateSpeakableTextCheck.java' },
+  TextContrastCheck: {
+    severity: 'warning',
+    pixels: true,
+    source: 'checks/TextContrastCheck.java (heavyweight evaluation), utils/contrast/ContrastSwatch.java',
+  },
+  ImageContrastCheck: {
+    severity: 'warning',
+    pixels: true,
+    source: 'checks/ImageContrastCheck.java, utils/contrast/ContrastSwatch.java',
+  },
+  DuplicateClickableBoundsCheck: {
+    severity: 'error',
+    pixels: false,
+    source: 'checks/DuplicateClickableBoundsCheck.java',
+  },
+  DuplicateSpeakableTextCheck: {
+    severity: 'warning',
+    pixels: false,
+    source: 'checks/DuplicateSpeakableTextCheck.java',
+  },
   EditableContentDescCheck: { severity: 'error', pixels: false, source: 'checks/EditableContentDescCheck.java' },
   RedundantDescriptionCheck: { severity: 'warning', pixels: false, source: 'checks/RedundantDescriptionCheck.java' },
   LinkPurposeUnclearCheck: { severity: 'warning', pixels: false, source: 'checks/LinkPurposeUnclearCheck.java' },

@@ -169,7 +169,8 @@ export function duplicateSpeakableText(input: AuditInput, kids: Map<string | nul
 
 function isAncestor(a: UiNode, n: UiNode, nodes: UiNode[]): boolean {
   const byId = new Map(nodes.map((x) => [x.id, x]));
-  for (let p = n.parent ? byId.get(n.parent) : undefined; p; p = p.parent ? byId.get(p.parent) : undefined) if (p === a) return true;
+  for (let p = n.parent ? byId.get(n.parent) : undefined; p; p = p.parent ? byId.get(p.parent) : undefined)
+    if (p === a) return true;
   return false;
 }
 
@@ -187,7 +188,20 @@ export function editableContentDesc(input: AuditInput): RawFinding[] {
 }
 
 /** Role words a description should not repeat: the screen reader already announces the role. */
-const ROLE_WORDS = ['button', 'checkbox', 'check box', 'switch', 'toggle', 'image', 'picture', 'icon', 'link', 'tab', 'text field', 'edit box'];
+const ROLE_WORDS = [
+  'button',
+  'checkbox',
+  'check box',
+  'switch',
+  'toggle',
+  'image',
+  'picture',
+  'icon',
+  'link',
+  'tab',
+  'text field',
+  'edit box',
+];
 
 /** RedundantDescriptionCheck: a content description that names the node's role ("Save button"). */
 export function redundantDescription(input: AuditInput): RawFinding[] {
@@ -209,7 +223,21 @@ export function redundantDescription(input: AuditInput): RawFinding[] {
 }
 
 /** Link texts that say nothing about where they lead. */
-const UNCLEAR = ['click here', 'tap here', 'here', 'click', 'tap', 'more', 'read more', 'learn more', 'link', 'this link', 'details', 'more info', 'go'];
+const UNCLEAR = [
+  'click here',
+  'tap here',
+  'here',
+  'click',
+  'tap',
+  'more',
+  'read more',
+  'learn more',
+  'link',
+  'this link',
+  'details',
+  'more info',
+  'go',
+];
 
 /** LinkPurposeUnclearCheck: a link (a clickable text, or a node with the role link) whose text does not say where it goes. */
 export function linkPurposeUnclear(input: AuditInput): RawFinding[] {
@@ -217,7 +245,11 @@ export function linkPurposeUnclear(input: AuditInput): RawFinding[] {
   for (const n of input.nodes) {
     const link = n.role === 'link' || (n.role === 'text' && n.clickable);
     if (!link || !has(n.text)) continue;
-    const t = n.text.trim().toLowerCase().replace(/[.!…:>»]+$/, '').trim();
+    const t = n.text
+      .trim()
+      .toLowerCase()
+      .replace(/[.!…:>»]+$/, '')
+      .trim();
     if (!UNCLEAR.includes(t)) continue;
     out.push({
       rule: 'LinkPurposeUnclearCheck',
@@ -241,7 +273,9 @@ export function traversalOrder(input: AuditInput, kids: Map<string | null, UiNod
   for (const siblings of kids.values()) {
     for (let i = 1; i < siblings.length; i++) {
       const b = siblings[i]!;
-      const a = siblings.slice(0, i).find((x) => b.bounds[3] <= x.bounds[1] || (overlapY(x, b) && b.bounds[2] <= x.bounds[0]));
+      const a = siblings
+        .slice(0, i)
+        .find((x) => b.bounds[3] <= x.bounds[1] || (overlapY(x, b) && b.bounds[2] <= x.bounds[0]));
       if (!a) continue;
       out.push({
         rule: 'TraversalOrderCheck',
@@ -256,4 +290,6 @@ export function traversalOrder(input: AuditInput, kids: Map<string | null, UiNod
   return out;
 }
 
-const overlapY = (a: UiNode, b: UiNode) => Math.min(a.bounds[3], b.bounds[3]) - Math.max(a.bounds[1], b.bounds[1]) > Math.min(height(a.bounds), height(b.bounds)) / 2;
+const overlapY = (a: UiNode, b: UiNode) =>
+  Math.min(a.bounds[3], b.bounds[3]) - Math.max(a.bounds[1], b.bounds[1]) >
+  Math.min(height(a.bounds), height(b.bounds)) / 2;

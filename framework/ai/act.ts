@@ -33,7 +33,12 @@ const API = 'ai.act';
 export async function act(app: AppPort, instruction: string, opts: ActOptions = {}): Promise<void> {
   const params = opts.params ?? {};
   const missing = [...instruction.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).filter((k) => !(k in params));
-  if (missing.length) throw new AiError(API, 'AI_PARAMS', `the instruction uses {${missing.join('}, {')}} but params has no ${missing.length > 1 ? 'values for them' : 'value for it'}: pass { params: { ${missing.map((k) => `${k}: …`).join(', ')} } }`);
+  if (missing.length)
+    throw new AiError(
+      API,
+      'AI_PARAMS',
+      `the instruction uses {${missing.join('}, {')}} but params has no ${missing.length > 1 ? 'values for them' : 'value for it'}: pass { params: { ${missing.map((k) => `${k}: …`).join(', ')} } }`,
+    );
   const ctx = currentAiContext();
   await aiStep(app, 'action', API, `AI act: ${instruction}`, async (rec) => {
     const step = new AiStep(app, ctx, API, 'act', instruction, opts.budget, rec);
@@ -53,21 +58,46 @@ export async function act(app: AppPort, instruction: string, opts: ActOptions = 
     }
     rec.after = result.end.snapshot_id;
     if (ctx.cacheFile && ctx.options.cache === 'read-write' && (step.record.cache as string) !== 'hit') {
-      const entry: CacheEntry = { instruction, package: app.package, screen: screenSignature(obs), endScreen: screenSignature(result.end), status: 'ok', steps: result.steps, model: step.model, recorded: new Date().toISOString().slice(0, 10) };
+      const entry: CacheEntry = {
+        instruction,
+        package: app.package,
+        screen: screenSignature(obs),
+        endScreen: screenSignature(result.end),
+        status: 'ok',
+        steps: result.steps,
+        model: step.model,
+        recorded: new Date().toISOString().slice(0, 10),
+      };
       ctx.staged.set(key, entry);
     }
   });
 }
 
 /** Cached steps, verified one by one; a step that no longer resolves is healed by one model call. */
-async function replay(step: AiStep, entry: CacheEntry, params: Params, start: Observation): Promise<{ steps: CacheStep[]; end: Observation } | null> {
+async function replay(
+  step: AiStep,
+  entry: CacheEntry,
+  params: Params,
+  start: Observation,
+): Promise<{ steps: CacheStep[]; end: Observation } | null> {
   const { app } = step;
   const steps = [...entry.steps];
   let obs = start;
   let healed = false;
   for (let i = 0; i < steps.length; i++) {
     const s = steps[i]!;
-    const call: AiToolCall = { turn: 0, tool: s.action, input: cacheInput(s), node: 'node' in s ? s.node : null, bounds: null, selector: 'selector' in s ? s.selector : null, before: obs.snapshot_id, after: null, result: 'ok', source: 'cache' };
+    const call: AiToolCall = {
+      turn: 0,
+      tool: s.action,
+      input: cacheInput(s),
+      node: 'node' in s ? s.node : null,
+      bounds: null,
+      selector: 'selector' in s ? s.selector : null,
+      before: obs.snapshot_id,
+      after: null,
+      result: 'ok',
+      source: 'cache',
+    };
     step.record.calls.push(call);
     try {
       obs = await replayStep(app, API, s, params, app.options.actionTimeout);
@@ -92,7 +122,19 @@ async function replay(step: AiStep, entry: CacheEntry, params: Params, start: Ob
     obs = await step.observe();
   }
   if (screenSignature(obs) !== entry.endScreen) {
-    step.record.calls.push({ turn: 0, tool: 'verify', input: { expected: entry.endScreen }, node: null, bounds: null, selector: null, before: obs.snapshot_id, after: obs.snapshot_id, result: 'failed', message: `replay ended on ${screenSignature(obs)}, the recording on ${entry.endScreen}`, source: 'cache' });
+    step.record.calls.push({
+      turn: 0,
+      tool: 'verify',
+      input: { expected: entry.endScreen },
+      node: null,
+      bounds: null,
+      selector: null,
+      before: obs.snapshot_id,
+      after: obs.snapshot_id,
+      result: 'failed',
+      message: `replay ended on ${screenSignature(obs)}, the recording on ${entry.endScreen}`,
+      source: 'cache',
+    });
     return null;
   }
   step.record.cache = healed ? 'healed' : 'hit';
@@ -105,16 +147,42 @@ function cacheInput(s: CacheStep): Record<string, unknown> {
 }
 
 /** One model call for the one step that no longer resolves; null when the model cannot do it. */
-async function heal(step: AiStep, entry: CacheEntry, index: number, params: Params, obs: Observation): Promise<{ step: CacheStep; after: Observation } | null> {
+async function heal(
+  step: AiStep,
+  entry: CacheEntry,
+  index: number,
+  params: Params,
+  obs: Observation,
+): Promise<{ step: CacheStep; after: Observation } | null> {
   const s = entry.steps[index]!;
   const note =
     `Replaying the recorded steps of this instruction: step ${index + 1} of ${entry.steps.length}, "${describeStep(s)}"${'node' in s ? ` (it was: ${s.node})` : ''}, ` +
     'matches nothing on the screen below any more (the app changed). Do that one step on this screen with one tool call, or call give_up.';
-  const messages: ModelMessage[] = [{ role: 'user', content: [{ type: 'text', text: instructionBlock('instruction', entry.instruction, params) }, { type: 'text', text: note }, ...(await step.screen(obs))] }];
+  const messages: ModelMessage[] = [
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: instructionBlock('instruction', entry.instruction, params) },
+        { type: 'text', text: note },
+        ...(await step.screen(obs)),
+      ],
+    },
+  ];
   const res = await step.request(ACT_SYSTEM, ACT_TOOLS, { type: 'any' }, messages);
   const first = res.toolCalls[0];
   const parsed = first ? ActCallSchema.safeParse({ name: first.name, input: first.input }) : null;
-  const record: AiToolCall = { turn: step.record.turns, tool: first?.name ?? '(none)', input: (first?.input ?? {}) as Record<string, unknown>, node: null, bounds: null, selector: null, before: obs.snapshot_id, after: null, result: 'refused', source: 'model' };
+  const record: AiToolCall = {
+    turn: step.record.turns,
+    tool: first?.name ?? '(none)',
+    input: (first?.input ?? {}) as Record<string, unknown>,
+    node: null,
+    bounds: null,
+    selector: null,
+    before: obs.snapshot_id,
+    after: null,
+    result: 'refused',
+    source: 'model',
+  };
   step.record.calls.push(record);
   if (!parsed?.success || parsed.data.name === 'done' || parsed.data.name === 'give_up') {
     record.message = parsed?.success ? `${parsed.data.name} instead of the step` : 'malformed tool call';
@@ -134,7 +202,13 @@ async function heal(step: AiStep, entry: CacheEntry, index: number, params: Para
 }
 
 /** The tool loop: screen in, one action out, verified, new screen back — until done. */
-async function loop(step: AiStep, instruction: string, params: Params, start: Observation, maxTurns: number): Promise<{ steps: CacheStep[]; end: Observation }> {
+async function loop(
+  step: AiStep,
+  instruction: string,
+  params: Params,
+  start: Observation,
+  maxTurns: number,
+): Promise<{ steps: CacheStep[]; end: Observation }> {
   let obs = start;
   const steps: CacheStep[] = [];
   const screens: Array<{ type: 'text'; text: string }> = [];
@@ -146,7 +220,15 @@ async function loop(step: AiStep, instruction: string, params: Params, start: Ob
     screens.push(blocks[0] as { type: 'text'; text: string });
     return blocks;
   };
-  const messages: ModelMessage[] = [{ role: 'user', content: [{ type: 'text', text: instructionBlock('instruction', instruction, params) }, ...(await screenBlocks(obs))] }];
+  const messages: ModelMessage[] = [
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: instructionBlock('instruction', instruction, params) },
+        ...(await screenBlocks(obs)),
+      ],
+    },
+  ];
   for (let turn = 1; turn <= maxTurns; turn++) {
     const res = await step.request(ACT_SYSTEM, ACT_TOOLS, { type: 'any' }, messages);
     messages.push({ role: 'assistant', content: res.content });
@@ -157,9 +239,31 @@ async function loop(step: AiStep, instruction: string, params: Params, start: Ob
     const results: ContentBlock[] = [];
     let acted = false;
     for (const tc of res.toolCalls) {
-      const record: AiToolCall = { turn, tool: tc.name, input: (tc.input ?? {}) as Record<string, unknown>, node: null, bounds: null, selector: null, before: obs.snapshot_id, after: null, result: 'refused', source: 'model' };
+      const record: AiToolCall = {
+        turn,
+        tool: tc.name,
+        input: (tc.input ?? {}) as Record<string, unknown>,
+        node: null,
+        bounds: null,
+        selector: null,
+        before: obs.snapshot_id,
+        after: null,
+        result: 'refused',
+        source: 'model',
+      };
       step.record.calls.push(record);
-      const reply = (text: string, isError: boolean, extra: ContentBlock[] = []) => results.push({ type: 'tool_result', toolUseId: tc.id, isError, content: [{ type: 'text', text }, ...extra.filter((b): b is Extract<ContentBlock, { type: 'text' | 'image' }> => b.type === 'text' || b.type === 'image')] });
+      const reply = (text: string, isError: boolean, extra: ContentBlock[] = []) =>
+        results.push({
+          type: 'tool_result',
+          toolUseId: tc.id,
+          isError,
+          content: [
+            { type: 'text', text },
+            ...extra.filter(
+              (b): b is Extract<ContentBlock, { type: 'text' | 'image' }> => b.type === 'text' || b.type === 'image',
+            ),
+          ],
+        });
       const parsed = ActCallSchema.safeParse({ name: tc.name, input: tc.input });
       if (!parsed.success) {
         record.message = z.prettifyError(parsed.error);
@@ -179,7 +283,11 @@ async function loop(step: AiStep, instruction: string, params: Params, start: Ob
       }
       if (call.name === 'give_up') {
         record.result = 'ok';
-        throw new AiError(step.api, 'AI_GAVE_UP', `the model gave up on ${JSON.stringify(instruction)}: ${call.input.reason}`);
+        throw new AiError(
+          step.api,
+          'AI_GAVE_UP',
+          `the model gave up on ${JSON.stringify(instruction)}: ${call.input.reason}`,
+        );
       }
       let out;
       try {
@@ -206,5 +314,9 @@ async function loop(step: AiStep, instruction: string, params: Params, start: Ob
     }
     messages.push({ role: 'user', content: results });
   }
-  throw new AiError(step.api, 'AI_MAX_TURNS', `the model did not finish ${JSON.stringify(instruction)} in ${maxTurns} turns (${steps.length} actions taken). Split the instruction, or raise { maxTurns }.`);
+  throw new AiError(
+    step.api,
+    'AI_MAX_TURNS',
+    `the model did not finish ${JSON.stringify(instruction)} in ${maxTurns} turns (${steps.length} actions taken). Split the instruction, or raise { maxTurns }.`,
+  );
 }

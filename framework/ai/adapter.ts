@@ -17,7 +17,12 @@ export type ContentBlock =
   | { type: 'text'; text: string }
   | { type: 'image'; pngBase64: string }
   | { type: 'tool_use'; id: string; name: string; input: unknown }
-  | { type: 'tool_result'; toolUseId: string; content: Array<{ type: 'text'; text: string } | { type: 'image'; pngBase64: string }>; isError?: boolean };
+  | {
+      type: 'tool_result';
+      toolUseId: string;
+      content: Array<{ type: 'text'; text: string } | { type: 'image'; pngBase64: string }>;
+      isError?: boolean;
+    };
 
 export interface ModelMessage {
   role: 'user' | 'assistant';

@@ -55,7 +55,10 @@ export class AnthropicAdapter implements ModelAdapter {
       max_tokens: req.maxTokens,
       system: [{ type: 'text' as const, text: req.system, cache_control: { type: 'ephemeral' as const } }],
       tools,
-      tool_choice: req.toolChoice.type === 'tool' ? { type: 'tool' as const, name: req.toolChoice.name, disable_parallel_tool_use: true } : { type: 'any' as const, disable_parallel_tool_use: true },
+      tool_choice:
+        req.toolChoice.type === 'tool'
+          ? { type: 'tool' as const, name: req.toolChoice.name, disable_parallel_tool_use: true }
+          : { type: 'any' as const, disable_parallel_tool_use: true },
       messages: req.messages.map(toApiMessage),
     };
     const { client, Sdk } = await this.load();
@@ -63,7 +66,9 @@ export class AnthropicAdapter implements ModelAdapter {
     const started = performance.now();
     let message: Anthropic.Message;
     try {
-      message = this.opts.stream ? await client.messages.stream(params).finalMessage() : await client.messages.create(params);
+      message = this.opts.stream
+        ? await client.messages.stream(params).finalMessage()
+        : await client.messages.create(params);
     } catch (e) {
       throw modelError(Sdk, e, this.requests - before);
     }
@@ -82,13 +87,22 @@ export class AnthropicAdapter implements ModelAdapter {
       toolCalls,
       stopReason: message.stop_reason ?? null,
       latencyMs: Math.round(performance.now() - started),
-      usage: { input: u.input_tokens ?? 0, output: u.output_tokens ?? 0, cacheRead: u.cache_read_input_tokens ?? 0, cacheWrite: u.cache_creation_input_tokens ?? 0, requests: this.requests - before },
+      usage: {
+        input: u.input_tokens ?? 0,
+        output: u.output_tokens ?? 0,
+        cacheRead: u.cache_read_input_tokens ?? 0,
+        cacheWrite: u.cache_creation_input_tokens ?? 0,
+        requests: this.requests - before,
+      },
     };
   }
 }
 
 function toApiMessage(m: ModelRequest['messages'][number]): Anthropic.MessageParam {
-  const image = (pngBase64: string) => ({ type: 'image' as const, source: { type: 'base64' as const, media_type: 'image/png' as const, data: pngBase64 } });
+  const image = (pngBase64: string) => ({
+    type: 'image' as const,
+    source: { type: 'base64' as const, media_type: 'image/png' as const, data: pngBase64 },
+  });
   return {
     role: m.role,
     content: m.content.map((b): Anthropic.ContentBlockParam => {
@@ -100,7 +114,14 @@ function toApiMessage(m: ModelRequest['messages'][number]): Anthropic.MessagePar
         case 'tool_use':
           return { type: 'tool_use', id: b.id, name: b.name, input: b.input as Record<string, unknown> };
         case 'tool_result':
-          return { type: 'tool_result', tool_use_id: b.toolUseId, is_error: b.isError ?? false, content: b.content.map((c) => (c.type === 'text' ? { type: 'text' as const, text: c.text } : image(c.pngBase64))) };
+          return {
+            type: 'tool_result',
+            tool_use_id: b.toolUseId,
+            is_error: b.isError ?? false,
+            content: b.content.map((c) =>
+              c.type === 'text' ? { type: 'text' as const, text: c.text } : image(c.pngBase64),
+            ),
+          };
         default: {
           const never: never = b;
           throw new Error(`unknown block ${JSON.stringify(never)}`);
@@ -115,13 +136,18 @@ function modelError(Anthropic: typeof import('@anthropic-ai/sdk').default, e: un
   if (e instanceof Anthropic.APIError) {
     const status = e.status ?? 'no status';
     const what =
-      e instanceof Anthropic.AuthenticationError ? 'the API key was refused (401): check ANTHROPIC_API_KEY or use.ai.apiKey'
-      : e instanceof Anthropic.RateLimitError ? `still rate limited (429) after ${requests} requests with backoff: lower the number of workers or raise use.ai.maxRetries`
-      : e instanceof Anthropic.APIConnectionError ? `cannot reach the model API (${e.message}): check use.ai.baseURL / ANTHROPIC_BASE_URL`
-      : `the model API answered ${status} after ${requests} request(s): ${e.message}`;
+      e instanceof Anthropic.AuthenticationError
+        ? 'the API key was refused (401): check ANTHROPIC_API_KEY or use.ai.apiKey'
+        : e instanceof Anthropic.RateLimitError
+          ? `still rate limited (429) after ${requests} requests with backoff: lower the number of workers or raise use.ai.maxRetries`
+          : e instanceof Anthropic.APIConnectionError
+            ? `cannot reach the model API (${e.message}): check use.ai.baseURL / ANTHROPIC_BASE_URL`
+            : `the model API answered ${status} after ${requests} request(s): ${e.message}`;
     const err = new AiError('model', 'AI_MODEL_ERROR', what, { cause: e });
     Object.assign(err, { status: e.status, requests });
     return err;
   }
-  return new AiError('model', 'AI_MODEL_ERROR', `the model request failed: ${(e as Error)?.message ?? e}`, { cause: e });
+  return new AiError('model', 'AI_MODEL_ERROR', `the model request failed: ${(e as Error)?.message ?? e}`, {
+    cause: e,
+  });
 }

@@ -19,7 +19,12 @@ export const CacheStepSchema = z.discriminatedUnion('action', [
   z.strictObject({ action: z.literal('tap'), selector: z.string(), node: z.string() }),
   z.strictObject({ action: z.literal('long_press'), selector: z.string(), node: z.string() }),
   z.strictObject({ action: z.literal('type_text'), selector: z.string(), node: z.string(), text: z.string() }),
-  z.strictObject({ action: z.literal('scroll'), selector: z.string(), node: z.string(), direction: z.enum(['up', 'down', 'left', 'right']) }),
+  z.strictObject({
+    action: z.literal('scroll'),
+    selector: z.string(),
+    node: z.string(),
+    direction: z.enum(['up', 'down', 'left', 'right']),
+  }),
   z.strictObject({ action: z.literal('press_key'), key: z.enum(['back', 'enter', 'tab', 'delete', 'search']) }),
 ]);
 export type CacheStep = z.infer<typeof CacheStepSchema>;
@@ -37,11 +42,17 @@ export const CacheEntrySchema = z.strictObject({
 });
 export type CacheEntry = z.infer<typeof CacheEntrySchema>;
 
-export const CacheFileSchema = z.strictObject({ version: z.literal(1), entries: z.record(z.string(), CacheEntrySchema) });
+export const CacheFileSchema = z.strictObject({
+  version: z.literal(1),
+  entries: z.record(z.string(), CacheEntrySchema),
+});
 export type CacheFile = z.infer<typeof CacheFileSchema>;
 
 export function cacheKey(instruction: string, pkg: string, screen: string): string {
-  return createHash('sha256').update(JSON.stringify([instruction, pkg, screen])).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(JSON.stringify([instruction, pkg, screen]))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 /** `specs/notes-ai.spec.ts` → `specs/__ai-cache__/notes-ai.spec.ts.json`. */
@@ -60,10 +71,19 @@ export function readCache(file: string): CacheFile {
   try {
     json = JSON.parse(text);
   } catch (e) {
-    throw new AiError('ai cache', 'AI_CONFIG', `${file} is not JSON (${(e as Error).message}); fix it or delete it to record again`);
+    throw new AiError(
+      'ai cache',
+      'AI_CONFIG',
+      `${file} is not JSON (${(e as Error).message}); fix it or delete it to record again`,
+    );
   }
   const r = CacheFileSchema.safeParse(json);
-  if (!r.success) throw new AiError('ai cache', 'AI_CONFIG', `${file}: ${z.prettifyError(r.error)}\nFix the entry or delete the file to record again.`);
+  if (!r.success)
+    throw new AiError(
+      'ai cache',
+      'AI_CONFIG',
+      `${file}: ${z.prettifyError(r.error)}\nFix the entry or delete the file to record again.`,
+    );
   return r.data;
 }
 
@@ -88,7 +108,10 @@ export async function updateCache(file: string, change: (c: CacheFile) => void):
   try {
     const c = readCache(file);
     change(c);
-    const sorted: CacheFile = { version: 1, entries: Object.fromEntries(Object.entries(c.entries).sort(([a], [b]) => a.localeCompare(b))) };
+    const sorted: CacheFile = {
+      version: 1,
+      entries: Object.fromEntries(Object.entries(c.entries).sort(([a], [b]) => a.localeCompare(b))),
+    };
     const tmp = `${file}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify(sorted, null, 2) + '\n');
     renameSync(tmp, file);

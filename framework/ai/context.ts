@@ -40,7 +40,13 @@ export class AiTestContext {
       );
     }
     const baseURL = this.options.baseURL ?? process.env.ANTHROPIC_BASE_URL;
-    this.adapterInstance = new AnthropicAdapter({ apiKey, ...(baseURL ? { baseURL } : {}), maxRetries: this.options.maxRetries, timeoutMs: this.options.requestTimeout, stream: this.options.stream });
+    this.adapterInstance = new AnthropicAdapter({
+      apiKey,
+      ...(baseURL ? { baseURL } : {}),
+      maxRetries: this.options.maxRetries,
+      timeoutMs: this.options.requestTimeout,
+      stream: this.options.stream,
+    });
     return this.adapterInstance;
   }
 
@@ -71,7 +77,12 @@ export function currentAiContext(): AiTestContext {
  * The body of the `_ai` fixture: the test's AI context for its duration; when the test passed,
  * its `act` steps' cache entries are written to the spec file's cache.
  */
-export async function runWithAi(raw: unknown, testInfo: TestInfo, use: () => Promise<void>, adapterFactory?: () => ModelAdapter): Promise<void> {
+export async function runWithAi(
+  raw: unknown,
+  testInfo: TestInfo,
+  use: () => Promise<void>,
+  adapterFactory?: () => ModelAdapter,
+): Promise<void> {
   const options = resolveAiOptions(raw);
   const ctx = new AiTestContext(options, options.cache === 'off' ? null : cachePathFor(testInfo.file), adapterFactory);
   current = ctx;

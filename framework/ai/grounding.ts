@@ -24,7 +24,9 @@ function evidenceOf(ids: readonly string[], obs: Observation, problems: string[]
 
 /** Strings the reason quotes: "…", “…”. */
 export function quotedTexts(reason: string): string[] {
-  return [...reason.matchAll(/"([^"]+)"|\u201c([^\u201d]+)\u201d/g)].map((m) => (m[1] ?? m[2])!).filter((q) => q.trim().length > 0);
+  return [...reason.matchAll(/"([^"]+)"|\u201c([^\u201d]+)\u201d/g)]
+    .map((m) => (m[1] ?? m[2])!)
+    .filter((q) => q.trim().length > 0);
 }
 
 export function groundVerdict(v: Verdict, obs: Observation): Grounding {
@@ -34,7 +36,8 @@ export function groundVerdict(v: Verdict, obs: Observation): Grounding {
   const texts = screenTexts(obs.nodes);
   for (const q of quotedTexts(v.reason)) {
     const n = normalize(q);
-    if (!texts.some((t) => t.includes(n))) problems.push(`the reason quotes ${JSON.stringify(q)}, which is not on the screen`);
+    if (!texts.some((t) => t.includes(n)))
+      problems.push(`the reason quotes ${JSON.stringify(q)}, which is not on the screen`);
   }
   return problems.length ? { ok: false, problems } : { ok: true, evidence };
 }
@@ -54,13 +57,17 @@ export function groundExtraction(value: unknown, ids: readonly string[], obs: Ob
   const evidence = evidenceOf(ids, obs, problems);
   const texts = screenTexts(evidence);
   // Numbers are compared as numbers: "$1,299.50" shows 1299.5 (and not 99).
-  const numbers = texts.flatMap((t) => [...t.matchAll(/\d[\d,\u00a0]*(?:\.\d+)?/g)].map((m) => Number(m[0].replace(/[,\u00a0]/g, ''))));
+  const numbers = texts.flatMap((t) =>
+    [...t.matchAll(/\d[\d,\u00a0]*(?:\.\d+)?/g)].map((m) => Number(m[0].replace(/[,\u00a0]/g, ''))),
+  );
   for (const leaf of leaves(value)) {
     if (typeof leaf === 'string') {
       const n = normalize(leaf);
-      if (!texts.some((t) => t.includes(n))) problems.push(`the value ${JSON.stringify(leaf)} is not in the text of its evidence nodes`);
+      if (!texts.some((t) => t.includes(n)))
+        problems.push(`the value ${JSON.stringify(leaf)} is not in the text of its evidence nodes`);
     } else {
-      if (!numbers.some((n) => Math.abs(n - Math.abs(leaf)) < 1e-9)) problems.push(`the value ${leaf} is not in the text of its evidence nodes`);
+      if (!numbers.some((n) => Math.abs(n - Math.abs(leaf)) < 1e-9))
+        problems.push(`the value ${leaf} is not in the text of its evidence nodes`);
     }
   }
   return problems.length ? { ok: false, problems } : { ok: true, evidence };

@@ -44,9 +44,15 @@ export class StepMeter {
   private check(scope: 'step' | 'test', usage: Usage, usd: number, budget: Budget | undefined): void {
     if (!budget) return;
     const tokens = totalTokens(usage);
-    const over = (budget.tokens !== undefined && tokens > budget.tokens) || (budget.usd !== undefined && usd > budget.usd);
+    const over =
+      (budget.tokens !== undefined && tokens > budget.tokens) || (budget.usd !== undefined && usd > budget.usd);
     if (!over) return;
-    const limit = [budget.tokens !== undefined ? `${fmt(budget.tokens)} tokens` : '', budget.usd !== undefined ? `$${budget.usd}` : ''].filter(Boolean).join(' / ');
+    const limit = [
+      budget.tokens !== undefined ? `${fmt(budget.tokens)} tokens` : '',
+      budget.usd !== undefined ? `$${budget.usd}` : '',
+    ]
+      .filter(Boolean)
+      .join(' / ');
     throw new AiError(
       this.api,
       'AI_BUDGET_EXCEEDED',

@@ -52,7 +52,13 @@ export interface Usage {
 export const ZERO_USAGE: Usage = Object.freeze({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0, requests: 0 });
 
 export function addUsage(a: Usage, b: Usage): Usage {
-  return { input: a.input + b.input, output: a.output + b.output, cacheRead: a.cacheRead + b.cacheRead, cacheWrite: a.cacheWrite + b.cacheWrite, requests: a.requests + b.requests };
+  return {
+    input: a.input + b.input,
+    output: a.output + b.output,
+    cacheRead: a.cacheRead + b.cacheRead,
+    cacheWrite: a.cacheWrite + b.cacheWrite,
+    requests: a.requests + b.requests,
+  };
 }
 
 export function totalTokens(u: Usage): number {

@@ -9,12 +9,27 @@ const BudgetSchema = z.strictObject({
 });
 export type Budget = z.infer<typeof BudgetSchema>;
 
-const PriceSchema = z.strictObject({ input: z.number().nonnegative(), output: z.number().nonnegative(), cacheRead: z.number().nonnegative().optional(), cacheWrite: z.number().nonnegative().optional() });
+const PriceSchema = z.strictObject({
+  input: z.number().nonnegative(),
+  output: z.number().nonnegative(),
+  cacheRead: z.number().nonnegative().optional(),
+  cacheWrite: z.number().nonnegative().optional(),
+});
 
 /** `use.ai` as written in playwright.config.ts or test.use(). */
 export const AiOptionsSchema = z.strictObject({
   /** One model id for every verb, or one per verb; defaults in models.ts. */
-  model: z.union([z.string().min(1), z.strictObject({ act: z.string().min(1).optional(), assert: z.string().min(1).optional(), extract: z.string().min(1).optional(), waitFor: z.string().min(1).optional() })]).optional(),
+  model: z
+    .union([
+      z.string().min(1),
+      z.strictObject({
+        act: z.string().min(1).optional(),
+        assert: z.string().min(1).optional(),
+        extract: z.string().min(1).optional(),
+        waitFor: z.string().min(1).optional(),
+      }),
+    ])
+    .optional(),
   /** 'anthropic' (the Messages API). The adapter interface leaves room for an OpenAI-compatible one. */
   provider: z.literal('anthropic').default('anthropic'),
   /** Default: process.env.ANTHROPIC_API_KEY, read when the first model request is needed. */
@@ -55,11 +70,18 @@ export function resolveAiOptions(raw: unknown): AiOptions {
   const r = AiOptionsSchema.safeParse(raw ?? {});
   if (!r.success) throw new AiError('use.ai', 'AI_CONFIG', `invalid options:\n${z.prettifyError(r.error)}`);
   const { model, prices, ...rest } = r.data;
-  const models: Record<Verb, string> = typeof model === 'string' ? { act: model, assert: model, extract: model, waitFor: model } : { ...DEFAULT_MODELS, ...model };
+  const models: Record<Verb, string> =
+    typeof model === 'string'
+      ? { act: model, assert: model, extract: model, waitFor: model }
+      : { ...DEFAULT_MODELS, ...model };
   const table = { ...MODEL_PRICES, ...prices };
   for (const [verb, id] of Object.entries(models)) {
     if (!table[id]) {
-      throw new AiError('use.ai', 'AI_CONFIG', `model '${id}' (for ${verb}) has no price, so its cost cannot be counted. Use one of ${Object.keys(MODEL_PRICES).join(', ')}, or add use.ai.prices['${id}'] = { input, output } (USD per million tokens).`);
+      throw new AiError(
+        'use.ai',
+        'AI_CONFIG',
+        `model '${id}' (for ${verb}) has no price, so its cost cannot be counted. Use one of ${Object.keys(MODEL_PRICES).join(', ')}, or add use.ai.prices['${id}'] = { input, output } (USD per million tokens).`,
+      );
     }
   }
   return { ...rest, models, prices: table };

@@ -1,6 +1,12 @@
 import type { Observation, UiNode } from '../../device-runtime/protocol/index.js';
 import type { AppPort } from '../port.js';
-import { AppCrashedError, DeviceDisconnectedError, NestwrightError, StrictModeViolationError, TimeoutError } from '../errors.js';
+import {
+  AppCrashedError,
+  DeviceDisconnectedError,
+  NestwrightError,
+  StrictModeViolationError,
+  TimeoutError,
+} from '../errors.js';
 import type { CacheStep } from './cache.js';
 import { AiError } from './errors.js';
 import { isSecret, revealSecret, type Secret } from './secret.js';
@@ -51,14 +57,31 @@ export function toTemplate(text: string, params: Params, quoted = false): string
  * model as a tool error), never guessed: an id not in the snapshot, a denied node, a secret typed
  * into a field that is not a password field.
  */
-export async function perform(app: AppPort, api: string, action: Action, obs: Observation, params: Params, deny: Array<string | RegExp>): Promise<Outcome> {
+export async function perform(
+  app: AppPort,
+  api: string,
+  action: Action,
+  obs: Observation,
+  params: Params,
+  deny: Array<string | RegExp>,
+): Promise<Outcome> {
   const byId = new Map(obs.nodes.map((n) => [n.id, n]));
   let node: UiNode | null = null;
   if ('node_id' in action.input && action.input.node_id !== undefined) {
     node = byId.get(action.input.node_id) ?? null;
-    if (!node) return { ok: false, node: null, refused: `node ${JSON.stringify(action.input.node_id)} is not on the current screen (snapshot ${obs.snapshot_id}); use an id from the latest <screen>` };
-    const denied = deny.find((d) => [node!.text, node!.desc].some((t) => t && (typeof d === 'string' ? t.toLowerCase().includes(d.toLowerCase()) : d.test(t))));
-    if (denied !== undefined && action.name !== 'scroll') return { ok: false, node, refused: `${nodeLine(node)} is denied to this step (use.ai.deny: ${String(denied)})` };
+    if (!node)
+      return {
+        ok: false,
+        node: null,
+        refused: `node ${JSON.stringify(action.input.node_id)} is not on the current screen (snapshot ${obs.snapshot_id}); use an id from the latest <screen>`,
+      };
+    const denied = deny.find((d) =>
+      [node!.text, node!.desc].some(
+        (t) => t && (typeof d === 'string' ? t.toLowerCase().includes(d.toLowerCase()) : d.test(t)),
+      ),
+    );
+    if (denied !== undefined && action.name !== 'scroll')
+      return { ok: false, node, refused: `${nodeLine(node)} is denied to this step (use.ai.deny: ${String(denied)})` };
   }
   if (action.name === 'scroll' && !node) {
     node = [...obs.nodes].filter((n) => n.scrollable).sort((a, b) => area(b) - area(a))[0] ?? null;
@@ -83,7 +106,12 @@ export async function perform(app: AppPort, api: string, action: Action, obs: Ob
       case 'type_text': {
         if (!node!.editable) return { ok: false, node, refused: `${line} is not an editable field` };
         const typed = fillPlaceholders(action.input.text, params);
-        if (typed.secret && !node!.password) return { ok: false, node, refused: `a secret parameter can only be typed into a password field, and ${line} is not one (its text would show on screen and in logs)` };
+        if (typed.secret && !node!.password)
+          return {
+            ok: false,
+            node,
+            refused: `a secret parameter can only be typed into a password field, and ${line} is not one (its text would show on screen and in logs)`,
+          };
         const selector = selectorFor(node!, obs);
         await app.locator(selector).fill(typed.text, { secret: typed.secret });
         step = { action: 'type_text', selector, node: line, text: toTemplate(action.input.text, params) };
@@ -105,8 +133,10 @@ export async function perform(app: AppPort, api: string, action: Action, obs: Ob
       }
     }
   } catch (e) {
-    if (e instanceof AppCrashedError || e instanceof DeviceDisconnectedError || !(e instanceof NestwrightError)) throw e;
-    const why = e instanceof TimeoutError || e instanceof StrictModeViolationError ? e.message.split('\n')[0] : e.message;
+    if (e instanceof AppCrashedError || e instanceof DeviceDisconnectedError || !(e instanceof NestwrightError))
+      throw e;
+    const why =
+      e instanceof TimeoutError || e instanceof StrictModeViolationError ? e.message.split('\n')[0] : e.message;
     return { ok: false, node, refused: `the action failed: ${why}` };
   }
   if ('selector' in step) step = { ...step, selector: toTemplate(step.selector, params, true) };
@@ -133,5 +163,9 @@ export async function observeInApp(app: AppPort, api: string, what: string): Pro
   const crash = await app.crashed(api, state);
   if (crash) throw crash;
   if (state === 'foreground' && obs.package !== null) return obs;
-  throw new AiError(api, 'AI_LEFT_APP', `after ${what}, the app under test (${app.who()}) is no longer in front — ${obs.package ?? 'nothing'} is. The step is stopped: AI steps act only inside the app under test.`);
+  throw new AiError(
+    api,
+    'AI_LEFT_APP',
+    `after ${what}, the app under test (${app.who()}) is no longer in front — ${obs.package ?? 'nothing'} is. The step is stopped: AI steps act only inside the app under test.`,
+  );
 }

@@ -29,12 +29,19 @@ export const EXTRACT_SYSTEM =
   SCREEN_FORMAT +
   ' Call the answer tool with the value, copied from the screen exactly, in the shape its schema asks for, and the ids of the nodes you read it from.';
 
-export function instructionBlock(tag: 'instruction' | 'statement' | 'question', text: string, params: Params = {}): string {
+export function instructionBlock(
+  tag: 'instruction' | 'statement' | 'question',
+  text: string,
+  params: Params = {},
+): string {
   const lines = [`<${tag}>`, text, `</${tag}>`];
   const entries = Object.entries(params);
   if (entries.length) {
     lines.push('<parameters>');
-    for (const [k, v] of entries) lines.push(isSecret(v) ? `{${k}} = (secret: type the placeholder {${k}})` : `{${k}} = ${JSON.stringify(String(v))}`);
+    for (const [k, v] of entries)
+      lines.push(
+        isSecret(v) ? `{${k}} = (secret: type the placeholder {${k}})` : `{${k}} = ${JSON.stringify(String(v))}`,
+      );
     lines.push('</parameters>');
   }
   return lines.join('\n');

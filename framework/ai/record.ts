@@ -31,10 +31,18 @@ export const AiStepRecordSchema = z.object({
   cache: z.enum(['hit', 'miss', 'healed', 'stale', 'off', 'none']).describe('none: the verb is never cached'),
   turns: z.number().int(),
   calls: z.array(AiToolCallSchema),
-  verdict: z.object({ pass: z.boolean(), reason: z.string(), evidence: z.array(AiEvidenceSchema), grounded: z.boolean() }).optional(),
+  verdict: z
+    .object({ pass: z.boolean(), reason: z.string(), evidence: z.array(AiEvidenceSchema), grounded: z.boolean() })
+    .optional(),
   value: z.unknown().optional(),
   summary: z.string().optional(),
-  usage: z.object({ input: z.number(), output: z.number(), cacheRead: z.number(), cacheWrite: z.number(), requests: z.number() }),
+  usage: z.object({
+    input: z.number(),
+    output: z.number(),
+    cacheRead: z.number(),
+    cacheWrite: z.number(),
+    requests: z.number(),
+  }),
   costUsd: z.number(),
   latencyMs: z.number().describe('Time spent waiting for the model'),
   screens: z.record(z.string(), z.string()).describe('Snapshot id → the screen as the model saw it'),

@@ -14,7 +14,13 @@ export class ReplayMiss extends Error {}
  * One cached step, through the same locator actions as a scripted test: zero model calls.
  * A locator that no longer resolves (timeout, or several matches) is a {@link ReplayMiss}.
  */
-export async function replayStep(app: AppPort, api: string, step: CacheStep, params: Params, timeout: number): Promise<Observation> {
+export async function replayStep(
+  app: AppPort,
+  api: string,
+  step: CacheStep,
+  params: Params,
+  timeout: number,
+): Promise<Observation> {
   const selector = 'selector' in step ? fillPlaceholders(step.selector, params).text : '';
   const loc = 'selector' in step ? app.locator(selector) : null;
   try {
@@ -29,7 +35,12 @@ export async function replayStep(app: AppPort, api: string, step: CacheStep, par
         const typed = fillPlaceholders(step.text, params);
         if (typed.secret) {
           const { node } = await loc!.waitForActionable(api, { timeout });
-          if (!node.password) throw new AiError(api, 'AI_PARAMS', `the cached step types a secret into ${selector}, which is not a password field now`);
+          if (!node.password)
+            throw new AiError(
+              api,
+              'AI_PARAMS',
+              `the cached step types a secret into ${selector}, which is not a password field now`,
+            );
         }
         await loc!.fill(typed.text, { timeout, secret: typed.secret });
         break;
@@ -46,7 +57,8 @@ export async function replayStep(app: AppPort, api: string, step: CacheStep, par
       }
     }
   } catch (e) {
-    if (e instanceof TimeoutError || e instanceof StrictModeViolationError) throw new ReplayMiss(`${describeStep(step)} no longer resolves: ${e.message.split('\n')[0]}`, { cause: e });
+    if (e instanceof TimeoutError || e instanceof StrictModeViolationError)
+      throw new ReplayMiss(`${describeStep(step)} no longer resolves: ${e.message.split('\n')[0]}`, { cause: e });
     throw e;
   }
   return observeInApp(app, api, describeStep(step));

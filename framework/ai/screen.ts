@@ -34,17 +34,29 @@ function quote(s: string): string {
 
 export function renderScreen(obs: Observation): string {
   const head = `<screen package=${quote(obs.package ?? '(none)')} activity=${quote(obs.activity ?? '(none)')} snapshot=${quote(obs.snapshot_id)} untrusted="true">`;
-  const body = obs.tree_missing ? ['(no accessibility tree: the screen is in a transition)'] : obs.nodes.length === 0 ? ['(no nodes: the screen draws its own content, e.g. a WebView or canvas)'] : obs.nodes.map((n) => '  '.repeat(Math.min(n.depth ?? 0, 6)) + nodeLine(n));
+  const body = obs.tree_missing
+    ? ['(no accessibility tree: the screen is in a transition)']
+    : obs.nodes.length === 0
+      ? ['(no nodes: the screen draws its own content, e.g. a WebView or canvas)']
+      : obs.nodes.map((n) => '  '.repeat(Math.min(n.depth ?? 0, 6)) + nodeLine(n));
   return [head, ...body, '</screen>'].join('\n');
 }
 
 /** Every text, description and hint on screen, normalized, for grounding checks. */
 export function screenTexts(nodes: readonly UiNode[]): string[] {
-  return nodes.flatMap((n) => [n.text, n.desc, n.hint]).filter((t): t is string => !!t).map(normalize);
+  return nodes
+    .flatMap((n) => [n.text, n.desc, n.hint])
+    .filter((t): t is string => !!t)
+    .map(normalize);
 }
 
 export function normalize(s: string): string {
-  return s.replace(/[\u2018\u2019]/g, "'").replace(/[\u201c\u201d]/g, '"').replace(/\s+/g, ' ').trim().toLowerCase();
+  return s
+    .replace(/[\u2018\u2019]/g, "'")
+    .replace(/[\u201c\u201d]/g, '"')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase();
 }
 
 /** A coarse signature of "which screen": package and activity. Stable across data, timing and fault profiles. */

@@ -31,7 +31,10 @@ export class Secret {
 /** A secret parameter for `app.ai.act(…, { params: { password: secret(process.env.PW) } })`. */
 export function secret(value: string | undefined): Secret {
   if (typeof value !== 'string') {
-    throw new TypeError('secret: expected a string (is the environment variable set?), got ' + (value === undefined ? 'undefined' : typeof value));
+    throw new TypeError(
+      'secret: expected a string (is the environment variable set?), got ' +
+        (value === undefined ? 'undefined' : typeof value),
+    );
   }
   return new Secret(value);
 }

@@ -29,7 +29,18 @@ export class AiStep {
     readonly trajectoryStep: TrajectoryStep | null,
   ) {
     const model = ctx.options.models[verb === 'toSatisfy' ? 'assert' : verb];
-    this.record = { verb, instruction, model, cache: 'none', turns: 0, calls: [], usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, requests: 0 }, costUsd: 0, latencyMs: 0, screens: {} };
+    this.record = {
+      verb,
+      instruction,
+      model,
+      cache: 'none',
+      turns: 0,
+      calls: [],
+      usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, requests: 0 },
+      costUsd: 0,
+      latencyMs: 0,
+      screens: {},
+    };
     this.meter = new StepMeter(api, ctx.meter, budget ?? ctx.options.budget.step);
     if (trajectoryStep) Object.assign(trajectoryStep, { source: 'ai', ai: this.record });
   }
@@ -38,17 +49,30 @@ export class AiStep {
     return this.record.model;
   }
 
-  async request(system: string, tools: ToolSpec[], toolChoice: { type: 'tool'; name: string } | { type: 'any' }, messages: ModelMessage[]): Promise<ModelResponse> {
+  async request(
+    system: string,
+    tools: ToolSpec[],
+    toolChoice: { type: 'tool'; name: string } | { type: 'any' },
+    messages: ModelMessage[],
+  ): Promise<ModelResponse> {
     const adapter = this.ctx.adapter(this.api);
     this.meter.checkBefore();
     this.record.turns++;
     let res: ModelResponse;
     try {
-      res = await adapter.complete({ model: this.model, system, tools, toolChoice, messages, maxTokens: this.ctx.options.maxTokens });
+      res = await adapter.complete({
+        model: this.model,
+        system,
+        tools,
+        toolChoice,
+        messages,
+        maxTokens: this.ctx.options.maxTokens,
+      });
     } catch (e) {
       const requests = (e as { requests?: number }).requests ?? 0;
       if (requests) this.charge({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0, requests });
-      if (e instanceof AiError) throw new AiError(this.api, e.code, e.message.replace(/^model: \[\w+\] /, ''), { cause: e });
+      if (e instanceof AiError)
+        throw new AiError(this.api, e.code, e.message.replace(/^model: \[\w+\] /, ''), { cause: e });
       throw e;
     }
     this.record.latencyMs += res.latencyMs;
@@ -90,7 +114,13 @@ export class AiStep {
 }
 
 /** Run `body` as a test.step and trajectory record titled `title`, with source 'ai'. */
-export async function aiStep<T>(app: AppPort, kind: 'action' | 'assertion', api: string, title: string, body: (rec: TrajectoryStep) => Promise<T>): Promise<T> {
+export async function aiStep<T>(
+  app: AppPort,
+  kind: 'action' | 'assertion',
+  api: string,
+  title: string,
+  body: (rec: TrajectoryStep) => Promise<T>,
+): Promise<T> {
   return app.step({ kind, api, title, selector: null }, async (rec) => {
     const first = app.trajectory.steps.length;
     try {

@@ -13,8 +13,14 @@ export const ACT_KEYS = ['back', 'enter', 'tab', 'delete', 'search'] as const;
 export const ActInputs = {
   tap: z.strictObject({ node_id: nodeId }),
   long_press: z.strictObject({ node_id: nodeId }),
-  type_text: z.strictObject({ node_id: nodeId, text: z.string().describe('Replaces the field text. Write a {placeholder} to type a parameter, e.g. "{password}"') }),
-  scroll: z.strictObject({ direction: z.enum(['up', 'down', 'left', 'right']).describe('Which way to move through the content'), node_id: nodeId.optional().describe('The scrollable node; default: the largest one') }),
+  type_text: z.strictObject({
+    node_id: nodeId,
+    text: z.string().describe('Replaces the field text. Write a {placeholder} to type a parameter, e.g. "{password}"'),
+  }),
+  scroll: z.strictObject({
+    direction: z.enum(['up', 'down', 'left', 'right']).describe('Which way to move through the content'),
+    node_id: nodeId.optional().describe('The scrollable node; default: the largest one'),
+  }),
   press_key: z.strictObject({ key: z.enum(ACT_KEYS) }),
   done: z.strictObject({ summary: z.string().describe('What was done, in one sentence') }),
   give_up: z.strictObject({ reason: z.string().describe('Why the instruction cannot be carried out on this app') }),
@@ -55,12 +61,24 @@ function spec(name: string, description: string, schema: z.ZodType): ToolSpec {
   return { name, description, inputSchema };
 }
 
-export const ACT_TOOLS: ToolSpec[] = (Object.keys(ActInputs) as Array<keyof typeof ActInputs>).map((k) => spec(k, DESCRIPTIONS[k], ActInputs[k]));
+export const ACT_TOOLS: ToolSpec[] = (Object.keys(ActInputs) as Array<keyof typeof ActInputs>).map((k) =>
+  spec(k, DESCRIPTIONS[k], ActInputs[k]),
+);
 
-export const VERDICT_TOOL: ToolSpec = spec('verdict', 'Your verdict on the statement, grounded on nodes of the screen.', VerdictSchema);
+export const VERDICT_TOOL: ToolSpec = spec(
+  'verdict',
+  'Your verdict on the statement, grounded on nodes of the screen.',
+  VerdictSchema,
+);
 
 /** The `answer` tool: `value` is the user's schema, as JSON Schema. */
 export function answerTool(value: z.ZodType): { tool: ToolSpec; schema: z.ZodType } {
-  const schema = z.strictObject({ value, evidence_node_ids: z.array(nodeId).min(1).describe('The nodes the value was read from') });
-  return { tool: spec('answer', 'The answer to the question, read from the screen, with the nodes it was read from.', schema), schema };
+  const schema = z.strictObject({
+    value,
+    evidence_node_ids: z.array(nodeId).min(1).describe('The nodes the value was read from'),
+  });
+  return {
+    tool: spec('answer', 'The answer to the question, read from the screen, with the nodes it was read from.', schema),
+    schema,
+  };
 }

@@ -18,26 +18,69 @@ import { VERDICT_TOOL, VerdictSchema, type Verdict } from './tools.js';
  * snapshot (grounding.ts) and recorded with its evidence nodes.
  */
 export async function askVerdict(step: AiStep, statement: string, obs: Observation): Promise<Verdict> {
-  const messages: ModelMessage[] = [{ role: 'user', content: [{ type: 'text', text: instructionBlock('statement', statement) }, ...(await step.screen(obs))] }];
+  const messages: ModelMessage[] = [
+    {
+      role: 'user',
+      content: [{ type: 'text', text: instructionBlock('statement', statement) }, ...(await step.screen(obs))],
+    },
+  ];
   for (let attempt = 1; ; attempt++) {
     const res = await step.request(VERDICT_SYSTEM, [VERDICT_TOOL], { type: 'tool', name: 'verdict' }, messages);
     const call = res.toolCalls.find((c) => c.name === 'verdict');
     const parsed = VerdictSchema.safeParse(call?.input);
-    step.record.calls.push({ turn: step.record.turns, tool: 'verdict', input: (call?.input ?? {}) as Record<string, unknown>, node: null, bounds: null, selector: null, before: obs.snapshot_id, after: obs.snapshot_id, result: parsed.success ? 'ok' : 'refused', ...(parsed.success ? {} : { message: z.prettifyError(parsed.error) }), source: 'model' });
+    step.record.calls.push({
+      turn: step.record.turns,
+      tool: 'verdict',
+      input: (call?.input ?? {}) as Record<string, unknown>,
+      node: null,
+      bounds: null,
+      selector: null,
+      before: obs.snapshot_id,
+      after: obs.snapshot_id,
+      result: parsed.success ? 'ok' : 'refused',
+      ...(parsed.success ? {} : { message: z.prettifyError(parsed.error) }),
+      source: 'model',
+    });
     if (parsed.success) {
       const v = parsed.data;
       const g = groundVerdict(v, obs);
       const byId = new Map(obs.nodes.map((n) => [n.id, n]));
-      const evidence = v.evidence_node_ids.flatMap((id) => (byId.has(id) ? [{ id, line: nodeLine(byId.get(id)!), bounds: byId.get(id)!.bounds }] : []));
+      const evidence = v.evidence_node_ids.flatMap((id) =>
+        byId.has(id) ? [{ id, line: nodeLine(byId.get(id)!), bounds: byId.get(id)!.bounds }] : [],
+      );
       step.record.verdict = { pass: v.pass, reason: v.reason, evidence, grounded: g.ok };
       if (!g.ok) {
-        throw new AiError(step.api, 'AI_UNGROUNDED', `the model's verdict (pass: ${v.pass}) on ${JSON.stringify(statement)} is not grounded on the screen, so it is rejected:\n  - ${g.problems.join('\n  - ')}\nReason given: ${v.reason}\nScreen:\n${describeScreen(obs)}`);
+        throw new AiError(
+          step.api,
+          'AI_UNGROUNDED',
+          `the model's verdict (pass: ${v.pass}) on ${JSON.stringify(statement)} is not grounded on the screen, so it is rejected:\n  - ${g.problems.join('\n  - ')}\nReason given: ${v.reason}\nScreen:\n${describeScreen(obs)}`,
+        );
       }
       return v;
     }
-    if (attempt >= 2 || !call) throw new AiError(step.api, 'AI_BAD_OUTPUT', `the model's verdict did not match the tool's schema twice:\n${z.prettifyError(parsed.error)}`);
+    if (attempt >= 2 || !call)
+      throw new AiError(
+        step.api,
+        'AI_BAD_OUTPUT',
+        `the model's verdict did not match the tool's schema twice:\n${z.prettifyError(parsed.error)}`,
+      );
     messages.push({ role: 'assistant', content: res.content });
-    messages.push({ role: 'user', content: [{ type: 'tool_result', toolUseId: call.id, isError: true, content: [{ type: 'text', text: `refused: the input does not match the schema:\n${z.prettifyError(parsed.error)}\nCall verdict again.` }] }] });
+    messages.push({
+      role: 'user',
+      content: [
+        {
+          type: 'tool_result',
+          toolUseId: call.id,
+          isError: true,
+          content: [
+            {
+              type: 'text',
+              text: `refused: the input does not match the schema:\n${z.prettifyError(parsed.error)}\nCall verdict again.`,
+            },
+          ],
+        },
+      ],
+    });
   }
 }
 
@@ -49,7 +92,12 @@ export async function assertStatement(app: AppPort, statement: string, opts: { b
     const obs = await step.observe();
     rec.before = rec.after = obs.snapshot_id;
     const v = await askVerdict(step, statement, obs);
-    if (!v.pass) throw new AiError('ai.assert', 'AI_ASSERTION_FAILED', `${JSON.stringify(statement)} is false on this screen: ${v.reason}\nScreen:\n${describeScreen(obs)}`);
+    if (!v.pass)
+      throw new AiError(
+        'ai.assert',
+        'AI_ASSERTION_FAILED',
+        `${JSON.stringify(statement)} is false on this screen: ${v.reason}\nScreen:\n${describeScreen(obs)}`,
+      );
   });
 }
 
@@ -58,7 +106,12 @@ export async function assertStatement(app: AppPort, statement: string, opts: { b
  * `.not`): a new verdict is asked only when the screen changed (its screen_hash), so waiting on
  * a still screen costs nothing. An ungrounded verdict fails at once.
  */
-export async function pollVerdict(step: AiStep, statement: string, want: boolean, timeout: number): Promise<{ ok: boolean; last: Verdict | null; obs: Observation | null; asked: number }> {
+export async function pollVerdict(
+  step: AiStep,
+  statement: string,
+  want: boolean,
+  timeout: number,
+): Promise<{ ok: boolean; last: Verdict | null; obs: Observation | null; asked: number }> {
   const deadline = Date.now() + timeout;
   let lastHash: string | null = null;
   let last: Verdict | null = null;
@@ -79,28 +132,48 @@ export async function pollVerdict(step: AiStep, statement: string, want: boolean
 }
 
 /** `app.ai.waitFor(condition, { timeout })`. */
-export async function waitForCondition(app: AppPort, condition: string, opts: { timeout?: number; budget?: Budget } = {}): Promise<void> {
+export async function waitForCondition(
+  app: AppPort,
+  condition: string,
+  opts: { timeout?: number; budget?: Budget } = {},
+): Promise<void> {
   const ctx = currentAiContext();
   const timeout = opts.timeout ?? app.options.expectTimeout;
   await aiStep(app, 'assertion', 'ai.waitFor', `AI wait for: ${condition}`, async (rec) => {
     const step = new AiStep(app, ctx, 'ai.waitFor', 'waitFor', condition, opts.budget, rec);
     const r = await pollVerdict(step, condition, true, timeout);
     rec.before = rec.after = r.obs?.snapshot_id ?? null;
-    if (!r.ok) throw new AiError('ai.waitFor', 'AI_TIMEOUT', `timeout ${timeout}ms exceeded waiting for ${JSON.stringify(condition)} (${r.asked} verdict(s) asked, one per screen change); last: ${r.last?.reason ?? 'no verdict'}\nScreen:\n${describeScreen(r.obs)}`);
+    if (!r.ok)
+      throw new AiError(
+        'ai.waitFor',
+        'AI_TIMEOUT',
+        `timeout ${timeout}ms exceeded waiting for ${JSON.stringify(condition)} (${r.asked} verdict(s) asked, one per screen change); last: ${r.last?.reason ?? 'no verdict'}\nScreen:\n${describeScreen(r.obs)}`,
+      );
   });
 }
 
 /** `expect(app).toSatisfy(statement)`: the retrying assertion, as a matcher result. */
-export async function satisfies(app: AppPort, statement: string, isNot: boolean, timeout: number): Promise<{ pass: boolean; message: () => string }> {
+export async function satisfies(
+  app: AppPort,
+  statement: string,
+  isNot: boolean,
+  timeout: number,
+): Promise<{ pass: boolean; message: () => string }> {
   const ctx = currentAiContext();
   let outcome: { ok: boolean; last: Verdict | null; obs: Observation | null; asked: number } | null = null;
   const failed = new Error('toSatisfy failed');
-  await aiStep(app, 'assertion', 'expect.toSatisfy', `AI expect ${isNot ? 'not ' : ''}toSatisfy: ${statement}`, async (rec) => {
-    const step = new AiStep(app, ctx, 'expect.toSatisfy', 'toSatisfy', statement, undefined, rec);
-    outcome = await pollVerdict(step, statement, !isNot, timeout);
-    rec.before = rec.after = outcome.obs?.snapshot_id ?? null;
-    if (!outcome.ok) throw failed;
-  }).catch((e) => {
+  await aiStep(
+    app,
+    'assertion',
+    'expect.toSatisfy',
+    `AI expect ${isNot ? 'not ' : ''}toSatisfy: ${statement}`,
+    async (rec) => {
+      const step = new AiStep(app, ctx, 'expect.toSatisfy', 'toSatisfy', statement, undefined, rec);
+      outcome = await pollVerdict(step, statement, !isNot, timeout);
+      rec.before = rec.after = outcome.obs?.snapshot_id ?? null;
+      if (!outcome.ok) throw failed;
+    },
+  ).catch((e) => {
     if (e !== failed) throw e;
   });
   const o = outcome as { ok: boolean; last: Verdict | null; obs: Observation | null; asked: number } | null;

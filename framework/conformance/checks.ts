@@ -7,4 +7,11 @@ import { toolChecks } from './groups/tools.js';
 import { extensionChecks } from './extensions/index.js';
 
 /** Every check of the kit, in report order. */
-export const ALL_CHECKS: readonly Check[] = [...handshakeChecks, ...toolChecks, ...errorChecks, ...semanticsChecks, ...extensionChecks, ...timingChecks];
+export const ALL_CHECKS: readonly Check[] = [
+  ...handshakeChecks,
+  ...toolChecks,
+  ...errorChecks,
+  ...semanticsChecks,
+  ...extensionChecks,
+  ...timingChecks,
+];

@@ -20,11 +20,16 @@ export interface Node {
 }
 
 /** The node whose resource id is `<pkg>:id/<name>` (or whose text is `name`) on the current screen. */
-export async function findNode(s: Session, space_id: string, name: string): Promise<{ node: Node; snapshot_id: string }> {
+export async function findNode(
+  s: Session,
+  space_id: string,
+  name: string,
+): Promise<{ node: Node; snapshot_id: string }> {
   const obs = await s.ok('ui_observe', { space_id, max_nodes: 500 });
   const nodes = (obs.nodes ?? []) as Node[];
   const node = nodes.find((n) => n.res_id?.endsWith(`:id/${name}`)) ?? nodes.find((n) => n.text === name);
-  if (!node) throw new CheckFailed(`no node "${name}" on the screen of ${obs.package}/${obs.activity} (${nodes.length} nodes)`);
+  if (!node)
+    throw new CheckFailed(`no node "${name}" on the screen of ${obs.package}/${obs.activity} (${nodes.length} nodes)`);
   return { node, snapshot_id: obs.snapshot_id };
 }
 

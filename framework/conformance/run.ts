@@ -1,4 +1,10 @@
-import { CheckFailed, type Check, type CheckOutcome, type ConformanceContext, type ConformanceTarget } from './check.js';
+import {
+  CheckFailed,
+  type Check,
+  type CheckOutcome,
+  type ConformanceContext,
+  type ConformanceTarget,
+} from './check.js';
 import { NOTES, packagedApks } from './fixtures.js';
 import { Session, type Answer } from './session.js';
 import { ALL_CHECKS } from './checks.js';
@@ -31,7 +37,10 @@ export interface ConformanceReport {
  * Run the conformance checks (all, or those whose group or id is in `only`) against a live
  * runtime. Each check runs on its own: one that fails, or throws, leaves the others unaffected.
  */
-export async function runConformance(target: ConformanceTarget, opts: { only?: string[]; checks?: readonly Check[] } = {}): Promise<ConformanceReport> {
+export async function runConformance(
+  target: ConformanceTarget,
+  opts: { only?: string[]; checks?: readonly Check[] } = {},
+): Promise<ConformanceReport> {
   const t0 = performance.now();
   const sessions: Session[] = [];
   const connect = async () => {
@@ -59,7 +68,8 @@ export async function runConformance(target: ConformanceTarget, opts: { only?: s
     space: () =>
       (spacePromise ??= (async () => {
         const created = await record('space_create', { name: 'nestwright-conformance' });
-        if (!created?.space_id) throw new CheckFailed(`space_create answered ${JSON.stringify(setup.get('space_create')?.answer)}`);
+        if (!created?.space_id)
+          throw new CheckFailed(`space_create answered ${JSON.stringify(setup.get('space_create')?.answer)}`);
         const space_id = created.space_id as string;
         await record('session_acquire', { space_id });
         await record('space_install_apk', { space_id, apk_paths: [apks.notes] });
@@ -78,7 +88,10 @@ export async function runConformance(target: ConformanceTarget, opts: { only?: s
         const nodes = (obs.nodes ?? []) as Array<{ id: string; res_id?: string | null }>;
         const newNote = nodes.find((n) => n.res_id?.endsWith(':id/new_note'));
         if (newNote) await record('ui_tap', { space_id, node_id: newNote.id });
-        const edit = ((await main.ok('ui_observe', { space_id })).nodes ?? []) as Array<{ id: string; res_id?: string | null }>;
+        const edit = ((await main.ok('ui_observe', { space_id })).nodes ?? []) as Array<{
+          id: string;
+          res_id?: string | null;
+        }>;
         const title = edit.find((n) => n.res_id?.endsWith(':id/title'));
         if (title) await record('ui_set_text', { space_id, node_id: title.id, text: 'conformance' });
         await record('ui_key', { space_id, key: 'back' });
@@ -97,15 +110,27 @@ export async function runConformance(target: ConformanceTarget, opts: { only?: s
     try {
       outcome = await check.run(ctx);
     } catch (e) {
-      outcome = { status: check.required ? 'fail' : 'warn', sent: sentSince(), received: e instanceof CheckFailed ? e.received : `the check threw: ${(e as Error)?.message ?? String(e)}` };
+      outcome = {
+        status: check.required ? 'fail' : 'warn',
+        sent: sentSince(),
+        received: e instanceof CheckFailed ? e.received : `the check threw: ${(e as Error)?.message ?? String(e)}`,
+      };
     }
     const { run: _run, ...meta } = check;
-    checks.push({ ...meta, status: outcome.status, sent: outcome.sent.length ? outcome.sent : sentSince(), received: outcome.received, ...(outcome.ms !== undefined ? { ms: outcome.ms } : {}) });
+    checks.push({
+      ...meta,
+      status: outcome.status,
+      sent: outcome.sent.length ? outcome.sent : sentSince(),
+      received: outcome.received,
+      ...(outcome.ms !== undefined ? { ms: outcome.ms } : {}),
+    });
   }
   for (const s of sessions) await s.close().catch(() => {});
   const rt = info as { runtime?: { name: string; version: string }; protocol_version?: string } | null;
   return {
-    runtime: rt?.runtime ? { name: rt.runtime.name, version: rt.runtime.version, protocol_version: String(rt.protocol_version) } : null,
+    runtime: rt?.runtime
+      ? { name: rt.runtime.name, version: rt.runtime.version, protocol_version: String(rt.protocol_version) }
+      : null,
     checks,
     failed: checks.filter((c) => c.required && c.status === 'fail').length,
     ms: Math.round(performance.now() - t0),

@@ -3,7 +3,8 @@ import type { ToolTransport } from '../../device-runtime/client/index.js';
 import { CheckFailed } from './check-failed.js';
 
 /** One call's answer as the runtime sent it: no schema check (that is the tools group's job). */
-export type Answer = { ok: true; body: Record<string, unknown>; ms: number } | { ok: false; error: ToolError; ms: number };
+export type Answer =
+  { ok: true; body: Record<string, unknown>; ms: number } | { ok: false; error: ToolError; ms: number };
 
 /**
  * A session with the runtime that records what it sent. It reads answers leniently — a
@@ -31,7 +32,19 @@ export class Session {
     const ms = performance.now() - t0;
     if (raw.isError) {
       const error = decodeErrorBody(raw) as ToolError | undefined;
-      return { ok: false, error: error && typeof error === 'object' ? error : ({ code: 'PROTOCOL_ERROR', message: 'an error without an envelope', retryable: false, hint: null } as ToolError), ms };
+      return {
+        ok: false,
+        error:
+          error && typeof error === 'object'
+            ? error
+            : ({
+                code: 'PROTOCOL_ERROR',
+                message: 'an error without an envelope',
+                retryable: false,
+                hint: null,
+              } as ToolError),
+        ms,
+      };
     }
     const tool = getTool(name);
     const body = (tool ? decodeResultBody(tool, raw) : raw.structuredContent) as Record<string, unknown> | undefined;

@@ -89,26 +89,68 @@ export function arbitrationPrompt(r: ArbitrationRequest): string {
 export function modelArbiter(opts: ModelArbiterOptions): HealArbiter {
   return {
     async choose(request) {
-      const record: ArbitrationRecord = { model: opts.model, offered: request.candidates.map((c) => c.screen_line ?? c.line), choice: null, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, requests: 0 }, latencyMs: 0 };
-      const messages: ModelMessage[] = [{ role: 'user', content: [{ type: 'text', text: arbitrationPrompt(request) }] }];
+      const record: ArbitrationRecord = {
+        model: opts.model,
+        offered: request.candidates.map((c) => c.screen_line ?? c.line),
+        choice: null,
+        usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, requests: 0 },
+        latencyMs: 0,
+      };
+      const messages: ModelMessage[] = [
+        { role: 'user', content: [{ type: 'text', text: arbitrationPrompt(request) }] },
+      ];
       try {
         for (let attempt = 1; ; attempt++) {
           opts.beforeRequest?.();
-          const res = await opts.adapter.complete({ model: opts.model, system: ARBITER_SYSTEM, tools: ARBITER_TOOLS, toolChoice: { type: 'any' }, messages, maxTokens: opts.maxTokens ?? 512 });
+          const res = await opts.adapter.complete({
+            model: opts.model,
+            system: ARBITER_SYSTEM,
+            tools: ARBITER_TOOLS,
+            toolChoice: { type: 'any' },
+            messages,
+            maxTokens: opts.maxTokens ?? 512,
+          });
           record.latencyMs += res.latencyMs;
           for (const k of Object.keys(record.usage) as Array<keyof Usage>) record.usage[k] += res.usage[k];
           opts.onUsage?.(res.usage, res.latencyMs);
           const call = res.toolCalls[0];
-          const parsed = call?.name === 'choose' ? ChooseSchema.safeParse(call.input) : call?.name === 'none' ? NoneSchema.safeParse(call.input) : null;
+          const parsed =
+            call?.name === 'choose'
+              ? ChooseSchema.safeParse(call.input)
+              : call?.name === 'none'
+                ? NoneSchema.safeParse(call.input)
+                : null;
           if (call && parsed?.success) {
-            const choice: ArbitrationChoice = call.name === 'choose' ? { node_id: (parsed.data as z.infer<typeof ChooseSchema>).node_id, reason: parsed.data.reason } : { none: true, reason: parsed.data.reason };
+            const choice: ArbitrationChoice =
+              call.name === 'choose'
+                ? { node_id: (parsed.data as z.infer<typeof ChooseSchema>).node_id, reason: parsed.data.reason }
+                : { none: true, reason: parsed.data.reason };
             record.choice = choice;
             return choice;
           }
-          const problem = !call ? 'no tool was called' : parsed?.error ? z.prettifyError(parsed.error) : `unknown tool ${JSON.stringify(call.name)}`;
-          if (attempt >= 2 || !call) throw new AiError('heal', 'AI_BAD_OUTPUT', `the model's arbitration did not call choose or none properly twice: ${problem}`);
+          const problem = !call
+            ? 'no tool was called'
+            : parsed?.error
+              ? z.prettifyError(parsed.error)
+              : `unknown tool ${JSON.stringify(call.name)}`;
+          if (attempt >= 2 || !call)
+            throw new AiError(
+              'heal',
+              'AI_BAD_OUTPUT',
+              `the model's arbitration did not call choose or none properly twice: ${problem}`,
+            );
           messages.push({ role: 'assistant', content: res.content });
-          messages.push({ role: 'user', content: [{ type: 'tool_result', toolUseId: call.id, isError: true, content: [{ type: 'text', text: `refused: ${problem}\nCall choose or none again.` }] }] });
+          messages.push({
+            role: 'user',
+            content: [
+              {
+                type: 'tool_result',
+                toolUseId: call.id,
+                isError: true,
+                content: [{ type: 'text', text: `refused: ${problem}\nCall choose or none again.` }],
+              },
+            ],
+          });
         }
       } finally {
         opts.onRecord?.(record);

@@ -25,13 +25,18 @@ export const FingerprintFileSchema = z.object({
 export type FingerprintFile = z.infer<typeof FingerprintFileSchema>;
 
 /** `specs/notes.spec.ts` → `specs/__fingerprints__/notes.spec.ts.json`, next to the spec like Playwright's snapshots. */
-export const fingerprintFileOf = (specFile: string) => join(dirname(specFile), '__fingerprints__', `${basename(specFile)}.json`);
-export const entryKey = (e: { line: number; column: number; selector: string }) => `${e.line}:${e.column} ${e.selector}`;
+export const fingerprintFileOf = (specFile: string) =>
+  join(dirname(specFile), '__fingerprints__', `${basename(specFile)}.json`);
+export const entryKey = (e: { line: number; column: number; selector: string }) =>
+  `${e.line}:${e.column} ${e.selector}`;
 
 export function readFingerprintFile(path: string): FingerprintFile {
   if (!existsSync(path)) return { version: 1, entries: {}, rejected: [] };
   const parsed = FingerprintFileSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
-  if (!parsed.success) throw new Error(`heal: ${path} is not a fingerprint file:\n${z.prettifyError(parsed.error)}\nDelete it to start again (the next passing run records new fingerprints).`);
+  if (!parsed.success)
+    throw new Error(
+      `heal: ${path} is not a fingerprint file:\n${z.prettifyError(parsed.error)}\nDelete it to start again (the next passing run records new fingerprints).`,
+    );
   return parsed.data;
 }
 
@@ -57,7 +62,9 @@ export function updateFingerprintFile(path: string, change: (file: FingerprintFi
   try {
     const file = readFingerprintFile(path);
     if (!change(file)) return;
-    const sorted = Object.fromEntries(Object.entries(file.entries).sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true })));
+    const sorted = Object.fromEntries(
+      Object.entries(file.entries).sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true })),
+    );
     const tmp = `${path}.${process.pid}.tmp`;
     writeFileSync(tmp, `${JSON.stringify({ version: 1, entries: sorted, rejected: file.rejected }, null, 1)}\n`);
     renameSync(tmp, path);
@@ -71,7 +78,12 @@ export function updateFingerprintFile(path: string, change: (file: FingerprintFi
  * The fingerprint for a locator at a place in a spec: the one recorded at that line and column;
  * else, when the spec was edited and lines moved, the same selector's entry at the nearest line.
  */
-export function findFingerprint(file: FingerprintFile, selector: string, line: number, column: number): FingerprintEntry | null {
+export function findFingerprint(
+  file: FingerprintFile,
+  selector: string,
+  line: number,
+  column: number,
+): FingerprintEntry | null {
   const exact = file.entries[entryKey({ line, column, selector })];
   if (exact) return exact;
   const same = Object.values(file.entries).filter((e) => e.selector === selector);

@@ -61,7 +61,8 @@ export const FingerprintSchema = z.object({
 /** What a locator's node was when it last worked (id, text, role, place, neighbours…), as healing compares candidates with it. */
 export type Fingerprint = z.infer<typeof FingerprintSchema>;
 
-export const idName = (resId: string | null | undefined): string | null => (resId ? resId.replace(/^.*:id\//, '') : null);
+export const idName = (resId: string | null | undefined): string | null =>
+  resId ? resId.replace(/^.*:id\//, '') : null;
 
 const r3 = (x: number) => Math.round(x * 1000) / 1000;
 const center = (b: readonly number[]) => [(b[0]! + b[2]!) / 2, (b[1]! + b[3]!) / 2] as const;
@@ -74,7 +75,16 @@ const unlabelled = (n: UiNode) => !n.text && !n.desc && !n.hint;
  * Roles one control may change between across releases (a button becomes an icon or a text
  * link; a checkbox a switch): a candidate of another family is not the target.
  */
-const ROLE_FAMILY: Record<string, string> = { button: 'act', image: 'act', text: 'act', listitem: 'act', checkbox: 'check', switch: 'check', radio: 'check', textbox: 'field' };
+const ROLE_FAMILY: Record<string, string> = {
+  button: 'act',
+  image: 'act',
+  text: 'act',
+  listitem: 'act',
+  checkbox: 'check',
+  switch: 'check',
+  radio: 'check',
+  textbox: 'field',
+};
 export const roleFamily = (role: string) => ROLE_FAMILY[role] ?? role;
 
 /** Ids of `root` and every node below it (by parent links), in one pass over the flattened tree. */
@@ -122,7 +132,12 @@ function below(tree: Tree, root: UiNode): UiNode[] {
 /** Ids of `node`, the nodes above it and the nodes below it: what is the target, not beside it. */
 function lineageOf(tree: Tree, node: UiNode): Set<string> {
   const lineage = new Set(below(tree, node).map((n) => n.id));
-  for (let p = node.parent ? tree.byId.get(node.parent) : undefined; p; p = p.parent ? tree.byId.get(p.parent) : undefined) lineage.add(p.id);
+  for (
+    let p = node.parent ? tree.byId.get(node.parent) : undefined;
+    p;
+    p = p.parent ? tree.byId.get(p.parent) : undefined
+  )
+    lineage.add(p.id);
   return lineage;
 }
 
@@ -152,7 +167,9 @@ function rowLabels(tree: Tree, node: UiNode): string[] | null {
     return line.length ? line : null;
   }
   const own = label(node);
-  const labels = below(tree, row).filter((n) => label(n) && label(n) !== own).map((n) => label(n)!);
+  const labels = below(tree, row)
+    .filter((n) => label(n) && label(n) !== own)
+    .map((n) => label(n)!);
   return [...new Set(labels)].slice(0, 4);
 }
 
@@ -166,14 +183,16 @@ const identity = (name: string | null, row: string[] | null | undefined): Identi
   return { ...(name ? { label: name } : {}), ...(first ? { row: first } : {}) };
 };
 /** The {@link Identity} a fingerprint gives its node (the same as when it was recorded). */
-export const identityOf = (f: Fingerprint): Identity | null => identity((f.editable ? f.hint : f.text || f.desc) || null, f.row);
+export const identityOf = (f: Fingerprint): Identity | null =>
+  identity((f.editable ? f.hint : f.text || f.desc) || null, f.row);
 
 /**
  * Whether identity `a` names the node `b` names: the same label (or both none) and the same row
  * label, a row label missing on one side counting as the same (a control moved out of a list).
  */
 export function sameIdentity(a: Identity, b: Identity, norm: (s: string) => string = normalize): boolean {
-  const eq = (x: string | undefined, y: string | undefined) => (x === undefined) === (y === undefined) && (x === undefined || norm(x) === norm(y!));
+  const eq = (x: string | undefined, y: string | undefined) =>
+    (x === undefined) === (y === undefined) && (x === undefined || norm(x) === norm(y!));
   if (!eq(a.label, b.label)) return false;
   if (a.label === undefined) return eq(a.row, b.row);
   return a.row === undefined || b.row === undefined || norm(a.row) === norm(b.row);
@@ -181,7 +200,10 @@ export function sameIdentity(a: Identity, b: Identity, norm: (s: string) => stri
 
 /** Whether `n` is of a kind a heal of `target` could land on (role family, editable, clickable, checkable as `eligible` in heal.ts asks). */
 const sameKind = (target: UiNode, n: UiNode) =>
-  roleFamily(n.role) === roleFamily(target.role) && n.editable === target.editable && (!target.clickable || n.clickable) && (!target.checkable || !!n.checkable);
+  roleFamily(n.role) === roleFamily(target.role) &&
+  n.editable === target.editable &&
+  (!target.clickable || n.clickable) &&
+  (!target.checkable || !!n.checkable);
 
 /** The `others` of a fingerprint (see {@link FingerprintSchema}): nodes outside the target's lineage, nearest first. */
 function othersOf(tree: Tree, node: UiNode, distance: (n: UiNode) => number): NonNullable<Fingerprint['others']> {
@@ -233,7 +255,10 @@ export function candidateFingerprint(observation: Observation, nodeId: string): 
 
 function fingerprint(observation: Observation, nodeId: string, withOthers: boolean): Fingerprint {
   const node = observation.nodes.find((n) => n.id === nodeId);
-  if (!node) throw new Error(`fingerprintOf: node ${JSON.stringify(nodeId)} is not in snapshot ${observation.snapshot_id} (node ids are valid in their own snapshot only)`);
+  if (!node)
+    throw new Error(
+      `fingerprintOf: node ${JSON.stringify(nodeId)} is not in snapshot ${observation.snapshot_id} (node ids are valid in their own snapshot only)`,
+    );
   const { width, height } = observation.screen;
   const own = subtreeIds(observation.nodes, node.id);
   const [cx, cy] = center(node.bounds);
@@ -251,7 +276,11 @@ function fingerprint(observation: Observation, nodeId: string, withOthers: boole
   const tree = indexTree(observation.nodes);
   const byId = tree.byId;
   const ancestors: string[] = [];
-  for (let p = node.parent ? byId.get(node.parent) : undefined; p && ancestors.length < 3; p = p.parent ? byId.get(p.parent) : undefined) {
+  for (
+    let p = node.parent ? byId.get(node.parent) : undefined;
+    p && ancestors.length < 3;
+    p = p.parent ? byId.get(p.parent) : undefined
+  ) {
     ancestors.push(`${p.role}${p.res_id ? `#${idName(p.res_id)}` : ''}`);
   }
   const row = rowLabels(tree, node);
@@ -266,7 +295,12 @@ function fingerprint(observation: Observation, nodeId: string, withOthers: boole
     clickable: node.clickable,
     editable: node.editable,
     checkable: node.checkable ?? false,
-    bounds: [r3(node.bounds[0] / width), r3(node.bounds[1] / height), r3(node.bounds[2] / width), r3(node.bounds[3] / height)],
+    bounds: [
+      r3(node.bounds[0] / width),
+      r3(node.bounds[1] / height),
+      r3(node.bounds[2] / width),
+      r3(node.bounds[3] / height),
+    ],
     neighbors,
     ancestors,
     ...(row ? { row } : {}),
@@ -285,7 +319,8 @@ function fingerprint(observation: Observation, nodeId: string, withOthers: boole
  */
 export function belongedToAnother(want: Fingerprint, got: Fingerprint): string | null {
   if (!want.others) return null;
-  if (got.res_id && got.res_id !== want.res_id && want.others.ids.includes(got.res_id)) return `its id '${got.res_id}' belonged to another node of the recorded screen: that node is still here, not the target renamed`;
+  if (got.res_id && got.res_id !== want.res_id && want.others.ids.includes(got.res_id))
+    return `its id '${got.res_id}' belonged to another node of the recorded screen: that node is still here, not the target renamed`;
   const id = identityOf(got);
   if (!id) return null;
   const mine = identityOf(want);

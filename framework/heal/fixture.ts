@@ -14,16 +14,25 @@ export async function healStore({}: object, use: (s: FingerprintStore) => Promis
 }
 
 /** The project directory: where playwright.config.ts is; proposals live under its `.nestwright/heal/`. */
-export const projectDirOf = (info: { config: { configFile?: string; rootDir: string } }) => (info.config.configFile ? dirname(info.config.configFile) : info.config.rootDir);
+export const projectDirOf = (info: { config: { configFile?: string; rootDir: string } }) =>
+  info.config.configFile ? dirname(info.config.configFile) : info.config.rootDir;
 
 const MODES: HealMode[] = ['off', 'suggest', 'auto'];
 
 /** A test's healer from `use.heal`, or null when healing is off. Bad options fail the test with what to write. */
 export function healerFor(option: HealOption, store: FingerprintStore, info: TestInfo): Healer | null {
   const mode = typeof option === 'string' ? option : (option?.mode ?? 'suggest');
-  if (!MODES.includes(mode)) throw new NestwrightError('use.heal', `expected 'off', 'suggest', 'auto' or { mode, model }, got ${JSON.stringify(option)}`);
+  if (!MODES.includes(mode))
+    throw new NestwrightError(
+      'use.heal',
+      `expected 'off', 'suggest', 'auto' or { mode, model }, got ${JSON.stringify(option)}`,
+    );
   const model = typeof option === 'object' && option?.model ? option.model : null;
-  if (model && typeof model !== 'string' && typeof model.choose !== 'function') throw new NestwrightError('use.heal', `model must be a model id (e.g. 'claude-haiku-5-5', asked through use.ai's adapter) or have a choose(request) method (a HealArbiter; see nestwright/heal), got ${typeof model}`);
+  if (model && typeof model !== 'string' && typeof model.choose !== 'function')
+    throw new NestwrightError(
+      'use.heal',
+      `model must be a model id (e.g. 'claude-haiku-5-5', asked through use.ai's adapter) or have a choose(request) method (a HealArbiter; see nestwright/heal), got ${typeof model}`,
+    );
   if (mode === 'off') return null;
   return new Healer(mode, store, projectDirOf(info), info.titlePath.slice(1).join(' › '), model);
 }

@@ -37,11 +37,21 @@ export interface RankedCandidate {
 
 /** A new selector for the node the broken one meant (`healed`, by the scores or a model), or why there is none, with the ranked candidates either way. */
 export type HealResult =
-  | { status: 'healed'; node_id: string; selector: string; score: number; margin: number; reasons: string[]; candidates: RankedCandidate[]; by: 'score' | 'model' }
+  | {
+      status: 'healed';
+      node_id: string;
+      selector: string;
+      score: number;
+      margin: number;
+      reasons: string[];
+      candidates: RankedCandidate[];
+      by: 'score' | 'model';
+    }
   | { status: 'unhealed'; code: UnhealedCode; reason: string; candidates: RankedCandidate[] };
 
 /** Why a locator was not healed: it still works, no tree, nothing close, too far, no clear winner, no unique selector, or the model said none. */
-export type UnhealedCode = 'NOT_BROKEN' | 'TREE_MISSING' | 'NO_CANDIDATE' | 'BELOW_THRESHOLD' | 'NO_MARGIN' | 'NOT_UNIQUE' | 'MODEL_DECLINED';
+export type UnhealedCode =
+  'NOT_BROKEN' | 'TREE_MISSING' | 'NO_CANDIDATE' | 'BELOW_THRESHOLD' | 'NO_MARGIN' | 'NOT_UNIQUE' | 'MODEL_DECLINED';
 
 /** What a model is asked when scores are close (see {@link HealArbiter}). */
 export interface ArbitrationRequest {
@@ -81,7 +91,8 @@ function eligible(want: Fingerprint, n: UiNode, screen: Observation['screen']): 
   if (want.editable !== n.editable) return want.editable ? 'not editable' : 'editable';
   if (want.clickable && !n.clickable) return 'not clickable';
   if (want.checkable && !n.checkable) return 'not checkable';
-  if (n.role !== want.role && roleFamily(n.role) !== roleFamily(want.role)) return `role ${n.role} is not a ${want.role}`;
+  if (n.role !== want.role && roleFamily(n.role) !== roleFamily(want.role))
+    return `role ${n.role} is not a ${want.role}`;
   if (wasNeighbor(want, n.text || n.desc)) return 'it was beside the target when the fingerprint was taken';
   return null;
 }
@@ -109,16 +120,33 @@ export function heal(input: HealInput & { model: HealArbiter }): Promise<HealRes
 export function heal(input: HealInput & { model?: HealArbiter }): HealResult | Promise<HealResult> {
   const result = rank(input);
   if (!input.model) return result;
-  if (result.status !== 'unhealed' || !['NO_MARGIN', 'BELOW_THRESHOLD', 'NO_CANDIDATE'].includes(result.code) || !offerable(result.candidates).length) return Promise.resolve(result);
+  if (
+    result.status !== 'unhealed' ||
+    !['NO_MARGIN', 'BELOW_THRESHOLD', 'NO_CANDIDATE'].includes(result.code) ||
+    !offerable(result.candidates).length
+  )
+    return Promise.resolve(result);
   return arbitrate(input, input.model, result.candidates);
 }
 
 function rank(input: HealInput): HealResult {
   const { fingerprint: want, observation: obs } = input;
   const steps = typeof input.selector === 'string' ? parseSelector(input.selector, 'heal') : input.selector;
-  if (obs.tree_missing) return { status: 'unhealed', code: 'TREE_MISSING', reason: 'the observation has no accessibility tree (a transition); observe again', candidates: [] };
+  if (obs.tree_missing)
+    return {
+      status: 'unhealed',
+      code: 'TREE_MISSING',
+      reason: 'the observation has no accessibility tree (a transition); observe again',
+      candidates: [],
+    };
   const matches = resolveSteps(obs.nodes, steps);
-  if (matches.length === 1) return { status: 'unhealed', code: 'NOT_BROKEN', reason: 'the locator still names exactly one node: nothing to heal', candidates: [] };
+  if (matches.length === 1)
+    return {
+      status: 'unhealed',
+      code: 'NOT_BROKEN',
+      reason: 'the locator still names exactly one node: nothing to heal',
+      candidates: [],
+    };
   const pool = matches.length > 1 ? matches : obs.nodes;
   const idCount = new Map<string, number>();
   for (const n of obs.nodes) if (n.res_id) idCount.set(n.res_id, (idCount.get(n.res_id) ?? 0) + 1);
@@ -129,28 +157,80 @@ function rank(input: HealInput): HealResult {
     const another = belongedToAnother(want, got);
     if (another) return { node_id: node.id, score: 0, line: describeNode(node), rejected: another, node };
     const s = scoreCandidate(want, got, { repeatedId: !!node.res_id && (idCount.get(node.res_id) ?? 0) > 1 });
-    if (s.contradiction) return { node_id: node.id, score: s.score, line: describeNode(node), rejected: s.contradiction, node };
-    return { node_id: node.id, score: s.score, line: describeNode(node), s, node, ...(s.identity < IDENTITY ? { rejected: `resembles the target by neither id, label, description nor hint (best ${s.identity.toFixed(2)})`, unlike: true as const } : {}) };
+    if (s.contradiction)
+      return { node_id: node.id, score: s.score, line: describeNode(node), rejected: s.contradiction, node };
+    return {
+      node_id: node.id,
+      score: s.score,
+      line: describeNode(node),
+      s,
+      node,
+      ...(s.identity < IDENTITY
+        ? {
+            rejected: `resembles the target by neither id, label, description nor hint (best ${s.identity.toFixed(2)})`,
+            unlike: true as const,
+          }
+        : {}),
+    };
   });
   ranked.sort((a, b) => Number(!!a.rejected) - Number(!!b.rejected) || b.score - a.score);
   const candidates = top(ranked);
   const [best, second] = ranked.filter((c) => !c.rejected);
-  if (!best) return { status: 'unhealed', code: 'NO_CANDIDATE', reason: 'no visible, enabled node of a compatible kind resembles the target', candidates };
-  if (best.score < THRESHOLD) return { status: 'unhealed', code: 'BELOW_THRESHOLD', reason: `the best candidate scores ${best.score.toFixed(2)}, below ${THRESHOLD}`, candidates };
+  if (!best)
+    return {
+      status: 'unhealed',
+      code: 'NO_CANDIDATE',
+      reason: 'no visible, enabled node of a compatible kind resembles the target',
+      candidates,
+    };
+  if (best.score < THRESHOLD)
+    return {
+      status: 'unhealed',
+      code: 'BELOW_THRESHOLD',
+      reason: `the best candidate scores ${best.score.toFixed(2)}, below ${THRESHOLD}`,
+      candidates,
+    };
   const margin = Math.round((best.score - (second?.score ?? 0)) * 1000) / 1000;
   const relatedOnly = best.s!.directIdentity < IDENTITY;
   const needed = relatedOnly ? RELATED_MARGIN : MARGIN;
   if (margin < needed) {
-    const why = relatedOnly ? ' (the best resembles the target only through a related word, so it must win clearly)' : '';
-    return { status: 'unhealed', code: 'NO_MARGIN', reason: `the best two candidates score ${best.score.toFixed(2)} and ${second!.score.toFixed(2)}: a margin of ${margin.toFixed(2)}, below ${needed}${why}`, candidates };
+    const why = relatedOnly
+      ? ' (the best resembles the target only through a related word, so it must win clearly)'
+      : '';
+    return {
+      status: 'unhealed',
+      code: 'NO_MARGIN',
+      reason: `the best two candidates score ${best.score.toFixed(2)} and ${second!.score.toFixed(2)}: a margin of ${margin.toFixed(2)}, below ${needed}${why}`,
+      candidates,
+    };
   }
   return named(obs, steps, best.node, best.score, margin, best.s!, candidates, 'score');
 }
 
-function named(obs: Observation, steps: Step[], node: UiNode, score: number, margin: number, s: CandidateScore, candidates: RankedCandidate[], by: 'score' | 'model'): HealResult {
+function named(
+  obs: Observation,
+  steps: Step[],
+  node: UiNode,
+  score: number,
+  margin: number,
+  s: CandidateScore,
+  candidates: RankedCandidate[],
+  by: 'score' | 'model',
+): HealResult {
   const selector = uniqueSelectorFor(obs.nodes, node, steps);
-  if (!selector) return { status: 'unhealed', code: 'NOT_UNIQUE', reason: `no selector names ${describeNode(node)} alone on this screen`, candidates };
-  const reasons = [...s.features].sort((a, b) => b.weight * b.similarity - a.weight * a.similarity).map((f) => `${f.detail}: ${f.similarity.toFixed(2)} × ${f.weight}${f.direct !== undefined ? ` (related words; ${f.direct.toFixed(2)} without)` : ''}`);
+  if (!selector)
+    return {
+      status: 'unhealed',
+      code: 'NOT_UNIQUE',
+      reason: `no selector names ${describeNode(node)} alone on this screen`,
+      candidates,
+    };
+  const reasons = [...s.features]
+    .sort((a, b) => b.weight * b.similarity - a.weight * a.similarity)
+    .map(
+      (f) =>
+        `${f.detail}: ${f.similarity.toFixed(2)} × ${f.weight}${f.direct !== undefined ? ` (related words; ${f.direct.toFixed(2)} without)` : ''}`,
+    );
   return { status: 'healed', node_id: node.id, selector, score, margin, reasons, candidates, by };
 }
 
@@ -175,15 +255,37 @@ async function arbitrate(input: HealInput, model: HealArbiter, candidates: Ranke
     package: input.observation.package,
     activity: input.observation.activity,
   });
-  if ('none' in choice) return { status: 'unhealed', code: 'MODEL_DECLINED', reason: `the model chose none: ${choice.reason}`, candidates };
-  if (typeof choice.node_id !== 'string') return { status: 'unhealed', code: 'MODEL_DECLINED', reason: `the model's answer ${JSON.stringify(choice)} names no node`, candidates };
+  if ('none' in choice)
+    return { status: 'unhealed', code: 'MODEL_DECLINED', reason: `the model chose none: ${choice.reason}`, candidates };
+  if (typeof choice.node_id !== 'string')
+    return {
+      status: 'unhealed',
+      code: 'MODEL_DECLINED',
+      reason: `the model's answer ${JSON.stringify(choice)} names no node`,
+      candidates,
+    };
   const picked = offered.find((c) => c.node_id === choice.node_id);
   const node = input.observation.nodes.find((n) => n.id === choice.node_id);
-  if (!picked || !node) return { status: 'unhealed', code: 'MODEL_DECLINED', reason: `the model chose ${JSON.stringify(choice.node_id)}, which is not one of the ${offered.length} candidates offered`, candidates };
+  if (!picked || !node)
+    return {
+      status: 'unhealed',
+      code: 'MODEL_DECLINED',
+      reason: `the model chose ${JSON.stringify(choice.node_id)}, which is not one of the ${offered.length} candidates offered`,
+      candidates,
+    };
   const others = offered.filter((c) => c !== picked);
   const margin = Math.round((picked.score - Math.max(0, ...others.map((c) => c.score))) * 1000) / 1000;
   const repeatedId = !!node.res_id && input.observation.nodes.filter((n) => n.res_id === node.res_id).length > 1;
-  const r = named(input.observation, steps, node, picked.score, margin, scoreCandidate(input.fingerprint, candidateFingerprint(input.observation, node.id), { repeatedId }), candidates, 'model');
+  const r = named(
+    input.observation,
+    steps,
+    node,
+    picked.score,
+    margin,
+    scoreCandidate(input.fingerprint, candidateFingerprint(input.observation, node.id), { repeatedId }),
+    candidates,
+    'model',
+  );
   if (r.status === 'healed' && choice.reason) r.reasons.unshift(`the model: ${choice.reason}`);
   return r;
 }

@@ -34,7 +34,9 @@ function addTo(error: Error, text: string): Error {
 
 function formatCandidates(r: HealResult): string {
   if (r.candidates.length === 0) return '    (no candidates)';
-  return r.candidates.map((c, i) => `    ${i + 1}) ${c.score.toFixed(2)} ${c.line}${c.rejected ? ` — passed over: ${c.rejected}` : ''}`).join('\n');
+  return r.candidates
+    .map((c, i) => `    ${i + 1}) ${c.score.toFixed(2)} ${c.line}${c.rejected ? ` — passed over: ${c.rejected}` : ''}`)
+    .join('\n');
 }
 
 /** One test's healing: its mode, the resolutions it saw, the proposals it made. */
@@ -80,7 +82,9 @@ export class Healer implements LocatorHealing {
       if (old) {
         const s = scoreCandidate(old.fingerprint, fingerprint);
         if (s.score < 0.6) {
-          this.warnings.push(`${relative(this.projectDir, site.file)}:${site.line} ${p.selector} still matches, but its node changed a lot (similarity ${s.score.toFixed(2)} to the one remembered): check that it is still the right node`);
+          this.warnings.push(
+            `${relative(this.projectDir, site.file)}:${site.line} ${p.selector} still matches, but its node changed a lot (similarity ${s.score.toFixed(2)} to the one remembered): check that it is still the right node`,
+          );
         }
       }
       this.store.put(site.file, { selector: p.selector, line: site.line, column: site.column, fingerprint });
@@ -95,7 +99,11 @@ export class Healer implements LocatorHealing {
       if (i >= 0) this.healed[i] = written;
     }
     this.outlines = [];
-    for (const p of this.healed) info?.annotations.push({ type: 'healed', description: `${p.spec}:${p.line} ${p.selector} → ${p.proposed} (proposal ${p.id})` });
+    for (const p of this.healed)
+      info?.annotations.push({
+        type: 'healed',
+        description: `${p.spec}:${p.line} ${p.selector} → ${p.proposed} (proposal ${p.id})`,
+      });
     for (const w of this.warnings) info?.annotations.push({ type: 'heal-drift', description: w });
     for (const a of this.arbitrations) info?.annotations.push({ type: 'heal-model', description: a });
   }
@@ -103,52 +111,113 @@ export class Healer implements LocatorHealing {
   private remembered(site: Site | null, selector: string): FingerprintEntry | null {
     for (const p of [...this.pending].reverse()) {
       const s = p.at.user();
-      if (p.selector === selector && s && site && s.file === site.file && s.line === site.line) return { selector, line: s.line, column: s.column, fingerprint: fingerprintOf(p.obs, p.node) };
+      if (p.selector === selector && s && site && s.file === site.file && s.line === site.line)
+        return { selector, line: s.line, column: s.column, fingerprint: fingerprintOf(p.obs, p.node) };
     }
     return site ? findFingerprint(this.store.get(site.file), selector, site.line, site.column) : null;
   }
 
-  async missed({ api, locator, error, record, at }: { api: string; locator: HealableLocator; error: unknown; record: TrajectoryStep; at?: CallSite }): Promise<HealedTarget> {
-    if (this.mode === 'off' || !(error instanceof TimeoutError || error instanceof StrictModeViolationError)) throw error;
+  async missed({
+    api,
+    locator,
+    error,
+    record,
+    at,
+  }: {
+    api: string;
+    locator: HealableLocator;
+    error: unknown;
+    record: TrajectoryStep;
+    at?: CallSite;
+  }): Promise<HealedTarget> {
+    if (this.mode === 'off' || !(error instanceof TimeoutError || error instanceof StrictModeViolationError))
+      throw error;
     const selector = locator.toString();
     // The last observation of the wait is the screen to heal on; when there is none (or it caught
     // a transition), one fresh observation: the one extra a heal may cost.
-    const obs = error instanceof TimeoutError && error.observation && !error.observation.tree_missing ? error.observation : await locator.driver.observe(api);
+    const obs =
+      error instanceof TimeoutError && error.observation && !error.observation.tree_missing
+        ? error.observation
+        : await locator.driver.observe(api);
     // A node that matches but never became actionable (disabled, moving) is not a broken locator.
     if (error instanceof TimeoutError && resolveSteps(obs.nodes, locator.steps).length === 1) throw error;
     const site = (at ?? CallSite.capture()).user();
     const entry = this.remembered(site, selector);
     const where = site ? `${relative(this.projectDir, site.file)}:${site.line}` : 'this step';
-    if (!entry) throw addTo(error, `heal: no fingerprint of ${selector} at ${where} (one is recorded when the locator resolves in a run with heal on); nothing to heal from.`);
+    if (!entry)
+      throw addTo(
+        error,
+        `heal: no fingerprint of ${selector} at ${where} (one is recorded when the locator resolves in a run with heal on); nothing to heal from.`,
+      );
     const input = { selector: locator.steps, fingerprint: entry.fingerprint, observation: obs };
     let arbitration: HealArbitration | undefined;
     let result: HealResult;
     try {
-      const model = typeof this.model === 'string' ? testArbiter(this.model, api, (a) => (arbitration = a)) : this.model;
+      const model =
+        typeof this.model === 'string' ? testArbiter(this.model, api, (a) => (arbitration = a)) : this.model;
       result = model ? await heal({ ...input, model }) : heal(input);
     } catch (e) {
       if (!(e instanceof AiError)) throw e;
       throw addTo(error, `heal: the model could not arbitrate, so nothing was healed: ${e.message}`);
     }
-    if (arbitration) this.arbitrations.push(`${selector} at ${where}: ${arbitration.model} chose ${arbitration.choice} of ${arbitration.offered.length} (${arbitration.reason}); ${arbitration.tokens} tokens, $${arbitration.costUsd.toFixed(4)}`);
-    if (result.status === 'unhealed') throw addTo(error, `heal: not healed (${result.code}): ${result.reason}.\n  Candidates, best first:\n${formatCandidates(result)}`);
-    const rejected = this.store.get(site!.file).rejected.some((r) => r.selector === selector && r.proposed === result.selector && r.line === entry.line);
-    if (rejected) throw addTo(error, `heal: ${selector} → ${result.selector} was proposed before and rejected; it is not proposed again.`);
+    if (arbitration)
+      this.arbitrations.push(
+        `${selector} at ${where}: ${arbitration.model} chose ${arbitration.choice} of ${arbitration.offered.length} (${arbitration.reason}); ${arbitration.tokens} tokens, $${arbitration.costUsd.toFixed(4)}`,
+      );
+    if (result.status === 'unhealed')
+      throw addTo(
+        error,
+        `heal: not healed (${result.code}): ${result.reason}.\n  Candidates, best first:\n${formatCandidates(result)}`,
+      );
+    const rejected = this.store
+      .get(site!.file)
+      .rejected.some((r) => r.selector === selector && r.proposed === result.selector && r.line === entry.line);
+    if (rejected)
+      throw addTo(
+        error,
+        `heal: ${selector} → ${result.selector} was proposed before and rejected; it is not proposed again.`,
+      );
     const node = obs.nodes.find((n) => n.id === result.node_id)!;
     const shot = await locator.driver.screenshot(api).catch(() => null);
     const spec = relative(this.projectDir, site!.file);
     const id = proposalId(spec, site!.line, selector, result.selector);
-    const proposal = writeProposal(this.projectDir, { id, spec, line: site!.line, column: site!.column, test: this.testTitle, selector, proposed: result.selector, score: result.score, margin: result.margin, by: result.by, reasons: result.reasons, mode: this.mode, screenshots: {}, createdAt: new Date().toISOString() });
+    const proposal = writeProposal(this.projectDir, {
+      id,
+      spec,
+      line: site!.line,
+      column: site!.column,
+      test: this.testTitle,
+      selector,
+      proposed: result.selector,
+      score: result.score,
+      margin: result.margin,
+      by: result.by,
+      reasons: result.reasons,
+      mode: this.mode,
+      screenshots: {},
+      createdAt: new Date().toISOString(),
+    });
     // The node outlined on the screenshot is drawn after the test: decoding and encoding a
     // full-screen PNG is CPU work the action must not wait for.
     this.proposals.set(id, proposal);
     if (shot) this.outlines.push({ id, shot, bounds: node.bounds, width: obs.screen.width });
     const summary = `${selector} → ${result.selector} (score ${result.score.toFixed(2)}, margin ${result.margin.toFixed(2)}${result.by === 'model' ? ', chosen by the model' : ''})`;
     if (this.mode === 'suggest') {
-      throw addTo(error, `heal: proposal ${id}: ${summary} at ${where}.\n  The test fails in 'suggest' mode. Review with \`npx nestwright heal\`; accept with \`npx nestwright heal --apply ${id}\`.\n  Why:\n${result.reasons.map((r) => `    - ${r}`).join('\n')}`);
+      throw addTo(
+        error,
+        `heal: proposal ${id}: ${summary} at ${where}.\n  The test fails in 'suggest' mode. Review with \`npx nestwright heal\`; accept with \`npx nestwright heal --apply ${id}\`.\n  Why:\n${result.reasons.map((r) => `    - ${r}`).join('\n')}`,
+      );
     }
     record.source = 'healed';
-    record.heal = { from: selector, to: result.selector, score: result.score, margin: result.margin, proposal: id, by: result.by, ...(arbitration ? { arbitration } : {}) };
+    record.heal = {
+      from: selector,
+      to: result.selector,
+      score: result.score,
+      margin: result.margin,
+      proposal: id,
+      by: result.by,
+      ...(arbitration ? { arbitration } : {}),
+    };
     return {
       node,
       obs,
@@ -156,7 +225,10 @@ export class Healer implements LocatorHealing {
         if (!after.effect) {
           withdrawProposal(this.projectDir, id);
           this.proposals.delete(id);
-          throw new NestwrightError(api, `healed ${summary}, but the action on it showed no effect on screen: not the right node, heal withdrawn.\n  Candidates, best first:\n${formatCandidates(result)}`);
+          throw new NestwrightError(
+            api,
+            `healed ${summary}, but the action on it showed no effect on screen: not the right node, heal withdrawn.\n  Candidates, best first:\n${formatCandidates(result)}`,
+          );
         }
         const png = await locator.driver.screenshot(api).catch(() => null);
         const written = writeProposal(this.projectDir, proposal, { after: png });

@@ -10,7 +10,28 @@
  * @module nestwright/heal
  */
 export { fingerprintOf, FingerprintSchema, type Fingerprint } from './fingerprint.js';
-export { heal, THRESHOLD, MARGIN, RELATED_MARGIN, IDENTITY, MODEL_FLOOR, type HealInput, type HealResult, type RankedCandidate, type UnhealedCode, type HealArbiter, type ArbitrationRequest, type ArbitrationChoice } from './heal.js';
+export {
+  heal,
+  THRESHOLD,
+  MARGIN,
+  RELATED_MARGIN,
+  IDENTITY,
+  MODEL_FLOOR,
+  type HealInput,
+  type HealResult,
+  type RankedCandidate,
+  type UnhealedCode,
+  type HealArbiter,
+  type ArbitrationRequest,
+  type ArbitrationChoice,
+} from './heal.js';
 export { scoreCandidate, WEIGHTS, type CandidateScore, type FeatureScore, type Feature } from './score.js';
 export { uniqueSelectorFor } from './selector-for.js';
-export { modelArbiter, arbitrationPrompt, ARBITER_SYSTEM, ARBITER_TOOLS, type ModelArbiterOptions, type ArbitrationRecord } from './arbiter.js';
+export {
+  modelArbiter,
+  arbitrationPrompt,
+  ARBITER_SYSTEM,
+  ARBITER_TOOLS,
+  type ModelArbiterOptions,
+  type ArbitrationRecord,
+} from './arbiter.js';

@@ -5,7 +5,11 @@ import { PNG } from 'pngjs';
  * maps screen pixels to image pixels when the screenshot was scaled. Returns the PNG unchanged
  * when it cannot be decoded.
  */
-export function outlinePng(png: Buffer, bounds: readonly [number, number, number, number], screenWidth: number): Buffer {
+export function outlinePng(
+  png: Buffer,
+  bounds: readonly [number, number, number, number],
+  screenWidth: number,
+): Buffer {
   let img: PNG;
   try {
     img = PNG.sync.read(png);

@@ -32,7 +32,11 @@ export const proposalsDir = (projectDir: string) => join(projectDir, '.nestwrigh
 export const proposalId = (spec: string, line: number, selector: string, proposed: string) =>
   createHash('sha256').update(`${spec}\n${line}\n${selector}\n${proposed}`).digest('hex').slice(0, 8);
 
-export function writeProposal(projectDir: string, p: Proposal, pngs: { before?: Buffer | null; after?: Buffer | null } = {}): Proposal {
+export function writeProposal(
+  projectDir: string,
+  p: Proposal,
+  pngs: { before?: Buffer | null; after?: Buffer | null } = {},
+): Proposal {
   const dir = proposalsDir(projectDir);
   mkdirSync(dir, { recursive: true });
   const shots: Proposal['screenshots'] = { ...p.screenshots };
@@ -58,7 +62,9 @@ export function readProposals(projectDir: string): { proposals: Proposal[]; erro
   if (!existsSync(dir)) return { proposals: [], errors: [] };
   const proposals: Proposal[] = [];
   const errors: string[] = [];
-  for (const f of readdirSync(dir).filter((x) => x.endsWith('.json')).sort()) {
+  for (const f of readdirSync(dir)
+    .filter((x) => x.endsWith('.json'))
+    .sort()) {
     let raw: unknown;
     try {
       raw = JSON.parse(readFileSync(join(dir, f), 'utf8'));

@@ -58,10 +58,20 @@ const center = (b: readonly number[]) => [(b[0]! + b[2]!) / 2, (b[1]! + b[3]!) /
  * the candidate's id is shared by other nodes of its screen. Editable
  * fields' text is what was typed, not what the field is, so it is not compared.
  */
-export function scoreCandidate(want: Fingerprint, got: Fingerprint, opts: { repeatedId?: boolean } = {}): CandidateScore {
+export function scoreCandidate(
+  want: Fingerprint,
+  got: Fingerprint,
+  opts: { repeatedId?: boolean } = {},
+): CandidateScore {
   const features: FeatureScore[] = [];
-  const add = (feature: Feature, similarity: number, detail: string) => features.push({ feature, similarity, weight: WEIGHTS[feature], detail });
-  const pair = (feature: Feature, a: string | null, b: string | null, sim: (a: string, b: string, withRelated?: boolean) => number) => {
+  const add = (feature: Feature, similarity: number, detail: string) =>
+    features.push({ feature, similarity, weight: WEIGHTS[feature], detail });
+  const pair = (
+    feature: Feature,
+    a: string | null,
+    b: string | null,
+    sim: (a: string, b: string, withRelated?: boolean) => number,
+  ) => {
     if (a === null && b === null) return;
     add(feature, a !== null && b !== null ? sim(a, b) : 0, `${feature} ${q(a)} → ${q(b)}`);
     const direct = a !== null && b !== null ? sim(a, b, false) : 0;
@@ -73,7 +83,13 @@ export function scoreCandidate(want: Fingerprint, got: Fingerprint, opts: { repe
     const both = want.res_id !== null && got.res_id !== null;
     const similarity = both ? idSimilarity(want.res_id!, got.res_id!) : 0;
     const direct = both ? idSimilarity(want.res_id!, got.res_id!, false) : 0;
-    features.push({ feature: 'id', similarity, weight: opts.repeatedId ? WEIGHTS.class : WEIGHTS.id, detail: `id ${q(want.res_id)} → ${q(got.res_id)}${opts.repeatedId ? ' (shared by several nodes)' : ''}`, ...(direct < similarity ? { direct } : {}) });
+    features.push({
+      feature: 'id',
+      similarity,
+      weight: opts.repeatedId ? WEIGHTS.class : WEIGHTS.id,
+      detail: `id ${q(want.res_id)} → ${q(got.res_id)}${opts.repeatedId ? ' (shared by several nodes)' : ''}`,
+      ...(direct < similarity ? { direct } : {}),
+    });
   }
   // A button's label is its text or, for an icon, its description; a redesign moves it from one
   // to the other, so a label on one side is compared with whichever the other side has.
@@ -89,12 +105,20 @@ export function scoreCandidate(want: Fingerprint, got: Fingerprint, opts: { repe
   }
   pair('hint', want.hint || null, got.hint || null, textSimilarity);
   if (want.neighbors.length || got.neighbors.length) {
-    add('neighbors', labelSetSimilarity(want.neighbors.slice(0, 4), got.neighbors.slice(0, 4)), `neighbours [${want.neighbors.slice(0, 4).join(', ')}] → [${got.neighbors.slice(0, 4).join(', ')}]`);
+    add(
+      'neighbors',
+      labelSetSimilarity(want.neighbors.slice(0, 4), got.neighbors.slice(0, 4)),
+      `neighbours [${want.neighbors.slice(0, 4).join(', ')}] → [${got.neighbors.slice(0, 4).join(', ')}]`,
+    );
   }
   // In a list, the row's other labels say which row; for a node with no label of its own (a
   // checkbox, the row itself) they are its name. Only when the remembered fingerprint has them.
   if (want.row && (want.row.length || got.row?.length)) {
-    add('row', labelSetSimilarity(want.row, got.row ?? []), `row [${want.row.join(', ')}] → [${(got.row ?? []).join(', ')}]`);
+    add(
+      'row',
+      labelSetSimilarity(want.row, got.row ?? []),
+      `row [${want.row.join(', ')}] → [${(got.row ?? []).join(', ')}]`,
+    );
   }
   const [ax, ay] = center(want.bounds);
   const [bx, by] = center(got.bounds);
@@ -104,13 +128,24 @@ export function scoreCandidate(want: Fingerprint, got: Fingerprint, opts: { repe
   pair('class', classTail(want.class), classTail(got.class), (a, b) => (a === b ? 1 : 0));
   if (want.ancestors.length || got.ancestors.length) {
     const common = want.ancestors.filter((a) => got.ancestors.includes(a)).length;
-    add('ancestors', (2 * common) / (want.ancestors.length + got.ancestors.length), `ancestors [${want.ancestors.join(', ')}] → [${got.ancestors.join(', ')}]`);
+    add(
+      'ancestors',
+      (2 * common) / (want.ancestors.length + got.ancestors.length),
+      `ancestors [${want.ancestors.join(', ')}] → [${got.ancestors.join(', ')}]`,
+    );
   }
   pair('activity', want.activity, got.activity, (a, b) => (a === b ? 1 : 0));
   const total = features.reduce((s, f) => s + f.weight, 0);
   const score = total === 0 ? 0 : features.reduce((s, f) => s + f.weight * f.similarity, 0) / total;
   const unlabelled = !want.text && !want.desc && !want.hint;
-  const identifying = features.filter((f) => (f.feature === 'id' && !opts.repeatedId) || f.feature === 'text' || f.feature === 'desc' || f.feature === 'hint' || (f.feature === 'row' && unlabelled));
+  const identifying = features.filter(
+    (f) =>
+      (f.feature === 'id' && !opts.repeatedId) ||
+      f.feature === 'text' ||
+      f.feature === 'desc' ||
+      f.feature === 'hint' ||
+      (f.feature === 'row' && unlabelled),
+  );
   const identity = Math.max(0, ...identifying.map((f) => f.similarity));
   const directIdentity = Math.max(0, ...identifying.map((f) => f.direct ?? f.similarity));
   // A label that contradicts the target's (another thing of its kind, an opposite) outweighs
@@ -118,8 +153,17 @@ export function scoreCandidate(want: Fingerprint, got: Fingerprint, opts: { repe
   const wantLabel = wantText ?? wantDesc;
   const gotLabel = gotText ?? gotDesc;
   const sameId = (features.find((f) => f.feature === 'id')?.similarity ?? 0) >= 0.95;
-  const contradiction = wantLabel && gotLabel && !sameId && labelsContradict(wantLabel, gotLabel) ? `its label '${gotLabel}' names another thing than '${wantLabel}'` : undefined;
-  return { score: Math.round(score * 1000) / 1000, identity, directIdentity, features, ...(contradiction ? { contradiction } : {}) };
+  const contradiction =
+    wantLabel && gotLabel && !sameId && labelsContradict(wantLabel, gotLabel)
+      ? `its label '${gotLabel}' names another thing than '${wantLabel}'`
+      : undefined;
+  return {
+    score: Math.round(score * 1000) / 1000,
+    identity,
+    directIdentity,
+    features,
+    ...(contradiction ? { contradiction } : {}),
+  };
 }
 
 /** Whether a candidate's own label was one of the target's neighbours: then it is not the target. */

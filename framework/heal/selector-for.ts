@@ -23,7 +23,8 @@ function write(kind: Kind, value: string, exact: boolean, role?: string): string
  */
 export function uniqueSelectorFor(nodes: UiNode[], node: UiNode, original: Step[]): string | null {
   const first = original.length === 1 ? original[0]! : null;
-  const exactFirst = first && 'exact' in first ? first.exact : first?.kind === 'role' ? (first.name?.exact ?? true) : true;
+  const exactFirst =
+    first && 'exact' in first ? first.exact : first?.kind === 'role' ? (first.name?.exact ?? true) : true;
   const label = node.text || node.desc;
   const options: Array<[Kind, string | null | undefined, boolean]> = [
     ['id', idName(node.res_id), true],
@@ -61,9 +62,18 @@ function inRow(nodes: UiNode[], node: UiNode): string | null {
   const rowBase = row.res_id ? `id=${idName(row.res_id)}` : `role=${row.role}`;
   const inside = subtreeIds(nodes, row.id);
   const own = node.text || node.desc;
-  const labels = nodes.filter((n) => inside.has(n.id) && (n.text || n.desc) && (n.text || n.desc) !== own).map((n) => (n.text || n.desc)!);
+  const labels = nodes
+    .filter((n) => inside.has(n.id) && (n.text || n.desc) && (n.text || n.desc) !== own)
+    .map((n) => (n.text || n.desc)!);
   const label = own ? quote(own) : null;
-  const tails = node === row ? [''] : [node.res_id ? ` >> id=${idName(node.res_id)}` : null, label ? ` >> role=${node.role}[name=${label}]` : null, ` >> role=${node.role}`].filter((t): t is string => t !== null);
+  const tails =
+    node === row
+      ? ['']
+      : [
+          node.res_id ? ` >> id=${idName(node.res_id)}` : null,
+          label ? ` >> role=${node.role}[name=${label}]` : null,
+          ` >> role=${node.role}`,
+        ].filter((t): t is string => t !== null);
   for (const l of labels) {
     const q = quote(l);
     if (!q) continue;

@@ -99,7 +99,9 @@ const phrase = (s: string) => PHRASES.reduce((t, [re, to]) => t.replace(re, to),
 
 const RELATED_GROUPS = new Map<string, Set<number>>();
 RELATED.forEach((g, i) => {
-  for (const w of g) for (const k of new Set([w, stem(w)])) RELATED_GROUPS.set(canon(k), (RELATED_GROUPS.get(canon(k)) ?? new Set()).add(i));
+  for (const w of g)
+    for (const k of new Set([w, stem(w)]))
+      RELATED_GROUPS.set(canon(k), (RELATED_GROUPS.get(canon(k)) ?? new Set()).add(i));
 });
 const related = (a: string, b: string) => {
   const ga = RELATED_GROUPS.get(a);
@@ -110,7 +112,11 @@ const related = (a: string, b: string) => {
 /** Word overlap where related words count as matches. */
 const relatedDice = (a: string[], b: string[]) => dice(a, b, (x, y) => x === y || related(x, y));
 
-const words = (s: string) => phrase(normalize(s)).split(' ').filter(Boolean).map((w) => canon(stem(w)));
+const words = (s: string) =>
+  phrase(normalize(s))
+    .split(' ')
+    .filter(Boolean)
+    .map((w) => canon(stem(w)));
 
 /** Dice coefficient: each item of `a` matched to an unused one of `b` (`same`: equality by default). */
 function dice<T>(a: T[], b: T[], same: (x: T, y: T) => boolean = (x, y) => x === y): number {
@@ -135,12 +141,44 @@ function trigrams(s: string): string[] {
 }
 
 /** Words that carry no meaning of their own in a control's label. */
-const STOP = new Set(['a', 'an', 'the', 'to', 'of', 'for', 'in', 'on', 'at', 'by', 'as', 'and', 'or', 'my', 'your', 'this', 'it']);
+const STOP = new Set([
+  'a',
+  'an',
+  'the',
+  'to',
+  'of',
+  'for',
+  'in',
+  'on',
+  'at',
+  'by',
+  'as',
+  'and',
+  'or',
+  'my',
+  'your',
+  'this',
+  'it',
+]);
 /**
  * Words that make a label another action with the same verb: "Save" / "Save as copy", "Delete" /
  * "Delete all", "Sign in" / "Sign in as guest". A label that adds one of these is not a rewording.
  */
-const VARIANT = new Set(['copy', 'draft', 'all', 'anyway', 'instead', 'another', 'again', 'only', 'without', 'except', 'selected', 'guest', 'everything']);
+const VARIANT = new Set([
+  'copy',
+  'draft',
+  'all',
+  'anyway',
+  'instead',
+  'another',
+  'again',
+  'only',
+  'without',
+  'except',
+  'selected',
+  'guest',
+  'everything',
+]);
 
 const content = (ws: string[]) => {
   const kept = ws.filter((w) => !STOP.has(w));
@@ -149,22 +187,115 @@ const content = (ws: string[]) => {
 /** Two spellings of one word ("colour" / "color", "start" / "starten"): same first letter, most letters' trigrams shared. */
 const spelledAlike = (x: string, y: string) => x[0] === y[0] && dice(trigrams(x), trigrams(y)) >= 0.5;
 /** Words of `a` with no equal, similarly spelled or (when `withRelated`) related word in `b`. */
-const unmatched = (a: string[], b: string[], withRelated: boolean) => a.filter((x) => !b.some((y) => y === x || spelledAlike(x, y) || (withRelated && related(x, y))));
+const unmatched = (a: string[], b: string[], withRelated: boolean) =>
+  a.filter((x) => !b.some((y) => y === x || spelledAlike(x, y) || (withRelated && related(x, y))));
 
 /**
  * Action words. A label that swaps one for another and keeps its object is the same control
  * reworded ("Request refill" / "Order refill", "Buy tickets" / "Get tickets").
  */
-const VERBS = new Set(['add', 'buy', 'get', 'order', 'request', 'book', 'reserve', 'send', 'pay', 'save', 'delete', 'edit', 'view', 'show', 'see', 'open', 'start', 'begin', 'play', 'listen', 'watch', 'turn', 'apply', 'submit', 'check', 'verify', 'share', 'call', 'track', 'search', 'browse', 'join', 'confirm', 'continue', 'go', 'read', 'write', 'make', 'set', 'change', 'update', 'select', 'choose', 'pick', 'rate', 'review', 'manage', 'invite', 'reply', 'print', 'scan', 'try', 'retry', 'find', 'create', 'claim', 'redeem', 'use', 'take', 'give']);
+const VERBS = new Set([
+  'add',
+  'buy',
+  'get',
+  'order',
+  'request',
+  'book',
+  'reserve',
+  'send',
+  'pay',
+  'save',
+  'delete',
+  'edit',
+  'view',
+  'show',
+  'see',
+  'open',
+  'start',
+  'begin',
+  'play',
+  'listen',
+  'watch',
+  'turn',
+  'apply',
+  'submit',
+  'check',
+  'verify',
+  'share',
+  'call',
+  'track',
+  'search',
+  'browse',
+  'join',
+  'confirm',
+  'continue',
+  'go',
+  'read',
+  'write',
+  'make',
+  'set',
+  'change',
+  'update',
+  'select',
+  'choose',
+  'pick',
+  'rate',
+  'review',
+  'manage',
+  'invite',
+  'reply',
+  'print',
+  'scan',
+  'try',
+  'retry',
+  'find',
+  'create',
+  'claim',
+  'redeem',
+  'use',
+  'take',
+  'give',
+]);
 /** Opposites, as canonical words: a label with one where the other has its opposite is another control. */
 const OPPOSITES: Array<[string, string]> = [
-  ['start', 'stop'], ['on', 'off'], ['enable', 'disable'], ['lock', 'unlock'], ['show', 'hide'], ['open', 'close'],
-  ['follow', 'unfollow'], ['subscribe', 'unsubscribe'], ['add', 'delete'], ['play', 'pause'], ['mute', 'unmute'],
-  ['freeze', 'unfreeze'], ['accept', 'decline'], ['allow', 'deny'], ['buy', 'sell'], ['upload', 'download'],
-  ['import', 'export'], ['increase', 'decrease'], ['raise', 'lower'], ['next', 'previous'], ['in', 'out'], ['up', 'down'],
-  ['min', 'max'], ['minimum', 'maximum'], ['more', 'less'], ['first', 'last'], ['save', 'unsave'], ['like', 'unlike'],
-  ['pin', 'unpin'], ['archive', 'unarchive'], ['expand', 'collapse'], ['yes', 'no'], ['signin', 'signout'], ['before', 'after'],
-  ['incoming', 'outgoing'], ['send', 'receive'], ['income', 'expense'], ['plus', 'minus'],
+  ['start', 'stop'],
+  ['on', 'off'],
+  ['enable', 'disable'],
+  ['lock', 'unlock'],
+  ['show', 'hide'],
+  ['open', 'close'],
+  ['follow', 'unfollow'],
+  ['subscribe', 'unsubscribe'],
+  ['add', 'delete'],
+  ['play', 'pause'],
+  ['mute', 'unmute'],
+  ['freeze', 'unfreeze'],
+  ['accept', 'decline'],
+  ['allow', 'deny'],
+  ['buy', 'sell'],
+  ['upload', 'download'],
+  ['import', 'export'],
+  ['increase', 'decrease'],
+  ['raise', 'lower'],
+  ['next', 'previous'],
+  ['in', 'out'],
+  ['up', 'down'],
+  ['min', 'max'],
+  ['minimum', 'maximum'],
+  ['more', 'less'],
+  ['first', 'last'],
+  ['save', 'unsave'],
+  ['like', 'unlike'],
+  ['pin', 'unpin'],
+  ['archive', 'unarchive'],
+  ['expand', 'collapse'],
+  ['yes', 'no'],
+  ['signin', 'signout'],
+  ['before', 'after'],
+  ['incoming', 'outgoing'],
+  ['send', 'receive'],
+  ['income', 'expense'],
+  ['plus', 'minus'],
 ];
 const OPPOSITE = new Map<string, Set<string>>();
 for (const [x, y] of OPPOSITES) {
@@ -173,7 +304,8 @@ for (const [x, y] of OPPOSITES) {
   OPPOSITE.set(cy, (OPPOSITE.get(cy) ?? new Set()).add(cx));
 }
 /** One list has a word whose opposite the other has (and not the word itself): "Turn on" / "Turn off". */
-const opposed = (wa: string[], wb: string[]) => wa.some((x) => !wb.includes(x) && wb.some((y) => !wa.includes(y) && OPPOSITE.get(x)?.has(y)));
+const opposed = (wa: string[], wb: string[]) =>
+  wa.some((x) => !wb.includes(x) && wb.some((y) => !wa.includes(y) && OPPOSITE.get(x)?.has(y)));
 
 /**
  * Whether two word lists name different things of one kind: opposites ("Start parking" / "Stop
@@ -222,14 +354,43 @@ export function textSimilarity(a: string, b: string, withRelated = true): number
   const wb = content(all[1]);
   if (opposed(all[0], all[1])) return 0;
   if (distinct(wa, wb, withRelated, all)) return 0.5 * dice(wa, wb);
-  return Math.max(dice(wa, wb), 0.8 * dice(trigrams(na), trigrams(nb)), withRelated ? RELATED_WEIGHT * relatedDice(wa, wb) : 0);
+  return Math.max(
+    dice(wa, wb),
+    0.8 * dice(trigrams(na), trigrams(nb)),
+    withRelated ? RELATED_WEIGHT * relatedDice(wa, wb) : 0,
+  );
 }
 
 /**
  * Android widget-type prefixes and suffixes that say what a view is, not which one it is
  * (`btn_save`, `et_email`, `saveButton`): dropped when other tokens remain.
  */
-const TYPE_TOKENS = new Set(['btn', 'button', 'bt', 'tv', 'txt', 'text', 'et', 'edit', 'edittext', 'iv', 'img', 'image', 'ib', 'lbl', 'label', 'view', 'layout', 'cb', 'chk', 'sw', 'fab', 'action', 'input', 'field']);
+const TYPE_TOKENS = new Set([
+  'btn',
+  'button',
+  'bt',
+  'tv',
+  'txt',
+  'text',
+  'et',
+  'edit',
+  'edittext',
+  'iv',
+  'img',
+  'image',
+  'ib',
+  'lbl',
+  'label',
+  'view',
+  'layout',
+  'cb',
+  'chk',
+  'sw',
+  'fab',
+  'action',
+  'input',
+  'field',
+]);
 
 /** `btnSaveNote` / `btn_save_note` / `save-note2` → `['save', 'note', '2']`. */
 export function idTokens(id: string): string[] {
@@ -254,12 +415,17 @@ export function idSimilarity(a: string, b: string, withRelated = true): number {
   const ca = words(ta.join(' '));
   const cb = words(tb.join(' '));
   if (distinct(ca, cb, withRelated)) return 0.5 * dice(ca, cb);
-  return Math.max(dice(ca, cb), 0.7 * dice(trigrams(ta.join('')), trigrams(tb.join(''))), withRelated ? RELATED_WEIGHT * relatedDice(ca, cb) : 0);
+  return Math.max(
+    dice(ca, cb),
+    0.7 * dice(trigrams(ta.join('')), trigrams(tb.join(''))),
+    withRelated ? RELATED_WEIGHT * relatedDice(ca, cb) : 0,
+  );
 }
 
 /** Overlap of two label lists (neighbours): each label of `a` matched to its best in `b`. */
 export function labelSetSimilarity(a: string[], b: string[]): number {
   if (a.length === 0 || b.length === 0) return 0;
-  const best = (x: string, ys: string[]) => Math.max(...ys.map((y) => (normalize(x) === normalize(y) ? 1 : textSimilarity(x, y) >= 0.75 ? 0.75 : 0)));
+  const best = (x: string, ys: string[]) =>
+    Math.max(...ys.map((y) => (normalize(x) === normalize(y) ? 1 : textSimilarity(x, y) >= 0.75 ? 0.75 : 0)));
   return (a.reduce((s, x) => s + best(x, b), 0) + b.reduce((s, y) => s + best(y, a), 0)) / (a.length + b.length);
 }

@@ -15,7 +15,12 @@ import type { HealArbiter } from './heal.js';
 export function testArbiter(model: string, api: string, done: (a: HealArbitration) => void): HealArbiter {
   const ctx = currentAiContext();
   const price = ctx.options.prices[model];
-  if (!price) throw new AiError('use.heal', 'AI_CONFIG', `model '${model}' has no price, so its cost cannot be counted. Use one of ${Object.keys(ctx.options.prices).join(', ')}, or add use.ai.prices['${model}'] = { input, output }.`);
+  if (!price)
+    throw new AiError(
+      'use.heal',
+      'AI_CONFIG',
+      `model '${model}' has no price, so its cost cannot be counted. Use one of ${Object.keys(ctx.options.prices).join(', ')}, or add use.ai.prices['${model}'] = { input, output }.`,
+    );
   let meter: StepMeter | null = null;
   const step = () => (meter ??= new StepMeter(`${api} (heal)`, ctx.meter, ctx.options.budget.step));
   return modelArbiter({

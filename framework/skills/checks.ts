@@ -14,14 +14,23 @@ export function evaluate(check: Check, obs: Observation, api: string): CheckResu
 }
 
 /** Retry a check against fresh observations until it holds or `timeout` ms pass. */
-export async function waitCheck(instance: InstancePort, check: Check, timeout: number, api: string): Promise<{ pass: boolean; received: string; obs: Observation | null }> {
+export async function waitCheck(
+  instance: InstancePort,
+  check: Check,
+  timeout: number,
+  api: string,
+): Promise<{ pass: boolean; received: string; obs: Observation | null }> {
   let last: { result: CheckResult; obs: Observation } | null = null;
-  const r = await poll(timeout, async () => {
-    const obs = await instance.observe(api);
-    const result = evaluate(check, obs, api);
-    last = { result, obs };
-    return result.pass ? { done: true, value: true } : { done: false };
-  }, instance.clock);
+  const r = await poll(
+    timeout,
+    async () => {
+      const obs = await instance.observe(api);
+      const result = evaluate(check, obs, api);
+      last = { result, obs };
+      return result.pass ? { done: true, value: true } : { done: false };
+    },
+    instance.clock,
+  );
   const l = last as { result: CheckResult; obs: Observation } | null;
   return { pass: 'value' in r, received: l?.result.received ?? '(nothing observed)', obs: l?.obs ?? null };
 }

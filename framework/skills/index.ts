@@ -5,14 +5,26 @@ import { planSkill, replaySkill, type SkillRunResult } from './replay.js';
  * Skills: recorded tasks (`skills/*.yaml`) replayed as tests. The format itself is the protocol's
  * (`device-runtime/protocol/skill/`), so a device runtime serving `skill_run` reads the same files.
  */
-export { planSkill, replaySkill, SkillFailedError, type PlannedSkill, type SkillRunResult, type SkillStepResult } from './replay.js';
+export {
+  planSkill,
+  replaySkill,
+  SkillFailedError,
+  type PlannedSkill,
+  type SkillRunResult,
+  type SkillStepResult,
+} from './replay.js';
 export { loadSkill, SkillInvalidError } from './load.js';
 
 /**
  * `app.runSkill(file, params)`: check the parameters (of this skill and every skill it runs),
  * then replay it; throws the first failed step's error (expected, received, screen).
  */
-export async function runSkill(app: AppPort, file: string, params: Record<string, unknown> = {}, api = 'app.runSkill'): Promise<SkillRunResult> {
+export async function runSkill(
+  app: AppPort,
+  file: string,
+  params: Record<string, unknown> = {},
+  api = 'app.runSkill',
+): Promise<SkillRunResult> {
   const planned = planSkill(api, file, params);
   const result = await replaySkill(app, planned, api);
   if (result.error) throw result.error;
@@ -29,5 +41,11 @@ export async function toPassSkill(isNot: boolean, app: AppPort, file: string, pa
     pass
       ? `expect(app).${isNot ? 'not.' : ''}toPassSkill(${JSON.stringify(file)}) failed: every one of its ${result.steps.length} steps passed`
       : `expect(app).toPassSkill(${JSON.stringify(file)}) failed\n\n${result.error!.message.replace(/^expect\.toPassSkill: /, '')}`;
-  return { pass, message, name: 'toPassSkill', expected: file, actual: result.steps.map((s) => `${s.index} ${s.status}`).join(', ') };
+  return {
+    pass,
+    message,
+    name: 'toPassSkill',
+    expected: file,
+    actual: result.steps.map((s) => `${s.index} ${s.status}`).join(', '),
+  };
 }

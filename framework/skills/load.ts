@@ -37,7 +37,8 @@ function candidates(file: string, from?: string): string[] {
 export function loadSkill(api: string, file: string, from?: string): { skill: Skill; path: string } {
   const tried = candidates(file, from);
   const found = tried.find((p) => existsSync(p));
-  if (!found) throw new SkillInvalidError(api, `no skill file ${JSON.stringify(file)} (looked at ${tried.join(', ')})`, file);
+  if (!found)
+    throw new SkillInvalidError(api, `no skill file ${JSON.stringify(file)} (looked at ${tried.join(', ')})`, file);
   const shown = path.relative(process.cwd(), found) || found;
   try {
     return { skill: parseSkill(readFileSync(found, 'utf8'), shown), path: found };

@@ -25,7 +25,9 @@ export interface TrajectoryBody {
 /** A template (`'Type {text} into {target}'`) as a pattern that reads its values back. */
 function reader(template: string): (title: string) => Record<string, string> | null {
   const names: string[] = [];
-  const source = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{(\w+)\\?\}/g, (_, n: string) => (names.push(n), '(.+?)'));
+  const source = template
+    .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+    .replace(/\\?\{(\w+)\\?\}/g, (_, n: string) => (names.push(n), '(.+?)'));
   const re = new RegExp(`^${source}$`);
   return (title) => {
     const m = re.exec(title);
@@ -51,11 +53,14 @@ export function toSelectorSyntax(described: string): string | null {
     }
     const role = /^role=([\w-]+)(?:\[(.*)\])?$/s.exec(part);
     if (role) {
-      const attrs = (role[2] ?? '').split(/, (?=\w+=)/).filter(Boolean).map((a) => {
-        const [k, ...rest] = a.split('=');
-        const v = rest.join('=');
-        return `[${k}=${/^'.*'$/s.test(v) ? v.slice(1, -1) : v}]`;
-      });
+      const attrs = (role[2] ?? '')
+        .split(/, (?=\w+=)/)
+        .filter(Boolean)
+        .map((a) => {
+          const [k, ...rest] = a.split('=');
+          const v = rest.join('=');
+          return `[${k}=${/^'.*'$/s.test(v) ? v.slice(1, -1) : v}]`;
+        });
       out.push(`role=${role[1]}${attrs.join('')}`);
       continue;
     }
@@ -68,7 +73,12 @@ export function toSelectorSyntax(described: string): string | null {
 function paramName(selector: string, taken: Set<string>): string {
   const last = selector.split(' >> ').pop()!;
   const base =
-    (/^id=(?:.*:id\/)?([\w-]+)/.exec(last)?.[1] ?? /\[name="?([^\]"]+)"?\]/.exec(last)?.[1] ?? /^(?:text|desc)="?([^"]+)"?$/.exec(last)?.[1] ?? 'text')
+    (
+      /^id=(?:.*:id\/)?([\w-]+)/.exec(last)?.[1] ??
+      /\[name="?([^\]"]+)"?\]/.exec(last)?.[1] ??
+      /^(?:text|desc)="?([^"]+)"?$/.exec(last)?.[1] ??
+      'text'
+    )
       .toLowerCase()
       .replace(/[^a-z0-9_]+/g, '_')
       .replace(/^_+|_+$/g, '') || 'text';
@@ -78,11 +88,17 @@ function paramName(selector: string, taken: Set<string>): string {
   return name;
 }
 
-export function trajectoryToSkill(trajectory: TrajectoryBody, opts: { name: string; description?: string; apk?: string }): Recorded {
+export function trajectoryToSkill(
+  trajectory: TrajectoryBody,
+  opts: { name: string; description?: string; apk?: string },
+): Recorded {
   const notes: string[] = [];
   const meta = trajectory.meta ?? {};
   const pkg = typeof meta.package === 'string' ? meta.package : null;
-  if (!pkg) throw new Error('the trajectory does not say which app the test drove (meta.package); record a test that uses the app fixture');
+  if (!pkg)
+    throw new Error(
+      'the trajectory does not say which app the test drove (meta.package); record a test that uses the app fixture',
+    );
   const main = (meta.instance as string | null | undefined) ?? null;
   const records = trajectory.steps.filter((s) => s.result === 'ok');
   const params: Record<string, { type: 'string'; example?: string; description?: string }> = {};
@@ -92,13 +108,18 @@ export function trajectoryToSkill(trajectory: TrajectoryBody, opts: { name: stri
   const acted: Array<string | null> = [];
   for (const r of records) {
     if (r.instance !== main && main !== null) {
-      notes.push(`"${r.title}" acts on another instance (${r.instance}); a skill drives one instance, so it was left out`);
+      notes.push(
+        `"${r.title}" acts on another instance (${r.instance}); a skill drives one instance, so it was left out`,
+      );
       continue;
     }
     const selector = r.selector ? toSelectorSyntax(r.selector) : null;
-    if (r.selector && !selector) notes.push(`"${r.title}": ${r.selector} uses filter(), which has no selector syntax; recorded by the node it resolved to`);
+    if (r.selector && !selector)
+      notes.push(
+        `"${r.title}": ${r.selector} uses filter(), which has no selector syntax; recorded by the node it resolved to`,
+      );
     const target = selector ?? (r.node ? nodeSelector(r.node) : null);
-    const post = () => ((steps[steps.length - 1]!.post ??= []) as Json[]);
+    const post = () => (steps[steps.length - 1]!.post ??= []) as Json[];
     switch (r.api) {
       case 'locator.tap':
       case 'locator.longPress':
@@ -110,12 +131,15 @@ export function trajectoryToSkill(trajectory: TrajectoryBody, opts: { name: stri
         if (!target) break;
         const value = typed(r.title)?.text;
         let text = value ? (JSON.parse(value) as string) : '';
-        if (text.endsWith('…')) notes.push(`"${r.title}": the typed text is shortened in the trajectory; its example is too`);
+        if (text.endsWith('…'))
+          notes.push(`"${r.title}": the typed text is shortened in the trajectory; its example is too`);
         if (text === '') {
           steps.push({ clear: target });
         } else {
           const name = paramName(target, taken);
-          params[name] = r.node?.password ? { type: 'string', description: 'typed into a password field: no example is recorded' } : { type: 'string', example: (text = text.replace(/…$/, '')) };
+          params[name] = r.node?.password
+            ? { type: 'string', description: 'typed into a password field: no example is recorded' }
+            : { type: 'string', example: (text = text.replace(/…$/, '')) };
           steps.push({ fill: { target, value: `\${${name}}` } });
         }
         acted.push(target);
@@ -153,8 +177,12 @@ export function trajectoryToSkill(trajectory: TrajectoryBody, opts: { name: stri
       }
       default:
         if (r.source === 'skill' || r.api.startsWith('skill.')) continue;
-        if (r.kind === 'assertion') notes.push(`"${r.title}": its expected value is not in the trajectory; add the check to the step before it by hand`);
-        else if (r.kind === 'action' || r.kind === 'app') notes.push(`"${r.title}" (${r.api}) has no skill step; it was left out`);
+        if (r.kind === 'assertion')
+          notes.push(
+            `"${r.title}": its expected value is not in the trajectory; add the check to the step before it by hand`,
+          );
+        else if (r.kind === 'action' || r.kind === 'app')
+          notes.push(`"${r.title}" (${r.api}) has no skill step; it was left out`);
         continue;
     }
     notes.push(`"${r.title}" (${r.api}) names no node a skill step could target; it was left out`);
@@ -174,12 +202,14 @@ export function trajectoryToSkill(trajectory: TrajectoryBody, opts: { name: stri
     const swap = (sel: unknown): unknown => {
       if (typeof sel === 'string') return sel.split(quoted).join(`"\${${name}}"`);
       if (Array.isArray(sel)) return sel.map(swap);
-      if (sel && typeof sel === 'object') return Object.fromEntries(Object.entries(sel).map(([k, v]) => [k, k === 'value' ? v : swap(v)]));
+      if (sel && typeof sel === 'object')
+        return Object.fromEntries(Object.entries(sel).map(([k, v]) => [k, k === 'value' ? v : swap(v)]));
       return sel;
     };
     for (const step of steps) for (const k of Object.keys(step)) if (k !== 'fill') step[k] = swap(step[k]);
   }
-  if (steps.length === 0) throw new Error('the test did no action a skill can replay (tap, fill, press, scroll, swipe, launch)');
+  if (steps.length === 0)
+    throw new Error('the test did no action a skill can replay (tap, fill, press, scroll, swipe, launch)');
   const skill = {
     name: opts.name,
     ...(opts.description ? { description: opts.description } : {}),

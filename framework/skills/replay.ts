@@ -1,7 +1,20 @@
 import path from 'node:path';
 import { test } from '@playwright/test';
 import type { Observation } from '../../device-runtime/protocol/index.js';
-import { describeCheck, describeStep, stepSelector, resolveParams, SkillParamError, substitute, type Check, type ParamValue, type Skill, type SkillStep, type StepKind, type Target } from '../../device-runtime/protocol/skill/index.js';
+import {
+  describeCheck,
+  describeStep,
+  stepSelector,
+  resolveParams,
+  SkillParamError,
+  substitute,
+  type Check,
+  type ParamValue,
+  type Skill,
+  type SkillStep,
+  type StepKind,
+  type Target,
+} from '../../device-runtime/protocol/skill/index.js';
 import { describeScreen, NestwrightError, TimeoutError } from '../errors.js';
 import { poll } from '../poll.js';
 import type { AppPort, PortLocator } from '../port.js';
@@ -64,9 +77,16 @@ export class SkillFailedError extends NestwrightError {
  * Load a skill and everything it runs, and check every parameter, before any step touches the
  * device: a missing or ill-typed parameter, a bad file or a cycle of `run`s is an error now.
  */
-export function planSkill(api: string, file: string, given: Record<string, unknown>, from?: string, stack: string[] = []): PlannedSkill {
+export function planSkill(
+  api: string,
+  file: string,
+  given: Record<string, unknown>,
+  from?: string,
+  stack: string[] = [],
+): PlannedSkill {
   const { skill, path: at } = loadSkill(api, file, from);
-  if (stack.includes(at)) throw new NestwrightError(api, `skill ${skill.name} runs itself (${[...stack, at].map(shown).join(' → ')})`);
+  if (stack.includes(at))
+    throw new NestwrightError(api, `skill ${skill.name} runs itself (${[...stack, at].map(shown).join(' → ')})`);
   let params: Record<string, ParamValue>;
   try {
     params = resolveParams(skill, given);
@@ -76,13 +96,14 @@ export function planSkill(api: string, file: string, given: Record<string, unkno
   }
   const nested = new Map<number, PlannedSkill>();
   skill.steps.forEach((step, i) => {
-    if (step.kind === 'run') nested.set(i, planSkill(api, step.run.skill, substitute(step.run.params, params), at, [...stack, at]));
+    if (step.kind === 'run')
+      nested.set(i, planSkill(api, step.run.skill, substitute(step.run.params, params), at, [...stack, at]));
   });
   return { skill, path: at, params, nested };
 }
 
-const trajectoryKind = (kind: StepKind): TrajectoryStep['kind'] => (kind === 'assert' || kind === 'wait_for' ? 'assertion' : kind === 'launch' || kind === 'run' ? 'app' : 'action');
-
+const trajectoryKind = (kind: StepKind): TrajectoryStep['kind'] =>
+  kind === 'assert' || kind === 'wait_for' ? 'assertion' : kind === 'launch' || kind === 'run' ? 'app' : 'action';
 
 /** A step did not apply (its `when` did not hold, or an optional target was not there). */
 class Skipped extends Error {}
@@ -96,7 +117,10 @@ class Skipped extends Error {}
 export async function replaySkill(app: AppPort, planned: PlannedSkill, api: string): Promise<SkillRunResult> {
   const { skill } = planned;
   if (skill.app !== app.package) {
-    throw new NestwrightError(api, `skill ${skill.name} drives ${skill.app}, but this app is ${app.package}; run it on an instance of ${skill.app}`);
+    throw new NestwrightError(
+      api,
+      `skill ${skill.name} drives ${skill.app}, but this app is ${app.package}; run it on an instance of ${skill.app}`,
+    );
   }
   const results: SkillStepResult[] = [];
   const previous = app.trajectory.source;
@@ -108,29 +132,43 @@ export async function replaySkill(app: AppPort, planned: PlannedSkill, api: stri
       const what = describeStep(step);
       const title = `${skill.name} ${i + 1}/${skill.steps.length}: ${step.intent ? `${step.intent} (${what})` : what}`;
       const started = Date.now();
-      const result: SkillStepResult = { index: i + 1, title, kind: step.kind, intent: step.intent ?? null, status: 'passed', durationMs: 0, error: null };
+      const result: SkillStepResult = {
+        index: i + 1,
+        title,
+        kind: step.kind,
+        intent: step.intent ?? null,
+        status: 'passed',
+        durationMs: 0,
+        error: null,
+      };
       results.push(result);
       try {
-        await app.step({ kind: trajectoryKind(step.kind), api: `skill.${step.kind}`, title, selector: stepSelector(step) }, async (record) => {
-          const first = app.trajectory.steps.length;
-          try {
-            await runStep(app, planned, i, step, api);
-          } catch (e) {
-            if (!(e instanceof Skipped)) throw e;
-            result.status = 'skipped';
-            result.error = e.message;
-          }
-          const inner = app.trajectory.steps.slice(first);
-          record.node = inner.find((r) => r.node)?.node ?? null;
-          record.before = inner[0]?.before ?? null;
-          record.after = inner[inner.length - 1]?.after ?? null;
-        });
+        await app.step(
+          { kind: trajectoryKind(step.kind), api: `skill.${step.kind}`, title, selector: stepSelector(step) },
+          async (record) => {
+            const first = app.trajectory.steps.length;
+            try {
+              await runStep(app, planned, i, step, api);
+            } catch (e) {
+              if (!(e instanceof Skipped)) throw e;
+              result.status = 'skipped';
+              result.error = e.message;
+            }
+            const inner = app.trajectory.steps.slice(first);
+            record.node = inner.find((r) => r.node)?.node ?? null;
+            record.before = inner[0]?.before ?? null;
+            record.after = inner[inner.length - 1]?.after ?? null;
+          },
+        );
       } catch (e) {
         result.status = 'failed';
         const obs = (e as { observation?: Observation | null }).observation ?? null;
         const message = `skill ${skill.name} (${shown(planned.path)}) failed at step ${i + 1} "${step.intent ?? what}":\n${(e as Error).message ?? String(e)}`;
         result.error = message;
-        error = e instanceof SkillFailedError ? e : new SkillFailedError(api, message, skill.name, i + 1, title, obs, { cause: e });
+        error =
+          e instanceof SkillFailedError
+            ? e
+            : new SkillFailedError(api, message, skill.name, i + 1, title, obs, { cause: e });
         if (isFatal(e)) throw e;
         return;
       } finally {
@@ -139,7 +177,11 @@ export async function replaySkill(app: AppPort, planned: PlannedSkill, api: stri
     }
   };
   try {
-    await (inTest() ? test.step(`Run skill ${skill.name}`, all, { box: true }).catch((e) => { if (!error) throw e; }) : all());
+    await (inTest()
+      ? test.step(`Run skill ${skill.name}`, all, { box: true }).catch((e) => {
+          if (!error) throw e;
+        })
+      : all());
   } finally {
     app.trajectory.source = previous;
   }
@@ -158,8 +200,13 @@ function isFatal(e: unknown): boolean {
   return name === 'AppCrashedError' || name === 'DeviceDisconnectedError';
 }
 
-
-async function runStep(app: AppPort, planned: PlannedSkill, index: number, step: SkillStep, api: string): Promise<void> {
+async function runStep(
+  app: AppPort,
+  planned: PlannedSkill,
+  index: number,
+  step: SkillStep,
+  api: string,
+): Promise<void> {
   const actionTimeout = step.timeout ?? app.options.actionTimeout;
   const checkTimeout = step.timeout ?? app.options.expectTimeout;
   if (step.when) {
@@ -171,28 +218,46 @@ async function runStep(app: AppPort, planned: PlannedSkill, index: number, step:
   try {
     await act(app, planned, index, step, actionTimeout, checkTimeout, api);
   } catch (e) {
-    if (step.optional && e instanceof TimeoutError) throw new Skipped(`skipped: optional step's target was not there (${e.message.split('\n')[0]})`);
+    if (step.optional && e instanceof TimeoutError)
+      throw new Skipped(`skipped: optional step's target was not there (${e.message.split('\n')[0]})`);
     throw e;
   }
   for (const check of step.post ?? []) await hold(app, 'post', check, checkTimeout, api, false);
 }
 
 /** Wait for a check, as a step of its own; a check that does not hold fails with the screen. */
-async function hold(app: AppPort, phase: 'pre' | 'post' | 'assert', check: Check, timeout: number, api: string, optional: boolean): Promise<void> {
+async function hold(
+  app: AppPort,
+  phase: 'pre' | 'post' | 'assert',
+  check: Check,
+  timeout: number,
+  api: string,
+  optional: boolean,
+): Promise<void> {
   const label = phase === 'assert' ? 'Expect' : phase === 'pre' ? 'Precondition' : 'Post-check';
-  await app.step({ kind: 'assertion', api: `skill.${phase}`, title: `${label}: ${describeCheck(check)}`, selector: null }, async (record) => {
-    const r = await waitCheck(app, check, timeout, api);
-    record.before = record.after = r.obs?.snapshot_id ?? null;
-    if (r.pass) return;
-    if (optional) throw new Skipped(`skipped: precondition ${describeCheck(check)} did not hold (${r.received})`);
-    const what = phase === 'pre' ? 'precondition not met' : phase === 'post' ? 'post-check failed' : 'assertion failed';
-    throw new TimeoutError(api, `${what}: ${describeCheck(check)} did not hold within ${timeout}ms\n  Expected: ${describeCheck(check)}\n  Received: ${r.received}\nScreen:\n${describeScreen(r.obs)}`, [], r.obs);
-  });
+  await app.step(
+    { kind: 'assertion', api: `skill.${phase}`, title: `${label}: ${describeCheck(check)}`, selector: null },
+    async (record) => {
+      const r = await waitCheck(app, check, timeout, api);
+      record.before = record.after = r.obs?.snapshot_id ?? null;
+      if (r.pass) return;
+      if (optional) throw new Skipped(`skipped: precondition ${describeCheck(check)} did not hold (${r.received})`);
+      const what =
+        phase === 'pre' ? 'precondition not met' : phase === 'post' ? 'post-check failed' : 'assertion failed';
+      throw new TimeoutError(
+        api,
+        `${what}: ${describeCheck(check)} did not hold within ${timeout}ms\n  Expected: ${describeCheck(check)}\n  Received: ${r.received}\nScreen:\n${describeScreen(r.obs)}`,
+        [],
+        r.obs,
+      );
+    },
+  );
 }
 
 /** The locator for a target: one selector, or the first alternative that is on screen. */
 async function pick(app: AppPort, target: Target, timeout: number, api: string): Promise<PortLocator> {
-  if (typeof target === 'string' || target.length === 1) return app.locator(typeof target === 'string' ? target : target[0]!);
+  if (typeof target === 'string' || target.length === 1)
+    return app.locator(typeof target === 'string' ? target : target[0]!);
   const locators = target.map((s) => app.locator(s));
   let last: Observation | null = null;
   const r = await poll<PortLocator>(timeout, async () => {
@@ -202,10 +267,23 @@ async function pick(app: AppPort, target: Target, timeout: number, api: string):
     return hit ? { done: true as const, value: hit } : { done: false as const };
   });
   if ('value' in r) return r.value;
-  throw new TimeoutError(api, `none of the alternatives is on screen after ${timeout}ms: ${target.join(' | ')}\nScreen:\n${describeScreen(last)}`, [], last);
+  throw new TimeoutError(
+    api,
+    `none of the alternatives is on screen after ${timeout}ms: ${target.join(' | ')}\nScreen:\n${describeScreen(last)}`,
+    [],
+    last,
+  );
 }
 
-async function act(app: AppPort, planned: PlannedSkill, index: number, step: SkillStep, timeout: number, checkTimeout: number, api: string): Promise<void> {
+async function act(
+  app: AppPort,
+  planned: PlannedSkill,
+  index: number,
+  step: SkillStep,
+  timeout: number,
+  checkTimeout: number,
+  api: string,
+): Promise<void> {
   switch (step.kind) {
     case 'launch':
       return app.launch(step.launch === true ? {} : step.launch);
@@ -222,9 +300,14 @@ async function act(app: AppPort, planned: PlannedSkill, index: number, step: Ski
     case 'scroll_to':
       return (await pick(app, step.scroll_to, timeout, api)).scrollIntoView({ timeout });
     case 'swipe':
-      return (await pick(app, step.swipe.target, timeout, api)).swipe(step.swipe.direction, { timeout, ...(step.swipe.distance !== undefined ? { distance: step.swipe.distance } : {}) });
+      return (await pick(app, step.swipe.target, timeout, api)).swipe(step.swipe.direction, {
+        timeout,
+        ...(step.swipe.distance !== undefined ? { distance: step.swipe.distance } : {}),
+      });
     case 'wait_for':
-      return step.wait_for === 'idle' ? idle(app, timeout, api) : hold(app, 'assert', step.wait_for, checkTimeout, api, false);
+      return step.wait_for === 'idle'
+        ? idle(app, timeout, api)
+        : hold(app, 'assert', step.wait_for, checkTimeout, api, false);
     case 'assert':
       return hold(app, 'assert', step.assert, checkTimeout, api, false);
     case 'run': {
@@ -245,11 +328,21 @@ async function act(app: AppPort, planned: PlannedSkill, index: number, step: Ski
 async function idle(app: AppPort, timeout: number, api: string): Promise<void> {
   let hash: string | undefined;
   let last: Observation | null = null;
-  const r = await poll(timeout, async () => {
-    last = await app.observe(api);
-    const same = !last.tree_missing && last.screen_hash !== undefined && last.screen_hash === hash;
-    hash = last.screen_hash;
-    return same ? { done: true, value: true } : { done: false };
-  }, app.clock);
-  if (!('value' in r)) throw new TimeoutError(api, `the screen kept changing for ${timeout}ms\nScreen:\n${describeScreen(last)}`, [], last);
+  const r = await poll(
+    timeout,
+    async () => {
+      last = await app.observe(api);
+      const same = !last.tree_missing && last.screen_hash !== undefined && last.screen_hash === hash;
+      hash = last.screen_hash;
+      return same ? { done: true, value: true } : { done: false };
+    },
+    app.clock,
+  );
+  if (!('value' in r))
+    throw new TimeoutError(
+      api,
+      `the screen kept changing for ${timeout}ms\nScreen:\n${describeScreen(last)}`,
+      [],
+      last,
+    );
 }

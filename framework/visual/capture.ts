@@ -20,7 +20,12 @@ export interface Shot {
  * node), the screen or `clip` for the app; `mask` locators painted over (every node each names,
  * as Playwright does). A string says why there is no picture this time (the loop tries again).
  */
-export async function capture(port: VisualPort, api: string, target: Locator | null, o: ResolvedOptions<Locator>): Promise<Shot | string> {
+export async function capture(
+  port: VisualPort,
+  api: string,
+  target: Locator | null,
+  o: ResolvedOptions<Locator>,
+): Promise<Shot | string> {
   const wanted = [...(target ? [target] : []), ...o.mask];
   const found = wanted.length ? await port.boundsOf(api, wanted) : [];
   if (!found) return 'the accessibility tree was missing (a transition): looking again';
@@ -35,7 +40,14 @@ export async function capture(port: VisualPort, api: string, target: Locator | n
   const raw = Picture.fromPng(shot.png);
   const picture = masks.length || crop ? raw.edit(masks, o.maskRgba, crop) : raw;
   const [dx, dy] = crop ? [Math.max(0, Math.floor(crop[0])), Math.max(0, Math.floor(crop[1]))] : [0, 0];
-  const left = shot.regions.filter((r) => r.kind === 'scrollbar' || (r.kind === 'caret' ? o.caret === 'hide' : o.systemBars === 'hide'));
+  const left = shot.regions.filter(
+    (r) => r.kind === 'scrollbar' || (r.kind === 'caret' ? o.caret === 'hide' : o.systemBars === 'hide'),
+  );
   const move = (b: Bounds): Bounds => [b[0] - dx, b[1] - dy, b[2] - dx, b[3] - dy];
-  return { picture, excluded: left.map((r) => move(r.bounds)), excludedKinds: [...new Set(left.map((r) => r.kind))], masked: masks.map(move) };
+  return {
+    picture,
+    excluded: left.map((r) => move(r.bounds)),
+    excludedKinds: [...new Set(left.map((r) => r.kind))],
+    masked: masks.map(move),
+  };
 }

@@ -32,7 +32,12 @@ const MATCH: Comparison = { errorMessage: null, diffPixels: 0, ratio: 0, diff: n
  * `exclude` (boxes in the pictures' pixels) are left out: the expected pixels are used there.
  * Identical PNG bytes match without decoding either picture.
  */
-export function compareImages(actual: Picture, expected: Picture, tol: Tolerance, exclude: readonly Bounds[] = []): Comparison {
+export function compareImages(
+  actual: Picture,
+  expected: Picture,
+  tol: Tolerance,
+  exclude: readonly Bounds[] = [],
+): Comparison {
   if (actual.sameBytes(expected)) return MATCH;
   let a = actual.pixels();
   let e = expected.pixels();
@@ -49,7 +54,10 @@ export function compareImages(actual: Picture, expected: Picture, tol: Tolerance
   // diff is drawn only for a failure, the one time it is shown.
   const count = pixelmatch(e.data, a.data, undefined, width, height, { threshold: tol.threshold ?? 0.2 });
   const byRatio = tol.maxDiffPixelRatio !== undefined ? e.width * e.height * tol.maxDiffPixelRatio : undefined;
-  const limit = tol.maxDiffPixels !== undefined && byRatio !== undefined ? Math.min(tol.maxDiffPixels, byRatio) : (tol.maxDiffPixels ?? byRatio ?? 0);
+  const limit =
+    tol.maxDiffPixels !== undefined && byRatio !== undefined
+      ? Math.min(tol.maxDiffPixels, byRatio)
+      : (tol.maxDiffPixels ?? byRatio ?? 0);
   const ratio = Math.ceil((count / (e.width * e.height)) * 100) / 100;
   const pixels = count > limit ? `${count} pixels (ratio ${ratio.toFixed(2)} of all image pixels) are different.` : '';
   if (!pixels && !sizes) return { ...MATCH, diffPixels: count, ratio };
@@ -62,7 +70,8 @@ function pad(img: PNG, width: number, height: number): PNG {
   if (img.width === width && img.height === height) return img;
   const out = new PNG({ width, height, fill: true });
   out.data.fill(0);
-  for (let y = 0; y < img.height; y++) img.data.copy(out.data, y * width * 4, y * img.width * 4, (y + 1) * img.width * 4);
+  for (let y = 0; y < img.height; y++)
+    img.data.copy(out.data, y * width * 4, y * img.width * 4, (y + 1) * img.width * 4);
   return out;
 }
 
@@ -72,7 +81,8 @@ function withExpectedIn(a: PNG, e: PNG, boxes: readonly Bounds[]): PNG {
   a.data.copy(out.data);
   for (const box of boxes) {
     const [l, t, r, b] = clamp(box, a.width, a.height);
-    for (let y = t; y < b; y++) e.data.copy(out.data, (y * a.width + l) * 4, (y * a.width + l) * 4, (y * a.width + r) * 4);
+    for (let y = t; y < b; y++)
+      e.data.copy(out.data, (y * a.width + l) * 4, (y * a.width + l) * 4, (y * a.width + r) * 4);
   }
   return out;
 }

@@ -25,12 +25,19 @@ export const visualMatchers = {
    * await expect(app).toHaveScreenshot('notes.png', { mask: [app.getById('note_date')], threshold: 0.3 });
    * ```
    */
-  async toHaveScreenshot(this: MatcherState, received: App | Locator, nameOrOptions?: string | string[] | ScreenshotOptions<Locator>, options?: ScreenshotOptions<Locator>): Promise<{ pass: boolean; name: string; message: () => string }> {
+  async toHaveScreenshot(
+    this: MatcherState,
+    received: App | Locator,
+    nameOrOptions?: string | string[] | ScreenshotOptions<Locator>,
+    options?: ScreenshotOptions<Locator>,
+  ): Promise<{ pass: boolean; name: string; message: () => string }> {
     const found = visualPortOf(received, this.timeout);
     if (found) return toHaveScreenshot(this, found.port, found.target, nameOrOptions, options);
     // A browser page or locator (a test that merges Playwright's browser fixtures): Playwright's own.
     try {
-      const e = playwrightExpect(received as never) as unknown as { not: Record<string, (...a: unknown[]) => Promise<void>> } & Record<string, (...a: unknown[]) => Promise<void>>;
+      const e = playwrightExpect(received as never) as unknown as {
+        not: Record<string, (...a: unknown[]) => Promise<void>>;
+      } & Record<string, (...a: unknown[]) => Promise<void>>;
       await (this.isNot ? e.not : e).toHaveScreenshot!(nameOrOptions, options);
       return { pass: !this.isNot, name: 'toHaveScreenshot', message: () => '' };
     } catch (err) {

@@ -13,7 +13,11 @@ const used = new WeakMap<TestInfo, { anonymous: number; named: Map<string, numbe
  * platform part). A second call with the same name compares with the same baseline; its
  * attachments get `-1`, `-2`, … as Playwright's do.
  */
-export function snapshotNames(api: string, testInfo: TestInfo, name: string | string[] | undefined): { name: string; path: string; base: string } {
+export function snapshotNames(
+  api: string,
+  testInfo: TestInfo,
+  name: string | string[] | undefined,
+): { name: string; path: string; base: string } {
   let counts = used.get(testInfo);
   if (!counts) used.set(testInfo, (counts = { anonymous: 0, named: new Map() }));
   let parts: string[];
@@ -24,13 +28,19 @@ export function snapshotNames(api: string, testInfo: TestInfo, name: string | st
     const lastPart = parts[parts.length - 1]!;
     const ext = /\.[^./\\]+$/.exec(lastPart)?.[0];
     if (ext && ext.toLowerCase() !== '.png') {
-      throw new NestwrightError(api, `snapshot name ${JSON.stringify(lastPart)} must end in .png (device screenshots are PNG)`, { code: 'INVALID_ARGUMENT' });
+      throw new NestwrightError(
+        api,
+        `snapshot name ${JSON.stringify(lastPart)} must end in .png (device screenshots are PNG)`,
+        { code: 'INVALID_ARGUMENT' },
+      );
     }
     if (!ext) parts[parts.length - 1] = `${lastPart}.png`;
   }
   const joined = parts.join('/');
   // The typed overloads take one name with options; several parts (Playwright's array names) go the way its runtime takes them.
-  const path = (testInfo.snapshotPath as (...args: unknown[]) => string).call(testInfo, ...parts, { kind: 'screenshot' });
+  const path = (testInfo.snapshotPath as (...args: unknown[]) => string).call(testInfo, ...parts, {
+    kind: 'screenshot',
+  });
   const n = (counts.named.get(joined) ?? 0) + 1;
   counts.named.set(joined, n);
   // Playwright's sanitizeForFilePath, on the part before the extension.

@@ -42,26 +42,41 @@ export interface ResolvedOptions<L> extends ScreenshotOptions<L> {
 const CALL_ONLY = ['clip', 'mask', 'maskColor'] as const;
 
 /** The config's `expect.toHaveScreenshot` (its project's), under the call's options. */
-export function resolveOptions<L>(api: string, testInfo: TestInfo, given: ScreenshotOptions<L>, isLocator: (v: unknown) => boolean): ResolvedOptions<L> {
-  const fromConfig = { ...((testInfo.project as { expect?: { toHaveScreenshot?: Record<string, unknown> } }).expect?.toHaveScreenshot ?? {}) };
+export function resolveOptions<L>(
+  api: string,
+  testInfo: TestInfo,
+  given: ScreenshotOptions<L>,
+  isLocator: (v: unknown) => boolean,
+): ResolvedOptions<L> {
+  const fromConfig = {
+    ...((testInfo.project as { expect?: { toHaveScreenshot?: Record<string, unknown> } }).expect?.toHaveScreenshot ??
+      {}),
+  };
   for (const k of CALL_ONLY) delete fromConfig[k];
   const o = { ...(fromConfig as ScreenshotOptions<L>), ...given };
   const bad = (what: string) => new NestwrightError(api, what, { code: 'INVALID_ARGUMENT' });
-  if (o.maxDiffPixels !== undefined && !(Number.isInteger(o.maxDiffPixels) && o.maxDiffPixels >= 0)) throw bad('`maxDiffPixels` option value must be non-negative integer');
-  if (o.maxDiffPixelRatio !== undefined && !(o.maxDiffPixelRatio >= 0 && o.maxDiffPixelRatio <= 1)) throw bad('`maxDiffPixelRatio` option value must be between 0 and 1');
-  if (o.threshold !== undefined && !(o.threshold >= 0 && o.threshold <= 1)) throw bad('`threshold` option value must be between 0 and 1 (a colour distance; default 0.2)');
+  if (o.maxDiffPixels !== undefined && !(Number.isInteger(o.maxDiffPixels) && o.maxDiffPixels >= 0))
+    throw bad('`maxDiffPixels` option value must be non-negative integer');
+  if (o.maxDiffPixelRatio !== undefined && !(o.maxDiffPixelRatio >= 0 && o.maxDiffPixelRatio <= 1))
+    throw bad('`maxDiffPixelRatio` option value must be between 0 and 1');
+  if (o.threshold !== undefined && !(o.threshold >= 0 && o.threshold <= 1))
+    throw bad('`threshold` option value must be between 0 and 1 (a colour distance; default 0.2)');
   if (o.timeout !== undefined && !(o.timeout >= 0)) throw bad('`timeout` must be ms ≥ 0');
   const oneOf = <T extends string>(name: string, v: T | undefined, allowed: readonly T[]): T => {
     if (v === undefined) return allowed[0]!;
-    if (!allowed.includes(v)) throw bad(`\`${name}\` must be ${allowed.map((a) => `'${a}'`).join(' or ')}, got ${JSON.stringify(v)}`);
+    if (!allowed.includes(v))
+      throw bad(`\`${name}\` must be ${allowed.map((a) => `'${a}'`).join(' or ')}, got ${JSON.stringify(v)}`);
     return v;
   };
   const mask = o.mask ?? [];
-  if (!Array.isArray(mask) || !mask.every(isLocator)) throw bad('`mask` takes an array of locators of this app, e.g. [app.getById(\'clock\')]');
+  if (!Array.isArray(mask) || !mask.every(isLocator))
+    throw bad("`mask` takes an array of locators of this app, e.g. [app.getById('clock')]");
   const c = o.clip;
-  if (c && !(c.width > 0 && c.height > 0 && c.x >= 0 && c.y >= 0)) throw bad('`clip` needs x, y ≥ 0 and width, height > 0 (screen px)');
+  if (c && !(c.width > 0 && c.height > 0 && c.x >= 0 && c.y >= 0))
+    throw bad('`clip` needs x, y ≥ 0 and width, height > 0 (screen px)');
   const rgba = parseColor(api, o.maskColor ?? '#FF00FF');
-  if (rgba instanceof Error) throw new NestwrightError(api, rgba.message.slice(api.length + 2), { code: 'INVALID_ARGUMENT' });
+  if (rgba instanceof Error)
+    throw new NestwrightError(api, rgba.message.slice(api.length + 2), { code: 'INVALID_ARGUMENT' });
   return {
     ...o,
     animations: oneOf('animations', o.animations, ['disabled', 'allow'] as const),

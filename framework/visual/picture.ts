@@ -54,7 +54,8 @@ export class Picture {
     const src = this.pixels();
     const [l, t, r, b] = crop ? clamp(crop, src.width, src.height) : [0, 0, src.width, src.height];
     const out = new PNG({ width: Math.max(1, r - l), height: Math.max(1, b - t) });
-    for (let y = t; y < b; y++) src.data.copy(out.data, (y - t) * out.width * 4, (y * src.width + l) * 4, (y * src.width + r) * 4);
+    for (let y = t; y < b; y++)
+      src.data.copy(out.data, (y - t) * out.width * 4, (y * src.width + l) * 4, (y * src.width + r) * 4);
     for (const box of paint) {
       const [pl, pt, pr, pb] = clamp([box[0] - l, box[1] - t, box[2] - l, box[3] - t], out.width, out.height);
       for (let y = pt; y < pb; y++) {
@@ -81,7 +82,10 @@ export function clamp(b: Bounds, width: number, height: number): Bounds {
 /** `#rrggbb` or `#rrggbbaa` (Playwright's maskColor is a CSS colour; these are the forms taken here). */
 export function parseColor(api: string, color: string): [number, number, number, number] | Error {
   const m = /^#([0-9a-f]{6})([0-9a-f]{2})?$/i.exec(color.trim());
-  if (!m) return new Error(`${api}: maskColor ${JSON.stringify(color)} is not a colour: give #rrggbb or #rrggbbaa (default #FF00FF, Playwright's pink)`);
+  if (!m)
+    return new Error(
+      `${api}: maskColor ${JSON.stringify(color)} is not a colour: give #rrggbb or #rrggbbaa (default #FF00FF, Playwright's pink)`,
+    );
   const n = parseInt(m[1]!, 16);
   return [(n >> 16) & 255, (n >> 8) & 255, n & 255, m[2] ? parseInt(m[2], 16) : 255];
 }

@@ -16,9 +16,16 @@ import type { RuntimeInfo } from '../../device-runtime/protocol/index.js';
 export function platformPart(info: RuntimeInfo | null): string {
   if (!info) return 'unknown';
   const model = slug(info.device.model);
-  const who = info.runtime.kind === 'simulated' ? (/simulated/i.test(info.device.model) || !model ? 'sim' : `sim-${model}`) : model || slug(info.runtime.name) || 'device';
+  const who =
+    info.runtime.kind === 'simulated'
+      ? /simulated/i.test(info.device.model) || !model
+        ? 'sim'
+        : `sim-${model}`
+      : model || slug(info.runtime.name) || 'device';
   const { width, height, density } = info.device.screen;
-  return [who, width > 0 && height > 0 ? `${width}x${height}` : '', density > 0 ? `${density}dpi` : ''].filter(Boolean).join('-');
+  return [who, width > 0 && height > 0 ? `${width}x${height}` : '', density > 0 ? `${density}dpi` : '']
+    .filter(Boolean)
+    .join('-');
 }
 
 /** `Pixel 8 Pro` → `pixel-8-pro`: the characters a file name keeps everywhere. */

@@ -37,7 +37,10 @@ export interface VisualPort {
 }
 
 /** The port of an `expect(app)` or `expect(locator)` receiver, or null for anything else. */
-export function visualPortOf(received: unknown, expectTimeout: number | undefined): { port: VisualPort; target: Locator | null } | null {
+export function visualPortOf(
+  received: unknown,
+  expectTimeout: number | undefined,
+): { port: VisualPort; target: Locator | null } | null {
   const target = received instanceof Locator ? received : null;
   const app = received instanceof App ? received : null;
   const driver = target?.driver ?? app?.driver;
@@ -50,7 +53,14 @@ export function visualPortOf(received: unknown, expectTimeout: number | undefine
     describeTimeout: (ms) => driver.describeTimeout(ms),
     info: () => driver.calls.client.info(),
     front: async (api) => void (await driver.watch.observe(api, { maxNodes: 1 })),
-    idle: async (api, ms) => (await driver.calls.call(api, 'ui_wait_for', { space_id: driver.spaceId, idle: true, timeout_ms: Math.max(0, Math.round(ms)) })).matched,
+    idle: async (api, ms) =>
+      (
+        await driver.calls.call(api, 'ui_wait_for', {
+          space_id: driver.spaceId,
+          idle: true,
+          timeout_ms: Math.max(0, Math.round(ms)),
+        })
+      ).matched,
     shoot: async (api) => {
       const r = await driver.calls.call(api, 'ui_screenshot', { space_id: driver.spaceId, scale: 1 });
       return { png: Buffer.from(r.data, 'base64'), regions: r.regions ?? [] };
@@ -62,7 +72,8 @@ export function visualPortOf(received: unknown, expectTimeout: number | undefine
     },
     waitFor: async (api, locator, ms) => (await locator.waitForActionable(api, { timeout: ms, enabled: false })).node,
     owns: (l): l is Locator => l instanceof Locator && l.driver === driver,
-    step: (title, selector, body) => driver.steps.step({ kind: 'assertion', api: 'expect.toHaveScreenshot', title, selector }, body),
+    step: (title, selector, body) =>
+      driver.steps.step({ kind: 'assertion', api: 'expect.toHaveScreenshot', title, selector }, body),
   };
   return { port, target };
 }

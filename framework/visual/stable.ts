@@ -30,7 +30,14 @@ const INTERVALS = [0, 100, 250, 500];
  * a baseline the stable picture is the answer. A screen that never gives two matching pictures
  * within the deadline fails with "Failed to take two consecutive stable screenshots.", not a diff.
  */
-export async function stablePicture(take: () => Promise<Shot | string>, expected: Picture | null, tol: Tolerance, deadline: number, clock: Clock, log: string[]): Promise<LoopResult> {
+export async function stablePicture(
+  take: () => Promise<Shot | string>,
+  expected: Picture | null,
+  tol: Tolerance,
+  deadline: number,
+  clock: Clock,
+  log: string[],
+): Promise<LoopResult> {
   const intervals = [...INTERVALS];
   let actual: Shot | undefined;
   let previous: Shot | undefined;
@@ -43,7 +50,11 @@ export async function stablePicture(take: () => Promise<Shot | string>, expected
     if (left <= 0) {
       const unstable = !!last?.previous;
       return {
-        ...(last ? { actual: last.actual, comparison: last.comparison, ...(last.previous ? { previous: last.previous } : {}) } : actual ? { actual } : {}),
+        ...(last
+          ? { actual: last.actual, comparison: last.comparison, ...(last.previous ? { previous: last.previous } : {}) }
+          : actual
+            ? { actual }
+            : {}),
         errorMessage: unstable
           ? 'Failed to take two consecutive stable screenshots.'
           : last

@@ -17,7 +17,17 @@ const API = 'expect.toHaveScreenshot';
 type State = { isNot: boolean; timeout?: number };
 type Attachment = { name: string; contentType: string; path: string };
 /** A matcher result as Playwright's own toHaveScreenshot returns it (attachments and softError are read by its expect). */
-type Result = { pass: boolean; name: string; message: () => string; expected?: string; actual?: string; attachments?: Attachment[]; softError?: Error; shouldNotRetryTest?: boolean; log?: string[] };
+type Result = {
+  pass: boolean;
+  name: string;
+  message: () => string;
+  expected?: string;
+  actual?: string;
+  attachments?: Attachment[];
+  softError?: Error;
+  shouldNotRetryTest?: boolean;
+  log?: string[];
+};
 
 /**
  * `expect(app | locator).toHaveScreenshot(name?, options?)` with Playwright's semantics: the
@@ -26,26 +36,51 @@ type Result = { pass: boolean; name: string; message: () => string; expected?: s
  * baseline is written and the test fails saying so); on a difference the expected, actual and
  * diff pictures attached as `<name>-expected.png`, `<name>-actual.png`, `<name>-diff.png`.
  */
-export async function toHaveScreenshot(state: State, port: VisualPort, target: Locator | null, nameOrOptions?: string | string[] | ScreenshotOptions<Locator>, optOptions?: ScreenshotOptions<Locator>): Promise<Result> {
+export async function toHaveScreenshot(
+  state: State,
+  port: VisualPort,
+  target: Locator | null,
+  nameOrOptions?: string | string[] | ScreenshotOptions<Locator>,
+  optOptions?: ScreenshotOptions<Locator>,
+): Promise<Result> {
   const testInfo = currentTest();
   const named = typeof nameOrOptions === 'string' || Array.isArray(nameOrOptions);
   const given = (named ? optOptions : nameOrOptions) ?? {};
-  if ((testInfo.project as { ignoreSnapshots?: boolean }).ignoreSnapshots) return { pass: !state.isNot, name: 'toHaveScreenshot', message: () => '' };
+  if ((testInfo.project as { ignoreSnapshots?: boolean }).ignoreSnapshots)
+    return { pass: !state.isNot, name: 'toHaveScreenshot', message: () => '' };
   const o = resolveOptions<Locator>(API, testInfo, given, (l) => port.owns(l));
-  if (target && o.clip) throw new NestwrightError(API, '`clip` is for expect(app): a locator\'s picture is its node\'s bounds', { code: 'INVALID_ARGUMENT' });
+  if (target && o.clip)
+    throw new NestwrightError(API, "`clip` is for expect(app): a locator's picture is its node's bounds", {
+      code: 'INVALID_ARGUMENT',
+    });
   const names = snapshotNames(API, testInfo, named ? nameOrOptions : (given as { name?: string }).name);
   const update = testInfo.config.updateSnapshots as string;
   const has = existsSync(names.path);
   const out = (suffix: string) => testInfo.outputPath(withSuffix(names.base, suffix));
-  const attach = (suffix: string, path: string): Attachment => ({ name: withSuffix(names.base, suffix), contentType: 'image/png', path });
+  const attach = (suffix: string, path: string): Attachment => ({
+    name: withSuffix(names.base, suffix),
+    contentType: 'image/png',
+    path,
+  });
   const header = (timedOut?: boolean) =>
     `expect(${target ? 'locator' : 'app'}).${state.isNot ? 'not.' : ''}toHaveScreenshot(${JSON.stringify(names.name)}) failed\n\n` +
     (target ? `Locator: ${target}\n` : `App: ${port.who}\n`) +
     (timedOut ? `Timeout: ${port.describeTimeout(port.timeout(o.timeout))}\n` : '') +
     '\n';
-  const result = (pass: boolean, message: string, extra: Partial<Result> = {}): Result => ({ pass, name: 'toHaveScreenshot', message: () => message, expected: names.path, actual: out('-actual'), ...extra });
+  const result = (pass: boolean, message: string, extra: Partial<Result> = {}): Result => ({
+    pass,
+    name: 'toHaveScreenshot',
+    message: () => message,
+    expected: names.path,
+    actual: out('-actual'),
+    ...extra,
+  });
 
-  if (state.isNot && !has) return result(true, `A snapshot doesn't exist at ${names.path}${update !== 'none' ? ', matchers using ".not" won\'t write them automatically.' : '.'}`);
+  if (state.isNot && !has)
+    return result(
+      true,
+      `A snapshot doesn't exist at ${names.path}${update !== 'none' ? ', matchers using ".not" won\'t write them automatically.' : '.'}`,
+    );
   if (!state.isNot && update === 'none' && !has) return result(false, `A snapshot doesn't exist at ${names.path}.`);
 
   const record: VisualRecord = {
@@ -72,7 +107,17 @@ export async function toHaveScreenshot(state: State, port: VisualPort, target: L
         record.excluded = r.actual.excludedKinds;
       }
       if (r.comparison) Object.assign(record, { diffPixels: r.comparison.diffPixels, ratio: r.comparison.ratio });
-      verdict = decide(state, r, { names, has, update, expectedBytes: has ? readFileSync(names.path) : null, out, attach, header, result, record });
+      verdict = decide(state, r, {
+        names,
+        has,
+        update,
+        expectedBytes: has ? readFileSync(names.path) : null,
+        out,
+        attach,
+        header,
+        result,
+        record,
+      });
       const files = verdict.attachments ?? [];
       for (const kind of ['expected', 'actual', 'diff', 'previous'] as const) {
         const a = files.find((f) => f.name === withSuffix(names.base, `-${kind}`));
@@ -87,7 +132,13 @@ export async function toHaveScreenshot(state: State, port: VisualPort, target: L
 }
 
 /** Settle (animations: 'disabled'), then Playwright's loop; `.not` compares once stable. */
-async function run(port: VisualPort, target: Locator | null, o: ResolvedOptions<Locator>, expected: Picture | null, isNot: boolean): Promise<LoopResult> {
+async function run(
+  port: VisualPort,
+  target: Locator | null,
+  o: ResolvedOptions<Locator>,
+  expected: Picture | null,
+  isNot: boolean,
+): Promise<LoopResult> {
   const ms = port.timeout(o.timeout);
   const deadline = port.clock.now() + ms;
   const log: string[] = [`${API} with timeout ${port.describeTimeout(ms)}`];
@@ -110,7 +161,9 @@ async function run(port: VisualPort, target: Locator | null, o: ResolvedOptions<
   if (!isNot) return stablePicture(take, expected, o, deadline, port.clock, log);
   // .not: a stable picture, which must then differ from the baseline.
   const r = await stablePicture(take, null, o, deadline, port.clock, log);
-  return r.actual && expected ? { ...r, comparison: compareImages(r.actual.picture, expected, o, r.actual.excluded) } : r;
+  return r.actual && expected
+    ? { ...r, comparison: compareImages(r.actual.picture, expected, o, r.actual.excluded) }
+    : r;
 }
 
 interface Ctx {
@@ -132,7 +185,12 @@ function decide(state: State, r: LoopResult, c: Ctx): Result {
   if (state.isNot) {
     const different = !!r.comparison?.errorMessage;
     record.outcome = different ? 'different' : 'matched';
-    return different ? c.result(false, '') : c.result(true, `Screenshot comparison failed:\n\n  Expected result should be different from the actual one.${callLog}`);
+    return different
+      ? c.result(false, '')
+      : c.result(
+          true,
+          `Screenshot comparison failed:\n\n  Expected result should be different from the actual one.${callLog}`,
+        );
   }
   if (r.errorMessage && (!c.has || r.unstable || !r.actual)) {
     // No stable picture: nothing to write, and no diff against the baseline to show.

@@ -30,7 +30,12 @@ export class AppCamera {
       try {
         await this.port.call(api, 'world_camera_set', { image: bytes.toString('base64') });
       } catch (e) {
-        if (e instanceof NestwrightError && e.code === 'INVALID_ARGUMENT') throw new NestwrightError(api, `${name} is not an image the camera can return: ${e.message.replace(`${api}: `, '')}`, { cause: e });
+        if (e instanceof NestwrightError && e.code === 'INVALID_ARGUMENT')
+          throw new NestwrightError(
+            api,
+            `${name} is not an image the camera can return: ${e.message.replace(`${api}: `, '')}`,
+            { cause: e },
+          );
         throw e;
       }
     });

@@ -21,7 +21,10 @@ export class AppClipboard {
    */
   async read(): Promise<string | null> {
     const api = 'app.clipboard.read';
-    return this.driver.steps.step({ kind: 'app', api, title: 'Read the clipboard', selector: null }, async () => (await this.driver.calls.call(api, 'sys_clipboard_get', { space_id: this.driver.spaceId })).text);
+    return this.driver.steps.step(
+      { kind: 'app', api, title: 'Read the clipboard', selector: null },
+      async () => (await this.driver.calls.call(api, 'sys_clipboard_get', { space_id: this.driver.spaceId })).text,
+    );
   }
 
   /**
@@ -34,8 +37,16 @@ export class AppClipboard {
    */
   async write(text: string): Promise<void> {
     const api = 'app.clipboard.write';
-    await this.driver.steps.step({ kind: 'app', api, title: `Write ${JSON.stringify(text.length > 40 ? `${text.slice(0, 39)}…` : text)} to the clipboard`, selector: null }, async () => {
-      await this.driver.calls.call(api, 'sys_clipboard_set', { space_id: this.driver.spaceId, text });
-    });
+    await this.driver.steps.step(
+      {
+        kind: 'app',
+        api,
+        title: `Write ${JSON.stringify(text.length > 40 ? `${text.slice(0, 39)}…` : text)} to the clipboard`,
+        selector: null,
+      },
+      async () => {
+        await this.driver.calls.call(api, 'sys_clipboard_set', { space_id: this.driver.spaceId, text });
+      },
+    );
   }
 }

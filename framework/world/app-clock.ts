@@ -27,7 +27,10 @@ export class AppClock {
   async install(opts: { time?: TimeInput } = {}): Promise<void> {
     const api = 'app.clock.install';
     const time = opts.time === undefined ? undefined : epochMs(api, opts.time);
-    await this.set(api, `Install the clock${time === undefined ? '' : ` at ${showTime(time)}`}`, { ...(time === undefined ? {} : { time }), running: true });
+    await this.set(api, `Install the clock${time === undefined ? '' : ` at ${showTime(time)}`}`, {
+      ...(time === undefined ? {} : { time }),
+      running: true,
+    });
   }
 
   /**
@@ -102,7 +105,12 @@ export class AppClock {
     const ms = epochMs(api, time);
     await this.port.step(api, `Pause the clock at ${showTime(ms)}`, async () => {
       const { now } = (await this.port.call(api, 'world_get', {})).clock;
-      if (ms < now) throw new NestwrightError(api, `${showTime(ms)} is before the instance's time (${showTime(now)}): pauseAt only moves forward; use setFixedTime to go back.`, { code: 'USAGE' });
+      if (ms < now)
+        throw new NestwrightError(
+          api,
+          `${showTime(ms)} is before the instance's time (${showTime(now)}): pauseAt only moves forward; use setFixedTime to go back.`,
+          { code: 'USAGE' },
+        );
       await this.port.call(api, 'world_clock_set', { advance_ms: ms - now, running: false });
     });
   }
@@ -119,7 +127,11 @@ export class AppClock {
     await this.set('app.clock.resume', 'Resume the clock', { running: true });
   }
 
-  private async set(api: string, title: string, input: { time?: number; advance_ms?: number; running?: boolean }): Promise<void> {
+  private async set(
+    api: string,
+    title: string,
+    input: { time?: number; advance_ms?: number; running?: boolean },
+  ): Promise<void> {
     await this.port.step(api, title, async () => {
       await this.port.call(api, 'world_clock_set', input);
     });

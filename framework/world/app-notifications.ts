@@ -27,8 +27,12 @@ export interface NotificationMatch {
   channel?: string;
 }
 
-export function matchesNotification(n: { title: string; text: string; channel: string }, want: NotificationMatch): boolean {
-  const ok = (value: string, w: string | RegExp | undefined) => w === undefined || (typeof w === 'string' ? value === w : w.test(value));
+export function matchesNotification(
+  n: { title: string; text: string; channel: string },
+  want: NotificationMatch,
+): boolean {
+  const ok = (value: string, w: string | RegExp | undefined) =>
+    w === undefined || (typeof w === 'string' ? value === w : w.test(value));
   return ok(n.title, want.title) && ok(n.text, want.text) && ok(n.channel, want.channel);
 }
 
@@ -70,10 +74,17 @@ export class AppNotifications {
       postedAt: n.posted_at,
       async tap(opts = {}) {
         const api = 'notification.tap';
-        const action = opts.action === undefined ? undefined : (n.actions.find((a) => a.id === opts.action || a.title === opts.action)?.id ?? opts.action);
-        await port.step(api, `Tap notification ${JSON.stringify(n.title)}${opts.action ? ` action ${JSON.stringify(opts.action)}` : ''}`, async () => {
-          await port.call(api, 'world_notification_tap', { notification_id: n.id, ...(action ? { action } : {}) });
-        });
+        const action =
+          opts.action === undefined
+            ? undefined
+            : (n.actions.find((a) => a.id === opts.action || a.title === opts.action)?.id ?? opts.action);
+        await port.step(
+          api,
+          `Tap notification ${JSON.stringify(n.title)}${opts.action ? ` action ${JSON.stringify(opts.action)}` : ''}`,
+          async () => {
+            await port.call(api, 'world_notification_tap', { notification_id: n.id, ...(action ? { action } : {}) });
+          },
+        );
       },
       async dismiss() {
         const api = 'notification.dismiss';

@@ -52,7 +52,12 @@ export class AppWorldControls {
     const data = Object.fromEntries(Object.entries(message).map(([k, v]) => [k, String(v)]));
     await this.port.step(api, `Push ${JSON.stringify(data)}`, async () => {
       const { handled } = await this.port.call(api, 'world_push', { data });
-      if (!handled) throw new NestwrightError(api, `${this.port.who()} has no push handler (no messaging service): the message was dropped, as on a phone.`, { code: 'USAGE' });
+      if (!handled)
+        throw new NestwrightError(
+          api,
+          `${this.port.who()} has no push handler (no messaging service): the message was dropped, as on a phone.`,
+          { code: 'USAGE' },
+        );
     });
   }
 }

@@ -11,17 +11,33 @@ type MatcherState = { isNot: boolean; timeout?: number };
  * notification with each given field (a string equal, a RegExp matching), or the timeout; `.not`
  * waits until none does. Failing, it lists the notifications seen last.
  */
-export async function toHaveNotification(this: MatcherState, received: { readonly driver: AppDriver }, want: NotificationMatch, opts: { timeout?: number } = {}) {
+export async function toHaveNotification(
+  this: MatcherState,
+  received: { readonly driver: AppDriver },
+  want: NotificationMatch,
+  opts: { timeout?: number } = {},
+) {
   const port = worldPort(received.driver);
   const ms = port.expectTimeout(opts.timeout ?? this.timeout);
   const api = 'expect.toHaveNotification';
   let seen: Array<{ title: string; text: string; channel: string }> = [];
-  const wanted = Object.entries(want).map(([k, v]) => `${k} ${v instanceof RegExp ? String(v) : JSON.stringify(v)}`).join(', ');
-  const r = await port.step(api, `Expect ${port.who()} ${this.isNot ? 'not ' : ''}to have notification ${wanted}`, () =>
-    poll(ms, async () => {
-      seen = (await port.call(api, 'world_notifications_list', {})).notifications;
-      return seen.some((n) => matchesNotification(n, want)) !== this.isNot ? { done: true, value: true } : { done: false };
-    }, port.clock),
+  const wanted = Object.entries(want)
+    .map(([k, v]) => `${k} ${v instanceof RegExp ? String(v) : JSON.stringify(v)}`)
+    .join(', ');
+  const r = await port.step(
+    api,
+    `Expect ${port.who()} ${this.isNot ? 'not ' : ''}to have notification ${wanted}`,
+    () =>
+      poll(
+        ms,
+        async () => {
+          seen = (await port.call(api, 'world_notifications_list', {})).notifications;
+          return seen.some((n) => matchesNotification(n, want)) !== this.isNot
+            ? { done: true, value: true }
+            : { done: false };
+        },
+        port.clock,
+      ),
     'assertion',
   );
   const pass = 'value' in r ? !this.isNot : this.isNot;

@@ -22,20 +22,48 @@ export interface WorldOptions {
  * Set a freshly launched instance's world from the test's options: nothing is called when none is
  * set; an option the device refuses (an unknown time zone) fails the launch naming the option.
  */
-export async function applyWorldOptions(client: DeviceClient, ref: { space_id: string; package: string; instance?: string }, o: WorldOptions): Promise<void> {
-  const scheme: 'light' | 'dark' | undefined = o.colorScheme === 'dark' ? 'dark' : o.colorScheme === 'light' ? 'light' : undefined;
+export async function applyWorldOptions(
+  client: DeviceClient,
+  ref: { space_id: string; package: string; instance?: string },
+  o: WorldOptions,
+): Promise<void> {
+  const scheme: 'light' | 'dark' | undefined =
+    o.colorScheme === 'dark' ? 'dark' : o.colorScheme === 'light' ? 'light' : undefined;
   const wantsLocale = o.locale !== undefined || o.timezoneId !== undefined || scheme !== undefined;
   if (!wantsLocale && !o.geolocation) return;
-  const names = [o.geolocation && 'geolocation', o.locale !== undefined && 'locale', o.timezoneId !== undefined && 'timezoneId', scheme && 'colorScheme'].filter(Boolean) as string[];
+  const names = [
+    o.geolocation && 'geolocation',
+    o.locale !== undefined && 'locale',
+    o.timezoneId !== undefined && 'timezoneId',
+    scheme && 'colorScheme',
+  ].filter(Boolean) as string[];
   if (!(await client.hasExtension('world'))) {
-    throw new NestwrightError(`use.${names[0]}`, `this device runtime does not offer the \`world\` extension (world_locale_set and world_location_set answer NOT_SUPPORTED), so ${names.join(', ')} cannot be set; remove ${names.length > 1 ? 'them' : 'it'} from use or run on a runtime that lists "world" in runtime_info.extensions.`, { code: 'NOT_SUPPORTED' });
+    throw new NestwrightError(
+      `use.${names[0]}`,
+      `this device runtime does not offer the \`world\` extension (world_locale_set and world_location_set answer NOT_SUPPORTED), so ${names.join(', ')} cannot be set; remove ${names.length > 1 ? 'them' : 'it'} from use or run on a runtime that lists "world" in runtime_info.extensions.`,
+      { code: 'NOT_SUPPORTED' },
+    );
   }
   // Named after the options that went into the refused call; the device's message names the value.
   const named = (options: string[]) => (e: unknown) =>
-    Promise.reject(e instanceof DeviceError ? new NestwrightError(options.length === 1 ? `use.${options[0]}` : `use({ ${options.join(', ')} })`, e.message, { cause: e }) : e);
+    Promise.reject(
+      e instanceof DeviceError
+        ? new NestwrightError(
+            options.length === 1 ? `use.${options[0]}` : `use({ ${options.join(', ')} })`,
+            e.message,
+            { cause: e },
+          )
+        : e,
+    );
   if (wantsLocale) {
-    const input = { ...ref, ...(o.locale !== undefined ? { locale: o.locale } : {}), ...(o.timezoneId !== undefined ? { timezone: o.timezoneId } : {}), ...(scheme ? { color_scheme: scheme } : {}) };
+    const input = {
+      ...ref,
+      ...(o.locale !== undefined ? { locale: o.locale } : {}),
+      ...(o.timezoneId !== undefined ? { timezone: o.timezoneId } : {}),
+      ...(scheme ? { color_scheme: scheme } : {}),
+    };
     await client.call('world_locale_set', input).catch(named(names.filter((n) => n !== 'geolocation')));
   }
-  if (o.geolocation) await client.call('world_location_set', { ...ref, location: o.geolocation }).catch(named(['geolocation']));
+  if (o.geolocation)
+    await client.call('world_location_set', { ...ref, location: o.geolocation }).catch(named(['geolocation']));
 }

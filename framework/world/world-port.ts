@@ -30,7 +30,11 @@ export interface WorldPort {
 
 /** The port over an app's driver. */
 export function worldPort(driver: AppDriver): WorldPort {
-  const ref: InstanceRef = { space_id: driver.spaceId, package: driver.pkg, ...(driver.instance ? { instance: driver.instance } : {}) };
+  const ref: InstanceRef = {
+    space_id: driver.spaceId,
+    package: driver.pkg,
+    ...(driver.instance ? { instance: driver.instance } : {}),
+  };
   let offered: Promise<boolean> | null = null;
   return {
     ref,
@@ -38,7 +42,11 @@ export function worldPort(driver: AppDriver): WorldPort {
     async call(api, tool, input) {
       offered ??= driver.calls.client.hasExtension('world').catch(() => false);
       if (!(await offered)) {
-        throw new NestwrightError(api, `this device runtime does not offer ${tool} (NOT_SUPPORTED): it lacks the \`world\` extension, so the app's world (location, clock, locale, notifications, biometrics, camera) cannot be set on it. Run on the simulator or a NestSpace runtime that lists "world" in runtime_info.extensions.`, { code: 'NOT_SUPPORTED' });
+        throw new NestwrightError(
+          api,
+          `this device runtime does not offer ${tool} (NOT_SUPPORTED): it lacks the \`world\` extension, so the app's world (location, clock, locale, notifications, biometrics, camera) cannot be set on it. Run on the simulator or a NestSpace runtime that lists "world" in runtime_info.extensions.`,
+          { code: 'NOT_SUPPORTED' },
+        );
       }
       return driver.calls.call(api, tool, { ...ref, ...input } as ToolInput<typeof tool>);
     },

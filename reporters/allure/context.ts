@@ -29,16 +29,23 @@ export function runContext(test: TestCase, doc: TrajectoryDoc | null): RunContex
     const v = meta.options?.[key] ?? use[key];
     if (v !== undefined && v !== null && v !== '') options[key] = show(v);
   }
-  for (const [key, v] of Object.entries(meta.options ?? {})) if (!(key in options) && v !== undefined) options[key] = show(v);
+  for (const [key, v] of Object.entries(meta.options ?? {}))
+    if (!(key in options) && v !== undefined) options[key] = show(v);
   const deviceUse = use.deviceOptions as { provider?: string; url?: string } | undefined;
   const instances = [...new Set((doc?.steps ?? []).map((s) => s.instance).filter((i): i is string => !!i))];
-  const version = meta.versionName ? `${meta.versionName}${meta.versionCode !== undefined ? ` (${meta.versionCode})` : ''}` : meta.versionCode?.toString();
+  const version = meta.versionName
+    ? `${meta.versionName}${meta.versionCode !== undefined ? ` (${meta.versionCode})` : ''}`
+    : meta.versionCode?.toString();
   return {
-    device: meta.device ?? (deviceUse?.provider ? `${deviceUse.provider}${deviceUse.url ? ` ${deviceUse.url}` : ''}` : undefined),
+    device:
+      meta.device ??
+      (deviceUse?.provider ? `${deviceUse.provider}${deviceUse.url ? ` ${deviceUse.url}` : ''}` : undefined),
     space: meta.space,
     // Every instance the test acted on (a multi-user test opens several), the first one first.
     instance: [...new Set([meta.instance, ...instances].filter((i): i is string => !!i))].join(', ') || undefined,
-    appPackage: meta.package ?? (typeof options.apk === 'string' && !/\.(apk|apks|xapk)$/i.test(options.apk) ? options.apk : undefined),
+    appPackage:
+      meta.package ??
+      (typeof options.apk === 'string' && !/\.(apk|apks|xapk)$/i.test(options.apk) ? options.apk : undefined),
     appVersion: version,
     channel: meta.channel ?? options.channel,
     faultProfile: meta.faultProfile ?? process.env.NESTWRIGHT_FAULTS ?? undefined,
@@ -76,8 +83,11 @@ export function optionParameters(c: RunContext): Parameter[] {
 
 /** Allure 2 does not show custom labels on the test page; this list does. */
 export function contextHtml(c: RunContext): string {
-  const items = LABELS.filter(([key]) => c[key]).map(([key, name]) => `<li>${name}: <code>${escape(String(c[key]))}</code></li>`);
+  const items = LABELS.filter(([key]) => c[key]).map(
+    ([key, name]) => `<li>${name}: <code>${escape(String(c[key]))}</code></li>`,
+  );
   return items.length ? `<ul>${items.join('')}</ul>` : '';
 }
 
-const escape = (s: string) => s.replace(/[&<>"]/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[ch]!);
+const escape = (s: string) =>
+  s.replace(/[&<>"]/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[ch]!);

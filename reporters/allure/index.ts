@@ -18,7 +18,14 @@ import { ContentStore } from './content-store.js';
 import { ScreenshotRenderer } from './screenshot-renderer.js';
 import { contextHtml, contextLabels, optionParameters, runContext } from './context.js';
 import { buildSteps, type StepContext } from './steps.js';
-import { LOGCAT_ATTACHMENT, parseTrajectory, TRAJECTORY_ATTACHMENT, TREE_ATTACHMENT, type TrajectoryDoc, type TrajectoryStep } from './trajectory-schema.js';
+import {
+  LOGCAT_ATTACHMENT,
+  parseTrajectory,
+  TRAJECTORY_ATTACHMENT,
+  TREE_ATTACHMENT,
+  type TrajectoryDoc,
+  type TrajectoryStep,
+} from './trajectory-schema.js';
 
 /** The reporter's options: `['nestwright/reporters/allure', { resultsDir: 'allure-results' }]`. */
 export interface AllureReporterOptions {
@@ -65,9 +72,9 @@ export default class NestwrightAllureReporter implements Reporter {
     this.writer = new FileSystemWriter({ resultsDir: dir });
     this.writer.writeCategoriesDefinitions(CATEGORIES);
     this.writer.writeEnvironmentInfo({
-      'node': process.version,
-      'playwright': config.version,
-      'workers': String(config.workers),
+      node: process.version,
+      playwright: config.version,
+      workers: String(config.workers),
       ...(config.shard ? { shard: `${config.shard.current}/${config.shard.total}` } : {}),
       ...(process.env.NESTWRIGHT_FAULTS ? { 'fault profile': process.env.NESTWRIGHT_FAULTS } : {}),
       ...this.options.environment,
@@ -81,7 +88,9 @@ export default class NestwrightAllureReporter implements Reporter {
   async onEnd(): Promise<void> {
     await this.screens.drain();
     if (this.screens.failures.length) {
-      process.stderr.write(`nestwright allure reporter: ${this.screens.failures.length} screenshot(s) could not be rendered, e.g. ${this.screens.failures[0]}\n`);
+      process.stderr.write(
+        `nestwright allure reporter: ${this.screens.failures.length} screenshot(s) could not be rendered, e.g. ${this.screens.failures[0]}\n`,
+      );
     }
   }
 
@@ -118,7 +127,18 @@ export default class NestwrightAllureReporter implements Reporter {
     // On failure the framework attaches the full tree and the logcat; `failure` may name them.
     const treeRef = doc?.failure?.tree ?? (byName.has(TREE_ATTACHMENT) ? TREE_ATTACHMENT : undefined);
     const logcatRef = doc?.failure?.logcat ?? (byName.has(LOGCAT_ATTACHMENT) ? LOGCAT_ATTACHMENT : undefined);
-    for (const ref of [TRAJECTORY_ATTACHMENT, treeRef, logcatRef, ...(doc?.steps ?? []).flatMap((t) => [t.screenshots.before, t.screenshots.after, t.observations?.before, t.observations?.after, ...Object.values(t.visual?.attachments ?? {})])]) {
+    for (const ref of [
+      TRAJECTORY_ATTACHMENT,
+      treeRef,
+      logcatRef,
+      ...(doc?.steps ?? []).flatMap((t) => [
+        t.screenshots.before,
+        t.screenshots.after,
+        t.observations?.before,
+        t.observations?.after,
+        ...Object.values(t.visual?.attachments ?? {}),
+      ]),
+    ]) {
       if (ref) referenced.add(ref);
     }
     const steps = buildSteps(result.steps, doc?.steps ?? [], ctx);
@@ -134,7 +154,9 @@ export default class NestwrightAllureReporter implements Reporter {
     let statusDetails: TestResult['statusDetails'] = {};
     if (result.status === 'failed' || result.status === 'timedOut' || result.status === 'interrupted') {
       const error = result.errors[0] ?? result.error;
-      const message = error?.message ?? (result.status === 'timedOut' ? `Test timeout of ${test.timeout}ms exceeded.` : 'The test failed');
+      const message =
+        error?.message ??
+        (result.status === 'timedOut' ? `Test timeout of ${test.timeout}ms exceeded.` : 'The test failed');
       const text = `${message}\n${error?.stack ?? ''}`;
       const c = classify(text, result.status === 'timedOut' ? null : failed);
       status = statusOf(c.kind);
@@ -144,17 +166,40 @@ export default class NestwrightAllureReporter implements Reporter {
         status = Status.PASSED;
         statusDetails.message = `Failed as expected (test.fail): ${statusDetails.message}`;
       }
-      attachments.push(this.store.json('error', { code: c.code, kind: c.kind, message: stripAnsi(message), step: failed ? { index: failed.index, title: failed.title, api: failed.api, code: failed.error?.code ?? null } : null }));
-      for (const [name, ref, type] of [['full tree', treeRef, 'application/json'], ['logcat', logcatRef, 'text/plain']] as const) {
+      attachments.push(
+        this.store.json('error', {
+          code: c.code,
+          kind: c.kind,
+          message: stripAnsi(message),
+          step: failed
+            ? { index: failed.index, title: failed.title, api: failed.api, code: failed.error?.code ?? null }
+            : null,
+        }),
+      );
+      for (const [name, ref, type] of [
+        ['full tree', treeRef, 'application/json'],
+        ['logcat', logcatRef, 'text/plain'],
+      ] as const) {
         const body = ref ? ctx.body(ref) : null;
         if (body) attachments.push(this.store.put(name, type, body));
       }
     }
     if (result.status === 'passed' && test.expectedStatus === 'failed') {
       status = Status.FAILED;
-      statusDetails = { message: 'Expected to fail (test.fail), but passed: the bug it marks may be fixed; remove test.fail().' };
+      statusDetails = {
+        message: 'Expected to fail (test.fail), but passed: the bug it marks may be fixed; remove test.fail().',
+      };
     }
-    if (docError) steps.push({ name: `Trajectory not shown: ${docError}`, status: Status.BROKEN, statusDetails: { message: docError }, stage: Stage.FINISHED, steps: [], attachments: [], parameters: [] });
+    if (docError)
+      steps.push({
+        name: `Trajectory not shown: ${docError}`,
+        status: Status.BROKEN,
+        statusDetails: { message: docError },
+        stage: Stage.FINISHED,
+        steps: [],
+        attachments: [],
+        parameters: [],
+      });
 
     // Whatever the test attached that no step showed: user attachments, the trajectory itself.
     for (const a of result.attachments) {
@@ -162,7 +207,10 @@ export default class NestwrightAllureReporter implements Reporter {
       const body = readAttachment(a);
       if (body) attachments.push(this.store.put(a.name, a.contentType, body));
     }
-    for (const [name, chunks] of [['stdout', result.stdout], ['stderr', result.stderr]] as const) {
+    for (const [name, chunks] of [
+      ['stdout', result.stdout],
+      ['stderr', result.stderr],
+    ] as const) {
       const text = chunks.map((c) => c.toString()).join('');
       if (text) attachments.push(this.store.text(name, stripAnsi(text)));
     }
@@ -178,20 +226,29 @@ export default class NestwrightAllureReporter implements Reporter {
       ...test.tags.map((t) => ({ name: LabelName.TAG, value: t.replace(/^@/, '') })),
       ...contextLabels(context),
       // A test that passed on a healed locator says so where reports filter: a tag per heal kind.
-      ...(['healed', 'heal-drift'] as const).filter((type) => result.annotations.some((a) => a.type === type)).map((type) => ({ name: LabelName.TAG, value: type })),
+      ...(['healed', 'heal-drift'] as const)
+        .filter((type) => result.annotations.some((a) => a.type === type))
+        .map((type) => ({ name: LabelName.TAG, value: type })),
     ];
     // AI steps: the test's total model requests, tokens and cost, as labels (and on the test page).
     const aiSteps = (doc?.steps ?? []).flatMap((t) => (t.ai ? [t.ai] : []));
     const aiTotals = aiSteps.length
       ? {
           requests: aiSteps.reduce((n, a) => n + a.usage.requests, 0),
-          tokens: aiSteps.reduce((n, a) => n + a.usage.input + a.usage.output + a.usage.cacheRead + a.usage.cacheWrite, 0),
+          tokens: aiSteps.reduce(
+            (n, a) => n + a.usage.input + a.usage.output + a.usage.cacheRead + a.usage.cacheWrite,
+            0,
+          ),
           usd: aiSteps.reduce((n, a) => n + a.costUsd, 0),
           cached: aiSteps.filter((a) => a.cache === 'hit').length,
         }
       : null;
     if (aiTotals) {
-      labels.push({ name: 'ai.requests', value: String(aiTotals.requests) }, { name: 'ai.tokens', value: String(aiTotals.tokens) }, { name: 'ai.cost_usd', value: aiTotals.usd.toFixed(4) });
+      labels.push(
+        { name: 'ai.requests', value: String(aiTotals.requests) },
+        { name: 'ai.tokens', value: String(aiTotals.tokens) },
+        { name: 'ai.cost_usd', value: aiTotals.usd.toFixed(4) },
+      );
     }
     const parameters = optionParameters(context);
     if (result.retry > 0) parameters.push({ name: 'retry', value: String(result.retry), excluded: true });
@@ -210,9 +267,14 @@ export default class NestwrightAllureReporter implements Reporter {
       start,
       stop: start + result.duration,
       descriptionHtml:
-        (contextHtml(context) + (aiTotals ? `<p>AI steps: ${aiSteps.length} (${aiTotals.cached} from the cache), ${aiTotals.requests} model requests, ${aiTotals.tokens} tokens, $${aiTotals.usd.toFixed(4)}</p>` : '')) || undefined,
+        contextHtml(context) +
+          (aiTotals
+            ? `<p>AI steps: ${aiSteps.length} (${aiTotals.cached} from the cache), ${aiTotals.requests} model requests, ${aiTotals.tokens} tokens, $${aiTotals.usd.toFixed(4)}</p>`
+            : '') || undefined,
       labels,
-      links: test.annotations.filter((a) => a.type === 'issue' && a.description).map((a) => ({ type: 'issue', url: a.description!, name: a.description! })),
+      links: test.annotations
+        .filter((a) => a.type === 'issue' && a.description)
+        .map((a) => ({ type: 'issue', url: a.description!, name: a.description! })),
       parameters,
       steps,
       attachments,

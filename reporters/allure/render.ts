@@ -32,7 +32,8 @@ export function renderScreenshot(png: Buffer, opts: RenderOptions): Buffer {
   }
   const needsScale = opts.maxWidth > 0 && image.width > opts.maxWidth;
   if (!opts.bounds && !needsScale) return png;
-  if (opts.bounds) for (const b of isList(opts.bounds) ? opts.bounds : [opts.bounds]) outline(image, b, opts.screenWidth);
+  if (opts.bounds)
+    for (const b of isList(opts.bounds) ? opts.bounds : [opts.bounds]) outline(image, b, opts.screenWidth);
   const out = needsScale ? downscale(image, opts.maxWidth) : image;
   return PNG.sync.write(out, { colorType: 2, filterType: 4, deflateLevel: 6 });
 }
@@ -72,7 +73,10 @@ function downscale(src: PNG, width: number): PNG {
     for (let dx = 0; dx < width; dx++) {
       const x0 = Math.floor(dx * f);
       const x1 = Math.min(src.width, Math.max(x0 + 1, Math.floor((dx + 1) * f)));
-      let r = 0, g = 0, b = 0, n = 0;
+      let r = 0,
+        g = 0,
+        b = 0,
+        n = 0;
       for (let yy = y0; yy < y1; yy++) {
         for (let xx = x0; xx < x1; xx++) {
           const i = (yy * src.width + xx) * 4;

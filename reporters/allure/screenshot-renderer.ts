@@ -18,7 +18,10 @@ import { RENDER_VERSION, renderScreenshot, type Bounds, type RenderOptions } fro
  */
 export class ScreenshotRenderer {
   private worker: Worker | null | undefined;
-  private readonly waiting = new Map<number, { png: Buffer; opts: RenderOptions; resolve: (b: Buffer) => void; reject: (e: Error) => void }>();
+  private readonly waiting = new Map<
+    number,
+    { png: Buffer; opts: RenderOptions; resolve: (b: Buffer) => void; reject: (e: Error) => void }
+  >();
   private readonly jobs: Promise<void>[] = [];
   private readonly known = new Set<string>();
   private nextId = 0;
@@ -31,7 +34,10 @@ export class ScreenshotRenderer {
 
   put(name: string, png: Buffer, bounds: Bounds | readonly Bounds[] | null, screenWidth?: number): Attachment {
     const opts: RenderOptions = { bounds, ...(screenWidth ? { screenWidth } : {}), maxWidth: this.maxWidth };
-    const key = createHash('sha256').update(png).update(JSON.stringify([RENDER_VERSION, bounds, screenWidth ?? null, this.maxWidth])).digest('hex');
+    const key = createHash('sha256')
+      .update(png)
+      .update(JSON.stringify([RENDER_VERSION, bounds, screenWidth ?? null, this.maxWidth]))
+      .digest('hex');
     const source = `${key}-attachment.png`;
     if (!this.known.has(source)) {
       this.known.add(source);
@@ -109,7 +115,10 @@ function startWorker(): Worker {
   if (extname(import.meta.url) === '.js') return new Worker(new URL('./render-worker.js', import.meta.url));
   const tsx = pathToFileURL(tsxEsmApi()).href;
   const script = new URL('./render-worker.ts', import.meta.url).href;
-  return new Worker(`import(${JSON.stringify(tsx)}).then((m) => { (m.register ?? m.default.register)(); return import(${JSON.stringify(script)}); })`, { eval: true });
+  return new Worker(
+    `import(${JSON.stringify(tsx)}).then((m) => { (m.register ?? m.default.register)(); return import(${JSON.stringify(script)}); })`,
+    { eval: true },
+  );
 }
 
 /** tsx's ESM register API (the `import` entry of `tsx/esm/api`; require.resolve would give the CJS one). */

@@ -31,7 +31,11 @@ const PLUMBING = new Set(['hook', 'fixture', 'pw:api', 'test.attach']);
  * by that step; hooks and fixtures appear only when they failed. Trajectory steps that matched no
  * Playwright step (recorded outside `test.step`) follow at the end, in order.
  */
-export function buildSteps(pwSteps: readonly PwStep[], trajectory: readonly TrajectoryStep[], ctx: StepContext): StepResult[] {
+export function buildSteps(
+  pwSteps: readonly PwStep[],
+  trajectory: readonly TrajectoryStep[],
+  ctx: StepContext,
+): StepResult[] {
   // Per title, the trajectory steps not yet matched, in order: steps of two instances driven at
   // once (Promise.all) may start in another order than Playwright lists them.
   const pending = new Map<string, TrajectoryStep[]>();
@@ -51,7 +55,8 @@ export function buildSteps(pwSteps: readonly PwStep[], trajectory: readonly Traj
     const children = s.steps.flatMap(visit);
     if (PLUMBING.has(s.category) && !s.error) return children;
     // An expect wrapper around one trajectory step goes; the pictures it carried (toHaveScreenshot's) are on that step.
-    if (s.category === 'expect' && children.length === 1 && !s.attachments.some((a) => !ctx.referenced.has(a.name))) return children;
+    if (s.category === 'expect' && children.length === 1 && !s.attachments.some((a) => !ctx.referenced.has(a.name)))
+      return children;
     return [
       {
         name: s.title,
@@ -104,7 +109,11 @@ function stepOf(t: TrajectoryStep, beforeRef: string | null, ctx: StepContext): 
   param('duration', `${t.durationMs} ms`);
   param('api', t.api);
   if (t.source !== 'locator') param('source', t.source);
-  if (t.heal) param('healed', `${t.heal.from} → ${t.heal.to} (score ${t.heal.score}, margin ${t.heal.margin}, proposal ${t.heal.proposal})`);
+  if (t.heal)
+    param(
+      'healed',
+      `${t.heal.from} → ${t.heal.to} (score ${t.heal.score}, margin ${t.heal.margin}, proposal ${t.heal.proposal})`,
+    );
   param('instance', t.instance);
   param('snapshots', t.before || t.after ? `${t.before ?? '–'} → ${t.after ?? '–'}` : null);
   if (t.error?.code) param('error code', t.error.code);
@@ -114,10 +123,17 @@ function stepOf(t: TrajectoryStep, beforeRef: string | null, ctx: StepContext): 
     param('model', ai.model);
     param('cache', ai.cache);
     param('model requests', String(ai.usage.requests));
-    param('tokens', `${ai.usage.input + ai.usage.output + ai.usage.cacheRead + ai.usage.cacheWrite} (input ${ai.usage.input}, output ${ai.usage.output}, cache read ${ai.usage.cacheRead}, cache write ${ai.usage.cacheWrite})`);
+    param(
+      'tokens',
+      `${ai.usage.input + ai.usage.output + ai.usage.cacheRead + ai.usage.cacheWrite} (input ${ai.usage.input}, output ${ai.usage.output}, cache read ${ai.usage.cacheRead}, cache write ${ai.usage.cacheWrite})`,
+    );
     param('cost', `$${ai.costUsd.toFixed(4)}`);
     param('model latency', `${ai.latencyMs} ms`);
-    if (ai.verdict) param('verdict', `${ai.verdict.pass ? 'true' : 'false'}${ai.verdict.grounded ? '' : ' (ungrounded: rejected)'} — ${ai.verdict.reason}`);
+    if (ai.verdict)
+      param(
+        'verdict',
+        `${ai.verdict.pass ? 'true' : 'false'}${ai.verdict.grounded ? '' : ' (ungrounded: rejected)'} — ${ai.verdict.reason}`,
+      );
     if (ai.summary) param('summary', ai.summary);
   }
   // An AI verdict or extraction is shown with its evidence nodes outlined, on the screen it judged.
@@ -136,18 +152,25 @@ function stepOf(t: TrajectoryStep, beforeRef: string | null, ctx: StepContext): 
       }
     }
   }
-  const shots = { before: beforeRef ? ctx.body(beforeRef) : null, after: t.screenshots.after ? ctx.body(t.screenshots.after) : null };
+  const shots = {
+    before: beforeRef ? ctx.body(beforeRef) : null,
+    after: t.screenshots.after ? ctx.body(t.screenshots.after) : null,
+  };
   for (const when of ['before', 'after'] as const) {
     const png = shots[when];
     if (!png) continue;
     const seen = observations[when] as { screen?: { width?: number }; nodes?: Array<{ bounds?: number[] }> } | null;
     const stillThere = !!t.node && !!seen?.nodes?.some((n) => n.bounds?.join() === t.node!.bounds.join());
     if (evidence.length && (when === 'after' || !shots.after)) {
-      attachments.push(ctx.screens.put(`screenshot ${when} (evidence highlighted)`, png, evidence, seen?.screen?.width));
+      attachments.push(
+        ctx.screens.put(`screenshot ${when} (evidence highlighted)`, png, evidence, seen?.screen?.width),
+      );
       continue;
     }
     const outline = t.node && (when === 'before' || !shots.before || stillThere) ? t.node.bounds : null;
-    attachments.push(ctx.screens.put(`screenshot ${when}${outline ? ' (target highlighted)' : ''}`, png, outline, seen?.screen?.width));
+    attachments.push(
+      ctx.screens.put(`screenshot ${when}${outline ? ' (target highlighted)' : ''}`, png, outline, seen?.screen?.width),
+    );
   }
   for (const when of ['before', 'after'] as const) {
     const ref = t.observations?.[when];
@@ -158,8 +181,14 @@ function stepOf(t: TrajectoryStep, beforeRef: string | null, ctx: StepContext): 
   const visual = t.visual;
   if (visual) {
     param('snapshot', visual.name);
-    param('comparison', `${visual.outcome}${visual.diffPixels !== undefined ? `: ${visual.diffPixels} pixels differ (ratio ${visual.ratio ?? 0})` : ''}`);
-    param('tolerance', `threshold ${visual.threshold}${visual.maxDiffPixels !== undefined ? `, maxDiffPixels ${visual.maxDiffPixels}` : ''}${visual.maxDiffPixelRatio !== undefined ? `, maxDiffPixelRatio ${visual.maxDiffPixelRatio}` : ''}`);
+    param(
+      'comparison',
+      `${visual.outcome}${visual.diffPixels !== undefined ? `: ${visual.diffPixels} pixels differ (ratio ${visual.ratio ?? 0})` : ''}`,
+    );
+    param(
+      'tolerance',
+      `threshold ${visual.threshold}${visual.maxDiffPixels !== undefined ? `, maxDiffPixels ${visual.maxDiffPixels}` : ''}${visual.maxDiffPixelRatio !== undefined ? `, maxDiffPixelRatio ${visual.maxDiffPixelRatio}` : ''}`,
+    );
     if (visual.masks.length) param('masks', visual.masks.join(', '));
     if (visual.excluded.length) param('left out', visual.excluded.join(', '));
     const pngs: Partial<Record<'expected' | 'actual' | 'diff' | 'previous', Buffer>> = {};
@@ -171,11 +200,24 @@ function stepOf(t: TrajectoryStep, beforeRef: string | null, ctx: StepContext): 
     // Allure's screen-diff view (expected, actual and diff side by side, or overlaid), then each picture.
     if (pngs.expected && pngs.actual) {
       const url = (b: Buffer) => `data:image/png;base64,${b.toString('base64')}`;
-      attachments.push(ctx.store.put('screenshot diff', ContentType.IMAGEDIFF, JSON.stringify({ expected: url(pngs.expected), actual: url(pngs.actual), ...(pngs.diff ? { diff: url(pngs.diff) } : {}) })));
+      attachments.push(
+        ctx.store.put(
+          'screenshot diff',
+          ContentType.IMAGEDIFF,
+          JSON.stringify({
+            expected: url(pngs.expected),
+            actual: url(pngs.actual),
+            ...(pngs.diff ? { diff: url(pngs.diff) } : {}),
+          }),
+        ),
+      );
     }
     for (const [kind, png] of Object.entries(pngs)) attachments.push(ctx.store.put(kind, 'image/png', png));
   }
-  if (t.error) attachments.push(ctx.store.json('error', { code: t.error.code ?? null, message: t.error.message, api: t.api, step: t.index }));
+  if (t.error)
+    attachments.push(
+      ctx.store.json('error', { code: t.error.code ?? null, message: t.error.message, api: t.api, step: t.index }),
+    );
 
   const failed = t.result === 'failed';
   return {

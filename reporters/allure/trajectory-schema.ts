@@ -44,7 +44,9 @@ export const TrajectorySchema = FrameworkTrajectorySchema.extend({ steps: z.arra
 export type TrajectoryDoc = z.infer<typeof TrajectorySchema>;
 
 /** Parse an attachment body; on failure say which field was wrong (`steps[3].node.bounds: …`). */
-export function parseTrajectory(body: Buffer | string): { ok: true; value: TrajectoryDoc } | { ok: false; error: string } {
+export function parseTrajectory(
+  body: Buffer | string,
+): { ok: true; value: TrajectoryDoc } | { ok: false; error: string } {
   let json: unknown;
   try {
     json = JSON.parse(body.toString());

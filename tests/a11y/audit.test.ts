@@ -65,13 +65,22 @@ for (const actions of ['on', 'off'] as const) {
     const out = run.raw as { suites: unknown[] };
     const line = JSON.stringify(out).match(/FINDINGS (\[.*?\])\\n/);
     const findings = JSON.parse(JSON.parse(`"${line![1]}"`));
-    expect(findings.map((f: { rule: string; selector: string; severity: string }) => `${f.severity} ${f.rule} ${f.selector}`)).toEqual([
+    expect(
+      findings.map(
+        (f: { rule: string; selector: string; severity: string }) => `${f.severity} ${f.rule} ${f.selector}`,
+      ),
+    ).toEqual([
       'error SpeakableTextPresentCheck id=share',
       'error TouchTargetSizeCheck id=close_promo',
       'warning TextContrastCheck text="Rated 4.5 of 5"',
     ]);
     expect(findings[1].measured).toEqual({ kind: 'size', widthDp: 32, heightDp: 32, requiredDp: 48 });
-    expect(findings[2].measured).toMatchObject({ kind: 'contrast', required: 3, background: '#ffffff', foreground: '#c4c7c5' });
+    expect(findings[2].measured).toMatchObject({
+      kind: 'contrast',
+      required: 3,
+      background: '#ffffff',
+      foreground: '#c4c7c5',
+    });
     expect(findings[2].measured.ratio).toBeLessThan(3);
     expect(run.result('exclude and rules').status, run.result('exclude and rules').error).toBe('passed');
     expect(run.result('a clean screen').status, run.result('a clean screen').error).toBe('passed');
@@ -80,7 +89,9 @@ for (const actions of ['on', 'off'] as const) {
     const msg = plain(failed.error);
     expect(msg).toContain('expect(app).toPassAccessibilityAudit() failed');
     expect(msg).toContain('2 new findings');
-    expect(msg).toMatch(/error\s+TouchTargetSizeCheck id=close_promo \[32×32 dp, needs 48×48\]: this touch target is 32×32 dp; make it at least 48×48 dp/);
+    expect(msg).toMatch(
+      /error\s+TouchTargetSizeCheck id=close_promo \[32×32 dp, needs 48×48\]: this touch target is 32×32 dp; make it at least 48×48 dp/,
+    );
     expect(msg).toContain('SpeakableTextPresentCheck id=share');
     // The findings framed on the screenshot, in the step and the report.
     const shot = failed.attachments.find((a) => /^step-\d+-accessibility\.png$/.test(a.name));
@@ -105,8 +116,16 @@ test('product', async ({ app }) => {
     const first = await runInline({ 'base.spec.ts': spec }, { dir, args: ['--update-snapshots'] });
     expect(first.result('product').status, first.result('product').error).toBe('passed');
     const file = path.join(dir, '__a11y__', 'base.spec.json');
-    const written = JSON.parse(readFileSync(file, 'utf8')).findings as Array<{ rule: string; selector: string; reason: string }>;
-    expect(written.map((e) => `${e.rule} ${e.selector}`).sort()).toEqual(['DuplicateSpeakableTextCheck id=add_to_cart', 'SpeakableTextPresentCheck id=share', 'TextContrastCheck text="Rated 4.5 of 5"']);
+    const written = JSON.parse(readFileSync(file, 'utf8')).findings as Array<{
+      rule: string;
+      selector: string;
+      reason: string;
+    }>;
+    expect(written.map((e) => `${e.rule} ${e.selector}`).sort()).toEqual([
+      'DuplicateSpeakableTextCheck id=add_to_cart',
+      'SpeakableTextPresentCheck id=share',
+      'TextContrastCheck text="Rated 4.5 of 5"',
+    ]);
     const again = await runInline({}, { dir });
     expect(again.result('product').status, again.result('product').error).toBe('passed');
     const fresh = await runInline({}, { dir, env: { A11Y_NEW: '1' } });
@@ -146,10 +165,14 @@ test('broken baseline', async ({ app }) => {
       },
       { dir, args: ['--update-snapshots'] },
     );
-    expect(plain(run.result('unknown rule').error)).toContain('app.accessibilityAudit: options.rules.only: unknown rule "TouchTargetCheck" (did you mean TouchTargetSizeCheck?); the rules are SpeakableTextPresentCheck, TouchTargetSizeCheck');
+    expect(plain(run.result('unknown rule').error)).toContain(
+      'app.accessibilityAudit: options.rules.only: unknown rule "TouchTargetCheck" (did you mean TouchTargetSizeCheck?); the rules are SpeakableTextPresentCheck, TouchTargetSizeCheck',
+    );
     const b = run.result('broken baseline');
     expect(b.status).toBe('failed');
-    expect(plain(b.error)).toMatch(/expect\.toPassAccessibilityAudit: the accessibility baseline .*bad\.spec\.json is not JSON .*it was left as it is/);
+    expect(plain(b.error)).toMatch(
+      /expect\.toPassAccessibilityAudit: the accessibility baseline .*bad\.spec\.json is not JSON .*it was left as it is/,
+    );
     expect(readFileSync(broken, 'utf8')).toBe('{ "findings": [ oops');
     expect(existsSync(broken)).toBe(true);
   } finally {

@@ -13,13 +13,39 @@ const SCREEN = { width: 1080, height: 2400 };
 const DENSITY = 420; // 126 px = 48 dp exactly
 let next = 0;
 function node(p: Partial<UiNode> & { bounds: UiNode['bounds'] }): UiNode {
-  return { id: `n${++next}`, role: 'text', text: null, desc: null, clickable: false, editable: false, scrollable: false, enabled: true, focused: false, selected: false, parent: null, depth: 0, ...p };
+  return {
+    id: `n${++next}`,
+    role: 'text',
+    text: null,
+    desc: null,
+    clickable: false,
+    editable: false,
+    scrollable: false,
+    enabled: true,
+    focused: false,
+    selected: false,
+    parent: null,
+    depth: 0,
+    ...p,
+  };
 }
-const run = (rule: RuleName, nodes: UiNode[], pixels: Pixels | null = null) => auditScreen({ nodes, density: DENSITY, screen: SCREEN, pixels }, [rule]);
+const run = (rule: RuleName, nodes: UiNode[], pixels: Pixels | null = null) =>
+  auditScreen({ nodes, density: DENSITY, screen: SCREEN, pixels }, [rule]);
 
 test('SpeakableTextPresentCheck: an icon button with no description fails; a description, or a labelled child, passes', () => {
-  const bare = node({ role: 'button', class: 'android.widget.ImageButton', clickable: true, bounds: [0, 200, 168, 368] });
-  const named = node({ role: 'button', class: 'android.widget.ImageButton', clickable: true, desc: 'Share', bounds: [200, 200, 368, 368] });
+  const bare = node({
+    role: 'button',
+    class: 'android.widget.ImageButton',
+    clickable: true,
+    bounds: [0, 200, 168, 368],
+  });
+  const named = node({
+    role: 'button',
+    class: 'android.widget.ImageButton',
+    clickable: true,
+    desc: 'Share',
+    bounds: [200, 200, 368, 368],
+  });
   const row = node({ role: 'listitem', clickable: true, bounds: [0, 400, 1080, 600] });
   const label = node({ text: 'Wi-Fi', parent: row.id, depth: 1, bounds: [0, 400, 1080, 500] });
   const image = node({ role: 'image', class: 'android.widget.ImageView', bounds: [0, 700, 400, 1000] });
@@ -42,22 +68,34 @@ test('TouchTargetSizeCheck: exactly 48 dp passes, one px less fails, with the si
 
 test('TouchTargetSizeCheck: a row cut by its scrolling list is not judged', () => {
   const list = node({ role: 'list', scrollable: true, bounds: [0, 200, 1080, 1200] });
-  const cut = node({ role: 'listitem', clickable: true, text: 'Row', parent: list.id, depth: 1, bounds: [0, 1150, 1080, 1200] });
+  const cut = node({
+    role: 'listitem',
+    clickable: true,
+    text: 'Row',
+    parent: list.id,
+    depth: 1,
+    bounds: [0, 1150, 1080, 1200],
+  });
   expect(run('TouchTargetSizeCheck', [list, cut])).toEqual([]);
 });
 
 /** A node's pixels: a background with a block of foreground (as much as text covers), in a 1080×2400 picture at scale 1. */
 function pixels(bounds: UiNode['bounds'], bg: number, fg: number): Pixels {
-  const w = SCREEN.width, h = SCREEN.height;
+  const w = SCREEN.width,
+    h = SCREEN.height;
   const data = new Uint8Array(w * h * 4).fill(255);
   const put = (x: number, y: number, c: number) => {
     const i = (y * w + x) * 4;
-    data[i] = (c >> 16) & 255; data[i + 1] = (c >> 8) & 255; data[i + 2] = c & 255; data[i + 3] = 255;
+    data[i] = (c >> 16) & 255;
+    data[i + 1] = (c >> 8) & 255;
+    data[i + 2] = c & 255;
+    data[i + 3] = 255;
   };
-  for (let y = bounds[1]; y < bounds[3]; y++) for (let x = bounds[0]; x < bounds[2]; x++) {
-    const ink = x > bounds[0] + 20 && x < bounds[0] + 120 && y > bounds[1] + 20 && y < bounds[1] + 50;
-    put(x, y, ink ? fg : bg);
-  }
+  for (let y = bounds[1]; y < bounds[3]; y++)
+    for (let x = bounds[0]; x < bounds[2]; x++) {
+      const ink = x > bounds[0] + 20 && x < bounds[0] + 120 && y > bounds[1] + 20 && y < bounds[1] + 50;
+      put(x, y, ink ? fg : bg);
+    }
   return { width: w, height: h, data };
 }
 
@@ -118,7 +156,10 @@ test('DuplicateSpeakableTextCheck: two clickable nodes read alike warn; two text
   const row = node({ role: 'listitem', clickable: true, bounds: [0, 800, 1080, 1000] });
   const label = node({ text: 'Wi-Fi', parent: row.id, depth: 1, bounds: [0, 800, 1080, 900] });
   const f = run('DuplicateSpeakableTextCheck', [a, b, t1, t2, row, label]);
-  expect(f.map((x) => [x.severity, x.node.id])).toEqual([['warning', a.id], ['info', t1.id]]);
+  expect(f.map((x) => [x.severity, x.node.id])).toEqual([
+    ['warning', a.id],
+    ['info', t1.id],
+  ]);
 });
 
 test('EditableContentDescCheck: an editable field with a description fails; with a hint it passes', () => {
@@ -140,7 +181,9 @@ test('LinkPurposeUnclearCheck: "Learn more" warns, "Read the return policy" does
   const bad = node({ role: 'text', clickable: true, text: 'Learn more', bounds: [0, 200, 500, 330] });
   const ok = node({ role: 'text', clickable: true, text: 'Read the return policy', bounds: [0, 400, 500, 530] });
   const plain = node({ role: 'text', text: 'here', bounds: [0, 600, 500, 696] });
-  expect(run('LinkPurposeUnclearCheck', [bad, ok, plain]).map((f) => [f.severity, f.node.id])).toEqual([['warning', bad.id]]);
+  expect(run('LinkPurposeUnclearCheck', [bad, ok, plain]).map((f) => [f.severity, f.node.id])).toEqual([
+    ['warning', bad.id],
+  ]);
 });
 
 test('TraversalOrderCheck: a sibling read after one it sits above warns; reading order top-down and left-right passes', () => {
@@ -157,7 +200,9 @@ test('TraversalOrderCheck: a sibling read after one it sits above warns; reading
 test('rules: only, except, and an unknown name is an INVALID_ARGUMENT error naming the rules', () => {
   expect(selectRules('x', { only: ['TouchTargetSizeCheck'] })).toEqual(['TouchTargetSizeCheck']);
   expect(selectRules('x', { except: ['TextContrastCheck', 'ImageContrastCheck'] })).toHaveLength(RULE_NAMES.length - 2);
-  expect(() => selectRules('app.accessibilityAudit', { only: ['TouchTargetCheck' as RuleName] })).toThrow(/app\.accessibilityAudit: options\.rules\.only: unknown rule "TouchTargetCheck" \(did you mean TouchTargetSizeCheck\?\)/);
+  expect(() => selectRules('app.accessibilityAudit', { only: ['TouchTargetCheck' as RuleName] })).toThrow(
+    /app\.accessibilityAudit: options\.rules\.only: unknown rule "TouchTargetCheck" \(did you mean TouchTargetSizeCheck\?\)/,
+  );
   try {
     selectRules('x', { except: ['Nope' as RuleName] });
   } catch (e) {

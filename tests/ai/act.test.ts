@@ -43,19 +43,38 @@ test('signs in by instruction', async ({ app, device }, testInfo) => {
 `;
 
 const routes = (heal?: Route['heal']): Route[] => [
-  { match: 'create a note titled', turns: [tap('New note'), typeInto('title', 'Buy milk'), tap('Save'), done('note created')], ...(heal ? { heal } : {}) },
-  { match: 'sign in as', turns: [typeInto('email', '{user}'), press('back'), tap('I accept the terms'), typeInto('password', '{password}'), press('back'), tap('Log in'), done('signed in')] },
+  {
+    match: 'create a note titled',
+    turns: [tap('New note'), typeInto('title', 'Buy milk'), tap('Save'), done('note created')],
+    ...(heal ? { heal } : {}),
+  },
+  {
+    match: 'sign in as',
+    turns: [
+      typeInto('email', '{user}'),
+      press('back'),
+      tap('I accept the terms'),
+      typeInto('password', '{password}'),
+      press('back'),
+      tap('Log in'),
+      done('signed in'),
+    ],
+  },
 ];
 
 const run = (extraEnv: Record<string, string> = {}) =>
-  runInline({ 'notes-ai.spec.ts': NOTES, 'shop-ai.spec.ts': SHOP }, {
-    dir,
-    use: `ai: { baseURL: '${model.url}', apiKey: 'test-key' }`,
-    env: { SHOP_PW: PASSWORD, ...extraEnv },
-    args: ['--reporter=json,./reporters/allure/index.ts'],
-  });
+  runInline(
+    { 'notes-ai.spec.ts': NOTES, 'shop-ai.spec.ts': SHOP },
+    {
+      dir,
+      use: `ai: { baseURL: '${model.url}', apiKey: 'test-key' }`,
+      env: { SHOP_PW: PASSWORD, ...extraEnv },
+      args: ['--reporter=json,./reporters/allure/index.ts'],
+    },
+  );
 
-const trajectory = (r: InlineResult) => JSON.parse(attachmentText(r.attachments.find((a) => a.name === 'nestwright-trajectory')!));
+const trajectory = (r: InlineResult) =>
+  JSON.parse(attachmentText(r.attachments.find((a) => a.name === 'nestwright-trajectory')!));
 const aiSteps = (r: InlineResult) => trajectory(r).steps.filter((s: any) => s.ai);
 const cacheFile = (spec: string) => path.join(dir, '__ai-cache__', `${spec}.json`);
 
@@ -80,22 +99,47 @@ test('first run: the model drives Notes and Shop through the tool loop; passing 
   expect(notes.ai.usage.cacheRead).toBeGreaterThan(0); // system + tools read from the prompt cache after the first request
   expect(notes.ai.costUsd).toBeGreaterThan(0);
   // Each action went through the locator path: its own step, nested, source 'ai'.
-  expect(trajectory(r.result('creates a note by instruction')).steps.filter((s: any) => s.api === 'locator.tap' && s.source === 'ai')).toHaveLength(2);
+  expect(
+    trajectory(r.result('creates a note by instruction')).steps.filter(
+      (s: any) => s.api === 'locator.tap' && s.source === 'ai',
+    ),
+  ).toHaveLength(2);
   expect(model.mentioning('create a note titled').length).toBe(4);
 
   const shop = aiSteps(r.result('signs in by instruction'))[0];
-  expect(shop.ai.calls.map((c: any) => c.tool)).toEqual(['type_text', 'press_key', 'tap', 'type_text', 'press_key', 'tap', 'done']);
+  expect(shop.ai.calls.map((c: any) => c.tool)).toEqual([
+    'type_text',
+    'press_key',
+    'tap',
+    'type_text',
+    'press_key',
+    'tap',
+    'done',
+  ]);
 
   // Every request: the system prompt and tools marked for prompt caching; the instruction apart from the screen.
   for (const q of model.requests) {
     expect(q.body.system.at(-1).cache_control).toEqual({ type: 'ephemeral' });
     expect(q.body.tools.at(-1).cache_control).toEqual({ type: 'ephemeral' });
-    expect(q.body.tools.map((t: any) => t.name)).toEqual(['tap', 'long_press', 'type_text', 'scroll', 'press_key', 'done', 'give_up']);
+    expect(q.body.tools.map((t: any) => t.name)).toEqual([
+      'tap',
+      'long_press',
+      'type_text',
+      'scroll',
+      'press_key',
+      'done',
+      'give_up',
+    ]);
     expect(q.body.model).toBe('claude-opus-5-5');
   }
   const notesCache = JSON.parse(await readFile(cacheFile('notes-ai.spec.ts'), 'utf8'));
   const entry = Object.values(notesCache.entries)[0] as any;
-  expect(entry).toMatchObject({ instruction: 'create a note titled {title}', package: 'com.nestwright.notes', status: 'ok', screen: 'com.nestwright.notes/.MainActivity' });
+  expect(entry).toMatchObject({
+    instruction: 'create a note titled {title}',
+    package: 'com.nestwright.notes',
+    status: 'ok',
+    screen: 'com.nestwright.notes/.MainActivity',
+  });
   // The typed text is stored by parameter name, not value.
   expect(entry.steps).toEqual([
     { action: 'tap', selector: 'id=new_note', node: expect.stringContaining('"New note"') },
@@ -107,7 +151,11 @@ test('first run: the model drives Notes and Shop through the tool loop; passing 
 test('the Allure report shows AI steps with their figures, and the test total as labels', async () => {
   const { readdir } = await import('node:fs/promises');
   const dirR = path.join(dir, 'allure-results');
-  const results = await Promise.all((await readdir(dirR)).filter((f) => f.endsWith('-result.json')).map(async (f) => JSON.parse(await readFile(path.join(dirR, f), 'utf8'))));
+  const results = await Promise.all(
+    (await readdir(dirR))
+      .filter((f) => f.endsWith('-result.json'))
+      .map(async (f) => JSON.parse(await readFile(path.join(dirR, f), 'utf8'))),
+  );
   const r = results.find((x) => x.name === 'creates a note by instruction');
   const labels = Object.fromEntries(r.labels.map((l: any) => [l.name, l.value]));
   expect(labels['ai.requests']).toBe('4');
@@ -116,7 +164,13 @@ test('the Allure report shows AI steps with their figures, and the test total as
   expect(r.descriptionHtml).toContain('AI steps: 1 (0 from the cache), 4 model requests');
   const step = r.steps.find((x: any) => x.name === 'AI act: create a note titled {title}');
   const params = Object.fromEntries(step.parameters.map((p: any) => [p.name, p.value]));
-  expect(params).toMatchObject({ source: 'ai', cache: 'miss', 'model requests': '4', model: 'claude-opus-5-5', summary: 'note created' });
+  expect(params).toMatchObject({
+    source: 'ai',
+    cache: 'miss',
+    'model requests': '4',
+    model: 'claude-opus-5-5',
+    summary: 'note created',
+  });
   expect(step.steps.map((x: any) => x.name)).toContain('Tap id=new_note');
   expect(step.attachments.map((a: any) => a.name)).toContain('ai step');
 });
@@ -131,8 +185,10 @@ test('a secret is typed by the framework and is absent from prompts, cache, traj
   const { readdir } = await import('node:fs/promises');
   const files = await readdir(path.join(dir, 'allure-results'));
   expect(files.length).toBeGreaterThan(0);
-  for (const f of files) expect(await readFile(path.join(dir, 'allure-results', f), 'latin1'), f).not.toContain(PASSWORD);
-  for (const f of await readdir(path.join(dir, '__ai-cache__'))) expect(await readFile(path.join(dir, '__ai-cache__', f), 'utf8')).not.toContain(PASSWORD);
+  for (const f of files)
+    expect(await readFile(path.join(dir, 'allure-results', f), 'latin1'), f).not.toContain(PASSWORD);
+  for (const f of await readdir(path.join(dir, '__ai-cache__')))
+    expect(await readFile(path.join(dir, '__ai-cache__', f), 'utf8')).not.toContain(PASSWORD);
 });
 
 test('replay: the cached steps run through the locators with zero model requests', async () => {
@@ -150,7 +206,9 @@ test('replay: the cached steps run through the locators with zero model requests
   }
   // Secrets on replay: the raw JSON report (all attachments, the audit included) never has the value.
   expect(JSON.stringify(r.raw)).not.toContain(PASSWORD);
-  expect(attachmentText(r.result('signs in by instruction').attachments.find((a) => a.name === 'audit')!)).toContain('ui_set_text');
+  expect(attachmentText(r.result('signs in by instruction').attachments.find((a) => a.name === 'audit')!)).toContain(
+    'ui_set_text',
+  );
   expect(await readFile(cacheFile('notes-ai.spec.ts'), 'utf8')).toBe(before);
 });
 
@@ -166,7 +224,12 @@ test('a UI change: the step that no longer resolves is healed by one model call 
   expect(model.requests).toHaveLength(1);
   const s = aiSteps(r.result('creates a note by instruction'))[0];
   expect(s.ai.cache).toBe('healed');
-  expect(s.ai.calls.map((c: any) => `${c.source}:${c.tool}:${c.result}`)).toEqual(['cache:tap:failed', 'model:tap:ok', 'cache:type_text:ok', 'cache:tap:ok']);
+  expect(s.ai.calls.map((c: any) => `${c.source}:${c.tool}:${c.result}`)).toEqual([
+    'cache:tap:failed',
+    'model:tap:ok',
+    'cache:type_text:ok',
+    'cache:tap:ok',
+  ]);
   expect(await readFile(file, 'utf8')).toContain('"id=new_note"');
 });
 
@@ -174,7 +237,14 @@ test('a replay that cannot be healed marks the entry stale; a failed test writes
   test.setTimeout(360_000);
   const file = cacheFile('notes-ai.spec.ts');
   await writeFile(file, (await readFile(file, 'utf8')).replace('"id=new_note"', '"id=add_note"'));
-  model.script = scripted([{ match: 'create a note titled', heal: giveUp('no such button'), turns: [giveUp('cannot find a way to create notes')] }, routes()[1]!]);
+  model.script = scripted([
+    {
+      match: 'create a note titled',
+      heal: giveUp('no such button'),
+      turns: [giveUp('cannot find a way to create notes')],
+    },
+    routes()[1]!,
+  ]);
   const r = await run();
   expect(r.result('creates a note by instruction').status).toBe('failed');
   expect(plain(r.result('creates a note by instruction').error)).toContain('[AI_GAVE_UP]');

@@ -7,9 +7,23 @@ import type { Script } from './stand-in.js';
  * stand-in with it and rewrites specs/__ai-cache__/; the bench uses it for first-run figures.
  */
 export const EXAMPLE_ROUTES: Route[] = [
-  { match: 'create a note titled', turns: [tap('New note'), typeInto('title', 'Buy milk'), tap('Save'), done('note "Buy milk" created')] },
+  {
+    match: 'create a note titled',
+    turns: [tap('New note'), typeInto('title', 'Buy milk'), tap('Save'), done('note "Buy milk" created')],
+  },
   { match: 'delete the note', turns: [longPress('Buy milk'), tap(/^Delete$/), tap(/^Delete$/), done('note deleted')] },
-  { match: 'sign in as', turns: [typeInto('email', '{user}'), press('back'), tap('I accept the terms'), typeInto('password', '{password}'), press('back'), tap('Log in'), done('signed in')] },
+  {
+    match: 'sign in as',
+    turns: [
+      typeInto('email', '{user}'),
+      press('back'),
+      tap('I accept the terms'),
+      typeInto('password', '{password}'),
+      press('back'),
+      tap('Log in'),
+      done('signed in'),
+    ],
+  },
   { match: 'add the first product', turns: [tap('Add to cart'), done('added')] },
 ];
 

@@ -13,11 +13,25 @@ import { MessagesStandIn } from './stand-in.js';
  */
 test('the example AI specs pass offline from their recorded cache with zero model requests', async () => {
   test.setTimeout(400_000);
-  const model = await MessagesStandIn.start(() => ({ kind: 'error', status: 500, message: 'the examples must not reach a model' }));
+  const model = await MessagesStandIn.start(() => ({
+    kind: 'error',
+    status: 500,
+    message: 'the examples must not reach a model',
+  }));
   const caches = ['notes-ai.spec.ts', 'shop-ai.spec.ts'].map((f) => path.join(ROOT, 'specs/__ai-cache__', `${f}.json`));
   const before = await Promise.all(caches.map((f) => readFile(f, 'utf8')));
   try {
-    const args = [path.join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', 'playwright.config.ts', 'specs/notes-ai.spec.ts', 'specs/shop-ai.spec.ts', '--reporter=json', '--output=test-results/ai-examples', '--workers=2'];
+    const args = [
+      path.join(ROOT, 'node_modules/@playwright/test/cli.js'),
+      'test',
+      '-c',
+      'playwright.config.ts',
+      'specs/notes-ai.spec.ts',
+      'specs/shop-ai.spec.ts',
+      '--reporter=json',
+      '--output=test-results/ai-examples',
+      '--workers=2',
+    ];
     const env = childEnv({ ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: '' });
     const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -31,7 +45,12 @@ test('the example AI specs pass offline from their recorded cache with zero mode
     expect(code, err + JSON.stringify(report.errors)).toBe(0);
     expect(report.stats.expected).toBe(2);
     expect(model.requests).toHaveLength(0);
-    const steps = report.suites.flatMap((s: any) => s.specs).flatMap((sp: any) => sp.tests[0].results[0].attachments).filter((a: any) => a.name === 'nestwright-trajectory').flatMap((a: any) => JSON.parse(Buffer.from(a.body, 'base64').toString()).steps).filter((s: any) => s.ai);
+    const steps = report.suites
+      .flatMap((s: any) => s.specs)
+      .flatMap((sp: any) => sp.tests[0].results[0].attachments)
+      .filter((a: any) => a.name === 'nestwright-trajectory')
+      .flatMap((a: any) => JSON.parse(Buffer.from(a.body, 'base64').toString()).steps)
+      .filter((s: any) => s.ai);
     expect(steps.map((s: any) => s.ai.cache)).toEqual(['hit', 'hit', 'hit', 'hit']);
     // A replay writes nothing: the committed files are unchanged.
     expect(await Promise.all(caches.map((f) => readFile(f, 'utf8')))).toEqual(before);

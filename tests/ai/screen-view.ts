@@ -50,7 +50,10 @@ export class ScreenView {
   find(text: string | RegExp): ScreenNode | undefined {
     const vals = (n: ScreenNode) => [n.text, n.desc, n.hint].filter((v): v is string => v !== null);
     if (text instanceof RegExp) return this.nodes.find((n) => vals(n).some((v) => text.test(v)));
-    return this.nodes.find((n) => vals(n).some((v) => v === text)) ?? this.nodes.find((n) => vals(n).some((v) => v.toLowerCase().includes(text.toLowerCase())));
+    return (
+      this.nodes.find((n) => vals(n).some((v) => v === text)) ??
+      this.nodes.find((n) => vals(n).some((v) => v.toLowerCase().includes(text.toLowerCase())))
+    );
   }
   byRes(res: string): ScreenNode | undefined {
     return this.nodes.find((n) => n.res === res);

@@ -21,11 +21,20 @@ export interface Route {
 export function scripted(routes: Route[]): Script {
   const seen = new Map<Route, number>();
   return ({ view }) => {
-    const route = routes.find((r) => (typeof r.match === 'string' ? view.instruction.includes(r.match) : r.match.test(view.instruction)));
-    if (!route) return { kind: 'error', status: 400, type: 'invalid_request_error', message: `no scripted route for ${JSON.stringify(view.instruction)}` };
+    const route = routes.find((r) =>
+      typeof r.match === 'string' ? view.instruction.includes(r.match) : r.match.test(view.instruction),
+    );
+    if (!route)
+      return {
+        kind: 'error',
+        status: 400,
+        type: 'invalid_request_error',
+        message: `no scripted route for ${JSON.stringify(view.instruction)}`,
+      };
     const n = seen.get(route) ?? 0;
     seen.set(route, n + 1);
-    if (route.heal && view.texts().some((t) => t.startsWith('Replaying the recorded steps'))) return route.heal(view, n);
+    if (route.heal && view.texts().some((t) => t.startsWith('Replaying the recorded steps')))
+      return route.heal(view, n);
     if (route.answer) return route.answer(view, n);
     const turns = route.turns ?? [];
     const turn = turns[view.turn];
@@ -35,22 +44,45 @@ export function scripted(routes: Route[]): Script {
 
 export const tool = (name: string, input: unknown): Reply => ({ kind: 'tool', name, input });
 
-const onNode = (name: string, pick: (s: ScreenView) => ScreenNode | undefined, what: string, extra: Record<string, unknown> = {}): Turn => (v) => {
-  const n = pick(v.screen());
-  return n ? tool(name, { node_id: n.id, ...extra }) : tool('give_up', { reason: `no ${what} on screen` });
-};
+const onNode =
+  (
+    name: string,
+    pick: (s: ScreenView) => ScreenNode | undefined,
+    what: string,
+    extra: Record<string, unknown> = {},
+  ): Turn =>
+  (v) => {
+    const n = pick(v.screen());
+    return n ? tool(name, { node_id: n.id, ...extra }) : tool('give_up', { reason: `no ${what} on screen` });
+  };
 
 export const tap = (text: string | RegExp): Turn => onNode('tap', (s) => s.find(text), String(text));
 export const longPress = (text: string | RegExp): Turn => onNode('long_press', (s) => s.find(text), String(text));
-export const typeInto = (res: string, text: string): Turn => onNode('type_text', (s) => s.byRes(res), `field ${res}`, { text });
-export const press = (key: string): Turn => () => tool('press_key', { key });
-export const done = (summary = 'done'): Turn => () => tool('done', { summary });
-export const giveUp = (reason: string): Turn => () => tool('give_up', { reason });
+export const typeInto = (res: string, text: string): Turn =>
+  onNode('type_text', (s) => s.byRes(res), `field ${res}`, { text });
+export const press =
+  (key: string): Turn =>
+  () =>
+    tool('press_key', { key });
+export const done =
+  (summary = 'done'): Turn =>
+  () =>
+    tool('done', { summary });
+export const giveUp =
+  (reason: string): Turn =>
+  () =>
+    tool('give_up', { reason });
 
 /** A verdict from what the screen shows: pass when `text` is on it, citing that node. */
-export const verdictOn = (text: string | RegExp, absentReason = 'it is not on the screen'): Turn => (v) => {
-  const node = v.screen().find(text);
-  return node
-    ? tool('verdict', { pass: true, evidence_node_ids: [node.id], reason: `the screen shows "${node.text ?? node.desc}"` })
-    : tool('verdict', { pass: false, evidence_node_ids: [], reason: `${String(text)}: ${absentReason}` });
-};
+export const verdictOn =
+  (text: string | RegExp, absentReason = 'it is not on the screen'): Turn =>
+  (v) => {
+    const node = v.screen().find(text);
+    return node
+      ? tool('verdict', {
+          pass: true,
+          evidence_node_ids: [node.id],
+          reason: `the screen shows "${node.text ?? node.desc}"`,
+        })
+      : tool('verdict', { pass: false, evidence_node_ids: [], reason: `${String(text)}: ${absentReason}` });
+  };

@@ -84,7 +84,12 @@ export class MessagesStandIn {
   readonly requests: StandInRequest[] = [];
   /** Failures served before the script, in order: `{ status: 429, retryAfter: 1 }`. */
   readonly faults: Array<{ status: number; retryAfter?: number; type?: string }> = [];
-  script: Script = () => ({ kind: 'error', status: 500, type: 'api_error', message: 'the stand-in has no script for this request' });
+  script: Script = () => ({
+    kind: 'error',
+    status: 500,
+    type: 'api_error',
+    message: 'the stand-in has no script for this request',
+  });
   private readonly cachedPrefixes = new Set<string>();
   private constructor(
     private readonly server: Server,
@@ -98,14 +103,25 @@ export class MessagesStandIn {
       req.on('data', (d) => (raw += d));
       req.on('end', () => {
         if (req.method !== 'POST' || !req.url?.startsWith('/v1/messages')) {
-          res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: `${req.method} ${req.url}` } }));
+          res
+            .writeHead(404, { 'content-type': 'application/json' })
+            .end(
+              JSON.stringify({
+                type: 'error',
+                error: { type: 'not_found_error', message: `${req.method} ${req.url}` },
+              }),
+            );
           return;
         }
         let body: any;
         try {
           body = JSON.parse(raw);
         } catch {
-          res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'body is not JSON' } }));
+          res
+            .writeHead(400, { 'content-type': 'application/json' })
+            .end(
+              JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'body is not JSON' } }),
+            );
           return;
         }
         const request: StandInRequest = { body, headers: req.headers, view: new RequestView(body) };
@@ -124,54 +140,123 @@ export class MessagesStandIn {
     const fault = this.faults.shift();
     let reply: Reply;
     try {
-      reply = fault ? { kind: 'error', status: fault.status, type: fault.type ?? errorType(fault.status), message: `stand-in fault ${fault.status}`, headers: fault.retryAfter !== undefined ? { 'retry-after': String(fault.retryAfter) } : {} } : this.script(request);
+      reply = fault
+        ? {
+            kind: 'error',
+            status: fault.status,
+            type: fault.type ?? errorType(fault.status),
+            message: `stand-in fault ${fault.status}`,
+            headers: fault.retryAfter !== undefined ? { 'retry-after': String(fault.retryAfter) } : {},
+          }
+        : this.script(request);
     } catch (e) {
-      reply = { kind: 'error', status: 500, type: 'api_error', message: `stand-in script threw: ${(e as Error).message}` };
+      reply = {
+        kind: 'error',
+        status: 500,
+        type: 'api_error',
+        message: `stand-in script threw: ${(e as Error).message}`,
+      };
     }
     if (reply.kind === 'error') {
-      res.writeHead(reply.status, { 'content-type': 'application/json', 'request-id': `req_${randomUUID()}`, ...(reply.headers ?? {}) });
-      res.end(JSON.stringify({ type: 'error', error: { type: reply.type ?? errorType(reply.status), message: reply.message ?? 'error' } }));
+      res.writeHead(reply.status, {
+        'content-type': 'application/json',
+        'request-id': `req_${randomUUID()}`,
+        ...(reply.headers ?? {}),
+      });
+      res.end(
+        JSON.stringify({
+          type: 'error',
+          error: { type: reply.type ?? errorType(reply.status), message: reply.message ?? 'error' },
+        }),
+      );
       return;
     }
     const { body } = request;
     const prefix = JSON.stringify([body.system, body.tools]);
-    const marked = JSON.stringify(body.system ?? '').includes('cache_control') || JSON.stringify(body.tools ?? '').includes('cache_control');
+    const marked =
+      JSON.stringify(body.system ?? '').includes('cache_control') ||
+      JSON.stringify(body.tools ?? '').includes('cache_control');
     const prefixTokens = tokens(prefix);
     const seen = this.cachedPrefixes.has(prefix);
     if (marked) this.cachedPrefixes.add(prefix);
-    const content = reply.kind === 'raw-stream' ? [] : reply.kind === 'text' ? [{ type: 'text', text: reply.text }] : [...(reply.text ? [{ type: 'text', text: reply.text }] : []), { type: 'tool_use', id: `toolu_${randomUUID().replace(/-/g, '').slice(0, 20)}`, name: reply.name, input: reply.input }];
+    const content =
+      reply.kind === 'raw-stream'
+        ? []
+        : reply.kind === 'text'
+          ? [{ type: 'text', text: reply.text }]
+          : [
+              ...(reply.text ? [{ type: 'text', text: reply.text }] : []),
+              {
+                type: 'tool_use',
+                id: `toolu_${randomUUID().replace(/-/g, '').slice(0, 20)}`,
+                name: reply.name,
+                input: reply.input,
+              },
+            ];
     const usage = {
       input_tokens: tokens(JSON.stringify(body.messages ?? [])) + (marked ? 0 : prefixTokens),
       output_tokens: tokens(JSON.stringify(content)) + 8,
       cache_creation_input_tokens: marked && !seen ? prefixTokens : 0,
       cache_read_input_tokens: marked && seen ? prefixTokens : 0,
     };
-    const message = { id: `msg_${randomUUID().replace(/-/g, '').slice(0, 24)}`, type: 'message', role: 'assistant', model: body.model, content, stop_reason: reply.kind === 'tool' ? 'tool_use' : 'end_turn', stop_sequence: null, usage };
+    const message = {
+      id: `msg_${randomUUID().replace(/-/g, '').slice(0, 24)}`,
+      type: 'message',
+      role: 'assistant',
+      model: body.model,
+      content,
+      stop_reason: reply.kind === 'tool' ? 'tool_use' : 'end_turn',
+      stop_sequence: null,
+      usage,
+    };
     if (!body.stream) {
-      res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_${randomUUID()}` }).end(JSON.stringify(message));
+      res
+        .writeHead(200, { 'content-type': 'application/json', 'request-id': `req_${randomUUID()}` })
+        .end(JSON.stringify(message));
       return;
     }
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': `req_${randomUUID()}` });
-    const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      'request-id': `req_${randomUUID()}`,
+    });
+    const send = (event: string, data: unknown) =>
+      res.write(`event: ${event}\ndata: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
     if (reply.kind === 'raw-stream') {
       for (const e of reply.events) send(e.event, e.data);
       res.end();
       return;
     }
-    send('message_start', { type: 'message_start', message: { ...message, content: [], stop_reason: null, usage: { ...usage, output_tokens: 1 } } });
+    send('message_start', {
+      type: 'message_start',
+      message: { ...message, content: [], stop_reason: null, usage: { ...usage, output_tokens: 1 } },
+    });
     content.forEach((block: any, index) => {
       if (block.type === 'text') {
         send('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
-        send('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: block.text } });
+        send('content_block_delta', {
+          type: 'content_block_delta',
+          index,
+          delta: { type: 'text_delta', text: block.text },
+        });
       } else {
         send('content_block_start', { type: 'content_block_start', index, content_block: { ...block, input: {} } });
         const json = JSON.stringify(block.input);
         // Split the input into small pieces, as the API streams it.
-        for (let i = 0; i < json.length; i += 7) send('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: json.slice(i, i + 7) } });
+        for (let i = 0; i < json.length; i += 7)
+          send('content_block_delta', {
+            type: 'content_block_delta',
+            index,
+            delta: { type: 'input_json_delta', partial_json: json.slice(i, i + 7) },
+          });
       }
       send('content_block_stop', { type: 'content_block_stop', index });
     });
-    send('message_delta', { type: 'message_delta', delta: { stop_reason: message.stop_reason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
+    send('message_delta', {
+      type: 'message_delta',
+      delta: { stop_reason: message.stop_reason, stop_sequence: null },
+      usage: { output_tokens: usage.output_tokens },
+    });
     send('message_stop', { type: 'message_stop' });
     res.end();
   }
@@ -188,5 +273,13 @@ export class MessagesStandIn {
 }
 
 function errorType(status: number): string {
-  return status === 429 ? 'rate_limit_error' : status === 529 ? 'overloaded_error' : status === 401 ? 'authentication_error' : status === 400 ? 'invalid_request_error' : 'api_error';
+  return status === 429
+    ? 'rate_limit_error'
+    : status === 529
+      ? 'overloaded_error'
+      : status === 401
+        ? 'authentication_error'
+        : status === 400
+          ? 'invalid_request_error'
+          : 'api_error';
 }

@@ -5,9 +5,14 @@ export const hasApksigner = !spawnSync('apksigner', ['version'], { encoding: 'ut
 
 /** `apksigner verify` verdict: true when it exits 0. Runs at most two at a time (JVM start-up is heavy). */
 export function apksignerVerifies(path: string): Promise<{ ok: boolean; out: string }> {
-  return limit(() => new Promise((resolve) => {
-    execFile('apksigner', ['verify', '-v', path], { timeout: 120_000 }, (err, stdout, stderr) => resolve({ ok: !err, out: `${stdout}${stderr}` }));
-  }));
+  return limit(
+    () =>
+      new Promise((resolve) => {
+        execFile('apksigner', ['verify', '-v', path], { timeout: 120_000 }, (err, stdout, stderr) =>
+          resolve({ ok: !err, out: `${stdout}${stderr}` }),
+        );
+      }),
+  );
 }
 
 let running = 0;

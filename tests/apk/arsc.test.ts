@@ -36,17 +36,36 @@ test('sparse type chunks and locale preference', async () => {
   const dir = test.info().outputPath();
   mkdirSync(join(dir, 'res/values'), { recursive: true });
   mkdirSync(join(dir, 'res/values-fr'), { recursive: true });
-  writeFileSync(join(dir, 'res/values/strings.xml'), `<resources>${Array.from({ length: 200 }, (_, i) => `<string name="s${i}">String ${i}</string>`).join('')}</resources>`);
-  writeFileSync(join(dir, 'res/values-fr/strings.xml'), '<resources><string name="s150">Chaîne 150</string><string name="s151">Chaîne 151</string></resources>');
-  writeFileSync(join(dir, 'AndroidManifest.xml'), `<manifest xmlns:android="http://schemas.android.com/apk/res/android" package="com.example.sparse" android:versionCode="3" android:versionName="3.0">
+  writeFileSync(
+    join(dir, 'res/values/strings.xml'),
+    `<resources>${Array.from({ length: 200 }, (_, i) => `<string name="s${i}">String ${i}</string>`).join('')}</resources>`,
+  );
+  writeFileSync(
+    join(dir, 'res/values-fr/strings.xml'),
+    '<resources><string name="s150">Chaîne 150</string><string name="s151">Chaîne 151</string></resources>',
+  );
+  writeFileSync(
+    join(dir, 'AndroidManifest.xml'),
+    `<manifest xmlns:android="http://schemas.android.com/apk/res/android" package="com.example.sparse" android:versionCode="3" android:versionName="3.0">
   <uses-sdk android:minSdkVersion="26" android:targetSdkVersion="34"/>
-  <application android:label="@string/s150"><activity android:name=".Main"/></application></manifest>`);
+  <application android:label="@string/s150"><activity android:name=".Main"/></application></manifest>`,
+  );
   const run = (args: string[]) => {
     const r = spawnSync('aapt2', args, { cwd: dir, encoding: 'utf8' });
     expect(r.status, `aapt2 ${args.join(' ')}: ${r.stderr}`).toBe(0);
   };
   run(['compile', '--dir', 'res', '-o', 'compiled.zip']);
-  run(['link', '-o', 'sparse.apk', '-I', FRAMEWORK, '--manifest', 'AndroidManifest.xml', '--enable-sparse-encoding', 'compiled.zip']);
+  run([
+    'link',
+    '-o',
+    'sparse.apk',
+    '-I',
+    FRAMEWORK,
+    '--manifest',
+    'AndroidManifest.xml',
+    '--enable-sparse-encoding',
+    'compiled.zip',
+  ]);
 
   const apk = join(dir, 'sparse.apk');
   const zip = await ApkZip.open(apk);

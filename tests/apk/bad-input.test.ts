@@ -60,12 +60,20 @@ test('an empty file, a text file, a missing file, a directory', async () => {
 });
 
 test('a zip that is not an APK', async () => {
-  const e = await expectInvalid(file(buildZip([{ name: 'hello.txt', data: Buffer.from('hi') }])), /no AndroidManifest\.xml/);
+  const e = await expectInvalid(
+    file(buildZip([{ name: 'hello.txt', data: Buffer.from('hi') }])),
+    /no AndroidManifest\.xml/,
+  );
   expect(e.message).toMatch(/not an APK/);
 });
 
 test('a plain-text AndroidManifest.xml', async () => {
-  await expectInvalid(file(buildZip([{ name: 'AndroidManifest.xml', data: Buffer.from('<?xml version="1.0"?><manifest package="a.b"/>') }])), /plain-text XML/);
+  await expectInvalid(
+    file(
+      buildZip([{ name: 'AndroidManifest.xml', data: Buffer.from('<?xml version="1.0"?><manifest package="a.b"/>') }]),
+    ),
+    /plain-text XML/,
+  );
 });
 
 test('corrupted AXML: garbage, bad chunk sizes, string pool pointing outside the file', async () => {
@@ -87,8 +95,14 @@ test('corrupted AXML: garbage, bad chunk sizes, string pool pointing outside the
 
 test('zip bomb: a manifest that inflates past its 8 MB cap, truthfully declared or not', async () => {
   const zeros = Buffer.alloc(64 * 1024 * 1024); // deflates to ~64 KB
-  await expectInvalid(file(buildZip([{ name: 'AndroidManifest.xml', data: zeros }])), /declares 67108864 bytes, more than the 8388608-byte limit/);
-  await expectInvalid(file(buildZip([{ name: 'AndroidManifest.xml', data: zeros, declaredSize: 1000 }])), /inflate|too many bytes|limit/);
+  await expectInvalid(
+    file(buildZip([{ name: 'AndroidManifest.xml', data: zeros }])),
+    /declares 67108864 bytes, more than the 8388608-byte limit/,
+  );
+  await expectInvalid(
+    file(buildZip([{ name: 'AndroidManifest.xml', data: zeros, declaredSize: 1000 }])),
+    /inflate|too many bytes|limit/,
+  );
 });
 
 test('zip bomb: resources.arsc past its 64 MB cap, dex past 256 MB, inner APK of a bundle', async () => {
@@ -98,29 +112,50 @@ test('zip bomb: resources.arsc past its 64 MB cap, dex past 256 MB, inner APK of
   const withDex = entries.map((e) => (e.name === 'classes.dex' ? { ...e, declaredSize: 0x80000000 } : e));
   await expectInvalid(file(buildZip(withDex)), /classes\.dex declares 2147483648 bytes/);
   const inner = buildZip([{ name: 'AndroidManifest.xml', data: Buffer.alloc(0) }]);
-  await expectInvalid(file(buildZip([{ name: 'base.apk', data: inner, declaredSize: 0xfffffff0 }]), '.apks'), /zip bomb|limit|inflate/);
+  await expectInvalid(
+    file(buildZip([{ name: 'base.apk', data: inner, declaredSize: 0xfffffff0 }]), '.apks'),
+    /zip bomb|limit|inflate/,
+  );
 });
 
 test('a declared size of 2 GB on the manifest', async () => {
-  const entries = (await notesEntries()).map((e) => (e.name === 'AndroidManifest.xml' ? { ...e, declaredSize: 0x80000000 } : e));
+  const entries = (await notesEntries()).map((e) =>
+    e.name === 'AndroidManifest.xml' ? { ...e, declaredSize: 0x80000000 } : e,
+  );
   await expectInvalid(file(buildZip(entries)), /AndroidManifest\.xml declares 2147483648 bytes/);
 });
 
 test('an entry name with ../ and a duplicate entry', async () => {
   const entries = await notesEntries();
-  await expectInvalid(file(buildZip([...entries, { name: '../../evil.so', data: Buffer.from('x') }])), /invalid relative path/);
-  await expectInvalid(file(buildZip([...entries, entries.find((e) => e.name === 'AndroidManifest.xml')!])), /duplicate zip entry AndroidManifest\.xml/);
+  await expectInvalid(
+    file(buildZip([...entries, { name: '../../evil.so', data: Buffer.from('x') }])),
+    /invalid relative path/,
+  );
+  await expectInvalid(
+    file(buildZip([...entries, entries.find((e) => e.name === 'AndroidManifest.xml')!])),
+    /duplicate zip entry AndroidManifest\.xml/,
+  );
 });
 
 test('a bundle with no APKs inside', async () => {
-  await expectInvalid(file(buildZip([{ name: 'toc.pb', data: Buffer.from('x') }]), '.apks'), /contains no \.apk entries/);
+  await expectInvalid(
+    file(buildZip([{ name: 'toc.pb', data: Buffer.from('x') }]), '.apks'),
+    /contains no \.apk entries/,
+  );
   await expectInvalid(file('not a zip', '.xapk'), /end of central directory record not found/);
 });
 
 test('a broken .so is reported on the library, not as a crash', async () => {
-  const entries = [...(await notesEntries()), { name: 'lib/x86_64/libbroken.so', data: Buffer.from('not an elf at all'), store: true }];
+  const entries = [
+    ...(await notesEntries()),
+    { name: 'lib/x86_64/libbroken.so', data: Buffer.from('not an elf at all'), store: true },
+  ];
   const info = await inspectApk(file(buildZip(entries)));
-  expect(info.apks[0]!.nativeLibs[0]).toMatchObject({ abi: 'x86_64', pAlign: null, error: expect.stringMatching(/not an ELF/) });
+  expect(info.apks[0]!.nativeLibs[0]).toMatchObject({
+    abi: 'x86_64',
+    pAlign: null,
+    error: expect.stringMatching(/not an ELF/),
+  });
 });
 
 test('resources.arsc with hundreds of thousands of tiny type chunks is refused, not indexed', async () => {

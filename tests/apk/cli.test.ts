@@ -8,7 +8,14 @@ test.skip(!groundTruth(), 'fixtures/apks not built yet (npm run fixtures:apks)')
 async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const code = await inspectCommand(argv, { out: (t) => { out += t; }, err: (t) => { err += t; } });
+  const code = await inspectCommand(argv, {
+    out: (t) => {
+      out += t;
+    },
+    err: (t) => {
+      err += t;
+    },
+  });
   return { code, out, err };
 }
 
@@ -34,7 +41,11 @@ test('--page-size 16k rejects a 4 KB-aligned library (exit 1); default 4k only w
 test('--abi and --json', async () => {
   const r = await run(fixture('arm64-only.apk'), '--abi', 'x86_64', '--json');
   expect(r.code).toBe(1);
-  const json = JSON.parse(r.out) as { device: { abis: string[] }; info: { package: string }; report: { checks: Array<{ code: string; status: string }> } };
+  const json = JSON.parse(r.out) as {
+    device: { abis: string[] };
+    info: { package: string };
+    report: { checks: Array<{ code: string; status: string }> };
+  };
   expect(json.device.abis).toEqual(['x86_64']);
   expect(json.info.package).toBe('com.nestwright.arm64');
   expect(json.report.checks.find((c) => c.code === 'ABI_MISMATCH')?.status).toBe('reject');
@@ -42,7 +53,9 @@ test('--abi and --json', async () => {
 
 test('split sets and bundles', async () => {
   expect((await run(fixture('split.xapk'))).code).toBe(0);
-  expect((await run(fixture('split-base.apk'), fixture('split-config.x86_64.apk'), fixture('split-feature.apk'))).code).toBe(0);
+  expect(
+    (await run(fixture('split-base.apk'), fixture('split-config.x86_64.apk'), fixture('split-feature.apk'))).code,
+  ).toBe(0);
   expect((await run(fixture('split-base.apk'))).code).toBe(1);
 });
 
@@ -53,7 +66,13 @@ test('unreadable input: exit 1 with INVALID_APK', async () => {
 });
 
 test('usage errors: exit 2 and a message naming nestwright inspect', async () => {
-  for (const argv of [[], ['--frobnicate', fixture('notes.apk')], [fixture('notes.apk'), '--page-size', '8k'], [fixture('notes.apk'), '--sdk', 'latest'], [fixture('notes.apk'), '--abi', ',']]) {
+  for (const argv of [
+    [],
+    ['--frobnicate', fixture('notes.apk')],
+    [fixture('notes.apk'), '--page-size', '8k'],
+    [fixture('notes.apk'), '--sdk', 'latest'],
+    [fixture('notes.apk'), '--abi', ','],
+  ]) {
     const r = await run(...argv);
     expect(r.code, argv.join(' ')).toBe(2);
     expect(r.err).toMatch(/^nestwright inspect: /);

@@ -37,7 +37,17 @@ const INTEGRITY = new Set(['INVALID_APK', 'SIGNATURE_INVALID', 'UNSIGNED']);
  * whole runs of cases time out together (starvation, not hangs).
  */
 const CASE_BOUND_MS = 30_000;
-const SOURCES = ['notes.apk', 'native-4k.apk', 'native-16k.apk', 'gms-keystore.apk', 'split-feature.apk', 'v1-only.apk', 'unsigned.apk', 'multidex.apk', 'split.apks'];
+const SOURCES = [
+  'notes.apk',
+  'native-4k.apk',
+  'native-16k.apk',
+  'gms-keystore.apk',
+  'split-feature.apk',
+  'v1-only.apk',
+  'unsigned.apk',
+  'multidex.apk',
+  'split.apks',
+];
 
 test.skip(!groundTruth(), 'fixtures/apks not built yet (npm run fixtures:apks)');
 test.describe.configure({ mode: 'parallel' });
@@ -55,7 +65,13 @@ function rng(seed: number): () => number {
 }
 
 type Region = { name: string; start: number; end: number };
-type Source = { name: string; bytes: Buffer; regions: Region[]; entries: ZipSpec[]; isTampered: (mutated: Buffer) => boolean };
+type Source = {
+  name: string;
+  bytes: Buffer;
+  regions: Region[];
+  entries: ZipSpec[];
+  isTampered: (mutated: Buffer) => boolean;
+};
 
 async function loadSource(name: string): Promise<Source> {
   const path = fixture(name);
@@ -92,7 +108,10 @@ function protectedRanges(name: string, apk: Buffer): Array<[number, number]> | n
     return l.entries.flatMap((e) => {
       const start = e.local + 30 + apk.readUInt16LE(e.local + 26) + apk.readUInt16LE(e.local + 28);
       const inner = apk.subarray(start, start + e.compressedSize);
-      return complement(unprotectedRanges(inner), inner.length).map(([a, b]): [number, number] => [start + a, start + b]);
+      return complement(unprotectedRanges(inner), inner.length).map(([a, b]): [number, number] => [
+        start + a,
+        start + b,
+      ]);
     });
   }
   const l = layout(apk);
@@ -118,7 +137,8 @@ function complement(ranges: Array<[number, number]>, length: number): Array<[num
 function tamperOracle(name: string, original: Buffer): (mutated: Buffer) => boolean {
   const prot = protectedRanges(name, original) ?? complement(unprotectedRanges(original), original.length);
   return (mutated) => {
-    if (mutated.length === original.length) return prot.some(([a, b]) => !mutated.subarray(a, b).equals(original.subarray(a, b)));
+    if (mutated.length === original.length)
+      return prot.some(([a, b]) => !mutated.subarray(a, b).equals(original.subarray(a, b)));
     // Truncated or spliced: every byte from the first difference on has moved or gone.
     let d = 0;
     while (d < mutated.length && d < original.length && mutated[d] === original[d]) d++;
@@ -153,7 +173,10 @@ function mutate(bytes: Buffer, region: Region, r: () => number): { out: Buffer; 
   const at = pick(region.start, region.end);
   const del = Math.floor(r() * 8);
   const ins = Buffer.from(Array.from({ length: Math.floor(r() * 8) }, () => Math.floor(r() * 256)));
-  return { out: Buffer.concat([out.subarray(0, at), ins, out.subarray(Math.min(out.length, at + del))]), what: `splice -${del}+${ins.length} at ${at} (${region.name})` };
+  return {
+    out: Buffer.concat([out.subarray(0, at), ins, out.subarray(Math.min(out.length, at + del))]),
+    what: `splice -${del}+${ins.length} at ${at} (${region.name})`,
+  };
 }
 
 function makeCase(src: Source, r: () => number): { bytes: Buffer; what: string; tampered: boolean } {
@@ -163,7 +186,14 @@ function makeCase(src: Source, r: () => number): { bytes: Buffer; what: string; 
     return { bytes: out, what: `raw: ${what}`, tampered: src.isTampered(out) };
   }
   // Content level: mutate one inflated entry (mostly manifest / arsc) and re-zip it stored.
-  const targets = src.entries.filter((e) => e.name === 'AndroidManifest.xml' || e.name === 'resources.arsc' || e.name.endsWith('.so') || e.name.endsWith('.dex') || /\.(RSA|EC|DSA)$/.test(e.name));
+  const targets = src.entries.filter(
+    (e) =>
+      e.name === 'AndroidManifest.xml' ||
+      e.name === 'resources.arsc' ||
+      e.name.endsWith('.so') ||
+      e.name.endsWith('.dex') ||
+      /\.(RSA|EC|DSA)$/.test(e.name),
+  );
   const pool = targets.length ? targets : src.entries; // a bundle: mutate one of its inner APKs
   const weighted = [...pool.filter((e) => e.name === 'AndroidManifest.xml' || e.name === 'resources.arsc'), ...pool];
   const target = weighted[Math.floor(r() * weighted.length)]!;
@@ -172,13 +202,17 @@ function makeCase(src: Source, r: () => number): { bytes: Buffer; what: string; 
   // Re-zipping drops a v2+ signing block: tampering whatever else changed. A bundle's inner APK is
   // tampered when its protected bytes changed; a v1-only APK's entry when its data changed.
   const bundle = src.name.endsWith('.apks');
-  const tampered = bundle ? tamperOracle(target.name, target.data)(out) : layout(src.bytes).signingBlock !== null || !out.equals(target.data);
+  const tampered = bundle
+    ? tamperOracle(target.name, target.data)(out)
+    : layout(src.bytes).signingBlock !== null || !out.equals(target.data);
   return { bytes: buildZip(entries), what: `entry: ${what}`, tampered };
 }
 
 async function within<T>(ms: number, p: Promise<T>): Promise<T | 'timeout'> {
   let timer: NodeJS.Timeout | undefined;
-  const t = new Promise<'timeout'>((res) => { timer = setTimeout(() => res('timeout'), ms); });
+  const t = new Promise<'timeout'>((res) => {
+    timer = setTimeout(() => res('timeout'), ms);
+  });
   try {
     return await Promise.race([p, t]);
   } finally {
@@ -202,16 +236,24 @@ for (let shard = 0; shard < SHARDS; shard++) {
         const p = join(dir, `case-${i}${src.name.slice(src.name.lastIndexOf('.'))}`);
         writeFileSync(p, bytes);
         const label = `shard ${shard} case ${i} (${src.name}, ${what})`;
-        const result = await within(CASE_BOUND_MS, inspectApk(p).then((info) => ({ info }), (error: unknown) => ({ error })));
+        const result = await within(
+          CASE_BOUND_MS,
+          inspectApk(p).then(
+            (info) => ({ info }),
+            (error: unknown) => ({ error }),
+          ),
+        );
         let refused = true;
         if (result === 'timeout') failures.push(`${label}: did not finish within ${CASE_BOUND_MS} ms`);
         else if ('info' in result) {
           const parsed = ApkInfoSchema.safeParse(result.info);
           if (parsed.success) stats.parsed++;
-          else failures.push(`${label}: parsed into an ApkInfo that fails its schema: ${parsed.error.issues[0]?.message}`);
+          else
+            failures.push(`${label}: parsed into an ApkInfo that fails its schema: ${parsed.error.issues[0]?.message}`);
           const report = preflight(result.info, DEVICE_16K);
           refused = report.checks.some((c) => c.status === 'reject' && INTEGRITY.has(c.code));
-        } else if (result.error instanceof ApkError && result.error.code === 'INVALID_APK' && result.error.reason) stats.rejected++;
+        } else if (result.error instanceof ApkError && result.error.code === 'INVALID_APK' && result.error.reason)
+          stats.rejected++;
         else failures.push(`${label}: threw ${(result.error as Error)?.stack ?? String(result.error)}`);
         if (tampered) {
           stats.tampered++;
@@ -250,7 +292,12 @@ test('cases found by soak runs stay refused', async () => {
   try {
     for (const { seed, shard, index } of REGRESSIONS) {
       const r = rng(seed * 1000 + shard);
-      let made: ReturnType<typeof makeCase> & { src: Source } = { bytes: Buffer.alloc(0), what: '', tampered: false, src: sources[0]! };
+      let made: ReturnType<typeof makeCase> & { src: Source } = {
+        bytes: Buffer.alloc(0),
+        what: '',
+        tampered: false,
+        src: sources[0]!,
+      };
       for (let i = 0; i <= index; i++) {
         const src = sources[Math.floor(r() * sources.length)]!;
         made = { ...makeCase(src, r), src };
@@ -260,7 +307,10 @@ test('cases found by soak runs stay refused', async () => {
       const p = join(dir, `case${made.src.name.slice(made.src.name.lastIndexOf('.'))}`);
       writeFileSync(p, made.bytes);
       const outcome = await inspectApk(p).then(
-        (info) => preflight(info, DEVICE_16K).checks.filter((c) => c.status === 'reject').map((c) => `${c.code}: ${c.message}`),
+        (info) =>
+          preflight(info, DEVICE_16K)
+            .checks.filter((c) => c.status === 'reject')
+            .map((c) => `${c.code}: ${c.message}`),
         (e: unknown) => [`${(e as ApkError).code}: ${(e as Error).message}`],
       );
       expect(outcome.join('\n'), label).toMatch(/^(INVALID_APK|SIGNATURE_INVALID|UNSIGNED)\b/m);

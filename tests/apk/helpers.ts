@@ -37,7 +37,14 @@ export type GroundTruthApk = {
   dex_count: number;
   abis: string[];
   dex_markers: string[];
-  native_libs: Array<{ path: string; abi: string; size: number; stored: boolean; data_offset: number; load_segment_alignment: number }>;
+  native_libs: Array<{
+    path: string;
+    abi: string;
+    size: number;
+    stored: boolean;
+    data_offset: number;
+    load_segment_alignment: number;
+  }>;
   signing: { signed: boolean; schemes: string[]; signers: Array<{ cert_sha256: string }> };
   expected: Expectation;
   expected_on?: Record<string, Expectation>;
@@ -69,7 +76,12 @@ export function npmShippedApks(): string[] {
     } catch {
       continue;
     }
-    if (existsSync(dir)) out.push(...readdirSync(dir).filter((f) => f.endsWith('.apk')).map((f) => join(dir, f)));
+    if (existsSync(dir))
+      out.push(
+        ...readdirSync(dir)
+          .filter((f) => f.endsWith('.apk'))
+          .map((f) => join(dir, f)),
+      );
   }
   return out;
 }

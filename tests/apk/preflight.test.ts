@@ -2,7 +2,13 @@
 import { test, expect } from '@playwright/test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { inspectApk, preflight, preflightPaths, type ApkInfo, type PreflightReport } from '../../device-runtime/apk/index.js';
+import {
+  inspectApk,
+  preflight,
+  preflightPaths,
+  type ApkInfo,
+  type PreflightReport,
+} from '../../device-runtime/apk/index.js';
 import { ApkZip } from '../../device-runtime/apk/zip.js';
 import { PreflightReportSchema } from '../../device-runtime/protocol/preflight.js';
 import { buildZip } from './zip-builder.js';
@@ -36,16 +42,24 @@ test('ABI_MISMATCH names both ABI lists', async () => {
   const c = check(preflight(info, DEVICE_16K), 'ABI_MISMATCH');
   expect(c.status).toBe('reject');
   expect(c.details).toMatchObject({ appAbis: ['arm64-v8a'], deviceAbis: ['x86_64'] });
-  expect(check(preflight(info, { ...DEVICE_16K, abis: ['x86_64', 'arm64-v8a'] }), 'ABI_MISMATCH')).toMatchObject({ status: 'ok', details: { selectedAbi: 'arm64-v8a' } });
+  expect(check(preflight(info, { ...DEVICE_16K, abis: ['x86_64', 'arm64-v8a'] }), 'ABI_MISMATCH')).toMatchObject({
+    status: 'ok',
+    details: { selectedAbi: 'arm64-v8a' },
+  });
 });
 
 test('NOT_16KB_ALIGNED rejects on 16 KB pages, warns on 4 KB, and reports ELF and zip separately', async () => {
   const info = await inspectApk(fixture('native-4k.apk'));
   const c16 = check(preflight(info, DEVICE_16K), 'NOT_16KB_ALIGNED');
   expect(c16.status).toBe('reject');
-  expect(c16.details).toMatchObject({ elf: [{ path: 'lib/x86_64/libnative4k.so', pAlign: 4096 }], zip: [{ path: 'lib/x86_64/libnative4k.so', dataOffset: 4096 }] });
+  expect(c16.details).toMatchObject({
+    elf: [{ path: 'lib/x86_64/libnative4k.so', pAlign: 4096 }],
+    zip: [{ path: 'lib/x86_64/libnative4k.so', dataOffset: 4096 }],
+  });
   expect(check(preflight(info, DEVICE_4K), 'NOT_16KB_ALIGNED').status).toBe('warn');
-  expect(check(preflight(await inspectApk(fixture('native-16k.apk')), DEVICE_16K), 'NOT_16KB_ALIGNED').status).toBe('ok');
+  expect(check(preflight(await inspectApk(fixture('native-16k.apk')), DEVICE_16K), 'NOT_16KB_ALIGNED').status).toBe(
+    'ok',
+  );
 });
 
 test('NOT_16KB_ALIGNED: a 16 KB ELF stored at an unaligned zip offset is reported as a zip problem only', async () => {
@@ -82,12 +96,17 @@ test('SPLIT_INCOMPLETE: base without its required splits, config or feature spli
     expect(c.message).toMatch(problem);
     expect(r.installable).toBe(false);
   }
-  const complete = preflight(await inspectApk(['split-base.apk', 'split-config.x86_64.apk', 'split-feature.apk'].map(fixture)), DEVICE_16K);
+  const complete = preflight(
+    await inspectApk(['split-base.apk', 'split-config.x86_64.apk', 'split-feature.apk'].map(fixture)),
+    DEVICE_16K,
+  );
   expect(complete.installable).toBe(true);
 });
 
 test('SPLIT_INCOMPLETE: required split types not provided', async () => {
-  const info = structuredClone(await inspectApk(['split-base.apk', 'split-config.x86_64.apk', 'split-feature.apk'].map(fixture)));
+  const info = structuredClone(
+    await inspectApk(['split-base.apk', 'split-config.x86_64.apk', 'split-feature.apk'].map(fixture)),
+  );
   info.apks[0]!.manifest.split.requiredSplitTypes = ['language', 'density'];
   info.apks[2]!.manifest.split.splitTypes = ['language'];
   const c = check(preflight(info, DEVICE_16K), 'SPLIT_INCOMPLETE');
@@ -96,12 +115,17 @@ test('SPLIT_INCOMPLETE: required split types not provided', async () => {
 });
 
 test('SPLIT_MISMATCH: version, package or certificates differ across splits', async () => {
-  const version = preflight(await inspectApk(['split-base.apk', 'split-mismatch-config.apk', 'split-feature.apk'].map(fixture)), DEVICE_16K);
+  const version = preflight(
+    await inspectApk(['split-base.apk', 'split-mismatch-config.apk', 'split-feature.apk'].map(fixture)),
+    DEVICE_16K,
+  );
   expect(check(version, 'SPLIT_MISMATCH')).toMatchObject({ status: 'reject' });
   expect(check(version, 'SPLIT_MISMATCH').message).toMatch(/versionCode 2/);
   const pkg = preflight(await inspectApk(['notes.apk', 'split-config.x86_64.apk'].map(fixture)), DEVICE_16K);
   expect(check(pkg, 'SPLIT_MISMATCH').message).toMatch(/com\.nestwright\.split.*com\.nestwright\.notes/);
-  const info: ApkInfo = structuredClone(await inspectApk(['split-base.apk', 'split-config.x86_64.apk', 'split-feature.apk'].map(fixture)));
+  const info: ApkInfo = structuredClone(
+    await inspectApk(['split-base.apk', 'split-config.x86_64.apk', 'split-feature.apk'].map(fixture)),
+  );
   info.apks[1]!.signing.certSha256 = ['00'.repeat(32)];
   expect(check(preflight(info, DEVICE_16K), 'SPLIT_MISMATCH').message).toMatch(/different certificates/);
 });
@@ -112,7 +136,9 @@ test('SIGNATURE_MISMATCH against the installed version; an update with the same 
   const b = check(preflight(await inspectApk(fixture('signed-b.apk')), DEVICE_16K, installed), 'SIGNATURE_MISMATCH');
   expect(b.status).toBe('reject');
   expect(b.message).toMatch(/different signing certificates/);
-  expect(check(preflight(await inspectApk(fixture('signed-a-v2.apk')), DEVICE_16K, installed), 'SIGNATURE_MISMATCH').status).toBe('ok');
+  expect(
+    check(preflight(await inspectApk(fixture('signed-a-v2.apk')), DEVICE_16K, installed), 'SIGNATURE_MISMATCH').status,
+  ).toBe('ok');
 });
 
 test('UNSIGNED and v1-only', async () => {
@@ -124,7 +150,10 @@ test('UNSIGNED and v1-only', async () => {
 
 test('TARGET_SDK_TOO_LOW uses the device minimum', async () => {
   const info = await inspectApk(fixture('low-target.apk'));
-  expect(check(preflight(info, DEVICE_16K), 'TARGET_SDK_TOO_LOW')).toMatchObject({ status: 'reject', details: { targetSdk: 22, minTargetSdk: 24 } });
+  expect(check(preflight(info, DEVICE_16K), 'TARGET_SDK_TOO_LOW')).toMatchObject({
+    status: 'reject',
+    details: { targetSdk: 22, minTargetSdk: 24 },
+  });
   expect(check(preflight(info, { ...DEVICE_16K, min_target_sdk: 21 }), 'TARGET_SDK_TOO_LOW').status).toBe('ok');
 });
 
@@ -136,12 +165,20 @@ test('GMS, Play Integrity and Keystore use are warnings with evidence', async ()
     expect(c.status).toBe('warn');
     expect((c.details as { evidence: string[] }).evidence.length).toBeGreaterThan(0);
   }
-  expect((check(r, 'USES_GMS').details as { evidence: string[] }).evidence).toContain('meta-data com.google.android.gms.version');
+  expect((check(r, 'USES_GMS').details as { evidence: string[] }).evidence).toContain(
+    'meta-data com.google.android.gms.version',
+  );
 });
 
 test('DANGEROUS_PERMISSIONS and MULTI_PROCESS warn', async () => {
-  expect(check(preflight(await inspectApk(fixture('shop.apk')), DEVICE_16K), 'DANGEROUS_PERMISSIONS')).toMatchObject({ status: 'warn', details: { permissions: ['android.permission.ACCESS_FINE_LOCATION'] } });
-  expect(check(preflight(await inspectApk(fixture('native-16k.apk')), DEVICE_16K), 'MULTI_PROCESS')).toMatchObject({ status: 'warn', details: { processes: [':sync'] } });
+  expect(check(preflight(await inspectApk(fixture('shop.apk')), DEVICE_16K), 'DANGEROUS_PERMISSIONS')).toMatchObject({
+    status: 'warn',
+    details: { permissions: ['android.permission.ACCESS_FINE_LOCATION'] },
+  });
+  expect(check(preflight(await inspectApk(fixture('native-16k.apk')), DEVICE_16K), 'MULTI_PROCESS')).toMatchObject({
+    status: 'warn',
+    details: { processes: [':sync'] },
+  });
 });
 
 test('INVALID_APK: preflightPaths never throws and returns a single reject', async () => {
@@ -159,7 +196,9 @@ test('INVALID_APK: preflightPaths never throws and returns a single reject', asy
 
 test('preflight names itself when given bad device traits', async () => {
   const info = await inspectApk(fixture('notes.apk'));
-  expect(() => preflight(info, { abis: [], page_size: 4096, sdk_int: 35 })).toThrow(/^preflight: invalid device traits: abis/);
+  expect(() => preflight(info, { abis: [], page_size: 4096, sdk_int: 35 })).toThrow(
+    /^preflight: invalid device traits: abis/,
+  );
 });
 
 test('SIGNATURE_MISMATCH accepts a v3 key rotation whose lineage includes the installed key', async () => {
@@ -167,14 +206,33 @@ test('SIGNATURE_MISMATCH accepts a v3 key rotation whose lineage includes the in
   const { spawnSync } = await import('node:child_process');
   const dir = test.info().outputPath();
   const keys = fixture('keys');
-  const signer = (k: string) => ['--ks', join(keys, `${k}.p12`), '--ks-type', 'PKCS12', '--ks-key-alias', k, '--ks-pass', 'pass:nestwright', '--key-pass', 'pass:nestwright'];
+  const signer = (k: string) => [
+    '--ks',
+    join(keys, `${k}.p12`),
+    '--ks-type',
+    'PKCS12',
+    '--ks-key-alias',
+    k,
+    '--ks-pass',
+    'pass:nestwright',
+    '--key-pass',
+    'pass:nestwright',
+  ];
   const lineage = join(dir, 'lineage');
-  const rot = spawnSync('apksigner', ['rotate', '--out', lineage, '--old-signer', ...signer('a'), '--new-signer', ...signer('b')], { encoding: 'utf8' });
+  const rot = spawnSync(
+    'apksigner',
+    ['rotate', '--out', lineage, '--old-signer', ...signer('a'), '--new-signer', ...signer('b')],
+    { encoding: 'utf8' },
+  );
   test.skip(!!rot.error, 'apksigner is not installed (Debian package "apksigner")');
   expect(rot.status, rot.stderr).toBe(0);
   const apk = join(dir, 'rotated.apk');
   writeFileSync(apk, readFileSync(fixture('signed-a-v2.apk')));
-  const sign = spawnSync('apksigner', ['sign', ...signer('a'), '--next-signer', ...signer('b'), '--lineage', lineage, apk], { encoding: 'utf8' });
+  const sign = spawnSync(
+    'apksigner',
+    ['sign', ...signer('a'), '--next-signer', ...signer('b'), '--lineage', lineage, apk],
+    { encoding: 'utf8' },
+  );
   expect(sign.status, sign.stderr).toBe(0);
 
   const a = await inspectApk(fixture('signed-a.apk'));
@@ -190,7 +248,10 @@ test('SIGNATURE_MISMATCH accepts a v3 key rotation whose lineage includes the in
 
 test('MIN_SDK_TOO_HIGH compares minSdk with the device API level', async () => {
   const info = await inspectApk(fixture('notes.apk'));
-  expect(check(preflight(info, DEVICE_16K), 'MIN_SDK_TOO_HIGH')).toMatchObject({ status: 'ok', details: { minSdk: 24, sdkInt: 35 } });
+  expect(check(preflight(info, DEVICE_16K), 'MIN_SDK_TOO_HIGH')).toMatchObject({
+    status: 'ok',
+    details: { minSdk: 24, sdkInt: 35 },
+  });
   const old = check(preflight(info, { ...DEVICE_16K, sdk_int: 23, min_target_sdk: 23 }), 'MIN_SDK_TOO_HIGH');
   expect(old).toMatchObject({ status: 'reject', details: { minSdk: 24, sdkInt: 23 } });
   expect(old.message).toMatch(/needs Android API 24.*runs API 23/);
@@ -202,7 +263,10 @@ test('VERSION_DOWNGRADE rejects an older versionCode unless the install allows i
   const installedV2 = { certSha256: v2.signing.certSha256, versionCode: v2.versionCode };
   expect(check(preflight(v2, DEVICE_16K, { ...installedV2, versionCode: 1 }), 'VERSION_DOWNGRADE').status).toBe('ok');
   const down = preflight(v1, DEVICE_16K, installedV2);
-  expect(check(down, 'VERSION_DOWNGRADE')).toMatchObject({ status: 'reject', details: { versionCode: 1, installedVersionCode: 2, allowDowngrade: false } });
+  expect(check(down, 'VERSION_DOWNGRADE')).toMatchObject({
+    status: 'reject',
+    details: { versionCode: 1, installedVersionCode: 2, allowDowngrade: false },
+  });
   expect(down.installable).toBe(false);
   const allowed = preflight(v1, DEVICE_16K, installedV2, { allowDowngrade: true });
   expect(check(allowed, 'VERSION_DOWNGRADE').status).toBe('warn');
@@ -214,7 +278,9 @@ test('SIGNATURE_INVALID: an ApkInfo whose signature failed is refused, with the 
   const info = await inspectApk(fixture('notes.apk'));
   expect(check(preflight(info, DEVICE_16K), 'SIGNATURE_INVALID').status).toBe('ok');
   info.apks[0]!.signing.verified = false;
-  info.apks[0]!.signing.problems = ['v2 signer 1: the chunked-sha256 digest of the APK\'s contents does not match the signed one: the APK was modified after signing'];
+  info.apks[0]!.signing.problems = [
+    "v2 signer 1: the chunked-sha256 digest of the APK's contents does not match the signed one: the APK was modified after signing",
+  ];
   const c = check(preflight(info, DEVICE_16K), 'SIGNATURE_INVALID');
   expect(c.status).toBe('reject');
   expect(c.message).toMatch(/base: the signature does not verify \(v2 signer 1: .*modified after signing\)/);

@@ -29,7 +29,9 @@ type AdbkitManifest = {
   };
 };
 async function adbkitManifest(path: string): Promise<AdbkitManifest> {
-  const ApkReader = require('@devicefarmer/adbkit-apkreader') as { open(p: string): Promise<{ readManifest(): Promise<AdbkitManifest> }> };
+  const ApkReader = require('@devicefarmer/adbkit-apkreader') as {
+    open(p: string): Promise<{ readManifest(): Promise<AdbkitManifest> }>;
+  };
   return (await ApkReader.open(path)).readManifest();
 }
 
@@ -58,9 +60,24 @@ test.describe('APKs shipped in npm packages', () => {
       expect(m.minSdk).toBe(ref.usesSdk.minSdkVersion ?? 1);
       expect(m.targetSdk).toBe(ref.usesSdk.targetSdkVersion ?? m.minSdk);
       const names = (xs: Array<{ name: string }>) => xs.map((x) => fqcn(ref.package, x.name)).sort();
-      expect(m.activities.filter((a) => !a.alias).map((a) => a.name).sort()).toEqual(names(ref.application.activities));
-      expect(m.activities.filter((a) => a.alias).map((a) => a.name).sort()).toEqual(names(ref.application.activityAliases));
-      expect(m.activities.filter((a) => a.launcher).map((a) => a.name).sort()).toEqual(names(ref.application.launcherActivities));
+      expect(
+        m.activities
+          .filter((a) => !a.alias)
+          .map((a) => a.name)
+          .sort(),
+      ).toEqual(names(ref.application.activities));
+      expect(
+        m.activities
+          .filter((a) => a.alias)
+          .map((a) => a.name)
+          .sort(),
+      ).toEqual(names(ref.application.activityAliases));
+      expect(
+        m.activities
+          .filter((a) => a.launcher)
+          .map((a) => a.name)
+          .sort(),
+      ).toEqual(names(ref.application.launcherActivities));
       expect(m.services.map((s) => s.name).sort()).toEqual(names(ref.application.services));
       expect(m.receivers.map((s) => s.name).sort()).toEqual(names(ref.application.receivers));
       expect(m.providers.map((s) => s.name).sort()).toEqual(names(ref.application.providers));

@@ -16,7 +16,8 @@ async function bundleFiles(): Promise<{ base: ApkFile; feature: ApkFile; config:
   const base = info.apks.find((f) => f.manifest.split.name === null)!;
   const feature = info.apks.find((f) => f.manifest.split.isFeatureSplit)!;
   const cfg = info.apks.find((f) => f.manifest.split.name?.startsWith('config.'))!;
-  const config = (name: string): ApkFile => structuredClone({ ...cfg, manifest: { ...cfg.manifest, split: { ...cfg.manifest.split, name } } });
+  const config = (name: string): ApkFile =>
+    structuredClone({ ...cfg, manifest: { ...cfg.manifest, split: { ...cfg.manifest.split, name } } });
   return { base, feature, config };
 }
 
@@ -24,15 +25,42 @@ const names = (files: ApkFile[]) => files.map((f) => f.manifest.split.name ?? 'b
 
 test('ABI, density and language splits: one ABI, the closest density, the device languages', async () => {
   const { base, feature, config } = await bundleFiles();
-  const all = [base, feature, ...['arm64_v8a', 'x86_64', 'armeabi_v7a', 'mdpi', 'xhdpi', 'xxhdpi', 'xxxhdpi', 'en', 'de', 'fr', 'etc2'].map((v) => config(`config.${v}`))];
+  const all = [
+    base,
+    feature,
+    ...['arm64_v8a', 'x86_64', 'armeabi_v7a', 'mdpi', 'xhdpi', 'xxhdpi', 'xxxhdpi', 'en', 'de', 'fr', 'etc2'].map((v) =>
+      config(`config.${v}`),
+    ),
+  ];
   const phone = selectSplits(all, { abis: ['arm64-v8a', 'armeabi-v7a'], density: 420, locales: ['de-DE', 'en-US'] });
-  expect(names(phone.files)).toEqual(['base', names([feature])[0], 'config.arm64_v8a', 'config.xxhdpi', 'config.en', 'config.de', 'config.etc2']);
-  expect(phone.choices.find((c) => c.split === 'config.x86_64')).toMatchObject({ chosen: false, reason: expect.stringMatching(/prefers arm64-v8a/) });
-  expect(phone.choices.find((c) => c.split === 'config.xhdpi')).toMatchObject({ chosen: false, reason: expect.stringMatching(/480 dpi is closer/) });
+  expect(names(phone.files)).toEqual([
+    'base',
+    names([feature])[0],
+    'config.arm64_v8a',
+    'config.xxhdpi',
+    'config.en',
+    'config.de',
+    'config.etc2',
+  ]);
+  expect(phone.choices.find((c) => c.split === 'config.x86_64')).toMatchObject({
+    chosen: false,
+    reason: expect.stringMatching(/prefers arm64-v8a/),
+  });
+  expect(phone.choices.find((c) => c.split === 'config.xhdpi')).toMatchObject({
+    chosen: false,
+    reason: expect.stringMatching(/480 dpi is closer/),
+  });
   expect(phone.choices.find((c) => c.split === 'config.fr')!.chosen).toBe(false);
 
   const emulator = selectSplits(all, { abis: ['x86_64', 'x86'], density: 120, locales: ['fr'] });
-  expect(names(emulator.files)).toEqual(['base', names([feature])[0], 'config.x86_64', 'config.mdpi', 'config.fr', 'config.etc2']);
+  expect(names(emulator.files)).toEqual([
+    'base',
+    names([feature])[0],
+    'config.x86_64',
+    'config.mdpi',
+    'config.fr',
+    'config.etc2',
+  ]);
   // Denser than every split: the highest one.
   expect(names(selectSplits(all, { abis: ['x86_64'], density: 800 }).files)).toContain('config.xxxhdpi');
 });
@@ -52,7 +80,13 @@ test('space_install_apk of a bundle lists the APKs installed and each config spl
   const r = await s.ok('space_install_apk', { space_id, apk_paths: [apk('split.apks')] });
   expect(r.installed_apks![0]).toBe('base');
   expect(r.installed_apks).toContain('config.x86_64');
-  expect(r.splits).toEqual([{ split: 'config.x86_64', chosen: true, reason: expect.stringMatching(/x86_64 is the device's most preferred ABI/) }]);
+  expect(r.splits).toEqual([
+    {
+      split: 'config.x86_64',
+      chosen: true,
+      reason: expect.stringMatching(/x86_64 is the device's most preferred ABI/),
+    },
+  ]);
   const info = await s.ok('runtime_info', {});
   expect(info.extensions).toContain('split_selection');
 });

@@ -6,8 +6,23 @@
 import { crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
 import { buildZip } from './zip-builder.js';
 
-type Entry = { name: string; cd: number; local: number; method: number; compressedSize: number; nameLen: number; extraLen: number; commentLen: number };
-export type ZipLayout = { cdOffset: number; cdSize: number; eocd: number; signingBlock: number | null; entries: Entry[] };
+type Entry = {
+  name: string;
+  cd: number;
+  local: number;
+  method: number;
+  compressedSize: number;
+  nameLen: number;
+  extraLen: number;
+  commentLen: number;
+};
+export type ZipLayout = {
+  cdOffset: number;
+  cdSize: number;
+  eocd: number;
+  signingBlock: number | null;
+  entries: Entry[];
+};
 
 export function layout(buf: Buffer): ZipLayout {
   const eocd = buf.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
@@ -19,7 +34,16 @@ export function layout(buf: Buffer): ZipLayout {
     const nameLen = buf.readUInt16LE(p + 28);
     const extraLen = buf.readUInt16LE(p + 30);
     const commentLen = buf.readUInt16LE(p + 32);
-    entries.push({ name: buf.toString('utf8', p + 46, p + 46 + nameLen), cd: p, local: buf.readUInt32LE(p + 42), method: buf.readUInt16LE(p + 10), compressedSize: buf.readUInt32LE(p + 20), nameLen, extraLen, commentLen });
+    entries.push({
+      name: buf.toString('utf8', p + 46, p + 46 + nameLen),
+      cd: p,
+      local: buf.readUInt32LE(p + 42),
+      method: buf.readUInt16LE(p + 10),
+      compressedSize: buf.readUInt32LE(p + 20),
+      nameLen,
+      extraLen,
+      commentLen,
+    });
     p += 46 + nameLen + extraLen + commentLen;
   }
   const magic = buf.toString('latin1', cdOffset - 16, cdOffset) === 'APK Sig Block 42';
@@ -60,7 +84,9 @@ export function tamperCompressedEntry(apk: Buffer, name: string): Buffer {
   const l = layout(apk);
   const target = entry(l, name);
   if (target.method !== 8) throw new Error(`tamper: ${name} is not deflated`);
-  const content = Buffer.from(inflateRawSync(apk.subarray(dataStart(apk, target), dataStart(apk, target) + target.compressedSize)));
+  const content = Buffer.from(
+    inflateRawSync(apk.subarray(dataStart(apk, target), dataStart(apk, target) + target.compressedSize)),
+  );
   content[Math.floor(content.length / 2)]! ^= 0x01;
   const data = deflateRawSync(content, { level: 9 });
   const byLocal = [...l.entries].sort((a, b) => a.local - b.local);
@@ -162,19 +188,29 @@ export function unprotectedRanges(apk: Buffer): Array<[number, number]> {
 /** The APK with its v1 signature files removed (and no signing block): ready to be signed again. */
 export function withoutSignature(apk: Buffer): Buffer {
   const l = layout(apk);
-  return buildZip(l.entries.filter((e) => !e.name.startsWith('META-INF/')).map((e) => {
-    const raw = apk.subarray(dataStart(apk, e), dataStart(apk, e) + e.compressedSize);
-    return { name: e.name, data: e.method === 8 ? Buffer.from(inflateRawSync(raw)) : Buffer.from(raw), store: e.method === 0 };
-  }));
+  return buildZip(
+    l.entries
+      .filter((e) => !e.name.startsWith('META-INF/'))
+      .map((e) => {
+        const raw = apk.subarray(dataStart(apk, e), dataStart(apk, e) + e.compressedSize);
+        return {
+          name: e.name,
+          data: e.method === 8 ? Buffer.from(inflateRawSync(raw)) : Buffer.from(raw),
+          store: e.method === 0,
+        };
+      }),
+  );
 }
 
 /** Every entry re-zipped (no signing block), with one byte of `name`'s content flipped at `at`. */
 export function tamperEntryContent(apk: Buffer, name: string, at: number): Buffer {
   const l = layout(apk);
-  return buildZip(l.entries.map((e) => {
-    const raw = apk.subarray(dataStart(apk, e), dataStart(apk, e) + e.compressedSize);
-    const data = e.method === 8 ? Buffer.from(inflateRawSync(raw)) : Buffer.from(raw);
-    if (e.name === name) data[at]! ^= 0x01;
-    return { name: e.name, data, store: e.method === 0 };
-  }));
+  return buildZip(
+    l.entries.map((e) => {
+      const raw = apk.subarray(dataStart(apk, e), dataStart(apk, e) + e.compressedSize);
+      const data = e.method === 8 ? Buffer.from(inflateRawSync(raw)) : Buffer.from(raw);
+      if (e.name === name) data[at]! ^= 0x01;
+      return { name: e.name, data, store: e.method === 0 };
+    }),
+  );
 }

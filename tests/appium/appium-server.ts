@@ -58,10 +58,22 @@ async function freePort(): Promise<number> {
  * (NODE_OPTIONS removed), the drivers of `opts.home` (default: the project's APPIUM_HOME, with
  * the drivers installed first).
  */
-export async function startAppium(opts: { allowInsecure?: string[]; env?: Record<string, string>; home?: string } = {}): Promise<AppiumServer> {
+export async function startAppium(
+  opts: { allowInsecure?: string[]; env?: Record<string, string>; home?: string } = {},
+): Promise<AppiumServer> {
   if (!opts.home) await ensureDrivers();
   const port = await freePort();
-  const args = [APPIUM, 'server', '--address', '127.0.0.1', '--port', String(port), '--log-level', 'warn', '--log-no-colors'];
+  const args = [
+    APPIUM,
+    'server',
+    '--address',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--log-level',
+    'warn',
+    '--log-no-colors',
+  ];
   if (opts.allowInsecure?.length) args.push('--allow-insecure', opts.allowInsecure.join(','));
   const env: NodeJS.ProcessEnv = { ...homeEnv(opts.home ?? APPIUM_HOME), ...opts.env };
   delete env.NESTWRIGHT_SIM_URL;
@@ -74,7 +86,10 @@ export async function startAppium(opts: { allowInsecure?: string[]; env?: Record
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`appium exited with ${child.exitCode}:\n${out}`);
-    const up = await fetch(`${url}/status`).then((r) => r.ok, () => false);
+    const up = await fetch(`${url}/status`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (up) break;
     if (Date.now() > deadline) {
       child.kill();

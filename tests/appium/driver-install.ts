@@ -44,7 +44,8 @@ function newestSource(): number {
       if (e.name === 'node_modules' || e.name === 'dist') continue;
       const p = path.join(dir, e.name);
       if (e.isDirectory()) walk(p);
-      else if (/\.(ts|mjs|json)$/.test(e.name) && !e.name.endsWith('.test.ts')) newest = Math.max(newest, statSync(p).mtimeMs);
+      else if (/\.(ts|mjs|json)$/.test(e.name) && !e.name.endsWith('.test.ts'))
+        newest = Math.max(newest, statSync(p).mtimeMs);
     }
   };
   walk(path.join(ROOT, 'device-runtime'));
@@ -60,13 +61,23 @@ let packed: Promise<string> | null = null;
  */
 export function packDriver(): Promise<string> {
   packed ??= withLock(path.join(ROOT, '.nestwright', 'appium-driver.lock'), async () => {
-    const manifest = JSON.parse(readFileSync(path.join(DRIVER_DIR, 'package.json'), 'utf8')) as { name: string; version: string };
+    const manifest = JSON.parse(readFileSync(path.join(DRIVER_DIR, 'package.json'), 'utf8')) as {
+      name: string;
+      version: string;
+    };
     const tarball = path.join(PACKED_DIR, `${manifest.name}-${manifest.version}.tgz`);
-    const fresh = existsSync(tarball) && existsSync(path.join(DRIVER_DIR, 'dist/appium-driver/index.js')) && statSync(tarball).mtimeMs > newestSource();
+    const fresh =
+      existsSync(tarball) &&
+      existsSync(path.join(DRIVER_DIR, 'dist/appium-driver/index.js')) &&
+      statSync(tarball).mtimeMs > newestSource();
     if (!fresh) {
       mkdirSync(PACKED_DIR, { recursive: true });
       rmSync(tarball, { force: true });
-      await run('npm', ['pack', '--pack-destination', PACKED_DIR], { cwd: DRIVER_DIR, timeout: 600_000, maxBuffer: 64 * 1024 * 1024 });
+      await run('npm', ['pack', '--pack-destination', PACKED_DIR], {
+        cwd: DRIVER_DIR,
+        timeout: 600_000,
+        maxBuffer: 64 * 1024 * 1024,
+      });
       if (!existsSync(tarball)) throw new Error(`npm pack in ${DRIVER_DIR} did not write ${tarball}`);
     }
     return tarball;
@@ -87,7 +98,12 @@ export function freshHome(home: string): NodeJS.ProcessEnv {
 }
 
 export function homeEnv(home: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, APPIUM_HOME: home, npm_config_prefix: path.join(home, '.npm-global'), npm_config_offline: 'true' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    APPIUM_HOME: home,
+    npm_config_prefix: path.join(home, '.npm-global'),
+    npm_config_offline: 'true',
+  };
   delete env.NODE_OPTIONS;
   return env;
 }
@@ -95,18 +111,29 @@ export function homeEnv(home: string): NodeJS.ProcessEnv {
 /** `appium driver install --source=local <dir>`, as a user types it; its output. */
 export async function installLocal(home: string, dir: string): Promise<string> {
   mkdirSync(path.join(home, '.npm-global', 'lib'), { recursive: true });
-  const r = await run(process.execPath, [APPIUM, 'driver', 'install', '--source=local', dir], { env: homeEnv(home), timeout: 300_000 });
+  const r = await run(process.execPath, [APPIUM, 'driver', 'install', '--source=local', dir], {
+    env: homeEnv(home),
+    timeout: 300_000,
+  });
   return r.stdout + r.stderr;
 }
 
 /** `npm install --prefix <APPIUM_HOME> <tarball>`: the packed driver, which Appium finds there. */
 export async function installTarball(home: string, tarball: string): Promise<string> {
-  const r = await run('npm', ['install', '--prefix', home, '--no-audit', '--no-fund', tarball], { env: homeEnv(home), timeout: 600_000 });
+  const r = await run('npm', ['install', '--prefix', home, '--no-audit', '--no-fund', tarball], {
+    env: homeEnv(home),
+    timeout: 600_000,
+  });
   return r.stdout + r.stderr;
 }
 
 /** What `appium driver list --installed --json` says of the drivers in `home`. */
-export async function installedDrivers(home: string): Promise<Record<string, { pkgName: string; installType: string; installPath: string; version: string }>> {
-  const r = await run(process.execPath, [APPIUM, 'driver', 'list', '--installed', '--json'], { env: homeEnv(home), timeout: 120_000 });
+export async function installedDrivers(
+  home: string,
+): Promise<Record<string, { pkgName: string; installType: string; installPath: string; version: string }>> {
+  const r = await run(process.execPath, [APPIUM, 'driver', 'list', '--installed', '--json'], {
+    env: homeEnv(home),
+    timeout: 120_000,
+  });
   return JSON.parse(r.stdout.slice(r.stdout.indexOf('{')));
 }

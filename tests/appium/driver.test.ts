@@ -37,7 +37,13 @@ test('the notes flow as a plain WebdriverIO test', async ({ open }) => {
 
   // Long press (W3C actions held 800 ms) opens the row's menu; Delete asks first.
   const row = await b.$('//*[@text="Buy oat milk"]').getLocation();
-  await b.action('pointer', { parameters: { pointerType: 'touch' } }).move({ x: row.x + 10, y: row.y + 10 }).down().pause(800).up().perform();
+  await b
+    .action('pointer', { parameters: { pointerType: 'touch' } })
+    .move({ x: row.x + 10, y: row.y + 10 })
+    .down()
+    .pause(800)
+    .up()
+    .perform();
   await b.$('android=new UiSelector().text("Delete")').click();
   await b.$('//*[@text=\'"Buy oat milk" will be deleted.\']').waitForDisplayed();
   await b.$('//android.widget.Button[@text="Delete"]').click();
@@ -70,7 +76,12 @@ test('page source is UiAutomator2 XML: an XML parser and xpath find what the dri
   const doc = new DOMParser().parseFromString(source, 'text/xml');
   const select = (expr: string) => xpath.select(expr, doc as unknown as Node) as Element[];
   expect(select('/hierarchy')[0].getAttribute('width')).toBe('1080');
-  const exprs = ['//android.widget.Button', '//*[@clickable="true"]', '//*[@resource-id="com.nestwright.notes:id/note_title"]', '//android.widget.TextView[contains(@text, "a")]'];
+  const exprs = [
+    '//android.widget.Button',
+    '//*[@clickable="true"]',
+    '//*[@resource-id="com.nestwright.notes:id/note_title"]',
+    '//android.widget.TextView[contains(@text, "a")]',
+  ];
   for (const expr of exprs) {
     const fromXml = select(expr).map((e) => `${e.getAttribute('text')}|${e.getAttribute('bounds')}`);
     const fromDriver = await b.$$(expr).map(async (e) => `${await e.getText()}|${await e.getAttribute('bounds')}`);
@@ -79,7 +90,26 @@ test('page source is UiAutomator2 XML: an XML parser and xpath find what the dri
   }
   const save = select('//*[@content-desc="Search notes"]')[0];
   expect(save.tagName).toBe('android.widget.ImageButton');
-  for (const attr of ['index', 'package', 'class', 'text', 'resource-id', 'content-desc', 'checkable', 'checked', 'clickable', 'enabled', 'focusable', 'focused', 'long-clickable', 'password', 'scrollable', 'selected', 'bounds', 'displayed']) {
+  for (const attr of [
+    'index',
+    'package',
+    'class',
+    'text',
+    'resource-id',
+    'content-desc',
+    'checkable',
+    'checked',
+    'clickable',
+    'enabled',
+    'focusable',
+    'focused',
+    'long-clickable',
+    'password',
+    'scrollable',
+    'selected',
+    'bounds',
+    'displayed',
+  ]) {
     expect(save.hasAttribute(attr), attr).toBe(true);
   }
   const el = b.$('~Search notes');
@@ -115,7 +145,13 @@ test('app management, keys, deep links, screenshot and logcat', async ({ open })
 });
 
 test.describe('W3C errors', () => {
-  const errorOf = (p: Promise<unknown>) => p.then(() => { throw new Error('expected an error'); }, (e: Error) => e);
+  const errorOf = (p: Promise<unknown>) =>
+    p.then(
+      () => {
+        throw new Error('expected an error');
+      },
+      (e: Error) => e,
+    );
 
   test('an unknown capability is refused with the nearest known name', async ({ open }) => {
     const e = await errorOf(open({ 'nestspace:instnace': 'new' }));
@@ -127,7 +163,9 @@ test.describe('W3C errors', () => {
     const bad = await errorOf(b.findElement('xpath', '//*[@text='));
     expect(bad.name).toBe('invalid selector');
     expect(bad.message).toContain('xpath "//*[@text=" is not a valid XPath 1.0 expression');
-    const ui = await errorOf(b.findElement('-android uiautomator', 'new UiScrollable(new UiSelector()).scrollIntoView(1)'));
+    const ui = await errorOf(
+      b.findElement('-android uiautomator', 'new UiScrollable(new UiSelector()).scrollIntoView(1)'),
+    );
     expect(ui.name).toBe('invalid selector');
     expect(ui.message).toMatch(/UiScrollable is not supported/);
     const method = await errorOf(b.findElement('-android uiautomator', 'new UiSelector().textMatches("a.*")'));
@@ -148,7 +186,10 @@ test.describe('W3C errors', () => {
     expect(e.message).toMatch(/no longer on screen/);
   });
 
-  test('a deleted session answers invalid session id; the shell needs the server to allow it', async ({ open, appium }) => {
+  test('a deleted session answers invalid session id; the shell needs the server to allow it', async ({
+    open,
+    appium,
+  }) => {
     const b = await open();
     const shell = await errorOf(b.execute('mobile: shell', { command: 'ls' }));
     expect(shell.message).toMatch(/--allow-insecure=nestspace:adb_shell/);

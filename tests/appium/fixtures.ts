@@ -10,7 +10,10 @@ export type Browser = Awaited<ReturnType<typeof remote>>;
  * can take minutes). `open(caps)`: a WebdriverIO 9 session against it, deleted when the test
  * ends if the test has not done so.
  */
-export const test = base.extend<{ open: (extra?: Record<string, unknown>) => Promise<Browser> }, { appium: AppiumServer }>({
+export const test = base.extend<
+  { open: (extra?: Record<string, unknown>) => Promise<Browser> },
+  { appium: AppiumServer }
+>({
   appium: [
     async ({}, use) => {
       const server = await startAppium();
@@ -22,7 +25,14 @@ export const test = base.extend<{ open: (extra?: Record<string, unknown>) => Pro
   open: async ({ appium }, use) => {
     const sessions: Browser[] = [];
     await use(async (extra = {}) => {
-      const b = await remote({ hostname: '127.0.0.1', port: appium.port, logLevel: 'silent', connectionRetryCount: 0, waitforTimeout: 5_000, capabilities: notesCaps(extra) as never });
+      const b = await remote({
+        hostname: '127.0.0.1',
+        port: appium.port,
+        logLevel: 'silent',
+        connectionRetryCount: 0,
+        waitforTimeout: 5_000,
+        capabilities: notesCaps(extra) as never,
+      });
       sessions.push(b);
       return b;
     });

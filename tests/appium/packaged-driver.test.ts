@@ -4,7 +4,15 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { remote } from 'webdriverio';
 import { notesCaps, startAppium, type AppiumServer } from './appium-server.js';
-import { DRIVER_DIR, freshHome, installedDrivers, installLocal, installTarball, packDriver, ROOT } from './driver-install.js';
+import {
+  DRIVER_DIR,
+  freshHome,
+  installedDrivers,
+  installLocal,
+  installTarball,
+  packDriver,
+  ROOT,
+} from './driver-install.js';
 import type { Browser } from './fixtures.js';
 
 /**
@@ -26,11 +34,19 @@ const homeOf = (what: string) => {
 test.afterAll(() => {
   if (!process.env.NESTWRIGHT_KEEP_INLINE) for (const home of homes) rmSync(home, { recursive: true, force: true });
 });
-const errorOf = (p: Promise<unknown>) => p.then(() => { throw new Error('expected an error'); }, (e: Error) => e);
+const errorOf = (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error('expected an error');
+    },
+    (e: Error) => e,
+  );
 
 /** Every file under `dir`, relative to it. */
 function filesIn(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
 }
 
 /** One session's Notes flow through every finder, typing and clicking; its page source at the end. */
@@ -45,7 +61,15 @@ async function notesFlow(b: Browser, title: string): Promise<string> {
 }
 
 async function twoSessionsAtOnce(server: AppiumServer): Promise<void> {
-  const open = () => remote({ hostname: '127.0.0.1', port: server.port, logLevel: 'silent', connectionRetryCount: 0, waitforTimeout: 10_000, capabilities: notesCaps() as never });
+  const open = () =>
+    remote({
+      hostname: '127.0.0.1',
+      port: server.port,
+      logLevel: 'silent',
+      connectionRetryCount: 0,
+      waitforTimeout: 10_000,
+      capabilities: notesCaps() as never,
+    });
   const sessions = await Promise.all([open(), open()]);
   try {
     const caps = sessions.map((s) => s.capabilities as Record<string, string>);
@@ -87,14 +111,23 @@ test('the packed driver, installed from its tarball into a fresh APPIUM_HOME, se
   const { nestspace } = await installedDrivers(home);
   expect(nestspace).toMatchObject({ pkgName: 'appium-nestspace-driver', installType: 'npm' });
   const installed = nestspace.installPath;
-  expect(path.relative(home, installed), 'a copy in the home, not a link to the sources').toBe(path.join('node_modules', 'appium-nestspace-driver'));
-  const manifest = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8')) as { main: string; types: string };
+  expect(path.relative(home, installed), 'a copy in the home, not a link to the sources').toBe(
+    path.join('node_modules', 'appium-nestspace-driver'),
+  );
+  const manifest = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8')) as {
+    main: string;
+    types: string;
+  };
   expect(manifest.main).toMatch(/\.js$/);
   const own = filesIn(installed).filter((f) => !f.startsWith(`node_modules${path.sep}`));
-  expect(own.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')), 'no TypeScript sources in the package').toEqual([]);
+  expect(
+    own.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')),
+    'no TypeScript sources in the package',
+  ).toEqual([]);
   expect(own).toContain(manifest.types.replace(/^\.\//, ''));
   // Its npm dependencies came out of the tarball (bundled), so the offline install had them.
-  for (const dep of ['zod', '@modelcontextprotocol/sdk', '@xmldom/xmldom', 'xpath']) expect(filesIn(path.join(installed, 'node_modules', dep))).toContain('package.json');
+  for (const dep of ['zod', '@modelcontextprotocol/sdk', '@xmldom/xmldom', 'xpath'])
+    expect(filesIn(path.join(installed, 'node_modules', dep))).toContain('package.json');
 
   const server = await startAppium({ home });
   try {

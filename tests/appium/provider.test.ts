@@ -14,7 +14,14 @@ import { expect, test } from './fixtures.js';
  * changed. The reset isolation (what runs on a UiAutomator2 farm) is exercised against the
  * same server, through the commands it would send there.
  */
-async function runExample(device: Record<string, unknown>, args: string[]): Promise<{ code: number; stats: { expected: number; unexpected: number; flaky: number; skipped: number }; out: string }> {
+async function runExample(
+  device: Record<string, unknown>,
+  args: string[],
+): Promise<{
+  code: number;
+  stats: { expected: number; unexpected: number; flaky: number; skipped: number };
+  out: string;
+}> {
   const dir = path.join(ROOT, 'test-results', 'appium-provider', randomUUID().slice(0, 8));
   await mkdir(dir, { recursive: true });
   await writeFile(
@@ -23,7 +30,11 @@ async function runExample(device: Record<string, unknown>, args: string[]): Prom
 export default { ...base, testDir: '../../../specs', outputDir: './out', reporter: [['json']], use: { ...base.use, deviceOptions: ${JSON.stringify(device)} } };
 `,
   );
-  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', dir, ...args], { cwd: ROOT, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', dir, ...args],
+    { cwd: ROOT, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
   let err = '';
   child.stdout.setEncoding('utf8');
@@ -41,7 +52,11 @@ export default { ...base, testDir: '../../../specs', outputDir: './out', reporte
   const failures: string[] = [];
   const walk = (s: any) => {
     for (const c of s.suites ?? []) walk(c);
-    for (const spec of s.specs ?? []) for (const t of spec.tests) for (const r of t.results) if (r.status !== t.expectedStatus && r.status !== 'skipped') failures.push(`${spec.title}: ${r.error?.message?.slice(0, 600)}`);
+    for (const spec of s.specs ?? [])
+      for (const t of spec.tests)
+        for (const r of t.results)
+          if (r.status !== t.expectedStatus && r.status !== 'skipped')
+            failures.push(`${spec.title}: ${r.error?.message?.slice(0, 600)}`);
   };
   for (const s of report.suites ?? []) walk(s);
   return { code, stats: report.stats, out: failures.join('\n\n') };
@@ -58,20 +73,38 @@ test('the example suite passes through the appium provider (a fresh instance per
   expect(r.code).toBe(0);
 });
 
-test('reset isolation (any Appium driver): data cleared per test, so a test never sees the last one\'s notes', async ({ appium }) => {
+test("reset isolation (any Appium driver): data cleared per test, so a test never sees the last one's notes", async ({
+  appium,
+}) => {
   test.setTimeout(300_000);
-  const r = await runExample({ provider: 'appium', url: appium.url, capabilities: CAPS, isolation: 'reset' }, ['--workers=1', 'notes.spec.ts']);
+  const r = await runExample({ provider: 'appium', url: appium.url, capabilities: CAPS, isolation: 'reset' }, [
+    '--workers=1',
+    'notes.spec.ts',
+  ]);
   expect(r.out).toBe('');
   expect(r.stats.unexpected).toBe(0);
   expect(r.stats.expected).toBe(6);
 });
 
 test('bad appium settings fail with the code and what to check', async ({ appium }) => {
-  const errorOf = (p: Promise<unknown>) => p.then(() => { throw new Error('expected an error'); }, (e: DeviceError) => e);
-  const conn = await connectDevice({ provider: 'appium', url: appium.url, capabilities: { ...CAPS, 'nestspace:instnace': 'new' } });
+  const errorOf = (p: Promise<unknown>) =>
+    p.then(
+      () => {
+        throw new Error('expected an error');
+      },
+      (e: DeviceError) => e,
+    );
+  const conn = await connectDevice({
+    provider: 'appium',
+    url: appium.url,
+    capabilities: { ...CAPS, 'nestspace:instnace': 'new' },
+  });
   const c = conn.client;
   const space = await c.call('space_create', { name: 'bad caps' });
-  const { package: pkg } = await c.call('space_install_apk', { space_id: space.space_id, apk_paths: ['fixtures/apks/notes.apk'] });
+  const { package: pkg } = await c.call('space_install_apk', {
+    space_id: space.space_id,
+    apk_paths: ['fixtures/apks/notes.apk'],
+  });
   const e = await errorOf(c.call('space_launch', { space_id: space.space_id, package: pkg, instance: 'new' }));
   expect(e.code).toBe('INVALID_ARGUMENT');
   expect(e.message).toMatch(/session not created.*unknown capability 'nestspace:instnace'/s);

@@ -18,7 +18,12 @@ const SESSIONS = Number(process.env.NESTWRIGHT_ABANDONED_SESSIONS ?? 1000);
 test.describe.configure({ timeout: 120_000 + SESSIONS * 150 });
 const IDLE_MS = 8_000;
 
-interface Measure { heapUsed: number; rss: number; external: number; sessions: number }
+interface Measure {
+  heapUsed: number;
+  rss: number;
+  external: number;
+  sessions: number;
+}
 
 function ask(child: ChildProcess): Promise<Measure> {
   return new Promise((resolve) => {
@@ -51,17 +56,36 @@ test(`${SESSIONS} abandoned MCP sessions: reclaimed when idle, session count and
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   try {
-    const { url, token } = await new Promise<{ url: string; token: string }>((resolve) => child.once('message', (m) => resolve(m as never)));
-    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` };
+    const { url, token } = await new Promise<{ url: string; token: string }>((resolve) =>
+      child.once('message', (m) => resolve(m as never)),
+    );
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${token}`,
+    };
     const post = async (body: unknown, sid?: string): Promise<Response> => {
-      const res = await fetch(url, { method: 'POST', headers: sid ? { ...headers, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' } : headers, body: JSON.stringify(body) });
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: sid ? { ...headers, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' } : headers,
+        body: JSON.stringify(body),
+      });
       await res.text();
       expect(res.status, `POST ${JSON.stringify(body).slice(0, 60)}`).toBeLessThan(300);
       return res;
     };
     /** One abandoned session: opened, used, never deleted. */
     const open = async (i: number) => {
-      const init = await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: `abandoner-${i}`, version: '0' } } });
+      const init = await post({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: `abandoner-${i}`, version: '0' },
+        },
+      });
       const sid = init.headers.get('mcp-session-id')!;
       expect(sid).toBeTruthy();
       // Every tenth goes on as a client does before it wanders off; the rest stop at initialize.
@@ -72,9 +96,11 @@ test(`${SESSIONS} abandoned MCP sessions: reclaimed when idle, session count and
     };
     const flood = async (n: number) => {
       let next = 0;
-      await Promise.all(Array.from({ length: 8 }, async () => {
-        while (next < n) await open(next++);
-      }));
+      await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          while (next < n) await open(next++);
+        }),
+      );
     };
 
     // Warm-up: what the first sessions load (modules, compiled code) is not a leak.
@@ -100,6 +126,12 @@ test(`${SESSIONS} abandoned MCP sessions: reclaimed when idle, session count and
     expect(ratio).toBeLessThan(1.1);
   } finally {
     child.send('stop');
-    await new Promise((r) => { child.once('exit', r); setTimeout(() => { child.kill('SIGKILL'); r(null); }, 5_000); });
+    await new Promise((r) => {
+      child.once('exit', r);
+      setTimeout(() => {
+        child.kill('SIGKILL');
+        r(null);
+      }, 5_000);
+    });
   }
 });

@@ -64,7 +64,10 @@ test('SIGKILL with calls in flight: all fail with DEVICE_DISCONNECTED, a restart
     const next = await clients[0]!.call('space_list', {}).catch((e: unknown) => e);
     expect((next as DeviceError).code).toBe('DEVICE_DISCONNECTED');
 
-    const state = JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')) as { version: number; spaces: Array<{ id?: string; name: string }> };
+    const state = JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')) as {
+      version: number;
+      spaces: Array<{ id?: string; name: string }>;
+    };
     expect(state.version).toBe(1);
     const again = await spawnSim(['--port', '0', '--state-dir', dir]);
     try {
@@ -96,7 +99,9 @@ test(`SIGKILL during state writes, ${KILLS} times: state.json always parses and 
       for (let i = 0; !stop; i++) {
         const name = `r${round}-s${i}`;
         created.add(name);
-        await c.call('space_create', { name }).catch(() => { stop = true; });
+        await c.call('space_create', { name }).catch(() => {
+          stop = true;
+        });
       }
     })();
     await new Promise((r) => setTimeout(r, 300 + Math.floor(next() * 900)));

@@ -13,7 +13,17 @@
  */
 import { test, expect } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync, chmodSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+  chmodSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { DeviceClient, DeviceError, McpToolTransport } from '../../device-runtime/client/index.js';
 import { NOTES, apk, tempDir } from '../runtime/helpers.js';
@@ -65,7 +75,10 @@ function fillUp(dir: string): string {
 }
 
 /** Change state until the runtime refuses with STORAGE_UNAVAILABLE; returns what it acknowledged first. */
-async function changeUntilRefused(c: DeviceClient, prefix: string): Promise<{ acknowledged: string[]; error: DeviceError }> {
+async function changeUntilRefused(
+  c: DeviceClient,
+  prefix: string,
+): Promise<{ acknowledged: string[]; error: DeviceError }> {
   const acknowledged: string[] = [];
   for (let i = 0; i < 200; i++) {
     const name = `${prefix}-${i}`;
@@ -86,7 +99,13 @@ async function settledState(file: string): Promise<string> {
   return readFileSync(file, 'utf8');
 }
 
-async function refusesAndRecovers(sim: SpawnedSim, stateDir: string, breakIt: () => void, mendIt: () => void, errno: string): Promise<void> {
+async function refusesAndRecovers(
+  sim: SpawnedSim,
+  stateDir: string,
+  breakIt: () => void,
+  mendIt: () => void,
+  errno: string,
+): Promise<void> {
   const c = await connect(sim, stateDir);
   const file = join(stateDir, 'state.json');
   const { space_id } = await c.call('space_create', { name: 'kept' });
@@ -97,13 +116,17 @@ async function refusesAndRecovers(sim: SpawnedSim, stateDir: string, breakIt: ()
 
   breakIt();
   const { acknowledged, error } = await changeUntilRefused(c, errno);
-  expect(error.message).toMatch(/^space_create: STORAGE_UNAVAILABLE: space_create: the simulator cannot save its state to .*state\.json/);
+  expect(error.message).toMatch(
+    /^space_create: STORAGE_UNAVAILABLE: space_create: the simulator cannot save its state to .*state\.json/,
+  );
   expect(error.message).toContain('Nothing was changed');
   expect(error.hint).toMatch(/Free space on that disk or make the directory writable/);
   expect(error.details).toMatchObject({ state_file: file, errno });
   expect(error.retryable).toBe(false);
   // Leased changes are refused the same way; reads go on.
-  await expect(c.call('space_rename', { space_id, name: 'renamed' })).rejects.toMatchObject({ code: 'STORAGE_UNAVAILABLE' });
+  await expect(c.call('space_rename', { space_id, name: 'renamed' })).rejects.toMatchObject({
+    code: 'STORAGE_UNAVAILABLE',
+  });
   expect((await c.call('space_list', {})).spaces.map((s) => s.name)).toContain('kept');
   expect((await c.call('ui_observe', { space_id })).package).toBe(NOTES);
   // state.json is the last complete state, untouched; no temp file is left.
@@ -128,7 +151,13 @@ test('disk full: changes refused with STORAGE_UNAVAILABLE (ENOSPC), reads served
   const sim = await spawnSim(['--port', '0', '--state-dir', stateDir]);
   try {
     let filler = '';
-    await refusesAndRecovers(sim, stateDir, () => (filler = fillUp(fs.dir)), () => rmSync(filler), 'ENOSPC');
+    await refusesAndRecovers(
+      sim,
+      stateDir,
+      () => (filler = fillUp(fs.dir)),
+      () => rmSync(filler),
+      'ENOSPC',
+    );
     // Stopping while the disk is full: the exit says the last changes were not saved, and which state survives.
     const c = await connect(sim, stateDir);
     const before = await settledState(join(stateDir, 'state.json'));
@@ -137,7 +166,9 @@ test('disk full: changes refused with STORAGE_UNAVAILABLE (ENOSPC), reads served
     await c.close().catch(() => {});
     const code = await sim.kill('SIGTERM');
     expect(code).toBe(1);
-    expect(sim.stdout()).toMatch(/stopped, but the last changes were not saved: ENOSPC.*state\.json keeps the last saved state/);
+    expect(sim.stdout()).toMatch(
+      /stopped, but the last changes were not saved: ENOSPC.*state\.json keeps the last saved state/,
+    );
     expect(readFileSync(join(stateDir, 'state.json'), 'utf8')).toBe(before);
   } finally {
     await sim.kill('SIGKILL');
@@ -152,8 +183,22 @@ test('read-only state directory: changes refused with STORAGE_UNAVAILABLE, reads
   const stateDir = join(base, 'state');
   const sim = await spawnSim(['--port', '0', '--state-dir', stateDir]);
   try {
-    if (fs) await refusesAndRecovers(sim, stateDir, () => fs.remount('ro'), () => fs.remount('rw'), 'EROFS');
-    else await refusesAndRecovers(sim, stateDir, () => chmodSync(stateDir, 0o500), () => chmodSync(stateDir, 0o700), 'EACCES');
+    if (fs)
+      await refusesAndRecovers(
+        sim,
+        stateDir,
+        () => fs.remount('ro'),
+        () => fs.remount('rw'),
+        'EROFS',
+      );
+    else
+      await refusesAndRecovers(
+        sim,
+        stateDir,
+        () => chmodSync(stateDir, 0o500),
+        () => chmodSync(stateDir, 0o700),
+        'EACCES',
+      );
   } finally {
     await sim.kill('SIGKILL');
     if (fs) fs.unmount();

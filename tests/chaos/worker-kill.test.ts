@@ -47,12 +47,15 @@ test('a worker killed mid-test: its lease is reclaimed with its idle session, th
   const sim = await spawnSim(['--port', '0', '--state-dir', stateDir, '--slots', '1', '--session-idle-ms', '5000']);
   try {
     const token = readFileSync(path.join(stateDir, 'token'), 'utf8').trim();
-    const run = await runInline({ 'a-killed.spec.ts': KILLED, 'b-others.spec.ts': OTHERS }, {
-      workers: 2,
-      use: `deviceOptions: { provider: 'sim', url: process.env.NW_URL, token: process.env.NW_TOKEN }, actionTimeout: 10_000`,
-      config: 'timeout: 120_000,',
-      env: { NW_URL: sim.url, NW_TOKEN: token, KILLED_SPACE_FILE: killedSpaceFile },
-    });
+    const run = await runInline(
+      { 'a-killed.spec.ts': KILLED, 'b-others.spec.ts': OTHERS },
+      {
+        workers: 2,
+        use: `deviceOptions: { provider: 'sim', url: process.env.NW_URL, token: process.env.NW_TOKEN }, actionTimeout: 10_000`,
+        config: 'timeout: 120_000,',
+        env: { NW_URL: sim.url, NW_TOKEN: token, KILLED_SPACE_FILE: killedSpaceFile },
+      },
+    );
     const report = `${run.stderr}\n${run.results.map((r) => `${r.title}: ${r.status}\n${r.error}`).join('\n')}`;
     const killed = run.result('the worker dies in the middle of this test');
     expect(killed.status, report).toBe('failed');
@@ -64,8 +67,11 @@ test('a worker killed mid-test: its lease is reclaimed with its idle session, th
     const c = new DeviceClient(await McpToolTransport.http(sim.url, token));
     // The dead worker's lease ends with its session, reclaimed 5 s after its last call — whether
     // the other tests ran before the kill or after it (the run may end before the reclaim).
-    const leases = async () => (await c.call('audit_query', { kind: 'lease', space_id: killedSpace, limit: 100 })).entries.map((e) => e.tool);
-    await expect.poll(leases, { timeout: 30_000, message: 'the dead worker\'s lease ends with its idle session' }).toContain('lease.session_end');
+    const leases = async () =>
+      (await c.call('audit_query', { kind: 'lease', space_id: killedSpace, limit: 100 })).entries.map((e) => e.tool);
+    await expect
+      .poll(leases, { timeout: 30_000, message: "the dead worker's lease ends with its idle session" })
+      .toContain('lease.session_end');
     expect(await leases()).toContain('lease.acquire');
     expect(await leases()).not.toContain('lease.release');
     expect((await c.call('session_status', { space_id: killedSpace })).leases).toEqual([]);
@@ -76,7 +82,9 @@ test('a worker killed mid-test: its lease is reclaimed with its idle session, th
     const mine = await Space.create(c, 'after-the-kill');
     const app = await mine.launch(path.resolve('fixtures/apks/notes.apk'));
     expect((await c.call('space_status', { space_id: killedSpace })).running).toEqual([]);
-    const log = (await c.call('sys_logcat', { space_id: killedSpace, max_lines: 1000 })).lines.map((l) => JSON.stringify(l)).join('\n');
+    const log = (await c.call('sys_logcat', { space_id: killedSpace, max_lines: 1000 })).lines
+      .map((l) => JSON.stringify(l))
+      .join('\n');
     expect(log).toMatch(/evicted from slot :c1/);
     await app.close();
     await mine.delete();

@@ -18,11 +18,15 @@ test('in an empty directory init writes everything, and a second run changes not
   const d = dir();
   const first = await init(d);
   expect(first.code).toBe(0);
-  for (const f of ['playwright.config.ts', 'specs/notes.spec.ts', 'apks/notes.apk', 'package.json', '.gitignore']) expect(status(first.steps, f)).toEqual(['wrote']);
+  for (const f of ['playwright.config.ts', 'specs/notes.spec.ts', 'apks/notes.apk', 'package.json', '.gitignore'])
+    expect(status(first.steps, f)).toEqual(['wrote']);
   expect(readFileSync(path.join(d, 'playwright.config.ts'), 'utf8')).toContain("from 'nestwright'");
   expect(readFileSync(path.join(d, 'apks/notes.apk')).subarray(0, 2).toString()).toBe('PK');
   const pkg = JSON.parse(readFileSync(path.join(d, 'package.json'), 'utf8'));
-  expect(pkg).toMatchObject({ private: true, scripts: { test: 'playwright test', 'test:report': 'nestwright report' } });
+  expect(pkg).toMatchObject({
+    private: true,
+    scripts: { test: 'playwright test', 'test:report': 'nestwright report' },
+  });
   expect(pkg.name).toMatch(/^nw-init-/);
   const second = await init(d);
   expect(second.code).toBe(0);
@@ -31,7 +35,10 @@ test('in an empty directory init writes everything, and a second run changes not
 
 test('in an existing project init keeps what differs unless --force, and only adds ignore lines', async () => {
   const d = dir();
-  writeFileSync(path.join(d, 'package.json'), '{\n    "name": "shop-app",\n    "type": "module",\n    "scripts": { "test": "jest" }\n}\n');
+  writeFileSync(
+    path.join(d, 'package.json'),
+    '{\n    "name": "shop-app",\n    "type": "module",\n    "scripts": { "test": "jest" }\n}\n',
+  );
   writeFileSync(path.join(d, 'playwright.config.ts'), '// the web tests\n');
   writeFileSync(path.join(d, '.gitignore'), '/node_modules\ndist\ntest-results/');
   const r = await init(d);
@@ -39,10 +46,16 @@ test('in an existing project init keeps what differs unless --force, and only ad
   expect(status(r.steps, 'playwright.config.ts')).toEqual(['skipped']);
   expect(readFileSync(path.join(d, 'playwright.config.ts'), 'utf8')).toBe('// the web tests\n');
   expect(status(r.steps, 'package.json')).toEqual(['skipped', 'updated']);
-  expect(r.steps.find((s) => s.status === 'skipped' && s.path === 'package.json')!.detail).toContain('"test" is "jest"');
+  expect(r.steps.find((s) => s.status === 'skipped' && s.path === 'package.json')!.detail).toContain(
+    '"test" is "jest"',
+  );
   const pkg = readFileSync(path.join(d, 'package.json'), 'utf8');
   expect(pkg).toContain('\n    "name": "shop-app"'); // its indentation kept
-  expect(JSON.parse(pkg)).toEqual({ name: 'shop-app', type: 'module', scripts: { test: 'jest', 'test:report': 'nestwright report' } });
+  expect(JSON.parse(pkg)).toEqual({
+    name: 'shop-app',
+    type: 'module',
+    scripts: { test: 'jest', 'test:report': 'nestwright report' },
+  });
   const ignore = readFileSync(path.join(d, '.gitignore'), 'utf8');
   expect(ignore.startsWith('/node_modules\ndist\ntest-results/\n')).toBe(true);
   expect(ignore.match(/test-results/g)).toHaveLength(1);
@@ -59,7 +72,10 @@ test('bad input is a structured error, exit 2, and nothing is written', async ()
   writeFileSync(path.join(d, 'package.json'), '{ "name": "x", ');
   const broken = await init(d);
   expect(broken.code).toBe(2);
-  expect(broken.error).toMatchObject({ code: 'INVALID_PACKAGE_JSON', hint: expect.stringContaining('nothing was written') });
+  expect(broken.error).toMatchObject({
+    code: 'INVALID_PACKAGE_JSON',
+    hint: expect.stringContaining('nothing was written'),
+  });
   expect(readdirSync(d)).toEqual(['package.json']);
 
   writeFileSync(path.join(d, 'package.json'), '{ "scripts": ["test"] }');

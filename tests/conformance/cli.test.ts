@@ -11,8 +11,18 @@ test('nestwright conformance --json --only: the embedded simulator, the groups a
   const b = buffers();
   expect(await conformanceCommand(['--json', '--only', 'handshake,errors.unknown_space'], b.io)).toBe(0);
   const report = JSON.parse(b.out.join(''));
-  expect(report.checks.map((c: { id: string }) => c.id)).toEqual(['handshake.runtime_info', 'handshake.protocol_version', 'handshake.tools_listed', 'errors.unknown_space']);
-  expect(report.checks[3]).toMatchObject({ status: 'pass', section: expect.stringContaining('§'), fix: expect.any(String), sent: [expect.stringContaining('space_status')] });
+  expect(report.checks.map((c: { id: string }) => c.id)).toEqual([
+    'handshake.runtime_info',
+    'handshake.protocol_version',
+    'handshake.tools_listed',
+    'errors.unknown_space',
+  ]);
+  expect(report.checks[3]).toMatchObject({
+    status: 'pass',
+    section: expect.stringContaining('§'),
+    fix: expect.any(String),
+    sent: [expect.stringContaining('space_status')],
+  });
   expect(report.failed).toBe(0);
 });
 

@@ -23,7 +23,10 @@ export const FAULTS: Fault[] = [
     rewrite: () => ({
       result: (name, body) => {
         if (name !== 'space_list_apps') return body;
-        const apps = (body.apps as Record<string, unknown>[]).map(({ version_name, ...rest }) => ({ ...rest, versionName: version_name }));
+        const apps = (body.apps as Record<string, unknown>[]).map(({ version_name, ...rest }) => ({
+          ...rest,
+          versionName: version_name,
+        }));
         return { ...body, apps };
       },
     }),
@@ -34,7 +37,8 @@ export const FAULTS: Fault[] = [
     status: 'fail',
     rewrite: () => ({
       answer: (_name, raw) => {
-        const text = raw.isError && raw.content?.[0]?.type === 'text' ? String((raw.content[0] as { text: string }).text) : '';
+        const text =
+          raw.isError && raw.content?.[0]?.type === 'text' ? String((raw.content[0] as { text: string }).text) : '';
         if (!text.includes('"SPACE_NOT_FOUND"')) return raw;
         return encodeError(toolError('INVALID_ARGUMENT', 'no such space'));
       },
@@ -62,7 +66,8 @@ export const FAULTS: Fault[] = [
     caughtBy: 'extensions.selector_actions',
     status: 'fail',
     rewrite: () => ({
-      answer: (_name, raw, args) => (args.selector ? encodeError(toolError('NOT_SUPPORTED', 'selectors are not supported')) : raw),
+      answer: (_name, raw, args) =>
+        args.selector ? encodeError(toolError('NOT_SUPPORTED', 'selectors are not supported')) : raw,
     }),
   },
   {
@@ -89,6 +94,9 @@ FAULTS.push({
   caughtBy: 'extensions.not_advertised',
   status: 'fail',
   rewrite: () => ({
-    result: (name, body) => (name === 'runtime_info' ? { ...body, extensions: (body.extensions as string[]).filter((e) => e !== 'space_rename') } : body),
+    result: (name, body) =>
+      name === 'runtime_info'
+        ? { ...body, extensions: (body.extensions as string[]).filter((e) => e !== 'space_rename') }
+        : body,
   }),
 });

@@ -41,13 +41,18 @@ test('a result with fields the protocol does not know is accepted and keeps them
 
 test('a newer minor protocol version works; an older one or another major one is refused at connect, both versions named', async () => {
   const [major, minor] = PROTOCOL_VERSION.split('.').map(Number) as [number, number];
-  const as = (v: string): Rewrite => ({ result: (name, body) => (name === 'runtime_info' ? { ...body, protocol_version: v } : body) });
+  const as = (v: string): Rewrite => ({
+    result: (name, body) => (name === 'runtime_info' ? { ...body, protocol_version: v } : body),
+  });
   const newer = await client(as(`${major}.${minor + 1}`));
   expect((await newer.info())?.protocol_version).toBe(`${major}.${minor + 1}`);
   await newer.close();
   for (const v of [`${major + 1}.0`, ...(minor > 0 ? [`${major}.${minor - 1}`] : [`${major - 1}.9`])]) {
     const c = await client(as(v));
-    const err = await c.info().then(() => null, (e: unknown) => e);
+    const err = await c.info().then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(DeviceError);
     expect((err as DeviceError).code).toBe('PROTOCOL_ERROR');
     expect((err as DeviceError).message).toContain(v);
@@ -68,7 +73,10 @@ test('a result without a required field fails naming the tool, the field and the
   });
   const info = await c.info();
   const { space_id } = await c.call('space_create', {});
-  const err = (await c.call('space_status', { space_id }).then(() => null, (e: unknown) => e)) as DeviceError;
+  const err = (await c.call('space_status', { space_id }).then(
+    () => null,
+    (e: unknown) => e,
+  )) as DeviceError;
   expect(err).toBeInstanceOf(DeviceError);
   expect(err.code).toBe('PROTOCOL_ERROR');
   expect(err.message).toContain('space_status');
@@ -79,7 +87,7 @@ test('a result without a required field fails naming the tool, the field and the
   await c.close();
 });
 
-test('the tolerance is the client\'s alone: the schemas still strip unknown keys, and the MCP output schemas are unchanged', () => {
+test("the tolerance is the client's alone: the schemas still strip unknown keys, and the MCP output schemas are unchanged", () => {
   const parsed = TOOLS.space_list.result.parse({ spaces: [], extra: 1 });
   expect(parsed).not.toHaveProperty('extra');
   const schema = outputJsonSchema(TOOLS.space_list) as { additionalProperties?: unknown };

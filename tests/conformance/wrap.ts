@@ -27,7 +27,14 @@ export function wrapTransport(inner: ToolTransport, rw: Rewrite): ToolTransport 
       let raw = await inner.callTool(name, sent, signal);
       if (rw.result && !raw.isError && raw.structuredContent) {
         const body = rw.result(name, structuredClone(raw.structuredContent), sent);
-        raw = { ...raw, structuredContent: body, content: [{ type: 'text', text: JSON.stringify(body) }, ...(raw.content ?? []).filter((c) => c.type !== 'text')] };
+        raw = {
+          ...raw,
+          structuredContent: body,
+          content: [
+            { type: 'text', text: JSON.stringify(body) },
+            ...(raw.content ?? []).filter((c) => c.type !== 'text'),
+          ],
+        };
       }
       return rw.answer ? rw.answer(name, raw, sent) : raw;
     },

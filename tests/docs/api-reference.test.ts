@@ -7,7 +7,10 @@ import { join, resolve } from 'node:path';
 const ROOT = resolve(import.meta.dirname, '../..');
 const COMMITTED = join(ROOT, 'docs/api');
 
-const files = (dir: string) => readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).sort();
+const files = (dir: string) =>
+  readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.md'))
+    .sort();
 
 /**
  * docs/api is TypeDoc's Markdown of the package's entry points (typedoc.json): regenerated here
@@ -17,9 +20,16 @@ test('docs/api is up to date with the sources (npm run docs rewrites it), and no
   test.setTimeout(300_000);
   const out = mkdtempSync(join(tmpdir(), 'nestwright-api-'));
   try {
-    const r = await execa(process.execPath, ['--import', 'tsx', join(ROOT, 'node_modules/typedoc/bin/typedoc'), '--out', out], { cwd: ROOT, reject: false, all: true });
+    const r = await execa(
+      process.execPath,
+      ['--import', 'tsx', join(ROOT, 'node_modules/typedoc/bin/typedoc'), '--out', out],
+      { cwd: ROOT, reject: false, all: true },
+    );
     expect(r.exitCode, r.all).toBe(0);
-    const warnings = (r.all ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n').filter((l) => l.startsWith('[warning]') && !l.startsWith('[warning] Found'));
+    const warnings = (r.all ?? '')
+      .replace(/\u001b\[[0-9;]*m/g, '')
+      .split('\n')
+      .filter((l) => l.startsWith('[warning]') && !l.startsWith('[warning] Found'));
     // Every entry point is held to no warnings (an undocumented export, a broken link, a type
     // that is referenced but not exported). The `message` of a matcher's result is Playwright's
     // matcher contract, not API.

@@ -22,13 +22,17 @@ const blocks = pages.flatMap(blocksOf);
 const LANGS = { checked: ['ts', 'sh'], data: ['yaml', 'json', 'jsonc', 'text', 'js'] };
 
 test('every fenced block names a language the checks know (ts and sh are checked; text is output)', () => {
-  const unknown = blocks.filter((b) => ![...LANGS.checked, ...LANGS.data].includes(b.lang)).map((b) => `${relative(ROOT, b.file)}:${b.line - 1}: \`\`\`${b.lang || '(none)'}`);
+  const unknown = blocks
+    .filter((b) => ![...LANGS.checked, ...LANGS.data].includes(b.lang))
+    .map((b) => `${relative(ROOT, b.file)}:${b.line - 1}: \`\`\`${b.lang || '(none)'}`);
   expect(unknown, 'use ts, sh, yaml, json, jsonc, or text for output and messages').toEqual([]);
 });
 
 test('every TypeScript block of the pages type-checks against the package', () => {
   test.setTimeout(180_000);
-  const examples: Example[] = blocks.filter((b) => b.lang === 'ts').map((b) => ({ where: `${relative(ROOT, b.file)}:${b.line}`, owner: relative(ROOT, b.file), code: b.code }));
+  const examples: Example[] = blocks
+    .filter((b) => b.lang === 'ts')
+    .map((b) => ({ where: `${relative(ROOT, b.file)}:${b.line}`, owner: relative(ROOT, b.file), code: b.code }));
   expect(examples.length).toBeGreaterThan(40);
   const problems = checkExamples(examples);
   expect(problems.map((p) => p.message).join('\n\n'), 'fix the block (or the API) at the place shown').toBe('');
@@ -43,7 +47,12 @@ test('every shell block names commands, flags, scripts and files that exist', as
 });
 
 test('the shell check finds what does not exist', async () => {
-  const block = { file: join(DOCS, 'intro.md'), line: 1, lang: 'sh', code: 'npx nestwright teleport\nnpx nestwright report --colour\nnpm run no-such-script\nNESTWRIGHT_NOPE=1 npx playwright test --shards=2\nbash ci/none.sh\nfrobnicate --now' };
+  const block = {
+    file: join(DOCS, 'intro.md'),
+    line: 1,
+    lang: 'sh',
+    code: 'npx nestwright teleport\nnpx nestwright report --colour\nnpm run no-such-script\nNESTWRIGHT_NOPE=1 npx playwright test --shards=2\nbash ci/none.sh\nfrobnicate --now',
+  };
   const problems = await shellProblems(commandsOf(block));
   expect(problems).toHaveLength(7);
   expect(problems.join('\n')).toContain('nestwright has no command "teleport"');
@@ -70,10 +79,15 @@ test('the link check finds a missing page, a missing anchor and a link out of do
 });
 
 test('every page of docs/ is in the site sidebar, once, and every sidebar line names a page', () => {
-  const onDisk = readdirSync(DOCS).filter((f) => f.endsWith('.md') && f !== 'index.md').map((f) => `/${basename(f, '.md')}`);
+  const onDisk = readdirSync(DOCS)
+    .filter((f) => f.endsWith('.md') && f !== 'index.md')
+    .map((f) => `/${basename(f, '.md')}`);
   const links = sidebar.map((s) => s.link);
   expect(new Set(links).size, 'a page is listed twice').toBe(links.length);
-  expect(onDisk.filter((p) => !links.includes(p)), 'add these pages to docs/.vitepress/sidebar.ts').toEqual([]);
+  expect(
+    onDisk.filter((p) => !links.includes(p)),
+    'add these pages to docs/.vitepress/sidebar.ts',
+  ).toEqual([]);
   const missing = links.filter((l) => !pages.includes(join(DOCS, `${l.slice(1)}.md`)) && !l.startsWith('/api/'));
   expect(missing, 'these sidebar lines name no page').toEqual([]);
   expect(links[0], 'getting started comes first').toBe('/intro');
@@ -85,15 +99,33 @@ test('each page starts with its title, then the task, before any code', () => {
     const text = readFileSync(file, 'utf8');
     expect(text.startsWith('# '), `${relative(ROOT, file)} starts with its title`).toBe(true);
     const intro = text.split('\n').slice(1).join('\n').trimStart();
-    expect(intro.startsWith('```') || intro.startsWith('#'), `${relative(ROOT, file)}: a sentence on the task comes first`).toBe(false);
+    expect(
+      intro.startsWith('```') || intro.startsWith('#'),
+      `${relative(ROOT, file)}: a sentence on the task comes first`,
+    ).toBe(false);
   }
 });
 
 test('docs/configuration.md is up to date with the option declarations (npm run docs:config rewrites it)', () => {
   const committed = readFileSync(CONFIG_DOC, 'utf8');
-  expect(committed, 'docs/configuration.md is stale: run `npm run docs:config` and commit it').toBe(renderConfigDoc(committed));
-  for (const option of ['deviceOptions', 'apk', 'actionTimeout', 'trajectory', 'screenshot', 'permissions', 'channel', 'deviceActions', 'heal', 'ai']) {
-    expect(committed, option).toMatch(new RegExp(`\\| \\[\`${option}\`\\]\\(#${option.toLowerCase()}\\) \\| (test|worker) \\| `));
+  expect(committed, 'docs/configuration.md is stale: run `npm run docs:config` and commit it').toBe(
+    renderConfigDoc(committed),
+  );
+  for (const option of [
+    'deviceOptions',
+    'apk',
+    'actionTimeout',
+    'trajectory',
+    'screenshot',
+    'permissions',
+    'channel',
+    'deviceActions',
+    'heal',
+    'ai',
+  ]) {
+    expect(committed, option).toMatch(
+      new RegExp(`\\| \\[\`${option}\`\\]\\(#${option.toLowerCase()}\\) \\| (test|worker) \\| `),
+    );
   }
 });
 

@@ -15,7 +15,8 @@ test('every tool, its arguments and errors, and every extension are on the page;
     const section = doc.slice(doc.indexOf(`### \`${tool.name}\``));
     expect(section, tool.name).toContain('**Arguments**');
     expect(section.slice(0, section.indexOf('**Errors**')), tool.name).toContain('**Result**');
-    for (const arg of Object.keys(tool.input.shape)) expect(section.split('**Result**')[0], `${tool.name}.${arg}`).toContain(`| \`${arg}\` |`);
+    for (const arg of Object.keys(tool.input.shape))
+      expect(section.split('**Result**')[0], `${tool.name}.${arg}`).toContain(`| \`${arg}\` |`);
     const head = section.slice(0, section.indexOf('**Arguments**'));
     expect(head.includes('**nestwright extension**'), tool.name).toBe(tool.extension);
   }

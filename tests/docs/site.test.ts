@@ -23,16 +23,26 @@ let base = '';
 const offsite: string[] = [];
 
 test.describe.configure({ mode: 'serial' });
-test.skip(!existsSync(CHROMIUM), `${CHROMIUM} is absent: this test opens the docs site in Debian's chromium (apt-get install chromium; CI installs it)`);
+test.skip(
+  !existsSync(CHROMIUM),
+  `${CHROMIUM} is absent: this test opens the docs site in Debian's chromium (apt-get install chromium; CI installs it)`,
+);
 
 test.beforeAll(async () => {
   test.setTimeout(600_000);
   out = mkdtempSync(join(tmpdir(), 'nestwright-site-'));
-  const built = await execa(process.execPath, [join(ROOT, 'node_modules/vitepress/bin/vitepress.js'), 'build', 'docs', '--outDir', out], { cwd: ROOT, reject: false, all: true });
+  const built = await execa(
+    process.execPath,
+    [join(ROOT, 'node_modules/vitepress/bin/vitepress.js'), 'build', 'docs', '--outDir', out],
+    { cwd: ROOT, reject: false, all: true },
+  );
   expect(built.exitCode, built.all).toBe(0);
   server = await serve(out);
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+  });
 });
 
 test.afterAll(async () => {
@@ -107,7 +117,15 @@ test('the committed picture of the locators page is there (NESTWRIGHT_UPDATE_DOC
   expect(existsSync(IMAGE) && statSync(IMAGE).size > 10_000).toBe(true);
 });
 
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.png': 'image/png', '.svg': 'image/svg+xml', '.woff2': 'font/woff2' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+  '.woff2': 'font/woff2',
+};
 
 /** A static server of the built site on 127.0.0.1, as any host would serve it. */
 function serve(dir: string): Promise<Server> {
@@ -117,8 +135,11 @@ function serve(dir: string): Promise<Server> {
       let file = normalize(join(dir, path));
       if (!file.startsWith(dir)) return void res.writeHead(403).end();
       if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
-      if (!existsSync(file)) return void res.writeHead(404, { 'content-type': 'text/html' }).end(readFileSync(join(dir, '404.html')));
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
+      if (!existsSync(file))
+        return void res.writeHead(404, { 'content-type': 'text/html' }).end(readFileSync(join(dir, '404.html')));
+      res
+        .writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' })
+        .end(readFileSync(file));
     });
     s.listen(0, '127.0.0.1', () => ok(s));
   });

@@ -18,7 +18,10 @@ import { button, checkbox, fakeDevice, field, label, type FakeDevice } from './f
  * line and every tool call recorded. No simulator: what is under test is the framework.
  */
 
-async function launch(device: FakeDevice, options: Partial<DriverOptions> = {}): Promise<{ app: App; trajectory: Trajectory }> {
+async function launch(
+  device: FakeDevice,
+  options: Partial<DriverOptions> = {},
+): Promise<{ app: App; trajectory: Trajectory }> {
   const space = await Space.create(device.client, 'fake');
   const trajectory = new Trajectory();
   const app = await space.launch(device.pkg, trajectory, { actionTimeout: 1_000, expectTimeout: 1_000, ...options });
@@ -31,14 +34,22 @@ test.afterEach(async () => {
 });
 
 test('tap: resolved on the client, acted on by node id in the snapshot it was found in, effect checked', async () => {
-  device = await fakeDevice({ screen: [label('Notes'), button('New note', { onTap: (d) => d.show([field({ id: 'title' }), button('Save')]) })] });
+  device = await fakeDevice({
+    screen: [label('Notes'), button('New note', { onTap: (d) => d.show([field({ id: 'title' }), button('Save')]) })],
+  });
   const { app, trajectory } = await launch(device);
   await app.getByRole('button', { name: 'New note' }).tap();
   const tap = device.calls.find((c) => c.tool === 'ui_tap')!;
   pw(tap.args).toMatchObject({ space_id: 'sp_fake', node_id: 'n1', snapshot_id: 's1' });
   pw(device.tools().filter((t) => t === 'ui_tap')).toHaveLength(1);
   const step = trajectory.steps.at(-1)!;
-  pw(step).toMatchObject({ api: 'locator.tap', title: "Tap role=button[name='New note']", before: 's1', after: 's2', result: 'ok' });
+  pw(step).toMatchObject({
+    api: 'locator.tap',
+    title: "Tap role=button[name='New note']",
+    before: 's1',
+    after: 's2',
+    result: 'ok',
+  });
   pw(step.node?.text).toBe('New note');
 });
 
@@ -63,7 +74,10 @@ test('fill types into the field and the title shows the text; a password field s
 test('strict mode: two matches fail with both listed, and nothing is tapped', async () => {
   device = await fakeDevice({ screen: [button('Save'), button('Save')] });
   const { app } = await launch(device);
-  const e = await app.getByText('Save').tap().catch((x: unknown) => x);
+  const e = await app
+    .getByText('Save')
+    .tap()
+    .catch((x: unknown) => x);
   pw(e).toBeInstanceOf(StrictModeViolationError);
   pw((e as Error).message).toContain('locator.tap: strict mode violation');
   pw(device.tools()).not.toContain('ui_tap');
@@ -77,7 +91,10 @@ test('auto-wait: a node that shows after a transition is waited for; one that ne
   device.show([label('Loading…'), button('Continue')], { afterLooks: 2 });
   await app.getByText('Continue').tap();
   pw(device.tools()).toContain('ui_tap');
-  const e = await app.getByText('Never there').tap({ timeout: 300 }).catch((x: unknown) => x);
+  const e = await app
+    .getByText('Never there')
+    .tap({ timeout: 300 })
+    .catch((x: unknown) => x);
   pw(e).toBeInstanceOf(TimeoutError);
   const message = (e as Error).message;
   pw(message).toContain('locator.tap: timeout 300ms exceeded.');
@@ -92,7 +109,9 @@ test('expect: retrying matchers read the fake screen; a failure reports expected
   await expect(app.getByText('Missing')).toBeHidden();
   await expect(app.getByRole('checkbox', { name: 'I accept' })).not.toBeChecked();
   await expect(app).toHaveActivity('.MainActivity');
-  const e = await expect(app.getByText('Total')).toHaveText('Total: 4', { timeout: 200 }).catch((x: unknown) => x);
+  const e = await expect(app.getByText('Total'))
+    .toHaveText('Total: 4', { timeout: 200 })
+    .catch((x: unknown) => x);
   const message = (e as Error).message;
   pw(message).toContain('Total: 4');
   pw(message).toContain('Total: 3');

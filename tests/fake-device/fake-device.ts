@@ -2,7 +2,19 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DeviceClient, McpToolTransport } from '../../device-runtime/client/index.js';
-import { encodeError, encodeResult, getTool, inputJsonSchema, outputJsonSchema, toolError, TOOL_LIST, type ErrorCode, type Observation, type ToolName, type UiNode } from '../../device-runtime/protocol/index.js';
+import {
+  encodeError,
+  encodeResult,
+  getTool,
+  inputJsonSchema,
+  outputJsonSchema,
+  toolError,
+  TOOL_LIST,
+  type ErrorCode,
+  type Observation,
+  type ToolName,
+  type UiNode,
+} from '../../device-runtime/protocol/index.js';
 
 /**
  * A fake device for fast tests, as Maestro's FakeDriver is: an in-memory runtime that answers the
@@ -36,10 +48,28 @@ export interface FakeNode {
   onTap?: (device: FakeDevice) => void;
 }
 
-export const button = (text: string, extra: Partial<FakeNode> = {}): FakeNode => ({ role: 'button', text, clickable: true, ...extra });
+export const button = (text: string, extra: Partial<FakeNode> = {}): FakeNode => ({
+  role: 'button',
+  text,
+  clickable: true,
+  ...extra,
+});
 export const label = (text: string, extra: Partial<FakeNode> = {}): FakeNode => ({ role: 'text', text, ...extra });
-export const field = (extra: Partial<FakeNode> & { id: string }): FakeNode => ({ role: 'textbox', text: '', editable: true, clickable: true, ...extra });
-export const checkbox = (text: string, checked = false, extra: Partial<FakeNode> = {}): FakeNode => ({ role: 'checkbox', text, clickable: true, checkable: true, checked, ...extra });
+export const field = (extra: Partial<FakeNode> & { id: string }): FakeNode => ({
+  role: 'textbox',
+  text: '',
+  editable: true,
+  clickable: true,
+  ...extra,
+});
+export const checkbox = (text: string, checked = false, extra: Partial<FakeNode> = {}): FakeNode => ({
+  role: 'checkbox',
+  text,
+  clickable: true,
+  checkable: true,
+  checked,
+  ...extra,
+});
 
 /** One recorded tool call: its name and its arguments as the fake received them. */
 export interface FakeCall {
@@ -56,7 +86,22 @@ export interface FakeDeviceOptions {
 }
 
 /** The tools the fake answers; the others are NOT_SUPPORTED, as on a runtime without them. */
-const ANSWERS = ['runtime_info', 'space_create', 'session_acquire', 'space_launch', 'space_list_apps', 'space_stop', 'space_delete', 'sys_logcat', 'ui_observe', 'ui_tap', 'ui_long_press', 'ui_set_text', 'ui_key', 'ui_scroll'] as const;
+const ANSWERS = [
+  'runtime_info',
+  'space_create',
+  'session_acquire',
+  'space_launch',
+  'space_list_apps',
+  'space_stop',
+  'space_delete',
+  'sys_logcat',
+  'ui_observe',
+  'ui_tap',
+  'ui_long_press',
+  'ui_set_text',
+  'ui_key',
+  'ui_scroll',
+] as const;
 
 const ROW = 120;
 const WIDTH = 1080;
@@ -134,19 +179,59 @@ export class FakeDevice {
         return {
           protocol_version: '1.0',
           runtime: { name: 'fake-device', version: '0', kind: 'simulated' },
-          device: { model: 'fake', sdk_int: 34, abis: ['arm64-v8a'], page_size: 4096, screen: { width: WIDTH, height: 2400, density: 420 } },
+          device: {
+            model: 'fake',
+            sdk_int: 34,
+            abis: ['arm64-v8a'],
+            page_size: 4096,
+            screen: { width: WIDTH, height: 2400, density: 420 },
+          },
           capabilities: { virtual_displays: true, process_slots: 4, channels: ['accessibility'], shell_enabled: false },
           extensions: this.extensions,
           tools: [...ANSWERS],
         };
       case 'space_create':
-        return { space_id: 'sp_fake', name: String(args.name ?? 'fake'), display_id: 1, app_count: 0, foreground: null, created_at: Date.now() };
+        return {
+          space_id: 'sp_fake',
+          name: String(args.name ?? 'fake'),
+          display_id: 1,
+          app_count: 0,
+          foreground: null,
+          created_at: Date.now(),
+        };
       case 'session_acquire':
-        return { lease_id: 'l_fake', space_id: 'sp_fake', owner: 'REMOTE_MCP', session_id: 'fake', mode: 'EXCLUSIVE', expires_at: Date.now() + 3_600_000 };
+        return {
+          lease_id: 'l_fake',
+          space_id: 'sp_fake',
+          owner: 'REMOTE_MCP',
+          session_id: 'fake',
+          mode: 'EXCLUSIVE',
+          expires_at: Date.now() + 3_600_000,
+        };
       case 'space_launch':
-        return { package: this.pkg, instance: '0', activity: this.activity, slot: 0, cold_start: false, restarted_after_crash: false, crash_reason: null, evicted: null };
+        return {
+          package: this.pkg,
+          instance: '0',
+          activity: this.activity,
+          slot: 0,
+          cold_start: false,
+          restarted_after_crash: false,
+          crash_reason: null,
+          evicted: null,
+        };
       case 'space_list_apps':
-        return { apps: [{ package: this.pkg, label: 'Fake', version_code: 1, version_name: '1.0', system: false, instances: [{ instance: '0', state: 'foreground', slot: 0, activity: this.activity }] }] };
+        return {
+          apps: [
+            {
+              package: this.pkg,
+              label: 'Fake',
+              version_code: 1,
+              version_name: '1.0',
+              system: false,
+              instances: [{ instance: '0', state: 'foreground', slot: 0, activity: this.activity }],
+            },
+          ],
+        };
       case 'space_stop':
       case 'space_delete':
       case 'ui_key':
@@ -179,7 +264,11 @@ export class FakeDevice {
 
   /** The node an action names, from the snapshot it names (SNAPSHOT_STALE when the screen changed since). */
   private target(args: Record<string, unknown>): { node: FakeNode; i: number } {
-    if (args.snapshot_id !== undefined && args.snapshot_id !== `s${this.version}`) throw new FakeError('SNAPSHOT_STALE', `snapshot ${String(args.snapshot_id)} is gone; the screen is s${this.version}`);
+    if (args.snapshot_id !== undefined && args.snapshot_id !== `s${this.version}`)
+      throw new FakeError(
+        'SNAPSHOT_STALE',
+        `snapshot ${String(args.snapshot_id)} is gone; the screen is s${this.version}`,
+      );
     const i = Number(String(args.node_id ?? '').replace(/^n/, ''));
     const node = Number.isInteger(i) ? this.nodes[i] : undefined;
     if (!node) throw new FakeError('NODE_NOT_FOUND', `no node ${String(args.node_id)} on the screen`);
@@ -206,7 +295,12 @@ export async function fakeDevice(opts: FakeDeviceOptions): Promise<FakeDevice> {
   const server = new Server({ name: 'fake-device', version: '0' }, { capabilities: { tools: {} } });
   let device: FakeDevice | null = null;
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: TOOL_LIST.map((t) => ({ name: t.name, description: t.description, inputSchema: inputJsonSchema(t) as { type: 'object' }, outputSchema: outputJsonSchema(t) as { type: 'object' } })),
+    tools: TOOL_LIST.map((t) => ({
+      name: t.name,
+      description: t.description,
+      inputSchema: inputJsonSchema(t) as { type: 'object' },
+      outputSchema: outputJsonSchema(t) as { type: 'object' },
+    })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (req): Promise<CallToolResult> => {
     const tool = getTool(req.params.name);
@@ -217,7 +311,13 @@ export async function fakeDevice(opts: FakeDeviceOptions): Promise<FakeDevice> {
     try {
       // The fake's own answers are held to the protocol too: a fake that drifted from it fails here.
       const result = tool.result.safeParse(device.answer(tool.name as ToolName, args.data as Record<string, unknown>));
-      if (!result.success) return encodeError(toolError('PROTOCOL_ERROR', `the fake device's answer to ${tool.name} breaks the protocol: ${result.error.message}`)) as CallToolResult;
+      if (!result.success)
+        return encodeError(
+          toolError(
+            'PROTOCOL_ERROR',
+            `the fake device's answer to ${tool.name} breaks the protocol: ${result.error.message}`,
+          ),
+        ) as CallToolResult;
       return encodeResult(tool, result.data as Record<string, unknown>) as CallToolResult;
     } catch (e) {
       if (e instanceof FakeError) return encodeError(toolError(e.code, e.message)) as CallToolResult;

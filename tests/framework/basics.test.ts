@@ -18,7 +18,9 @@ test.beforeAll(async () => {
   test.setTimeout(240_000);
   run = await runInline(
     {
-      'flow.spec.ts': NOTES + `
+      'flow.spec.ts':
+        NOTES +
+        `
 test('creates a note', async ({ app }) => {
   await app.getByText('New note').tap();
   await app.getById('title').fill('Buy milk');
@@ -27,7 +29,9 @@ test('creates a note', async ({ app }) => {
   await expect(app).toHaveActivity('.MainActivity');
 });
 `,
-      'strict.spec.ts': NOTES + `
+      'strict.spec.ts':
+        NOTES +
+        `
 test('two notes', async ({ app }) => {
   for (const t of ['Milk', 'Milk and honey']) {
     await app.getByText('New note').tap();
@@ -37,17 +41,23 @@ test('two notes', async ({ app }) => {
   await app.getByText('Milk').tap();
 });
 `,
-      'missing.spec.ts': NOTES + `
+      'missing.spec.ts':
+        NOTES +
+        `
 test('missing', async ({ app }) => {
   await app.getByText('Delete all').tap({ timeout: 500 });
 });
 `,
-      'text.spec.ts': NOTES + `
+      'text.spec.ts':
+        NOTES +
+        `
 test('wrong text', async ({ app }) => {
   await expect(app.getById('empty')).toHaveText('Nothing here', { timeout: 300 });
 });
 `,
-      'iso.spec.ts': NOTES + `
+      'iso.spec.ts':
+        NOTES +
+        `
 test.describe.configure({ mode: 'serial' });
 test('first', async ({ app }) => {
   console.log('INSTANCE', app.instance);
@@ -62,7 +72,9 @@ test('second', async ({ app }) => {
   await expect(app.getByText('Secret of first')).toBeHidden();
 });
 `,
-      'use-a.spec.ts': NOTES + `
+      'use-a.spec.ts':
+        NOTES +
+        `
 test('notes from a.spec', async ({ app }) => {
   expect(app.package).toBe('com.nestwright.notes');
   await expect(app.getByText('New note')).toBeVisible();
@@ -81,7 +93,9 @@ test.describe('inner override', () => {
   });
 });
 `,
-      'traj.spec.ts': NOTES + `
+      'traj.spec.ts':
+        NOTES +
+        `
 test('traj', async ({ app }) => {
   await app.getByText('New note').tap();
   await app.getById('title').fill('Eggs');
@@ -152,7 +166,13 @@ test('a failed test carries the logcat and the full tree, named in the trajector
 test('isolation: each test has its own instance and sees none of the data of another', async () => {
   expect(run.result('first').status, run.result('first').error).toBe('passed');
   expect(run.result('second').status, run.result('second').error).toBe('passed');
-  const out = (title: string) => ((run.raw as any).suites.find((s: any) => s.title === 'iso.spec.ts').specs.find((sp: any) => sp.title === title).tests[0].results[0].stdout as any[]).map((o) => o.text).join('');
+  const out = (title: string) =>
+    (
+      (run.raw as any).suites.find((s: any) => s.title === 'iso.spec.ts').specs.find((sp: any) => sp.title === title)
+        .tests[0].results[0].stdout as any[]
+    )
+      .map((o) => o.text)
+      .join('');
   expect(out('first')).toMatch(/^INSTANCE \S+/);
   expect(out('second')).toMatch(/^INSTANCE \S+/);
   expect(out('first')).not.toBe(out('second'));
@@ -181,7 +201,11 @@ test('the trajectory attachment records every step', async () => {
     expect(typeof s.startedAt).toBe('number');
     expect(typeof s.durationMs).toBe('number');
   }
-  expect(t.steps[0]).toMatchObject({ kind: 'action', selector: "text='New note'", node: { role: 'button', text: 'New note' } });
+  expect(t.steps[0]).toMatchObject({
+    kind: 'action',
+    selector: "text='New note'",
+    node: { role: 'button', text: 'New note' },
+  });
   expect(t.steps[1]).toMatchObject({ title: expect.stringContaining('Eggs'), node: { editable: true } });
   expect(t.steps[3]).toMatchObject({ kind: 'assertion', selector: "text='Eggs'" });
 });

@@ -64,13 +64,16 @@ let run: InlineRun;
 test.beforeAll(async () => {
   test.setTimeout(240_000);
   run = await runInline(
-    { 'waits.spec.ts': `import { test, expect } from 'nestwright';\ntest.use({ apk: 'fixtures/apks/notes.apk' });\nconst strip = (s: string) => s.replace(/\\u001b\\[[0-9;]*m/g, '');\n${PATHS.map(SPEC).join('\n')}\n` },
+    {
+      'waits.spec.ts': `import { test, expect } from 'nestwright';\ntest.use({ apk: 'fixtures/apks/notes.apk' });\nconst strip = (s: string) => s.replace(/\\u001b\\[[0-9;]*m/g, '');\n${PATHS.map(SPEC).join('\n')}\n`,
+    },
     { workers: 2 },
   );
 });
 
 type Step = { api: string; roundTrips?: number; error?: unknown };
-const stepsOf = (title: string): Step[] => JSON.parse(attachmentText(run.result(title).attachments.find((a) => a.name === 'nestwright-trajectory')!)).steps;
+const stepsOf = (title: string): Step[] =>
+  JSON.parse(attachmentText(run.result(title).attachments.find((a) => a.name === 'nestwright-trajectory')!)).steps;
 const WAITS = ['expect.toBeVisible', 'expect.toBeHidden', 'expect.toHaveCount'];
 
 for (const path of PATHS) {
@@ -83,7 +86,9 @@ for (const path of PATHS) {
 }
 
 test('with the extension, scrollIntoView and every count wait take one round trip', () => {
-  const steps = [...stepsOf('auto > scrolls'), ...stepsOf('auto > waits')].filter((s) => s.api === 'locator.scrollIntoView' || WAITS.includes(s.api));
+  const steps = [...stepsOf('auto > scrolls'), ...stepsOf('auto > waits')].filter(
+    (s) => s.api === 'locator.scrollIntoView' || WAITS.includes(s.api),
+  );
   expect(steps.length).toBe(12);
   for (const s of steps) expect(s.roundTrips, s.api).toBe(1);
 });
@@ -104,5 +109,11 @@ test('the round trips per step, as the trajectory records them (for the closing 
       .filter((s) => s.api === 'locator.scrollIntoView' || WAITS.includes(s.api))
       .map((s) => `${s.api}=${s.roundTrips}`)
       .join(' ');
-  for (const path of PATHS) test.info().annotations.push({ type: `round trips (${path})`, description: `${perApi(`${path} > scrolls`)} | ${perApi(`${path} > waits`)}` });
+  for (const path of PATHS)
+    test
+      .info()
+      .annotations.push({
+        type: `round trips (${path})`,
+        description: `${perApi(`${path} > scrolls`)} | ${perApi(`${path} > waits`)}`,
+      });
 });

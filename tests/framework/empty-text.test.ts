@@ -129,11 +129,18 @@ let run: InlineRun;
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
-  run = await runInline({ 'empty.spec.ts': `import { test, expect, type Locator } from 'nestwright';\ntest.use({ apk: 'fixtures/apks/shop.apk' });\n${EMPTY}\n${PATHS.map(SPEC).join('\n')}\n` });
+  run = await runInline({
+    'empty.spec.ts': `import { test, expect, type Locator } from 'nestwright';\ntest.use({ apk: 'fixtures/apks/shop.apk' });\n${EMPTY}\n${PATHS.map(SPEC).join('\n')}\n`,
+  });
 });
 
 for (const path of PATHS) {
-  for (const name of ['chat: the message input after sending', 'shop: a freshly cleared address field', 'shop: a field never typed into', 'failure messages print the expected value']) {
+  for (const name of [
+    'chat: the message input after sending',
+    'shop: a freshly cleared address field',
+    'shop: a field never typed into',
+    'failure messages print the expected value',
+  ]) {
     test(`${path}: ${name}`, () => {
       const r = run.result(`${path} > ${name}`);
       expect(r.status, plain(r.error)).toBe('passed');

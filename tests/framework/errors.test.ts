@@ -39,10 +39,12 @@ test('the worker goes on after it', async ({ app }) => {
       // asleep in its backoff rather than in a call).
       'timeout-modes.spec.ts': `import { test, expect } from 'nestwright';
 test.use({ apk: 'fixtures/apks/shop.apk' });
-${HEAL_AND_PATHS.map(([heal, deviceActions]) => `test.describe('heal ${heal}, device actions ${deviceActions}', () => {
+${HEAL_AND_PATHS.map(
+  ([heal, deviceActions]) => `test.describe('heal ${heal}, device actions ${deviceActions}', () => {
   test.use({ heal: '${heal}', deviceActions: '${deviceActions}' });
   test('a test timeout during a tap', ${TIMEOUT_BODY});
-});`).join('\n')}
+});`,
+).join('\n')}
 `,
       'own-device-timeout.spec.ts': `import { test, expect, devices } from 'nestwright';
 // A simulator of this worker's own: it is shut down when the worker ends, right after the timeout.
@@ -83,7 +85,9 @@ test('not.toHaveCrashed', async ({ app }) => {
 const TIMEOUT_TITLES = [
   'a test timeout during a tap',
   'a test timeout on a device that clean-up shuts down',
-  ...HEAL_AND_PATHS.map(([heal, deviceActions]) => `heal ${heal}, device actions ${deviceActions} > a test timeout during a tap`),
+  ...HEAL_AND_PATHS.map(
+    ([heal, deviceActions]) => `heal ${heal}, device actions ${deviceActions} > a test timeout during a tap`,
+  ),
 ];
 
 for (const title of TIMEOUT_TITLES) {
@@ -92,7 +96,9 @@ for (const title of TIMEOUT_TITLES) {
     expect(r.status).toBe('timedOut');
     const msg = plain(r.error);
     expect(msg).toContain('Test timeout of 8000ms exceeded.');
-    expect(msg).toContain("locator.tap: Test timeout of 8000ms exceeded. This step was running: Tap text='Nothing like this'");
+    expect(msg).toContain(
+      "locator.tap: Test timeout of 8000ms exceeded. This step was running: Tap text='Nothing like this'",
+    );
     expect(msg).toContain('Screen (last seen):');
     expect(msg).not.toMatch(/SPACE_NOT_FOUND|DeviceDisconnected|DEVICE_DISCONNECTED|Connection closed|went away/);
   });

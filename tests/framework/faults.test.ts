@@ -95,7 +95,9 @@ test('APP_CRASHED: the action fails at once with AppCrashedError naming the reas
   const r = run.result('empty coupon crashes the shop');
   expect(r.status).toBe('failed');
   const msg = plain(r.error);
-  expect(msg).toMatch(/AppCrashedError: locator\.tap: com\.nestwright\.shop@\S+ crashed: java\.lang\.StringIndexOutOfBoundsException: length=0; index=0/);
+  expect(msg).toMatch(
+    /AppCrashedError: locator\.tap: com\.nestwright\.shop@\S+ crashed: java\.lang\.StringIndexOutOfBoundsException: length=0; index=0/,
+  );
   expect(msg).not.toContain('timeout');
   // The step that crashed is the last one: nothing after it ran.
   expect(r.steps.join('\n')).not.toContain("Tap text='Checkout'");
@@ -185,7 +187,12 @@ test('create, edit, delete', async ({ app }) => {
 });
 `,
     },
-    { env: { NESTWRIGHT_FAULTS: 'hostile', NESTWRIGHT_SEED: '7' }, args: ['--repeat-each=4'], use: 'actionTimeout: 10_000,', config: 'timeout: 60_000,' },
+    {
+      env: { NESTWRIGHT_FAULTS: 'hostile', NESTWRIGHT_SEED: '7' },
+      args: ['--repeat-each=4'],
+      use: 'actionTimeout: 10_000,',
+      config: 'timeout: 60_000,',
+    },
   );
   expect(hostile.results).toHaveLength(4);
   for (const r of hostile.results) expect(r.status, plain(r.error)).toBe('passed');

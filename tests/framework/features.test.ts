@@ -103,7 +103,8 @@ test('space.launch and device.newSpace', async ({ app, space, device }) => {
   );
 });
 
-const trajectoryOf = (title: string) => JSON.parse(attachmentText(run.result(title).attachments.find((a) => a.name === 'nestwright-trajectory')!));
+const trajectoryOf = (title: string) =>
+  JSON.parse(attachmentText(run.result(title).attachments.find((a) => a.name === 'nestwright-trajectory')!));
 
 test("screenshot: 'on' attaches a PNG after each step, named in the trajectory", async () => {
   const r = run.result('every step > every-step shots');
@@ -121,7 +122,10 @@ test("screenshot: 'only-on-failure' attaches one PNG, for the failed step", asyn
   const r = run.result('only on failure > failure shot');
   expect(r.status).toBe('failed');
   const t = trajectoryOf('only on failure > failure shot');
-  expect(t.steps.map((s: any) => [s.result, !!s.screenshots.after])).toEqual([['ok', false], ['failed', true]]);
+  expect(t.steps.map((s: any) => [s.result, !!s.screenshots.after])).toEqual([
+    ['ok', false],
+    ['failed', true],
+  ]);
   expect(r.attachments.filter((a) => a.contentType === 'image/png')).toHaveLength(1);
 });
 
@@ -137,7 +141,9 @@ test('actions scroll a virtualized list to bring the node into view', async () =
 test('scrollIntoView scrolls down, and back up at the end of the list', async () => {
   const r = run.result('scrollIntoView goes back up too');
   expect(r.status, r.error).toBe('passed');
-  expect(trajectoryOf('scrollIntoView goes back up too').steps.filter((s: any) => s.api === 'locator.scrollIntoView')).toHaveLength(2);
+  expect(
+    trajectoryOf('scrollIntoView goes back up too').steps.filter((s: any) => s.api === 'locator.scrollIntoView'),
+  ).toHaveLength(2);
 });
 
 test('locator.swipe drags the list', async () => {

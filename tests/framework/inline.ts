@@ -47,7 +47,14 @@ export default defineConfig({
  */
 export async function runInline(
   files: Record<string, string>,
-  opts: { use?: string; config?: string; workers?: number; env?: Record<string, string>; args?: string[]; dir?: string } = {},
+  opts: {
+    use?: string;
+    config?: string;
+    workers?: number;
+    env?: Record<string, string>;
+    args?: string[];
+    dir?: string;
+  } = {},
 ): Promise<InlineRun> {
   // A given `dir` is the caller's: kept between runs (e.g. to replay from a cache written by the first).
   const dir = opts.dir ?? path.join(ROOT, 'test-results', 'inline', randomUUID().slice(0, 8));
@@ -55,7 +62,15 @@ export async function runInline(
   const all = { 'playwright.config.ts': CONFIG(opts.use ?? '', opts.config ?? ''), ...files };
   await writeTree(dir, all);
   const env = childEnv(opts.env);
-  const args = [path.join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', dir, '--reporter=json', `--workers=${opts.workers ?? 1}`, ...(opts.args ?? [])];
+  const args = [
+    path.join(ROOT, 'node_modules/@playwright/test/cli.js'),
+    'test',
+    '-c',
+    dir,
+    '--reporter=json',
+    `--workers=${opts.workers ?? 1}`,
+    ...(opts.args ?? []),
+  ];
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -71,7 +86,9 @@ export async function runInline(
   try {
     raw = JSON.parse(stdout.slice(stdout.indexOf('{')));
   } catch {
-    throw new Error(`runInline: the child run printed no JSON report (exit ${exitCode}).\nstdout:\n${stdout.slice(0, 4000)}\nstderr:\n${stderr.slice(0, 4000)}`);
+    throw new Error(
+      `runInline: the child run printed no JSON report (exit ${exitCode}).\nstdout:\n${stdout.slice(0, 4000)}\nstderr:\n${stderr.slice(0, 4000)}`,
+    );
   }
   const results: InlineResult[] = [];
   const walk = (suite: any, prefix: string[]) => {
@@ -100,7 +117,10 @@ export async function runInline(
     raw,
     result(title: string) {
       const r = results.find((x) => x.title === title);
-      if (!r) throw new Error(`no test "${title}" in the run; ran: ${results.map((x) => x.title).join(', ') || 'nothing'}\n${stderr}${globalErrors}`);
+      if (!r)
+        throw new Error(
+          `no test "${title}" in the run; ran: ${results.map((x) => x.title).join(', ') || 'nothing'}\n${stderr}${globalErrors}`,
+        );
       return r;
     },
   };

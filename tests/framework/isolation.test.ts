@@ -66,7 +66,12 @@ test.describe('a permission the app does not request', () => {
   );
 });
 
-for (const title of ['1 grants location at the prompt', '2 the next test is asked again', 'granted up front > 3 use.permissions: no prompt', '4 after a test with permissions, none again']) {
+for (const title of [
+  '1 grants location at the prompt',
+  '2 the next test is asked again',
+  'granted up front > 3 use.permissions: no prompt',
+  '4 after a test with permissions, none again',
+]) {
   test(title, () => {
     const r = run.result(title);
     expect(r.status, r.error).toBe('passed');
@@ -76,5 +81,7 @@ for (const title of ['1 grants location at the prompt', '2 the next test is aske
 test('a permission the app does not request is a usage error', () => {
   const r = run.result('a permission the app does not request > 5 is refused with what the app requests');
   expect(r.status).toBe('failed');
-  expect(plain(r.error)).toContain('use.permissions: com.nestwright.shop does not request android.permission.CAMERA; the runtime permissions in its manifest are: android.permission.ACCESS_FINE_LOCATION');
+  expect(plain(r.error)).toContain(
+    'use.permissions: com.nestwright.shop does not request android.permission.CAMERA; the runtime permissions in its manifest are: android.permission.ACCESS_FINE_LOCATION',
+  );
 });

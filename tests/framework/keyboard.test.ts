@@ -106,5 +106,7 @@ for (const title of [
 test('a failure message shows the keyboard area', () => {
   const r = run.result('the screen in a failure shows the keyboard');
   expect(r.status).toBe('failed');
-  expect(plain(r.error)).toContain('[soft keyboard up over 0,1394,1080,2274: nodes under it are not on screen; app.hideKeyboard() hides it]');
+  expect(plain(r.error)).toContain(
+    '[soft keyboard up over 0,1394,1080,2274: nodes under it are not on screen; app.hideKeyboard() hides it]',
+  );
 });

@@ -92,11 +92,16 @@ test("a user's test.extend() keeps deviceOptions (a worker option)", async () =>
 });
 
 test('test.use({ app: string }) fails with the rename, the test that asked for app as the code frame', async () => {
-  for (const [title, line] of [['old key in test.use, used', 3], ['old key in test.use, unused', 6]] as const) {
+  for (const [title, line] of [
+    ['old key in test.use, used', 3],
+    ['old key in test.use, unused', 6],
+  ] as const) {
     const r = run.result(title);
     expect(r.status).toBe('failed');
     const error = plain(r.error);
-    expect(error).toContain('test.use({ app }): replaced the `app` fixture with a value; the option is `apk` now: `app` is the fixture, the launched instance of the app. write test.use({ apk: … }) with the value you gave `app`.');
+    expect(error).toContain(
+      'test.use({ app }): replaced the `app` fixture with a value; the option is `apk` now: `app` is the fixture, the launched instance of the app. write test.use({ apk: … }) with the value you gave `app`.',
+    );
     // The report's code frame is the test that asked for app, not the framework's source.
     expect(error).toContain(`> ${line} | test('${title}'`);
     expect(error).not.toContain('use-options.ts');
@@ -108,14 +113,16 @@ test("test.use({ app: string }) through a user's test.extend(), with only a fixt
   // what its fixture made of a string, and tsc rejects the old key (options.types.ts).
   const r = run.result('old key through a user extend, app asked for by a fixture only');
   expect(r.status).toBe('failed');
-  expect(plain(r.error)).toContain("Expected: \"hello from com.nestwright.notes\"");
+  expect(plain(r.error)).toContain('Expected: "hello from com.nestwright.notes"');
 });
 
 test('test.use({ device: options }) fails with the rename and the corrected call, made from the value', async () => {
   const r = run.result('old device key in test.use');
   expect(r.status).toBe('failed');
   const error = plain(r.error);
-  expect(error).toContain('test.use({ device }): replaced the `device` fixture with a value; the option is `deviceOptions` now');
+  expect(error).toContain(
+    'test.use({ device }): replaced the `device` fixture with a value; the option is `deviceOptions` now',
+  );
   expect(error).toContain("write test.use({ deviceOptions: { provider: 'sim', slots: 2 } }).");
 });
 
@@ -126,10 +133,15 @@ test("screenshot: 'every-step' fails naming Playwright's 'on'", async () => {
 });
 
 test('use.app in a nestwright config fails the run before any worker, naming use.apk', async () => {
-  const r = await runInline({ 'a.spec.ts': `import { test } from 'nestwright';\ntest('never runs', async ({ app }) => {});\n` }, { use: "app: 'fixtures/apks/notes.apk'" });
+  const r = await runInline(
+    { 'a.spec.ts': `import { test } from 'nestwright';\ntest('never runs', async ({ app }) => {});\n` },
+    { use: "app: 'fixtures/apks/notes.apk'" },
+  );
   expect(r.exitCode).not.toBe(0);
   expect(r.results.every((x) => x.status !== 'passed')).toBe(true);
-  expect(plain(r.stderr)).toContain("use.app: the option is `apk` now: `app` is the fixture, the launched instance of the app. In playwright.config.ts write use: { apk: 'fixtures/apks/notes.apk' }.");
+  expect(plain(r.stderr)).toContain(
+    "use.app: the option is `apk` now: `app` is the fixture, the launched instance of the app. In playwright.config.ts write use: { apk: 'fixtures/apks/notes.apk' }.",
+  );
 });
 
 test('use.device in a nestwright config (a project) fails the run before any worker, naming use.deviceOptions', async () => {
@@ -139,7 +151,9 @@ test('use.device in a nestwright config (a project) fails the run before any wor
   );
   expect(r.exitCode).not.toBe(0);
   expect(r.results.every((x) => x.status !== 'passed')).toBe(true);
-  expect(plain(r.stderr)).toContain('use.device: the option is `deviceOptions` now: `device` is the fixture, the connected device. In playwright.config.ts write use: { deviceOptions: { provider: \'sim\', slots: 2 } }.');
+  expect(plain(r.stderr)).toContain(
+    "use.device: the option is `deviceOptions` now: `device` is the fixture, the connected device. In playwright.config.ts write use: { deviceOptions: { provider: 'sim', slots: 2 } }.",
+  );
 });
 
 test('use.app and use.device in a plain Playwright config fail in the fixtures, naming the new keys', async () => {
@@ -158,7 +172,11 @@ test('use.app and use.device in a plain Playwright config fail in the fixtures, 
     'b.spec.ts': `import { test } from 'nestwright';\ntest('config device', async ({ app }) => {});\n`,
   });
   expect(r.result('config app').status).toBe('failed');
-  expect(plain(r.result('config app').error)).toContain("use.app: the option is `apk` now: `app` is the fixture, the launched instance of the app. In playwright.config.ts write use: { apk: 'fixtures/apks/notes.apk' }.");
+  expect(plain(r.result('config app').error)).toContain(
+    "use.app: the option is `apk` now: `app` is the fixture, the launched instance of the app. In playwright.config.ts write use: { apk: 'fixtures/apks/notes.apk' }.",
+  );
   expect(r.result('config device').status).toBe('failed');
-  expect(plain(r.result('config device').error)).toContain("use.device: the option is `deviceOptions` now: `device` is the fixture, the connected device. In playwright.config.ts write use: { deviceOptions: { provider: 'sim' } }.");
+  expect(plain(r.result('config device').error)).toContain(
+    "use.device: the option is `deviceOptions` now: `device` is the fixture, the connected device. In playwright.config.ts write use: { deviceOptions: { provider: 'sim' } }.",
+  );
 });

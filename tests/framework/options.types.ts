@@ -11,14 +11,27 @@ test.use({ app: 'fixtures/apks/notes.apk' });
 test.use({ device: { provider: 'sim' } });
 // @ts-expect-error 'every-step' is not one of Playwright's screenshot modes: it is 'on'.
 test.use({ screenshot: 'every-step' });
-test.use({ apk: 'fixtures/apks/notes.apk', deviceOptions: devices.sim({ slots: 2 }), screenshot: 'on', trajectory: 'off', heal: 'auto' });
+test.use({
+  apk: 'fixtures/apks/notes.apk',
+  deviceOptions: devices.sim({ slots: 2 }),
+  screenshot: 'on',
+  trajectory: 'off',
+  heal: 'auto',
+});
 
 // A user's extend keeps every option, typed, and the fixtures' types.
 const extended = test.extend<{ pkg: string }, { provider: string }>({
   pkg: async ({ app, apk }, use) => use(apk ?? app.package),
-  provider: [async ({ deviceOptions, device }, use) => use(deviceOptions.provider ?? device.provider), { scope: 'worker' }],
+  provider: [
+    async ({ deviceOptions, device }, use) => use(deviceOptions.provider ?? device.provider),
+    { scope: 'worker' },
+  ],
 });
-extended.use({ apk: 'com.android.settings', deviceActions: 'off', deviceOptions: { provider: 'sim', faults: 'hostile' } });
+extended.use({
+  apk: 'com.android.settings',
+  deviceActions: 'off',
+  deviceOptions: { provider: 'sim', faults: 'hostile' },
+});
 // @ts-expect-error the old key is a type error through the extend too.
 extended.use({ app: 'com.android.settings' });
 

@@ -92,17 +92,29 @@ test.beforeAll(async () => {
   sim = await spawnSim(['--port', '0', '--state-dir', stateDir]);
   model = await MessagesStandIn.start(
     scripted([
-      { match: 'sign in as', turns: [typeInto('email', '{user}'), press('back'), tap('I accept the terms'), typeInto('password', '{password}'), done('filled in')] },
+      {
+        match: 'sign in as',
+        turns: [
+          typeInto('email', '{user}'),
+          press('back'),
+          tap('I accept the terms'),
+          typeInto('password', '{password}'),
+          done('filled in'),
+        ],
+      },
     ]),
   );
   const token = readFileSync(path.join(stateDir, 'token'), 'utf8').trim();
-  run = await runInline({ 'secrets.spec.ts': SPEC }, {
-    dir,
-    workers: 2,
-    use: `deviceOptions: { provider: 'sim', url: process.env.NW_URL, token: process.env.NW_TOKEN }, ai: { baseURL: '${model.url}', apiKey: 'test-key' }`,
-    env: { NW_URL: sim.url, NW_TOKEN: token, PLAIN_PW: PLAIN, REF_PW: BY_REF, AI_PW: AI },
-    args: ['--reporter=json,./reporters/allure/index.ts'],
-  });
+  run = await runInline(
+    { 'secrets.spec.ts': SPEC },
+    {
+      dir,
+      workers: 2,
+      use: `deviceOptions: { provider: 'sim', url: process.env.NW_URL, token: process.env.NW_TOKEN }, ai: { baseURL: '${model.url}', apiKey: 'test-key' }`,
+      env: { NW_URL: sim.url, NW_TOKEN: token, PLAIN_PW: PLAIN, REF_PW: BY_REF, AI_PW: AI },
+      args: ['--reporter=json,./reporters/allure/index.ts'],
+    },
+  );
 });
 
 test.afterAll(async () => {
@@ -112,7 +124,11 @@ test.afterAll(async () => {
 });
 
 test('the runs failed as written, and typed every secret where it belongs', async () => {
-  for (const t of ['fills a password field, then expects a screen that never comes', 'a password typed into a field that is not there', 'types a secret by instruction, then fails']) {
+  for (const t of [
+    'fills a password field, then expects a screen that never comes',
+    'a password typed into a field that is not there',
+    'types a secret by instruction, then fails',
+  ]) {
     expect(run.result(t).status, `${t}\n${run.stderr}`).toBe('failed');
   }
   // The failures are the assertions at the end, not the typing before them.
@@ -141,7 +157,9 @@ test('no artifact of the run holds a secret', async () => {
 
   // The simulator's side (each space's whole logcat is an attachment, above): its audit log,
   // what it printed, its state dir.
-  const c = new DeviceClient(await McpToolTransport.http(sim.url, readFileSync(path.join(stateDir, 'token'), 'utf8').trim()));
+  const c = new DeviceClient(
+    await McpToolTransport.http(sim.url, readFileSync(path.join(stateDir, 'token'), 'utf8').trim()),
+  );
   const audit = await c.call('audit_query', { limit: 10_000 });
   found.push(...hits('audit log', JSON.stringify(audit)));
   await c.close();
@@ -158,7 +176,10 @@ test('the Allure HTML report made from the run holds no secret', async () => {
   test.skip(spawnSync('java', ['-version']).status !== 0, 'Allure 2 needs Java (apt-get install default-jre-headless)');
   const out = path.join(dir, 'allure-report');
   const log: string[] = [];
-  const code = await reportCommand(['--results', path.join(dir, 'allure-results'), '--output', out], { out: (t) => log.push(t), err: (t) => log.push(t) });
+  const code = await reportCommand(['--results', path.join(dir, 'allure-results'), '--output', out], {
+    out: (t) => log.push(t),
+    err: (t) => log.push(t),
+  });
   expect(code, log.join('')).toBe(0);
   const files = filesUnder(out);
   expect(files.some((f) => f.endsWith('index.html'))).toBe(true);

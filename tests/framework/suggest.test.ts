@@ -5,7 +5,19 @@ import { parseSelector, resolveSteps, type Step } from '../../framework/selector
 import { selectorOf, suggestLocators } from '../../framework/suggest.js';
 
 const node = (id: string, over: Partial<UiNode>): UiNode => ({
-  id, role: 'text', text: null, desc: null, bounds: [0, 0, 10, 10], clickable: false, editable: false, scrollable: false, enabled: true, focused: false, selected: false, parent: null, ...over,
+  id,
+  role: 'text',
+  text: null,
+  desc: null,
+  bounds: [0, 0, 10, 10],
+  clickable: false,
+  editable: false,
+  scrollable: false,
+  enabled: true,
+  focused: false,
+  selected: false,
+  parent: null,
+  ...over,
 });
 
 /** A list of two rows, each with a title and a checkbox that has no name of its own. */
@@ -26,14 +38,27 @@ const screen = {
 test('suggestions are ranked id > role > desc > text, and each is checked for strictness on the screen', () => {
   const s = suggestLocators(screen, 'n1');
   expect(s.map((x) => x.strategy)).toEqual(['id', 'role', 'text']);
-  expect(s[0]).toMatchObject({ selector: 'id=new_note', code: "app.getById('new_note')", strictSafe: true, matches: 1 });
-  expect(suggestLocators(screen, 'n9')[0]).toMatchObject({ strategy: 'role', selector: 'role=button[name="Search notes"]', strictSafe: true });
+  expect(s[0]).toMatchObject({
+    selector: 'id=new_note',
+    code: "app.getById('new_note')",
+    strictSafe: true,
+    matches: 1,
+  });
+  expect(suggestLocators(screen, 'n9')[0]).toMatchObject({
+    strategy: 'role',
+    selector: 'role=button[name="Search notes"]',
+    strictSafe: true,
+  });
   expect(suggestLocators(screen, 'nope')).toEqual([]);
 });
 
 test('a node with no name of its own is found inside its row, by the row text', () => {
   const [best] = suggestLocators(screen, 'n8');
-  expect(best).toMatchObject({ strategy: 'chain', strictSafe: true, code: "app.getByRole('listitem').filter({ hasText: 'Eggs' }).getByRole('checkbox')" });
+  expect(best).toMatchObject({
+    strategy: 'chain',
+    strictSafe: true,
+    code: "app.getByRole('listitem').filter({ hasText: 'Eggs' }).getByRole('checkbox')",
+  });
   expect(resolveSteps(screen.nodes, parseSelector(best!.selector)).map((n) => n.id)).toEqual(['n8']);
   expect(resolveSteps(screen.nodes, parseLocatorInput(best!.code)).map((n) => n.id)).toEqual(['n8']);
 });
@@ -45,21 +70,40 @@ test('selectorOf writes what parseSelector reads back, and code reads as the sam
     [{ kind: 'text', text: 'say "hi"', exact: true }],
     [{ kind: 'desc', text: /se(a|e)rch/i, exact: false }],
     [{ kind: 'role', role: 'button', name: { text: 'Save', exact: true }, disabled: false }],
-    [{ kind: 'role', role: 'listitem' }, { kind: 'filter', hasText: { text: 'Milk', exact: false } }, { kind: 'id', id: 'check' }, { kind: 'nth', index: -1 }],
+    [
+      { kind: 'role', role: 'listitem' },
+      { kind: 'filter', hasText: { text: 'Milk', exact: false } },
+      { kind: 'id', id: 'check' },
+      { kind: 'nth', index: -1 },
+    ],
   ];
   for (const steps of chains) expect(parseSelector(selectorOf(steps)), selectorOf(steps)).toEqual(steps);
-  expect(parseLocatorInput(`app.getByRole('button', { name: "Save", exact: true, disabled: false })`)).toEqual(chains[4]);
-  expect(parseLocatorInput(`getByText(/se(a|e)rch/i).first()`)).toEqual([{ kind: 'text', text: /se(a|e)rch/i, exact: false }, { kind: 'nth', index: 0 }]);
+  expect(parseLocatorInput(`app.getByRole('button', { name: "Save", exact: true, disabled: false })`)).toEqual(
+    chains[4],
+  );
+  expect(parseLocatorInput(`getByText(/se(a|e)rch/i).first()`)).toEqual([
+    { kind: 'text', text: /se(a|e)rch/i, exact: false },
+    { kind: 'nth', index: 0 },
+  ]);
   expect(parseLocatorInput(`app.getByRole('listitem').filter({ has: app.getByText('Milk') }).last()`)).toEqual([
     { kind: 'role', role: 'listitem' },
     { kind: 'filter', has: [{ kind: 'text', text: 'Milk', exact: false }] },
     { kind: 'nth', index: -1 },
   ]);
-  expect(parseLocatorInput('text="Save" >> nth=1')).toEqual([{ kind: 'text', text: 'Save', exact: true }, { kind: 'nth', index: 1 }]);
+  expect(parseLocatorInput('text="Save" >> nth=1')).toEqual([
+    { kind: 'text', text: 'Save', exact: true },
+    { kind: 'nth', index: 1 },
+  ]);
 });
 
 test('code that is not a locator is refused with the column and an example, never evaluated', () => {
-  for (const bad of [`getByText(process.exit())`, `getByRole('button', { name: `, `getByText('a').click()`, "getByText(`${x}`)", `getByText('a') ; boom`]) {
+  for (const bad of [
+    `getByText(process.exit())`,
+    `getByRole('button', { name: `,
+    `getByText('a').click()`,
+    'getByText(`${x}`)',
+    `getByText('a') ; boom`,
+  ]) {
     expect(() => parseLocatorInput(bad), bad).toThrow(/cannot read the locator .* at column \d+; write e\.g\./);
   }
 });

@@ -81,7 +81,12 @@ test('or across app instances is refused', async ({ chat: app }) => {
   });
 });
 
-for (const title of ['a row reads as the text of its children', 'array forms check every match in order', 'or and and', 'or across app instances is refused']) {
+for (const title of [
+  'a row reads as the text of its children',
+  'array forms check every match in order',
+  'or and and',
+  'or across app instances is refused',
+]) {
   test(title, () => {
     const r = run.result(title);
     expect(r.status, r.error).toBe('passed');

@@ -10,8 +10,19 @@ import { Trajectory } from '../../framework/trajectory.js';
 /** In-process tests of the framework's pure parts and of how it treats device answers. */
 
 const node = (id: string, over: Partial<UiNode> = {}): UiNode => ({
-  id, role: 'text', text: null, desc: null, bounds: [0, 0, 10, 10], clickable: false, editable: false, scrollable: false,
-  enabled: true, focused: false, selected: false, parent: null, ...over,
+  id,
+  role: 'text',
+  text: null,
+  desc: null,
+  bounds: [0, 0, 10, 10],
+  clickable: false,
+  editable: false,
+  scrollable: false,
+  enabled: true,
+  focused: false,
+  selected: false,
+  parent: null,
+  ...over,
 });
 
 test('parseSelector: engines, exact and regex text, role attributes, chains', () => {
@@ -28,7 +39,9 @@ test('parseSelector: engines, exact and regex text, role attributes, chains', ()
 });
 
 test('parseSelector: errors name the API and say what to write', () => {
-  expect(() => parseSelector('css=.x')).toThrow('app.locator: unknown selector engine "css=" in "css=.x"; use text=, desc=, id=, class=, role=, has-text= or nth=');
+  expect(() => parseSelector('css=.x')).toThrow(
+    'app.locator: unknown selector engine "css=" in "css=.x"; use text=, desc=, id=, class=, role=, has-text= or nth=',
+  );
   expect(() => parseSelector('nth=first')).toThrow('app.locator: nth= takes an integer');
   expect(() => parseSelector('role=button[size=2]')).toThrow('unknown role attribute [size]');
   expect(() => parseSelector('')).toThrow('app.locator: empty selector');
@@ -44,10 +57,26 @@ test('resolveSteps: chained steps search inside earlier matches; filter looks at
     node('b2', { role: 'button', text: 'Add', parent: 'row2' }),
   ];
   expect(resolveSteps(all, parseSelector('role=button[name="Add"]')).map((n) => n.id)).toEqual(['b1', 'b2']);
-  expect(resolveSteps(all, [{ kind: 'role', role: 'group' }, { kind: 'filter', hasText: { text: 'honey', exact: false } }, { kind: 'role', role: 'button' }]).map((n) => n.id)).toEqual(['b2']);
-  expect(resolveSteps(all, [{ kind: 'role', role: 'group' }, { kind: 'filter', hasNotText: { text: 'Milk', exact: false } }]).map((n) => n.id)).toEqual(['row2']);
+  expect(
+    resolveSteps(all, [
+      { kind: 'role', role: 'group' },
+      { kind: 'filter', hasText: { text: 'honey', exact: false } },
+      { kind: 'role', role: 'button' },
+    ]).map((n) => n.id),
+  ).toEqual(['b2']);
+  expect(
+    resolveSteps(all, [
+      { kind: 'role', role: 'group' },
+      { kind: 'filter', hasNotText: { text: 'Milk', exact: false } },
+    ]).map((n) => n.id),
+  ).toEqual(['row2']);
   // hasText reads a node's full text (its own and its descendants', joined by a space), as textContent does.
-  expect(resolveSteps(all, [{ kind: 'role', role: 'group' }, { kind: 'filter', hasText: { text: 'honey add', exact: false } }]).map((n) => n.id)).toEqual(['row2']);
+  expect(
+    resolveSteps(all, [
+      { kind: 'role', role: 'group' },
+      { kind: 'filter', hasText: { text: 'honey add', exact: false } },
+    ]).map((n) => n.id),
+  ).toEqual(['row2']);
   expect(fullText(all, all[0]!)).toBe('Milk Add');
   // An empty field reads as '' (whether the runtime reports its text as '', null or its hint), and so does a node with no text at all.
   const form = [
@@ -58,19 +87,51 @@ test('resolveSteps: chained steps search inside earlier matches; filter looks at
     node('i1', { role: 'image' }),
   ];
   expect(form.map((n) => fullText(form, n))).toEqual(['', '', '', 'ana', '']);
-  expect(resolveSteps(form, [{ kind: 'filter', hasText: { text: '', exact: false } }]).map((n) => n.id)).toEqual(['f1', 'f2', 'f3', 'f4', 'i1']);
-  expect(resolveSteps(form, [{ kind: 'filter', hasText: { text: /^$/, exact: false } }]).map((n) => n.id)).toEqual(['f1', 'f2', 'f3', 'i1']);
+  expect(resolveSteps(form, [{ kind: 'filter', hasText: { text: '', exact: false } }]).map((n) => n.id)).toEqual([
+    'f1',
+    'f2',
+    'f3',
+    'f4',
+    'i1',
+  ]);
+  expect(resolveSteps(form, [{ kind: 'filter', hasText: { text: /^$/, exact: false } }]).map((n) => n.id)).toEqual([
+    'f1',
+    'f2',
+    'f3',
+    'i1',
+  ]);
   // or/and: union in screen order, intersection.
-  expect(resolveSteps(all, [{ kind: 'text', text: 'Honey', exact: true }, { kind: 'or', other: [{ kind: 'text', text: 'Milk', exact: true }] }]).map((n) => n.id)).toEqual(['t1', 't2']);
-  expect(resolveSteps(all, [{ kind: 'role', role: 'button' }, { kind: 'and', other: [{ kind: 'role', role: 'group' }, { kind: 'filter', hasText: { text: 'Honey', exact: false } }, { kind: 'role', role: 'button' }] }]).map((n) => n.id)).toEqual(['b2']);
+  expect(
+    resolveSteps(all, [
+      { kind: 'text', text: 'Honey', exact: true },
+      { kind: 'or', other: [{ kind: 'text', text: 'Milk', exact: true }] },
+    ]).map((n) => n.id),
+  ).toEqual(['t1', 't2']);
+  expect(
+    resolveSteps(all, [
+      { kind: 'role', role: 'button' },
+      {
+        kind: 'and',
+        other: [
+          { kind: 'role', role: 'group' },
+          { kind: 'filter', hasText: { text: 'Honey', exact: false } },
+          { kind: 'role', role: 'button' },
+        ],
+      },
+    ]).map((n) => n.id),
+  ).toEqual(['b2']);
 });
 
 test('withRetry: retries only the named codes, then fails naming the API', async () => {
   let calls = 0;
   const busy = () => new DeviceError('space_launch', toolError('NO_PROCESS_SLOT', 'all 1 process slots busy'));
-  await expect(withRetry('space.launch', ['NO_PROCESS_SLOT'], 5_000, async () => (++calls < 3 ? Promise.reject(busy()) : 'ok'))).resolves.toBe('ok');
+  await expect(
+    withRetry('space.launch', ['NO_PROCESS_SLOT'], 5_000, async () => (++calls < 3 ? Promise.reject(busy()) : 'ok')),
+  ).resolves.toBe('ok');
   expect(calls).toBe(3);
-  await expect(withRetry('space.launch', ['NO_PROCESS_SLOT'], 150, () => Promise.reject(busy()))).rejects.toThrow(/^space\.launch: still NO_PROCESS_SLOT after waiting 150ms/);
+  await expect(withRetry('space.launch', ['NO_PROCESS_SLOT'], 150, () => Promise.reject(busy()))).rejects.toThrow(
+    /^space\.launch: still NO_PROCESS_SLOT after waiting 150ms/,
+  );
   const other = new DeviceError('space_launch', toolError('APP_NOT_INSTALLED', 'no such app'));
   await expect(withRetry('space.launch', ['NO_PROCESS_SLOT'], 5_000, () => Promise.reject(other))).rejects.toBe(other);
 });
@@ -81,12 +142,19 @@ test('screenshots degrade gracefully on runtimes without ui_screenshot (asked on
     async call(name: string) {
       if (name === 'ui_screenshot') {
         asked++;
-        throw new DeviceError('ui_screenshot', toolError('NOT_SUPPORTED', 'ui_screenshot is not offered by this runtime'));
+        throw new DeviceError(
+          'ui_screenshot',
+          toolError('NOT_SUPPORTED', 'ui_screenshot is not offered by this runtime'),
+        );
       }
       throw new Error(`unexpected ${name}`);
     },
   };
-  const driver = new AppDriver(client as never, 'sp_1', 'com.example', null, new Trajectory(), { actionTimeout: 100, expectTimeout: 100, screenshot: 'every-step' });
+  const driver = new AppDriver(client as never, 'sp_1', 'com.example', null, new Trajectory(), {
+    actionTimeout: 100,
+    expectTimeout: 100,
+    screenshot: 'every-step',
+  });
   expect(await driver.screenshots.take('app.screenshot')).toBeNull();
   expect(await driver.screenshots.take('app.screenshot')).toBeNull();
   expect(asked).toBe(1);
@@ -96,11 +164,24 @@ test('screenshots degrade gracefully on runtimes without ui_screenshot (asked on
 });
 
 test('device errors become nestwright errors that name the API first', async () => {
-  const client = { call: async () => Promise.reject(new DeviceError('ui_tap', toolError('SPACE_BUSY', 'space sp_1 is leased by another session', { hint: 'Wait for the lease.' }))) };
-  const driver = new AppDriver(client as never, 'sp_1', 'com.example', null, new Trajectory(), { actionTimeout: 100, expectTimeout: 100 });
+  const client = {
+    call: async () =>
+      Promise.reject(
+        new DeviceError(
+          'ui_tap',
+          toolError('SPACE_BUSY', 'space sp_1 is leased by another session', { hint: 'Wait for the lease.' }),
+        ),
+      ),
+  };
+  const driver = new AppDriver(client as never, 'sp_1', 'com.example', null, new Trajectory(), {
+    actionTimeout: 100,
+    expectTimeout: 100,
+  });
   const e = await driver.calls.call('locator.tap', 'ui_key', { space_id: 'sp_1', key: 'back' }).catch((x) => x);
   expect(e).toBeInstanceOf(NestwrightError);
-  expect(e.message).toBe('locator.tap: ui_tap: SPACE_BUSY: space sp_1 is leased by another session\n  hint: Wait for the lease.');
+  expect(e.message).toBe(
+    'locator.tap: ui_tap: SPACE_BUSY: space sp_1 is leased by another session\n  hint: Wait for the lease.',
+  );
 });
 
 test('the one call path: round trips counted, the last screen kept, DEVICE_DISCONNECTED fatal, nothing sent once the test ended', async () => {
@@ -110,14 +191,28 @@ test('the one call path: round trips counted, the last screen kept, DEVICE_DISCO
     async call(name: string) {
       sent.push(name);
       if (name === 'ui_observe') return screen;
-      if (name === 'ui_key') throw new DeviceError('ui_key', toolError('DEVICE_DISCONNECTED', 'the device runtime did not answer (ECONNREFUSED)'));
+      if (name === 'ui_key')
+        throw new DeviceError(
+          'ui_key',
+          toolError('DEVICE_DISCONNECTED', 'the device runtime did not answer (ECONNREFUSED)'),
+        );
       throw new Error(`unexpected ${name}`);
     },
   };
   const ended = new AbortController();
   const raised: Array<{ code: string; who: string }> = [];
-  const scope = { signal: ended.signal, endReason: () => 'Test timeout of 100ms exceeded.', track: <T>(work: Promise<T>) => work, raised: (e: NestwrightError, from: { who(): string }) => void raised.push({ code: e.code, who: from.who() }), acknowledge: () => false };
-  const driver = new AppDriver(client as never, 'sp_1', 'com.example', '2', new Trajectory(), { actionTimeout: 100, expectTimeout: 100, scope });
+  const scope = {
+    signal: ended.signal,
+    endReason: () => 'Test timeout of 100ms exceeded.',
+    track: <T>(work: Promise<T>) => work,
+    raised: (e: NestwrightError, from: { who(): string }) => void raised.push({ code: e.code, who: from.who() }),
+    acknowledge: () => false,
+  };
+  const driver = new AppDriver(client as never, 'sp_1', 'com.example', '2', new Trajectory(), {
+    actionTimeout: 100,
+    expectTimeout: 100,
+    scope,
+  });
   await driver.calls.call('app.observe', 'ui_observe', { space_id: 'sp_1' } as never);
   expect(driver.calls.roundTrips).toBe(1);
   expect(driver.calls.lastSeen).toBe(screen);
@@ -126,6 +221,8 @@ test('the one call path: round trips counted, the last screen kept, DEVICE_DISCO
   expect(lost.message).toMatch(/^app\.press: ui_key: DEVICE_DISCONNECTED/);
   expect(raised).toEqual([{ code: 'DEVICE_DISCONNECTED', who: 'com.example@2' }]);
   ended.abort();
-  await expect(driver.calls.call('app.observe', 'ui_observe', { space_id: 'sp_1' } as never)).rejects.toBeInstanceOf(TestEndedError);
+  await expect(driver.calls.call('app.observe', 'ui_observe', { space_id: 'sp_1' } as never)).rejects.toBeInstanceOf(
+    TestEndedError,
+  );
   expect(sent).toEqual(['ui_observe', 'ui_key']);
 });

@@ -24,8 +24,13 @@ function workDir(): string {
   return dir;
 }
 
-const baselineOf = (dir: string, name: string, platform = SIM) => path.join(dir, 'visual.spec.ts-snapshots', `${name}-${platform}.png`);
-const attachments = (r: InlineResult) => r.attachments.map((a) => a.name).filter((n) => n.endsWith('.png')).sort();
+const baselineOf = (dir: string, name: string, platform = SIM) =>
+  path.join(dir, 'visual.spec.ts-snapshots', `${name}-${platform}.png`);
+const attachments = (r: InlineResult) =>
+  r.attachments
+    .map((a) => a.name)
+    .filter((n) => n.endsWith('.png'))
+    .sort();
 
 // Settings, the system app: no APK needed. CHANGE turns Bluetooth on first (its summary on the home screen changes).
 const HOME = `import { test, expect } from 'nestwright';
@@ -43,7 +48,7 @@ test.afterAll(() => {
   for (const dir of made) rmSync(dir, { recursive: true, force: true });
 });
 
-test('a missing baseline is written on the first run (Playwright\'s message) and matched on the second', async () => {
+test("a missing baseline is written on the first run (Playwright's message) and matched on the second", async () => {
   test.setTimeout(400_000);
   const dir = workDir();
   const spec = `${HOME}
@@ -63,9 +68,21 @@ test('home', async ({ app }) => {
   expect(second.result('home').error).toBe('');
   expect(second.result('home').status).toBe('passed');
   // The trajectory step records the comparison.
-  const trajectory = JSON.parse(Buffer.from(second.result('home').attachments.find((a) => a.name === 'nestwright-trajectory')!.body!, 'base64').toString());
+  const trajectory = JSON.parse(
+    Buffer.from(
+      second.result('home').attachments.find((a) => a.name === 'nestwright-trajectory')!.body!,
+      'base64',
+    ).toString(),
+  );
   const step = trajectory.steps.find((s: any) => s.api === 'expect.toHaveScreenshot');
-  expect(step.visual).toMatchObject({ name: 'home.png', outcome: 'matched', threshold: 0.2, diffPixels: 0, excluded: ['status_bar', 'navigation_bar'], size: { width: 1080, height: 2400 } });
+  expect(step.visual).toMatchObject({
+    name: 'home.png',
+    outcome: 'matched',
+    threshold: 0.2,
+    diffPixels: 0,
+    excluded: ['status_bar', 'navigation_bar'],
+    size: { width: 1080, height: 2400 },
+  });
 });
 
 test('a changed screen fails with the expected, actual and diff pictures and the differing pixels', async () => {
@@ -86,11 +103,20 @@ test('home', async ({ app }) => {
   expect(message).toMatch(/\d+ pixels \(ratio 0\.\d\d of all image pixels\) are different\./);
   expect(message).toContain('Snapshot: home.png');
   expect(attachments(r)).toEqual(['home-actual.png', 'home-diff.png', 'home-expected.png']);
-  const trajectory = JSON.parse(Buffer.from(r.attachments.find((a) => a.name === 'nestwright-trajectory')!.body!, 'base64').toString());
+  const trajectory = JSON.parse(
+    Buffer.from(r.attachments.find((a) => a.name === 'nestwright-trajectory')!.body!, 'base64').toString(),
+  );
   const step = trajectory.steps.find((s: any) => s.api === 'expect.toHaveScreenshot');
   const pixels = Number(/(\d+) pixels/.exec(message)![1]);
   expect(pixels).toBeGreaterThan(0);
-  expect(step).toMatchObject({ result: 'failed', visual: { outcome: 'different', diffPixels: pixels, attachments: { expected: 'home-expected.png', actual: 'home-actual.png', diff: 'home-diff.png' } } });
+  expect(step).toMatchObject({
+    result: 'failed',
+    visual: {
+      outcome: 'different',
+      diffPixels: pixels,
+      attachments: { expected: 'home-expected.png', actual: 'home-actual.png', diff: 'home-diff.png' },
+    },
+  });
 });
 
 test('mask hides a region whose content changes between runs; without it the same change fails', async () => {
@@ -110,7 +136,9 @@ test('unmasked', async ({ app }) => {
   await runInline({ 'visual.spec.ts': spec }, { dir, config: ROOMY });
   // The mask is painted in Playwright's pink, in the baseline too.
   const masked = PNG.sync.read(readFileSync(baselineOf(dir, 'masked')));
-  const pinkPixels = Array.from({ length: masked.width * masked.height }, (_, i) => i).filter((i) => masked.data[i * 4] === 255 && masked.data[i * 4 + 1] === 0 && masked.data[i * 4 + 2] === 255).length;
+  const pinkPixels = Array.from({ length: masked.width * masked.height }, (_, i) => i).filter(
+    (i) => masked.data[i * 4] === 255 && masked.data[i * 4 + 1] === 0 && masked.data[i * 4 + 2] === 255,
+  ).length;
   expect(pinkPixels).toBeGreaterThan(1000);
   const run = await runInline({ 'visual.spec.ts': spec }, { dir, config: ROOMY, env: { CHANGE: '1' } });
   expect(run.result('masked').error).toBe('');
@@ -137,7 +165,7 @@ test('tolerant', async ({ app }) => {
   expect(pixels).toBeGreaterThan(3000);
 });
 
-test('a locator\'s picture is its one node: the button alone', async () => {
+test("a locator's picture is its one node: the button alone", async () => {
   test.setTimeout(400_000);
   const dir = workDir();
   const spec = `${HOME}
@@ -197,14 +225,17 @@ test('home', async ({ app }) => {
   expect(existsSync(baselineOf(dir, 'home'))).toBe(false);
   await runInline({ 'visual.spec.ts': spec }, { dir, config: ROOMY });
   const before = readFileSync(baselineOf(dir, 'home'));
-  const updated = await runInline({ 'visual.spec.ts': spec }, { dir, config: ROOMY, env: { CHANGE: '1' }, args: ['--update-snapshots'] });
+  const updated = await runInline(
+    { 'visual.spec.ts': spec },
+    { dir, config: ROOMY, env: { CHANGE: '1' }, args: ['--update-snapshots'] },
+  );
   expect(updated.result('home').error).toBe('');
   expect(readFileSync(baselineOf(dir, 'home')).equals(before)).toBe(false);
   const after = await runInline({ 'visual.spec.ts': spec }, { dir, config: ROOMY, env: { CHANGE: '1' } });
   expect(after.result('home').error).toBe('');
 });
 
-test('two devices keep their baselines apart: a simulator standing in for a Pixel 8 never compares with the plain simulator\'s', async () => {
+test("two devices keep their baselines apart: a simulator standing in for a Pixel 8 never compares with the plain simulator's", async () => {
   test.setTimeout(500_000);
   const dir = workDir();
   const pixel = await startSimServer({ model: 'Pixel 8' });
@@ -218,10 +249,18 @@ test('home', async ({ app }) => {
     const onPixel = `deviceOptions: { provider: 'sim', url: ${JSON.stringify(pixel.url)}, token: ${JSON.stringify(pixel.token)} },`;
     await runInline({ 'visual.spec.ts': spec }, { dir, config: ROOMY });
     // The other device with another screen state: no diff against the first one's baseline, its own is written.
-    const first = await runInline({ 'visual.spec.ts': spec }, { dir, config: ROOMY, use: onPixel, env: { CHANGE: '1' } });
-    expect(plain(first.result('home').error)).toContain(`A snapshot doesn't exist at ${baselineOf(dir, 'home', 'sim-pixel-8-1080x2400-420dpi')}, writing actual.`);
+    const first = await runInline(
+      { 'visual.spec.ts': spec },
+      { dir, config: ROOMY, use: onPixel, env: { CHANGE: '1' } },
+    );
+    expect(plain(first.result('home').error)).toContain(
+      `A snapshot doesn't exist at ${baselineOf(dir, 'home', 'sim-pixel-8-1080x2400-420dpi')}, writing actual.`,
+    );
     expect(existsSync(baselineOf(dir, 'home'))).toBe(true);
-    const again = await runInline({ 'visual.spec.ts': spec }, { dir, config: ROOMY, use: onPixel, env: { CHANGE: '1' } });
+    const again = await runInline(
+      { 'visual.spec.ts': spec },
+      { dir, config: ROOMY, use: onPixel, env: { CHANGE: '1' } },
+    );
     expect(again.result('home').error).toBe('');
     const sim = await runInline({ 'visual.spec.ts': spec }, { dir, config: ROOMY });
     expect(sim.result('home').error).toBe('');

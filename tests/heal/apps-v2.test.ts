@@ -8,7 +8,9 @@ test('notes-v2.apk installs over notes.apk as an update and runs Notes 2.0: rena
   expect(update).toMatchObject({ outcome: 'updated', version_code: 2, version_name: '2.0' });
   await h.launch(NOTES);
   const main = await h.observe();
-  expect(main.nodes.find((n) => n.role === 'button' && n.text === 'Create note')?.res_id).toBe(`${NOTES}:id/create_note`);
+  expect(main.nodes.find((n) => n.role === 'button' && n.text === 'Create note')?.res_id).toBe(
+    `${NOTES}:id/create_note`,
+  );
   expect(main.nodes.some((n) => n.text === 'New note')).toBe(false);
   await h.tap('Create note');
   const { node } = await h.byRes('note_title');

@@ -13,7 +13,16 @@ const ALL = [...TUNE, ...HOLDOUT, ...HOLDOUT2, ...HOLDOUT3, ...HOLDOUT4, ...HOLD
 
 test('the drift corpus has at least 40 cases of every kind, a tenth or more to decline', () => {
   expect(ALL.length).toBeGreaterThanOrEqual(40);
-  for (const category of ['renamed-id', 'reworded', 'translated', 'moved', 'reordered', 'look-alike', 'removed', 'dialog'] as const) {
+  for (const category of [
+    'renamed-id',
+    'reworded',
+    'translated',
+    'moved',
+    'reordered',
+    'look-alike',
+    'removed',
+    'dialog',
+  ] as const) {
     expect(ALL.filter((c) => c.category === category).length, category).toBeGreaterThanOrEqual(2);
   }
   const declines = ALL.filter((c) => !c.after.keys.target).length;
@@ -79,7 +88,9 @@ test('the sibling splits: never healed onto a sibling control, right at least as
     const { result } = evaluate(c);
     if (result.status !== 'healed') continue;
     const node = c.after.observation.nodes.find((n) => n.id === result.node_id)!;
-    const was = c.before.observation.nodes.filter((n) => n.id !== c.before.keys.target && n.res_id && n.res_id === node.res_id);
+    const was = c.before.observation.nodes.filter(
+      (n) => n.id !== c.before.keys.target && n.res_id && n.res_id === node.res_id,
+    );
     expect(was, c.name).toEqual([]);
   }
 });

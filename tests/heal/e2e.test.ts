@@ -1,7 +1,12 @@
 import { expect, test } from '@playwright/test';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { EMBEDDED_TOKEN_ENV, EMBEDDED_URL_ENV, startEmbeddedDevice, type EmbeddedDevice } from '../../device-runtime/providers/index.js';
+import {
+  EMBEDDED_TOKEN_ENV,
+  EMBEDDED_URL_ENV,
+  startEmbeddedDevice,
+  type EmbeddedDevice,
+} from '../../device-runtime/providers/index.js';
 import { project } from './project.js';
 
 // One simulator for every run of these tests (each run's worker has a space of its own on it).
@@ -43,7 +48,9 @@ test('creates a note', async ({ app }) => {
 
 const V2 = { NOTES_APK: 'fixtures/apks/notes-v2.apk' };
 const trajectoryOf = (t: { attachments: Array<{ name: string; body?: string }> }) =>
-  JSON.parse(Buffer.from(t.attachments.find((a) => a.name === 'nestwright-trajectory')!.body!, 'base64').toString()) as { steps: Array<{ title: string; source: string; heal?: { from: string; to: string } }> };
+  JSON.parse(
+    Buffer.from(t.attachments.find((a) => a.name === 'nestwright-trajectory')!.body!, 'base64').toString(),
+  ) as { steps: Array<{ title: string; source: string; heal?: { from: string; to: string } }> };
 
 test('a spec written against Notes 1.0 heals on 2.0 in auto mode; heal --apply makes it pass without healing', async () => {
   test.setTimeout(420_000);
@@ -54,13 +61,19 @@ test('a spec written against Notes 1.0 heals on 2.0 in auto mode; heal --apply m
   expect(v1.tests[0], `${v1.tests[0]?.error}\n${v1.stderr}`).toMatchObject({ status: 'passed' });
   const fpFile = path.join(p.dir, 'specs/__fingerprints__/notes.spec.ts.json');
   const fps = JSON.parse(readFileSync(fpFile, 'utf8'));
-  expect(Object.keys(fps.entries).map((k) => k.replace(/^\d+:\d+ /, '')).sort()).toEqual(['id=title', "role=button[name='Save']", "text='New note'"].sort());
+  expect(
+    Object.keys(fps.entries)
+      .map((k) => k.replace(/^\d+:\d+ /, ''))
+      .sort(),
+  ).toEqual(['id=title', "role=button[name='Save']", "text='New note'"].sort());
 
   // 2. suggest (the default): 1.0's locators no longer match, the test fails, and the error carries the proposal.
   const suggest = await p.run(V2);
   expect(suggest.tests[0]!.status).toBe('failed');
   expect(suggest.tests[0]!.error).toContain('locator.tap: timeout');
-  expect(suggest.tests[0]!.error).toMatch(/heal: proposal [0-9a-f]{8}: text='New note' → text=Create note \(score [01]\.\d+, margin [01]\.\d+\)/);
+  expect(suggest.tests[0]!.error).toMatch(
+    /heal: proposal [0-9a-f]{8}: text='New note' → text=Create note \(score [01]\.\d+, margin [01]\.\d+\)/,
+  );
   expect(suggest.tests[0]!.error).toContain('npx nestwright heal --apply');
 
   // 3. auto: the steps run on the healed locators; the test passes, marked healed.
@@ -81,12 +94,17 @@ test('a spec written against Notes 1.0 heals on 2.0 in auto mode; heal --apply m
   expect(listed.code).toBe(0);
   expect(listed.out).toContain('2 healing proposals from the last run');
   expect(listed.out).toMatch(/specs\/notes\.spec\.ts:10 {2}healed in the run \(auto\)/);
-  expect(listed.out).toContain("old:    id=title");
+  expect(listed.out).toContain('old:    id=title');
   expect(listed.out).toContain('new:    id=note_title');
   const applied = await p.cli(['--apply']);
   expect(applied.code, applied.err).toBe(0);
   const edited = readFileSync(path.join(p.dir, 'specs/notes.spec.ts'), 'utf8');
-  expect(edited).toBe(SPEC.replace("app.getByText('New note')", "app.getByText('Create note')").replace("app.getById('title')", "app.getById('note_title')"));
+  expect(edited).toBe(
+    SPEC.replace("app.getByText('New note')", "app.getByText('Create note')").replace(
+      "app.getById('title')",
+      "app.getById('note_title')",
+    ),
+  );
   expect((await p.cli([])).out).toContain('No healing proposals');
 
   // 5. On 2.0 with healing off, the edited spec passes.
@@ -110,7 +128,10 @@ test('opens the cart', async ({ app }) => {
   await expect(app).toHaveActivity('.CartActivity');
 });
 `;
-  const p = await project({ 'playwright.config.ts': CONFIG, 'specs/shop.spec.ts': spec('fixtures/apks/shop.apk') }, shared);
+  const p = await project(
+    { 'playwright.config.ts': CONFIG, 'specs/shop.spec.ts': spec('fixtures/apks/shop.apk') },
+    shared,
+  );
   expect((await p.run()).tests[0]).toMatchObject({ status: 'passed' });
   const { writeFileSync } = await import('node:fs');
   writeFileSync(path.join(p.dir, 'specs/shop.spec.ts'), spec('fixtures/apks/shop-v2.apk'));

@@ -10,7 +10,13 @@ export interface ProjectRun {
   stdout: string;
   stderr: string;
   /** The JSON report's tests, flat: title, status, error text, annotations, attachments. */
-  tests: Array<{ title: string; status: string; error: string; annotations: Array<{ type: string; description?: string }>; attachments: Array<{ name: string; body?: string }> }>;
+  tests: Array<{
+    title: string;
+    status: string;
+    error: string;
+    annotations: Array<{ type: string; description?: string }>;
+    attachments: Array<{ name: string; body?: string }>;
+  }>;
 }
 
 /**
@@ -19,7 +25,14 @@ export interface ProjectRun {
  * test-results/heal-projects/. `shared` is added to every run's environment (a simulator's
  * NESTWRIGHT_SIM_URL/TOKEN, so the runs share one instead of starting one each).
  */
-export async function project(files: Record<string, string>, shared: Record<string, string> = {}): Promise<{ dir: string; run(env?: Record<string, string>): Promise<ProjectRun>; cli(args: string[]): Promise<{ code: number; out: string; err: string }> }> {
+export async function project(
+  files: Record<string, string>,
+  shared: Record<string, string> = {},
+): Promise<{
+  dir: string;
+  run(env?: Record<string, string>): Promise<ProjectRun>;
+  cli(args: string[]): Promise<{ code: number; out: string; err: string }>;
+}> {
   const dir = path.join(ROOT, 'test-results', 'heal-projects', randomUUID().slice(0, 8));
   await mkdir(dir, { recursive: true });
   await writeTree(dir, files);
@@ -35,7 +48,10 @@ export async function project(files: Record<string, string>, shared: Record<stri
   return {
     dir,
     async run(env = {}) {
-      const r = await exec([path.join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', dir, '--reporter=json', '--workers=1'], { ...shared, ...env });
+      const r = await exec(
+        [path.join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', dir, '--reporter=json', '--workers=1'],
+        { ...shared, ...env },
+      );
       let raw: any;
       try {
         raw = JSON.parse(r.out.slice(r.out.indexOf('{')));
@@ -48,11 +64,25 @@ export async function project(files: Record<string, string>, shared: Record<stri
         for (const spec of suite.specs ?? [])
           for (const t of spec.tests ?? []) {
             const res = t.results[t.results.length - 1] ?? {};
-            tests.push({ title: spec.title, status: res.status, error: (res.errors ?? []).map((e: any) => e.message ?? '').join('\n').replace(/\u001b\[[0-9;]*m/g, ''), annotations: res.annotations ?? t.annotations ?? [], attachments: res.attachments ?? [] });
+            tests.push({
+              title: spec.title,
+              status: res.status,
+              error: (res.errors ?? [])
+                .map((e: any) => e.message ?? '')
+                .join('\n')
+                .replace(/\u001b\[[0-9;]*m/g, ''),
+              annotations: res.annotations ?? t.annotations ?? [],
+              attachments: res.attachments ?? [],
+            });
           }
       };
       for (const s of raw.suites ?? []) walk(s);
-      return { exitCode: r.code, stdout: r.out, stderr: r.err + (raw.errors ?? []).map((e: any) => e.message).join('\n'), tests };
+      return {
+        exitCode: r.code,
+        stdout: r.out,
+        stderr: r.err + (raw.errors ?? []).map((e: any) => e.message).join('\n'),
+        tests,
+      };
     },
     cli: (args) => exec([path.join(ROOT, 'bin/nestwright.js'), 'heal', '--dir', dir, ...args], {}),
   };

@@ -1,7 +1,12 @@
 import { expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { EMBEDDED_TOKEN_ENV, EMBEDDED_URL_ENV, startEmbeddedDevice, type EmbeddedDevice } from '../../device-runtime/providers/index.js';
+import {
+  EMBEDDED_TOKEN_ENV,
+  EMBEDDED_URL_ENV,
+  startEmbeddedDevice,
+  type EmbeddedDevice,
+} from '../../device-runtime/providers/index.js';
 import { project } from './project.js';
 
 /**
@@ -55,7 +60,9 @@ test('turns spell checking on', async ({ app }) => {
 `;
 
 const trajectoryOf = (t: { attachments: Array<{ name: string; body?: string }> }) =>
-  JSON.parse(Buffer.from(t.attachments.find((a) => a.name === 'nestwright-trajectory')!.body!, 'base64').toString()) as { steps: Array<{ source: string; heal?: { from: string; to: string } }> };
+  JSON.parse(
+    Buffer.from(t.attachments.find((a) => a.name === 'nestwright-trajectory')!.body!, 'base64').toString(),
+  ) as { steps: Array<{ source: string; heal?: { from: string; to: string } }> };
 
 test('Notes 2.0 re-ids and reorders its switches: the sync one heals through its title, the removed one declines, no sibling is taken', async () => {
   test.setTimeout(300_000);
@@ -63,8 +70,13 @@ test('Notes 2.0 re-ids and reorders its switches: the sync one heals through its
 
   // On 1.0 both pass, and the switches' fingerprints keep what named the other switches.
   const v1 = await p.run();
-  expect(v1.tests.map((t) => t.status), `${v1.tests.map((t) => t.error).join('\n')}\n${v1.stderr}`).toEqual(['passed', 'passed']);
-  const fps = JSON.parse(readFileSync(path.join(p.dir, 'specs/__fingerprints__/settings.spec.ts.json'), 'utf8')) as { entries: Record<string, { selector: string; fingerprint: { row?: string[]; others?: { ids: string[] } } }> };
+  expect(
+    v1.tests.map((t) => t.status),
+    `${v1.tests.map((t) => t.error).join('\n')}\n${v1.stderr}`,
+  ).toEqual(['passed', 'passed']);
+  const fps = JSON.parse(readFileSync(path.join(p.dir, 'specs/__fingerprints__/settings.spec.ts.json'), 'utf8')) as {
+    entries: Record<string, { selector: string; fingerprint: { row?: string[]; others?: { ids: string[] } } }>;
+  };
   const sync = Object.values(fps.entries).find((e) => e.selector === 'id=toggle_sync')!.fingerprint;
   expect(sync.row).toEqual(['Sync notes', 'Notes stay on this device']);
   expect(sync.others!.ids).toEqual(expect.arrayContaining(['toggle_backup', 'toggle_spellcheck']));
@@ -73,10 +85,18 @@ test('Notes 2.0 re-ids and reorders its switches: the sync one heals through its
   const v2 = await p.run({ NOTES_APK: 'fixtures/apks/notes-v2.apk', HEAL: 'auto' });
   const [syncTest, spellTest] = v2.tests;
   expect(syncTest, syncTest?.error).toMatchObject({ title: 'turns sync on', status: 'passed' });
-  expect(trajectoryOf(syncTest!).steps.filter((s) => s.source === 'healed').map((s) => [s.heal!.from, s.heal!.to])).toEqual([['id=toggle_sync', 'id=sync_switch']]);
+  expect(
+    trajectoryOf(syncTest!)
+      .steps.filter((s) => s.source === 'healed')
+      .map((s) => [s.heal!.from, s.heal!.to]),
+  ).toEqual([['id=toggle_sync', 'id=sync_switch']]);
   // Spell checking is gone: no heal, and the backup switch in its place was passed over as the other control it is.
   expect(spellTest).toMatchObject({ title: 'turns spell checking on', status: 'failed' });
   expect(spellTest!.error).toContain('heal: not healed (NO_CANDIDATE)');
-  expect(spellTest!.error).toMatch(/switch id=toggle_backup \[[\d,]+\] — passed over: its id 'toggle_backup' belonged to another node of the recorded screen/);
-  expect(spellTest!.error).toMatch(/switch id=sync_switch \[[\d,]+\] — passed over: it is named as another control of the recorded screen was \(row 'Sync notes'\)/);
+  expect(spellTest!.error).toMatch(
+    /switch id=toggle_backup \[[\d,]+\] — passed over: its id 'toggle_backup' belonged to another node of the recorded screen/,
+  );
+  expect(spellTest!.error).toMatch(
+    /switch id=sync_switch \[[\d,]+\] — passed over: it is named as another control of the recorded screen was \(row 'Sync notes'\)/,
+  );
 });

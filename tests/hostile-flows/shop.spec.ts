@@ -47,7 +47,12 @@ test.describe('login', () => {
 test.describe('catalog', () => {
   test('adds two products from the first page', async ({ app }) => {
     await app.launch({ activity: '.CatalogActivity' });
-    await app.getById('product_row').filter({ hasText: 'Smart Speaker 1' }).first().getByRole('button', { name: 'Add to cart' }).tap();
+    await app
+      .getById('product_row')
+      .filter({ hasText: 'Smart Speaker 1' })
+      .first()
+      .getByRole('button', { name: 'Add to cart' })
+      .tap();
     await expect(app.getById('cart_badge')).toHaveText('1');
     await app.getByRole('button', { name: 'Add to cart' }).nth(1).tap();
     await expect(app.getById('cart_badge')).toHaveText('2');

@@ -31,7 +31,9 @@ interface Options {
 }
 
 function usage(message: string): never {
-  console.error(`test:hostile-soak: ${message}\nUsage: npm run test:hostile-soak -- [--seeds=1-10|3,8] [--runs=2] [--paths=auto,off] [--workers=2] [playwright args…]`);
+  console.error(
+    `test:hostile-soak: ${message}\nUsage: npm run test:hostile-soak -- [--seeds=1-10|3,8] [--runs=2] [--paths=auto,off] [--workers=2] [playwright args…]`,
+  );
   process.exit(2);
 }
 
@@ -61,10 +63,10 @@ function parseArgs(argv: string[]): Options {
     else if (k === '--workers') o.workers = int();
     else if (k === '--paths' && v !== undefined) {
       const paths = v.split(',').map((p) => p.trim());
-      if (paths.length === 0 || paths.some((p) => p !== 'auto' && p !== 'off')) usage(`--paths takes auto, off or both (auto,off), got ${JSON.stringify(v)}`);
+      if (paths.length === 0 || paths.some((p) => p !== 'auto' && p !== 'off'))
+        usage(`--paths takes auto, off or both (auto,off), got ${JSON.stringify(v)}`);
       o.paths = paths as Options['paths'];
-    }
-    else o.rest.push(a);
+    } else o.rest.push(a);
   }
   return o;
 }
@@ -95,12 +97,30 @@ function outcomes(report: any): Map<string, Outcome> {
 /** The action path run `run` (1-based) of a seed takes. */
 const pathOf = (o: Options, run: number) => o.paths[(run - 1) % o.paths.length]!;
 
-function runOnce(seed: number, run: number, o: Options): Promise<{ results: Map<string, Outcome>; ms: number; exitCode: number }> {
+function runOnce(
+  seed: number,
+  run: number,
+  o: Options,
+): Promise<{ results: Map<string, Outcome>; ms: number; exitCode: number }> {
   const file = path.join(OUT, `seed-${seed}-run-${run}.json`);
   rmSync(file, { force: true });
   const started = Date.now();
-  const args = [path.join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', CONFIG, '--reporter=json', `--workers=${o.workers}`, '--retries=0', ...o.rest];
-  const env: NodeJS.ProcessEnv = { ...process.env, NESTWRIGHT_FAULTS: 'hostile', NESTWRIGHT_SEED: String(seed), PLAYWRIGHT_JSON_OUTPUT_FILE: file };
+  const args = [
+    path.join(ROOT, 'node_modules/@playwright/test/cli.js'),
+    'test',
+    '-c',
+    CONFIG,
+    '--reporter=json',
+    `--workers=${o.workers}`,
+    '--retries=0',
+    ...o.rest,
+  ];
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NESTWRIGHT_FAULTS: 'hostile',
+    NESTWRIGHT_SEED: String(seed),
+    PLAYWRIGHT_JSON_OUTPUT_FILE: file,
+  };
   if (pathOf(o, run) === 'off') env.NESTWRIGHT_DEVICE_ACTIONS = 'off';
   else delete env.NESTWRIGHT_DEVICE_ACTIONS;
   return new Promise((resolve, reject) => {
@@ -108,9 +128,17 @@ function runOnce(seed: number, run: number, o: Options): Promise<{ results: Map<
     child.on('error', reject);
     child.on('close', (code) => {
       try {
-        resolve({ results: outcomes(JSON.parse(readFileSync(file, 'utf8'))), ms: Date.now() - started, exitCode: code ?? -1 });
+        resolve({
+          results: outcomes(JSON.parse(readFileSync(file, 'utf8'))),
+          ms: Date.now() - started,
+          exitCode: code ?? -1,
+        });
       } catch (e) {
-        reject(new Error(`test:hostile-soak: seed ${seed} run ${run} wrote no JSON report to ${file} (exit ${code}): ${(e as Error).message}`));
+        reject(
+          new Error(
+            `test:hostile-soak: seed ${seed} run ${run} wrote no JSON report to ${file} (exit ${code}): ${(e as Error).message}`,
+          ),
+        );
       }
     });
   });
@@ -122,7 +150,9 @@ async function main(): Promise<void> {
   const byTest = new Map<string, Array<{ seed: number; run: number; path: string } & Outcome>>();
   let failures = 0;
   let total = 0;
-  console.log(`hostile soak: seeds ${o.seeds.join(',')}, ${o.runs} run(s) each (action paths in turn: ${o.paths.join(', ')}), ${o.workers} worker(s)`);
+  console.log(
+    `hostile soak: seeds ${o.seeds.join(',')}, ${o.runs} run(s) each (action paths in turn: ${o.paths.join(', ')}), ${o.workers} worker(s)`,
+  );
   for (const seed of o.seeds) {
     for (let run = 1; run <= o.runs; run++) {
       const r = await runOnce(seed, run, o);
@@ -135,18 +165,35 @@ async function main(): Promise<void> {
         byTest.set(title, list);
       }
       failures += failed;
-      console.log(`seed ${seed} run ${run} (${pathOf(o, run) === 'off' ? 'client-side' : 'device-side'}): ${r.results.size} tests, ${failed} failed (${(r.ms / 1000).toFixed(1)} s)`);
-      for (const [title, outcome] of r.results) if (outcome.status !== 'passed' && outcome.status !== 'skipped') console.log(`  ✘ ${title} [${outcome.status}]\n    ${outcome.error.split('\n').slice(0, 6).join('\n    ')}`);
+      console.log(
+        `seed ${seed} run ${run} (${pathOf(o, run) === 'off' ? 'client-side' : 'device-side'}): ${r.results.size} tests, ${failed} failed (${(r.ms / 1000).toFixed(1)} s)`,
+      );
+      for (const [title, outcome] of r.results)
+        if (outcome.status !== 'passed' && outcome.status !== 'skipped')
+          console.log(`  ✘ ${title} [${outcome.status}]\n    ${outcome.error.split('\n').slice(0, 6).join('\n    ')}`);
       if (r.results.size === 0 || (r.exitCode !== 0 && failed === 0)) {
         console.log(`  the run exited ${r.exitCode} with no failed test: see the errors above`);
         failures++;
       }
     }
   }
-  const flaky = [...byTest].filter(([, rs]) => rs.some((x) => x.status === 'passed') && rs.some((x) => x.status !== 'passed' && x.status !== 'skipped'));
-  const alwaysFailing = [...byTest].filter(([, rs]) => rs.every((x) => x.status !== 'passed' && x.status !== 'skipped'));
-  console.log(`\n${byTest.size} tests × ${o.seeds.length} seeds × ${o.runs} runs = ${total} results: ${failures} failures, ${flaky.length} flaky, ${alwaysFailing.length} failing on every run`);
-  for (const [title, rs] of flaky) console.log(`  flaky: ${title} — failed on ${rs.filter((x) => x.status !== 'passed').map((x) => `seed ${x.seed} run ${x.run} (${x.path})`).join(', ')}`);
+  const flaky = [...byTest].filter(
+    ([, rs]) =>
+      rs.some((x) => x.status === 'passed') && rs.some((x) => x.status !== 'passed' && x.status !== 'skipped'),
+  );
+  const alwaysFailing = [...byTest].filter(([, rs]) =>
+    rs.every((x) => x.status !== 'passed' && x.status !== 'skipped'),
+  );
+  console.log(
+    `\n${byTest.size} tests × ${o.seeds.length} seeds × ${o.runs} runs = ${total} results: ${failures} failures, ${flaky.length} flaky, ${alwaysFailing.length} failing on every run`,
+  );
+  for (const [title, rs] of flaky)
+    console.log(
+      `  flaky: ${title} — failed on ${rs
+        .filter((x) => x.status !== 'passed')
+        .map((x) => `seed ${x.seed} run ${x.run} (${x.path})`)
+        .join(', ')}`,
+    );
   process.exitCode = failures > 0 ? 1 : 0;
 }
 

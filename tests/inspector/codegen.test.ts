@@ -7,7 +7,10 @@ import { makeProject, NOTES_APK, ROOT } from '../mcp-agent/helpers.js';
 import { clickOnScreen, HAVE_CHROMIUM, launch, startCommand } from './helpers.js';
 
 test.describe.configure({ timeout: 240_000 });
-test.skip(!HAVE_CHROMIUM, "/usr/bin/chromium is absent: these tests drive the inspector in Debian's chromium (apt-get install chromium; CI installs it)");
+test.skip(
+  !HAVE_CHROMIUM,
+  "/usr/bin/chromium is absent: these tests drive the inspector in Debian's chromium (apt-get install chromium; CI installs it)",
+);
 
 let browser: Browser;
 test.beforeAll(async () => (browser = await launch()));
@@ -68,7 +71,11 @@ test('pick a node on the picture, read its best locator, record tap → fill →
     expect(saved).toContain("import { test, expect } from 'nestwright';");
 
     // The saved spec, unchanged, passes on its first run.
-    const run = spawn(process.execPath, [path.join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', project.dir, '--reporter=line'], { cwd: project.dir, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const run = spawn(
+      process.execPath,
+      [path.join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', project.dir, '--reporter=line'],
+      { cwd: project.dir, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     run.stdout.setEncoding('utf8');
     run.stdout.on('data', (d) => (out += d));
@@ -85,14 +92,22 @@ test('pick a node on the picture, read its best locator, record tap → fill →
 
 test('a wrong token is refused; when the device goes away the page says so and offers to reconnect', async () => {
   const project = await makeProject({});
-  const simChild = spawn(process.execPath, [path.join(ROOT, 'bin/nestwright.js'), 'sim', '--port', '0', '--ephemeral', '--print-token'], { env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const simChild = spawn(
+    process.execPath,
+    [path.join(ROOT, 'bin/nestwright.js'), 'sim', '--port', '0', '--ephemeral', '--print-token'],
+    { env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let simOut = '';
   simChild.stdout.setEncoding('utf8');
   simChild.stdout.on('data', (d) => (simOut += d));
   await expect.poll(() => simOut, { timeout: 60_000 }).toContain('token: ');
   const simUrl = /listening on (\S+)/.exec(simOut)![1]!;
   const token = /token: (\S+)/.exec(simOut)![1]!;
-  const inspector = await startCommand(['codegen', '--package', 'com.android.settings', '--device', simUrl], project.dir, { NESTSPACE_TOKEN: token });
+  const inspector = await startCommand(
+    ['codegen', '--package', 'com.android.settings', '--device', simUrl],
+    project.dir,
+    { NESTSPACE_TOKEN: token },
+  );
   const page = await browser.newPage();
   page.setDefaultTimeout(20_000);
   try {

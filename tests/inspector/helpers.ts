@@ -8,18 +8,38 @@ export const CHROMIUM = '/usr/bin/chromium';
 export const HAVE_CHROMIUM = existsSync(CHROMIUM);
 
 export function launch(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
 }
 
 /** `nestwright <command> … --no-open` as a child; resolves with the printed address. */
-export async function startCommand(args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const child = spawn(process.execPath, [BIN, ...args, '--no-open'], { cwd, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startCommand(
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  const child = spawn(process.execPath, [BIN, ...args, '--no-open'], {
+    cwd,
+    env: childEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout!.setEncoding('utf8');
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.setEncoding('utf8');
   child.stderr!.on('data', (d) => (out += d));
-  await expect.poll(() => out, { timeout: 90_000, message: 'the command prints its address' }).toMatch(/ at http:\/\/127\.0\.0\.1:\d+\/\?token=\S+/);
+  await expect
+    .poll(() => out, { timeout: 90_000, message: 'the command prints its address' })
+    .toMatch(/ at http:\/\/127\.0\.0\.1:\d+\/\?token=\S+/);
   return { child, url: /at (http:\/\/\S+)/.exec(out)![1]!, output: () => out };
 }
 

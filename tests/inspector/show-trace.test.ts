@@ -7,7 +7,10 @@ import { BIN } from '../mcp-agent/helpers.js';
 import { HAVE_CHROMIUM, launch, startCommand } from './helpers.js';
 
 test.describe.configure({ timeout: 240_000 });
-test.skip(!HAVE_CHROMIUM, "/usr/bin/chromium is absent: this test drives the trace viewer in Debian's chromium (apt-get install chromium; CI installs it)");
+test.skip(
+  !HAVE_CHROMIUM,
+  "/usr/bin/chromium is absent: this test drives the trace viewer in Debian's chromium (apt-get install chromium; CI installs it)",
+);
 
 const SPEC = `import { test, expect } from 'nestwright';
 test.use({ apk: 'fixtures/apks/notes.apk', screenshot: 'on' });

@@ -40,7 +40,10 @@ test('an agent goes from a failed test to a verified locator fix with the MCP to
     const details = await ok(client, 'get_failure', { trajectory_id: failure.trajectory_id });
     expect(details.screen).toContain('"New note"');
     expect(details.has_screenshot).toBe(true);
-    const image = details._content.find((c: { type: string }) => c.type === 'image') as { data: string; mimeType: string };
+    const image = details._content.find((c: { type: string }) => c.type === 'image') as {
+      data: string;
+      mimeType: string;
+    };
     expect(image.mimeType).toBe('image/png');
     const png = PNG.sync.read(Buffer.from(image.data, 'base64'));
     expect(png.width).toBeGreaterThan(100);
@@ -69,7 +72,9 @@ test('an agent goes from a failed test to a verified locator fix with the MCP to
     const fixed = spec(best.code);
     const written = await ok(client, 'write_spec', { path: 'specs/notes.spec.ts', content: fixed });
     expect(written).toMatchObject({ path: path.join('specs', 'notes.spec.ts'), created: false });
-    expect(await readFile(path.join(project.dir, 'specs/notes.spec.ts'), 'utf8')).toContain("app.getById('new_note').tap()");
+    expect(await readFile(path.join(project.dir, 'specs/notes.spec.ts'), 'utf8')).toContain(
+      "app.getById('new_note').tap()",
+    );
     const rerun = await ok(client, 'run_tests', {});
     expect(rerun).toMatchObject({ passed: 1, failed: 0, failures: [] });
   } finally {

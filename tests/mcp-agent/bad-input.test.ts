@@ -11,7 +11,8 @@ function processesOfRun(runMarker: string): number[] {
   const pids: number[] = [];
   for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
     try {
-      if (readFileSync(`/proc/${pid}/environ`, 'utf8').includes(`NESTWRIGHT_MCP_RUN=${runMarker}`)) pids.push(Number(pid));
+      if (readFileSync(`/proc/${pid}/environ`, 'utf8').includes(`NESTWRIGHT_MCP_RUN=${runMarker}`))
+        pids.push(Number(pid));
     } catch {
       /* gone, or not ours to read */
     }
@@ -20,31 +21,64 @@ function processesOfRun(runMarker: string): number[] {
 }
 
 test('bad input gets a structured error: unknown arguments, paths outside specs/, unknown sessions and failures', async () => {
-  const project = await makeProject({ 'specs/a.spec.ts': `import { test } from 'nestwright';\ntest('a', async () => {});\n` });
+  const project = await makeProject({
+    'specs/a.spec.ts': `import { test } from 'nestwright';\ntest('a', async () => {});\n`,
+  });
   await mkdir(path.join(project.dir, 'specs'), { recursive: true });
   await symlink('/tmp', path.join(project.dir, 'specs', 'escape'));
   const client = await stdioClient(project.dir);
   try {
-    expect(await fails(client, 'run_tests', { grep: 'a', bogus: true })).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('bogus') });
-    expect(await fails(client, 'observe', {})).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('session') });
+    expect(await fails(client, 'run_tests', { grep: 'a', bogus: true })).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringContaining('bogus'),
+    });
+    expect(await fails(client, 'observe', {})).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringContaining('session'),
+    });
     expect(await fails(client, 'no_such_tool', {})).toMatchObject({ code: 'UNKNOWN_TOOL' });
-    for (const p of ['../outside.spec.ts', '/etc/passwd', 'src/a.spec.ts', 'specs/../../x.spec.ts', 'specs/escape/x.spec.ts', 'skills/flow.ts', 'specs']) {
+    for (const p of [
+      '../outside.spec.ts',
+      '/etc/passwd',
+      'src/a.spec.ts',
+      'specs/../../x.spec.ts',
+      'specs/escape/x.spec.ts',
+      'skills/flow.ts',
+      'specs',
+    ]) {
       const e = await fails(client, 'write_spec', { path: p, content: 'x' });
       expect(e.code, p).toBe('PATH_NOT_ALLOWED');
       expect(e.hint).toContain('specs/');
     }
     expect(readdirSync('/tmp')).not.toContain('x.spec.ts');
-    expect(await fails(client, 'observe', { session: 's404' })).toMatchObject({ code: 'SESSION_NOT_FOUND', hint: expect.stringContaining('open_app') });
-    expect(await fails(client, 'act', { session: 's404', action: 'tap', selector: 'text=x' })).toMatchObject({ code: 'SESSION_NOT_FOUND' });
-    expect(await fails(client, 'get_failure', { trajectory_id: 'nope' })).toMatchObject({ code: 'TRAJECTORY_NOT_FOUND' });
+    expect(await fails(client, 'observe', { session: 's404' })).toMatchObject({
+      code: 'SESSION_NOT_FOUND',
+      hint: expect.stringContaining('open_app'),
+    });
+    expect(await fails(client, 'act', { session: 's404', action: 'tap', selector: 'text=x' })).toMatchObject({
+      code: 'SESSION_NOT_FOUND',
+    });
+    expect(await fails(client, 'get_failure', { trajectory_id: 'nope' })).toMatchObject({
+      code: 'TRAJECTORY_NOT_FOUND',
+    });
     expect(await fails(client, 'record_skill', { test: 'a' })).toMatchObject({ code: 'NOT_AVAILABLE' });
-    expect(await fails(client, 'apply_heal', { ids: ['deadbeef'] })).toMatchObject({ code: 'PROPOSAL_NOT_FOUND', message: expect.stringContaining('the last run proposed: nothing'), hint: expect.stringContaining('heal_proposals') });
+    expect(await fails(client, 'apply_heal', { ids: ['deadbeef'] })).toMatchObject({
+      code: 'PROPOSAL_NOT_FOUND',
+      message: expect.stringContaining('the last run proposed: nothing'),
+      hint: expect.stringContaining('heal_proposals'),
+    });
     expect(await fails(client, 'apply_heal', { ids: [] })).toMatchObject({ code: 'INVALID_ARGUMENT' });
     // A broken locator expression is an argument error, not a crash.
     const opened = await ok(client, 'open_app', { app: 'com.android.settings' });
-    expect(await fails(client, 'try_locator', { session: opened.session, selector: "getByRole('button', { name: " })).toMatchObject({ code: 'INVALID_ARGUMENT' });
-    expect(await fails(client, 'act', { session: opened.session, action: 'fill', selector: 'text=Wi-Fi' })).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('value') });
-    expect(await fails(client, 'suggest_locator', { session: opened.session, node_id: 'n_9999' })).toMatchObject({ code: 'NODE_NOT_FOUND' });
+    expect(
+      await fails(client, 'try_locator', { session: opened.session, selector: "getByRole('button', { name: " }),
+    ).toMatchObject({ code: 'INVALID_ARGUMENT' });
+    expect(
+      await fails(client, 'act', { session: opened.session, action: 'fill', selector: 'text=Wi-Fi' }),
+    ).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('value') });
+    expect(await fails(client, 'suggest_locator', { session: opened.session, node_id: 'n_9999' })).toMatchObject({
+      code: 'NODE_NOT_FOUND',
+    });
     await ok(client, 'close_app', { session: opened.session });
     expect(await fails(client, 'close_app', { session: opened.session })).toMatchObject({ code: 'SESSION_NOT_FOUND' });
   } finally {

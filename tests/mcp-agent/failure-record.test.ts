@@ -15,14 +15,31 @@ function reported(attachments: Array<{ name: string; json: unknown }>): Reported
       status: 'failed',
       duration: 12,
       errors: [{ message: 'locator.tap: TIMEOUT: timeout 5000ms exceeded.' }],
-      attachments: attachments.map((a) => ({ name: a.name, contentType: 'application/json', body: Buffer.from(typeof a.json === 'string' ? a.json : JSON.stringify(a.json)).toString('base64') })),
+      attachments: attachments.map((a) => ({
+        name: a.name,
+        contentType: 'application/json',
+        body: Buffer.from(typeof a.json === 'string' ? a.json : JSON.stringify(a.json)).toString('base64'),
+      })),
     },
   };
 }
 
 const step = {
-  index: 0, kind: 'action', api: 'locator.tap', title: 'Tap "Save"', selector: 'text=Save', node: null, before: 's_1', after: null,
-  screenshots: {}, startedAt: 1, durationMs: 5000, result: 'failed', error: { code: 'TIMEOUT', message: 'timeout' }, source: 'locator', instance: '1',
+  index: 0,
+  kind: 'action',
+  api: 'locator.tap',
+  title: 'Tap "Save"',
+  selector: 'text=Save',
+  node: null,
+  before: 's_1',
+  after: null,
+  screenshots: {},
+  startedAt: 1,
+  durationMs: 5000,
+  result: 'failed',
+  error: { code: 'TIMEOUT', message: 'timeout' },
+  source: 'locator',
+  instance: '1',
 };
 
 test('the trajectory and the tree are read through their schemas', () => {
@@ -44,6 +61,8 @@ test('a trajectory or tree that does not fit its schema still gives a record, an
   expect(r.steps).toEqual([]);
   expect(r.screen).toBeNull();
   expect(r.error.message).toContain('locator.tap: TIMEOUT');
-  expect(r.error.message).toMatch(/the "nestwright-trajectory" attachment does not match its schema: .*steps\[0\]\.kind/);
+  expect(r.error.message).toMatch(
+    /the "nestwright-trajectory" attachment does not match its schema: .*steps\[0\]\.kind/,
+  );
   expect(r.error.message).toContain('the "full tree" attachment is not JSON');
 });

@@ -22,7 +22,7 @@ test('adds a note', async ({ app }) => {
  * stdio): run on 1.0 (fingerprints recorded), the app updated, run with healing, read the
  * proposals with their screenshots, apply them, and run green with no healing left to do.
  */
-test('heal_proposals lists the last run\'s healed locators; apply_heal edits the spec; the next run needs no healing', async () => {
+test("heal_proposals lists the last run's healed locators; apply_heal edits the spec; the next run needs no healing", async () => {
   const project = await makeProject({ 'specs/notes.spec.ts': spec(false) });
   const client = await stdioClient(project.dir);
   try {
@@ -36,10 +36,22 @@ test('heal_proposals lists the last run\'s healed locators; apply_heal edits the
       ["text='New note'", 'text=Create note'],
       ['id=title', 'id=note_title'],
     ]);
-    expect(listed.proposals[1]).toMatchObject({ spec: 'specs/notes.spec.ts', line: 5, mode: 'auto', by: 'score', test: 'adds a note' });
+    expect(listed.proposals[1]).toMatchObject({
+      spec: 'specs/notes.spec.ts',
+      line: 5,
+      mode: 'auto',
+      by: 'score',
+      test: 'adds a note',
+    });
     expect(listed.proposals[1].margin).toBeGreaterThanOrEqual(0.1);
-    expect(listed.proposals[1].screenshots).toEqual([expect.stringMatching(/^\.nestwright\/heal\/proposals\/[0-9a-f]{8}-before\.png$/), expect.stringMatching(/-after\.png$/)]);
-    const images = listed._content.filter((c: { type: string }) => c.type === 'image') as Array<{ data: string; mimeType: string }>;
+    expect(listed.proposals[1].screenshots).toEqual([
+      expect.stringMatching(/^\.nestwright\/heal\/proposals\/[0-9a-f]{8}-before\.png$/),
+      expect.stringMatching(/-after\.png$/),
+    ]);
+    const images = listed._content.filter((c: { type: string }) => c.type === 'image') as Array<{
+      data: string;
+      mimeType: string;
+    }>;
     expect(images).toHaveLength(2);
     expect(PNG.sync.read(Buffer.from(images[0]!.data, 'base64')).width).toBeGreaterThan(100);
 
@@ -50,7 +62,11 @@ test('heal_proposals lists the last run\'s healed locators; apply_heal edits the
       ["app.getByText('New note')", "app.getByText('Create note')"],
       ["app.getById('title')", "app.getById('note_title')"],
     ]);
-    expect(await readFile(path.join(project.dir, 'specs/notes.spec.ts'), 'utf8')).toBe(spec(true).replace("getByText('New note')", "getByText('Create note')").replace("getById('title')", "getById('note_title')"));
+    expect(await readFile(path.join(project.dir, 'specs/notes.spec.ts'), 'utf8')).toBe(
+      spec(true)
+        .replace("getByText('New note')", "getByText('Create note')")
+        .replace("getById('title')", "getById('note_title')"),
+    );
     // Applied proposals are withdrawn: applying them again is an error that says what to do.
     expect((await ok(client, 'heal_proposals', {})).proposals).toEqual([]);
     expect(await fails(client, 'apply_heal', { ids: [ids[0]] })).toMatchObject({ code: 'PROPOSAL_NOT_FOUND' });

@@ -30,26 +30,44 @@ export default defineConfig({
 `,
     ...files,
   });
-  return { dir, remove: () => (process.env.NESTWRIGHT_KEEP_INLINE ? Promise.resolve() : rm(dir, { recursive: true, force: true })) };
+  return {
+    dir,
+    remove: () => (process.env.NESTWRIGHT_KEEP_INLINE ? Promise.resolve() : rm(dir, { recursive: true, force: true })),
+  };
 }
 
 /** The SDK's stock client on `nestwright mcp` over stdio, output validation on (the default). */
 export async function stdioClient(root: string, args: string[] = []): Promise<Client> {
   const client = new Client({ name: 'nestwright-tests', version: '1.0.0' });
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--root', root, ...args], cwd: root, env: childEnv(), stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', '--root', root, ...args],
+    cwd: root,
+    env: childEnv(),
+    stderr: 'pipe',
+  });
   await client.connect(transport);
   return client;
 }
 
 /** A tool's structured result (throws with the error envelope when it failed). */
-export async function ok<T = any>(client: Client, name: string, args: Record<string, unknown>, opts: Parameters<Client['callTool']>[2] = {}): Promise<T & { _content: CallToolResult['content'] }> {
+export async function ok<T = any>(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+  opts: Parameters<Client['callTool']>[2] = {},
+): Promise<T & { _content: CallToolResult['content'] }> {
   const r = (await client.callTool({ name, arguments: args }, undefined, opts)) as CallToolResult;
   if (r.isError) throw new Error(`${name} failed: ${(r.content[0] as { text: string }).text}`);
   return { ...(r.structuredContent as T), _content: r.content };
 }
 
 /** A tool's error envelope (throws when it succeeded). */
-export async function fails(client: Client, name: string, args: Record<string, unknown>): Promise<{ code: string; message: string; hint: string | null; retryable: boolean }> {
+export async function fails(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ code: string; message: string; hint: string | null; retryable: boolean }> {
   const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
   if (!r.isError) throw new Error(`${name} succeeded: ${JSON.stringify(r.structuredContent)}`);
   expectNoStructured(r);

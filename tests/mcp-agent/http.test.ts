@@ -11,8 +11,14 @@ import { BIN, ROOT, makeProject } from './helpers.js';
 
 test.describe.configure({ timeout: 240_000 });
 
-async function startHttp(root: string, args: string[] = []): Promise<{ child: ChildProcess; url: string; token: string }> {
-  const child = spawn(process.execPath, [BIN, 'mcp', '--http', '--port', '0', '--root', root, ...args], { env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+async function startHttp(
+  root: string,
+  args: string[] = [],
+): Promise<{ child: ChildProcess; url: string; token: string }> {
+  const child = spawn(process.execPath, [BIN, 'mcp', '--http', '--port', '0', '--root', root, ...args], {
+    env: childEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
@@ -26,11 +32,19 @@ test('over HTTP with a bearer token: the stock client runs the example suite thr
   const server = await startHttp(ROOT, ['--config', 'playwright.config.ts']);
   try {
     // The token is checked before anything else.
-    const anonymous = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+    const anonymous = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{}',
+    });
     expect(anonymous.status).toBe(401);
 
     const client = new Client({ name: 'nestwright-tests', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { authorization: `Bearer ${server.token}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(server.url), {
+        requestInit: { headers: { authorization: `Bearer ${server.token}` } },
+      }),
+    );
     const { tools } = await client.listTools();
     for (const t of tools) {
       expect(t.title, t.name).toBeTruthy();
@@ -42,9 +56,18 @@ test('over HTTP with a bearer token: the stock client runs the example suite thr
     expect(count).toBeGreaterThan(10);
 
     const progress: number[] = [];
-    const run = (await client.callTool({ name: 'run_tests', arguments: { files: ['specs/'] } }, undefined, { timeout: 220_000, onprogress: (p) => progress.push(p.progress) })) as CallToolResult;
+    const run = (await client.callTool({ name: 'run_tests', arguments: { files: ['specs/'] } }, undefined, {
+      timeout: 220_000,
+      onprogress: (p) => progress.push(p.progress),
+    })) as CallToolResult;
     expect(run.isError, JSON.stringify(run.content)).toBeFalsy();
-    const r = run.structuredContent as { passed: number; failed: number; flaky: number; skipped: number; failures: unknown[] };
+    const r = run.structuredContent as {
+      passed: number;
+      failed: number;
+      flaky: number;
+      skipped: number;
+      failures: unknown[];
+    };
     expect(r.failed, JSON.stringify(r.failures)).toBe(0);
     expect(r.passed + r.flaky + r.skipped).toBe(count);
     expect(progress.at(-1)).toBe(count);
@@ -64,12 +87,17 @@ test('over HTTP a closed connection releases the live apps it held; refused flag
   try {
     const connect = async () => {
       const client = new Client({ name: 'nestwright-tests', version: '1.0.0' });
-      const transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { authorization: `Bearer ${server.token}` } } });
+      const transport = new StreamableHTTPClientTransport(new URL(server.url), {
+        requestInit: { headers: { authorization: `Bearer ${server.token}` } },
+      });
       await client.connect(transport);
       return { client, transport };
     };
     const a = await connect();
-    const opened = (await a.client.callTool({ name: 'open_app', arguments: { app: 'com.android.settings', device: { provider: 'sim', url: sim.url, token: sim.token } } })) as CallToolResult;
+    const opened = (await a.client.callTool({
+      name: 'open_app',
+      arguments: { app: 'com.android.settings', device: { provider: 'sim', url: sim.url, token: sim.token } },
+    })) as CallToolResult;
     const { session, space } = opened.structuredContent as { session: string; space: string };
     expect(await spaces()).toContain(space);
     // Another connection cannot use it.
@@ -87,7 +115,10 @@ test('over HTTP a closed connection releases the live apps it held; refused flag
     await sim.close();
     await project.remove();
   }
-  const bad = spawn(process.execPath, [BIN, 'mcp', '--port', '1'], { env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const bad = spawn(process.execPath, [BIN, 'mcp', '--port', '1'], {
+    env: childEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   bad.stderr.on('data', (d) => (err += d));
   expect(await new Promise((r) => bad.on('close', r))).toBe(2);

@@ -103,6 +103,9 @@ test('a deep link opens a product', async ({ app }) => {
 
 test('an empty coupon crashes the app', async ({ app }) => {
   await app.launch({ activity: '.CartActivity' });
-  await app.getByRole('button', { name: 'Apply' }).tap().catch(() => {});
+  await app
+    .getByRole('button', { name: 'Apply' })
+    .tap()
+    .catch(() => {});
   await expect(app).toHaveCrashed();
 });

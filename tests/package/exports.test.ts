@@ -17,7 +17,9 @@ const tsconfig = (file: string) => ts.readConfigFile(path.join(ROOT, file), ts.s
 test('every export has a source path in tsconfig.json, and the other way round', () => {
   const paths: Record<string, string[]> = tsconfig('tsconfig.json').compilerOptions.paths;
   const fromExports: Record<string, string> = {};
-  for (const [sub, target] of Object.entries(manifest.exports as Record<string, string | { types: string; default: string }>)) {
+  for (const [sub, target] of Object.entries(
+    manifest.exports as Record<string, string | { types: string; default: string }>,
+  )) {
     if (sub === './package.json') continue;
     expect(typeof target, `${sub}: an object with "types" and "default"`).toBe('object');
     const t = target as { types: string; default: string };

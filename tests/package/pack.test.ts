@@ -1,4 +1,13 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,7 +24,9 @@ import { HAND_SPEC, run, USER_TSCONFIG } from './user-project.js';
  * it works offline once `npm ci` has run here.
  */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const PLAYWRIGHT_VERSION = JSON.parse(readFileSync(path.join(ROOT, 'node_modules/@playwright/test/package.json'), 'utf8')).version as string;
+const PLAYWRIGHT_VERSION = JSON.parse(
+  readFileSync(path.join(ROOT, 'node_modules/@playwright/test/package.json'), 'utf8'),
+).version as string;
 
 /** Everything the tarball may hold; anything else (tests, bench, sources) is a packaging bug. */
 const ALLOWED = [
@@ -45,17 +56,40 @@ test.afterAll(() => {
 test('npm pack holds the compiled package and nothing else', async () => {
   const packed = await run('npm', ['pack', '--json', '--pack-destination', work], ROOT);
   expect(packed.code, packed.out).toBe(0);
-  const [info] = JSON.parse(packed.out.slice(packed.out.indexOf('[\n'))) as Array<{ filename: string; size: number; entryCount: number; files: Array<{ path: string }> }>;
+  const [info] = JSON.parse(packed.out.slice(packed.out.indexOf('[\n'))) as Array<{
+    filename: string;
+    size: number;
+    entryCount: number;
+    files: Array<{ path: string }>;
+  }>;
   tarball = path.join(work, info!.filename);
   const files = info!.files.map((f) => f.path);
-  expect(files.filter((f) => !ALLOWED.some((re) => re.test(f))), 'files outside the allowed set').toEqual([]);
+  expect(
+    files.filter((f) => !ALLOWED.some((re) => re.test(f))),
+    'files outside the allowed set',
+  ).toEqual([]);
   expect(files.filter((f) => /(^|\/)(tests?|bench|specs)\//.test(f) || /\.test\.|\.bench\./.test(f))).toEqual([]);
   // Every entry point the manifest names is in the tarball.
   const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-  const targets = [manifest.types, ...Object.values(manifest.bin), ...Object.values(manifest.exports).flatMap((e) => (typeof e === 'string' ? [e] : Object.values(e as object)))];
+  const targets = [
+    manifest.types,
+    ...Object.values(manifest.bin),
+    ...Object.values(manifest.exports).flatMap((e) => (typeof e === 'string' ? [e] : Object.values(e as object))),
+  ];
   for (const t of targets as string[]) expect(files, `${t} is named in package.json`).toContain(t.replace(/^\.\//, ''));
-  for (const f of ['LICENSE', 'README.md', 'fixtures/apks/notes.apk', 'dist/reporters/allure/render-worker.js', 'dist/framework/global-setup.js', 'dist/cli/inspector/page/index.html']) expect(files).toContain(f);
-  note('tarball', `${info!.filename}: ${info!.size} bytes, ${info!.entryCount} files (${packed.ms} ms to build and pack)`);
+  for (const f of [
+    'LICENSE',
+    'README.md',
+    'fixtures/apks/notes.apk',
+    'dist/reporters/allure/render-worker.js',
+    'dist/framework/global-setup.js',
+    'dist/cli/inspector/page/index.html',
+  ])
+    expect(files).toContain(f);
+  note(
+    'tarball',
+    `${info!.filename}: ${info!.size} bytes, ${info!.entryCount} files (${packed.ms} ms to build and pack)`,
+  );
 });
 
 test('the packed declarations hide every @internal member: none is reachable from App, Locator, Space, the device fixture or expect', async () => {
@@ -72,12 +106,45 @@ test('the packed declarations hide every @internal member: none is reachable fro
     const { members, types } = reachableMembers(path.join(pkg, 'dist/framework/index.d.ts'), roots, pkg);
     const internal = internalMembers(path.join(ROOT, 'framework'));
     // The sources' tags are found (the check below is not vacuous), and the walk reaches the public API.
-    for (const m of ['App.driver', 'App.port', 'Locator.driver', 'Locator.steps', 'Locator.waitForActionable', 'Locator.resolve', 'Space.create']) expect(internal, m).toContain(m);
-    for (const m of ['App.getByText', 'App.ai', 'AppAi.act', 'Locator.tap', 'Locator.filter', 'Space.launch', 'DeviceApi.newSpace', 'NestwrightMatchers.toBeVisible']) expect([...members.keys()], m).toContain(m);
+    for (const m of [
+      'App.driver',
+      'App.port',
+      'Locator.driver',
+      'Locator.steps',
+      'Locator.waitForActionable',
+      'Locator.resolve',
+      'Space.create',
+    ])
+      expect(internal, m).toContain(m);
+    for (const m of [
+      'App.getByText',
+      'App.ai',
+      'AppAi.act',
+      'Locator.tap',
+      'Locator.filter',
+      'Space.launch',
+      'DeviceApi.newSpace',
+      'NestwrightMatchers.toBeVisible',
+    ])
+      expect([...members.keys()], m).toContain(m);
     const leaks = [...members].filter(([m]) => internal.has(m)).map(([m, via]) => `${m} (through ${via})`);
     expect(leaks, 'internal members reachable in the packed .d.ts').toEqual([]);
     // Nor is any of the machinery behind them a type a user can name through them.
-    const machinery = ['AppDriver', 'DeviceCalls', 'InstanceWatch', 'StepRecorder', 'Screenshots', 'Trajectory', 'DriverOptions', 'TestScope', 'AppPort', 'InstancePort', 'AppPortOf', 'LocatorHealing', 'Healer'];
+    const machinery = [
+      'AppDriver',
+      'DeviceCalls',
+      'InstanceWatch',
+      'StepRecorder',
+      'Screenshots',
+      'Trajectory',
+      'DriverOptions',
+      'TestScope',
+      'AppPort',
+      'InstancePort',
+      'AppPortOf',
+      'LocatorHealing',
+      'Healer',
+    ];
     expect(machinery.filter((t) => types.has(t))).toEqual([]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -86,13 +153,29 @@ test('the packed declarations hide every @internal member: none is reachable fro
 
 test('installed into a fresh project, init and the first run are green with no TypeScript loader', async () => {
   mkdirSync(project);
-  writeFileSync(path.join(project, 'package.json'), `${JSON.stringify({ name: 'my-app-tests', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`);
+  writeFileSync(
+    path.join(project, 'package.json'),
+    `${JSON.stringify({ name: 'my-app-tests', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`,
+  );
 
-  const install = await run('npm', ['install', '--save-dev', '--no-audit', '--no-fund', '--prefer-offline', tarball, `@playwright/test@${PLAYWRIGHT_VERSION}`], project);
+  const install = await run(
+    'npm',
+    [
+      'install',
+      '--save-dev',
+      '--no-audit',
+      '--no-fund',
+      '--prefer-offline',
+      tarball,
+      `@playwright/test@${PLAYWRIGHT_VERSION}`,
+    ],
+    project,
+  );
   expect(install.code, install.out).toBe(0);
   // The user's project sees only what npm installed: no tsx, no esbuild, not this repository.
   const req = createRequire(path.join(project, 'package.json'));
-  for (const loader of ['tsx', 'esbuild']) expect(() => req.resolve(`${loader}/package.json`), `${loader} must not be installed`).toThrow();
+  for (const loader of ['tsx', 'esbuild'])
+    expect(() => req.resolve(`${loader}/package.json`), `${loader} must not be installed`).toThrow();
 
   const init = await run('npx', ['nestwright', 'init'], project);
   expect(init.code, init.out).toBe(0);
@@ -107,14 +190,27 @@ test('installed into a fresh project, init and the first run are green with no T
   const first = await run('npx', ['playwright', 'test'], project);
   expect(first.code, first.out).toBe(0);
   expect(first.out).toContain('2 passed');
-  note('first run', `npm install ${install.ms} ms + init ${init.ms} ms + playwright test ${first.ms} ms = ${install.ms + init.ms + first.ms} ms`);
+  note(
+    'first run',
+    `npm install ${install.ms} ms + init ${init.ms} ms + playwright test ${first.ms} ms = ${install.ms + init.ms + first.ms} ms`,
+  );
 });
 
 test('a hand-written spec: fixtures, locators, expect, subpath exports, types, the Allure reporter', async () => {
   writeFileSync(path.join(project, 'specs/by-hand.spec.ts'), HAND_SPEC);
-  writeFileSync(path.join(project, 'tsconfig.json'), USER_TSCONFIG.replace('"types"', `"typeRoots": [${JSON.stringify(path.join(ROOT, 'node_modules/@types'))}],\n    "types"`));
+  writeFileSync(
+    path.join(project, 'tsconfig.json'),
+    USER_TSCONFIG.replace(
+      '"types"',
+      `"typeRoots": [${JSON.stringify(path.join(ROOT, 'node_modules/@types'))}],\n    "types"`,
+    ),
+  );
   // The declarations in dist/ type-check the user's specs and config (with this repository's tsc).
-  const tsc = await run(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], project);
+  const tsc = await run(
+    process.execPath,
+    [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'],
+    project,
+  );
   expect(tsc.code, tsc.out).toBe(0);
 
   rmSync(path.join(project, 'allure-results'), { recursive: true, force: true });
@@ -124,13 +220,22 @@ test('a hand-written spec: fixtures, locators, expect, subpath exports, types, t
 
   const results = readdirJson(path.join(project, 'allure-results'));
   const names = results.map((x) => x.name).sort();
-  expect(names).toEqual(['a failing expectation fails the test with the call log', 'adds two notes and finds one among them', 'reaches the device through the fixtures']);
+  expect(names).toEqual([
+    'a failing expectation fails the test with the call log',
+    'adds two notes and finds one among them',
+    'reaches the device through the fixtures',
+  ]);
   const adds = results.find((x) => x.name === 'adds two notes and finds one among them');
   expect(JSON.stringify(adds.steps)).toContain("Tap text='New note'");
   // screenshot: 'on' went through the compiled render worker into PNG attachments.
   const pngs = JSON.stringify(adds).match(/[0-9a-f]{64}-attachment\.png/g) ?? [];
   expect(pngs.length).toBeGreaterThan(0);
-  for (const png of new Set(pngs)) expect(readFileSync(path.join(project, 'allure-results', png)).subarray(1, 4).toString()).toBe('PNG');
+  for (const png of new Set(pngs))
+    expect(
+      readFileSync(path.join(project, 'allure-results', png))
+        .subarray(1, 4)
+        .toString(),
+    ).toBe('PNG');
 });
 
 test('the compiled command line and render worker run on their own', async () => {
@@ -162,15 +267,26 @@ test('healing from the compiled package: a spec for Notes 1.0 heals on 2.0, `npx
   expect(v1.code, v1.out).toBe(0);
   expect(existsSync(path.join(project, 'specs/__fingerprints__/heal.spec.ts.json'))).toBe(true);
 
-  const v2 = await run('npx', ['playwright', 'test', 'specs/heal.spec.ts'], project, 300_000, { NOTES_APK: 'apks/notes-v2.apk', HEAL: 'auto' });
+  const v2 = await run('npx', ['playwright', 'test', 'specs/heal.spec.ts'], project, 300_000, {
+    NOTES_APK: 'apks/notes-v2.apk',
+    HEAL: 'auto',
+  });
   expect(v2.code, v2.out).toBe(0);
   const listed = await run('npx', ['nestwright', 'heal'], project);
   expect(listed.code, listed.out).toBe(0);
   expect(listed.out).toContain('2 healing proposals from the last run');
   const applied = await run('npx', ['nestwright', 'heal', '--apply'], project);
   expect(applied.code, applied.out).toBe(0);
-  expect(readFileSync(path.join(project, 'specs/heal.spec.ts'), 'utf8')).toBe(HEAL_SPEC.replace("getByText('New note')", "getByText('Create note')").replace("getById('title')", "getById('note_title')"));
-  const fixed = await run('npx', ['playwright', 'test', 'specs/heal.spec.ts'], project, 300_000, { NOTES_APK: 'apks/notes-v2.apk', HEAL: 'off' });
+  expect(readFileSync(path.join(project, 'specs/heal.spec.ts'), 'utf8')).toBe(
+    HEAL_SPEC.replace("getByText('New note')", "getByText('Create note')").replace(
+      "getById('title')",
+      "getById('note_title')",
+    ),
+  );
+  const fixed = await run('npx', ['playwright', 'test', 'specs/heal.spec.ts'], project, 300_000, {
+    NOTES_APK: 'apks/notes-v2.apk',
+    HEAL: 'off',
+  });
   expect(fixed.code, fixed.out).toBe(0);
 });
 

@@ -21,10 +21,22 @@ export function userEnv(): Record<string, string> {
 }
 
 /** Run a command (no shell) in `cwd` (with `env` added); resolve with its output whatever the exit code. */
-export function run(cmd: string, args: string[], cwd: string, timeoutMs = 300_000, env: Record<string, string> = {}): Promise<Ran> {
+export function run(
+  cmd: string,
+  args: string[],
+  cwd: string,
+  timeoutMs = 300_000,
+  env: Record<string, string> = {},
+): Promise<Ran> {
   const t0 = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd, env: { ...userEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs, killSignal: 'SIGKILL' });
+    const child = spawn(cmd, args, {
+      cwd,
+      env: { ...userEnv(), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: timeoutMs,
+      killSignal: 'SIGKILL',
+    });
     let out = '';
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (d) => (out += d));
@@ -82,7 +94,19 @@ test.describe('notes, by hand', () => {
 
 /** The user's tsconfig: what \`tsc --noEmit\` in a new TypeScript project would check with. */
 export const USER_TSCONFIG = JSON.stringify(
-  { compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false, types: ['node'] }, include: ['**/*.ts'], exclude: ['node_modules'] },
+  {
+    compilerOptions: {
+      target: 'ES2022',
+      module: 'NodeNext',
+      moduleResolution: 'NodeNext',
+      strict: true,
+      noEmit: true,
+      skipLibCheck: false,
+      types: ['node'],
+    },
+    include: ['**/*.ts'],
+    exclude: ['node_modules'],
+  },
   null,
   2,
 );

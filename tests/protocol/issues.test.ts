@@ -9,12 +9,18 @@ test('describeIssues: one line, paths from the root as zod writes them, at most 
   expect(describeIssues(bad.error!, 'use.deviceOptions')).toBe(
     'use.deviceOptions.provider: Invalid option: expected one of "sim"|"adb"; use.deviceOptions.apk_paths[1]: Invalid input: expected string, received number',
   );
-  expect(describeIssues(z.array(z.number()).safeParse(['x']).error!, 'params')).toBe('params[0]: Invalid input: expected number, received string');
-  expect(describeIssues(z.string().safeParse(1).error!)).toBe('(root): Invalid input: expected string, received number');
+  expect(describeIssues(z.array(z.number()).safeParse(['x']).error!, 'params')).toBe(
+    'params[0]: Invalid input: expected number, received string',
+  );
+  expect(describeIssues(z.string().safeParse(1).error!)).toBe(
+    '(root): Invalid input: expected string, received number',
+  );
   const many = z.array(z.string()).safeParse([1, 2, 3, 4, 5, 6, 7]).error!;
   expect(describeIssues(many, 'params')).toMatch(/^params\[0\]: .*; params\[4\]: [^;]*; and 2 more$/);
   expect(describeIssues(many, 'params', Infinity).split('; ')).toHaveLength(7);
   // A tool's arguments, as the client and the simulator both report them.
   const tap = getTool('ui_tap')!.input.safeParse({ space_id: 1 });
-  expect(describeIssues(tap.error!, 'params')).toContain('params.space_id: Invalid input: expected string, received number');
+  expect(describeIssues(tap.error!, 'params')).toContain(
+    'params.space_id: Invalid input: expected string, received number',
+  );
 });

@@ -10,7 +10,21 @@ import { findNodes, textOnScreen } from '../../device-runtime/sim/ui/query.js';
 import { SimError } from '../../device-runtime/sim/core/sim-error.js';
 
 function node(id: string, role: string, text: string | null, extra: Partial<UiNode> = {}): UiNode {
-  return { id, role, text, desc: null, bounds: [0, 0, 10, 10], clickable: false, editable: false, scrollable: false, enabled: true, focused: false, selected: false, parent: null, ...extra };
+  return {
+    id,
+    role,
+    text,
+    desc: null,
+    bounds: [0, 0, 10, 10],
+    clickable: false,
+    editable: false,
+    scrollable: false,
+    enabled: true,
+    focused: false,
+    selected: false,
+    parent: null,
+    ...extra,
+  };
 }
 
 /** A small screen: a toolbar, a button, an icon with only a description, a list row with a checkbox. */
@@ -84,10 +98,13 @@ test('ui_find: the selector and every exact field hold for the same node; the fi
     error = e;
   }
   expect(error).toBeInstanceOf(SimError);
-  expect((error as SimError).envelope).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/^ui_find: unknown role attribute \[label\]/) });
+  expect((error as SimError).envelope).toMatchObject({
+    code: 'INVALID_ARGUMENT',
+    message: expect.stringMatching(/^ui_find: unknown role attribute \[label\]/),
+  });
 });
 
-test('ui_wait_for: text is on screen when a node\'s text or description contains it, as text= / desc= read it', () => {
+test("ui_wait_for: text is on screen when a node's text or description contains it, as text= / desc= read it", () => {
   expect(textOnScreen(SCREEN, 'shopping list')).toBe(true);
   expect(textOnScreen(SCREEN, 'ADD ITEM')).toBe(true);
   expect(textOnScreen(SCREEN, 'draft')).toBe(true);

@@ -24,7 +24,10 @@ test.afterEach(async () => {
 });
 
 async function failure(p: Promise<unknown>): Promise<ProviderError> {
-  const e = await p.then(() => null, (x: unknown) => x);
+  const e = await p.then(
+    () => null,
+    (x: unknown) => x,
+  );
   expect(e, 'expected the call to fail').toBeInstanceOf(ProviderError);
   return e as ProviderError;
 }
@@ -124,7 +127,10 @@ test('an adb command that fails carries the command and its stderr; the token ne
     const tokenFile = join(fake.dir, 'devices/R58M123ABC/data/com.coke.nestspace/files/mcp_token');
     const token = readFileSync(tokenFile, 'utf8').trim();
     expect(token.length).toBeGreaterThanOrEqual(16);
-    const bad = await connectAdb({ token: 'x'.repeat(32) }).then(() => null, (x: Error) => x);
+    const bad = await connectAdb({ token: 'x'.repeat(32) }).then(
+      () => null,
+      (x: Error) => x,
+    );
     expect(bad).toBeInstanceOf(DeviceError);
     expect((bad as DeviceError).code).toBe('UNAUTHORIZED');
     expect(String(bad?.message)).not.toContain(token);
@@ -146,7 +152,9 @@ test('runtime missing: a clear error, or installed from runtime.apk and its serv
 
   // A real APK through the fake's package manager (the repository's APK reader), then the
   // service of that package is started and answers.
-  const conn = await connectAdb({ runtime: { apk: join(ROOT, 'fixtures/apks/notes.apk'), package: 'com.nestwright.notes' } });
+  const conn = await connectAdb({
+    runtime: { apk: join(ROOT, 'fixtures/apks/notes.apk'), package: 'com.nestwright.notes' },
+  });
   try {
     expect((await fake.state()).devices[0]!.packages).toContain('com.nestwright.notes');
     expect(await conn.client.call('space_list', {})).toBeTruthy();
@@ -183,14 +191,22 @@ test('the device vanishes mid-call: the call in flight and every later one fail 
   try {
     const { space_id } = await conn.client.call('space_create', { name: 'vanish' });
     // Waits up to 60 s for text that never comes — unless the device goes first.
-    const inFlight = conn.client.call('ui_wait_for', { space_id, text: 'never on screen', timeout_ms: 60_000 }).then(() => null, (e: unknown) => e);
+    const inFlight = conn.client.call('ui_wait_for', { space_id, text: 'never on screen', timeout_ms: 60_000 }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     await new Promise((r) => setTimeout(r, 300));
     await fake.vanish('R58M123ABC');
     const e = (await inFlight) as DeviceError;
     expect(e).toBeInstanceOf(DeviceError);
     expect(e.code).toBe('DEVICE_DISCONNECTED');
-    expect(e.message).toMatch(/^ui_wait_for: DEVICE_DISCONNECTED: device R58M123ABC went away: R58M123ABC is no longer listed by adb/);
-    const next = await conn.client.call('space_list', {}).then(() => null, (x: unknown) => x);
+    expect(e.message).toMatch(
+      /^ui_wait_for: DEVICE_DISCONNECTED: device R58M123ABC went away: R58M123ABC is no longer listed by adb/,
+    );
+    const next = await conn.client.call('space_list', {}).then(
+      () => null,
+      (x: unknown) => x,
+    );
     expect((next as DeviceError).code).toBe('DEVICE_DISCONNECTED');
   } finally {
     await conn.close();
@@ -218,7 +234,11 @@ test('pool: workers spread over online devices; an offline one is skipped', asyn
 });
 
 test('no adb anywhere: ADB_NOT_FOUND says how to get it', async () => {
-  const saved = { PATH: process.env.PATH, ANDROID_HOME: process.env.ANDROID_HOME, ANDROID_SDK_ROOT: process.env.ANDROID_SDK_ROOT };
+  const saved = {
+    PATH: process.env.PATH,
+    ANDROID_HOME: process.env.ANDROID_HOME,
+    ANDROID_SDK_ROOT: process.env.ANDROID_SDK_ROOT,
+  };
   process.env.PATH = '/nonexistent';
   delete process.env.ANDROID_HOME;
   delete process.env.ANDROID_SDK_ROOT;

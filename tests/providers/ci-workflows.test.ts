@@ -18,12 +18,21 @@ import { ROOT } from './fake-android.js';
 const read = (p: string) => readFileSync(join(ROOT, p), 'utf8');
 const GITHUB = ['ci/github/android-emulator.yml', 'ci/github/simulator.yml'];
 
-type Job = { steps?: Array<{ uses?: string; run?: string; with?: Record<string, unknown> }>; strategy?: { matrix?: Record<string, unknown> }; script?: string | string[]; before_script?: string[]; parallel?: unknown };
+type Job = {
+  steps?: Array<{ uses?: string; run?: string; with?: Record<string, unknown> }>;
+  strategy?: { matrix?: Record<string, unknown> };
+  script?: string | string[];
+  before_script?: string[];
+  parallel?: unknown;
+};
 
 function flattenErrors(errors: unknown[]): string[] {
   return errors.flatMap((e) => {
     const x = e as { path?: string; title: string; detail?: string; states?: Array<{ errors: unknown[] }> };
-    return [`${x.path ?? ''} ${x.title}${x.detail ? `: ${x.detail}` : ''}`, ...(x.states ?? []).flatMap((s) => flattenErrors(s.errors))];
+    return [
+      `${x.path ?? ''} ${x.title}${x.detail ? `: ${x.detail}` : ''}`,
+      ...(x.states ?? []).flatMap((s) => flattenErrors(s.errors)),
+    ];
   });
 }
 
@@ -38,14 +47,24 @@ for (const file of GITHUB) {
 
 test('both validators do reject broken workflows (the checks are not vacuous)', async () => {
   const broken = read('ci/github/simulator.yml').replace('runs-on: ubuntu-latest', 'runs_on: ubuntu-latest');
-  expect(flattenErrors(validateWorkflow(broken).errors).join('\n')).toContain("Additional property 'runs_on' is not allowed");
+  expect(flattenErrors(validateWorkflow(broken).errors).join('\n')).toContain(
+    "Additional property 'runs_on' is not allowed",
+  );
   const lint = await createLinter();
   const typo = read('ci/github/simulator.yml').replace('${{ matrix.shard }}/3', '${{ matrix.shrad }}/3');
-  expect(lint(typo, 'simulator.yml').map((r) => r.message).join('\n')).toContain('property "shrad" is not defined');
+  expect(
+    lint(typo, 'simulator.yml')
+      .map((r) => r.message)
+      .join('\n'),
+  ).toContain('property "shrad" is not defined');
 });
 
 test('the GitHub emulator workflow: KVM, android-emulator-runner, API levels × shards, runtime, per-shard Allure, merged HTML, nightly soak', () => {
-  const wf = parse(read('ci/github/android-emulator.yml')) as { env: { SHARDS: number }; on: { schedule: unknown[] }; jobs: Record<string, Job> };
+  const wf = parse(read('ci/github/android-emulator.yml')) as {
+    env: { SHARDS: number };
+    on: { schedule: unknown[] };
+    jobs: Record<string, Job>;
+  };
   const emu = wf.jobs.emulator!;
   const matrix = emu.strategy!.matrix as { 'api-level': number[]; shard: number[] };
   expect(matrix['api-level'].length).toBeGreaterThan(1);
@@ -55,12 +74,20 @@ test('the GitHub emulator workflow: KVM, android-emulator-runner, API levels × 
   const runner = steps.filter((s) => s.uses?.startsWith('reactivecircus/android-emulator-runner@'));
   expect(runner.length).toBeGreaterThan(0);
   const script = String(runner.at(-1)!.with!.script);
-  expect(script).toContain('npx playwright test --config ci/android.config.ts --shard=${{ matrix.shard }}/${{ env.SHARDS }}');
+  expect(script).toContain(
+    'npx playwright test --config ci/android.config.ts --shard=${{ matrix.shard }}/${{ env.SHARDS }}',
+  );
   expect(steps.some((s) => s.run?.includes('nestspace.apk'))).toBe(true);
-  expect(steps.some((s) => s.uses?.startsWith('actions/upload-artifact@') && String(s.with!.name).includes('${{ matrix.shard }}'))).toBe(true);
+  expect(
+    steps.some(
+      (s) => s.uses?.startsWith('actions/upload-artifact@') && String(s.with!.name).includes('${{ matrix.shard }}'),
+    ),
+  ).toBe(true);
   const report = wf.jobs.report!.steps!;
   expect(report.some((s) => s.run === 'bash ci/report/merge-shards.sh allure-report shards')).toBe(true);
-  expect(report.some((s) => s.uses?.startsWith('actions/upload-artifact@') && s.with!.path === 'allure-report')).toBe(true);
+  expect(report.some((s) => s.uses?.startsWith('actions/upload-artifact@') && s.with!.path === 'allure-report')).toBe(
+    true,
+  );
   expect(wf.on.schedule.length).toBe(1);
   expect(wf.jobs.soak!.steps!.some((s) => s.with?.script === 'npm run test:soak')).toBe(true);
 });
@@ -85,7 +112,8 @@ test('.gitlab-ci.yml validates against the shipped schema, and the schema reject
 
 test('what the recipes call exists: scripts, configs, npm scripts, nestwright commands', () => {
   const all = [...GITHUB, 'ci/gitlab/.gitlab-ci.yml'].map(read).join('\n');
-  for (const path of all.match(/\bci\/[\w./-]+\.(?:sh|ts)\b/g) ?? []) expect(existsSync(join(ROOT, path)), path).toBe(true);
+  for (const path of all.match(/\bci\/[\w./-]+\.(?:sh|ts)\b/g) ?? [])
+    expect(existsSync(join(ROOT, path)), path).toBe(true);
   expect(existsSync(join(ROOT, 'playwright.config.ts'))).toBe(true);
   const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
   for (const m of all.matchAll(/npm run ([\w:-]+)/g)) {
@@ -94,5 +122,6 @@ test('what the recipes call exists: scripts, configs, npm scripts, nestwright co
     expect(scripts[m[1]!], `npm run ${m[1]}`).toBeTruthy();
   }
   const commands = read('cli/index.ts');
-  for (const m of all.matchAll(/npx nestwright (\w+)/g)) expect(commands, `nestwright ${m[1]}`).toContain(`  ${m[1]}: {`);
+  for (const m of all.matchAll(/npx nestwright (\w+)/g))
+    expect(commands, `nestwright ${m[1]}`).toContain(`  ${m[1]}: {`);
 });

@@ -12,13 +12,21 @@ function capture() {
 }
 
 function withoutAndroid<T>(f: () => Promise<T>): Promise<T> {
-  const saved = { PATH: process.env.PATH, ANDROID_HOME: process.env.ANDROID_HOME, ANDROID_SDK_ROOT: process.env.ANDROID_SDK_ROOT };
-  process.env.PATH = (process.env.PATH ?? '').split(':').filter((d) => !d.includes('platform-tools') && !d.endsWith('/emulator')).join(':');
+  const saved = {
+    PATH: process.env.PATH,
+    ANDROID_HOME: process.env.ANDROID_HOME,
+    ANDROID_SDK_ROOT: process.env.ANDROID_SDK_ROOT,
+  };
+  process.env.PATH = (process.env.PATH ?? '')
+    .split(':')
+    .filter((d) => !d.includes('platform-tools') && !d.endsWith('/emulator'))
+    .join(':');
   delete process.env.ANDROID_HOME;
   delete process.env.ANDROID_SDK_ROOT;
   return f().finally(() => {
-    for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
+    for (const [k, v] of Object.entries(saved))
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
   });
 }
 
@@ -27,12 +35,16 @@ test('nothing Android: doctor says what is missing and how to fix it; the simula
   const code = await withoutAndroid(() => doctorCommand([], d.cli));
   expect(d.io.text).toMatch(/^nestwright doctor\n {2}ok {7}Node/);
   expect(d.io.text).toMatch(/missing +Android SDK +ANDROID_HOME and ANDROID_SDK_ROOT are not set\n +fix: /);
-  expect(d.io.text).toMatch(/missing +adb +not in the SDK's platform-tools nor on PATH\n +fix: `sdkmanager platform-tools` \(or Debian: `apt-get install adb`\)/);
+  expect(d.io.text).toMatch(
+    /missing +adb +not in the SDK's platform-tools nor on PATH\n +fix: `sdkmanager platform-tools` \(or Debian: `apt-get install adb`\)/,
+  );
   expect(d.io.text).toMatch(/missing +emulator /);
   expect(d.io.text).toMatch(/(ok|missing) +KVM /);
   expect(d.io.text).toMatch(/skip +devices +no adb/);
   // The simulator line is ok, or (on a very busy machine) reported as not answering in time.
-  expect(d.io.text).toMatch(/(ok +simulator +the embedded simulated runtime starts and answers MCP|warn +simulator +no answer within)/);
+  expect(d.io.text).toMatch(
+    /(ok +simulator +the embedded simulated runtime starts and answers MCP|warn +simulator +no answer within)/,
+  );
   expect(d.io.text).toMatch(/\n\((\d+\.\d\d) s\)\n$/);
   expect([0, 1]).toContain(code);
 
@@ -59,15 +71,23 @@ test('with the fake SDK: doctor lists adb, the AVDs and each device with its run
     await fake.runtimesReady();
     const d = capture();
     await doctorCommand(['--json'], d.cli);
-    const { checks } = JSON.parse(d.io.text) as { checks: Array<{ name: string; status: string; detail: string; fix?: string }> };
+    const { checks } = JSON.parse(d.io.text) as {
+      checks: Array<{ name: string; status: string; detail: string; fix?: string }>;
+    };
     const by = (n: string) => checks.find((c) => c.name === n)!;
     expect(by('Android SDK').status).toBe('ok');
     expect(by('adb')).toMatchObject({ status: 'ok' });
     expect(by('adb').detail).toContain('Android Debug Bridge version 1.0.41');
     expect(by('emulator').detail).toContain('AVDs: Pixel_8_API_34');
     expect(by('avdmanager').status).toBe('ok');
-    expect(by('R58M123ABC')).toMatchObject({ status: 'ok', detail: 'device · Pixel 8 · API 34 · runtime: 0.3.1 running' });
-    expect(by('0123456789ABCDEF')).toMatchObject({ status: 'missing', fix: 'Accept the "Allow USB debugging?" prompt on the device.' });
+    expect(by('R58M123ABC')).toMatchObject({
+      status: 'ok',
+      detail: 'device · Pixel 8 · API 34 · runtime: 0.3.1 running',
+    });
+    expect(by('0123456789ABCDEF')).toMatchObject({
+      status: 'missing',
+      fix: 'Accept the "Allow USB debugging?" prompt on the device.',
+    });
     expect(by('HT7A1B2C3').status).toBe('missing');
     expect(by('HT7A1B2C3').detail).toContain('runtime: not installed');
 

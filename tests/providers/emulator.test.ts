@@ -24,7 +24,10 @@ test.afterEach(async () => {
 });
 
 test('emulator list / start (progress until sys.boot_completed) / two at once / stop, and snapshot reuse', async () => {
-  fake = FakeAndroid.create([], { Pixel_8_API_34: { bootMs: 2_500 }, Small_API_30: { bootMs: 1_000, api: 30, runtime: 'none' } }).use();
+  fake = FakeAndroid.create([], {
+    Pixel_8_API_34: { bootMs: 2_500 },
+    Small_API_30: { bootMs: 1_000, api: 30, runtime: 'none' },
+  }).use();
   const list = capture();
   expect(await emulatorCommand(['list'], list.cli)).toBe(0);
   expect(list.io.text).toBe('Pixel_8_API_34\nSmall_API_30\n');
@@ -36,7 +39,9 @@ test('emulator list / start (progress until sys.boot_completed) / two at once / 
   const stages = progress.map((l) => l.replace(/^emulator-5554 +\d+\.\d s +/, ''));
   expect(stages.at(-1)).toBe('booted');
   expect(stages.slice(0, -1).every((s) => ['waiting for adb', 'offline', 'booting'].includes(s))).toBe(true);
-  expect(start.io.text).toMatch(/^emulator-5554 \(Pixel_8_API_34\) booted in \d+\.\d s; pid \d+; log .*emulator-5554\.log$/m);
+  expect(start.io.text).toMatch(
+    /^emulator-5554 \(Pixel_8_API_34\) booted in \d+\.\d s; pid \d+; log .*emulator-5554\.log$/m,
+  );
   expect(readFileSync(join(fake.dir, 'emulators/emulator-5554.log'), 'utf8')).toContain('Cold boot');
 
   const second = capture();
@@ -45,12 +50,16 @@ test('emulator list / start (progress until sys.boot_completed) / two at once / 
 
   const devs = capture();
   expect(await devicesCommand([], devs.cli)).toBe(0);
-  expect(devs.io.text).toMatch(/emulator-5554\s+device\s+sdk_gphone64_x86_64\s+34\s+x86_64\s+emulator \(Pixel_8_API_34\)\s+0\.3\.0 running/);
+  expect(devs.io.text).toMatch(
+    /emulator-5554\s+device\s+sdk_gphone64_x86_64\s+34\s+x86_64\s+emulator \(Pixel_8_API_34\)\s+0\.3\.0 running/,
+  );
   expect(devs.io.text).toMatch(/emulator-5556\s+device\s+.*\s+30\s+x86_64\s+emulator \(Small_API_30\)\s+not installed/);
 
   const listed = capture();
   await emulatorCommand(['list'], listed.cli);
-  expect(listed.io.text).toBe('Pixel_8_API_34  running: emulator-5554 (device)\nSmall_API_30  running: emulator-5556 (device)\n');
+  expect(listed.io.text).toBe(
+    'Pixel_8_API_34  running: emulator-5554 (device)\nSmall_API_30  running: emulator-5556 (device)\n',
+  );
 
   const ambiguous = capture();
   expect(await emulatorCommand(['stop'], ambiguous.cli)).toBe(2);
@@ -62,15 +71,22 @@ test('emulator list / start (progress until sys.boot_completed) / two at once / 
 
   // Stopping saved the quick-boot snapshot; --snapshot boots from it.
   const again = capture();
-  expect(await emulatorCommand(['start', 'Pixel_8_API_34', '--headless', '--snapshot'], again.cli), again.io.err).toBe(0);
-  expect(readFileSync(join(fake.dir, 'emulators/emulator-5554.log'), 'utf8')).toContain("Loading snapshot 'default_boot'");
+  expect(await emulatorCommand(['start', 'Pixel_8_API_34', '--headless', '--snapshot'], again.cli), again.io.err).toBe(
+    0,
+  );
+  expect(readFileSync(join(fake.dir, 'emulators/emulator-5554.log'), 'utf8')).toContain(
+    "Loading snapshot 'default_boot'",
+  );
   expect(await emulatorCommand(['stop', '--all'], capture().cli)).toBe(0);
   expect((await fake.state()).devices).toEqual([]);
 });
 
 test('bad input: unknown AVD, no emulator binary, bad port, unknown subcommand', async () => {
   fake = FakeAndroid.create([], { Pixel_8_API_34: {} }).use();
-  const e = await startEmulator(Adb.find('t'), { avd: 'Nope' }).then(() => null, (x: unknown) => x);
+  const e = await startEmulator(Adb.find('t'), { avd: 'Nope' }).then(
+    () => null,
+    (x: unknown) => x,
+  );
   expect(e).toBeInstanceOf(ProviderError);
   expect((e as ProviderError).code).toBe('AVD_NOT_FOUND');
   expect((e as ProviderError).message).toContain('no AVD named Nope; the SDK has Pixel_8_API_34');
@@ -104,10 +120,18 @@ test("use.deviceOptions { provider: 'emulator', avd }: the run starts the emulat
           await expect(app.getById('title')).toBeVisible();
         });`,
     },
-    { use: "deviceOptions: { provider: 'emulator', avd: 'Pixel_8_API_34' }", workers: 2, env: fake.env(), config: 'timeout: 180_000,' },
+    {
+      use: "deviceOptions: { provider: 'emulator', avd: 'Pixel_8_API_34' }",
+      workers: 2,
+      env: fake.env(),
+      config: 'timeout: 180_000,',
+    },
   );
   expect(run.stderr).toContain('starting emulator Pixel_8_API_34 (cold boot)');
-  expect(run.results.map((r) => `${r.title}: ${r.status}${r.error ? ` ${r.error}` : ''}`)).toEqual(['note 1: passed', 'note 2: passed']);
+  expect(run.results.map((r) => `${r.title}: ${r.status}${r.error ? ` ${r.error}` : ''}`)).toEqual([
+    'note 1: passed',
+    'note 2: passed',
+  ]);
   expect(run.exitCode).toBe(0);
   // The run's teardown stopped the emulator it started.
   expect((await fake.state()).devices).toEqual([]);

@@ -20,8 +20,18 @@ test('the example suite passes end to end through the adb provider and the fake 
   try {
     await fake.warm();
     const results = join(fake.dir, 'allure-results');
-    const args = [join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', 'ci/android.config.ts', '--workers=2'];
-    const child = spawn(process.execPath, args, { cwd: ROOT, env: childEnv({ ...fake.env(), NESTWRIGHT_ALLURE_RESULTS: results }), stdio: ['ignore', 'pipe', 'pipe'] });
+    const args = [
+      join(ROOT, 'node_modules/@playwright/test/cli.js'),
+      'test',
+      '-c',
+      'ci/android.config.ts',
+      '--workers=2',
+    ];
+    const child = spawn(process.execPath, args, {
+      cwd: ROOT,
+      env: childEnv({ ...fake.env(), NESTWRIGHT_ALLURE_RESULTS: results }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));

@@ -23,22 +23,35 @@ export class FakeAndroid {
   readonly sdk: string;
   private saved: Record<string, string | undefined> | null = null;
 
-  private constructor(devices: FakeDeviceSpec[], avds: Record<string, { bootMs?: number; api?: number; runtime?: 'running' | 'installed' | 'none' }>) {
+  private constructor(
+    devices: FakeDeviceSpec[],
+    avds: Record<string, { bootMs?: number; api?: number; runtime?: 'running' | 'installed' | 'none' }>,
+  ) {
     this.dir = mkdtempSync(join(tmpdir(), 'nw-fake-android-'));
     this.sdk = join(this.dir, 'sdk');
-    for (const [sub, tool] of [['platform-tools', 'adb'], ['emulator', 'emulator'], ['cmdline-tools/latest/bin', 'avdmanager']] as const) {
+    for (const [sub, tool] of [
+      ['platform-tools', 'adb'],
+      ['emulator', 'emulator'],
+      ['cmdline-tools/latest/bin', 'avdmanager'],
+    ] as const) {
       mkdirSync(join(this.sdk, sub), { recursive: true });
       symlinkSync(join(FAKES, tool), join(this.sdk, sub, tool));
     }
     mkdirSync(join(this.dir, 'avd'), { recursive: true });
     for (const [name, a] of Object.entries(avds)) {
-      writeFileSync(join(this.dir, 'avd', `${name}.ini`), `avd.ini.encoding=UTF-8\npath=${join(this.dir, 'avd', `${name}.avd`)}\ntarget=android-${a.api ?? 34}\nfake.bootMs=${a.bootMs ?? 1500}\nfake.api=${a.api ?? 34}\nfake.runtime=${a.runtime ?? 'running'}\n`);
+      writeFileSync(
+        join(this.dir, 'avd', `${name}.ini`),
+        `avd.ini.encoding=UTF-8\npath=${join(this.dir, 'avd', `${name}.avd`)}\ntarget=android-${a.api ?? 34}\nfake.bootMs=${a.bootMs ?? 1500}\nfake.api=${a.api ?? 34}\nfake.runtime=${a.runtime ?? 'running'}\n`,
+      );
       mkdirSync(join(this.dir, 'avd', `${name}.avd`), { recursive: true });
     }
     writeFileSync(join(this.dir, 'devices.json'), JSON.stringify(devices));
   }
 
-  static create(devices: FakeDeviceSpec[], avds: Record<string, { bootMs?: number; api?: number; runtime?: 'running' | 'installed' | 'none' }> = {}): FakeAndroid {
+  static create(
+    devices: FakeDeviceSpec[],
+    avds: Record<string, { bootMs?: number; api?: number; runtime?: 'running' | 'installed' | 'none' }> = {},
+  ): FakeAndroid {
     return new FakeAndroid(devices, avds);
   }
 
@@ -122,7 +135,10 @@ export class FakeAndroid {
   }
 
   state() {
-    return this.control<{ devices: Array<{ serial: string; state: string; runtime: boolean; listening: boolean; packages: string[] }>; forwards: Array<{ serial: string; local: string; remote: string }> }>('state');
+    return this.control<{
+      devices: Array<{ serial: string; state: string; runtime: boolean; listening: boolean; packages: string[] }>;
+      forwards: Array<{ serial: string; local: string; remote: string }>;
+    }>('state');
   }
 
   /**
@@ -149,7 +165,7 @@ export class FakeAndroid {
   async runtimesReady(timeoutMs = 120_000): Promise<void> {
     const until = Date.now() + timeoutMs;
     while (!(await this.state()).devices.every((d) => !d.runtime || d.listening)) {
-      if (Date.now() > until) throw new Error('the fake devices\' runtimes did not start');
+      if (Date.now() > until) throw new Error("the fake devices' runtimes did not start");
       await new Promise((r) => setTimeout(r, 200));
     }
   }

@@ -42,7 +42,12 @@ test('a device dropping mid-run fails its test with DEVICE_DISCONNECTED; the res
           test.use({ apk: 'fixtures/apks/notes.apk' });
           ${[1, 2, 3, 4].map(note).join('\n')}`,
       },
-      { use: "deviceOptions: { provider: 'adb', serials: ['R58M123ABC', 'HT7A1B2C3'] }", workers: 2, env: fake.env(), config: 'timeout: 90_000,' },
+      {
+        use: "deviceOptions: { provider: 'adb', serials: ['R58M123ABC', 'HT7A1B2C3'] }",
+        workers: 2,
+        env: fake.env(),
+        config: 'timeout: 90_000,',
+      },
     );
     const dropped = run.result('unplugged mid-test');
     expect(dropped.status, dropped.error).toBe('failed');

@@ -40,20 +40,33 @@ let browser: Browser;
 let base = '';
 
 test.describe.configure({ mode: 'serial' });
-test.skip(!existsSync(CHROMIUM), `${CHROMIUM} is absent: this test opens the Allure report in Debian's chromium (apt-get install chromium; CI installs it)`);
+test.skip(
+  !existsSync(CHROMIUM),
+  `${CHROMIUM} is absent: this test opens the Allure report in Debian's chromium (apt-get install chromium; CI installs it)`,
+);
 test.skip(spawnSync('java', ['-version']).status !== 0, 'Allure 2 needs Java (apt-get install default-jre-headless)');
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
   run = await runWithAllure({ 'notes.spec.ts': SPEC }, { nestwright: true });
   const log: string[] = [];
-  const code = await reportCommand(['--results', run.resultsDir, '--output', path.join(run.dir, 'allure-report')], { out: (t) => log.push(t), err: (t) => log.push(t) });
+  const code = await reportCommand(['--results', run.resultsDir, '--output', path.join(run.dir, 'allure-report')], {
+    out: (t) => log.push(t),
+    err: (t) => log.push(t),
+  });
   expect(code, log.join('')).toBe(0);
   server = await serve(path.join(run.dir, 'allure-report'));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 });
 
@@ -87,12 +100,16 @@ test('the HTML report shows a failed test step by step, with its screenshots', a
   await pane.locator('.step__title', { hasText: typeTitle }).first().click();
   const step = pane.locator('.step', { has: page.locator(':scope > .step__title', { hasText: typeTitle }) });
   await expect(step.getByText('textbox id=title').first()).toBeVisible(); // the node it resolved to
-  await step.getByText(/^screenshot (before|after) \(target highlighted\)$/).first().click();
+  await step
+    .getByText(/^screenshot (before|after) \(target highlighted\)$/)
+    .first()
+    .click();
   const img = step.locator('img').first();
   await expect(img).toBeVisible();
   await expect.poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth)).toBeGreaterThan(100);
   await page.screenshot({ path: test.info().outputPath('allure-failed-test.png') });
-  if (process.env.NESTWRIGHT_UPDATE_DOCS_IMAGE) await page.screenshot({ path: path.join(ROOT, 'docs/images/allure-failed-test.png') });
+  if (process.env.NESTWRIGHT_UPDATE_DOCS_IMAGE)
+    await page.screenshot({ path: path.join(ROOT, 'docs/images/allure-failed-test.png') });
   await page.close();
 });
 
@@ -106,7 +123,18 @@ test('the categories page tells the failures apart', async () => {
 
 /** A static file server for the report on 127.0.0.1 (Allure's HTML loads its data over http). */
 function serve(dir: string): Promise<Server> {
-  const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.png': 'image/png', '.svg': 'image/svg+xml', '.txt': 'text/plain', '.woff': 'font/woff', '.woff2': 'font/woff2', '.ico': 'image/x-icon' };
+  const types: Record<string, string> = {
+    '.html': 'text/html',
+    '.js': 'text/javascript',
+    '.css': 'text/css',
+    '.json': 'application/json',
+    '.png': 'image/png',
+    '.svg': 'image/svg+xml',
+    '.txt': 'text/plain',
+    '.woff': 'font/woff',
+    '.woff2': 'font/woff2',
+    '.ico': 'image/x-icon',
+  };
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const rel = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname).replace(/^\/+/, '') || 'index.html';
     const file = path.resolve(dir, rel);

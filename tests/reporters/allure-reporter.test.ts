@@ -93,9 +93,15 @@ test('each step of the trajectory is an Allure step, nested as the test nested i
   expect(param(tap, 'duration')).toBe('321 ms');
   expect(tap.stop - tap.start).toBe(321);
   // The target is outlined where the tap happened; the screen after it (another one) is shown as it is.
-  expect(tap.attachments.map((a: any) => a.name)).toEqual(['screenshot before (target highlighted)', 'screenshot after', 'observation before']);
+  expect(tap.attachments.map((a: any) => a.name)).toEqual([
+    'screenshot before (target highlighted)',
+    'screenshot after',
+    'observation before',
+  ]);
   // The raw screenshots are not repeated: the trajectory names them, the step shows them highlighted.
-  const everywhere = [...r.attachments, ...flatSteps(r).flatMap(({ step }) => step.attachments)].map((a: any) => a.name);
+  const everywhere = [...r.attachments, ...flatSteps(r).flatMap(({ step }) => step.attachments)].map(
+    (a: any) => a.name,
+  );
   expect(everywhere.filter((n: string) => /^step-\d+-(before|after)\.png$/.test(n))).toEqual([]);
 });
 
@@ -103,7 +109,9 @@ test('the target is highlighted on the screenshot, and identical screenshots are
   const r = run.result('creates a note');
   const before = r.steps[0].steps[0].attachments[0];
   const png = PNG.sync.read(await readFile(path.join(run.resultsDir, before.source)));
-  const px = (img: PNG, x: number, y: number) => [...img.data.subarray((y * img.width + x) * 4, (y * img.width + x) * 4 + 3)];
+  const px = (img: PNG, x: number, y: number) => [
+    ...img.data.subarray((y * img.width + x) * 4, (y * img.width + x) * 4 + 3),
+  ];
   expect([png.width, png.height]).toEqual([720, 1600]); // scaled from 1080×2400 (screenshotWidth default)
   expect(px(png, 1, 267)).toEqual([255, 45, 85]); // on the outline of [0,348,1080,492], scaled by 2/3
   expect(px(png, 360, 232)).toEqual([255, 45, 85]);
@@ -115,7 +123,7 @@ test('the target is highlighted on the screenshot, and identical screenshots are
   expect(atTop).toEqual(inGroup);
 });
 
-test('with only an after screenshot per step (as the framework takes them), a step starts from the previous step\'s', async () => {
+test("with only an after screenshot per step (as the framework takes them), a step starts from the previous step's", async () => {
   const r = run.result('screens after each step only');
   expect(r.steps.map((s: any) => s.attachments.map((a: any) => a.name))).toEqual([
     ['screenshot after (target highlighted)'], // nothing before it: the only picture shows the target
@@ -135,7 +143,12 @@ test('labels say where the test ran; test.use options are parameters', async () 
   expect(label(r, 'channel')).toBe('accessibility');
   expect(label(r, 'faultProfile')).toBe('flaky-tree');
   expect(label(r, 'suite')).toBe('report.spec.ts');
-  expect(r.parameters).toEqual(expect.arrayContaining([{ name: 'apk', value: 'fixtures/apks/notes.apk' }, { name: 'actionTimeout', value: '2000' }]));
+  expect(r.parameters).toEqual(
+    expect.arrayContaining([
+      { name: 'apk', value: 'fixtures/apks/notes.apk' },
+      { name: 'actionTimeout', value: '2000' },
+    ]),
+  );
   expect(r.descriptionHtml).toContain('com.example.notes');
 });
 
@@ -149,18 +162,32 @@ test('failures are tagged with their code for categories.json: crash, device fau
   expect(run.result('device fault').status).toBe('broken');
   expect(run.result('failed assertion').status).toBe('failed');
   const categories = JSON.parse(await readFile(path.join(run.resultsDir, 'categories.json'), 'utf8'));
-  expect(categories.map((c: any) => c.name)).toEqual(['App crashes', 'Device or driver faults', 'Elements not found', 'Failed assertions', 'Timeouts', 'Other errors']);
+  expect(categories.map((c: any) => c.name)).toEqual([
+    'App crashes',
+    'Device or driver faults',
+    'Elements not found',
+    'Failed assertions',
+    'Timeouts',
+    'Other errors',
+  ]);
 });
 
 test('a failed test carries the error with its code, the full tree and the logcat', async () => {
   const r = run.result('app crash');
   const names = r.attachments.map((a: any) => a.name);
   expect(names).toEqual(expect.arrayContaining(['error', 'full tree', 'logcat', 'nestwright-trajectory']));
-  const body = async (name: string) => readFile(path.join(run.resultsDir, r.attachments.find((a: any) => a.name === name).source), 'utf8');
-  expect(JSON.parse(await body('error'))).toMatchObject({ code: 'APP_CRASHED', kind: 'app-crash', step: { index: 1, code: 'APP_CRASHED' } });
+  const body = async (name: string) =>
+    readFile(path.join(run.resultsDir, r.attachments.find((a: any) => a.name === name).source), 'utf8');
+  expect(JSON.parse(await body('error'))).toMatchObject({
+    code: 'APP_CRASHED',
+    kind: 'app-crash',
+    step: { index: 1, code: 'APP_CRASHED' },
+  });
   expect(await body('logcat')).toContain('FATAL EXCEPTION');
   const failedStep = r.steps.find((s: any) => s.status !== 'passed');
-  expect(failedStep.statusDetails.message).toBe('[APP_CRASHED] locator.tap: com.example.notes@i1 crashed: java.lang.NullPointerException');
+  expect(failedStep.statusDetails.message).toBe(
+    '[APP_CRASHED] locator.tap: com.example.notes@i1 crashed: java.lang.NullPointerException',
+  );
   expect(param(failedStep, 'error code')).toBe('APP_CRASHED');
 });
 
@@ -172,7 +199,9 @@ test('a test.fail() test that fails as expected is passed, and says why', async 
 
 test('a malformed trajectory is reported on its test with the path of the bad field', async () => {
   const r = run.result('malformed trajectory');
-  expect(r.steps.map((s: any) => s.name)).toEqual([expect.stringMatching(/^Trajectory not shown: nestwright-trajectory: steps\[0\]\.index: /)]);
+  expect(r.steps.map((s: any) => s.name)).toEqual([
+    expect.stringMatching(/^Trajectory not shown: nestwright-trajectory: steps\[0\]\.index: /),
+  ]);
 });
 
 test('Allure sorts the failures into the five categories', async () => {
@@ -180,10 +209,15 @@ test('Allure sorts the failures into the five categories', async () => {
   test.setTimeout(120_000);
   const out = path.join(run.dir, 'allure-report');
   const log: string[] = [];
-  const code = await reportCommand(['--results', run.resultsDir, '--output', out], { out: (t) => log.push(t), err: (t) => log.push(t) });
+  const code = await reportCommand(['--results', run.resultsDir, '--output', out], {
+    out: (t) => log.push(t),
+    err: (t) => log.push(t),
+  });
   expect(code, log.join('')).toBe(0);
   const tree = JSON.parse(await readFile(path.join(out, 'data', 'categories.json'), 'utf8'));
-  const byCategory = Object.fromEntries(tree.children.map((c: any) => [c.name, c.children.flatMap((m: any) => m.children.map((t: any) => t.name)).sort()]));
+  const byCategory = Object.fromEntries(
+    tree.children.map((c: any) => [c.name, c.children.flatMap((m: any) => m.children.map((t: any) => t.name)).sort()]),
+  );
   expect(byCategory).toEqual({
     'App crashes': ['app crash'],
     'Device or driver faults': ['device fault'],

@@ -37,7 +37,9 @@ test('a 1,000-step suite with screenshots on every step makes Allure results und
   expect(run.results).toHaveLength(10);
   const steps = run.results.flatMap((r) => flatSteps(r).map((s) => s.step));
   expect(steps).toHaveLength(1_000);
-  const shotRefs = steps.flatMap((s) => s.attachments.filter((a: any) => a.type === 'image/png').map((a: any) => a.source));
+  const shotRefs = steps.flatMap((s) =>
+    s.attachments.filter((a: any) => a.type === 'image/png').map((a: any) => a.source),
+  );
   expect(shotRefs).toHaveLength(2_000);
 
   const files = await readdir(run.resultsDir);
@@ -51,13 +53,24 @@ test('a 1,000-step suite with screenshots on every step makes Allure results und
   // No repetition at all: every one of the 2,000 screenshots a file of the measured mean size.
   const worstCase = total - pngBytes + 2_000 * (pngBytes / pngs.length);
   expect(worstCase).toBeLessThan(50 * MB);
-  test.info().annotations.push({ type: 'size', description: `${(total / MB).toFixed(1)} MB, ${pngs.length} screenshots stored for 2,000 shown; with no repetition ${(worstCase / MB).toFixed(1)} MB` });
+  test
+    .info()
+    .annotations.push({
+      type: 'size',
+      description: `${(total / MB).toFixed(1)} MB, ${pngs.length} screenshots stored for 2,000 shown; with no repetition ${(worstCase / MB).toFixed(1)} MB`,
+    });
 
   // And the HTML report Allure makes from them (it copies every attachment once).
   if (spawnSync('java', ['-version']).status !== 0) return;
   const out = path.join(run.dir, 'allure-report');
   const log: string[] = [];
-  expect(await reportCommand(['--results', run.resultsDir, '--output', out], { out: (t) => log.push(t), err: (t) => log.push(t) }), log.join('')).toBe(0);
+  expect(
+    await reportCommand(['--results', run.resultsDir, '--output', out], {
+      out: (t) => log.push(t),
+      err: (t) => log.push(t),
+    }),
+    log.join(''),
+  ).toBe(0);
   expect(await du(out)).toBeLessThan(50 * MB);
 });
 

@@ -21,9 +21,17 @@ test('a failed visual comparison shows expected, actual and diff on its step in 
   expect(run.exitCode, run.output).toBe(1);
   const r = run.results[0];
   const steps = flatSteps(r).map(({ step }) => step);
-  const failing = steps.filter((s: any) => s.name === 'Expect toHaveScreenshot(home.png)' && s.status === 'failed').pop();
+  const failing = steps
+    .filter((s: any) => s.name === 'Expect toHaveScreenshot(home.png)' && s.status === 'failed')
+    .pop();
   expect(failing, JSON.stringify(steps.map((s: any) => s.name))).toBeTruthy();
-  expect(failing.attachments.map((a: any) => a.name)).toEqual(['screenshot diff', 'expected', 'actual', 'diff', 'error']);
+  expect(failing.attachments.map((a: any) => a.name)).toEqual([
+    'screenshot diff',
+    'expected',
+    'actual',
+    'diff',
+    'error',
+  ]);
   const diffView = failing.attachments[0];
   expect(diffView.type).toBe('application/vnd.allure.image.diff');
   const body = JSON.parse(await readFile(path.join(run.resultsDir, diffView.source), 'utf8'));

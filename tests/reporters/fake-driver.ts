@@ -60,10 +60,14 @@ export class FakeDriver {
         }
         record.screenshots = shots;
         if (s.observation) {
-          await info.attach(`step-${index}-observation.json`, { body: JSON.stringify(s.observation), contentType: 'application/json' });
+          await info.attach(`step-${index}-observation.json`, {
+            body: JSON.stringify(s.observation),
+            contentType: 'application/json',
+          });
           record.observations = { before: `step-${index}-observation.json` };
         }
-        if (s.error) throw Object.assign(new Error(s.error.message), { name: s.error.name ?? 'Error', code: s.error.code });
+        if (s.error)
+          throw Object.assign(new Error(s.error.message), { name: s.error.name ?? 'Error', code: s.error.code });
       },
       { box: true },
     );
@@ -98,7 +102,12 @@ export const test = base.extend<{ nw: FakeDriver }>({
   nw: async ({}, use, info) => {
     const d = new FakeDriver();
     await use(d);
-    const doc = { version: 1, steps: d.steps, ...(d.meta ? { meta: d.meta } : {}), ...(d.failure ? { failure: d.failure } : {}) };
+    const doc = {
+      version: 1,
+      steps: d.steps,
+      ...(d.meta ? { meta: d.meta } : {}),
+      ...(d.failure ? { failure: d.failure } : {}),
+    };
     await info.attach('nestwright-trajectory', { body: JSON.stringify(doc), contentType: 'application/json' });
   },
 });
@@ -111,7 +120,7 @@ export { expect } from '@playwright/test';
 export function screen(seed: number, width = 1080, height = 2400): Buffer {
   const png = new PNG({ width, height });
   let x = seed * 2654435761 + 1;
-  const rand = () => ((x = (x * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const rand = () => (x = (x * 1103515245 + 12345) >>> 0) / 2 ** 32;
   const fill = (l: number, t: number, r: number, b: number, rgb: [number, number, number]) => {
     for (let y = Math.max(0, t); y < Math.min(height, b); y++) {
       for (let xx = Math.max(0, l); xx < Math.min(width, r); xx++) {

@@ -32,5 +32,5 @@ test('nestwright report: missing or empty results exit 1 and say how to get them
   await mkdir(empty, { recursive: true });
   const none = await report(['--results', empty]);
   expect(none.code).toBe(1);
-  expect(none.err).toContain("Add the reporter to playwright.config.ts");
+  expect(none.err).toContain('Add the reporter to playwright.config.ts');
 });

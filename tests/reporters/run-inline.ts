@@ -29,7 +29,10 @@ export interface AllureRun {
  * the allure-results it wrote. `nestwright: true` uses nestwright's defineConfig (the embedded
  * simulated device); otherwise plain Playwright, for specs that use the fake driver.
  */
-export async function runWithAllure(files: Record<string, string>, opts: { nestwright?: boolean; use?: string; args?: string[] } = {}): Promise<AllureRun> {
+export async function runWithAllure(
+  files: Record<string, string>,
+  opts: { nestwright?: boolean; use?: string; args?: string[] } = {},
+): Promise<AllureRun> {
   const dir = path.join(ROOT, 'test-results', 'reporters', randomUUID().slice(0, 8));
   const resultsDir = path.join(dir, 'allure-results');
   const config = `import { defineConfig } from '${opts.nestwright ? 'nestwright' : '@playwright/test'}';
@@ -52,7 +55,11 @@ export default defineConfig({
   child.stderr.on('data', (d) => (output += d));
   const exitCode = await new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? -1)));
   const names = await readdir(resultsDir).catch(() => [] as string[]);
-  const results = await Promise.all(names.filter((n) => n.endsWith('-result.json')).map(async (n) => JSON.parse(await readFile(path.join(resultsDir, n), 'utf8'))));
+  const results = await Promise.all(
+    names
+      .filter((n) => n.endsWith('-result.json'))
+      .map(async (n) => JSON.parse(await readFile(path.join(resultsDir, n), 'utf8'))),
+  );
   return {
     dir,
     resultsDir,
@@ -61,7 +68,10 @@ export default defineConfig({
     results,
     result(name: string) {
       const r = results.find((x) => x.name === name);
-      if (!r) throw new Error(`no Allure result "${name}"; have: ${results.map((x) => x.name).join(', ') || 'none'}\n${output}`);
+      if (!r)
+        throw new Error(
+          `no Allure result "${name}"; have: ${results.map((x) => x.name).join(', ') || 'none'}\n${output}`,
+        );
       return r;
     },
     async size() {
@@ -77,5 +87,6 @@ export function flatSteps(r: { steps?: any[] }, depth = 0): Array<{ step: any; d
   return (r.steps ?? []).flatMap((s: any) => [{ step: s, depth }, ...flatSteps(s, depth + 1)]);
 }
 
-export const param = (step: any, name: string): string | undefined => step.parameters?.find((p: any) => p.name === name)?.value;
+export const param = (step: any, name: string): string | undefined =>
+  step.parameters?.find((p: any) => p.name === name)?.value;
 export const label = (r: any, name: string): string | undefined => r.labels?.find((l: any) => l.name === name)?.value;

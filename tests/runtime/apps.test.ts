@@ -94,10 +94,22 @@ test('runtime permissions: granted at install when asked, listed, revoked', asyn
   await s.ok('space_install_apk', { space_id, apk_paths: [apk('shop.apk')] });
   const pkg = 'com.nestwright.shop';
   const FINE = 'android.permission.ACCESS_FINE_LOCATION';
-  expect(await s.ok('space_permissions', { space_id, package: pkg, action: 'list' })).toEqual({ granted: [], requested: [FINE] });
-  expect((await s.ok('space_permissions', { space_id, package: pkg, action: 'grant', permission: FINE })).granted).toEqual([FINE]);
-  expect((await s.ok('space_permissions', { space_id, package: pkg, action: 'revoke', permission: FINE })).granted).toEqual([]);
-  const e = await s.fail('space_permissions', { space_id, package: pkg, action: 'grant', permission: 'android.permission.CAMERA' });
+  expect(await s.ok('space_permissions', { space_id, package: pkg, action: 'list' })).toEqual({
+    granted: [],
+    requested: [FINE],
+  });
+  expect(
+    (await s.ok('space_permissions', { space_id, package: pkg, action: 'grant', permission: FINE })).granted,
+  ).toEqual([FINE]);
+  expect(
+    (await s.ok('space_permissions', { space_id, package: pkg, action: 'revoke', permission: FINE })).granted,
+  ).toEqual([]);
+  const e = await s.fail('space_permissions', {
+    space_id,
+    package: pkg,
+    action: 'grant',
+    permission: 'android.permission.CAMERA',
+  });
   expect(e.code).toBe('INVALID_ARGUMENT');
   await s.ok('space_install_apk', { space_id, apk_paths: [apk('shop.apk')], grant_runtime_permissions: true });
   expect((await s.ok('space_permissions', { space_id, package: pkg, action: 'list' })).granted).toEqual([FINE]);
@@ -112,7 +124,11 @@ test('space_install_apk: VERSION_DOWNGRADE unless allow_downgrade, MIN_SDK_TOO_H
   const down = await s.fail('space_install_apk', { space_id, apk_paths: [apk('signed-a.apk')] });
   expect(down.code).toBe('VERSION_DOWNGRADE');
   expect(down.message).toMatch(/^space_install_apk: .*older than the installed versionCode 2.*allow_downgrade/);
-  const allowed = await s.ok('space_install_apk', { space_id, apk_paths: [apk('signed-a.apk')], allow_downgrade: true });
+  const allowed = await s.ok('space_install_apk', {
+    space_id,
+    apk_paths: [apk('signed-a.apk')],
+    allow_downgrade: true,
+  });
   expect(allowed).toMatchObject({ outcome: 'updated', version_code: 1 });
   expect(allowed.preflight.checks.find((c) => c.code === 'VERSION_DOWNGRADE')!.status).toBe('warn');
 
@@ -120,7 +136,9 @@ test('space_install_apk: VERSION_DOWNGRADE unless allow_downgrade, MIN_SDK_TOO_H
   const o = session(old, 'b');
   const { space_id: sp } = await o.ok('space_create', {});
   await o.ok('session_acquire', { space_id: sp });
-  expect((await o.fail('space_install_apk', { space_id: sp, apk_paths: [apk('notes.apk')] })).code).toBe('MIN_SDK_TOO_HIGH');
+  expect((await o.fail('space_install_apk', { space_id: sp, apk_paths: [apk('notes.apk')] })).code).toBe(
+    'MIN_SDK_TOO_HIGH',
+  );
 
   const bad = test.info().outputPath('tampered-notes.apk');
   writeFileSync(bad, tamperCompressedEntry(readFileSync(apk('notes.apk')), 'classes.dex'));

@@ -10,9 +10,22 @@ test('every call is audited with caller, session, space, tool, masked arguments,
   await s.fail('space_launch', { space_id, package: 'com.example.missing' });
   await s.fail('no_such_tool' as never, {});
   const all = await s.ok('audit_query', { session_id: 'S1', kind: 'call', limit: 1000 });
-  expect(all.entries.map((e) => e.tool)).toEqual(['space_create', 'session_acquire', 'space_install_apk', 'sys_clipboard_set', 'space_launch', 'no_such_tool']);
+  expect(all.entries.map((e) => e.tool)).toEqual([
+    'space_create',
+    'session_acquire',
+    'space_install_apk',
+    'sys_clipboard_set',
+    'space_launch',
+    'no_such_tool',
+  ]);
   const clip = all.entries[3]!;
-  expect(clip).toMatchObject({ caller: 'REMOTE_MCP', session_id: 'S1', space_id, code: 'OK', args: { space_id, text: '***' } });
+  expect(clip).toMatchObject({
+    caller: 'REMOTE_MCP',
+    session_id: 'S1',
+    space_id,
+    code: 'OK',
+    args: { space_id, text: '***' },
+  });
   expect(clip.duration_ms).toBeGreaterThanOrEqual(0);
   expect(all.entries[4]!.code).toBe('APP_NOT_INSTALLED');
   expect(all.entries[5]!.code).toBe('UNKNOWN_TOOL');
@@ -25,7 +38,9 @@ test('every call is audited with caller, session, space, tool, masked arguments,
 });
 
 test('token-like fields are masked at any depth; password text only for password fields', () => {
-  expect(maskArgs('x', { token: 't', nested: { api_key: 'k', list: [{ Authorization: 'Bearer z' }] }, keep: 1 })).toEqual({
+  expect(
+    maskArgs('x', { token: 't', nested: { api_key: 'k', list: [{ Authorization: 'Bearer z' }] }, keep: 1 }),
+  ).toEqual({
     token: '***',
     nested: { api_key: '***', list: [{ Authorization: '***' }] },
     keep: 1,

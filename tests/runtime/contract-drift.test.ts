@@ -13,14 +13,41 @@ import { runtime, session } from './helpers.js';
  */
 test('every protocol tool has a simulator handler, and every handler is a protocol tool', () => {
   const handled = Object.keys(handlers).sort();
-  expect(TOOL_NAMES.filter((n) => !(n in handlers)), 'tools without a handler').toEqual([]);
-  expect(handled.filter((n) => !TOOL_NAMES.includes(n as never)), 'handlers that are not protocol tools').toEqual([]);
+  expect(
+    TOOL_NAMES.filter((n) => !(n in handlers)),
+    'tools without a handler',
+  ).toEqual([]);
+  expect(
+    handled.filter((n) => !TOOL_NAMES.includes(n as never)),
+    'handlers that are not protocol tools',
+  ).toEqual([]);
 });
 
 test('every tool of the NestSpace design (docs/protocol.md#tools) is in the protocol', () => {
   const designed = [
-    ...['space_list', 'space_create', 'space_delete', 'space_install_apk', 'space_uninstall', 'space_list_apps', 'space_launch', 'space_stop', 'space_status'],
-    ...['ui_observe', 'ui_screenshot', 'ui_tap', 'ui_long_press', 'ui_swipe', 'ui_scroll', 'ui_set_text', 'ui_key', 'ui_wait_for', 'ui_find'],
+    ...[
+      'space_list',
+      'space_create',
+      'space_delete',
+      'space_install_apk',
+      'space_uninstall',
+      'space_list_apps',
+      'space_launch',
+      'space_stop',
+      'space_status',
+    ],
+    ...[
+      'ui_observe',
+      'ui_screenshot',
+      'ui_tap',
+      'ui_long_press',
+      'ui_swipe',
+      'ui_scroll',
+      'ui_set_text',
+      'ui_key',
+      'ui_wait_for',
+      'ui_find',
+    ],
     ...['app_intent', 'sys_shell', 'sys_logcat', 'sys_clipboard_get', 'sys_clipboard_set'],
     ...['appfn_status', 'appfn_list', 'appfn_execute'],
     ...['session_acquire', 'session_release', 'session_status', 'approval_request', 'approval_wait'],
@@ -48,7 +75,10 @@ test('every tool is reachable through DeviceClient: the call is validated and se
   const transport: ToolTransport = {
     async callTool(name) {
       sent.push(name);
-      return { isError: true, structuredContent: { error: { code: 'NOT_SUPPORTED', message: 'recorded', retryable: false, hint: null } } };
+      return {
+        isError: true,
+        structuredContent: { error: { code: 'NOT_SUPPORTED', message: 'recorded', retryable: false, hint: null } },
+      };
     },
     async close() {},
   };
@@ -78,7 +108,9 @@ test('tools/list over MCP lists exactly the protocol tools, with their input sch
   try {
     const client = new Client({ name: 'drift', version: '0' });
     await client.connect(
-      new StreamableHTTPClientTransport(new URL(sim.url), { requestInit: { headers: { Authorization: `Bearer ${sim.token}` } } }),
+      new StreamableHTTPClientTransport(new URL(sim.url), {
+        requestInit: { headers: { Authorization: `Bearer ${sim.token}` } },
+      }),
     );
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES].sort());
@@ -92,7 +124,10 @@ test('tools/list over MCP lists exactly the protocol tools, with their input sch
 test('every tool declares its error codes, all from the closed set', async () => {
   const { TOOL_ERRORS, errorCodesOf, ErrorCodeSchema } = await import('../../device-runtime/protocol/index.js');
   expect(Object.keys(TOOL_ERRORS).sort()).toEqual([...TOOL_NAMES].sort());
-  for (const name of TOOL_NAMES) for (const c of errorCodesOf(name)) expect(ErrorCodeSchema.options, `${name}: ${c}`).toContain(c);
-  expect(errorCodesOf('space_install_apk')).toEqual(expect.arrayContaining(['SIGNATURE_MISMATCH', 'LEASE_REQUIRED', 'APPROVAL_REQUIRED', 'SPACE_NOT_FOUND']));
+  for (const name of TOOL_NAMES)
+    for (const c of errorCodesOf(name)) expect(ErrorCodeSchema.options, `${name}: ${c}`).toContain(c);
+  expect(errorCodesOf('space_install_apk')).toEqual(
+    expect.arrayContaining(['SIGNATURE_MISMATCH', 'LEASE_REQUIRED', 'APPROVAL_REQUIRED', 'SPACE_NOT_FOUND']),
+  );
   expect(errorCodesOf('space_list')).not.toContain('SPACE_NOT_FOUND');
 });

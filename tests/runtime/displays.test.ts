@@ -24,7 +24,9 @@ test('without virtual displays, spaces share the main display and ui calls take 
   await b.ok('space_launch', { space_id: two, package: NOTES });
   // A wait on space one holds the display; a call on space two queues behind it and then runs.
   const order: string[] = [];
-  const wait = a.ok('ui_wait_for', { space_id: one, text: 'New note', timeout_ms: 5000 }).then((r) => (order.push('one'), r));
+  const wait = a
+    .ok('ui_wait_for', { space_id: one, text: 'New note', timeout_ms: 5000 })
+    .then((r) => (order.push('one'), r));
   const observe = b.ok('ui_observe', { space_id: two }).then((r) => (order.push('two'), r));
   expect(rt.display.waiting).toBe(1);
   const [w, o] = await Promise.all([wait, observe]);

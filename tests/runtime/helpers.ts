@@ -2,7 +2,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { errorCodesOf, isToolName, type ToolError, type ToolInput, type ToolName, type ToolResult } from '../../device-runtime/protocol/index.js';
+import {
+  errorCodesOf,
+  isToolName,
+  type ToolError,
+  type ToolInput,
+  type ToolName,
+  type ToolResult,
+} from '../../device-runtime/protocol/index.js';
 import { SimRuntime, type CallContext, type SimOptions } from '../../device-runtime/sim/runtime.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -31,7 +38,9 @@ export function session(rt: SimRuntime, sessionId: string, caller: CallContext['
       const out = await rt.call(name, args, ctx);
       if (out.ok) throw new Error(`${name} succeeded but should have failed: ${JSON.stringify(out.result)}`);
       if (isToolName(name) && !errorCodesOf(name).includes(out.error.code)) {
-        throw new Error(`${name} answered ${out.error.code}, which TOOL_ERRORS does not declare for it (device-runtime/protocol/tool-errors.ts)`);
+        throw new Error(
+          `${name} answered ${out.error.code}, which TOOL_ERRORS does not declare for it (device-runtime/protocol/tool-errors.ts)`,
+        );
       }
       return out.error;
     },

@@ -19,7 +19,10 @@ test('mutating tools need an EXCLUSIVE lease; another holder gets SPACE_BUSY wit
   const busy = await b.fail('space_rename', { space_id, name: 'z' });
   expect(busy.code).toBe('SPACE_BUSY');
   expect(busy.retryable).toBe(true);
-  expect((busy.details as { holder: { session_id: string; lease_id: string } }).holder).toMatchObject({ session_id: 'A', lease_id: lease.lease_id });
+  expect((busy.details as { holder: { session_id: string; lease_id: string } }).holder).toMatchObject({
+    session_id: 'A',
+    lease_id: lease.lease_id,
+  });
   expect((await b.fail('session_acquire', { space_id })).code).toBe('SPACE_BUSY');
   // Observation is shared.
   await b.ok('session_acquire', { space_id, mode: 'OBSERVE' });
@@ -31,10 +34,12 @@ test('session_acquire with wait_ms queues first-come first-served', async () => 
   await a.ok('session_acquire', { space_id });
   const order: string[] = [];
   const waiters = ['W1', 'W2', 'W3'].map((id) =>
-    session(rt, id).ok('session_acquire', { space_id, wait_ms: 30_000 }).then((l) => {
-      order.push(id);
-      return l;
-    }),
+    session(rt, id)
+      .ok('session_acquire', { space_id, wait_ms: 30_000 })
+      .then((l) => {
+        order.push(id);
+        return l;
+      }),
   );
   expect((await a.ok('session_status', { space_id })).waiting).toBe(3);
   // A newcomer without wait_ms does not jump the queue even when the space frees up.
@@ -74,7 +79,9 @@ test('force release reclaims any holder; the end of a session releases its lease
   await b.ok('session_acquire', { space_id });
   rt.endSession('B');
   expect((await a.ok('session_status', { space_id })).leases).toEqual([]);
-  const tools = (await a.ok('audit_query', { space_id, kind: 'lease' })).entries.map((e) => `${e.tool}:${e.session_id}`);
+  const tools = (await a.ok('audit_query', { space_id, kind: 'lease' })).entries.map(
+    (e) => `${e.tool}:${e.session_id}`,
+  );
   expect(tools).toEqual(['lease.acquire:A', 'lease.reclaim:phone', 'lease.acquire:B', 'lease.session_end:B']);
 });
 
@@ -90,7 +97,11 @@ test('a caller that gives up waiting leaves the queue and is never handed the sp
   const { rt, a, space_id } = await setup();
   await a.ok('session_acquire', { space_id });
   const abort = new AbortController();
-  const gaveUp = rt.call('session_acquire', { space_id, wait_ms: 60_000 }, { sessionId: 'B', caller: 'REMOTE_MCP', signal: abort.signal });
+  const gaveUp = rt.call(
+    'session_acquire',
+    { space_id, wait_ms: 60_000 },
+    { sessionId: 'B', caller: 'REMOTE_MCP', signal: abort.signal },
+  );
   const next = session(rt, 'C').ok('session_acquire', { space_id, wait_ms: 60_000 });
   expect((await a.ok('session_status', { space_id })).waiting).toBe(2);
   abort.abort();

@@ -54,7 +54,11 @@ test('a crash kills only its slot; the next launch says restarted_after_crash wi
   const relaunch = await s.ok('space_launch', { space_id, package: NOTES, instance: 'a' });
   expect(relaunch.restarted_after_crash).toBe(true);
   expect(rt.pool.isDirty(a.slot)).toBe(false);
-  expect((await s.ok('sys_logcat', { space_id, instance: 'a' })).lines.some((l) => l.message.includes('cleaned before reuse'))).toBe(true);
+  expect(
+    (await s.ok('sys_logcat', { space_id, instance: 'a' })).lines.some((l) =>
+      l.message.includes('cleaned before reuse'),
+    ),
+  ).toBe(true);
   expect(relaunch.crash_reason).toContain('boom');
   expect(relaunch.cold_start).toBe(true);
   const next = await s.ok('space_launch', { space_id, package: NOTES, instance: 'a' });

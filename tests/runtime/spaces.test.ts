@@ -40,7 +40,10 @@ test('a restarted simulator keeps its spaces, installs and instance data (state.
   rt1.spaces.get(space_id)!.instance(NOTES, launched.instance).data = { notes: [{ id: 1, text: 'Milk' }] };
   await s1.ok('space_rename', { space_id, name: 'kept-2' });
   rt1.close();
-  expect(readdirSync(dir).filter((f) => f.endsWith('.tmp')), 'no temp file left behind').toEqual([]);
+  expect(
+    readdirSync(dir).filter((f) => f.endsWith('.tmp')),
+    'no temp file left behind',
+  ).toEqual([]);
   expect(JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')).version).toBe(1);
 
   const rt2 = runtime({ stateDir: dir });
@@ -50,7 +53,9 @@ test('a restarted simulator keeps its spaces, installs and instance data (state.
   expect(apps.map((a) => a.package)).toEqual([NOTES]);
   expect(apps[0]!.instances.map((i) => i.instance)).toEqual([launched.instance]);
   expect(apps[0]!.instances[0]!.state).toBe('stopped');
-  expect(rt2.spaces.get(space_id)!.instance(NOTES, launched.instance).data).toEqual({ notes: [{ id: 1, text: 'Milk' }] });
+  expect(rt2.spaces.get(space_id)!.instance(NOTES, launched.instance).data).toEqual({
+    notes: [{ id: 1, text: 'Milk' }],
+  });
   // A new instance id does not collide with the restored one.
   await s2.ok('session_acquire', { space_id });
   const next = await s2.ok('space_launch', { space_id, package: NOTES, instance: 'new' });
@@ -82,5 +87,7 @@ test('install goes through the APK preflight and answers with its code and repor
   expect(secure.message).toMatch(/^space_install_apk: /);
   expect((secure.details as { preflight: { installable: boolean } }).preflight.installable).toBe(false);
   await s.ok('space_install_apk', { space_id, apk_paths: [apk('signed-a.apk')] });
-  expect((await s.fail('space_install_apk', { space_id, apk_paths: [apk('signed-b.apk')] })).code).toBe('SIGNATURE_MISMATCH');
+  expect((await s.fail('space_install_apk', { space_id, apk_paths: [apk('signed-b.apk')] })).code).toBe(
+    'SIGNATURE_MISMATCH',
+  );
 });

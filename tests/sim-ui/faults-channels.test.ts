@@ -87,15 +87,24 @@ test('vision only: observations carry no nodes and actions need another channel'
 
 test('faultProfileFromEnv reads NESTWRIGHT_FAULTS and NESTWRIGHT_SEED and names bad values', () => {
   expect(faultProfileFromEnv({})).toMatchObject({ name: 'instant', seed: 1 });
-  expect(faultProfileFromEnv({ NESTWRIGHT_FAULTS: 'hostile', NESTWRIGHT_SEED: '42' })).toMatchObject({ name: 'hostile', seed: 42, dropAction: 0.05 });
-  expect(() => faultProfileFromEnv({ NESTWRIGHT_FAULTS: 'chaos' })).toThrow(/NESTWRIGHT_FAULTS=chaos is not a fault profile; use one of instant, realistic, hostile/);
+  expect(faultProfileFromEnv({ NESTWRIGHT_FAULTS: 'hostile', NESTWRIGHT_SEED: '42' })).toMatchObject({
+    name: 'hostile',
+    seed: 42,
+    dropAction: 0.05,
+  });
+  expect(() => faultProfileFromEnv({ NESTWRIGHT_FAULTS: 'chaos' })).toThrow(
+    /NESTWRIGHT_FAULTS=chaos is not a fault profile; use one of instant, realistic, hostile/,
+  );
   expect(() => faultProfileFromEnv({ NESTWRIGHT_SEED: 'x' })).toThrow(/NESTWRIGHT_SEED=x is not an integer/);
 });
 
 test('channelsFromEnv reads NESTWRIGHT_CHANNELS', async () => {
   const { channelsFromEnv } = await import('../../device-runtime/sim/channels/channel.js');
   expect(channelsFromEnv({})).toEqual({});
-  expect(channelsFromEnv({ NESTWRIGHT_CHANNELS: 'aapm, no-shizuku' })).toEqual({ advancedProtection: true, shizuku: false });
+  expect(channelsFromEnv({ NESTWRIGHT_CHANNELS: 'aapm, no-shizuku' })).toEqual({
+    advancedProtection: true,
+    shizuku: false,
+  });
   expect(() => channelsFromEnv({ NESTWRIGHT_CHANNELS: 'root' })).toThrow(/NESTWRIGHT_CHANNELS: unknown word "root"/);
   const h = await simSpace({ channels: channelsFromEnv({ NESTWRIGHT_CHANNELS: 'aapm' }) });
   await h.launch(SETTINGS);

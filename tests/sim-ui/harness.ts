@@ -1,6 +1,13 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Observation, ToolError, ToolInput, ToolName, ToolResult, UiNode } from '../../device-runtime/protocol/index.js';
+import type {
+  Observation,
+  ToolError,
+  ToolInput,
+  ToolName,
+  ToolResult,
+  UiNode,
+} from '../../device-runtime/protocol/index.js';
 import { VirtualClock } from '../../device-runtime/sim/faults/clock.js';
 import { SimRuntime, type SimOptions } from '../../device-runtime/sim/runtime.js';
 
@@ -33,12 +40,15 @@ export async function simSpace(opts: SimOptions = {}) {
     call: <N extends ToolName>(name: N, args: Args<N>): Promise<ToolResult<N>> => must(raw(name, withSpace(args))),
     fail: async <N extends ToolName>(name: N, args: Args<N>): Promise<ToolError> => {
       const r = await raw(name, withSpace(args));
-      if (r.ok) throw new Error(`${name} succeeded but the test expected an error: ${JSON.stringify(r.result).slice(0, 300)}`);
+      if (r.ok)
+        throw new Error(`${name} succeeded but the test expected an error: ${JSON.stringify(r.result).slice(0, 300)}`);
       return r.error;
     },
     install: (apk: string) => h.call('space_install_apk', { apk_paths: [resolve(APKS, apk)] }),
-    launch: (pkg: string, instance?: string) => h.call('space_launch', { package: pkg, ...(instance ? { instance } : {}) }),
-    observe: (args: Partial<Args<'ui_observe'>> = {}): Promise<Observation> => h.call('ui_observe', args as Args<'ui_observe'>),
+    launch: (pkg: string, instance?: string) =>
+      h.call('space_launch', { package: pkg, ...(instance ? { instance } : {}) }),
+    observe: (args: Partial<Args<'ui_observe'>> = {}): Promise<Observation> =>
+      h.call('ui_observe', args as Args<'ui_observe'>),
     texts: async () => (await h.observe()).nodes.map((n) => n.text).filter((t): t is string => !!t),
     /** Advance the clock until the UI is idle (spinners gone, animations done). */
     settle: async (timeout_ms = 30_000) => h.call('ui_wait_for', { idle: true, timeout_ms }),
@@ -46,7 +56,10 @@ export async function simSpace(opts: SimOptions = {}) {
     find: async (pred: (n: UiNode) => boolean, what = 'node'): Promise<{ node: UiNode; obs: Observation }> => {
       const obs = await h.observe();
       const node = obs.nodes.find(pred);
-      if (!node) throw new Error(`no ${what} on screen: ${obs.nodes.map((n) => `${n.id}:${n.role}:${n.text ?? n.desc ?? ''}`).join(', ')}`);
+      if (!node)
+        throw new Error(
+          `no ${what} on screen: ${obs.nodes.map((n) => `${n.id}:${n.role}:${n.text ?? n.desc ?? ''}`).join(', ')}`,
+        );
       return { node, obs };
     },
     byRes: (res: string) => h.find((n) => !!n.res_id?.endsWith(`:id/${res}`), `res id ${res}`),
@@ -60,7 +73,9 @@ export async function simSpace(opts: SimOptions = {}) {
 
 export type SimHarness = Awaited<ReturnType<typeof simSpace>>;
 
-async function must<N extends ToolName>(p: Promise<{ ok: true; result: ToolResult<N> } | { ok: false; error: ToolError }>): Promise<ToolResult<N>> {
+async function must<N extends ToolName>(
+  p: Promise<{ ok: true; result: ToolResult<N> } | { ok: false; error: ToolError }>,
+): Promise<ToolResult<N>> {
   const r = await p;
   if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}${r.error.hint ? ` (${r.error.hint})` : ''}`);
   return r.result;

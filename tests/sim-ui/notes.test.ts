@@ -110,7 +110,11 @@ test('node ids from a detail=full snapshot or from ui_wait_for act on the node t
   const waited = await h.call('ui_wait_for', { idle: true, timeout_ms: 1000 });
   const obs = await h.observe();
   const title = obs.nodes.find((n) => n.res_id?.endsWith(':id/title'))!;
-  const typed = await h.call('ui_set_text', { node_id: title.id, snapshot_id: waited.snapshot_id!, text: 'From wait_for' });
+  const typed = await h.call('ui_set_text', {
+    node_id: title.id,
+    snapshot_id: waited.snapshot_id!,
+    text: 'From wait_for',
+  });
   expect(typed.node?.res_id).toBe(`${NOTES}:id/title`);
 });
 
@@ -130,7 +134,10 @@ test('every activity a model declares is one the APK declares (launcher included
   const { readFileSync } = await import('node:fs');
   const { appModelFor } = await import('../../device-runtime/sim/apps/index.js');
   for (const app of ['notes', 'shop', 'chat']) {
-    const manifest = readFileSync(new URL(`../../fixtures/apks/src/${app}/AndroidManifest.xml`, import.meta.url), 'utf8');
+    const manifest = readFileSync(
+      new URL(`../../fixtures/apks/src/${app}/AndroidManifest.xml`, import.meta.url),
+      'utf8',
+    );
     const declared = [...manifest.matchAll(/<activity android:name="([^"]+)"/g)].map((m) => m[1]);
     const pkg = /package="([^"]+)"/.exec(manifest)![1]!;
     expect(Object.keys(appModelFor(pkg)!.activities).sort(), app).toEqual(declared.sort());
@@ -165,7 +172,10 @@ test('ui_find takes a selector (the shared engine) and exact fields on the same 
   expect((await h.call('ui_find', { text: 'Buy  Milk', selector: 'text=milk' })).nodes).toHaveLength(1);
   expect((await h.call('ui_find', { selector: 'text=milk', role: 'button' })).nodes).toEqual([]);
   const bad = await h.fail('ui_find', { selector: 'role=button[label=Save]' });
-  expect(bad).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('ui_find: unknown role attribute [label]') });
+  expect(bad).toMatchObject({
+    code: 'INVALID_ARGUMENT',
+    message: expect.stringContaining('ui_find: unknown role attribute [label]'),
+  });
   expect((await h.call('ui_wait_for', { text: 'BUY MILK', timeout_ms: 0 })).matched).toBe(true);
   expect((await h.call('ui_wait_for', { text: 'buy milk', gone: true, timeout_ms: 0 })).matched).toBe(false);
 });

@@ -16,7 +16,8 @@ test('max_nodes cuts the list (truncated), detail=full keeps layout nodes too', 
   expect(full.nodes.length).toBeGreaterThan(compact.nodes.length);
   expect(full.nodes.some((n) => n.class === 'android.widget.LinearLayout')).toBe(true);
   // Every node lies on the screen, inside the app window.
-  for (const n of compact.nodes) expect(n.bounds[1] >= 84 && n.bounds[3] <= 2274 && n.bounds[0] >= 0 && n.bounds[2] <= 1080).toBe(true);
+  for (const n of compact.nodes)
+    expect(n.bounds[1] >= 84 && n.bounds[3] <= 2274 && n.bounds[0] >= 0 && n.bounds[2] <= 1080).toBe(true);
 });
 
 test('a snackbar goes away by itself', async () => {
@@ -105,7 +106,12 @@ test('an exception thrown by app code crashes that instance with its stack, like
     activities: {
       '.MainActivity': defineActivity({
         initialState: () => ({}),
-        render: () => column([button('Boom', () => { throw new Error('Attempt to invoke virtual method on a null object reference'); })]),
+        render: () =>
+          column([
+            button('Boom', () => {
+              throw new Error('Attempt to invoke virtual method on a null object reference');
+            }),
+          ]),
       }),
     },
   });
@@ -117,5 +123,7 @@ test('an exception thrown by app code crashes that instance with its stack, like
   expect((await h.observe()).package).toBeNull();
   const again = await h.launch(model.package);
   expect(again.restarted_after_crash).toBe(true);
-  expect(again.crash_reason).toMatch(/^java\.lang\.RuntimeException: Attempt to invoke virtual method on a null object reference\n\tat /);
+  expect(again.crash_reason).toMatch(
+    /^java\.lang\.RuntimeException: Attempt to invoke virtual method on a null object reference\n\tat /,
+  );
 });

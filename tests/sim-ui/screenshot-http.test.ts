@@ -5,7 +5,9 @@ import { startSimServer } from '../../device-runtime/sim/index.js';
 import { APKS, simSpace } from './harness.js';
 
 const decode = (b64: string) => PNG.sync.read(Buffer.from(b64, 'base64'));
-const pixel = (png: PNG, x: number, y: number) => [...png.data.subarray((y * png.width + x) * 4, (y * png.width + x) * 4 + 3)];
+const pixel = (png: PNG, x: number, y: number) => [
+  ...png.data.subarray((y * png.width + x) * 4, (y * png.width + x) * 4 + 3),
+];
 const inkIn = (png: PNG, x0: number, y0: number, x1: number, y1: number) => {
   let n = 0;
   for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if (pixel(png, x, y).every((c) => c < 100)) n++;
@@ -53,7 +55,12 @@ test('over real HTTP: install, launch, observe, act and wait through startSimSer
     expect(obs.activity).toBe('.LoginActivity');
     expect(obs.screenshot).toMatch(/^sha256:/);
     const email = obs.nodes.find((n) => n.res_id === 'com.nestwright.shop:id/email')!;
-    const typed = await c.call('ui_set_text', { space_id: sp.space_id, node_id: email.id, snapshot_id: obs.snapshot_id, text: 'ann@example.com' });
+    const typed = await c.call('ui_set_text', {
+      space_id: sp.space_id,
+      node_id: email.id,
+      snapshot_id: obs.snapshot_id,
+      text: 'ann@example.com',
+    });
     expect(typed.method).toBe('node');
     const hidden = await c.call('ui_find', { space_id: sp.space_id, res_id: 'password' });
     expect(hidden.nodes).toEqual([]); // under the keyboard

@@ -40,7 +40,10 @@ test('About phone shows the Android version; dark theme and Bluetooth toggle', a
 test('Chat: two instances in one space exchange messages through the shared backend', async () => {
   const h = await simSpace({ faults: 'realistic' });
   await h.install('chat.apk');
-  for (const [inst, name] of [['ann', 'Ann'], ['bob', 'Bob']] as const) {
+  for (const [inst, name] of [
+    ['ann', 'Ann'],
+    ['bob', 'Bob'],
+  ] as const) {
     await h.launch(CHAT, inst);
     await h.settle();
     await h.type('name', name, true);

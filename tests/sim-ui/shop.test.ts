@@ -41,7 +41,8 @@ test('catalog: 200 products in pages of 20, loaded as the list reaches its end',
   const h = await signedIn();
   await h.call('ui_wait_for', { text: P2, timeout_ms: 10_000 });
   await h.settle();
-  const names = async () => (await h.observe()).nodes.filter((n) => n.res_id?.endsWith(':id/product_name')).map((n) => n.text!);
+  const names = async () =>
+    (await h.observe()).nodes.filter((n) => n.res_id?.endsWith(':id/product_name')).map((n) => n.text!);
   expect((await names()).length).toBeLessThan(10);
   const seen = new Set<string>();
   for (let i = 0; i < 200 && seen.size < 200; i++) {
@@ -85,13 +86,21 @@ test('deep link nwshop://product/42 opens product 42', async () => {
   const h = await simSpace();
   await h.install('shop.apk');
   const { openDeepLink } = await import('../../device-runtime/sim/core/intents.js');
-  const r = openDeepLink((inst, sp) => h.rt.assignSlot(inst, sp), h.space, { data: 'nwshop://product/42', action: 'android.intent.action.VIEW' });
+  const r = openDeepLink((inst, sp) => h.rt.assignSlot(inst, sp), h.space, {
+    data: 'nwshop://product/42',
+    action: 'android.intent.action.VIEW',
+  });
   expect(r).toMatchObject({ package: SHOP, activity: '.ProductActivity' });
   await h.settle();
   expect(await h.texts()).toContain(product(42).name);
   await h.call('ui_key', { key: 'back' }); // the link started a new task: back leaves the app
   expect((await h.observe()).package).toBeNull();
-  expect(() => openDeepLink((inst, sp) => h.rt.assignSlot(inst, sp), h.space, { data: 'nwnothing://x', action: 'android.intent.action.VIEW' })).toThrow(/app_intent: no installed app in space .* handles nwnothing:\/\/x/);
+  expect(() =>
+    openDeepLink((inst, sp) => h.rt.assignSlot(inst, sp), h.space, {
+      data: 'nwnothing://x',
+      action: 'android.intent.action.VIEW',
+    }),
+  ).toThrow(/app_intent: no installed app in space .* handles nwnothing:\/\/x/);
 });
 
 test('app_intent with a deep link URI (no component) opens the app that declares it', async () => {
@@ -129,7 +138,9 @@ test('checkout: location permission prompt, confirmation dialog, 5 s of payment'
   await h.tap('Use my location');
   const prompt = await h.observe();
   expect(prompt.package).toBe('com.google.android.permissioncontroller');
-  expect(prompt.nodes.map((n) => n.text)).toEqual(expect.arrayContaining(["Allow Shop to access this device's location?", "Don't allow"]));
+  expect(prompt.nodes.map((n) => n.text)).toEqual(
+    expect.arrayContaining(["Allow Shop to access this device's location?", "Don't allow"]),
+  );
   expect(prompt.nodes.some((n) => n.text === 'Place order')).toBe(false);
   await h.tap('While using the app');
   await h.call('ui_wait_for', { text: '1600 Amphitheatre', timeout_ms: 5_000 });

@@ -3,7 +3,14 @@ import path from 'node:path';
 import { test, expect } from '@playwright/test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { parse } from 'yaml';
-import { parseSkill, resolveParams, skillJsonSchema, SkillParamError, SkillParseError, substitute } from '../../device-runtime/protocol/skill/index.js';
+import {
+  parseSkill,
+  resolveParams,
+  skillJsonSchema,
+  SkillParamError,
+  SkillParseError,
+  substitute,
+} from '../../device-runtime/protocol/skill/index.js';
 import { ROOT } from '../framework/inline.js';
 
 /** The skill format: one zod definition, YAML errors at file:line:column, parameters checked first. */
@@ -35,7 +42,7 @@ function problems(text: string): string[] {
   throw new Error('expected the skill to be rejected');
 }
 
-test('the issue\'s example parses into steps tagged with their kind', () => {
+test("the issue's example parses into steps tagged with their kind", () => {
   const skill = parseSkill(GOOD, 'skills/add-note.yaml');
   expect(skill.steps.map((s) => s.kind)).toEqual(['tap', 'fill', 'tap', 'tap']);
   expect(skill.steps[0]).toMatchObject({ intent: 'open the editor', post: [{ kind: 'visible', visible: 'id=title' }] });
@@ -70,14 +77,19 @@ steps:
 
 test('YAML syntax errors and unknown keys come with their place too', () => {
   expect(problems('name: x\napp: com.a.b\nsteps:\n  - tap: [unclosed\n')[0]).toMatch(/^\d+:\d+ : /);
-  expect(problems('name: x\napp: com.a.b\nstep:\n  - tap: a\n')).toEqual(['1:1 steps: Invalid input: expected array, received undefined', '3:1 : Unrecognized key: "step" (step)']);
-  expect(problems('name: x\napp: com.a.b\nsteps:\n  - tap: a\n    intnet: typo\n')).toEqual([expect.stringMatching(/^5:5 steps\[0\]: Unrecognized key.*intnet/)]);
+  expect(problems('name: x\napp: com.a.b\nstep:\n  - tap: a\n')).toEqual([
+    '1:1 steps: Invalid input: expected array, received undefined',
+    '3:1 : Unrecognized key: "step" (step)',
+  ]);
+  expect(problems('name: x\napp: com.a.b\nsteps:\n  - tap: a\n    intnet: typo\n')).toEqual([
+    expect.stringMatching(/^5:5 steps\[0\]: Unrecognized key.*intnet/),
+  ]);
 });
 
 test('a ${name} that is not a declared parameter is an error at its line', () => {
-  expect(problems('name: x\napp: com.a.b\nparams: { title: {} }\nsteps:\n  - fill: { target: id=t, value: "${titel}" }\n')).toEqual([
-    '5:34 steps[0].fill.value: ${titel} is not a parameter of this skill; its parameters are title',
-  ]);
+  expect(
+    problems('name: x\napp: com.a.b\nparams: { title: {} }\nsteps:\n  - fill: { target: id=t, value: "${titel}" }\n'),
+  ).toEqual(['5:34 steps[0].fill.value: ${titel} is not a parameter of this skill; its parameters are title']);
 });
 
 test('parameters: missing, ill-typed and unknown ones are named; strings are converted to the declared type', () => {
@@ -97,7 +109,9 @@ test('parameters: missing, ill-typed and unknown ones are named; strings are con
     'parameter "count" must be a number, got "many"',
   ]);
   expect(() => resolveParams(skill, { title: 42 })).toThrow('parameter "title" must be a string, got 42');
-  expect(substitute(skill.steps[2], { title: 'Milk' })).toMatchObject({ post: [{ visible: 'text=Milk' }, { activity: '.MainActivity' }] });
+  expect(substitute(skill.steps[2], { title: 'Milk' })).toMatchObject({
+    post: [{ visible: 'text=Milk' }, { activity: '.MainActivity' }],
+  });
 });
 
 test('every skill in skills/ parses, and skills/skill.schema.json is the schema derived from the zod definition', () => {
@@ -111,6 +125,9 @@ test('every skill in skills/ parses, and skills/skill.schema.json is the schema 
   expect(JSON.stringify(onDisk)).not.toContain('"kind"');
   // An editor's validator (ajv, draft 2020-12) accepts the example skills and rejects a two-action step.
   const validate = new Ajv2020({ strict: false }).compile(onDisk);
-  for (const f of files) expect(validate(parse(readFileSync(path.join(dir, f), 'utf8'))), `${f}: ${JSON.stringify(validate.errors)}`).toBe(true);
+  for (const f of files)
+    expect(validate(parse(readFileSync(path.join(dir, f), 'utf8'))), `${f}: ${JSON.stringify(validate.errors)}`).toBe(
+      true,
+    );
   expect(validate(parse('name: x\napp: com.a.b\nsteps:\n  - tap: x\n    fill: { target: y, value: z }\n'))).toBe(false);
 });

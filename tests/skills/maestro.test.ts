@@ -26,7 +26,14 @@ const CONTACTS = `appId: com.android.contacts
 
 test('a flow from the docs: every command imported or reported at its line, with the reason', () => {
   const r = importMaestro(CONTACTS, 'contacts.yaml');
-  expect(r.problems).toEqual([{ file: 'contacts.yaml', line: 4, command: 'tapOn', reason: 'id pattern ".*floating_action_button.*": ids are matched exactly in a skill; write the id itself' }]);
+  expect(r.problems).toEqual([
+    {
+      file: 'contacts.yaml',
+      line: 4,
+      command: 'tapOn',
+      reason: 'id pattern ".*floating_action_button.*": ids are matched exactly in a skill; write the id itself',
+    },
+  ]);
   expect(r.skill!.steps).toEqual([
     { launch: true },
     { fill: { target: 'role=textbox[focused=true]', value: 'John' } },
@@ -61,7 +68,15 @@ onFlowStart:
 `,
     'all.yaml',
   );
-  expect(r.problems.map((p) => `${p.line} ${p.command}`)).toEqual(['2 onFlowStart', '5 takeScreenshot', '6 tapOn', '8 tapOn', '11 pressKey', '12 runFlow', '16 swipe']);
+  expect(r.problems.map((p) => `${p.line} ${p.command}`)).toEqual([
+    '2 onFlowStart',
+    '5 takeScreenshot',
+    '6 tapOn',
+    '8 tapOn',
+    '11 pressKey',
+    '12 runFlow',
+    '16 swipe',
+  ]);
   expect(r.problems.find((p) => p.line === 8)!.reason).toContain('selector `below` has no equivalent');
   expect(r.skill!.steps).toEqual([{ press: 'back' }, { clear: 'role=textbox[focused=true]' }]);
   expect(r.notes.map((n) => n.reason)).toEqual(['eraseText 10: the skill clears the whole field']);
@@ -71,7 +86,11 @@ onFlowStart:
 
 function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin/nestwright.js'), ...args], { cwd: ROOT, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(ROOT, 'bin/nestwright.js'), ...args], {
+      cwd: ROOT,
+      env: childEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8');
@@ -124,13 +143,30 @@ env:
 `,
     );
     const out = path.join(dir, 'skills/add-note.yaml');
-    const imported = await cli(['import', 'maestro', path.join(dir, 'AddNote.yaml'), '-o', out, '--apk', path.join(ROOT, 'fixtures/apks/notes.apk')]);
+    const imported = await cli([
+      'import',
+      'maestro',
+      path.join(dir, 'AddNote.yaml'),
+      '-o',
+      out,
+      '--apk',
+      path.join(ROOT, 'fixtures/apks/notes.apk'),
+    ]);
     expect(imported.err).toBe('');
     expect(imported.code).toBe(0);
     const skill = parseSkill(await readFile(out, 'utf8'), out);
-    expect(skill).toMatchObject({ name: 'add-note', app: 'com.nestwright.notes', params: { TITLE: { default: 'Groceries' } } });
-    expect(skill.steps[0]).toMatchObject({ kind: 'run', run: { skill: 'newnote.yaml', params: { TITLE: '${TITLE}' } } });
-    expect(parseSkill(await readFile(path.join(dir, 'skills/newnote.yaml'), 'utf8'), 'newnote.yaml').params).toEqual({ TITLE: { type: 'string' } });
+    expect(skill).toMatchObject({
+      name: 'add-note',
+      app: 'com.nestwright.notes',
+      params: { TITLE: { default: 'Groceries' } },
+    });
+    expect(skill.steps[0]).toMatchObject({
+      kind: 'run',
+      run: { skill: 'newnote.yaml', params: { TITLE: '${TITLE}' } },
+    });
+    expect(parseSkill(await readFile(path.join(dir, 'skills/newnote.yaml'), 'utf8'), 'newnote.yaml').params).toEqual({
+      TITLE: { type: 'string' },
+    });
 
     const ran = await cli(['skill', 'run', out, '--param', 'TITLE=Imported note']);
     expect(ran.err).toBe('');

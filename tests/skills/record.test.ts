@@ -11,9 +11,35 @@ import { childEnv } from '../inline-run.js';
 
 /** Recording: a passing test's trajectory becomes a skill, which replays green. */
 
-function step(api: string, title: string, selector: string | null, extra: Partial<TrajectoryStep> = {}): TrajectoryStep {
-  const kind = api.startsWith('expect.') ? 'assertion' : api.startsWith('app.') && api !== 'app.press' ? 'app' : 'action';
-  return { index: 0, kind, api, title, selector, node: null, before: 's_1', after: 's_2', screenshots: {}, startedAt: 0, durationMs: 1, result: 'ok', error: null, source: 'locator', instance: 'i1', ...extra };
+function step(
+  api: string,
+  title: string,
+  selector: string | null,
+  extra: Partial<TrajectoryStep> = {},
+): TrajectoryStep {
+  const kind = api.startsWith('expect.')
+    ? 'assertion'
+    : api.startsWith('app.') && api !== 'app.press'
+      ? 'app'
+      : 'action';
+  return {
+    index: 0,
+    kind,
+    api,
+    title,
+    selector,
+    node: null,
+    before: 's_1',
+    after: 's_2',
+    screenshots: {},
+    startedAt: 0,
+    durationMs: 1,
+    result: 'ok',
+    error: null,
+    source: 'locator',
+    instance: 'i1',
+    ...extra,
+  };
 }
 
 test('locator descriptions become the selector syntax; filter() has none', () => {
@@ -31,16 +57,34 @@ test('typed texts become parameters named after their fields; post-checks from w
       steps: [
         step('locator.fill', 'Type "ana@example.com" into id=email', 'id=email'),
         step('app.press', 'Press "back"', null),
-        step('locator.fill', 'Type "••••" into id=password', 'id=password', { node: { id: 'n1', role: 'textbox', text: '••••', desc: null, bounds: [0, 0, 1, 1], clickable: true, editable: true, scrollable: false, enabled: true, focused: true, selected: false, password: true } }),
+        step('locator.fill', 'Type "••••" into id=password', 'id=password', {
+          node: {
+            id: 'n1',
+            role: 'textbox',
+            text: '••••',
+            desc: null,
+            bounds: [0, 0, 1, 1],
+            clickable: true,
+            editable: true,
+            scrollable: false,
+            enabled: true,
+            focused: true,
+            selected: false,
+            password: true,
+          },
+        }),
         step('locator.tap', "Tap role=button[name='Log in']", "role=button[name='Log in']"),
-        step('expect.toBeVisible', "Expect text=\"ana@example.com\" toBeVisible", 'text="ana@example.com"'),
+        step('expect.toBeVisible', 'Expect text="ana@example.com" toBeVisible', 'text="ana@example.com"'),
         step('expect.toHaveText', 'Expect id=status toHaveText', 'id=status'),
         step('locator.tap', 'Tap text=Other', 'text=Other', { instance: 'i2' }),
       ],
     },
     { name: 'sign-in' },
   );
-  expect(skill.params).toEqual({ email: { type: 'string', example: 'ana@example.com' }, password: { type: 'string', description: 'typed into a password field: no example is recorded' } });
+  expect(skill.params).toEqual({
+    email: { type: 'string', example: 'ana@example.com' },
+    password: { type: 'string', description: 'typed into a password field: no example is recorded' },
+  });
   expect(skill.steps).toEqual([
     { fill: { target: 'id=email', value: '${email}' } },
     { press: 'back', post: [{ visible: 'id=password' }] },
@@ -55,7 +99,11 @@ test('typed texts become parameters named after their fields; post-checks from w
 
 function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin/nestwright.js'), ...args], { cwd: ROOT, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(ROOT, 'bin/nestwright.js'), ...args], {
+      cwd: ROOT,
+      env: childEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8');

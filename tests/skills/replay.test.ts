@@ -52,8 +52,14 @@ const EXAMPLES: Record<string, { app: string; params: Record<string, string> }> 
 
 /** A wrong version of a check: the value it expects is changed so that the app cannot show it. */
 function wrong(check: Record<string, any>): Record<string, any> {
-  const alter = (sel: string) => (/"[^"]*"(?!.*")/.test(sel) ? sel.replace(/"([^"]*)"(?!.*")/, '"$1 (wrong)"') : /id=\w+$/.test(sel) ? `${sel}_wrong` : `${sel} (wrong)`);
-  if ('visible' in check) return { visible: typeof check.visible === 'string' ? alter(check.visible) : check.visible.map(alter) };
+  const alter = (sel: string) =>
+    /"[^"]*"(?!.*")/.test(sel)
+      ? sel.replace(/"([^"]*)"(?!.*")/, '"$1 (wrong)"')
+      : /id=\w+$/.test(sel)
+        ? `${sel}_wrong`
+        : `${sel} (wrong)`;
+  if ('visible' in check)
+    return { visible: typeof check.visible === 'string' ? alter(check.visible) : check.visible.map(alter) };
   if ('hidden' in check) return { visible: check.hidden };
   if ('text' in check) return { text: { ...check.text, value: `${check.text.value} (wrong)` } };
   if ('count' in check) return { count: { ...check.count, value: check.count.value + 1 } };
@@ -81,7 +87,12 @@ function mutants(): Array<{ file: string; source: string; text: string; check: s
         // The wrong check cannot hold: fail it in 1.5 s rather than the default 5 s.
         if (copy.getIn(['steps', i, 'timeout']) === undefined) copy.setIn(['steps', i, 'timeout'], 1500);
         copy.delete('apk');
-        out.push({ file: `mutant-${source.replace('.yaml', '')}-${i + 1}-${j + 1}.yaml`, source, text: copy.toString(), check: JSON.stringify(bad) });
+        out.push({
+          file: `mutant-${source.replace('.yaml', '')}-${i + 1}-${j + 1}.yaml`,
+          source,
+          text: copy.toString(),
+          check: JSON.stringify(bad),
+        });
       }),
     );
   }
@@ -136,7 +147,9 @@ test('pre-check fails', async ({ app }) => {
 test('every step is a test step and a trajectory record with source skill; when, optional, alternatives, pre, run', () => {
   const r = run.result('steps and records');
   expect(r.status, r.error).toBe('passed');
-  expect(run.raw && JSON.stringify(run.raw)).toContain('RESULT [\\"skipped\\",\\"passed\\",\\"skipped\\",\\"passed\\",\\"passed\\",\\"passed\\",\\"passed\\"]');
+  expect(run.raw && JSON.stringify(run.raw)).toContain(
+    'RESULT [\\"skipped\\",\\"passed\\",\\"skipped\\",\\"passed\\",\\"passed\\",\\"passed\\",\\"passed\\"]',
+  );
   expect(r.steps).toEqual(
     expect.arrayContaining([
       'Run skill features',
@@ -157,8 +170,16 @@ test('every step is a test step and a trajectory record with source skill; when,
   const trajectory = JSON.parse(attachmentText(r.attachments.find((a) => a.name === 'nestwright-trajectory')!));
   expect(trajectory.steps.length).toBeGreaterThan(10);
   expect(trajectory.steps.every((s: { source: string }) => s.source === 'skill')).toBe(true);
-  const save = trajectory.steps.find((s: { title: string }) => s.title === 'features 5/7: Tap role=button[name="Save"]');
-  expect(save).toMatchObject({ api: 'skill.tap', kind: 'action', result: 'ok', selector: 'role=button[name="Save"]', node: { text: 'Save' } });
+  const save = trajectory.steps.find(
+    (s: { title: string }) => s.title === 'features 5/7: Tap role=button[name="Save"]',
+  );
+  expect(save).toMatchObject({
+    api: 'skill.tap',
+    kind: 'action',
+    result: 'ok',
+    selector: 'role=button[name="Save"]',
+    node: { text: 'Save' },
+  });
   expect(save.before).toBeTruthy();
   expect(save.after).toBeTruthy();
 });
@@ -166,11 +187,17 @@ test('every step is a test step and a trajectory record with source skill; when,
 test('a missing or ill-typed parameter is an error before anything runs, nested skills included', () => {
   const missing = run.result('missing parameter');
   expect(missing.status).toBe('failed');
-  expect(plain(missing.error)).toContain('app.runSkill: skill features: missing parameter "title" (string) — nothing was run');
+  expect(plain(missing.error)).toContain(
+    'app.runSkill: skill features: missing parameter "title" (string) — nothing was run',
+  );
   expect(missing.attachments.find((a) => a.name === 'nestwright-trajectory')).toBeUndefined();
   const nested = run.result('nested skill parameter checked first');
-  expect(plain(nested.error)).toContain('app.runSkill: skill features: parameter "title" must be a string, got 7 — nothing was run');
-  expect(plain(run.result('another app').error)).toContain('app.runSkill: skill chat.join_room drives com.nestwright.chat, but this app is com.nestwright.notes');
+  expect(plain(nested.error)).toContain(
+    'app.runSkill: skill features: parameter "title" must be a string, got 7 — nothing was run',
+  );
+  expect(plain(run.result('another app').error)).toContain(
+    'app.runSkill: skill chat.join_room drives com.nestwright.chat, but this app is com.nestwright.notes',
+  );
 });
 
 test('a precondition that does not hold fails its step with what was expected and the screen', () => {
@@ -188,7 +215,11 @@ test('a precondition that does not hold fails its step with what was expected an
 test('every example skill fails when one of its post-checks is wrong, at that check, saying what was on screen', () => {
   expect(MUTANTS.length).toBeGreaterThanOrEqual(5);
   const bySkill = new Set(MUTANTS.map((m) => m.source));
-  expect([...bySkill].sort()).toEqual(readdirSync(path.join(ROOT, 'skills')).filter((f) => f.endsWith('.yaml')).sort());
+  expect([...bySkill].sort()).toEqual(
+    readdirSync(path.join(ROOT, 'skills'))
+      .filter((f) => f.endsWith('.yaml'))
+      .sort(),
+  );
   for (const m of MUTANTS) {
     const r = run.result(`${m.file} > mutant`);
     expect(r.status, `${m.file} (${m.check}) should fail`).toBe('failed');

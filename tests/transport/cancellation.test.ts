@@ -30,7 +30,10 @@ function spy(sim: RunningSim): { ended: Ended[]; until: (name: string, count?: n
       const hits = ended.filter((e) => e.name === name);
       if (hits.length >= count) return hits[count - 1]!;
       if (Date.now() > guard) throw new Error(`${name} never ended: the wait was not stopped`);
-      await new Promise<void>((r) => { waiters.push(r); setTimeout(r, 200); });
+      await new Promise<void>((r) => {
+        waiters.push(r);
+        setTimeout(r, 200);
+      });
     }
   };
   return { ended, until };
@@ -38,24 +41,51 @@ function spy(sim: RunningSim): { ended: Ended[]; until: (name: string, count?: n
 
 async function mcpClient(sim: RunningSim): Promise<Client> {
   const client = new Client({ name: 'cancel-test', version: '0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(sim.url), { requestInit: { headers: { authorization: `Bearer ${sim.token}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(sim.url), {
+      requestInit: { headers: { authorization: `Bearer ${sim.token}` } },
+    }),
+  );
   return client;
 }
-const call = (c: Client, name: string, args: Record<string, unknown>, signal?: AbortSignal) => c.callTool({ name, arguments: args }, undefined, { signal, timeout: 3_600_000 });
-const json = (r: Awaited<ReturnType<typeof call>>) => JSON.parse((r.content as Array<{ text: string }>)[0]!.text) as Record<string, unknown>;
+const call = (c: Client, name: string, args: Record<string, unknown>, signal?: AbortSignal) =>
+  c.callTool({ name, arguments: args }, undefined, { signal, timeout: 3_600_000 });
+const json = (r: Awaited<ReturnType<typeof call>>) =>
+  JSON.parse((r.content as Array<{ text: string }>)[0]!.text) as Record<string, unknown>;
 
 /** Posts one tools/call on an existing session and drops the connection once the server has it. */
-function postThenDisconnect(sim: RunningSim, sessionId: string, name: string, args: Record<string, unknown>): Promise<void> {
+function postThenDisconnect(
+  sim: RunningSim,
+  sessionId: string,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<void> {
   const u = new URL(sim.url);
   return new Promise((resolve) => {
-    const req = request({
-      host: u.hostname, port: u.port, path: u.pathname, method: 'POST', agent: false,
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${sim.token}`, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
-    }, (res) => {
-      // The response stream is open (SSE): the call is running. Hang up.
-      res.once('data', () => undefined);
-      setTimeout(() => { req.destroy(); resolve(); }, 300);
-    });
+    const req = request(
+      {
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname,
+        method: 'POST',
+        agent: false,
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${sim.token}`,
+          'mcp-session-id': sessionId,
+          'mcp-protocol-version': '2025-06-18',
+        },
+      },
+      (res) => {
+        // The response stream is open (SSE): the call is running. Hang up.
+        res.once('data', () => undefined);
+        setTimeout(() => {
+          req.destroy();
+          resolve();
+        }, 300);
+      },
+    );
     req.on('error', () => resolve());
     req.end(JSON.stringify({ jsonrpc: '2.0', id: 99, method: 'tools/call', params: { name, arguments: args } }));
   });
@@ -63,8 +93,12 @@ function postThenDisconnect(sim: RunningSim, sessionId: string, name: string, ar
 
 test.describe('waiting tools stop on cancel and on disconnect, over HTTP', () => {
   let sim: RunningSim;
-  test.beforeEach(async () => { sim = await startSimServer({ port: 0 }); });
-  test.afterEach(async () => { await sim.close(); });
+  test.beforeEach(async () => {
+    sim = await startSimServer({ port: 0 });
+  });
+  test.afterEach(async () => {
+    await sim.close();
+  });
 
   async function spaceWithApp(c: Client): Promise<string> {
     const { space_id } = json(await call(c, 'space_create', {})) as { space_id: string };
@@ -79,7 +113,9 @@ test.describe('waiting tools stop on cancel and on disconnect, over HTTP', () =>
     const c = await mcpClient(sim);
     const space_id = await spaceWithApp(c);
     const ac = new AbortController();
-    const pending = call(c, 'ui_wait_for', { space_id, text: 'never shown', timeout_ms: 600_000 }, ac.signal).catch((e: unknown) => e);
+    const pending = call(c, 'ui_wait_for', { space_id, text: 'never shown', timeout_ms: 600_000 }, ac.signal).catch(
+      (e: unknown) => e,
+    );
     await new Promise((r) => setTimeout(r, 500));
     ac.abort('the test gave up');
     expect(await pending).toBeInstanceOf(Error);
@@ -109,9 +145,14 @@ test.describe('waiting tools stop on cancel and on disconnect, over HTTP', () =>
     const patient = await mcpClient(sim);
 
     const ac = new AbortController();
-    const cancelled = call(quitter, 'session_acquire', { space_id, wait_ms: 600_000 }, ac.signal).catch((e: unknown) => e);
+    const cancelled = call(quitter, 'session_acquire', { space_id, wait_ms: 600_000 }, ac.signal).catch(
+      (e: unknown) => e,
+    );
     await new Promise((r) => setTimeout(r, 300));
-    await postThenDisconnect(sim, (dropper.transport as StreamableHTTPClientTransport).sessionId!, 'session_acquire', { space_id, wait_ms: 600_000 });
+    await postThenDisconnect(sim, (dropper.transport as StreamableHTTPClientTransport).sessionId!, 'session_acquire', {
+      space_id,
+      wait_ms: 600_000,
+    });
     const waiting = call(patient, 'session_acquire', { space_id, wait_ms: 600_000 });
     await new Promise((r) => setTimeout(r, 300));
     ac.abort();
@@ -130,7 +171,9 @@ test.describe('waiting tools stop on cancel and on disconnect, over HTTP', () =>
     const { until } = spy(sim);
     const c = await mcpClient(sim);
     const { space_id } = json(await call(c, 'space_create', {})) as { space_id: string };
-    const { approval_id } = json(await call(c, 'approval_request', { space_id, tool: 'space_uninstall', reason: 'cleanup' })) as { approval_id: string };
+    const { approval_id } = json(
+      await call(c, 'approval_request', { space_id, tool: 'space_uninstall', reason: 'cleanup' }),
+    ) as { approval_id: string };
     const sid = (c.transport as StreamableHTTPClientTransport).sessionId!;
     await postThenDisconnect(sim, sid, 'approval_wait', { approval_id, timeout_ms: 600_000 });
     expect((await until('approval_wait')).name).toBe('approval_wait');

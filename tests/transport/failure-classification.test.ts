@@ -4,7 +4,13 @@ import type { AddressInfo } from 'node:net';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { classifyTransportFailure, ConnectionLostError, DeviceClient, DeviceError, McpToolTransport } from '../../device-runtime/client/index.js';
+import {
+  classifyTransportFailure,
+  ConnectionLostError,
+  DeviceClient,
+  DeviceError,
+  McpToolTransport,
+} from '../../device-runtime/client/index.js';
 import { connectDevice } from '../../device-runtime/providers/index.js';
 import { startSimServer, type RunningSim } from '../../device-runtime/sim/server.js';
 
@@ -15,9 +21,22 @@ import { startSimServer, type RunningSim } from '../../device-runtime/sim/server
  * itself — a message that merely *says* ECONNREFUSED is not a disconnect.
  */
 
-const listen = (server: Server) => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`)));
-const shut = (server: Server) => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
-const failure = <T>(p: Promise<T>) => p.then(() => { throw new Error('expected a failure'); }, (e: unknown) => e as DeviceError);
+const listen = (server: Server) =>
+  new Promise<string>((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`)),
+  );
+const shut = (server: Server) =>
+  new Promise<void>((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
+const failure = <T>(p: Promise<T>) =>
+  p.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (e: unknown) => e as DeviceError,
+  );
 
 test('the classification table: types and codes decide, message text does not', () => {
   const kind = (e: unknown) => classifyTransportFailure(e).kind;
@@ -32,8 +51,14 @@ test('the classification table: types and codes decide, message text does not', 
   expect(kind(new McpError(ErrorCode.RequestTimeout, 'x'))).toBe('disconnected');
   expect(kind(new McpError(ErrorCode.InvalidParams, 'x'))).toBe('protocol');
   expect(kind(withCause(sysError('ECONNREFUSED')))).toBe('disconnected');
-  expect(kind(withCause(new AggregateError([sysError('ECONNREFUSED'), sysError('ECONNREFUSED')], 'x')))).toBe('disconnected');
-  expect(kind(new TypeError('terminated', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) }))).toBe('disconnected');
+  expect(kind(withCause(new AggregateError([sysError('ECONNREFUSED'), sysError('ECONNREFUSED')], 'x')))).toBe(
+    'disconnected',
+  );
+  expect(
+    kind(
+      new TypeError('terminated', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) }),
+    ),
+  ).toBe('disconnected');
   expect(kind(new DOMException('This operation was aborted', 'AbortError'))).toBe('disconnected');
   expect(kind(new DOMException('The operation was aborted due to timeout', 'TimeoutError'))).toBe('disconnected');
   expect(kind(new ConnectionLostError('gone'))).toBe('disconnected');
@@ -51,7 +76,7 @@ test.describe('against real servers on loopback', () => {
     await sim?.close();
   });
 
-  test('a wrong token: connectDevice fails with UNAUTHORIZED (the SDK\'s StreamableHTTPError 401)', async () => {
+  test("a wrong token: connectDevice fails with UNAUTHORIZED (the SDK's StreamableHTTPError 401)", async () => {
     const e = await failure(connectDevice({ provider: 'nestspace', url: sim.url, token: 'not-the-token' }));
     expect(e).toBeInstanceOf(DeviceError);
     expect(e.code).toBe('UNAUTHORIZED');
@@ -70,7 +95,9 @@ test.describe('against real servers on loopback', () => {
   });
 
   /** A proxy in front of the simulator that does `mode` to tools/call requests and passes the rest. */
-  async function proxy(mode: { current: 'pass' | 'drop-before-answer' | 'drop-mid-answer' | 'end-without-answer' | '401' | '404' }) {
+  async function proxy(mode: {
+    current: 'pass' | 'drop-before-answer' | 'drop-mid-answer' | 'end-without-answer' | '401' | '404';
+  }) {
     const target = new URL(sim.url);
     const server = createServer((req: IncomingMessage, res: ServerResponse) => {
       const chunks: Buffer[] = [];
@@ -80,24 +107,40 @@ test.describe('against real servers on loopback', () => {
         const isCall = body.length > 0 && (JSON.parse(body.toString()) as { method?: string }).method === 'tools/call';
         if (isCall && mode.current === 'drop-before-answer') return void req.socket.destroy();
         if (isCall && mode.current === 'drop-mid-answer') {
-          res.writeHead(200, { 'content-type': 'text/event-stream', 'mcp-session-id': String(req.headers['mcp-session-id']) });
+          res.writeHead(200, {
+            'content-type': 'text/event-stream',
+            'mcp-session-id': String(req.headers['mcp-session-id']),
+          });
           res.write(': the answer is coming\n\n');
           setTimeout(() => req.socket.destroy(), 50);
           return;
         }
         if (isCall && mode.current === 'end-without-answer') {
           // A well-formed stream that ends with no answer in it (a runtime that lost the call).
-          res.writeHead(200, { 'content-type': 'text/event-stream', 'mcp-session-id': String(req.headers['mcp-session-id']) });
+          res.writeHead(200, {
+            'content-type': 'text/event-stream',
+            'mcp-session-id': String(req.headers['mcp-session-id']),
+          });
           return void res.end(': the answer is coming\n\n');
         }
         if (isCall && (mode.current === '401' || mode.current === '404')) {
           res.writeHead(Number(mode.current), { 'content-type': 'application/json' });
           return void res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'no' }, id: null }));
         }
-        const up = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, host: target.host }, agent: false }, (answer) => {
-          res.writeHead(answer.statusCode!, answer.headers);
-          answer.pipe(res);
-        });
+        const up = request(
+          {
+            host: target.hostname,
+            port: target.port,
+            path: req.url,
+            method: req.method,
+            headers: { ...req.headers, host: target.host },
+            agent: false,
+          },
+          (answer) => {
+            res.writeHead(answer.statusCode!, answer.headers);
+            answer.pipe(res);
+          },
+        );
         up.on('error', () => res.destroy());
         up.end(body);
       });

@@ -24,7 +24,9 @@ test('403 for a Host or Origin outside the allow-list (DNS rebinding); loopback 
     const port = new URL(sim.url).port;
     expect((await raw(sim.url, { headers: { ...bearer(sim), host: `evil.example.com:${port}` } })).status).toBe(403);
     expect((await raw(sim.url, { headers: { ...bearer(sim), origin: 'http://evil.example.com' } })).status).toBe(403);
-    const ok = await raw(sim.url, { headers: { ...bearer(sim), host: `localhost:${port}`, origin: 'http://localhost:6274' } });
+    const ok = await raw(sim.url, {
+      headers: { ...bearer(sim), host: `localhost:${port}`, origin: 'http://localhost:6274' },
+    });
     expect(ok.status).toBe(200);
     expect(ok.headers['access-control-allow-origin']).toBe('http://localhost:6274');
     expect((await raw(sim.url, { headers: { ...bearer(sim), host: `[::1]:${port}` } })).status).toBe(200);
@@ -33,7 +35,9 @@ test('403 for a Host or Origin outside the allow-list (DNS rebinding); loopback 
     const pre = await raw(sim.url, { method: 'OPTIONS', headers: { origin: 'http://127.0.0.1:6274' }, body: '' });
     expect(pre.status).toBe(204);
     expect(pre.headers['access-control-allow-headers']).toContain('mcp-session-id');
-    expect((await raw(sim.url, { method: 'OPTIONS', headers: { origin: 'http://evil.example.com' }, body: '' })).status).toBe(403);
+    expect(
+      (await raw(sim.url, { method: 'OPTIONS', headers: { origin: 'http://evil.example.com' }, body: '' })).status,
+    ).toBe(403);
     // The check comes before auth: a rebinding page learns nothing about the token.
     expect((await raw(sim.url, { headers: { host: 'evil.example.com' } })).status).toBe(403);
   } finally {
@@ -56,7 +60,10 @@ test('404 for another path and for an unknown session', async () => {
 test('413 from Content-Length before reading (40 MB limit) and while streaming a body without one', async () => {
   const sim = await startSimServer();
   try {
-    const big = await raw(sim.url, { headers: { ...bearer(sim), 'content-length': String(40 * 1024 * 1024 + 1) }, body: null });
+    const big = await raw(sim.url, {
+      headers: { ...bearer(sim), 'content-length': String(40 * 1024 * 1024 + 1) },
+      body: null,
+    });
     expect(big.status).toBe(413);
   } finally {
     await sim.close();
@@ -66,7 +73,14 @@ test('413 from Content-Length before reading (40 MB limit) and while streaming a
     const u = new URL(small.url);
     const status = await new Promise<number>((resolve, reject) => {
       const req = request(
-        { host: u.hostname, port: u.port, path: '/mcp', method: 'POST', headers: { ...bearer(small), 'transfer-encoding': 'chunked', 'content-type': 'application/json' }, agent: false },
+        {
+          host: u.hostname,
+          port: u.port,
+          path: '/mcp',
+          method: 'POST',
+          headers: { ...bearer(small), 'transfer-encoding': 'chunked', 'content-type': 'application/json' },
+          agent: false,
+        },
         (res) => {
           resolve(res.statusCode!);
           req.destroy();
@@ -116,12 +130,21 @@ test('429 beyond the concurrent request limit, with Retry-After', async () => {
     const u = new URL(sim.url);
     // Two authorized requests whose bodies never arrive stay in flight.
     for (let i = 0; i < 2; i++) {
-      const req = request({ host: u.hostname, port: u.port, path: '/mcp', method: 'POST', headers: { ...bearer(sim), 'content-length': '100' }, agent: false });
+      const req = request({
+        host: u.hostname,
+        port: u.port,
+        path: '/mcp',
+        method: 'POST',
+        headers: { ...bearer(sim), 'content-length': '100' },
+        agent: false,
+      });
       req.on('error', () => {});
       req.flushHeaders();
       held.push(req);
     }
-    await expect.poll(async () => (await raw(sim.url, { headers: bearer(sim) }).catch(() => ({ status: 0 }))).status).toBe(429);
+    await expect
+      .poll(async () => (await raw(sim.url, { headers: bearer(sim) }).catch(() => ({ status: 0 }))).status)
+      .toBe(429);
     const r = await raw(sim.url, { headers: bearer(sim) });
     expect(r.status).toBe(429);
     expect(r.headers['retry-after']).toBe('1');
@@ -137,12 +160,21 @@ test('429 beyond the open connection limit', async () => {
   try {
     const u = new URL(sim.url);
     for (let i = 0; i < 2; i++) {
-      const req = request({ host: u.hostname, port: u.port, path: '/mcp', method: 'POST', headers: { ...bearer(sim), 'content-length': '100' }, agent: false });
+      const req = request({
+        host: u.hostname,
+        port: u.port,
+        path: '/mcp',
+        method: 'POST',
+        headers: { ...bearer(sim), 'content-length': '100' },
+        agent: false,
+      });
       req.on('error', () => {});
       req.flushHeaders();
       held.push(req);
     }
-    await expect.poll(async () => (await raw(sim.url, { headers: bearer(sim) }).catch(() => ({ status: 0 }))).status).toBe(429);
+    await expect
+      .poll(async () => (await raw(sim.url, { headers: bearer(sim) }).catch(() => ({ status: 0 }))).status)
+      .toBe(429);
   } finally {
     for (const h of held) h.destroy();
     await sim.close();
@@ -158,7 +190,10 @@ test('an idle session is reclaimed and its lease released; DELETE releases at on
     expect(sim.runtime.leases.exclusiveHolder(space_id)?.session_id).toBe(idle.sessionId);
     await expect.poll(() => sim.sessionCount(), { timeout: 10_000 }).toBe(0);
     expect(sim.runtime.leases.exclusiveHolder(space_id)).toBeUndefined();
-    expect(sim.runtime.audit.query({ space_id, kind: 'lease', limit: 10 }).entries.map((e) => e.tool)).toEqual(['lease.acquire', 'lease.session_end']);
+    expect(sim.runtime.audit.query({ space_id, kind: 'lease', limit: 10 }).entries.map((e) => e.tool)).toEqual([
+      'lease.acquire',
+      'lease.session_end',
+    ]);
     const gone = await idle.call('space_list', {}).catch((e: unknown) => e);
     expect(gone).toMatchObject({ code: 'DEVICE_DISCONNECTED' });
     expect((gone as Error).message).toContain('no longer knows this session');

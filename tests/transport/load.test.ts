@@ -67,7 +67,8 @@ test(`${CLIENTS} concurrent clients for ${SECONDS}s: leases exclusive and never 
           errors.push(`client ${i}: acquire lost: ${lease.message}`);
           continue;
         }
-        if (holder.has(space_id)) errors.push(`client ${i}: ${space_id} granted while client ${holder.get(space_id)} holds it`);
+        if (holder.has(space_id))
+          errors.push(`client ${i}: ${space_id} granted while client ${holder.get(space_id)} holds it`);
         holder.set(space_id, i);
         grants++;
         const calls: Array<() => Promise<unknown>> = [
@@ -81,10 +82,12 @@ test(`${CLIENTS} concurrent clients for ${SECONDS}s: leases exclusive and never 
           if (r instanceof DeviceError && r.code !== 'NO_PROCESS_SLOT') errors.push(`client ${i}: ${r.message}`);
         }
         const status = await send(() => c.call('space_status', { space_id }));
-        if (status instanceof DeviceError || status.lease?.session_id !== c.sessionId) errors.push(`client ${i}: space_status shows another holder`);
+        if (status instanceof DeviceError || status.lease?.session_id !== c.sessionId)
+          errors.push(`client ${i}: space_status shows another holder`);
         holder.delete(space_id);
         const released = await send(() => c.call('session_release', { space_id }));
-        if (released instanceof DeviceError || released.released.length !== 1) errors.push(`client ${i}: release did not release exactly one lease`);
+        if (released instanceof DeviceError || released.released.length !== 1)
+          errors.push(`client ${i}: release did not release exactly one lease`);
         // Unleased reads in between, as observers do.
         await send(() => c.call('space_list', {}));
         await send(() => c.call('session_status', { space_id }));

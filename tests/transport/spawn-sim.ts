@@ -15,7 +15,10 @@ export interface SpawnedSim {
  * `via: 'npx'` runs `npx nestwright sim` as a user types it.
  */
 export async function spawnSim(args: string[], opts: { via?: 'node' | 'npx' } = {}): Promise<SpawnedSim> {
-  const [cmd, ...pre] = opts.via === 'npx' ? ['npx', 'nestwright', 'sim'] : [process.execPath, '--import', 'tsx', 'device-runtime/sim/cli-main.ts'];
+  const [cmd, ...pre] =
+    opts.via === 'npx'
+      ? ['npx', 'nestwright', 'sim']
+      : [process.execPath, '--import', 'tsx', 'device-runtime/sim/cli-main.ts'];
   const child = spawn(cmd!, [...pre, ...args], {
     cwd: ROOT,
     detached: true,

@@ -36,13 +36,18 @@ test.afterAll(async () => {
 
 async function connect(): Promise<Client> {
   const client = new Client({ name: 'stock-client-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(sim.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(sim.url), {
+      requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    }),
+  );
   await client.listTools(); // caches each tool's outputSchema: callTool validates from here on
   clients.push(client);
   return client;
 }
 
-const call = (c: Client, name: string, args: Record<string, unknown>) => c.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+const call = (c: Client, name: string, args: Record<string, unknown>) =>
+  c.callTool({ name, arguments: args }) as Promise<CallToolResult>;
 
 /** The envelope of an error result, checking its MCP shape on the way. */
 function envelope(r: CallToolResult): { code: string; message: string; retryable: boolean; hint: string | null } {
@@ -79,14 +84,18 @@ test('a lease held by another session is SPACE_BUSY, retryable, naming the holde
   expect(lease.isError).toBeFalsy();
   const busy = envelope(await call(b, 'ui_key', { space_id: space.space_id, key: 'home' }));
   expect(busy).toMatchObject({ code: 'SPACE_BUSY', retryable: true });
-  expect(envelope(await call(b, 'session_acquire', { space_id: space.space_id, mode: 'EXCLUSIVE' })).code).toBe('SPACE_BUSY');
+  expect(envelope(await call(b, 'session_acquire', { space_id: space.space_id, mode: 'EXCLUSIVE' })).code).toBe(
+    'SPACE_BUSY',
+  );
 });
 
 test('ui_screenshot is a PNG image block beside small structured metadata', async () => {
   const c = await connect();
   const space = (await call(c, 'space_create', { name: 'shots' })).structuredContent as { space_id: string };
   await call(c, 'session_acquire', { space_id: space.space_id });
-  expect((await call(c, 'space_launch', { space_id: space.space_id, package: 'com.android.settings' })).isError).toBeFalsy();
+  expect(
+    (await call(c, 'space_launch', { space_id: space.space_id, package: 'com.android.settings' })).isError,
+  ).toBeFalsy();
 
   const r = await call(c, 'ui_screenshot', { space_id: space.space_id, scale: 0.5 });
   expect(r.isError).toBeFalsy();

@@ -140,7 +140,10 @@ for (const title of [
 }
 
 test('two tests in parallel on one device: Tokyo at 09:00 JST and Berlin at 23:00 CET, each sees only its own city, time and format', () => {
-  for (const title of ['Tokyo > Tokyo sees only its own city, time and format', 'Berlin > Berlin sees only its own city, time and format']) {
+  for (const title of [
+    'Tokyo > Tokyo sees only its own city, time and format',
+    'Berlin > Berlin sees only its own city, time and format',
+  ]) {
     const r = parallel.result(title);
     expect(r.status, plain(r.error)).toBe('passed');
   }

@@ -236,23 +236,52 @@ for (const title of passes) {
 }
 
 test('each change of the world is a step of the test (and of its trajectory)', () => {
-  const steps = run.result('fastForward fires the reminder; tapping its notification opens the note').steps.map((s) => s.trim());
-  expect(steps).toEqual(expect.arrayContaining(['Install the clock at 2026-01-15 08:00:00 UTC', 'Fast-forward the clock 59:00', 'Tap notification "Reminder"']));
-  const notes = run.result('fastForward fires the reminder; tapping its notification opens the note').attachments.find((a) => a.name === 'nestwright-trajectory');
-  const recorded = JSON.parse(Buffer.from(notes?.body ?? '', 'base64').toString()).steps.map((s: { api: string; title: string }) => `${s.api}: ${s.title}`);
-  expect(recorded).toEqual(expect.arrayContaining(['app.clock.fastForward: Fast-forward the clock 01:00', 'notification.tap: Tap notification "Reminder"']));
-  expect(recorded.some((s: string) => s.startsWith('expect.toHaveNotification: Expect com.nestwright.notes@') && s.includes('to have notification title "Reminder", text "Call the bank"'))).toBe(true);
+  const steps = run
+    .result('fastForward fires the reminder; tapping its notification opens the note')
+    .steps.map((s) => s.trim());
+  expect(steps).toEqual(
+    expect.arrayContaining([
+      'Install the clock at 2026-01-15 08:00:00 UTC',
+      'Fast-forward the clock 59:00',
+      'Tap notification "Reminder"',
+    ]),
+  );
+  const notes = run
+    .result('fastForward fires the reminder; tapping its notification opens the note')
+    .attachments.find((a) => a.name === 'nestwright-trajectory');
+  const recorded = JSON.parse(Buffer.from(notes?.body ?? '', 'base64').toString()).steps.map(
+    (s: { api: string; title: string }) => `${s.api}: ${s.title}`,
+  );
+  expect(recorded).toEqual(
+    expect.arrayContaining([
+      'app.clock.fastForward: Fast-forward the clock 01:00',
+      'notification.tap: Tap notification "Reminder"',
+    ]),
+  );
+  expect(
+    recorded.some(
+      (s: string) =>
+        s.startsWith('expect.toHaveNotification: Expect com.nestwright.notes@') &&
+        s.includes('to have notification title "Reminder", text "Call the bank"'),
+    ),
+  ).toBe(true);
   const shop = run.result('fingerprint: a failure says so').steps.map((s) => s.trim());
   expect(shop).toEqual(expect.arrayContaining(['Enrol a fingerprint', 'The next fingerprint fails']));
-  const trajectory = run.result('fingerprint: a failure says so').attachments.find((a) => a.name === 'nestwright-trajectory');
+  const trajectory = run
+    .result('fingerprint: a failure says so')
+    .attachments.find((a) => a.name === 'nestwright-trajectory');
   expect(Buffer.from(trajectory?.body ?? '', 'base64').toString()).toContain('app.biometrics.failNext');
 });
 
 test('bad input: an unknown time zone or locale in test.use fails the launch, naming the option and the value', () => {
   const zone = run.result('unknown time zone > bad input: an unknown time zone fails the launch naming it');
   expect(zone.status).toBe('failed');
-  expect(plain(zone.error)).toContain('use.timezoneId: world_locale_set: INVALID_ARGUMENT: world_locale_set: unknown time zone "Mars/Olympus_Mons"');
+  expect(plain(zone.error)).toContain(
+    'use.timezoneId: world_locale_set: INVALID_ARGUMENT: world_locale_set: unknown time zone "Mars/Olympus_Mons"',
+  );
   const locale = run.result('unknown locale > bad input: an unknown locale fails the launch naming it');
   expect(locale.status).toBe('failed');
-  expect(plain(locale.error)).toContain('use.locale: world_locale_set: INVALID_ARGUMENT: world_locale_set: unknown locale "xx-YY"');
+  expect(plain(locale.error)).toContain(
+    'use.locale: world_locale_set: INVALID_ARGUMENT: world_locale_set: unknown locale "xx-YY"',
+  );
 });

@@ -4,14 +4,25 @@
 
 const token = new URLSearchParams(location.search).get('token') || '';
 const $ = (id) => document.getElementById(id);
-const state = { screen: null, hash: null, picked: null, hover: null, matches: [], format: 'spec', code: { spec: '', skill: '' } };
+const state = {
+  screen: null,
+  hash: null,
+  picked: null,
+  hover: null,
+  matches: [],
+  format: 'spec',
+  code: { spec: '', skill: '' },
+};
 
 async function api(route, body) {
-  const res = await fetch(`/api/${route}${route === 'screen' && state.hash ? `?since=${encodeURIComponent(state.hash)}` : ''}`, {
-    method: body ? 'POST' : 'GET',
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
+  const res = await fetch(
+    `/api/${route}${route === 'screen' && state.hash ? `?since=${encodeURIComponent(state.hash)}` : ''}`,
+    {
+      method: body ? 'POST' : 'GET',
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    },
+  );
   const data = await res.json().catch(() => ({ code: 'INTERNAL', message: `HTTP ${res.status}` }));
   if (!res.ok) {
     const err = new Error(data.message || `HTTP ${res.status}`);
@@ -33,7 +44,16 @@ function fail(e) {
 
 // ---- live mode -----------------------------------------------------------------------------
 
-const describe = (n) => [n.id, n.role, n.text ? JSON.stringify(n.text) : '', n.desc ? `desc=${JSON.stringify(n.desc)}` : '', n.res_id ? `id=${n.res_id.replace(/^.*:id\//, '')}` : ''].filter(Boolean).join(' ');
+const describe = (n) =>
+  [
+    n.id,
+    n.role,
+    n.text ? JSON.stringify(n.text) : '',
+    n.desc ? `desc=${JSON.stringify(n.desc)}` : '',
+    n.res_id ? `id=${n.res_id.replace(/^.*:id\//, '')}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
 
 function scale() {
   const img = $('shot');
@@ -51,7 +71,12 @@ function boxes() {
     const [l, t, r, b] = n.bounds;
     const d = document.createElement('div');
     d.className = `box ${cls}`;
-    Object.assign(d.style, { left: `${l * k}px`, top: `${t * k}px`, width: `${(r - l) * k}px`, height: `${(b - t) * k}px` });
+    Object.assign(d.style, {
+      left: `${l * k}px`,
+      top: `${t * k}px`,
+      width: `${(r - l) * k}px`,
+      height: `${(b - t) * k}px`,
+    });
     d.dataset.node = id;
     overlay.appendChild(d);
   };
@@ -113,7 +138,21 @@ async function pick(id) {
   state.picked = id;
   boxes();
   const n = state.screen.nodes.find((x) => x.id === id);
-  const fields = ['id', 'role', 'text', 'desc', 'res_id', 'class', 'bounds', 'clickable', 'editable', 'enabled', 'checked', 'focused', 'hint'];
+  const fields = [
+    'id',
+    'role',
+    'text',
+    'desc',
+    'res_id',
+    'class',
+    'bounds',
+    'clickable',
+    'editable',
+    'enabled',
+    'checked',
+    'focused',
+    'hint',
+  ];
   $('picked').innerHTML = '';
   const table = document.createElement('table');
   for (const f of fields) {
@@ -152,7 +191,12 @@ async function tryLocator() {
   try {
     const r = await api('try', { selector });
     state.matches = r.node_ids;
-    $('verdict').textContent = r.verdict === 'unique' ? 'unique: strict-safe' : r.verdict === 'none' ? 'no match' : `strict mode violation: ${r.count} matches`;
+    $('verdict').textContent =
+      r.verdict === 'unique'
+        ? 'unique: strict-safe'
+        : r.verdict === 'none'
+          ? 'no match'
+          : `strict mode violation: ${r.count} matches`;
     $('verdict').className = r.verdict === 'unique' ? 'safe' : 'unsafe';
   } catch (e) {
     state.matches = [];
@@ -248,7 +292,12 @@ function startTrace(trace) {
     const h = document.createElement('h2');
     h.textContent = s.title;
     el.appendChild(h);
-    for (const [k, v] of [['status', s.status], ['selector', s.selector], ['node', s.node], ['duration', s.durationMs === null ? null : `${s.durationMs} ms`]]) {
+    for (const [k, v] of [
+      ['status', s.status],
+      ['selector', s.selector],
+      ['node', s.node],
+      ['duration', s.durationMs === null ? null : `${s.durationMs} ms`],
+    ]) {
       if (v === null || v === undefined) continue;
       const p = document.createElement('div');
       p.textContent = `${k}: ${v}`;

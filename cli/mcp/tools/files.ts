@@ -26,7 +26,11 @@ async function realAncestor(p: string): Promise<string> {
  */
 export async function allowedPath(root: string, rel: string): Promise<string> {
   const deny = (why: string): never => {
-    throw new AgentError('PATH_NOT_ALLOWED', `${JSON.stringify(rel)}: ${why}`, 'write_spec writes only specs/**/*.spec.ts (or .js) and skills/**/*.yaml, relative to the project root.');
+    throw new AgentError(
+      'PATH_NOT_ALLOWED',
+      `${JSON.stringify(rel)}: ${why}`,
+      'write_spec writes only specs/**/*.spec.ts (or .js) and skills/**/*.yaml, relative to the project root.',
+    );
   };
   if (path.isAbsolute(rel) || /^[a-zA-Z]:/.test(rel)) deny('absolute paths are refused');
   if (rel.includes('\0')) deny('the path holds a NUL byte');
@@ -34,7 +38,8 @@ export async function allowedPath(root: string, rel: string): Promise<string> {
   const inside = path.relative(root, abs).split(path.sep);
   const top = inside[0]!;
   if (inside.includes('..') || !(top in ALLOWED) || inside.length < 2) deny('it is outside specs/ and skills/');
-  if (!ALLOWED[top]!.test(abs)) deny(`files in ${top}/ must end in ${top === 'specs' ? '.ts, .mts, .js or .mjs' : '.yaml or .yml'}`);
+  if (!ALLOWED[top]!.test(abs))
+    deny(`files in ${top}/ must end in ${top === 'specs' ? '.ts, .mts, .js or .mjs' : '.yaml or .yml'}`);
   const realRoot = await realpath(root);
   const real = await realAncestor(abs);
   const realInside = path.relative(path.join(realRoot, top), real);
@@ -48,7 +53,8 @@ export function fileTools(state: AgentState) {
   const writeSpec = defineAgentTool({
     name: 'write_spec',
     title: 'Write a spec or skill',
-    description: 'Write a file under specs/ (a spec: .ts/.js) or skills/ (a skill: .yaml) of the project, creating folders as needed; refuses any other path. For a person to review as a diff.',
+    description:
+      'Write a file under specs/ (a spec: .ts/.js) or skills/ (a skill: .yaml) of the project, creating folders as needed; refuses any other path. For a person to review as a diff.',
     input: z.object({ path: z.string().min(1).max(500), content: z.string().max(MAX_BYTES) }).strict(),
     result: z.object({ path: z.string(), bytes: z.number().int(), created: z.boolean() }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
@@ -57,7 +63,9 @@ export function fileTools(state: AgentState) {
       const created = !(await lstat(abs).catch(() => null));
       await mkdir(path.dirname(abs), { recursive: true });
       await writeFile(abs, input.content);
-      return { result: { path: path.relative(state.project.root, abs), bytes: Buffer.byteLength(input.content), created } };
+      return {
+        result: { path: path.relative(state.project.root, abs), bytes: Buffer.byteLength(input.content), created },
+      };
     },
   });
   return [writeSpec];

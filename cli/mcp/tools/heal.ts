@@ -22,19 +22,32 @@ const ProposalOut = z.object({
   score: z.number(),
   margin: z.number(),
   by: z.enum(['score', 'model']),
-  mode: z.enum(['suggest', 'auto']).describe('suggest: the test failed with this proposal; auto: the step ran on it and showed an effect'),
+  mode: z
+    .enum(['suggest', 'auto'])
+    .describe('suggest: the test failed with this proposal; auto: the step ran on it and showed an effect'),
   reasons: z.array(z.string()),
-  screenshots: z.array(z.string()).describe('PNG files, relative to the project root: the screen with the node outlined, before (and after) the action'),
+  screenshots: z
+    .array(z.string())
+    .describe(
+      'PNG files, relative to the project root: the screen with the node outlined, before (and after) the action',
+    ),
 });
 
 /** Where the project's proposals are: beside its Playwright config. */
 function projectDir(state: AgentState): string {
-  return state.project.config ? path.dirname(path.resolve(state.project.root, state.project.config)) : state.project.root;
+  return state.project.config
+    ? path.dirname(path.resolve(state.project.root, state.project.config))
+    : state.project.root;
 }
 
 function load(state: AgentState): Proposal[] {
   const { proposals, errors } = readProposals(projectDir(state));
-  if (errors.length && !proposals.length) throw new AgentError('INTERNAL', `the proposal files do not parse:\n${errors.join('\n')}`, 'Run the tests again to make new proposals.');
+  if (errors.length && !proposals.length)
+    throw new AgentError(
+      'INTERNAL',
+      `the proposal files do not parse:\n${errors.join('\n')}`,
+      'Run the tests again to make new proposals.',
+    );
   return proposals;
 }
 
@@ -44,7 +57,7 @@ export function healTools(state: AgentState) {
     title: 'Healing proposals',
     description:
       'The healed-locator proposals of the last run: for each broken locator, the locator that finds its element on the new screen, with score, margin, spec file and line, and why. ' +
-      'Runs with use.heal suggest (the default) or auto make them. screenshots: true adds each proposal\'s before-screenshot (node outlined) as an image block.',
+      "Runs with use.heal suggest (the default) or auto make them. screenshots: true adds each proposal's before-screenshot (node outlined) as an image block.",
     input: z.object({ screenshots: z.boolean().default(false) }).strict(),
     result: z.object({ proposals: z.array(ProposalOut) }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -55,7 +68,11 @@ export function healTools(state: AgentState) {
       const images: Array<{ data: string; mimeType: 'image/png' }> = [];
       if (input.screenshots) {
         for (const p of proposals) {
-          if (p.screenshots.before) images.push({ data: (await readFile(path.join(proposalsDir(dir), p.screenshots.before))).toString('base64'), mimeType: 'image/png' });
+          if (p.screenshots.before)
+            images.push({
+              data: (await readFile(path.join(proposalsDir(dir), p.screenshots.before))).toString('base64'),
+              mimeType: 'image/png',
+            });
         }
       }
       return {
@@ -88,7 +105,9 @@ export function healTools(state: AgentState) {
       'Returns each edit as before/after source text, for a person to review as a diff. A proposal that cannot be applied (the spec changed since the run, a chained locator) is listed in not_applied with why.',
     input: z.object({ ids: z.array(z.string().min(1).max(64)).min(1).max(100) }).strict(),
     result: z.object({
-      applied: z.array(z.object({ id: z.string(), spec: z.string(), line: z.number().int(), before: z.string(), after: z.string() })),
+      applied: z.array(
+        z.object({ id: z.string(), spec: z.string(), line: z.number().int(), before: z.string(), after: z.string() }),
+      ),
       not_applied: z.array(z.object({ id: z.string(), reason: z.string() })),
     }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
@@ -97,7 +116,11 @@ export function healTools(state: AgentState) {
       const proposals = load(state);
       const unknown = input.ids.filter((id) => !proposals.some((p) => p.id === id));
       if (unknown.length) {
-        throw new AgentError('PROPOSAL_NOT_FOUND', `no proposal ${unknown.join(', ')}; the last run proposed: ${proposals.map((p) => p.id).join(', ') || 'nothing'}`, 'Call heal_proposals for the current ids (a new run replaces them; an applied proposal is withdrawn).');
+        throw new AgentError(
+          'PROPOSAL_NOT_FOUND',
+          `no proposal ${unknown.join(', ')}; the last run proposed: ${proposals.map((p) => p.id).join(', ') || 'nothing'}`,
+          'Call heal_proposals for the current ids (a new run replaces them; an applied proposal is withdrawn).',
+        );
       }
       const project = newProject();
       const applied = [];
@@ -106,7 +129,13 @@ export function healTools(state: AgentState) {
         const p = proposals.find((x) => x.id === id)!;
         try {
           const edit = applyProposal(project, dir, p);
-          applied.push({ id, spec: path.relative(state.project.root, path.join(dir, p.spec)), line: edit.line, before: edit.before, after: edit.after });
+          applied.push({
+            id,
+            spec: path.relative(state.project.root, path.join(dir, p.spec)),
+            line: edit.line,
+            before: edit.before,
+            after: edit.after,
+          });
         } catch (e) {
           if (!(e instanceof ApplyError)) throw e;
           not_applied.push({ id, reason: e.message });

@@ -15,7 +15,11 @@ function notYet(name: string, title: string, feature: string, input: z.ZodObject
     result: z.object({}),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run() {
-      throw new AgentError('NOT_AVAILABLE', `${feature} is not available in this version of nestwright`, 'Use try_locator and suggest_locator to find a locator, and write_spec to change the spec.');
+      throw new AgentError(
+        'NOT_AVAILABLE',
+        `${feature} is not available in this version of nestwright`,
+        'Use try_locator and suggest_locator to find a locator, and write_spec to change the spec.',
+      );
     },
   });
 }

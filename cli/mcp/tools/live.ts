@@ -28,7 +28,12 @@ const ScreenResult = {
   screen: z.string().describe('One node a line, its id first'),
 };
 
-const screenOf = (obs: Observation) => ({ package: obs.package, activity: obs.activity, snapshot_id: obs.snapshot_id, screen: compactScreen(obs) });
+const screenOf = (obs: Observation) => ({
+  package: obs.package,
+  activity: obs.activity,
+  snapshot_id: obs.snapshot_id,
+  screen: compactScreen(obs),
+});
 
 function suggestions(obs: Observation, node: UiNode) {
   return suggestLocators(obs, node.id).map(({ strictSafe, ...s }) => ({ ...s, strict_safe: strictSafe }));
@@ -41,7 +46,17 @@ async function observe(s: LiveSession): Promise<Observation> {
 
 /** The same node on a newer screen: same id, else same identity (ids are stable per snapshot only). */
 function findAgain(obs: Observation, n: UiNode): UiNode | undefined {
-  return obs.nodes.find((x) => x.id === n.id && x.text === n.text && x.res_id === n.res_id) ?? obs.nodes.find((x) => x.role === n.role && x.text === n.text && x.desc === n.desc && x.res_id === n.res_id && x.bounds.join() === n.bounds.join());
+  return (
+    obs.nodes.find((x) => x.id === n.id && x.text === n.text && x.res_id === n.res_id) ??
+    obs.nodes.find(
+      (x) =>
+        x.role === n.role &&
+        x.text === n.text &&
+        x.desc === n.desc &&
+        x.res_id === n.res_id &&
+        x.bounds.join() === n.bounds.join(),
+    )
+  );
 }
 
 const ACTIONS = ['tap', 'long_press', 'fill', 'clear', 'press', 'scroll_into_view'] as const;
@@ -50,26 +65,45 @@ export function liveTools(state: AgentState) {
   const openApp = defineAgentTool({
     name: 'open_app',
     title: 'Open an app',
-    description: 'Start a fresh instance of an app (an APK path relative to the project, or an installed package) in a space of its own, held for this connection until close_app or disconnect. Default device: a simulated one started on first use.',
+    description:
+      'Start a fresh instance of an app (an APK path relative to the project, or an installed package) in a space of its own, held for this connection until close_app or disconnect. Default device: a simulated one started on first use.',
     input: z
       .object({
         app: z.string().min(1).describe("'fixtures/apks/notes.apk' or a package name"),
-        device: z.record(z.string(), z.unknown()).optional().describe("Like use.deviceOptions: { provider: 'nestspace', url, token }"),
+        device: z
+          .record(z.string(), z.unknown())
+          .optional()
+          .describe("Like use.deviceOptions: { provider: 'nestspace', url, token }"),
       })
       .strict(),
-    result: z.object({ session: z.string(), app_package: z.string(), instance: z.string().nullable(), space: z.string(), ...ScreenResult }),
+    result: z.object({
+      session: z.string(),
+      app_package: z.string(),
+      instance: z.string().nullable(),
+      space: z.string(),
+      ...ScreenResult,
+    }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     async run(input, ctx) {
       const s = await state.sessions.open(ctx.sessionId, input.app, input.device);
       const obs = await observe(s);
-      return { result: { session: s.id, app_package: s.app.package, instance: s.app.instance, space: s.space.id, ...screenOf(obs) } };
+      return {
+        result: {
+          session: s.id,
+          app_package: s.app.package,
+          instance: s.app.instance,
+          space: s.space.id,
+          ...screenOf(obs),
+        },
+      };
     },
   });
 
   const observeTool = defineAgentTool({
     name: 'observe',
     title: 'Observe the screen',
-    description: "The app's current screen: one node a line (id, role, text, description, resource id, bounds); with screenshot: true also a PNG image block.",
+    description:
+      "The app's current screen: one node a line (id, role, text, description, resource id, bounds); with screenshot: true also a PNG image block.",
     input: z.object({ ...SessionArg, screenshot: z.boolean().optional() }).strict(),
     result: z.object({ ...ScreenResult, node_count: z.number().int() }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -77,17 +111,23 @@ export function liveTools(state: AgentState) {
       const s = state.sessions.get(ctx.sessionId, input.session);
       const obs = await observe(s);
       const png = input.screenshot ? await s.app.screenshot({ optional: true }) : null;
-      return { result: { ...screenOf(obs), node_count: obs.nodes.length }, ...(png ? { images: [{ data: png.toString('base64'), mimeType: 'image/png' as const }] } : {}) };
+      return {
+        result: { ...screenOf(obs), node_count: obs.nodes.length },
+        ...(png ? { images: [{ data: png.toString('base64'), mimeType: 'image/png' as const }] } : {}),
+      };
     },
   });
 
   const tryLocator = defineAgentTool({
     name: 'try_locator',
     title: 'Try a locator',
-    description: "Resolve a locator on the current screen without acting: a selector (text=\"Save\", role=button[name=\"Save\"], id=title, a >> b) or code (getByRole('button', { name: 'Save' }).first()). Returns the matches, the strict-mode verdict, and for each match the most stable locator nestwright suggests.",
+    description:
+      'Resolve a locator on the current screen without acting: a selector (text="Save", role=button[name="Save"], id=title, a >> b) or code (getByRole(\'button\', { name: \'Save\' }).first()). Returns the matches, the strict-mode verdict, and for each match the most stable locator nestwright suggests.',
     input: z.object({ ...SessionArg, selector: z.string().min(1) }).strict(),
     result: z.object({
-      verdict: z.enum(['unique', 'none', 'ambiguous']).describe('unique: an action on it would run; ambiguous: strict mode would refuse it'),
+      verdict: z
+        .enum(['unique', 'none', 'ambiguous'])
+        .describe('unique: an action on it would run; ambiguous: strict mode would refuse it'),
       count: z.number().int(),
       matches: z.array(z.object({ node_id: z.string(), node: z.string(), suggested: SuggestionSchema.nullable() })),
       snapshot_id: z.string(),
@@ -99,16 +139,31 @@ export function liveTools(state: AgentState) {
         try {
           return parseLocatorInput(input.selector, 'try_locator');
         } catch (e) {
-          throw new AgentError('INVALID_ARGUMENT', (e as Error).message.replace(/^try_locator: /, ''), 'Write a selector such as text="Save" or code such as getByText(\'Save\').');
+          throw new AgentError(
+            'INVALID_ARGUMENT',
+            (e as Error).message.replace(/^try_locator: /, ''),
+            'Write a selector such as text="Save" or code such as getByText(\'Save\').',
+          );
         }
       })();
       const obs = await observe(s);
       const matches = obs.tree_missing ? [] : resolveSteps(obs.nodes, steps);
       return {
         result: {
-          verdict: matches.length === 1 ? ('unique' as const) : matches.length === 0 ? ('none' as const) : ('ambiguous' as const),
+          verdict:
+            matches.length === 1
+              ? ('unique' as const)
+              : matches.length === 0
+                ? ('none' as const)
+                : ('ambiguous' as const),
           count: matches.length,
-          matches: matches.slice(0, 20).map((n) => ({ node_id: n.id, node: nodeLine(n), suggested: suggestions(obs, n).find((x) => x.strict_safe) ?? null })),
+          matches: matches
+            .slice(0, 20)
+            .map((n) => ({
+              node_id: n.id,
+              node: nodeLine(n),
+              suggested: suggestions(obs, n).find((x) => x.strict_safe) ?? null,
+            })),
           snapshot_id: obs.snapshot_id,
         },
       };
@@ -118,7 +173,8 @@ export function liveTools(state: AgentState) {
   const suggest = defineAgentTool({
     name: 'suggest_locator',
     title: 'Suggest locators',
-    description: 'Ranked locators for a node of the last screen shown (by resource id, role and name, description, text, a chain inside its row, position), each checked for uniqueness on the current screen.',
+    description:
+      'Ranked locators for a node of the last screen shown (by resource id, role and name, description, text, a chain inside its row, position), each checked for uniqueness on the current screen.',
     input: z.object({ ...SessionArg, node_id: z.string().min(1) }).strict(),
     result: z.object({ node: z.string(), suggestions: z.array(SuggestionSchema) }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -126,10 +182,20 @@ export function liveTools(state: AgentState) {
       const s = state.sessions.get(ctx.sessionId, input.session);
       const shown = s.last ?? (await observe(s));
       const node = shown.nodes.find((n) => n.id === input.node_id);
-      if (!node) throw new AgentError('NODE_NOT_FOUND', `no node ${input.node_id} on the last screen shown (snapshot ${shown.snapshot_id})`, 'Node ids hold for one screen only: call observe and use an id from it.');
+      if (!node)
+        throw new AgentError(
+          'NODE_NOT_FOUND',
+          `no node ${input.node_id} on the last screen shown (snapshot ${shown.snapshot_id})`,
+          'Node ids hold for one screen only: call observe and use an id from it.',
+        );
       const now = await observe(s);
       const current = findAgain(now, node);
-      if (!current) throw new AgentError('NODE_NOT_FOUND', `node ${input.node_id} (${nodeLine(node)}) is no longer on the screen`, 'The screen changed: observe again.');
+      if (!current)
+        throw new AgentError(
+          'NODE_NOT_FOUND',
+          `node ${input.node_id} (${nodeLine(node)}) is no longer on the screen`,
+          'The screen changed: observe again.',
+        );
       return { result: { node: nodeLine(current), suggestions: suggestions(now, current) } };
     },
   });
@@ -137,7 +203,8 @@ export function liveTools(state: AgentState) {
   const act = defineAgentTool({
     name: 'act',
     title: 'Act on the app',
-    description: "Do what a spec does, with the same auto-waiting and strictness: tap, long_press, fill (value), clear, press (value: a key such as 'enter' or 'back'; with a selector the node is tapped first), scroll_into_view. Returns the node acted on and the screen after.",
+    description:
+      "Do what a spec does, with the same auto-waiting and strictness: tap, long_press, fill (value), clear, press (value: a key such as 'enter' or 'back'; with a selector the node is tapped first), scroll_into_view. Returns the node acted on and the screen after.",
     input: z
       .object({
         ...SessionArg,
@@ -165,7 +232,11 @@ export function liveTools(state: AgentState) {
         }
       } else if (input.action !== 'press') need('a selector', undefined);
       const key = input.action === 'press' ? KeySchema.safeParse(need('value (a key)', input.value)) : null;
-      if (key && !key.success) throw new AgentError('INVALID_ARGUMENT', `unknown key ${JSON.stringify(input.value)}; keys: ${KeySchema.options.join(', ')}`);
+      if (key && !key.success)
+        throw new AgentError(
+          'INVALID_ARGUMENT',
+          `unknown key ${JSON.stringify(input.value)}; keys: ${KeySchema.options.join(', ')}`,
+        );
       const before = s.app.driver.trajectory.steps.length;
       switch (input.action) {
         case 'tap':

@@ -9,7 +9,11 @@ import type { AgentState } from '../state.js';
 import { defineAgentTool } from '../tool.js';
 
 const Selection = {
-  files: z.array(z.string().min(1)).max(200).optional().describe('Spec files or directories, relative to the project root (as for `playwright test`)'),
+  files: z
+    .array(z.string().min(1))
+    .max(200)
+    .optional()
+    .describe('Spec files or directories, relative to the project root (as for `playwright test`)'),
   grep: z.string().min(1).optional().describe('Only tests whose title matches this regular expression'),
 };
 
@@ -29,7 +33,11 @@ const StepSchema = z.object({
 async function skillsOf(root: string, file: string, cache: Map<string, string[]>): Promise<string[]> {
   if (!cache.has(file)) {
     const text = await readFile(path.join(root, file), 'utf8').catch(() => '');
-    cache.set(file, [...new Set([...text.matchAll(/['"`]((?:\.\/)?skills\/[\w./-]+\.ya?ml)['"`]/g)].map((m) => m[1]!.replace(/^\.\//, '')))]);
+    cache.set(file, [
+      ...new Set(
+        [...text.matchAll(/['"`]((?:\.\/)?skills\/[\w./-]+\.ya?ml)['"`]/g)].map((m) => m[1]!.replace(/^\.\//, '')),
+      ),
+    ]);
   }
   return cache.get(file)!;
 }
@@ -38,17 +46,38 @@ export function testTools(state: AgentState) {
   const listTests = defineAgentTool({
     name: 'list_tests',
     title: 'List tests',
-    description: 'The tests of the project (Playwright `--list`): file, line, title, tags, and the skills each file uses.',
+    description:
+      'The tests of the project (Playwright `--list`): file, line, title, tags, and the skills each file uses.',
     input: z.object(Selection).strict(),
     result: z.object({
-      tests: z.array(z.object({ file: z.string(), line: z.number().int(), title: z.string(), project: z.string(), tags: z.array(z.string()), skills: z.array(z.string()) })),
+      tests: z.array(
+        z.object({
+          file: z.string(),
+          line: z.number().int(),
+          title: z.string(),
+          project: z.string(),
+          tags: z.array(z.string()),
+          skills: z.array(z.string()),
+        }),
+      ),
     }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run(input, ctx) {
-      const { report } = await runPlaywright(state.project, selectionArgs(input), { signal: ctx.signal, runId: state.newRunId('list'), list: true });
+      const { report } = await runPlaywright(state.project, selectionArgs(input), {
+        signal: ctx.signal,
+        runId: state.newRunId('list'),
+        list: true,
+      });
       const cache = new Map<string, string[]>();
       const tests = await Promise.all(
-        testsOf(report, state.project.root).map(async (t) => ({ file: t.file, line: t.line, title: t.title, project: t.project, tags: t.tags, skills: await skillsOf(state.project.root, t.file, cache) })),
+        testsOf(report, state.project.root).map(async (t) => ({
+          file: t.file,
+          line: t.line,
+          title: t.title,
+          project: t.project,
+          tags: t.tags,
+          skills: await skillsOf(state.project.root, t.file, cache),
+        })),
       );
       return { result: { tests } };
     },
@@ -103,7 +132,15 @@ export function testTools(state: AgentState) {
       for (const [i, t] of tests.filter((x) => x.outcome === 'unexpected').entries()) {
         const record = failureOf(t, `${runId}-${i + 1}`);
         await state.failures.put(record);
-        failures.push({ title: t.title, file: t.file, line: t.line, location: `${t.file}:${t.line}`, error: record.error, failing_step: record.failing_step, trajectory_id: record.trajectory_id });
+        failures.push({
+          title: t.title,
+          file: t.file,
+          line: t.line,
+          location: `${t.file}:${t.line}`,
+          error: record.error,
+          failing_step: record.failing_step,
+          trajectory_id: record.trajectory_id,
+        });
       }
       const count = (o: string) => tests.filter((t) => t.outcome === o).length;
       return {
@@ -124,7 +161,8 @@ export function testTools(state: AgentState) {
   const getFailure = defineAgentTool({
     name: 'get_failure',
     title: 'Read a failure',
-    description: "Why a test failed: its steps (selectors, resolved nodes, durations), the failing step, the screen at the failure (one node a line, id first), the logcat tail, and the screenshot as an image block.",
+    description:
+      'Why a test failed: its steps (selectors, resolved nodes, durations), the failing step, the screen at the failure (one node a line, id first), the logcat tail, and the screenshot as an image block.',
     input: z.object({ trajectory_id: z.string().min(1) }).strict(),
     result: z.object({
       title: z.string(),
@@ -140,7 +178,16 @@ export function testTools(state: AgentState) {
     async run(input) {
       const f = await state.failures.get(input.trajectory_id);
       return {
-        result: { title: f.title, location: `${f.file}:${f.line}`, error: f.error, failing_step: f.failing_step, steps: f.steps, screen: f.screen, logcat_tail: f.logcat_tail, has_screenshot: !!f.screenshot },
+        result: {
+          title: f.title,
+          location: `${f.file}:${f.line}`,
+          error: f.error,
+          failing_step: f.failing_step,
+          steps: f.steps,
+          screen: f.screen,
+          logcat_tail: f.logcat_tail,
+          has_screenshot: !!f.screenshot,
+        },
         ...(f.screenshot ? { images: [{ data: f.screenshot, mimeType: 'image/png' as const }] } : {}),
       };
     },

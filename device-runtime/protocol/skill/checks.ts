@@ -6,7 +6,14 @@ export type CheckResult = { pass: boolean; received: string };
 
 /** A node in one line: `button "Save" id=save`. Callers with a richer description pass their own. */
 export function nodeLine(n: UiNode): string {
-  return [n.role, n.text ? JSON.stringify(n.text) : '', n.desc ? `desc=${JSON.stringify(n.desc)}` : '', n.res_id ? `id=${n.res_id.replace(/^.*:id\//, '')}` : ''].filter(Boolean).join(' ');
+  return [
+    n.role,
+    n.text ? JSON.stringify(n.text) : '',
+    n.desc ? `desc=${JSON.stringify(n.desc)}` : '',
+    n.res_id ? `id=${n.res_id.replace(/^.*:id\//, '')}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
 }
 
 const matches = (obs: Observation, selector: string) => resolveSteps(obs.nodes, parseSelector(selector));
@@ -23,19 +30,32 @@ export function evaluateCheck(check: Check, obs: Observation, describe: (n: UiNo
       const alternatives = typeof check.visible === 'string' ? [check.visible] : check.visible;
       for (const sel of alternatives) {
         const nodes = matches(obs, sel);
-        if (nodes.length > 0) return { pass: true, received: `visible: ${describe(nodes[0]!)}${nodes.length > 1 ? ` and ${nodes.length - 1} more` : ''}` };
+        if (nodes.length > 0)
+          return {
+            pass: true,
+            received: `visible: ${describe(nodes[0]!)}${nodes.length > 1 ? ` and ${nodes.length - 1} more` : ''}`,
+          };
       }
       return { pass: false, received: 'not on screen' };
     }
     case 'hidden': {
       const nodes = matches(obs, check.hidden);
-      return nodes.length === 0 ? { pass: true, received: 'not on screen' } : { pass: false, received: `visible: ${nodes.map(describe).join('; ')}` };
+      return nodes.length === 0
+        ? { pass: true, received: 'not on screen' }
+        : { pass: false, received: `visible: ${nodes.map(describe).join('; ')}` };
     }
     case 'text': {
       const nodes = matches(obs, check.text.target);
-      if (nodes.length !== 1) return { pass: false, received: nodes.length === 0 ? 'no matching node' : `${nodes.length} nodes match (a text check needs one)` };
+      if (nodes.length !== 1)
+        return {
+          pass: false,
+          received: nodes.length === 0 ? 'no matching node' : `${nodes.length} nodes match (a text check needs one)`,
+        };
       const shown = ownText(nodes[0]!);
-      return { pass: matchText(shown, { text: check.text.value, exact: check.text.exact }), received: JSON.stringify(shown) };
+      return {
+        pass: matchText(shown, { text: check.text.value, exact: check.text.exact }),
+        received: JSON.stringify(shown),
+      };
     }
     case 'count': {
       const n = matches(obs, check.count.target).length;

@@ -29,7 +29,10 @@ export function resolveParams(skill: Skill, given: Record<string, unknown>): Rec
     const raw = given[name];
     if (raw === undefined || raw === null) {
       if (spec.default !== undefined) out[name] = spec.default;
-      else problems.push(`missing parameter "${name}" (${spec.type}${spec.example !== undefined ? `, e.g. ${JSON.stringify(spec.example)}` : ''})`);
+      else
+        problems.push(
+          `missing parameter "${name}" (${spec.type}${spec.example !== undefined ? `, e.g. ${JSON.stringify(spec.example)}` : ''})`,
+        );
       continue;
     }
     const value = coerce(raw, spec.type);
@@ -68,6 +71,7 @@ function describe(skill: Skill): string {
 export function substitute<T>(value: T, params: Record<string, ParamValue>): T {
   if (typeof value === 'string') return value.replace(PARAM_REF, (_, name: string) => String(params[name] ?? '')) as T;
   if (Array.isArray(value)) return value.map((v) => substitute(v, params)) as T;
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v, params)])) as T;
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v, params)])) as T;
   return value;
 }

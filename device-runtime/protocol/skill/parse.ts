@@ -19,7 +19,9 @@ export class SkillParseError extends Error {
     readonly file: string,
     readonly issues: SkillIssue[],
   ) {
-    super(`${file}: ${issues.length} problem${issues.length === 1 ? '' : 's'} in this skill:\n${issues.map((i) => `  ${i.file}:${i.line}:${i.column} ${i.path ? `${i.path}: ` : ''}${i.message}`).join('\n')}`);
+    super(
+      `${file}: ${issues.length} problem${issues.length === 1 ? '' : 's'} in this skill:\n${issues.map((i) => `  ${i.file}:${i.line}:${i.column} ${i.path ? `${i.path}: ` : ''}${i.message}`).join('\n')}`,
+    );
     this.name = 'SkillParseError';
   }
 }
@@ -32,7 +34,11 @@ export function formatPath(path: readonly PropertyKey[]): string {
  * The YAML node nearest to `path` (the deepest that exists), as [line, column]. A path the
  * parser synthesised (`kind`) or a key that is missing points at the object that lacks it.
  */
-export function positionOf(doc: Document, counter: LineCounter, path: readonly PropertyKey[]): { line: number; col: number } {
+export function positionOf(
+  doc: Document,
+  counter: LineCounter,
+  path: readonly PropertyKey[],
+): { line: number; col: number } {
   for (let n = path.length; n >= 0; n--) {
     const node = doc.getIn(path.slice(0, n) as unknown[], true);
     if (isNode(node) && node.range) return counter.linePos(node.range[0]);
@@ -41,7 +47,12 @@ export function positionOf(doc: Document, counter: LineCounter, path: readonly P
 }
 
 /** Where a key of the mapping at `path` is written (an unknown key is reported at itself). */
-function keyPosition(doc: Document, counter: LineCounter, path: readonly PropertyKey[], key: string): { line: number; col: number } | null {
+function keyPosition(
+  doc: Document,
+  counter: LineCounter,
+  path: readonly PropertyKey[],
+  key: string,
+): { line: number; col: number } | null {
   const map = path.length ? doc.getIn(path as unknown[], true) : doc.contents;
   if (!isMap(map)) return null;
   const pair = map.items.find((p) => isScalar(p.key) && p.key.value === key);
@@ -75,11 +86,21 @@ export function issuesAt(issues: z.core.$ZodIssue[], doc: Document, counter: Lin
     // A union reports why each member failed; the member the step chose says the most.
     const inner = issue.code === 'invalid_union' ? issue.errors.flat() : [];
     if (inner.length > 0) {
-      out.push(...issuesAt(inner.map((i) => ({ ...i, path: [...issue.path, ...i.path] })), doc, counter, file).slice(0, 1));
+      out.push(
+        ...issuesAt(
+          inner.map((i) => ({ ...i, path: [...issue.path, ...i.path] })),
+          doc,
+          counter,
+          file,
+        ).slice(0, 1),
+      );
       continue;
     }
     const path = issue.path.filter((p) => p !== 'kind');
-    const at = issue.code === 'unrecognized_keys' ? (keyPosition(doc, counter, path, issue.keys[0]!) ?? positionOf(doc, counter, path)) : positionOf(doc, counter, path);
+    const at =
+      issue.code === 'unrecognized_keys'
+        ? (keyPosition(doc, counter, path, issue.keys[0]!) ?? positionOf(doc, counter, path))
+        : positionOf(doc, counter, path);
     const keys = issue.code === 'unrecognized_keys' ? ` (${issue.keys.join(', ')})` : '';
     out.push({ file, line: at.line, column: at.col, path: formatPath(path), message: `${issue.message}${keys}` });
   }

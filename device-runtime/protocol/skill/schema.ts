@@ -46,7 +46,10 @@ function keyed(keys: readonly string[], what: string) {
     if (present.length !== 1) {
       ctx.addIssue({
         code: 'custom',
-        message: present.length === 0 ? `a ${what} needs one of: ${keys.join(', ')}` : `a ${what} has one action, this one has ${present.join(' and ')}; split it into ${present.length} ${what}s`,
+        message:
+          present.length === 0
+            ? `a ${what} needs one of: ${keys.join(', ')}`
+            : `a ${what} has one action, this one has ${present.join(' and ')}; split it into ${present.length} ${what}s`,
       });
       return value;
     }
@@ -64,47 +67,98 @@ export const CheckSchema = z.preprocess(
     z.strictObject({ kind: z.literal('hidden'), hidden: SelectorSchema.describe('Not on screen') }),
     z.strictObject({
       kind: z.literal('text'),
-      text: z.strictObject({ target: SelectorSchema, value: z.string(), exact: z.boolean().default(true) }).describe('The one matching node has this text'),
+      text: z
+        .strictObject({ target: SelectorSchema, value: z.string(), exact: z.boolean().default(true) })
+        .describe('The one matching node has this text'),
     }),
-    z.strictObject({ kind: z.literal('count'), count: z.strictObject({ target: SelectorSchema, value: z.number().int().min(0) }) }),
-    z.strictObject({ kind: z.literal('activity'), activity: z.string().min(1).describe('The activity in front, e.g. .MainActivity') }),
+    z.strictObject({
+      kind: z.literal('count'),
+      count: z.strictObject({ target: SelectorSchema, value: z.number().int().min(0) }),
+    }),
+    z.strictObject({
+      kind: z.literal('activity'),
+      activity: z.string().min(1).describe('The activity in front, e.g. .MainActivity'),
+    }),
   ]),
 );
 export type Check = z.infer<typeof CheckSchema>;
 
 const common = {
-  intent: z.string().min(1).optional().describe('What the step is for, in words: titles, reports, and the plan of a fallback'),
+  intent: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('What the step is for, in words: titles, reports, and the plan of a fallback'),
   pre: z.array(CheckSchema).optional().describe('Must hold before the step acts'),
   post: z.array(CheckSchema).optional().describe('Must hold after the step: the proof that it did what it says'),
-  optional: z.boolean().optional().describe('A step that fails to find its target is skipped instead of failing the skill'),
+  optional: z
+    .boolean()
+    .optional()
+    .describe('A step that fails to find its target is skipped instead of failing the skill'),
   when: CheckSchema.optional().describe('Run the step only when this holds on the current screen'),
-  timeout: z.number().int().positive().optional().describe('Milliseconds for the action and each check (default: the action timeout)'),
+  timeout: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe('Milliseconds for the action and each check (default: the action timeout)'),
 };
 
-const STEP_KEYS = ['launch', 'tap', 'long_press', 'fill', 'clear', 'press', 'scroll_to', 'swipe', 'wait_for', 'assert', 'run'] as const;
+const STEP_KEYS = [
+  'launch',
+  'tap',
+  'long_press',
+  'fill',
+  'clear',
+  'press',
+  'scroll_to',
+  'swipe',
+  'wait_for',
+  'assert',
+  'run',
+] as const;
 
 const ParamValueSchema = z.union([z.string(), z.number(), z.boolean()]);
 
 export const StepSchema = z.preprocess(
   keyed(STEP_KEYS, 'step'),
   z.discriminatedUnion('kind', [
-    z.strictObject({ kind: z.literal('launch'), launch: z.union([z.literal(true), z.strictObject({ activity: z.string().min(1).optional() })]), ...common }),
+    z.strictObject({
+      kind: z.literal('launch'),
+      launch: z.union([z.literal(true), z.strictObject({ activity: z.string().min(1).optional() })]),
+      ...common,
+    }),
     z.strictObject({ kind: z.literal('tap'), tap: TargetSchema, ...common }),
     z.strictObject({ kind: z.literal('long_press'), long_press: TargetSchema, ...common }),
-    z.strictObject({ kind: z.literal('fill'), fill: z.strictObject({ target: TargetSchema, value: z.string() }), ...common }),
+    z.strictObject({
+      kind: z.literal('fill'),
+      fill: z.strictObject({ target: TargetSchema, value: z.string() }),
+      ...common,
+    }),
     z.strictObject({ kind: z.literal('clear'), clear: TargetSchema, ...common }),
     z.strictObject({ kind: z.literal('press'), press: KeySchema, ...common }),
     z.strictObject({ kind: z.literal('scroll_to'), scroll_to: TargetSchema, ...common }),
     z.strictObject({
       kind: z.literal('swipe'),
-      swipe: z.strictObject({ target: TargetSchema, direction: z.enum(['up', 'down', 'left', 'right']), distance: z.number().min(0.05).max(0.95).optional() }),
+      swipe: z.strictObject({
+        target: TargetSchema,
+        direction: z.enum(['up', 'down', 'left', 'right']),
+        distance: z.number().min(0.05).max(0.95).optional(),
+      }),
       ...common,
     }),
-    z.strictObject({ kind: z.literal('wait_for'), wait_for: z.union([z.literal('idle').describe('The screen stops changing'), CheckSchema]), ...common }),
+    z.strictObject({
+      kind: z.literal('wait_for'),
+      wait_for: z.union([z.literal('idle').describe('The screen stops changing'), CheckSchema]),
+      ...common,
+    }),
     z.strictObject({ kind: z.literal('assert'), assert: CheckSchema, ...common }),
     z.strictObject({
       kind: z.literal('run'),
-      run: z.strictObject({ skill: z.string().min(1).describe('Path of the skill, relative to this file'), params: z.record(z.string(), ParamValueSchema).default({}) }),
+      run: z.strictObject({
+        skill: z.string().min(1).describe('Path of the skill, relative to this file'),
+        params: z.record(z.string(), ParamValueSchema).default({}),
+      }),
       ...common,
     }),
   ]),
@@ -116,7 +170,9 @@ export const ParamSchema = z.strictObject({
   type: z.enum(['string', 'number', 'boolean']).default('string'),
   description: z.string().optional(),
   example: ParamValueSchema.optional(),
-  default: ParamValueSchema.optional().describe('Used when the parameter is not given; without it the parameter is required'),
+  default: ParamValueSchema.optional().describe(
+    'Used when the parameter is not given; without it the parameter is required',
+  ),
 });
 export type SkillParam = z.infer<typeof ParamSchema>;
 
@@ -126,7 +182,9 @@ export const SkillSchema = z
     description: z.string().optional(),
     app: PackageNameSchema.describe('Package of the app the skill drives'),
     apk: z.string().optional().describe('APK to install when the skill runs outside a test (relative to this file)'),
-    params: z.record(z.string().regex(/^[A-Za-z_][\w-]*$/, 'a parameter name is letters, digits, _ or -'), ParamSchema).default({}),
+    params: z
+      .record(z.string().regex(/^[A-Za-z_][\w-]*$/, 'a parameter name is letters, digits, _ or -'), ParamSchema)
+      .default({}),
     steps: z.array(StepSchema).min(1, 'a skill has at least one step'),
   })
   .superRefine((skill, ctx) => {
@@ -136,11 +194,16 @@ export const SkillSchema = z
         for (const m of value.matchAll(PARAM_REF)) {
           if (!(m[1]! in skill.params)) {
             const known = Object.keys(skill.params);
-            ctx.addIssue({ code: 'custom', path, message: `\${${m[1]}} is not a parameter of this skill; ${known.length ? `its parameters are ${known.join(', ')}` : 'declare it under params:'}` });
+            ctx.addIssue({
+              code: 'custom',
+              path,
+              message: `\${${m[1]}} is not a parameter of this skill; ${known.length ? `its parameters are ${known.join(', ')}` : 'declare it under params:'}`,
+            });
           }
         }
       } else if (Array.isArray(value)) value.forEach((v, i) => walk(v, [...path, i]));
-      else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) if (k !== 'kind') walk(v, [...path, k]);
+      else if (value && typeof value === 'object')
+        for (const [k, v] of Object.entries(value)) if (k !== 'kind') walk(v, [...path, k]);
     };
     skill.steps.forEach((s, i) => walk(s, ['steps', i]));
   });
@@ -148,7 +211,10 @@ export type Skill = z.infer<typeof SkillSchema>;
 
 /** JSON Schema (draft 2020-12) of a skill file, for editors (`# yaml-language-server: $schema=…`). */
 export function skillJsonSchema(): Record<string, unknown> {
-  const schema = z.toJSONSchema(SkillSchema, { io: 'input', unrepresentable: 'any', reused: 'ref' }) as Record<string, unknown>;
+  const schema = z.toJSONSchema(SkillSchema, { io: 'input', unrepresentable: 'any', reused: 'ref' }) as Record<
+    string,
+    unknown
+  >;
   return { ...(withoutKind(schema) as Record<string, unknown>), title: 'nestwright skill' };
 }
 

@@ -19,9 +19,13 @@ const TaskSchema = z.object({
 export const task_run = defineTool({
   name: 'task_run',
   title: 'Run task {goal}',
-  description: 'The runtime\'s local agent executes a natural-language task.',
+  description: "The runtime's local agent executes a natural-language task.",
   mutating: true,
-  input: z.object({ space_id, goal: z.string().min(1).max(4000), max_steps: z.number().int().min(1).max(200).default(30) }),
+  input: z.object({
+    space_id,
+    goal: z.string().min(1).max(4000),
+    max_steps: z.number().int().min(1).max(200).default(30),
+  }),
   result: TaskSchema,
 });
 
@@ -81,7 +85,10 @@ export const skill_run = defineTool({
     steps: z.number().int(),
     failed_step: z.number().int().nullable(),
     message: z.string().nullable(),
-    evidence: z.array(SkillStepEvidenceSchema).optional().describe('Extension (skill_evidence): what each step did, as a test trajectory records it'),
+    evidence: z
+      .array(SkillStepEvidenceSchema)
+      .optional()
+      .describe('Extension (skill_evidence): what each step did, as a test trajectory records it'),
   }),
 });
 
@@ -99,7 +106,11 @@ export const trajectory_get = defineTool({
   name: 'trajectory_get',
   title: 'Get trajectory',
   description: 'Get the execution trace of a task, or the recent tool calls on a space.',
-  input: z.object({ space_id, task_id: z.string().optional(), limit: z.number().int().min(1).max(10_000).default(200) }),
+  input: z.object({
+    space_id,
+    task_id: z.string().optional(),
+    limit: z.number().int().min(1).max(10_000).default(200),
+  }),
   result: z.object({ steps: z.array(TrajectoryStepSchema) }),
 });
 

@@ -31,22 +31,27 @@ export type Extension = z.infer<typeof ExtensionSchema>;
 
 /** What each extension adds, for docs/protocol.md (a table typed by Extension: none is left out). */
 export const EXTENSION_DOCS: { readonly [E in Extension]: string } = {
-  instance: '`instance` on space_launch, space_stop, app_intent, sys_logcat (and `instance: "new"` on space_launch): many copies of one app in a space, each with its own data',
-  clear_data: '`clear_data` (and `remove_instance`) on space_stop: wipe an instance\'s data when stopping it',
+  instance:
+    '`instance` on space_launch, space_stop, app_intent, sys_logcat (and `instance: "new"` on space_launch): many copies of one app in a space, each with its own data',
+  clear_data: "`clear_data` (and `remove_instance`) on space_stop: wipe an instance's data when stopping it",
   snapshot_check: 'actions given a `snapshot_id` answer SNAPSHOT_STALE when the screen no longer matches that snapshot',
   split_selection: 'space_install_apk of a bundle installs the splits that fit the device and lists them',
   allow_downgrade: '`allow_downgrade` on space_install_apk: install an older version over a newer one (adb install -d)',
-  keyboard: '`keyboard` on observations: the soft keyboard\'s window bounds while it is up, null when it is down',
-  timing: '`timing` in runtime_info: how much slower than a phone the runtime runs (`timeout_scale`), for clients\' timeouts',
-  skill_evidence: 'skill_run answers each step\'s evidence: the node it acted on and the snapshots before and after',
-  selector_actions: '`selector` (a locator\'s steps), `wait`, `app` and `max_nodes` on ui_tap, ui_long_press and ui_set_text: the runtime waits for the target, acts and verifies next to the screen and answers with the observation after, in one round trip (device-runtime/protocol/actionability.ts); on ui_scroll (`selector` instead of `direction`): scrolls the list until the node is in view; on ui_wait_for (`selector`, `count`, `gone`): waits until the selector names `count` nodes (1: visible, 0: hidden) and answers with the matches and the last observation',
-  screen_regions: '`regions` on ui_screenshot: where the picture shows system UI (status bar, navigation bar, a caret, a scrollbar), so a visual comparison can leave it out',
+  keyboard: "`keyboard` on observations: the soft keyboard's window bounds while it is up, null when it is down",
+  timing:
+    "`timing` in runtime_info: how much slower than a phone the runtime runs (`timeout_scale`), for clients' timeouts",
+  skill_evidence: "skill_run answers each step's evidence: the node it acted on and the snapshots before and after",
+  selector_actions:
+    "`selector` (a locator's steps), `wait`, `app` and `max_nodes` on ui_tap, ui_long_press and ui_set_text: the runtime waits for the target, acts and verifies next to the screen and answers with the observation after, in one round trip (device-runtime/protocol/actionability.ts); on ui_scroll (`selector` instead of `direction`): scrolls the list until the node is in view; on ui_wait_for (`selector`, `count`, `gone`): waits until the selector names `count` nodes (1: visible, 0: hidden) and answers with the matches and the last observation",
+  screen_regions:
+    '`regions` on ui_screenshot: where the picture shows system UI (status bar, navigation bar, a caret, a scrollbar), so a visual comparison can leave it out',
   space_rename: 'the space_rename tool',
-  space_permissions: 'the space_permissions tool: list, grant and revoke an app\'s runtime permissions in a space',
+  space_permissions: "the space_permissions tool: list, grant and revoke an app's runtime permissions in a space",
   audit_query: 'the audit_query tool: read the audit log',
-  approval_decide: 'the approval_decide tool: answer an approval request (the phone\'s dialog, relayed)',
+  approval_decide: "the approval_decide tool: answer an approval request (the phone's dialog, relayed)",
   runtime_info: 'the runtime_info tool: protocol version, device, capabilities, extensions',
-  world: 'the world_* tools: each instance\'s location, clock, locale, time zone and colour scheme, notifications, push messages, biometrics and camera image, set per instance and gone with it (docs/app-world.md)',
+  world:
+    "the world_* tools: each instance's location, clock, locale, time zone and colour scheme, notifications, push messages, biometrics and camera image, set per instance and gone with it (docs/app-world.md)",
 };
 
 export const RuntimeInfoSchema = z.object({
@@ -60,7 +65,9 @@ export const RuntimeInfoSchema = z.object({
     screen: z.object({ width: z.number().int(), height: z.number().int(), density: z.number().int() }),
   }),
   capabilities: z.object({
-    virtual_displays: z.boolean().describe('Each space has its own display; false means spaces take turns on the main one'),
+    virtual_displays: z
+      .boolean()
+      .describe('Each space has its own display; false means spaces take turns on the main one'),
     process_slots: z.number().int(),
     channels: z.array(ChannelSchema),
     shell_enabled: z.boolean(),

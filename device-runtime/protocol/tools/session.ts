@@ -22,7 +22,8 @@ export const session_acquire = defineTool({
 export const session_release = defineTool({
   name: 'session_release',
   title: 'Release lease',
-  description: 'Release this session\'s lease on a space; force=true reclaims any holder\'s lease (the user take-over of docs/protocol.md#leases).',
+  description:
+    "Release this session's lease on a space; force=true reclaims any holder's lease (the user take-over of docs/protocol.md#leases).",
   input: z.object({ space_id, lease_id: z.string().optional(), force: z.boolean().default(false) }),
   result: z.object({ released: z.array(z.string()) }),
 });
@@ -40,7 +41,8 @@ export const ApprovalStatusSchema = z.enum(['pending', 'approved', 'denied']);
 export const approval_request = defineTool({
   name: 'approval_request',
   title: 'Request approval for {tool}',
-  description: 'Ask a human to approve a dangerous tool call (docs/protocol.md#approvals). Poll with approval_wait; timeout means denial.',
+  description:
+    'Ask a human to approve a dangerous tool call (docs/protocol.md#approvals). Poll with approval_wait; timeout means denial.',
   input: z.object({
     space_id,
     tool: z.string(),

@@ -16,7 +16,11 @@ const space_id = SpaceIdSchema;
 export const SpaceSummarySchema = z.object({
   space_id,
   name: z.string(),
-  display_id: z.number().int().nullable().describe('Virtual display of the space; null when it shares the main display'),
+  display_id: z
+    .number()
+    .int()
+    .nullable()
+    .describe('Virtual display of the space; null when it shares the main display'),
   app_count: z.number().int(),
   foreground: z.string().nullable().describe('package@instance in front, or null'),
   created_at: z.number().int(),
@@ -94,7 +98,12 @@ export const space_install_apk = defineTool({
       .min(1)
       .describe('Absolute paths or content URIs. For split APKs, include base + all splits.'),
     grant_runtime_permissions: z.boolean().default(false),
-    allow_downgrade: z.boolean().optional().describe("Extension 'allow_downgrade': install over a higher installed versionCode (adb install -d); otherwise VERSION_DOWNGRADE"),
+    allow_downgrade: z
+      .boolean()
+      .optional()
+      .describe(
+        "Extension 'allow_downgrade': install over a higher installed versionCode (adb install -d); otherwise VERSION_DOWNGRADE",
+      ),
     idempotency_key: IdempotencyKeySchema.optional(),
   }),
   result: z.object({
@@ -107,8 +116,13 @@ export const space_install_apk = defineTool({
     splits: z
       .array(z.object({ split: z.string(), chosen: z.boolean(), reason: z.string() }))
       .optional()
-      .describe("Extension 'split_selection': for a bundle, each config split and whether this device got it (ABI, density, language)"),
-    installed_apks: z.array(z.string()).optional().describe("Extension 'split_selection': the APKs installed, base first ('base' or the split name)"),
+      .describe(
+        "Extension 'split_selection': for a bundle, each config split and whether this device got it (ABI, density, language)",
+      ),
+    installed_apks: z
+      .array(z.string())
+      .optional()
+      .describe("Extension 'split_selection': the APKs installed, base first ('base' or the split name)"),
   }),
 });
 

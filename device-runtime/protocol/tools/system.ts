@@ -33,7 +33,11 @@ export const sys_shell = defineTool({
   description: 'Run an allowlisted shell command through Shizuku. Disabled by default.',
   mutating: true,
   dangerous: true,
-  input: z.object({ space_id, command: z.string().min(1).max(4096), timeout_ms: z.number().int().max(60_000).default(10_000) }),
+  input: z.object({
+    space_id,
+    command: z.string().min(1).max(4096),
+    timeout_ms: z.number().int().max(60_000).default(10_000),
+  }),
   result: z.object({ exit_code: z.number().int(), stdout: z.string(), stderr: z.string() }),
 });
 
@@ -98,4 +102,11 @@ export const space_permissions = defineTool({
   result: z.object({ granted: z.array(z.string()), requested: z.array(z.string()) }),
 });
 
-export const systemTools = [app_intent, sys_shell, sys_logcat, sys_clipboard_get, sys_clipboard_set, space_permissions] as const;
+export const systemTools = [
+  app_intent,
+  sys_shell,
+  sys_logcat,
+  sys_clipboard_get,
+  sys_clipboard_set,
+  space_permissions,
+] as const;

@@ -28,7 +28,11 @@ const targetFields = {
  * `details.log` and `details.observation` (AMBIGUOUS_TARGET also `details.matches`).
  */
 const selectorFields = {
-  selector: z.array(WireStepSchema).min(1).optional().describe('Extension (selector_actions): the target as a locator\'s steps'),
+  selector: z
+    .array(WireStepSchema)
+    .min(1)
+    .optional()
+    .describe("Extension (selector_actions): the target as a locator's steps"),
   wait: z
     .object({
       timeout_ms: z.number().int().min(0).max(600_000).default(5_000),
@@ -41,8 +45,17 @@ const selectorFields = {
     .object({ package: z.string(), instance: z.string().optional() })
     .optional()
     .describe('Extension (selector_actions): the app instance acted on, brought to the front first'),
-  max_nodes: z.number().int().min(1).max(5000).default(400).describe('Extension (selector_actions): nodes in the observation answered'),
-  observe_before: z.boolean().default(false).describe('Extension (selector_actions): also answer the observation the node was found in'),
+  max_nodes: z
+    .number()
+    .int()
+    .min(1)
+    .max(5000)
+    .default(400)
+    .describe('Extension (selector_actions): nodes in the observation answered'),
+  observe_before: z
+    .boolean()
+    .default(false)
+    .describe('Extension (selector_actions): also answer the observation the node was found in'),
 };
 type TargetFields = { node_id?: string; bounds?: unknown; text?: string; point?: unknown; selector?: unknown };
 const oneTarget = (v: TargetFields) =>
@@ -53,17 +66,43 @@ export const ActionResultSchema = z.object({
   ok: z.literal(true),
   method: z.enum(['node', 'gesture']).describe('Node action, or the gesture fallback (docs/protocol.md#actions)'),
   node: UiNodeSchema.nullable().describe('The node acted on, when there was one'),
-  matched: UiNodeSchema.optional().describe('Extension (selector_actions): the node the selector matched (`node` is the one acted on: it, or its clickable ancestor)'),
-  snapshot_id: z.string().optional().describe('Extension (selector_actions): the snapshot the node was found in (the screen before the action)'),
+  matched: UiNodeSchema.optional().describe(
+    'Extension (selector_actions): the node the selector matched (`node` is the one acted on: it, or its clickable ancestor)',
+  ),
+  snapshot_id: z
+    .string()
+    .optional()
+    .describe('Extension (selector_actions): the snapshot the node was found in (the screen before the action)'),
   observation: ObservationSchema.optional().describe('Extension (selector_actions): the screen after the action'),
-  observation_before: ObservationSchema.optional().describe('Extension (selector_actions): with observe_before, the screen the node was found in'),
-  effect: z.boolean().optional().describe('Extension (selector_actions): the action showed an effect (false: it was repeated 3 times without one, or the effect could not be seen)'),
-  attempts: z.number().int().optional().describe('Extension (selector_actions): how many times the action was performed'),
-  log: z.array(z.string()).optional().describe('Extension (selector_actions): the wait\'s call log'),
+  observation_before: ObservationSchema.optional().describe(
+    'Extension (selector_actions): with observe_before, the screen the node was found in',
+  ),
+  effect: z
+    .boolean()
+    .optional()
+    .describe(
+      'Extension (selector_actions): the action showed an effect (false: it was repeated 3 times without one, or the effect could not be seen)',
+    ),
+  attempts: z
+    .number()
+    .int()
+    .optional()
+    .describe('Extension (selector_actions): how many times the action was performed'),
+  log: z.array(z.string()).optional().describe("Extension (selector_actions): the wait's call log"),
 });
 export type ActionResult = z.infer<typeof ActionResultSchema>;
 
-export const KeySchema = z.enum(['back', 'home', 'recents', 'enter', 'delete', 'tab', 'search', 'menu', 'notifications']);
+export const KeySchema = z.enum([
+  'back',
+  'home',
+  'recents',
+  'enter',
+  'delete',
+  'tab',
+  'search',
+  'menu',
+  'notifications',
+]);
 export type Key = z.infer<typeof KeySchema>;
 
 export const ui_observe = defineTool({
@@ -108,7 +147,9 @@ export const ui_screenshot = defineTool({
     regions: z
       .array(ScreenRegionSchema)
       .optional()
-      .describe('Extension (screen_regions): where the picture shows system UI a test should not compare (status bar, navigation bar, caret, scrollbar), in screen px'),
+      .describe(
+        'Extension (screen_regions): where the picture shows system UI a test should not compare (status bar, navigation bar, caret, scrollbar), in screen px',
+      ),
   }),
 });
 
@@ -127,7 +168,12 @@ export const ui_long_press = defineTool({
   description: 'Long-press a node, bounds, text, or a point.',
   mutating: true,
   input: z
-    .object({ space_id, ...targetFields, ...selectorFields, duration_ms: z.number().int().min(100).max(10_000).default(800) })
+    .object({
+      space_id,
+      ...targetFields,
+      ...selectorFields,
+      duration_ms: z.number().int().min(100).max(10_000).default(800),
+    })
     .refine(oneTarget, oneTargetMessage),
   result: ActionResultSchema,
 });
@@ -150,7 +196,7 @@ export const ui_scroll = defineTool({
   name: 'ui_scroll',
   title: 'Scroll {direction}',
   description:
-    'Scroll the given scrollable node, or the largest one on screen (ACTION_SCROLL_FORWARD/BACKWARD). Extension (selector_actions): with `selector` instead of `direction`, scroll the screen\'s list (down to its end, then back up; waiting while it loads its next page) until the selector names one visible, stable node, and answer with it and the observation it was found in.',
+    "Scroll the given scrollable node, or the largest one on screen (ACTION_SCROLL_FORWARD/BACKWARD). Extension (selector_actions): with `selector` instead of `direction`, scroll the screen's list (down to its end, then back up; waiting while it loads its next page) until the selector names one visible, stable node, and answer with it and the observation it was found in.",
   mutating: true,
   input: z
     .object({
@@ -161,16 +207,24 @@ export const ui_scroll = defineTool({
       amount: z.number().min(0.1).max(10).default(1).describe('Pages (with selector: one page per scroll)'),
       ...selectorFields,
     })
-    .refine((v) => (v.direction === undefined) !== (v.selector === undefined) && !(v.selector !== undefined && v.node_id !== undefined), {
-      message: 'give direction (and optionally node_id), or selector (extension selector_actions) to scroll until its node is in view',
-    }),
+    .refine(
+      (v) =>
+        (v.direction === undefined) !== (v.selector === undefined) &&
+        !(v.selector !== undefined && v.node_id !== undefined),
+      {
+        message:
+          'give direction (and optionally node_id), or selector (extension selector_actions) to scroll until its node is in view',
+      },
+    ),
   result: z.object({
     ok: z.literal(true),
     moved: z.boolean().describe('False at the end of the list (with selector: whether the list was scrolled at all)'),
     node: UiNodeSchema.optional().describe('Extension (selector_actions): the node the selector named, now in view'),
     snapshot_id: z.string().optional().describe('Extension (selector_actions): the snapshot the node was found in'),
-    observation: ObservationSchema.optional().describe('Extension (selector_actions): the screen the node was found in (the screen after)'),
-    log: z.array(z.string()).optional().describe('Extension (selector_actions): the wait\'s call log'),
+    observation: ObservationSchema.optional().describe(
+      'Extension (selector_actions): the screen the node was found in (the screen after)',
+    ),
+    log: z.array(z.string()).optional().describe("Extension (selector_actions): the wait's call log"),
   }),
 });
 
@@ -213,7 +267,10 @@ export const ui_wait_for = defineTool({
     .object({
       space_id,
       text: z.string().optional(),
-      gone: z.boolean().default(false).describe('Wait for the text to go away (with selector: for the count to stop holding) instead'),
+      gone: z
+        .boolean()
+        .default(false)
+        .describe('Wait for the text to go away (with selector: for the count to stop holding) instead'),
       package: z.string().optional(),
       activity: z.string().optional(),
       idle: z.boolean().optional(),
@@ -225,21 +282,43 @@ export const ui_wait_for = defineTool({
         .min(0)
         .max(5_000)
         .optional()
-        .describe('Extension (selector_actions): how many nodes the selector must name (default 1, the strict "visible"); with selector only'),
+        .describe(
+          'Extension (selector_actions): how many nodes the selector must name (default 1, the strict "visible"); with selector only',
+        ),
       app: selectorFields.app,
       max_nodes: selectorFields.max_nodes,
     })
-    .refine((v) => v.text !== undefined || v.package !== undefined || v.activity !== undefined || v.idle || v.selector !== undefined, {
-      message: 'give at least one of text, package, activity, idle or selector',
+    .refine(
+      (v) =>
+        v.text !== undefined ||
+        v.package !== undefined ||
+        v.activity !== undefined ||
+        v.idle ||
+        v.selector !== undefined,
+      {
+        message: 'give at least one of text, package, activity, idle or selector',
+      },
+    )
+    .refine((v) => v.count === undefined || v.selector !== undefined, {
+      message: 'count needs a selector: the number of nodes it must name',
+      path: ['count'],
     })
-    .refine((v) => v.count === undefined || v.selector !== undefined, { message: 'count needs a selector: the number of nodes it must name', path: ['count'] })
-    .refine((v) => v.text === undefined || v.selector === undefined, { message: 'give text or selector, not both (text="…" is a selector step)' }),
+    .refine((v) => v.text === undefined || v.selector === undefined, {
+      message: 'give text or selector, not both (text="…" is a selector step)',
+    }),
   result: z.object({
     matched: z.boolean(),
     elapsed_ms: z.number().int(),
     snapshot_id: z.string().nullable(),
-    count: z.number().int().optional().describe('Extension (selector_actions): how many nodes the selector named in the last look'),
-    matches: z.array(UiNodeSchema).optional().describe('Extension (selector_actions): the nodes the selector named in the last look'),
+    count: z
+      .number()
+      .int()
+      .optional()
+      .describe('Extension (selector_actions): how many nodes the selector named in the last look'),
+    matches: z
+      .array(UiNodeSchema)
+      .optional()
+      .describe('Extension (selector_actions): the nodes the selector named in the last look'),
     observation: ObservationSchema.optional().describe('Extension (selector_actions): the last look'),
     log: z.array(z.string()).optional().describe('Extension (selector_actions): what each look saw'),
   }),
@@ -255,7 +334,9 @@ export const ui_find = defineTool({
     selector: z
       .string()
       .optional()
-      .describe('app.locator() syntax, resolved by the shared selector engine: text=Save (substring, case-insensitive), text="Save" (exact), desc=, id=, class=, role=button[name="Save"], has-text=, nth=, joined by >>'),
+      .describe(
+        'app.locator() syntax, resolved by the shared selector engine: text=Save (substring, case-insensitive), text="Save" (exact), desc=, id=, class=, role=button[name="Save"], has-text=, nth=, joined by >>',
+      ),
     text: z.string().optional().describe('Text equal to this (as text="…")'),
     desc: z.string().optional().describe('Content description equal to this (as desc="…")'),
     res_id: z.string().optional().describe('Resource id, full (pkg:id/save) or its entry name (save), as id='),

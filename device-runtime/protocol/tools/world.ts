@@ -20,7 +20,8 @@ const instanceRef = {
 
 /** Degrees within ±`limit`; the error names the value given (`91 is not a latitude: …`). */
 function degrees(what: string, limit: number) {
-  const error = (iss: { input?: unknown }) => `${String(iss.input)} is not a ${what}: a ${what} is between -${limit} and ${limit} degrees`;
+  const error = (iss: { input?: unknown }) =>
+    `${String(iss.input)} is not a ${what}: a ${what} is between -${limit} and ${limit} degrees`;
   return z.number().min(-limit, { error }).max(limit, { error });
 }
 
@@ -56,7 +57,10 @@ export const WorldStateSchema = z.object({
   locale: z.string().describe('BCP 47, e.g. en-US'),
   timezone: z.string().describe('IANA time zone, e.g. Europe/Berlin'),
   color_scheme: ColorSchemeSchema,
-  biometrics: z.object({ enrolled: z.boolean(), next: z.array(BiometricOutcomeSchema).describe('Outcomes queued for the next authentications') }),
+  biometrics: z.object({
+    enrolled: z.boolean(),
+    next: z.array(BiometricOutcomeSchema).describe('Outcomes queued for the next authentications'),
+  }),
   camera: CameraImageSchema.nullable().describe('The image the next capture returns; null: the default picture'),
 });
 export type WorldState = z.infer<typeof WorldStateSchema>;
@@ -67,14 +71,15 @@ export const NotificationSchema = z.object({
   text: z.string(),
   channel: z.string().describe('The notification channel id, e.g. messages'),
   actions: z.array(z.object({ id: z.string(), title: z.string() })),
-  posted_at: z.number().int().describe('The instance\'s wall time when posted, epoch ms'),
+  posted_at: z.number().int().describe("The instance's wall time when posted, epoch ms"),
 });
 export type Notification = z.infer<typeof NotificationSchema>;
 
 export const world_get = defineTool({
   name: 'world_get',
   title: 'Read the world of {package}',
-  description: 'What the world tools have set on an instance: location, clock, locale, time zone, colour scheme, biometrics, camera.',
+  description:
+    'What the world tools have set on an instance: location, clock, locale, time zone, colour scheme, biometrics, camera.',
   extension: true,
   group: 'world',
   input: z.object(instanceRef),
@@ -84,7 +89,7 @@ export const world_get = defineTool({
 export const world_location_set = defineTool({
   name: 'world_location_set',
   title: 'Set location {location}',
-  description: 'Set the location the instance\'s location services report, or null for none.',
+  description: "Set the location the instance's location services report, or null for none.",
   mutating: true,
   extension: true,
   group: 'world',
@@ -96,7 +101,7 @@ export const world_clock_set = defineTool({
   name: 'world_clock_set',
   title: 'Set clock {time} {advance_ms} {running}',
   description:
-    'Set the instance\'s wall clock: `time` jumps to a wall time (alarms that fall due fire, timers do not); `advance_ms` moves it forward, and the app\'s timers and alarms that fall due on the way fire, in order; `running` starts or stops it.',
+    "Set the instance's wall clock: `time` jumps to a wall time (alarms that fall due fire, timers do not); `advance_ms` moves it forward, and the app's timers and alarms that fall due on the way fire, in order; `running` starts or stops it.",
   mutating: true,
   extension: true,
   group: 'world',
@@ -104,23 +109,39 @@ export const world_clock_set = defineTool({
     .object({
       ...instanceRef,
       time: z.number().int().min(0).optional().describe('Wall time to jump to, epoch ms'),
-      advance_ms: z.number().int().min(0).max(366 * 24 * 3_600_000).optional().describe('Move forward by this much, firing what falls due'),
+      advance_ms: z
+        .number()
+        .int()
+        .min(0)
+        .max(366 * 24 * 3_600_000)
+        .optional()
+        .describe('Move forward by this much, firing what falls due'),
       running: z.boolean().optional().describe('Whether the time flows (default: as it was)'),
     })
-    .refine((v) => v.time !== undefined || v.advance_ms !== undefined || v.running !== undefined, { message: 'give time, advance_ms or running' }),
+    .refine((v) => v.time !== undefined || v.advance_ms !== undefined || v.running !== undefined, {
+      message: 'give time, advance_ms or running',
+    }),
   result: WorldClockSchema.extend({ fired: z.number().int().describe('Timers and alarms that fired') }),
 });
 
 export const world_locale_set = defineTool({
   name: 'world_locale_set',
   title: 'Set locale {locale} {timezone} {color_scheme}',
-  description: 'Set the instance\'s locale (BCP 47), time zone (IANA) and colour scheme (light or dark); what is left out stays.',
+  description:
+    "Set the instance's locale (BCP 47), time zone (IANA) and colour scheme (light or dark); what is left out stays.",
   mutating: true,
   extension: true,
   group: 'world',
   input: z
-    .object({ ...instanceRef, locale: z.string().min(1).max(64).optional(), timezone: z.string().min(1).max(64).optional(), color_scheme: ColorSchemeSchema.optional() })
-    .refine((v) => v.locale !== undefined || v.timezone !== undefined || v.color_scheme !== undefined, { message: 'give locale, timezone or color_scheme' }),
+    .object({
+      ...instanceRef,
+      locale: z.string().min(1).max(64).optional(),
+      timezone: z.string().min(1).max(64).optional(),
+      color_scheme: ColorSchemeSchema.optional(),
+    })
+    .refine((v) => v.locale !== undefined || v.timezone !== undefined || v.color_scheme !== undefined, {
+      message: 'give locale, timezone or color_scheme',
+    }),
   result: z.object({ locale: z.string(), timezone: z.string(), color_scheme: ColorSchemeSchema }),
 });
 
@@ -137,11 +158,16 @@ export const world_notifications_list = defineTool({
 export const world_notification_tap = defineTool({
   name: 'world_notification_tap',
   title: 'Tap notification {notification_id} {action}',
-  description: 'Tap a posted notification (or one of its actions): its intent runs and the notification goes, as with autoCancel.',
+  description:
+    'Tap a posted notification (or one of its actions): its intent runs and the notification goes, as with autoCancel.',
   mutating: true,
   extension: true,
   group: 'world',
-  input: z.object({ ...instanceRef, notification_id: z.string().min(1), action: z.string().min(1).optional().describe('An action id; absent: the notification itself') }),
+  input: z.object({
+    ...instanceRef,
+    notification_id: z.string().min(1),
+    action: z.string().min(1).optional().describe('An action id; absent: the notification itself'),
+  }),
   result: z.object({ activity: z.string().nullable().describe('The activity the tap brought to the front, if any') }),
 });
 
@@ -159,11 +185,17 @@ export const world_notification_dismiss = defineTool({
 export const world_push = defineTool({
   name: 'world_push',
   title: 'Push {data}',
-  description: 'Deliver a push message to the instance as its messaging service (FCM) would: the data payload, to the app\'s handler.',
+  description:
+    "Deliver a push message to the instance as its messaging service (FCM) would: the data payload, to the app's handler.",
   mutating: true,
   extension: true,
   group: 'world',
-  input: z.object({ ...instanceRef, data: z.record(z.string(), z.string()).refine((d) => JSON.stringify(d).length <= 4096, { message: 'a push payload is at most 4096 bytes' }) }),
+  input: z.object({
+    ...instanceRef,
+    data: z
+      .record(z.string(), z.string())
+      .refine((d) => JSON.stringify(d).length <= 4096, { message: 'a push payload is at most 4096 bytes' }),
+  }),
   result: z.object({ handled: z.boolean().describe('false: the app has no push handler') }),
 });
 
@@ -184,7 +216,8 @@ export const world_biometrics_set = defineTool({
 export const world_camera_set = defineTool({
   name: 'world_camera_set',
   title: 'Set camera image',
-  description: 'The picture the instance\'s next captures return: a PNG or JPEG (base64), or null for the default picture.',
+  description:
+    "The picture the instance's next captures return: a PNG or JPEG (base64), or null for the default picture.",
   mutating: true,
   extension: true,
   group: 'world',

@@ -43,9 +43,14 @@ export class Adb {
   static find(api: string, env: NodeJS.ProcessEnv = process.env): Adb {
     const bin = findSdkTool('adb', env);
     if (!bin) {
-      throw new ProviderError(api, 'ADB_NOT_FOUND', 'adb was not found in $ANDROID_HOME/platform-tools, $ANDROID_SDK_ROOT/platform-tools or on PATH', {
-        hint: 'Install the Android SDK platform-tools (Debian: `apt-get install adb`) and set ANDROID_HOME, or put adb on PATH. `npx nestwright doctor` checks the whole setup.',
-      });
+      throw new ProviderError(
+        api,
+        'ADB_NOT_FOUND',
+        'adb was not found in $ANDROID_HOME/platform-tools, $ANDROID_SDK_ROOT/platform-tools or on PATH',
+        {
+          hint: 'Install the Android SDK platform-tools (Debian: `apt-get install adb`) and set ANDROID_HOME, or put adb on PATH. `npx nestwright doctor` checks the whole setup.',
+        },
+      );
     }
     return new Adb(bin, api);
   }
@@ -56,7 +61,15 @@ export class Adb {
     const command = `adb ${shellQuote(argv)}`;
     const timeout = Math.max(opts.timeoutMs ?? 10_000, Number(process.env.NESTWRIGHT_ADB_TIMEOUT_MS) || 0);
     const t0 = performance.now();
-    const r = await this.deviceClock.track(execa(this.bin, argv, { timeout, reject: false, stdin: 'ignore', stripFinalNewline: false, maxBuffer: 64 * 1024 * 1024 }));
+    const r = await this.deviceClock.track(
+      execa(this.bin, argv, {
+        timeout,
+        reject: false,
+        stdin: 'ignore',
+        stripFinalNewline: false,
+        maxBuffer: 64 * 1024 * 1024,
+      }),
+    );
     const ms = performance.now() - t0;
     this.spentMs += ms;
     const stderr = typeof r.stderr === 'string' ? r.stderr : '';
@@ -69,7 +82,10 @@ export class Adb {
     }
     const spawnCode = (r.cause as { code?: string } | undefined)?.code;
     if (spawnCode === 'ENOENT' || spawnCode === 'EACCES') {
-      throw new ProviderError(this.api, 'ADB_NOT_FOUND', `cannot run ${this.bin} (${spawnCode})`, { command, hint: 'Reinstall platform-tools or fix ANDROID_HOME / PATH.' });
+      throw new ProviderError(this.api, 'ADB_NOT_FOUND', `cannot run ${this.bin} (${spawnCode})`, {
+        command,
+        hint: 'Reinstall platform-tools or fix ANDROID_HOME / PATH.',
+      });
     }
     const exitCode = r.exitCode ?? -1;
     if (exitCode !== 0 && !(opts.okExitCodes ?? []).includes(exitCode)) {

@@ -32,20 +32,28 @@ export async function waitForBoot(
   };
   for (;;) {
     const dead = opts.alive?.();
-    if (dead) throw new ProviderError(adb.api, 'EMULATOR_EXITED', `${serial} went away while booting: ${dead}`, { serial });
+    if (dead)
+      throw new ProviderError(adb.api, 'EMULATOR_EXITED', `${serial} went away while booting: ${dead}`, { serial });
     const d = (await listDevices(adb)).find((x) => x.serial === serial);
     let stage: BootProgress['stage'] = !d ? 'waiting for adb' : d.state === 'device' ? 'booting' : 'offline';
     if (stage === 'booting') {
-      const r = await adb.shell(serial, ['getprop', 'sys.boot_completed'], { timeoutMs: 5_000, okExitCodes: [1] }).catch(() => null);
+      const r = await adb
+        .shell(serial, ['getprop', 'sys.boot_completed'], { timeoutMs: 5_000, okExitCodes: [1] })
+        .catch(() => null);
       if (r?.stdout.trim() === '1') stage = 'booted';
     }
     report(stage);
     if (stage === 'booted') return;
     if (Date.now() - t0 > opts.timeoutMs) {
-      throw new ProviderError(adb.api, 'BOOT_TIMEOUT', `${serial} did not finish booting within ${Math.round(opts.timeoutMs / 1000)} s (last stage: ${stage})`, {
-        hint: 'Emulators without KVM boot very slowly: check /dev/kvm (`npx nestwright doctor`), use a snapshot, or raise bootTimeout.',
-        serial,
-      });
+      throw new ProviderError(
+        adb.api,
+        'BOOT_TIMEOUT',
+        `${serial} did not finish booting within ${Math.round(opts.timeoutMs / 1000)} s (last stage: ${stage})`,
+        {
+          hint: 'Emulators without KVM boot very slowly: check /dev/kvm (`npx nestwright doctor`), use a snapshot, or raise bootTimeout.',
+          serial,
+        },
+      );
     }
     await new Promise((r) => setTimeout(r, interval));
   }

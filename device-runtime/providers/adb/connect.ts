@@ -9,7 +9,13 @@ import { forwardPort, removeForward } from './forward.js';
 import { DeviceMonitor } from './monitor.js';
 import { GuardedTransport } from './guarded-transport.js';
 import type { AdbDeviceOptions } from './options.js';
-import { ensureRuntimeInstalled, obtainToken, RUNTIME_DEFAULTS, runtimeAnswers, startRuntimeService } from './runtime.js';
+import {
+  ensureRuntimeInstalled,
+  obtainToken,
+  RUNTIME_DEFAULTS,
+  runtimeAnswers,
+  startRuntimeService,
+} from './runtime.js';
 import { selectDevice } from './select.js';
 
 export interface AdbConnection {
@@ -37,7 +43,10 @@ export interface AdbConnectContext {
  * the token, connect the MCP client, and watch the device (`adb track-devices`) so that losing it
  * fails calls at once with DEVICE_DISCONNECTED. `close()` removes the forward; so does process exit.
  */
-export async function connectAdb(opts: Omit<AdbDeviceOptions, 'provider'>, ctx: AdbConnectContext = {}): Promise<AdbConnection> {
+export async function connectAdb(
+  opts: Omit<AdbDeviceOptions, 'provider'>,
+  ctx: AdbConnectContext = {},
+): Promise<AdbConnection> {
   const t0 = performance.now();
   const api = ctx.api ?? 'connectDevice(adb)';
   const adb = Adb.find(api);
@@ -74,7 +83,10 @@ export async function connectAdb(opts: Omit<AdbDeviceOptions, 'provider'>, ctx: 
     }
 
     const url = `http://127.0.0.1:${local}/mcp`;
-    const tokenP = obtainToken(adb, serial, rt, opts.token).then((t) => ({ t }), (e: unknown) => ({ e }));
+    const tokenP = obtainToken(adb, serial, rt, opts.token).then(
+      (t) => ({ t }),
+      (e: unknown) => ({ e }),
+    );
     if (!(await onDevice(runtimeAnswers(url)))) {
       ctx.onProgress?.(`${serial}: starting the NestSpace runtime service`);
       await startRuntimeService(adb, serial, rt);
@@ -82,17 +94,26 @@ export async function connectAdb(opts: Omit<AdbDeviceOptions, 'provider'>, ctx: 
       const until = Date.now() + limit;
       while (!(await onDevice(runtimeAnswers(url)))) {
         if (Date.now() > until) {
-          throw new ProviderError(api, 'RUNTIME_NOT_RUNNING', `the NestSpace runtime on ${serial} does not answer on its port ${devicePort} ${Math.round(limit / 1000)} s after its service was started`, {
-            hint: 'Open the NestSpace app on the device and check its MCP switch; `adb logcat` shows why the service stopped.',
-            serial,
-          });
+          throw new ProviderError(
+            api,
+            'RUNTIME_NOT_RUNNING',
+            `the NestSpace runtime on ${serial} does not answer on its port ${devicePort} ${Math.round(limit / 1000)} s after its service was started`,
+            {
+              hint: 'Open the NestSpace app on the device and check its MCP switch; `adb logcat` shows why the service stopped.',
+              serial,
+            },
+          );
         }
         await new Promise((r) => setTimeout(r, 200));
       }
     }
     let tok = await tokenP;
     // A runtime that was just started writes its token on first launch: read it again.
-    if ('e' in tok) tok = await obtainToken(adb, serial, rt, opts.token).then((t) => ({ t }), (e: unknown) => ({ e }));
+    if ('e' in tok)
+      tok = await obtainToken(adb, serial, rt, opts.token).then(
+        (t) => ({ t }),
+        (e: unknown) => ({ e }),
+      );
     if ('e' in tok) throw tok.e;
     const token = tok.t;
 
@@ -142,10 +163,20 @@ async function connectMcp(api: string, url: string, token: string, serial: strin
   {
     const e = last as Error;
     const unauthorized = refused(e);
-    throw new DeviceError(api, toolError(unauthorized ? 'UNAUTHORIZED' : 'DEVICE_DISCONNECTED', `the runtime on ${serial} (forwarded to ${url}) ${unauthorized ? 'refused the token' : `did not complete the MCP handshake: ${(e as Error).message}`}`, {
-      hint: unauthorized ? 'The token (use.deviceOptions.token, NESTSPACE_TOKEN or the one read from the device) is not this runtime\'s; unset the first two to read it from the device.' : 'Check the runtime on the device (`npx nestwright devices`).',
-      retryable: false,
-    }), { cause: e });
+    throw new DeviceError(
+      api,
+      toolError(
+        unauthorized ? 'UNAUTHORIZED' : 'DEVICE_DISCONNECTED',
+        `the runtime on ${serial} (forwarded to ${url}) ${unauthorized ? 'refused the token' : `did not complete the MCP handshake: ${(e as Error).message}`}`,
+        {
+          hint: unauthorized
+            ? "The token (use.deviceOptions.token, NESTSPACE_TOKEN or the one read from the device) is not this runtime's; unset the first two to read it from the device."
+            : 'Check the runtime on the device (`npx nestwright devices`).',
+          retryable: false,
+        },
+      ),
+      { cause: e },
+    );
   }
 }
 

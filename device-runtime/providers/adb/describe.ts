@@ -21,13 +21,28 @@ export interface DeviceRow {
  * Every device adb lists, with model, API level, ABI and the NestSpace runtime's version and
  * state — three adb calls per online device (getprop, dumpsys package, pidof), all in parallel.
  */
-export async function describeDevices(adb: Adb, opts: { runtimePackage?: string; timeoutMs?: number } = {}, listed?: AdbDevice[]): Promise<DeviceRow[]> {
+export async function describeDevices(
+  adb: Adb,
+  opts: { runtimePackage?: string; timeoutMs?: number } = {},
+  listed?: AdbDevice[],
+): Promise<DeviceRow[]> {
   const pkg = opts.runtimePackage ?? RUNTIME_DEFAULTS.package;
   const timeoutMs = opts.timeoutMs ?? 5_000;
   const devices = listed ?? (await listDevices(adb));
   return Promise.all(
     devices.map(async (d): Promise<DeviceRow> => {
-      const row: DeviceRow = { serial: d.serial, state: d.state, model: d.model?.replace(/_/g, ' ') ?? null, api: null, abi: null, emulator: d.serial.startsWith('emulator-'), avd: null, booted: null, runtime: null, problem: null };
+      const row: DeviceRow = {
+        serial: d.serial,
+        state: d.state,
+        model: d.model?.replace(/_/g, ' ') ?? null,
+        api: null,
+        abi: null,
+        emulator: d.serial.startsWith('emulator-'),
+        avd: null,
+        booted: null,
+        runtime: null,
+        problem: null,
+      };
       if (d.state !== 'device') return row;
       const [props, version, pid] = await Promise.allSettled([
         deviceProps(adb, d.serial, timeoutMs),
@@ -35,7 +50,14 @@ export async function describeDevices(adb: Adb, opts: { runtimePackage?: string;
         adb.shell(d.serial, ['pidof', pkg], { timeoutMs, okExitCodes: [1] }),
       ]);
       if (props.status === 'fulfilled') {
-        Object.assign(row, { model: props.value.model ?? row.model, api: props.value.api, abi: props.value.abi, emulator: props.value.emulator || row.emulator, avd: props.value.avd, booted: props.value.bootCompleted });
+        Object.assign(row, {
+          model: props.value.model ?? row.model,
+          api: props.value.api,
+          abi: props.value.abi,
+          emulator: props.value.emulator || row.emulator,
+          avd: props.value.avd,
+          booted: props.value.bootCompleted,
+        });
       } else {
         row.problem = (props.reason as Error).message.split('\n')[0]!;
       }

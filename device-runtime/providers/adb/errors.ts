@@ -62,7 +62,8 @@ export class ProviderError extends Error {
   ) {
     const { hint, command, stderr, exitCode, cause, ...rest } = details;
     const lines = [`${api}: ${code}: ${message}`];
-    if (command) lines.push(`  command: ${command}${exitCode !== undefined && exitCode !== null ? ` (exit ${exitCode})` : ''}`);
+    if (command)
+      lines.push(`  command: ${command}${exitCode !== undefined && exitCode !== null ? ` (exit ${exitCode})` : ''}`);
     if (stderr?.trim()) lines.push(`  stderr: ${stderr.trim().split('\n').join('\n          ')}`);
     if (hint) lines.push(`  hint: ${hint}`);
     super(lines.join('\n'), cause !== undefined ? { cause } : undefined);

@@ -9,7 +9,11 @@ let hooked = false;
 function removeAllSync(): void {
   for (const [port, f] of live) {
     try {
-      execaSync(f.bin, ['-s', f.serial, 'forward', '--remove', `tcp:${port}`], { timeout: 2_000, reject: false, stdin: 'ignore' });
+      execaSync(f.bin, ['-s', f.serial, 'forward', '--remove', `tcp:${port}`], {
+        timeout: 2_000,
+        reject: false,
+        stdin: 'ignore',
+      });
     } catch {
       // best effort while exiting
     }

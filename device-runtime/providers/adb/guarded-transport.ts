@@ -31,11 +31,14 @@ export class GuardedTransport implements ToolTransport {
   }
 
   private error(tool: string, reason: string): DeviceError {
-    return new DeviceError(tool, toolError('DEVICE_DISCONNECTED', `device ${this.serial} went away: ${reason}`, {
-      hint: 'Check the device or emulator (`adb devices -l`); tests on other devices go on.',
-      retryable: false,
-      details: { serial: this.serial },
-    }));
+    return new DeviceError(
+      tool,
+      toolError('DEVICE_DISCONNECTED', `device ${this.serial} went away: ${reason}`, {
+        hint: 'Check the device or emulator (`adb devices -l`); tests on other devices go on.',
+        retryable: false,
+        details: { serial: this.serial },
+      }),
+    );
   }
 
   async callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallResult> {

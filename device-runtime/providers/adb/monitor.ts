@@ -19,7 +19,12 @@ export class DeviceMonitor {
 
   /** Resolves once adb has sent the first list (the device is in it). */
   start(): Promise<void> {
-    const child = execa(this.adb.bin, ['track-devices'], { buffer: false, stdin: 'ignore', stderr: 'ignore', reject: false });
+    const child = execa(this.adb.bin, ['track-devices'], {
+      buffer: false,
+      stdin: 'ignore',
+      stderr: 'ignore',
+      reject: false,
+    });
     this.child = child;
     let buf = '';
     let first: () => void;
@@ -43,7 +48,8 @@ export class DeviceMonitor {
     });
     void child.then(() => {
       first();
-      if (!this.stopped) this.lose('adb track-devices ended (the adb server stopped or restarted; its forwards are gone)');
+      if (!this.stopped)
+        this.lose('adb track-devices ended (the adb server stopped or restarted; its forwards are gone)');
     });
     // Once the first list is in, the watcher must not keep a worker alive on its own.
     return ready.then(() => {

@@ -3,11 +3,28 @@ import { z } from 'zod';
 /** The NestSpace runtime on the device: how to install, start and authenticate to it. */
 export const RuntimeOptionsSchema = z
   .object({
-    apk: z.string().min(1).optional().describe('Install this runtime APK when the device lacks it or has another version'),
+    apk: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Install this runtime APK when the device lacks it or has another version'),
     package: z.string().min(1).optional().describe('Application id of the runtime (default com.coke.nestspace)'),
-    service: z.string().min(1).optional().describe('Its MCP foreground service (default .service.McpForegroundService)'),
-    tokenPath: z.string().min(1).optional().describe('Token file in the app\'s private dir, read with run-as (default files/mcp_token)'),
-    startTimeoutMs: z.number().int().positive().optional().describe('How long the service may take to answer after it is started'),
+    service: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Its MCP foreground service (default .service.McpForegroundService)'),
+    tokenPath: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Token file in the app's private dir, read with run-as (default files/mcp_token)"),
+    startTimeoutMs: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe('How long the service may take to answer after it is started'),
   })
   .strict();
 

@@ -47,24 +47,39 @@ export async function ensureRuntimeInstalled(adb: Adb, serial: string, rt: Runti
   const installed = await runtimeVersion(adb, serial, pkg);
   if (!rt.apk) {
     if (installed) return installed;
-    throw new ProviderError(adb.api, 'RUNTIME_NOT_INSTALLED', `the NestSpace runtime (${pkg}) is not installed on ${serial}`, {
-      hint: "Give its APK as use.deviceOptions.runtime.apk (nestwright installs it), or install it yourself: `adb -s SERIAL install -r -g nestspace.apk`.",
-      serial,
-    });
+    throw new ProviderError(
+      adb.api,
+      'RUNTIME_NOT_INSTALLED',
+      `the NestSpace runtime (${pkg}) is not installed on ${serial}`,
+      {
+        hint: 'Give its APK as use.deviceOptions.runtime.apk (nestwright installs it), or install it yourself: `adb -s SERIAL install -r -g nestspace.apk`.',
+        serial,
+      },
+    );
   }
   let info;
   try {
     info = await inspectApk(rt.apk);
   } catch (e) {
-    throw new ProviderError(adb.api, 'RUNTIME_APK_INVALID', `runtime.apk ${rt.apk} cannot be read: ${(e as Error).message.split('\n')[0]}`, {
-      hint: 'Point use.deviceOptions.runtime.apk at the NestSpace runtime APK file.',
-      cause: e,
-    });
+    throw new ProviderError(
+      adb.api,
+      'RUNTIME_APK_INVALID',
+      `runtime.apk ${rt.apk} cannot be read: ${(e as Error).message.split('\n')[0]}`,
+      {
+        hint: 'Point use.deviceOptions.runtime.apk at the NestSpace runtime APK file.',
+        cause: e,
+      },
+    );
   }
   if (info.package !== pkg) {
-    throw new ProviderError(adb.api, 'RUNTIME_APK_INVALID', `runtime.apk ${rt.apk} is ${info.package}, not the runtime package ${pkg}`, {
-      hint: `Use the NestSpace runtime APK, or set use.deviceOptions.runtime.package to '${info.package}' if that build uses another application id.`,
-    });
+    throw new ProviderError(
+      adb.api,
+      'RUNTIME_APK_INVALID',
+      `runtime.apk ${rt.apk} is ${info.package}, not the runtime package ${pkg}`,
+      {
+        hint: `Use the NestSpace runtime APK, or set use.deviceOptions.runtime.package to '${info.package}' if that build uses another application id.`,
+      },
+    );
   }
   if (installed && installed.versionCode === info.versionCode) return installed;
   try {
@@ -75,7 +90,7 @@ export async function ensureRuntimeInstalled(adb: Adb, serial: string, rt: Runti
       command: pe.command ?? undefined,
       stderr: pe.stderr ?? undefined,
       exitCode: pe.exitCode,
-      hint: 'Read the Failure [...] reason above: INSTALL_FAILED_UPDATE_INCOMPATIBLE needs `adb uninstall` of the old build first; NO_MATCHING_ABIS an APK for the device\'s ABI.',
+      hint: "Read the Failure [...] reason above: INSTALL_FAILED_UPDATE_INCOMPATIBLE needs `adb uninstall` of the old build first; NO_MATCHING_ABIS an APK for the device's ABI.",
       cause: e,
     });
   }
@@ -91,7 +106,7 @@ export async function startRuntimeService(adb: Adb, serial: string, rt: RuntimeO
     throw new ProviderError(adb.api, 'RUNTIME_NOT_RUNNING', `cannot start ${component} on ${serial}`, {
       command: `adb -s ${serial} shell am start-foreground-service -n ${component}`,
       stderr: r.stderr || r.stdout,
-      hint: 'Check use.deviceOptions.runtime.service (the component of NestSpace\'s MCP foreground service) against the installed build.',
+      hint: "Check use.deviceOptions.runtime.service (the component of NestSpace's MCP foreground service) against the installed build.",
     });
   }
 }
@@ -103,7 +118,12 @@ export async function startRuntimeService(adb: Adb, serial: string, rt: RuntimeO
  */
 export async function runtimeAnswers(url: string, timeoutMs = 2_000): Promise<boolean> {
   try {
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', signal: AbortSignal.timeout(timeoutMs) });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     await res.body?.cancel();
     return true;
   } catch {
@@ -112,7 +132,12 @@ export async function runtimeAnswers(url: string, timeoutMs = 2_000): Promise<bo
 }
 
 /** The token: the option, else NESTSPACE_TOKEN, else read from the device (never printed). */
-export async function obtainToken(adb: Adb, serial: string, rt: RuntimeOptions, given: string | undefined): Promise<string> {
+export async function obtainToken(
+  adb: Adb,
+  serial: string,
+  rt: RuntimeOptions,
+  given: string | undefined,
+): Promise<string> {
   if (given) return given;
   if (process.env.NESTSPACE_TOKEN) return process.env.NESTSPACE_TOKEN;
   const pkg = rt.package ?? RUNTIME_DEFAULTS.package;
@@ -130,9 +155,14 @@ export async function obtainToken(adb: Adb, serial: string, rt: RuntimeOptions, 
     });
   }
   if (out.length < 16) {
-    throw new ProviderError(adb.api, 'TOKEN_UNAVAILABLE', `the token file ${path} of ${pkg} on ${serial} is empty or too short`, {
-      hint: 'Start the runtime once so it writes its token, or set NESTSPACE_TOKEN.',
-    });
+    throw new ProviderError(
+      adb.api,
+      'TOKEN_UNAVAILABLE',
+      `the token file ${path} of ${pkg} on ${serial} is empty or too short`,
+      {
+        hint: 'Start the runtime once so it writes its token, or set NESTSPACE_TOKEN.',
+      },
+    );
   }
   return out;
 }

@@ -44,11 +44,25 @@ let counter = 0;
 
 export function newSpace(name: string | undefined): AppiumSpace {
   const id = `appium_${++counter}_${Date.now().toString(36)}`;
-  return { id, name: name ?? id, createdAt: Date.now(), apks: new Map(), instances: new Map(), current: null, shared: null, nestspace: null };
+  return {
+    id,
+    name: name ?? id,
+    createdAt: Date.now(),
+    apks: new Map(),
+    instances: new Map(),
+    current: null,
+    shared: null,
+    nestspace: null,
+  };
 }
 
 /** Capabilities of a new session for `pkg`: the user's, plus the app and the isolation's own. */
-export function sessionCaps(user: Record<string, unknown>, space: AppiumSpace, pkg: string, isolation: Isolation): Record<string, unknown> {
+export function sessionCaps(
+  user: Record<string, unknown>,
+  space: AppiumSpace,
+  pkg: string,
+  isolation: Isolation,
+): Record<string, unknown> {
   const caps: Record<string, unknown> = { platformName: 'Android', 'appium:newCommandTimeout': 600, ...user };
   const apk = space.apks.get(pkg);
   // A user's own appium:app (a URL a farm downloads) wins; otherwise the APK installed, or the package.
@@ -59,8 +73,7 @@ export function sessionCaps(user: Record<string, unknown>, space: AppiumSpace, p
   if (isolation === 'instance') {
     caps['nestspace:instance'] = 'new';
     if (space.nestspace) caps['nestspace:space'] = space.nestspace;
-  }
-  else caps['appium:noReset'] ??= true; // data is cleared per instance with mobile: clearApp instead
+  } else caps['appium:noReset'] ??= true; // data is cleared per instance with mobile: clearApp instead
   return caps;
 }
 
@@ -68,9 +81,11 @@ export function sessionCaps(user: Record<string, unknown>, space: AppiumSpace, p
 export function currentInstance(space: AppiumSpace, tool: string): Instance {
   const inst = space.current ? space.instances.get(space.current) : undefined;
   if (!inst) {
-    throw new ProviderError(toolError('INSTANCE_NOT_FOUND', `${tool}: no app is running in space ${space.id}`, {
-      hint: 'Launch an app first (space_launch); with the appium provider each instance is a WebDriver session.',
-    }));
+    throw new ProviderError(
+      toolError('INSTANCE_NOT_FOUND', `${tool}: no app is running in space ${space.id}`, {
+        hint: 'Launch an app first (space_launch); with the appium provider each instance is a WebDriver session.',
+      }),
+    );
   }
   return inst;
 }

@@ -1,8 +1,23 @@
 import { createHash } from 'node:crypto';
 import { inspectApk } from '../../apk/index.js';
 import type { CallResult, ToolTransport } from '../../client/index.js';
-import { getTool, PROTOCOL_VERSION, toolError, type Key, type ToolArgs, type ToolName, type ToolResult } from '../../protocol/index.js';
-import { currentInstance, newSpace, sessionCaps, type AppiumSpace, type Instance, type Isolation } from './appium-spaces.js';
+import {
+  getTool,
+  PROTOCOL_VERSION,
+  toolError,
+  type Key,
+  type ToolArgs,
+  type ToolName,
+  type ToolResult,
+} from '../../protocol/index.js';
+import {
+  currentInstance,
+  newSpace,
+  sessionCaps,
+  type AppiumSpace,
+  type Instance,
+  type Isolation,
+} from './appium-spaces.js';
 import { fromWebDriver, ProviderError } from './provider-error.js';
 import { readPageSource, type SourceObservation } from './source-observation.js';
 import { serverStatus, WebDriverSession } from './webdriver.js';
@@ -16,7 +31,17 @@ export interface AppiumProviderOptions {
 type Handler<N extends ToolName> = (args: ToolArgs<N>) => Promise<ToolResult<N>>;
 type Handlers = { [N in ToolName]?: Handler<N> };
 
-const KEYCODES: Record<Key, number> = { back: 4, home: 3, recents: 187, enter: 66, delete: 67, tab: 61, search: 84, menu: 82, notifications: 83 };
+const KEYCODES: Record<Key, number> = {
+  back: 4,
+  home: 3,
+  recents: 187,
+  enter: 66,
+  delete: 67,
+  tab: 61,
+  search: 84,
+  menu: 82,
+  notifications: 83,
+};
 const LEVELS = { ALL: 'V', FINEST: 'V', FINE: 'D', DEBUG: 'D', INFO: 'I', WARNING: 'W', SEVERE: 'E' } as const;
 
 /**
@@ -44,7 +69,12 @@ export class AppiumToolTransport implements ToolTransport {
   async callTool(name: string, args: Record<string, unknown>): Promise<CallResult> {
     const handler = (this.handlers as Record<string, ((a: unknown) => Promise<unknown>) | undefined>)[name];
     try {
-      if (!handler) throw new ProviderError(toolError('NOT_SUPPORTED', `${name} is not available through the appium provider`, { hint: 'Use the nestspace or sim provider for this tool.' }));
+      if (!handler)
+        throw new ProviderError(
+          toolError('NOT_SUPPORTED', `${name} is not available through the appium provider`, {
+            hint: 'Use the nestspace or sim provider for this tool.',
+          }),
+        );
       // The client validated the arguments; parsing again applies the schema's defaults.
       return { structuredContent: (await handler(getTool(name)!.input.parse(args))) as Record<string, unknown> };
     } catch (e) {
@@ -58,7 +88,12 @@ export class AppiumToolTransport implements ToolTransport {
 
   private space(id: string): AppiumSpace {
     const s = this.spaces.get(id);
-    if (!s) throw new ProviderError(toolError('SPACE_NOT_FOUND', `no space ${id} in this appium provider`, { hint: 'Create one with space_create.' }));
+    if (!s)
+      throw new ProviderError(
+        toolError('SPACE_NOT_FOUND', `no space ${id} in this appium provider`, {
+          hint: 'Create one with space_create.',
+        }),
+      );
     return s;
   }
 
@@ -75,7 +110,8 @@ export class AppiumToolTransport implements ToolTransport {
       const caps = sessionCaps(this.opts.capabilities, space, pkg, 'instance');
       if (activity) caps['appium:appActivity'] = activity;
       const session = await WebDriverSession.create(this.base, caps);
-      space.nestspace ??= typeof session.capabilities['nestspace:space'] === 'string' ? session.capabilities['nestspace:space'] : null;
+      space.nestspace ??=
+        typeof session.capabilities['nestspace:space'] === 'string' ? session.capabilities['nestspace:space'] : null;
       return { id: `s-${session.id.slice(0, 12)}`, pkg, session };
     }
     space.shared ??= await WebDriverSession.create(this.base, sessionCaps(this.opts.capabilities, space, pkg, 'reset'));
@@ -101,7 +137,14 @@ export class AppiumToolTransport implements ToolTransport {
     const xml = await inst.session.cmd<string>('GET', '/source');
     // UiAutomator2's source has no activity; the NestSpace driver's root carries it.
     const activity = /<hierarchy[^>]*\sactivity="/.test(xml.slice(0, 400)) ? null : await this.activity(inst.session);
-    const snap = readPageSource(xml, { snapshotId: `a_${++this.snapshotCount}`, spaceId, instance: inst.id, activity, detail, maxNodes });
+    const snap = readPageSource(xml, {
+      snapshotId: `a_${++this.snapshotCount}`,
+      spaceId,
+      instance: inst.id,
+      activity,
+      detail,
+      maxNodes,
+    });
     if (snap.obs.package !== inst.pkg) snap.obs.instance = null;
     this.snapshots.set(snap.obs.snapshot_id, snap);
     if (this.snapshots.size > 32) this.snapshots.delete(this.snapshots.keys().next().value!);
@@ -109,18 +152,35 @@ export class AppiumToolTransport implements ToolTransport {
   }
 
   /** The WebDriver element of a node of a snapshot, found with the node's native locator. */
-  private async element(tool: string, spaceId: string, nodeId: string, snapshotId: string | undefined): Promise<{ inst: Instance; el: string }> {
+  private async element(
+    tool: string,
+    spaceId: string,
+    nodeId: string,
+    snapshotId: string | undefined,
+  ): Promise<{ inst: Instance; el: string }> {
     const inst = currentInstance(this.space(spaceId), tool);
     const snap = snapshotId ? this.snapshots.get(snapshotId) : [...this.snapshots.values()].pop();
     const loc = snap?.locate(nodeId);
-    if (!loc) throw new ProviderError(toolError('SNAPSHOT_STALE', `${tool}: node ${nodeId} is not in a snapshot this provider still holds`, { hint: 'Observe again.' }));
+    if (!loc)
+      throw new ProviderError(
+        toolError('SNAPSHOT_STALE', `${tool}: node ${nodeId} is not in a snapshot this provider still holds`, {
+          hint: 'Observe again.',
+        }),
+      );
     return { inst, el: await inst.session.find(loc.using, loc.value) };
   }
 
-  private async point(tool: string, a: { space_id: string; node_id?: string; snapshot_id?: string; bounds?: number[]; point?: number[]; text?: string }): Promise<{ inst: Instance; el?: string; xy?: [number, number] }> {
+  private async point(
+    tool: string,
+    a: { space_id: string; node_id?: string; snapshot_id?: string; bounds?: number[]; point?: number[]; text?: string },
+  ): Promise<{ inst: Instance; el?: string; xy?: [number, number] }> {
     if (a.node_id) return this.element(tool, a.space_id, a.node_id, a.snapshot_id);
     const inst = currentInstance(this.space(a.space_id), tool);
-    if (a.text !== undefined) return { inst, el: await inst.session.find('-android uiautomator', `new UiSelector().text(${JSON.stringify(a.text)})`) };
+    if (a.text !== undefined)
+      return {
+        inst,
+        el: await inst.session.find('-android uiautomator', `new UiSelector().text(${JSON.stringify(a.text)})`),
+      };
     const b = a.bounds;
     return { inst, xy: a.point ? [a.point[0], a.point[1]] : [((b![0] + b![2]) / 2) | 0, ((b![1] + b![3]) / 2) | 0] };
   }
@@ -130,10 +190,25 @@ export class AppiumToolTransport implements ToolTransport {
       const status = await serverStatus(this.base);
       return {
         protocol_version: PROTOCOL_VERSION,
-        runtime: { name: `appium (${this.isolation} isolation)`, version: status.build?.version ?? 'unknown', kind: 'device' as const },
+        runtime: {
+          name: `appium (${this.isolation} isolation)`,
+          version: status.build?.version ?? 'unknown',
+          kind: 'device' as const,
+        },
         // What the device is, the server says per session; these are placeholders until then.
-        device: { model: `Appium server at ${this.base}`, sdk_int: 0, abis: [], page_size: 4096 as const, screen: { width: 0, height: 0, density: 0 } },
-        capabilities: { virtual_displays: this.isolation === 'instance', process_slots: 1, channels: ['accessibility' as const], shell_enabled: false },
+        device: {
+          model: `Appium server at ${this.base}`,
+          sdk_int: 0,
+          abis: [],
+          page_size: 4096 as const,
+          screen: { width: 0, height: 0, density: 0 },
+        },
+        capabilities: {
+          virtual_displays: this.isolation === 'instance',
+          process_slots: 1,
+          channels: ['accessibility' as const],
+          shell_enabled: false,
+        },
         extensions: ['instance', 'clear_data', 'runtime_info'],
         tools: Object.keys(this.handlers),
       };
@@ -141,10 +216,24 @@ export class AppiumToolTransport implements ToolTransport {
     space_create: async (a) => {
       const s = newSpace(a.name);
       this.spaces.set(s.id, s);
-      return { space_id: s.id, name: s.name, display_id: null, app_count: 0, foreground: null, created_at: s.createdAt };
+      return {
+        space_id: s.id,
+        name: s.name,
+        display_id: null,
+        app_count: 0,
+        foreground: null,
+        created_at: s.createdAt,
+      };
     },
     // A space exists only in this provider: it is this client's alone; the lease is local.
-    session_acquire: async (a) => ({ lease_id: `lease_${a.space_id}`, space_id: this.space(a.space_id).id, owner: a.caller, session_id: 'appium', mode: a.mode, expires_at: Date.now() + a.ttl_ms }),
+    session_acquire: async (a) => ({
+      lease_id: `lease_${a.space_id}`,
+      space_id: this.space(a.space_id).id,
+      owner: a.caller,
+      session_id: 'appium',
+      mode: a.mode,
+      expires_at: Date.now() + a.ttl_ms,
+    }),
     session_release: async () => ({ released: [] }),
     space_delete: async (a) => {
       await this.deleteSpace(this.space(a.space_id));
@@ -162,13 +251,27 @@ export class AppiumToolTransport implements ToolTransport {
         version_code: info.versionCode,
         version_name: info.versionName,
         outcome: 'installed' as const,
-        preflight: { installable: true, package: info.package, version_code: info.versionCode, checks: [{ code: 'INVALID_APK' as const, status: 'ok' as const, message: 'Read; the Appium server installs it when a session starts (appium:app).' }] },
+        preflight: {
+          installable: true,
+          package: info.package,
+          version_code: info.versionCode,
+          checks: [
+            {
+              code: 'INVALID_APK' as const,
+              status: 'ok' as const,
+              message: 'Read; the Appium server installs it when a session starts (appium:app).',
+            },
+          ],
+        },
       };
     },
     space_launch: async (a) => {
       const space = this.space(a.space_id);
       let inst = a.instance && a.instance !== 'new' ? space.instances.get(a.instance) : undefined;
-      if (a.instance && a.instance !== 'new' && !inst) throw new ProviderError(toolError('INSTANCE_NOT_FOUND', `space_launch: no instance ${a.instance} of ${a.package}`));
+      if (a.instance && a.instance !== 'new' && !inst)
+        throw new ProviderError(
+          toolError('INSTANCE_NOT_FOUND', `space_launch: no instance ${a.instance} of ${a.package}`),
+        );
       if (!inst && a.instance !== 'new') inst = [...space.instances.values()].find((i) => i.pkg === a.package);
       const cold = !inst;
       if (!inst) {
@@ -180,11 +283,22 @@ export class AppiumToolTransport implements ToolTransport {
         await inst.session.execute('mobile: activateApp', { appId: inst.pkg });
       }
       space.current = inst.id;
-      return { package: inst.pkg, instance: inst.id, activity: (await this.activity(inst.session)) ?? '', slot: 0, cold_start: cold, restarted_after_crash: false, crash_reason: null, evicted: null };
+      return {
+        package: inst.pkg,
+        instance: inst.id,
+        activity: (await this.activity(inst.session)) ?? '',
+        slot: 0,
+        cold_start: cold,
+        restarted_after_crash: false,
+        crash_reason: null,
+        evicted: null,
+      };
     },
     space_stop: async (a) => {
       const space = this.space(a.space_id);
-      const targets = [...space.instances.values()].filter((i) => i.pkg === a.package && (!a.instance || i.id === a.instance));
+      const targets = [...space.instances.values()].filter(
+        (i) => i.pkg === a.package && (!a.instance || i.id === a.instance),
+      );
       for (const inst of targets) {
         if (this.isolation === 'instance' && a.remove_instance) {
           await inst.session.delete().catch(() => {});
@@ -203,23 +317,49 @@ export class AppiumToolTransport implements ToolTransport {
       const byPkg = new Map<string, Instance[]>();
       for (const i of space.instances.values()) byPkg.set(i.pkg, [...(byPkg.get(i.pkg) ?? []), i]);
       const states = ['stopped', 'stopped', 'stopped', 'background', 'foreground'] as const;
-      const apps = await Promise.all([...byPkg].map(async ([pkg, list]) => ({
-        package: pkg, label: pkg, version_code: 0, version_name: null, system: false,
-        instances: await Promise.all(list.map(async (i) => ({ instance: i.id, state: states[await i.session.execute<number>('mobile: queryAppState', { appId: pkg })] ?? 'stopped', slot: null, activity: null }))),
-      })));
+      const apps = await Promise.all(
+        [...byPkg].map(async ([pkg, list]) => ({
+          package: pkg,
+          label: pkg,
+          version_code: 0,
+          version_name: null,
+          system: false,
+          instances: await Promise.all(
+            list.map(async (i) => ({
+              instance: i.id,
+              state: states[await i.session.execute<number>('mobile: queryAppState', { appId: pkg })] ?? 'stopped',
+              slot: null,
+              activity: null,
+            })),
+          ),
+        })),
+      );
       return { apps };
     },
     ui_observe: async (a) => (await this.observe(a.space_id, a.detail, a.max_nodes)).obs,
     ui_tap: async (a) => {
       const t = await this.point('ui_tap', a);
       if (t.el) await t.inst.session.cmd('POST', `/element/${t.el}/click`);
-      else await t.inst.session.pointer([{ type: 'pointerMove', duration: 0, x: t.xy![0], y: t.xy![1] }, { type: 'pointerDown', button: 0 }, { type: 'pause', duration: 50 }, { type: 'pointerUp', button: 0 }]);
+      else
+        await t.inst.session.pointer([
+          { type: 'pointerMove', duration: 0, x: t.xy![0], y: t.xy![1] },
+          { type: 'pointerDown', button: 0 },
+          { type: 'pause', duration: 50 },
+          { type: 'pointerUp', button: 0 },
+        ]);
       return { ok: true as const, method: t.el ? ('node' as const) : ('gesture' as const), node: null };
     },
     ui_long_press: async (a) => {
       const t = await this.point('ui_long_press', a);
-      const move = t.el ? { type: 'pointerMove', duration: 0, origin: { 'element-6066-11e4-a52e-4f735466cecf': t.el }, x: 0, y: 0 } : { type: 'pointerMove', duration: 0, x: t.xy![0], y: t.xy![1] };
-      await t.inst.session.pointer([move, { type: 'pointerDown', button: 0 }, { type: 'pause', duration: a.duration_ms }, { type: 'pointerUp', button: 0 }]);
+      const move = t.el
+        ? { type: 'pointerMove', duration: 0, origin: { 'element-6066-11e4-a52e-4f735466cecf': t.el }, x: 0, y: 0 }
+        : { type: 'pointerMove', duration: 0, x: t.xy![0], y: t.xy![1] };
+      await t.inst.session.pointer([
+        move,
+        { type: 'pointerDown', button: 0 },
+        { type: 'pause', duration: a.duration_ms },
+        { type: 'pointerUp', button: 0 },
+      ]);
       return { ok: true as const, method: 'gesture' as const, node: null };
     },
     ui_swipe: async (a) => {
@@ -245,7 +385,11 @@ export class AppiumToolTransport implements ToolTransport {
         target = { left: l, top: t, width: r - l, height: b - t };
       }
       // The NestSpace driver answers whether the list moved; UiAutomator2, whether it can move further.
-      const moved = await inst.session.execute<boolean>('mobile: scrollGesture', { ...target, direction: a.direction, percent: a.amount });
+      const moved = await inst.session.execute<boolean>('mobile: scrollGesture', {
+        ...target,
+        direction: a.direction,
+        percent: a.amount,
+      });
       return { ok: true as const, moved: !!moved };
     },
     ui_set_text: async (a) => {
@@ -266,24 +410,60 @@ export class AppiumToolTransport implements ToolTransport {
       const inst = currentInstance(this.space(a.space_id), 'ui_screenshot');
       const data = await inst.session.cmd<string>('GET', '/screenshot');
       const png = Buffer.from(data, 'base64');
-      return { mime: 'image/png' as const, data, width: png.readUInt32BE(16), height: png.readUInt32BE(20), sha256: createHash('sha256').update(png).digest('hex'), snapshot_id: null };
+      return {
+        mime: 'image/png' as const,
+        data,
+        width: png.readUInt32BE(16),
+        height: png.readUInt32BE(20),
+        sha256: createHash('sha256').update(png).digest('hex'),
+        snapshot_id: null,
+      };
     },
     sys_logcat: async (a) => {
       const inst = currentInstance(this.space(a.space_id), 'sys_logcat');
-      const entries = await inst.session.cmd<Array<{ timestamp: number; level: string; message: string }>>('POST', '/se/log', { type: 'logcat' });
+      const entries = await inst.session.cmd<Array<{ timestamp: number; level: string; message: string }>>(
+        'POST',
+        '/se/log',
+        { type: 'logcat' },
+      );
       const lines = entries.slice(-a.max_lines).map((e) => {
         // "L/tag(pid): message" (NestSpace driver) or threadtime "… pid tid L tag: message" (UiAutomator2).
-        const m = /^([VDIWEF])\/([^(]*)\((\d+)\): ([\s\S]*)$/.exec(e.message) ?? /\s(\d+)\s+\d+\s([VDIWEF])\s([^:]*):\s([\s\S]*)$/.exec(e.message);
-        const [level, tag, pid, message] = m ? (m[1].length === 1 ? [m[1], m[2], m[3], m[4]] : [m[2], m[3], m[1], m[4]]) : [LEVELS[e.level as keyof typeof LEVELS] ?? 'I', '', '0', e.message];
-        return { ts: e.timestamp, level: level as 'V' | 'D' | 'I' | 'W' | 'E' | 'F', tag: tag.trim(), pid: Number(pid), package: inst.pkg, instance: inst.id, message };
+        const m =
+          /^([VDIWEF])\/([^(]*)\((\d+)\): ([\s\S]*)$/.exec(e.message) ??
+          /\s(\d+)\s+\d+\s([VDIWEF])\s([^:]*):\s([\s\S]*)$/.exec(e.message);
+        const [level, tag, pid, message] = m
+          ? m[1].length === 1
+            ? [m[1], m[2], m[3], m[4]]
+            : [m[2], m[3], m[1], m[4]]
+          : [LEVELS[e.level as keyof typeof LEVELS] ?? 'I', '', '0', e.message];
+        return {
+          ts: e.timestamp,
+          level: level as 'V' | 'D' | 'I' | 'W' | 'E' | 'F',
+          tag: tag.trim(),
+          pid: Number(pid),
+          package: inst.pkg,
+          instance: inst.id,
+          message,
+        };
       });
       return { lines };
     },
     app_intent: async (a) => {
       const inst = currentInstance(this.space(a.space_id), 'app_intent');
-      if (!a.data) throw new ProviderError(toolError('NOT_SUPPORTED', 'app_intent: the appium provider sends deep links (data) only', { hint: 'Give data: a URI.' }));
+      if (!a.data)
+        throw new ProviderError(
+          toolError('NOT_SUPPORTED', 'app_intent: the appium provider sends deep links (data) only', {
+            hint: 'Give data: a URI.',
+          }),
+        );
       await inst.session.execute('mobile: deepLink', { url: a.data, package: a.package ?? inst.pkg });
-      return { resolved: { package: a.package ?? inst.pkg, activity: (await this.activity(inst.session)) ?? '', instance: inst.id } };
+      return {
+        resolved: {
+          package: a.package ?? inst.pkg,
+          activity: (await this.activity(inst.session)) ?? '',
+          instance: inst.id,
+        },
+      };
     },
   };
 }

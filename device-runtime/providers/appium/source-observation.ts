@@ -33,7 +33,8 @@ const ROLES: Array<[RegExp, string]> = [
   [/TextView/, 'text'],
   [/Layout|ViewGroup|FrameLayout/, 'group'],
 ];
-const roleOf = (cls: string, clickable: boolean) => ROLES.find(([re]) => re.test(cls))?.[1] ?? (clickable ? 'button' : 'view');
+const roleOf = (cls: string, clickable: boolean) =>
+  ROLES.find(([re]) => re.test(cls))?.[1] ?? (clickable ? 'button' : 'view');
 
 function bounds(s: string | null): [number, number, number, number] {
   const m = /^\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]$/.exec(s ?? '');
@@ -45,7 +46,9 @@ const q = (s: string) => (s.includes('"') ? `'${s}'` : `"${s}"`);
 export function screenHash(nodes: UiNode[]): string {
   const h = createHash('sha256');
   for (const n of nodes) {
-    h.update(`${n.res_id ?? ''}|${n.role}|${n.text ?? ''}|${n.desc ?? ''}|${n.checked ? 1 : 0}|${(n.bounds[0] + n.bounds[2]) >> 1},${(n.bounds[1] + n.bounds[3]) >> 1}\n`);
+    h.update(
+      `${n.res_id ?? ''}|${n.role}|${n.text ?? ''}|${n.desc ?? ''}|${n.checked ? 1 : 0}|${(n.bounds[0] + n.bounds[2]) >> 1},${(n.bounds[1] + n.bounds[3]) >> 1}\n`,
+    );
   }
   return h.digest('hex').slice(0, 16);
 }
@@ -55,7 +58,17 @@ export function screenHash(nodes: UiNode[]): string {
  * editable, scrollable, or with text or a description); the numbering is over every node either
  * way, so `full` and `compact` ids agree.
  */
-export function readPageSource(xml: string, meta: { snapshotId: string; spaceId: string; instance: string | null; activity: string | null; detail: 'compact' | 'full'; maxNodes: number }): SourceObservation {
+export function readPageSource(
+  xml: string,
+  meta: {
+    snapshotId: string;
+    spaceId: string;
+    instance: string | null;
+    activity: string | null;
+    detail: 'compact' | 'full';
+    maxNodes: number;
+  },
+): SourceObservation {
   const doc = new DOMParser().parseFromString(xml, 'text/xml');
   const root = doc.documentElement!;
   const all: Array<{ el: Element; node: UiNode }> = [];
@@ -95,7 +108,8 @@ export function readPageSource(xml: string, meta: { snapshotId: string; spaceId:
     }
   };
   walk(root, null, 0);
-  const kept = (n: UiNode) => n.clickable || n.editable || n.scrollable || n.long_clickable || !!n.text || !!n.desc || n.role === 'webview';
+  const kept = (n: UiNode) =>
+    n.clickable || n.editable || n.scrollable || n.long_clickable || !!n.text || !!n.desc || n.role === 'webview';
   const keep = meta.detail === 'full' ? all : all.filter(({ node }) => kept(node));
   if (meta.detail === 'compact') {
     // A kept node's parent is its nearest kept ancestor, as in the protocol's compact detail.
@@ -119,7 +133,11 @@ export function readPageSource(xml: string, meta: { snapshotId: string; spaceId:
     package: pkg,
     activity: root.getAttribute('activity') || meta.activity,
     instance: meta.instance,
-    screen: { width: Number(root.getAttribute('width')) || 0, height: Number(root.getAttribute('height')) || 0, rotation: Number(root.getAttribute('rotation')) || 0 },
+    screen: {
+      width: Number(root.getAttribute('width')) || 0,
+      height: Number(root.getAttribute('height')) || 0,
+      rotation: Number(root.getAttribute('rotation')) || 0,
+    },
     nodes,
     truncated: keep.length > meta.maxNodes,
     screen_hash: screenHash(nodes),
@@ -139,13 +157,18 @@ function bestLocator(doc: unknown, el: Element, n: UiNode, all: Array<{ node: Ui
   if (n.res_id && unique((m) => m.res_id === n.res_id)) return { using: 'id', value: n.res_id };
   if (n.desc && unique((m) => m.desc === n.desc)) return { using: 'accessibility id', value: n.desc };
   const tag = el.tagName;
-  for (const expr of [n.text ? `//${tag}[@text=${q(n.text)}]` : null, n.desc ? `//${tag}[@content-desc=${q(n.desc)}]` : null]) {
-    if (expr && !/["].*[']|['].*["]/.test(expr) && (xpath.select(expr, doc as Node) as unknown[]).length === 1) return { using: 'xpath', value: expr };
+  for (const expr of [
+    n.text ? `//${tag}[@text=${q(n.text)}]` : null,
+    n.desc ? `//${tag}[@content-desc=${q(n.desc)}]` : null,
+  ]) {
+    if (expr && !/["].*[']|['].*["]/.test(expr) && (xpath.select(expr, doc as Node) as unknown[]).length === 1)
+      return { using: 'xpath', value: expr };
   }
   const steps: string[] = [];
   for (let e: Element | null = el; e && e.parentNode && e.parentNode.nodeType === 1; e = e.parentNode as Element) {
     let nth = 1;
-    for (let s = e.previousSibling; s; s = s.previousSibling) if (s.nodeType === 1 && (s as Element).tagName === e.tagName) nth++;
+    for (let s = e.previousSibling; s; s = s.previousSibling)
+      if (s.nodeType === 1 && (s as Element).tagName === e.tagName) nth++;
     steps.unshift(`${e.tagName}[${nth}]`);
   }
   return { using: 'xpath', value: `/hierarchy/${steps.join('/')}` };

@@ -20,7 +20,13 @@ export class WebDriverError extends Error {
 
 export const ELEMENT_KEY = 'element-6066-11e4-a52e-4f735466cecf';
 
-async function request(base: string, method: string, path: string, body?: unknown, timeoutMs = 300_000): Promise<unknown> {
+async function request(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  timeoutMs = 300_000,
+): Promise<unknown> {
   let res: Response;
   try {
     res = await fetch(`${base}${path}`, {
@@ -37,7 +43,11 @@ async function request(base: string, method: string, path: string, body?: unknow
   try {
     json = text ? JSON.parse(text) : {};
   } catch {
-    throw new WebDriverError('unknown error', `${method} ${path}: HTTP ${res.status}, not JSON: ${text.slice(0, 200)}`, res.status);
+    throw new WebDriverError(
+      'unknown error',
+      `${method} ${path}: HTTP ${res.status}, not JSON: ${text.slice(0, 200)}`,
+      res.status,
+    );
   }
   const value = json.value as { error?: string; message?: string } | undefined;
   if (!res.ok || (value && typeof value === 'object' && typeof value.error === 'string')) {
@@ -55,12 +65,20 @@ export class WebDriverSession {
   ) {}
 
   static async create(base: string, alwaysMatch: Record<string, unknown>): Promise<WebDriverSession> {
-    const v = (await request(base, 'POST', '/session', { capabilities: { alwaysMatch, firstMatch: [{}] } })) as { sessionId: string; capabilities: Record<string, unknown> };
+    const v = (await request(base, 'POST', '/session', { capabilities: { alwaysMatch, firstMatch: [{}] } })) as {
+      sessionId: string;
+      capabilities: Record<string, unknown>;
+    };
     return new WebDriverSession(base, v.sessionId, v.capabilities ?? {});
   }
 
   cmd<T = unknown>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
-    return request(this.base, method, `/session/${this.id}${path}`, method === 'POST' ? (body ?? {}) : undefined) as Promise<T>;
+    return request(
+      this.base,
+      method,
+      `/session/${this.id}${path}`,
+      method === 'POST' ? (body ?? {}) : undefined,
+    ) as Promise<T>;
   }
 
   async find(using: string, value: string): Promise<string> {
@@ -74,7 +92,9 @@ export class WebDriverSession {
 
   /** One finger: the W3C pointer actions given, then released. */
   async pointer(actions: Array<Record<string, unknown>>): Promise<void> {
-    await this.cmd('POST', '/actions', { actions: [{ type: 'pointer', id: 'finger1', parameters: { pointerType: 'touch' }, actions }] });
+    await this.cmd('POST', '/actions', {
+      actions: [{ type: 'pointer', id: 'finger1', parameters: { pointerType: 'touch' }, actions }],
+    });
     await this.cmd('DELETE', '/actions');
   }
 

@@ -7,9 +7,14 @@ import { findSdkTool } from '../adb/sdk.js';
 export function findEmulator(api: string, env: NodeJS.ProcessEnv = process.env): string {
   const bin = findSdkTool('emulator', env);
   if (!bin) {
-    throw new ProviderError(api, 'EMULATOR_NOT_FOUND', 'the Android emulator was not found in $ANDROID_HOME/emulator, $ANDROID_SDK_ROOT/emulator or on PATH', {
-      hint: 'Install it with `sdkmanager "emulator" "system-images;android-34;google_apis;x86_64"` and set ANDROID_HOME to the SDK.',
-    });
+    throw new ProviderError(
+      api,
+      'EMULATOR_NOT_FOUND',
+      'the Android emulator was not found in $ANDROID_HOME/emulator, $ANDROID_SDK_ROOT/emulator or on PATH',
+      {
+        hint: 'Install it with `sdkmanager "emulator" "system-images;android-34;google_apis;x86_64"` and set ANDROID_HOME to the SDK.',
+      },
+    );
   }
   return bin;
 }
@@ -19,11 +24,16 @@ export async function listAvds(api: string, bin = findEmulator(api)): Promise<st
   const argv = ['-list-avds'];
   const r = await execa(bin, argv, { timeout: 10_000, reject: false, stdin: 'ignore' });
   if (r.timedOut || r.exitCode !== 0) {
-    throw new ProviderError(api, 'EMULATOR_NOT_FOUND', `emulator -list-avds ${r.timedOut ? 'timed out' : `exited with ${r.exitCode}`}`, {
-      command: `emulator ${shellQuote(argv)}`,
-      stderr: String(r.stderr ?? ''),
-      exitCode: r.exitCode ?? null,
-    });
+    throw new ProviderError(
+      api,
+      'EMULATOR_NOT_FOUND',
+      `emulator -list-avds ${r.timedOut ? 'timed out' : `exited with ${r.exitCode}`}`,
+      {
+        command: `emulator ${shellQuote(argv)}`,
+        stderr: String(r.stderr ?? ''),
+        exitCode: r.exitCode ?? null,
+      },
+    );
   }
   return String(r.stdout)
     .split(/\r?\n/)

@@ -54,17 +54,27 @@ export async function startEmulator(adb: Adb, o: StartOptions): Promise<StartedE
   const bin = findEmulator(api);
   const avds = await listAvds(api, bin);
   if (!avds.includes(o.avd)) {
-    throw new ProviderError(api, 'AVD_NOT_FOUND', `no AVD named ${o.avd}; the SDK has ${avds.length ? avds.join(', ') : 'none'}`, {
-      hint: 'Create one: `avdmanager create avd -n NAME -k "system-images;android-34;google_apis;x86_64"` (`npx nestwright emulator list` lists them).',
-    });
+    throw new ProviderError(
+      api,
+      'AVD_NOT_FOUND',
+      `no AVD named ${o.avd}; the SDK has ${avds.length ? avds.join(', ') : 'none'}`,
+      {
+        hint: 'Create one: `avdmanager create avd -n NAME -k "system-images;android-34;google_apis;x86_64"` (`npx nestwright emulator list` lists them).',
+      },
+    );
   }
   const running = await runningEmulators(adb);
   const port = o.consolePort ?? freeConsolePort(running);
   const serial = `emulator-${port}`;
   if (running.some((r) => r.serial === serial)) {
-    throw new ProviderError(api, 'INVALID_OPTIONS', `console port ${port} is taken by ${serial} (${running.find((r) => r.serial === serial)!.avd ?? 'another AVD'})`, {
-      hint: 'Leave consolePort out to take the first free one.',
-    });
+    throw new ProviderError(
+      api,
+      'INVALID_OPTIONS',
+      `console port ${port} is taken by ${serial} (${running.find((r) => r.serial === serial)!.avd ?? 'another AVD'})`,
+      {
+        hint: 'Leave consolePort out to take the first free one.',
+      },
+    );
   }
   const dir = emulatorStateDir();
   mkdirSync(dir, { recursive: true });
@@ -77,7 +87,10 @@ export async function startEmulator(adb: Adb, o: StartOptions): Promise<StartedE
   child.once('exit', (code, signal) => (exited = `the emulator exited with ${code ?? signal} (log: ${log})`));
   child.once('error', (e) => (exited = `the emulator could not start: ${e.message}`));
   child.unref();
-  writeFileSync(join(dir, `${serial}.json`), JSON.stringify({ serial, avd: o.avd, pid: child.pid, argv, startedAt: new Date().toISOString() }, null, 2));
+  writeFileSync(
+    join(dir, `${serial}.json`),
+    JSON.stringify({ serial, avd: o.avd, pid: child.pid, argv, startedAt: new Date().toISOString() }, null, 2),
+  );
   const t0 = Date.now();
   try {
     await waitForBoot(adb, serial, {
@@ -95,7 +108,12 @@ export async function startEmulator(adb: Adb, o: StartOptions): Promise<StartedE
 
 function tail(file: string): string {
   try {
-    return readFileSync(file, 'utf8').trim().split('\n').slice(-8).map((l) => `    ${l}`).join('\n');
+    return readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .slice(-8)
+      .map((l) => `    ${l}`)
+      .join('\n');
   } catch {
     return '';
   }

@@ -16,7 +16,12 @@ export async function runningEmulators(adb: Adb, devices?: AdbDevice[]): Promise
     emus.map(async (d) => {
       const r = await adb.run(d.serial, ['emu', 'avd', 'name'], { timeoutMs: 5_000 }).catch(() => null);
       const first = r?.stdout.split(/\r?\n/)[0]?.trim();
-      return { serial: d.serial, consolePort: Number(d.serial.slice('emulator-'.length)), state: d.state, avd: first && first !== 'KO' && !first.startsWith('KO:') ? first : null };
+      return {
+        serial: d.serial,
+        consolePort: Number(d.serial.slice('emulator-'.length)),
+        state: d.state,
+        avd: first && first !== 'KO' && !first.startsWith('KO:') ? first : null,
+      };
     }),
   );
 }

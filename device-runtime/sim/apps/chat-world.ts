@@ -20,13 +20,18 @@ export interface PushedMessage {
  * a test is kept, and while Chat is not in front it posts "New message from {sender}", whose
  * tap opens that conversation.
  */
-export function onChatPush<D extends { name: string | null; pushed?: PushedMessage[] }>(data: Record<string, string>, ctx: ServiceContext<D>): void {
+export function onChatPush<D extends { name: string | null; pushed?: PushedMessage[] }>(
+  data: Record<string, string>,
+  ctx: ServiceContext<D>,
+): void {
   const room = data.room || GENERAL;
   const { from, text } = data;
-  if (!from || !text) return ctx.log('ChatPush', `ignored a push without from and text: ${Object.keys(data).join(', ')}`);
+  if (!from || !text)
+    return ctx.log('ChatPush', `ignored a push without from and text: ${Object.keys(data).join(', ')}`);
   if (!ctx.data.name || from === ctx.data.name) return;
   // The server's own fan-out carries its message id: the message is on the server already.
-  if (data.message_id === undefined) ctx.update((d) => void (d.pushed = [...(d.pushed ?? []), { room, from, text, deliverAt: ctx.now() }]));
+  if (data.message_id === undefined)
+    ctx.update((d) => void (d.pushed = [...(d.pushed ?? []), { room, from, text, deliverAt: ctx.now() }]));
   if (ctx.foreground) return;
   ctx.world.notify({
     title: `New message from ${from}`,

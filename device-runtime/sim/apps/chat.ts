@@ -27,16 +27,26 @@ interface ChatBackend {
 /** Server round trip before a message reaches the others (scaled by the fault profile). */
 const DELIVERY_MS = 400;
 
-const backend = (ctx: Ctx<unknown>) => ctx.shared<ChatBackend>('com.nestwright.chat/backend', () => ({ messages: [], nextId: 1 }));
+const backend = (ctx: Ctx<unknown>) =>
+  ctx.shared<ChatBackend>('com.nestwright.chat/backend', () => ({ messages: [], nextId: 1 }));
 
 function messageRow(ctx: Ctx<unknown>, m: Pick<Message, 'from' | 'text' | 'deliverAt'>, me: string, now: number): View {
   const mine = m.from === me;
   const status = mine ? (now >= m.deliverAt ? 'Sent' : 'Sending…') : m.from;
-  return column([text(m.text, { id: 'message_text', height: 96 }), text(status, { id: mine ? 'message_status' : 'message_sender', height: 72, tone: 'muted' })], {
-    id: mine ? 'outgoing' : 'incoming',
-    onLongClick: () =>
-      ctx.showDialog({ cancelable: true, items: [{ label: 'Copy', onClick: () => (ctx.setClipboard(m.text), ctx.toast('Copied')) }] }),
-  });
+  return column(
+    [
+      text(m.text, { id: 'message_text', height: 96 }),
+      text(status, { id: mine ? 'message_status' : 'message_sender', height: 72, tone: 'muted' }),
+    ],
+    {
+      id: mine ? 'outgoing' : 'incoming',
+      onLongClick: () =>
+        ctx.showDialog({
+          cancelable: true,
+          items: [{ label: 'Copy', onClick: () => (ctx.setClipboard(m.text), ctx.toast('Copied')) }],
+        }),
+    },
+  );
 }
 
 /**
@@ -82,9 +92,13 @@ export const chatApp = defineApp<ChatData>({
         const room = String(ctx.extras.room ?? GENERAL);
         const now = ctx.now();
         const server = backend(ctx);
-        const fromServer = server.messages.filter((m) => (m.room ?? GENERAL) === room && (m.from === me || now >= m.deliverAt));
+        const fromServer = server.messages.filter(
+          (m) => (m.room ?? GENERAL) === room && (m.from === me || now >= m.deliverAt),
+        );
         const pushed = (ctx.data.pushed ?? []).filter((m) => m.room === room);
-        const visible = pushed.length ? [...fromServer, ...pushed].sort((a, b) => a.deliverAt - b.deliverAt) : fromServer;
+        const visible = pushed.length
+          ? [...fromServer, ...pushed].sort((a, b) => a.deliverAt - b.deliverAt)
+          : fromServer;
         if (visible.length !== ctx.state.seen) {
           // New messages scroll the conversation to the end, as chat apps do.
           ctx.state.seen = visible.length;
@@ -92,7 +106,13 @@ export const chatApp = defineApp<ChatData>({
         }
         const post = (body: string) => {
           const id = server.nextId++;
-          server.messages.push({ id, from: me, text: body, deliverAt: ctx.now() + ctx.scaled(DELIVERY_MS), ...(room === GENERAL ? {} : { room }) });
+          server.messages.push({
+            id,
+            from: me,
+            text: body,
+            deliverAt: ctx.now() + ctx.scaled(DELIVERY_MS),
+            ...(room === GENERAL ? {} : { room }),
+          });
           ctx.world.pushToOthers({ room, from: me, text: body, message_id: String(id) }, ctx.scaled(DELIVERY_MS));
           ctx.log('I', 'ChatClient', `${me} sent message ${id}`);
         };
@@ -103,15 +123,28 @@ export const chatApp = defineApp<ChatData>({
           ctx.set({ draft: '' });
         };
         return column([
-          toolbar(`${room} (${me})`, [iconButton('Leave room', () => (ctx.update((d) => void (d.name = null)), ctx.finish()), { id: 'leave' })]),
-          visible.length === 0 ? text('No messages yet', { id: 'empty' }) : list(visible.map((m) => messageRow(ctx, m, me, now)), { id: 'messages' }),
+          toolbar(`${room} (${me})`, [
+            iconButton('Leave room', () => (ctx.update((d) => void (d.name = null)), ctx.finish()), { id: 'leave' }),
+          ]),
+          visible.length === 0
+            ? text('No messages yet', { id: 'empty' })
+            : list(
+                visible.map((m) => messageRow(ctx, m, me, now)),
+                { id: 'messages' },
+              ),
           row(
             [
               editText(ctx.state.draft, (draft) => ctx.set({ draft }), {
                 id: 'message_input',
                 hint: 'Message',
                 onSubmit: send,
-                onLongClick: () => ctx.showDialog({ cancelable: true, items: [{ label: 'Paste', onClick: () => ctx.set({ draft: ctx.state.draft + (ctx.clipboard() ?? '') }) }] }),
+                onLongClick: () =>
+                  ctx.showDialog({
+                    cancelable: true,
+                    items: [
+                      { label: 'Paste', onClick: () => ctx.set({ draft: ctx.state.draft + (ctx.clipboard() ?? '') }) },
+                    ],
+                  }),
               }),
               iconButton('Attach photo', () => (post(photoMessage(ctx.world)), ctx.set({})), { id: 'attach' }),
               iconButton('Send', send, { id: 'send' }),

@@ -115,7 +115,9 @@ export function defineApp<D>(model: AppModel<D>): AppModel<D> {
   }
   for (const link of model.deepLinks ?? []) {
     if (!(link.activity in model.activities)) {
-      throw new Error(`defineApp(${model.package}): deep link ${link.scheme}://${link.pattern} targets unknown activity ${link.activity}`);
+      throw new Error(
+        `defineApp(${model.package}): deep link ${link.scheme}://${link.pattern} targets unknown activity ${link.activity}`,
+      );
     }
   }
   return model;

@@ -13,7 +13,9 @@ export const REMINDER_MS = 3_600_000;
 
 /** "Today", "Yesterday" or the date of the note, for its row; nothing for a note saved before notes had a time. */
 export function noteDay(world: AppWorld, created: number | undefined): View[] {
-  return created === undefined ? [] : [text(world.day(created), { id: 'note_date', width: 360, height: 72, tone: 'muted' })];
+  return created === undefined
+    ? []
+    : [text(world.day(created), { id: 'note_date', width: 360, height: 72, tone: 'muted' })];
 }
 
 /** "Created HH:mm" in the editor of a saved note. */

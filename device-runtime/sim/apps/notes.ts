@@ -1,6 +1,17 @@
 import { defineActivity, defineApp, type ActivityContext } from './define-app.js';
 import { createdLine, noteDay, reminderToggle, scheduleReminder } from './notes-world.js';
-import { button, column, editText, iconButton, row, switchView, text, toolbar, virtualList, type View } from './view.js';
+import {
+  button,
+  column,
+  editText,
+  iconButton,
+  row,
+  switchView,
+  text,
+  toolbar,
+  virtualList,
+  type View,
+} from './view.js';
 
 interface Note {
   id: number;
@@ -55,20 +66,29 @@ function confirmDelete(ctx: Ctx<unknown>, note: Note, after?: () => void): void 
 /** A note row: tap opens it, long-press opens the note menu (Edit / Copy text / Delete). */
 function noteRow(ctx: Ctx<unknown>, note: Note): View {
   const snippet = text(note.body.split('\n')[0] ?? '', { id: 'note_snippet', height: 72, tone: 'muted' });
-  return column([text(note.title, { id: 'note_title', height: 96 }), note.created === undefined ? snippet : row([snippet, ...noteDay(ctx.world, note.created)], { height: 72 })], {
-    id: 'note_row',
-    onClick: () => ctx.start('.EditNoteActivity', { id: note.id }),
-    onLongClick: () =>
-      ctx.showDialog({
-        title: note.title,
-        cancelable: true,
-        items: [
-          { label: 'Edit', onClick: () => ctx.start('.EditNoteActivity', { id: note.id }) },
-          { label: 'Copy text', onClick: () => (ctx.setClipboard(`${note.title}\n${note.body}`), ctx.toast('Copied to clipboard')) },
-          { label: 'Delete', onClick: () => confirmDelete(ctx, note) },
-        ],
-      }),
-  });
+  return column(
+    [
+      text(note.title, { id: 'note_title', height: 96 }),
+      note.created === undefined ? snippet : row([snippet, ...noteDay(ctx.world, note.created)], { height: 72 }),
+    ],
+    {
+      id: 'note_row',
+      onClick: () => ctx.start('.EditNoteActivity', { id: note.id }),
+      onLongClick: () =>
+        ctx.showDialog({
+          title: note.title,
+          cancelable: true,
+          items: [
+            { label: 'Edit', onClick: () => ctx.start('.EditNoteActivity', { id: note.id }) },
+            {
+              label: 'Copy text',
+              onClick: () => (ctx.setClipboard(`${note.title}\n${note.body}`), ctx.toast('Copied to clipboard')),
+            },
+            { label: 'Delete', onClick: () => confirmDelete(ctx, note) },
+          ],
+        }),
+    },
+  );
 }
 
 function notesList(ctx: Ctx<unknown>, notes: Note[], id: string): View {
@@ -90,12 +110,19 @@ interface NotesUi {
 const V1: NotesUi = {
   ids: { new_note: 'new_note', title: 'title', body: 'body', save: 'save' },
   newNote: 'New note',
-  settings: [{ pref: 'sync', id: 'toggle_sync' }, { pref: 'backup', id: 'toggle_backup' }, { pref: 'spellcheck', id: 'toggle_spellcheck' }],
+  settings: [
+    { pref: 'sync', id: 'toggle_sync' },
+    { pref: 'backup', id: 'toggle_backup' },
+    { pref: 'spellcheck', id: 'toggle_spellcheck' },
+  ],
 };
 const V2: NotesUi = {
   ids: { new_note: 'create_note', title: 'note_title', body: 'note_body', save: 'save_note' },
   newNote: 'Create note',
-  settings: [{ pref: 'backup', id: 'toggle_backup' }, { pref: 'sync', id: 'sync_switch' }],
+  settings: [
+    { pref: 'backup', id: 'toggle_backup' },
+    { pref: 'sync', id: 'sync_switch' },
+  ],
 };
 
 const PREFS: Record<keyof NotesPrefs, { title: string; on: string; off: string }> = {
@@ -107,8 +134,18 @@ const PREFS: Record<keyof NotesPrefs, { title: string; on: string; off: string }
 /** A settings row as most apps lay it out: title and summary, the switch (no text of its own) at the end. */
 function prefSwitch(ctx: Ctx<unknown>, pref: keyof NotesPrefs, id: string): View {
   const on = ctx.data.prefs?.[pref] ?? false;
-  const toggle = () => ctx.update((d) => void (d.prefs = { sync: false, backup: false, spellcheck: false, ...d.prefs, [pref]: !on }));
-  return row([column([text(PREFS[pref].title, { id: `${pref}_title`, height: 96 }), text(on ? PREFS[pref].on : PREFS[pref].off, { id: `${pref}_summary`, height: 72, tone: 'muted' })]), switchView('', on, toggle, { id, width: 200 })], { height: 168 });
+  const toggle = () =>
+    ctx.update((d) => void (d.prefs = { sync: false, backup: false, spellcheck: false, ...d.prefs, [pref]: !on }));
+  return row(
+    [
+      column([
+        text(PREFS[pref].title, { id: `${pref}_title`, height: 96 }),
+        text(on ? PREFS[pref].on : PREFS[pref].off, { id: `${pref}_summary`, height: 72, tone: 'muted' }),
+      ]),
+      switchView('', on, toggle, { id, width: 200 }),
+    ],
+    { height: 168 },
+  );
 }
 
 /**
@@ -142,12 +179,17 @@ function notesModel(ui: NotesUi, versionCode: number, versionName: string) {
           }
           if (ctx.state.searching) {
             const q = ctx.state.query.trim().toLowerCase();
-            const hits = q ? ctx.data.notes.filter((n) => n.title.toLowerCase().includes(q) || n.body.toLowerCase().includes(q)) : ctx.data.notes;
+            const hits = q
+              ? ctx.data.notes.filter((n) => n.title.toLowerCase().includes(q) || n.body.toLowerCase().includes(q))
+              : ctx.data.notes;
             return column([
               row(
                 [
                   iconButton('Collapse', () => ctx.set({ searching: false, query: '' }), { id: 'search_close' }),
-                  editText(ctx.state.query, (query) => ctx.set({ query }), { id: 'search_field', hint: 'Search notes' }),
+                  editText(ctx.state.query, (query) => ctx.set({ query }), {
+                    id: 'search_field',
+                    hint: 'Search notes',
+                  }),
                 ],
                 { height: 168 },
               ),
@@ -157,23 +199,30 @@ function notesModel(ui: NotesUi, versionCode: number, versionName: string) {
           return column([
             toolbar('Notes', [
               iconButton('Search notes', () => ctx.set({ searching: true }), { id: 'search' }),
-              iconButton('More options', () =>
-                ctx.showDialog({
-                  cancelable: true,
-                  items: [
-                    { label: 'Load sample notes', onClick: () => addSamples(ctx, 300) },
-                    { label: 'Delete all notes', onClick: () => ctx.update((d) => void (d.notes = [])) },
-                  ],
-                }),
+              iconButton(
+                'More options',
+                () =>
+                  ctx.showDialog({
+                    cancelable: true,
+                    items: [
+                      { label: 'Load sample notes', onClick: () => addSamples(ctx, 300) },
+                      { label: 'Delete all notes', onClick: () => ctx.update((d) => void (d.notes = [])) },
+                    ],
+                  }),
                 { id: 'overflow' },
               ),
             ]),
-            ctx.data.notes.length === 0 ? text('No notes yet', { id: 'empty' }) : notesList(ctx, ctx.data.notes, 'notes'),
+            ctx.data.notes.length === 0
+              ? text('No notes yet', { id: 'empty' })
+              : notesList(ctx, ctx.data.notes, 'notes'),
             button(ui.newNote, () => ctx.start('.EditNoteActivity'), { id: ui.ids.new_note }),
           ]);
         },
       }),
-      '.EditNoteActivity': defineActivity<NotesData, { id: number | null; title: string; body: string; remind: boolean }>({
+      '.EditNoteActivity': defineActivity<
+        NotesData,
+        { id: number | null; title: string; body: string; remind: boolean }
+      >({
         initialState: (extras, data) => {
           const id = extras.id === undefined ? null : Number(extras.id);
           const note = data.notes.find((n) => n.id === id);
@@ -182,7 +231,12 @@ function notesModel(ui: NotesUi, versionCode: number, versionName: string) {
         render: (ctx) => {
           const editing = ctx.data.notes.find((n) => n.id === ctx.state.id);
           return column([
-            toolbar(editing ? 'Edit note' : 'New note', editing ? [iconButton('Delete note', () => confirmDelete(ctx, editing, () => ctx.finish()), { id: 'delete' })] : []),
+            toolbar(
+              editing ? 'Edit note' : 'New note',
+              editing
+                ? [iconButton('Delete note', () => confirmDelete(ctx, editing, () => ctx.finish()), { id: 'delete' })]
+                : [],
+            ),
             editText(ctx.state.title, (title) => ctx.set({ title }), { id: ui.ids.title, hint: 'Title' }),
             editText(ctx.state.body, (body) => ctx.set({ body }), { id: ui.ids.body, hint: 'Note', height: 480 }),
             ...createdLine(ctx.world, editing?.created),
@@ -209,7 +263,11 @@ function notesModel(ui: NotesUi, versionCode: number, versionName: string) {
       }),
       '.SettingsActivity': defineActivity<NotesData, Record<string, never>>({
         initialState: () => ({}),
-        render: (ctx) => column([toolbar('Settings', [iconButton('Navigate up', () => ctx.finish(), { id: 'up' })]), ...ui.settings.map((s) => prefSwitch(ctx, s.pref, s.id))]),
+        render: (ctx) =>
+          column([
+            toolbar('Settings', [iconButton('Navigate up', () => ctx.finish(), { id: 'up' })]),
+            ...ui.settings.map((s) => prefSwitch(ctx, s.pref, s.id)),
+          ]),
       }),
     },
   });

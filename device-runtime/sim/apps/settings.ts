@@ -13,11 +13,36 @@ type Ctx<S = Record<string, never>> = ActivityContext<SettingsData, S>;
 
 /** What Settings search finds: the title shown and words that match it (WLAN finds Wi-Fi). */
 const INDEX = [
-  { title: 'Wi-Fi', summary: 'Network & internet', words: 'wi-fi wifi wlan wireless network internet', activity: '.WifiSettingsActivity' },
-  { title: 'Bluetooth', summary: 'Connected devices', words: 'bluetooth pairing devices', activity: '.BluetoothSettingsActivity' },
-  { title: 'Dark theme', summary: 'Display', words: 'dark theme night mode display', activity: '.DisplaySettingsActivity' },
-  { title: 'Android version', summary: 'About phone', words: 'android version about phone build', activity: '.DeviceInfoActivity' },
-  { title: 'About phone', summary: 'Device name, version', words: 'about phone device name model', activity: '.DeviceInfoActivity' },
+  {
+    title: 'Wi-Fi',
+    summary: 'Network & internet',
+    words: 'wi-fi wifi wlan wireless network internet',
+    activity: '.WifiSettingsActivity',
+  },
+  {
+    title: 'Bluetooth',
+    summary: 'Connected devices',
+    words: 'bluetooth pairing devices',
+    activity: '.BluetoothSettingsActivity',
+  },
+  {
+    title: 'Dark theme',
+    summary: 'Display',
+    words: 'dark theme night mode display',
+    activity: '.DisplaySettingsActivity',
+  },
+  {
+    title: 'Android version',
+    summary: 'About phone',
+    words: 'android version about phone build',
+    activity: '.DeviceInfoActivity',
+  },
+  {
+    title: 'About phone',
+    summary: 'Device name, version',
+    words: 'about phone device name model',
+    activity: '.DeviceInfoActivity',
+  },
 ];
 
 const SCAN_MS = 1500;
@@ -27,7 +52,10 @@ function setWifi(ctx: Ctx<any>, on: boolean): void {
     d.wifi = on;
     d.networks = [];
   });
-  if (on) ctx.after(SCAN_MS, () => ctx.update((d) => void (d.networks = d.wifi ? ['HomeNet', 'CoffeeShop Guest', 'NESTWRIGHT-5G'] : [])));
+  if (on)
+    ctx.after(SCAN_MS, () =>
+      ctx.update((d) => void (d.networks = d.wifi ? ['HomeNet', 'CoffeeShop Guest', 'NESTWRIGHT-5G'] : [])),
+    );
 }
 
 /**
@@ -63,12 +91,20 @@ export const settingsApp = defineApp<SettingsData>({
       initialState: () => ({}),
       render: (ctx) =>
         column([
-          toolbar('Settings', [iconButton('Search settings', () => ctx.start('.SearchActivity'), { id: 'search_action_bar' })]),
+          toolbar('Settings', [
+            iconButton('Search settings', () => ctx.start('.SearchActivity'), { id: 'search_action_bar' }),
+          ]),
           list(
             [
-              prefRow('Network & internet', ctx.data.wifi ? 'Wi-Fi on' : 'Wi-Fi off', () => ctx.start('.WifiSettingsActivity')),
-              prefRow('Connected devices', `Bluetooth ${ctx.data.bluetooth ? 'on' : 'off'}`, () => ctx.start('.BluetoothSettingsActivity')),
-              prefRow('Display', `Dark theme ${ctx.data.darkTheme ? 'on' : 'off'}`, () => ctx.start('.DisplaySettingsActivity')),
+              prefRow('Network & internet', ctx.data.wifi ? 'Wi-Fi on' : 'Wi-Fi off', () =>
+                ctx.start('.WifiSettingsActivity'),
+              ),
+              prefRow('Connected devices', `Bluetooth ${ctx.data.bluetooth ? 'on' : 'off'}`, () =>
+                ctx.start('.BluetoothSettingsActivity'),
+              ),
+              prefRow('Display', `Dark theme ${ctx.data.darkTheme ? 'on' : 'off'}`, () =>
+                ctx.start('.DisplaySettingsActivity'),
+              ),
               prefRow('Apps', 'Recent apps, default apps', () => ctx.toast('Apps settings are not simulated')),
               prefRow('Battery', '82%', () => ctx.toast('Battery settings are not simulated')),
               prefRow('About phone', 'Pixel Sim', () => ctx.start('.DeviceInfoActivity')),
@@ -87,7 +123,10 @@ export const settingsApp = defineApp<SettingsData>({
           editText(ctx.state.query, (query) => ctx.set({ query }), { id: 'search_src_text', hint: 'Search settings' }),
           q && hits.length === 0
             ? text(`No results for "${ctx.state.query}"`, { id: 'empty' })
-            : list(hits.map((h) => prefRow(h.title, h.summary, () => ctx.start(h.activity))), { id: 'results' }),
+            : list(
+                hits.map((h) => prefRow(h.title, h.summary, () => ctx.start(h.activity))),
+                { id: 'results' },
+              ),
         ]);
       },
     }),
@@ -97,7 +136,10 @@ export const settingsApp = defineApp<SettingsData>({
         page('Wi-Fi', ctx, [
           switchRow('Use Wi-Fi', ctx.data.wifi, () => setWifi(ctx, !ctx.data.wifi)),
           ...(ctx.data.wifi && ctx.data.networks.length === 0 ? [progress({ id: 'scanning' })] : []),
-          list(ctx.data.networks.map((n) => prefRow(n, 'Saved', () => ctx.toast(`Connecting to ${n}`))), { id: 'networks' }),
+          list(
+            ctx.data.networks.map((n) => prefRow(n, 'Saved', () => ctx.toast(`Connecting to ${n}`))),
+            { id: 'networks' },
+          ),
         ]),
     }),
     '.BluetoothSettingsActivity': defineActivity<SettingsData, Record<string, never>>({
@@ -110,7 +152,10 @@ export const settingsApp = defineApp<SettingsData>({
     }),
     '.DisplaySettingsActivity': defineActivity<SettingsData, Record<string, never>>({
       initialState: () => ({}),
-      render: (ctx) => page('Display', ctx, [switchRow('Dark theme', ctx.data.darkTheme, () => ctx.update((d) => void (d.darkTheme = !d.darkTheme)))]),
+      render: (ctx) =>
+        page('Display', ctx, [
+          switchRow('Dark theme', ctx.data.darkTheme, () => ctx.update((d) => void (d.darkTheme = !d.darkTheme))),
+        ]),
     }),
     '.DeviceInfoActivity': defineActivity<SettingsData, { checking: boolean }>({
       initialState: () => ({ checking: false }),
@@ -118,9 +163,26 @@ export const settingsApp = defineApp<SettingsData>({
         page('About phone', ctx, [
           prefRow('Device name', 'Pixel Sim', () => {}),
           prefRow('Android version', '15', () => ctx.toast('Android 15')),
-          prefRow('Build number', 'AP3A.241105.008', () => ctx.toast('You are now 4 steps away from being a developer.')),
-          prefRow('System update', ctx.state.checking ? 'Checking for update…' : 'Tap to check', () => ctx.set({ checking: true }), { id: 'system_update' }),
-          ...(ctx.state.checking ? [progress({ id: 'update_progress' }), canvas(spinnerDot(ctx.now()), () => {}, { id: 'update_spinner', desc: 'Checking', height: 160, grow: 0 })] : []),
+          prefRow('Build number', 'AP3A.241105.008', () =>
+            ctx.toast('You are now 4 steps away from being a developer.'),
+          ),
+          prefRow(
+            'System update',
+            ctx.state.checking ? 'Checking for update…' : 'Tap to check',
+            () => ctx.set({ checking: true }),
+            { id: 'system_update' },
+          ),
+          ...(ctx.state.checking
+            ? [
+                progress({ id: 'update_progress' }),
+                canvas(spinnerDot(ctx.now()), () => {}, {
+                  id: 'update_spinner',
+                  desc: 'Checking',
+                  height: 160,
+                  grow: 0,
+                }),
+              ]
+            : []),
         ]),
     }),
   },

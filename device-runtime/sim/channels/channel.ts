@@ -59,11 +59,17 @@ export function availableChannels(a: ChannelAvailability): Channel[] {
  */
 export function channelsFromEnv(env: Record<string, string | undefined> = process.env): Partial<ChannelAvailability> {
   const out: Partial<ChannelAvailability> = {};
-  for (const word of (env.NESTWRIGHT_CHANNELS ?? '').split(',').map((w) => w.trim()).filter(Boolean)) {
+  for (const word of (env.NESTWRIGHT_CHANNELS ?? '')
+    .split(',')
+    .map((w) => w.trim())
+    .filter(Boolean)) {
     if (word === 'aapm') out.advancedProtection = true;
     else if (word === 'no-accessibility') out.accessibility = false;
     else if (word === 'no-shizuku') out.shizuku = false;
-    else throw new Error(`NESTWRIGHT_CHANNELS: unknown word ${JSON.stringify(word)}; use aapm, no-accessibility or no-shizuku`);
+    else
+      throw new Error(
+        `NESTWRIGHT_CHANNELS: unknown word ${JSON.stringify(word)}; use aapm, no-accessibility or no-shizuku`,
+      );
   }
   return out;
 }

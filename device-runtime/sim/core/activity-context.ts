@@ -139,7 +139,11 @@ export function bindContext(inst: ContextOwner, record: ActivityRecord): Activit
       if (inst.granted.has(permission) || app?.granted.includes(permission)) return then(true);
       if (app?.requestedPermissions && !app.requestedPermissions.includes(permission)) {
         // Android denies, without a prompt, a permission the manifest does not declare.
-        inst.log({ level: 'W', tag: 'PermissionController', message: `${permission} not declared by ${inst.model.package}: denied` });
+        inst.log({
+          level: 'W',
+          tag: 'PermissionController',
+          message: `${permission} not declared by ${inst.model.package}: denied`,
+        });
         return then(false);
       }
       if ((inst.denials.get(permission) ?? 0) >= 2) {
@@ -152,7 +156,11 @@ export function bindContext(inst: ContextOwner, record: ActivityRecord): Activit
           inst.granted.add(permission);
           if (app && !app.granted.includes(permission)) app.granted.push(permission);
         }
-        inst.log({ level: 'I', tag: 'PermissionController', message: `${permission} ${granted ? 'granted' : 'denied'}` });
+        inst.log({
+          level: 'I',
+          tag: 'PermissionController',
+          message: `${permission} ${granted ? 'granted' : 'denied'}`,
+        });
         then(granted);
       };
       setDialog({

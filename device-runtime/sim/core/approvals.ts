@@ -53,16 +53,27 @@ export class ApprovalGate {
       decided_by: null,
       decision_reason: null,
       used: false,
-      timer: setTimeout(() => this.settle(a, 'denied', 'timeout', 'no decision before the approval expired'), req.timeout_ms).unref(),
+      timer: setTimeout(
+        () => this.settle(a, 'denied', 'timeout', 'no decision before the approval expired'),
+        req.timeout_ms,
+      ).unref(),
       waiters: [],
     };
     this.approvals.set(id, a);
-    this.audit.event('approval', 'approval.request', { caller: who.caller, session_id: who.sessionId }, req.space_id, { approval_id: id, tool: req.tool, reason: req.reason });
+    this.audit.event('approval', 'approval.request', { caller: who.caller, session_id: who.sessionId }, req.space_id, {
+      approval_id: id,
+      tool: req.tool,
+      reason: req.reason,
+    });
     return { approval_id: id, status: a.status, expires_at };
   }
 
   /** Resolves with the decision, or with `pending` when `timeout_ms` passes first. */
-  async wait(id: string, timeout_ms: number, signal?: AbortSignal): Promise<{ approval_id: string; status: Status; decided_by: string | null; reason: string | null }> {
+  async wait(
+    id: string,
+    timeout_ms: number,
+    signal?: AbortSignal,
+  ): Promise<{ approval_id: string; status: Status; decided_by: string | null; reason: string | null }> {
     const a = this.get(id, 'approval_wait');
     if (a.status === 'pending' && timeout_ms > 0 && !signal?.aborted) {
       await new Promise<void>((resolve) => {
@@ -80,7 +91,12 @@ export class ApprovalGate {
     return { approval_id: a.id, status: a.status, decided_by: a.decided_by, reason: a.decision_reason };
   }
 
-  decide(id: string, decision: 'approve' | 'deny', reason: string | undefined, who: { caller: Caller; sessionId: string }) {
+  decide(
+    id: string,
+    decision: 'approve' | 'deny',
+    reason: string | undefined,
+    who: { caller: Caller; sessionId: string },
+  ) {
     const a = this.get(id, 'approval_decide');
     if (a.status !== 'pending') {
       throw new SimError(
@@ -97,10 +113,16 @@ export class ApprovalGate {
    * Use up the decision that covers this call: an approval lets it through; a denial is reported
    * once (so the caller learns the user said no) and then forgotten. 'none' when nothing covers it.
    */
-  consume(space_id: string, tool: string, args: Record<string, unknown>, sessionId: string): { verdict: 'approved' | 'none' } | { verdict: 'denied'; approval: Approval } {
+  consume(
+    space_id: string,
+    tool: string,
+    args: Record<string, unknown>,
+    sessionId: string,
+  ): { verdict: 'approved' | 'none' } | { verdict: 'denied'; approval: Approval } {
     let denied: Approval | null = null;
     for (const a of this.approvals.values()) {
-      if (a.used || a.status === 'pending' || a.space_id !== space_id || a.tool !== tool || a.session_id !== sessionId) continue;
+      if (a.used || a.status === 'pending' || a.space_id !== space_id || a.tool !== tool || a.session_id !== sessionId)
+        continue;
       if (a.args && !Object.entries(a.args).every(([k, v]) => JSON.stringify(args[k]) === JSON.stringify(v))) continue;
       if (a.status === 'approved') {
         a.used = true;
@@ -125,19 +147,27 @@ export class ApprovalGate {
     a.decided_by = by;
     a.decision_reason = reason;
     for (const w of [...a.waiters]) w();
-    this.audit.event('approval', `approval.${status}`, { caller: by.startsWith('USER') ? 'USER' : a.caller, session_id: a.session_id }, a.space_id, {
-      approval_id: a.id,
-      tool: a.tool,
-      decided_by: by,
-      ...(reason ? { reason } : {}),
-    });
+    this.audit.event(
+      'approval',
+      `approval.${status}`,
+      { caller: by.startsWith('USER') ? 'USER' : a.caller, session_id: a.session_id },
+      a.space_id,
+      {
+        approval_id: a.id,
+        tool: a.tool,
+        decided_by: by,
+        ...(reason ? { reason } : {}),
+      },
+    );
   }
 
   private get(id: string, tool: string): Approval {
     const a = this.approvals.get(id);
     if (!a) {
       throw new SimError(
-        toolError('APPROVAL_NOT_FOUND', `${tool}: no approval ${id}`, { hint: 'Ask with approval_request; decided approvals are forgotten after 10 minutes.' }),
+        toolError('APPROVAL_NOT_FOUND', `${tool}: no approval ${id}`, {
+          hint: 'Ask with approval_request; decided approvals are forgotten after 10 minutes.',
+        }),
       );
     }
     return a;
@@ -146,6 +176,7 @@ export class ApprovalGate {
   /** Forget approvals decided more than 10 minutes ago, so the map stays small. */
   private purge(): void {
     const cutoff = Date.now() - 600_000;
-    for (const [id, a] of this.approvals) if (a.status !== 'pending' && a.expires_at < cutoff) this.approvals.delete(id);
+    for (const [id, a] of this.approvals)
+      if (a.status !== 'pending' && a.expires_at < cutoff) this.approvals.delete(id);
   }
 }

@@ -21,7 +21,10 @@ function mask(value: unknown, depth = 0): unknown {
   if (depth > 6 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((v) => mask(v, depth + 1));
   return Object.fromEntries(
-    Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, SECRET_KEY.test(k) ? MASK : mask(v, depth + 1)]),
+    Object.entries(value as Record<string, unknown>).map(([k, v]) => [
+      k,
+      SECRET_KEY.test(k) ? MASK : mask(v, depth + 1),
+    ]),
   );
 }
 
@@ -61,8 +64,25 @@ export class SimAudit {
   }
 
   /** A lease or approval change, not itself a tool call. */
-  event(kind: 'lease' | 'approval', tool: string, who: { caller: Caller; session_id: string }, space_id: string | null, args: Record<string, unknown>, ts = Date.now()): void {
-    this.record({ ts, kind, caller: who.caller, session_id: who.session_id, space_id, tool, args, code: 'OK', duration_ms: 0 });
+  event(
+    kind: 'lease' | 'approval',
+    tool: string,
+    who: { caller: Caller; session_id: string },
+    space_id: string | null,
+    args: Record<string, unknown>,
+    ts = Date.now(),
+  ): void {
+    this.record({
+      ts,
+      kind,
+      caller: who.caller,
+      session_id: who.session_id,
+      space_id,
+      tool,
+      args,
+      code: 'OK',
+      duration_ms: 0,
+    });
   }
 
   query(f: AuditFilter): { entries: AuditEntry[]; total: number; recorded: number } {

@@ -10,8 +10,7 @@ export interface CallContext {
 
 /** A tool call's answer: its result, or the protocol's error envelope. */
 export type CallOutcome<N extends ToolName = ToolName> =
-  | { ok: true; result: ToolResult<N> }
-  | { ok: false; error: ToolError };
+  { ok: true; result: ToolResult<N> } | { ok: false; error: ToolError };
 
 /**
  * Calls a tool the way a client does (validated, leased, audited): what the device-side skill

@@ -27,10 +27,14 @@ export class IdempotencyCache {
     if (hit) {
       if (hit.fingerprint !== fingerprint) {
         throw new SimError(
-          toolError('INVALID_ARGUMENT', `${tool}: idempotency_key ${JSON.stringify(key)} was already used for a call with other arguments`, {
-            hint: 'Use a new idempotency_key for a different call.',
-            details: { first: hit.fingerprint },
-          }),
+          toolError(
+            'INVALID_ARGUMENT',
+            `${tool}: idempotency_key ${JSON.stringify(key)} was already used for a call with other arguments`,
+            {
+              hint: 'Use a new idempotency_key for a different call.',
+              details: { first: hit.fingerprint },
+            },
+          ),
         );
       }
       return (hit.running ?? hit.result) as T;
@@ -50,7 +54,9 @@ export class IdempotencyCache {
   }
 
   toJSON(): Array<[string, { fingerprint: string; result: unknown }]> {
-    return [...this.entries].filter(([, e]) => !e.running).map(([k, e]) => [k, { fingerprint: e.fingerprint, result: e.result }]);
+    return [...this.entries]
+      .filter(([, e]) => !e.running)
+      .map(([k, e]) => [k, { fingerprint: e.fingerprint, result: e.result }]);
   }
 
   restore(entries: Array<[string, { fingerprint: string; result: unknown }]>): void {

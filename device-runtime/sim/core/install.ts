@@ -20,16 +20,26 @@ export interface InstallInfo {
  * Step 1 of installation (docs/protocol.md#install): preflight the APK set against this device exactly as a real
  * runtime does (`device`: this device's traits), and refuse with the first rejecting check's code and the whole report.
  */
-export async function installApk(paths: string[], device: DeviceTraits, space: SimSpace, opts: { allowDowngrade?: boolean } = {}): Promise<{ info: InstallInfo; report: PreflightReport }> {
+export async function installApk(
+  paths: string[],
+  device: DeviceTraits,
+  space: SimSpace,
+  opts: { allowDowngrade?: boolean } = {},
+): Promise<{ info: InstallInfo; report: PreflightReport }> {
   const probe = await inspectAndPreflight(paths, device, null, opts);
   const pkg = probe.info?.package;
   const previous = pkg ? space.apps.get(pkg) : undefined;
   // Read (and verify) once; an update is preflighted again against what is installed.
   const info = probe.info;
-  const report = previous && info ? preflight(info, device, { certSha256: previous.certSha256, versionCode: previous.versionCode }, opts) : probe.report;
+  const report =
+    previous && info
+      ? preflight(info, device, { certSha256: previous.certSha256, versionCode: previous.versionCode }, opts)
+      : probe.report;
   // docs/protocol.md#install: "Installation does not fail because of ABI; the check happens before launch."
   const checks = report.checks.map((c) =>
-    c.code === 'ABI_MISMATCH' && c.status === 'reject' ? { ...c, status: 'warn' as const, message: `${c.message} space_launch will refuse with ABI_MISMATCH.` } : c,
+    c.code === 'ABI_MISMATCH' && c.status === 'reject'
+      ? { ...c, status: 'warn' as const, message: `${c.message} space_launch will refuse with ABI_MISMATCH.` }
+      : c,
   );
   const reject = checks.find((c) => c.status === 'reject');
   if (reject || !info) {

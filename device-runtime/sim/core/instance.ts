@@ -109,7 +109,9 @@ export class SimInstance {
   push(name: string, extras: Record<string, unknown>): void {
     const activity = this.model.activities[name];
     if (!activity) {
-      throw new Error(`${this.model.package} has no activity ${name}; it has ${Object.keys(this.model.activities).join(', ')}`);
+      throw new Error(
+        `${this.model.package} has no activity ${name}; it has ${Object.keys(this.model.activities).join(', ')}`,
+      );
     }
     const record: ActivityRecord = {
       name,
@@ -191,7 +193,10 @@ export class SimInstance {
     } catch (e) {
       if ((e as Error)?.name === 'SimError') throw e;
       const err = e instanceof Error ? e : new Error(String(e));
-      const frames = (err.stack ?? '').split('\n').slice(1, 6).map((l) => `\tat ${l.trim().replace(/^at /, '')}`);
+      const frames = (err.stack ?? '')
+        .split('\n')
+        .slice(1, 6)
+        .map((l) => `\tat ${l.trim().replace(/^at /, '')}`);
       this.crash([`java.lang.RuntimeException: ${err.message}`, ...frames].join('\n'));
     }
   }

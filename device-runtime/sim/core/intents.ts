@@ -31,7 +31,11 @@ export function resolveDeepLink(space: SimSpace, data: string, pkg?: string): De
   try {
     uri = new URL(data);
   } catch {
-    throw new SimError(toolError('INVALID_ARGUMENT', `app_intent: data ${JSON.stringify(data)} is not a URI`, { hint: 'Pass a URI such as nwshop://product/42.' }));
+    throw new SimError(
+      toolError('INVALID_ARGUMENT', `app_intent: data ${JSON.stringify(data)} is not a URI`, {
+        hint: 'Pass a URI such as nwshop://product/42.',
+      }),
+    );
   }
   for (const [name, app] of space.apps) {
     if (pkg && name !== pkg) continue;
@@ -52,7 +56,13 @@ export function resolveDeepLink(space: SimSpace, data: string, pkg?: string): De
 export function openDeepLink(
   assignSlot: (inst: SimInstance, space: SimSpace) => { pid: number },
   space: SimSpace,
-  args: { data: string; action: string; package?: string; instance?: string; extras?: Record<string, string | number | boolean> },
+  args: {
+    data: string;
+    action: string;
+    package?: string;
+    instance?: string;
+    extras?: Record<string, string | number | boolean>;
+  },
 ): { package: string; activity: string; instance: string } {
   const hit = resolveDeepLink(space, args.data, args.package);
   if (!hit) {

@@ -49,7 +49,15 @@ export class LeaseManager {
     return this.queues.get(spaceId)?.length ?? 0;
   }
 
-  async acquire(spaceId: string, sessionId: string, mode: LeaseMode, ttl: number, owner: Caller, waitMs = 0, signal?: AbortSignal): Promise<Lease> {
+  async acquire(
+    spaceId: string,
+    sessionId: string,
+    mode: LeaseMode,
+    ttl: number,
+    owner: Caller,
+    waitMs = 0,
+    signal?: AbortSignal,
+  ): Promise<Lease> {
     this.sweep();
     const queue = this.queues.get(spaceId) ?? [];
     const holder = this.exclusiveHolder(spaceId);
@@ -80,7 +88,11 @@ export class LeaseManager {
         () => {
           if (!this.queues.get(spaceId)?.includes(waiter)) return;
           this.removeWaiter(spaceId, waiter);
-          reject(new SimError(toolError('CANCELLED', `session_acquire: the wait for space ${spaceId} was cancelled by the caller`)));
+          reject(
+            new SimError(
+              toolError('CANCELLED', `session_acquire: the wait for space ${spaceId} was cancelled by the caller`),
+            ),
+          );
           this.pump(spaceId);
         },
         { once: true },
@@ -104,7 +116,8 @@ export class LeaseManager {
   /** A call by `sessionId` in the space: its leases there stay alive for another ttl. */
   touch(spaceId: string, sessionId: string): void {
     const t = this.now();
-    for (const l of this.leases.values()) if (l.space_id === spaceId && l.session_id === sessionId) l.expires_at = t + l.ttl;
+    for (const l of this.leases.values())
+      if (l.space_id === spaceId && l.session_id === sessionId) l.expires_at = t + l.ttl;
   }
 
   release(spaceId: string, sessionId: string, leaseId?: string, force = false): string[] {
@@ -164,7 +177,9 @@ export class LeaseManager {
   }
 
   private grant(spaceId: string, sessionId: string, mode: LeaseMode, ttl: number, owner: Caller): Lease {
-    const mine = [...this.leases.values()].find((l) => l.space_id === spaceId && l.session_id === sessionId && l.mode === mode);
+    const mine = [...this.leases.values()].find(
+      (l) => l.space_id === spaceId && l.session_id === sessionId && l.mode === mode,
+    );
     const lease: Held = {
       lease_id: mine?.lease_id ?? `l_${randomUUID().slice(0, 8)}`,
       space_id: spaceId,
@@ -219,11 +234,14 @@ export class LeaseManager {
     if (this.queues.size === 0) return;
     const next = Math.min(...[...this.leases.values()].map((l) => l.expires_at));
     if (!Number.isFinite(next)) return;
-    this.sweepTimer = setTimeout(() => {
-      this.sweepTimer = null;
-      this.sweep();
-      this.scheduleSweep();
-    }, Math.max(1, next - this.now() + 1));
+    this.sweepTimer = setTimeout(
+      () => {
+        this.sweepTimer = null;
+        this.sweep();
+        this.scheduleSweep();
+      },
+      Math.max(1, next - this.now() + 1),
+    );
     this.sweepTimer.unref();
   }
 }
@@ -234,7 +252,16 @@ function strip({ ttl: _, ...l }: Held): Lease {
 
 function queueHead(spaceId: string, queue: Waiter[]): Lease | undefined {
   const w = queue[0];
-  return w && { lease_id: '(queued)', space_id: spaceId, owner: w.owner, session_id: w.sessionId, mode: w.mode, expires_at: 0 };
+  return (
+    w && {
+      lease_id: '(queued)',
+      space_id: spaceId,
+      owner: w.owner,
+      session_id: w.sessionId,
+      mode: w.mode,
+      expires_at: 0,
+    }
+  );
 }
 
 function busy(spaceId: string, holder: Lease | undefined, waiting: number, waitedMs?: number): SimError {

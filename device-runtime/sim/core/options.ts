@@ -30,4 +30,6 @@ export interface SimOptions extends SimEnvOptions {
 }
 
 /** The options with their defaults filled in: the device's fixed traits, as handlers read them. */
-export type SimSettings = Required<Omit<SimOptions, 'stateDir' | 'auditCapacity' | keyof SimEnvOptions>> & { stateDir: string | null };
+export type SimSettings = Required<Omit<SimOptions, 'stateDir' | 'auditCapacity' | keyof SimEnvOptions>> & {
+  stateDir: string | null;
+};

@@ -39,7 +39,9 @@ export function loadPolicy(spec: string): SimPolicy {
   try {
     raw = JSON.parse(readFileSync(spec, 'utf8'));
   } catch (e) {
-    throw new Error(`--policy ${spec}: cannot read it as JSON (${(e as Error).message}). Pass strict, test, or a JSON file like {"preapprove": ["space_install_apk"]}.`);
+    throw new Error(
+      `--policy ${spec}: cannot read it as JSON (${(e as Error).message}). Pass strict, test, or a JSON file like {"preapprove": ["space_install_apk"]}.`,
+    );
   }
   return parsePolicy(raw, spec);
 }
@@ -51,7 +53,9 @@ export function parsePolicy(raw: unknown, where = 'policy'): SimPolicy {
   }
   const unknown = parsed.data.preapprove.filter((t) => !getTool(t)?.dangerous);
   if (unknown.length) {
-    throw new Error(`${where}: preapprove lists ${unknown.join(', ')}, which ${unknown.length > 1 ? 'are not dangerous tools' : 'is not a dangerous tool'}; only dangerous tools need approval.`);
+    throw new Error(
+      `${where}: preapprove lists ${unknown.join(', ')}, which ${unknown.length > 1 ? 'are not dangerous tools' : 'is not a dangerous tool'}; only dangerous tools need approval.`,
+    );
   }
   return parsed.data;
 }

@@ -23,7 +23,12 @@ export function simulateShell(command: string, space: SimSpace, device: ShellDev
   };
   switch (argv[0]) {
     case 'getprop':
-      if (argv[1] === undefined) return ok(Object.entries(props).map(([k, v]) => `[${k}]: [${v}]`).join('\n') + '\n');
+      if (argv[1] === undefined)
+        return ok(
+          Object.entries(props)
+            .map(([k, v]) => `[${k}]: [${v}]`)
+            .join('\n') + '\n',
+        );
       return ok(`${props[argv[1]] ?? ''}\n`);
     case 'pm':
       if (argv[1] === 'list' && argv[2] === 'packages') {
@@ -36,7 +41,9 @@ export function simulateShell(command: string, space: SimSpace, device: ShellDev
       if (argv[1] === 'activity' && argv[2] === 'top') {
         const fg = space.foreground;
         if (!fg) return ok('TASK null\n');
-        return ok(`TASK ${fg.model.package} id=${fg.slot ?? 0}\n  ACTIVITY ${fg.model.package}/${fg.top?.name ?? ''} pid=${fg.pid}\n`);
+        return ok(
+          `TASK ${fg.model.package} id=${fg.slot ?? 0}\n  ACTIVITY ${fg.model.package}/${fg.top?.name ?? ''} pid=${fg.pid}\n`,
+        );
       }
       break;
     case 'echo':

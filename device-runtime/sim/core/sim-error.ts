@@ -10,5 +10,9 @@ export class SimError extends Error {
 
 /** A protocol tool this runtime does not offer (AppFunctions, the local agent's tasks…). */
 export function notSupported(tool: string): never {
-  throw new SimError(toolError('NOT_SUPPORTED', `${tool} is not offered by this runtime`, { hint: 'runtime_info lists the tools and capabilities offered.' }));
+  throw new SimError(
+    toolError('NOT_SUPPORTED', `${tool} is not offered by this runtime`, {
+      hint: 'runtime_info lists the tools and capabilities offered.',
+    }),
+  );
 }

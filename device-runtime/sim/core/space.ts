@@ -70,7 +70,18 @@ export class SimSpace<D extends SpaceDisplay = SpaceDisplay> implements Instance
     // System apps (Settings) are part of every space, installed with the image, not by the user.
     for (const model of systemApps()) {
       const { package: pkg, label, versionCode = 1, versionName = null } = model;
-      this.apps.set(pkg, { model, label, versionCode, versionName, certSha256: [], apkPaths: [], system: true, abis: [], requestedPermissions: [], granted: [] });
+      this.apps.set(pkg, {
+        model,
+        label,
+        versionCode,
+        versionName,
+        certSha256: [],
+        apkPaths: [],
+        system: true,
+        abis: [],
+        requestedPermissions: [],
+        granted: [],
+      });
     }
   }
 
@@ -189,11 +200,16 @@ export class SimSpace<D extends SpaceDisplay = SpaceDisplay> implements Instance
   }
 
   /** Rebuild a space from state.json; `model` binds each package to its app model again. */
-  static restore<D extends SpaceDisplay>(p: PersistedSpace, model: (pkg: string, label: string, versionCode: number) => AppModel<any>, display: DisplayFactory<D>): SimSpace<D> {
+  static restore<D extends SpaceDisplay>(
+    p: PersistedSpace,
+    model: (pkg: string, label: string, versionCode: number) => AppModel<any>,
+    display: DisplayFactory<D>,
+  ): SimSpace<D> {
     const space = new SimSpace(p.id, p.name, p.displayId, display, p.createdAt);
     space.instanceCounter = p.instanceCounter;
     space.clipboard = p.clipboard;
-    for (const { package: pkg, ...app } of p.apps) space.apps.set(pkg, { ...app, model: model(pkg, app.label, app.versionCode) });
+    for (const { package: pkg, ...app } of p.apps)
+      space.apps.set(pkg, { ...app, model: model(pkg, app.label, app.versionCode) });
     for (const i of p.instances) {
       const app = space.apps.get(i.package);
       if (app) space.instances.set(`${i.package}@${i.id}`, new SimInstance(app.model, i.id, space, i.data));

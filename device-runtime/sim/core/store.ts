@@ -16,7 +16,9 @@ export interface PersistedState {
  * a `.nestwright/` folder (state stays with the project), else `~/.nestwright/sim`.
  */
 export function defaultStateDir(cwd = process.cwd()): string {
-  return existsSync(join(cwd, '.nestwright')) ? resolve(cwd, '.nestwright', 'sim') : join(homedir(), '.nestwright', 'sim');
+  return existsSync(join(cwd, '.nestwright'))
+    ? resolve(cwd, '.nestwright', 'sim')
+    : join(homedir(), '.nestwright', 'sim');
 }
 
 /**
@@ -41,22 +43,29 @@ export class SimStore {
     try {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
     } catch (e) {
-      throw new Error(`sim: cannot use ${dir} as the state directory (${(e as Error).message}). Pass another --state-dir, or --ephemeral to keep nothing on disk.`, { cause: e });
+      throw new Error(
+        `sim: cannot use ${dir} as the state directory (${(e as Error).message}). Pass another --state-dir, or --ephemeral to keep nothing on disk.`,
+        { cause: e },
+      );
     }
   }
 
   load(): PersistedState | null {
     // A process killed between writing its temp file and renaming it leaves the temp file behind;
     // state.json is still the last complete state, so the leftover is only clutter.
-    for (const f of readdirSync(this.dir)) if (/^state\.json\.\d+\.tmp$/.test(f)) rmSync(join(this.dir, f), { force: true });
+    for (const f of readdirSync(this.dir))
+      if (/^state\.json\.\d+\.tmp$/.test(f)) rmSync(join(this.dir, f), { force: true });
     if (!existsSync(this.file)) return null;
     let raw: PersistedState;
     try {
       raw = JSON.parse(readFileSync(this.file, 'utf8')) as PersistedState;
     } catch (e) {
-      throw new Error(`sim: ${this.file} is not valid JSON (${(e as Error).message}). Move it away to start with no spaces, or pass --ephemeral.`);
+      throw new Error(
+        `sim: ${this.file} is not valid JSON (${(e as Error).message}). Move it away to start with no spaces, or pass --ephemeral.`,
+      );
     }
-    if (raw.version !== 1) throw new Error(`sim: ${this.file} has state version ${String(raw.version)}; this simulator reads version 1.`);
+    if (raw.version !== 1)
+      throw new Error(`sim: ${this.file} has state version ${String(raw.version)}; this simulator reads version 1.`);
     return raw;
   }
 
@@ -102,7 +111,11 @@ export class SimStore {
       renameSync(tmp, this.file);
     } catch (e) {
       // Keep the snapshot to write later, and no half-written temp file.
-      try { rmSync(tmp, { force: true }); } catch { /* a read-only disk cannot even remove it */ }
+      try {
+        rmSync(tmp, { force: true });
+      } catch {
+        /* a read-only disk cannot even remove it */
+      }
       this.lastError = e as Error;
       throw e;
     }

@@ -30,9 +30,33 @@ export interface FaultProfile {
 }
 
 const PROFILES: Record<FaultProfileName, Omit<FaultProfile, 'name' | 'seed'>> = {
-  instant: { latencyScale: 0, jitter: 0, animationMs: 0, loadScale: 0, treeMissingDuringTransition: 0, dropAction: 0, timeoutScale: 1 },
-  realistic: { latencyScale: 1, jitter: 0.2, animationMs: 300, loadScale: 1, treeMissingDuringTransition: 0, dropAction: 0, timeoutScale: 1 },
-  hostile: { latencyScale: 1.5, jitter: 1.5, animationMs: 450, loadScale: 3, treeMissingDuringTransition: 0.6, dropAction: 0.05, timeoutScale: 3 },
+  instant: {
+    latencyScale: 0,
+    jitter: 0,
+    animationMs: 0,
+    loadScale: 0,
+    treeMissingDuringTransition: 0,
+    dropAction: 0,
+    timeoutScale: 1,
+  },
+  realistic: {
+    latencyScale: 1,
+    jitter: 0.2,
+    animationMs: 300,
+    loadScale: 1,
+    treeMissingDuringTransition: 0,
+    dropAction: 0,
+    timeoutScale: 1,
+  },
+  hostile: {
+    latencyScale: 1.5,
+    jitter: 1.5,
+    animationMs: 450,
+    loadScale: 3,
+    treeMissingDuringTransition: 0.6,
+    dropAction: 0.05,
+    timeoutScale: 3,
+  },
 };
 
 export const FAULT_PROFILE_NAMES = Object.keys(PROFILES) as FaultProfileName[];
@@ -40,7 +64,9 @@ export const FAULT_PROFILE_NAMES = Object.keys(PROFILES) as FaultProfileName[];
 export function faultProfile(name: FaultProfileName = 'instant', seed = 1): FaultProfile {
   const base = PROFILES[name];
   if (!base) {
-    throw new Error(`faultProfile: unknown profile ${JSON.stringify(name)}; use one of ${FAULT_PROFILE_NAMES.join(', ')}`);
+    throw new Error(
+      `faultProfile: unknown profile ${JSON.stringify(name)}; use one of ${FAULT_PROFILE_NAMES.join(', ')}`,
+    );
   }
   return { name, seed, ...base };
 }

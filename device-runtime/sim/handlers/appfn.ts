@@ -10,7 +10,11 @@ export interface AppfnHost extends SpaceLookup {
 export const appfnHandlers: HandlerGroup<'appfn_status' | 'appfn_list' | 'appfn_execute', AppfnHost> = {
   appfn_status: (args, rt) => {
     rt.space(args.space_id);
-    return { available: false, api_level: rt.options.sdkInt, reason: 'AppFunctions need API 36 and EXECUTE_APP_FUNCTIONS' };
+    return {
+      available: false,
+      api_level: rt.options.sdkInt,
+      reason: 'AppFunctions need API 36 and EXECUTE_APP_FUNCTIONS',
+    };
   },
   appfn_list: () => notSupported('appfn_list'),
   appfn_execute: () => notSupported('appfn_execute'),

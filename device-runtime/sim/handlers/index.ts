@@ -11,7 +11,15 @@ import { uiHandlers, type UiHost } from './ui.js';
 import { worldHandlers, type WorldHost } from './world.js';
 
 /** Everything the handlers need of the runtime, together: SimRuntime is checked against it. */
-export type DeviceHost = AgentHost & AppfnHost & AuditHost & RuntimeInfoHost & SessionHost & SpaceHost & SystemHost & UiHost & WorldHost;
+export type DeviceHost = AgentHost &
+  AppfnHost &
+  AuditHost &
+  RuntimeInfoHost &
+  SessionHost &
+  SpaceHost &
+  SystemHost &
+  UiHost &
+  WorldHost;
 
 /** A handler for every tool: the type makes a missing handler a compile error (contract drift). */
 export type Handlers = { [N in ToolName]: Handler<N, DeviceHost> };

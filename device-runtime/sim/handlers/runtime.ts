@@ -6,12 +6,28 @@ import { SCREEN } from '../ui/layout.js';
 import type { HandlerGroup } from './types.js';
 
 /** Argument-level extensions (no tool of their own); tool-level ones come from the `extension` flag. */
-const ARGUMENT_EXTENSIONS = ['instance', 'clear_data', 'snapshot_check', 'keyboard', 'timing', 'allow_downgrade', 'split_selection', 'skill_evidence', 'selector_actions', 'screen_regions'];
-const EXTENSIONS = [...new Set([...ARGUMENT_EXTENSIONS, ...TOOL_LIST.filter((t) => t.extension).map((t) => t.group ?? t.name)])];
+const ARGUMENT_EXTENSIONS = [
+  'instance',
+  'clear_data',
+  'snapshot_check',
+  'keyboard',
+  'timing',
+  'allow_downgrade',
+  'split_selection',
+  'skill_evidence',
+  'selector_actions',
+  'screen_regions',
+];
+const EXTENSIONS = [
+  ...new Set([...ARGUMENT_EXTENSIONS, ...TOOL_LIST.filter((t) => t.extension).map((t) => t.group ?? t.name)]),
+];
 
 /** runtime_info describes the device: its settings and its environment (faults, channels). */
 export interface RuntimeInfoHost {
-  readonly options: Pick<SimSettings, 'model' | 'sdkInt' | 'abis' | 'pageSize' | 'virtualDisplays' | 'slots' | 'policy' | 'withoutExtensions'>;
+  readonly options: Pick<
+    SimSettings,
+    'model' | 'sdkInt' | 'abis' | 'pageSize' | 'virtualDisplays' | 'slots' | 'policy' | 'withoutExtensions'
+  >;
   readonly env: SimEnv;
 }
 
@@ -34,6 +50,8 @@ export const runtimeHandlers: HandlerGroup<'runtime_info', RuntimeInfoHost> = {
     },
     timing: { profile: rt.env.faults.name, timeout_scale: rt.env.faults.timeoutScale },
     extensions: EXTENSIONS.filter((e) => !rt.options.withoutExtensions.includes(e)),
-    tools: TOOL_LIST.filter((t) => !(t.extension && rt.options.withoutExtensions.includes(t.group ?? t.name))).map((t) => t.name),
+    tools: TOOL_LIST.filter((t) => !(t.extension && rt.options.withoutExtensions.includes(t.group ?? t.name))).map(
+      (t) => t.name,
+    ),
   }),
 };

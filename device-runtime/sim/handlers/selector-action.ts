@@ -69,18 +69,36 @@ export async function actOnSelector(
   const deadline = screen.env.clock.now() + wait.timeout_ms;
   const took: Took = tool === 'ui_set_text' ? fieldHolds(steps, text ?? '') : screenChanged;
   let before: Observation | undefined;
-  for (let attempts = 0; ; ) {
+  for (let attempts = 0; ;) {
     // A repeat of an action that showed no effect still gets a short wait when the deadline has passed.
     const floor = attempts > 0 ? REPEAT_WAIT_MS * screen.env.faults.timeoutScale : 1;
-    const found = await waitForActionable(io, steps, { timeoutMs: Math.max(floor, deadline - screen.env.clock.now()), enabled: wait.enabled, scroll: wait.scroll }, log);
-    if (found.status !== 'ok') throw unresolved(tool, found, wait.timeout_ms, args.max_nodes, log, "waiting for the selector's node", 'Narrow the selector (a filter, nth) or act on one of details.matches by node_id.');
+    const found = await waitForActionable(
+      io,
+      steps,
+      { timeoutMs: Math.max(floor, deadline - screen.env.clock.now()), enabled: wait.enabled, scroll: wait.scroll },
+      log,
+    );
+    if (found.status !== 'ok')
+      throw unresolved(
+        tool,
+        found,
+        wait.timeout_ms,
+        args.max_nodes,
+        log,
+        "waiting for the selector's node",
+        'Narrow the selector (a filter, nth) or act on one of details.matches by node_id.',
+      );
     before ??= found.obs;
     let outcome;
     try {
       outcome = act({ node_id: found.node.id, snapshot_id: found.obs.snapshot_id });
     } catch (e) {
       // The screen changed between the look and the action: look again.
-      if (e instanceof SimError && (e.envelope.code === 'SNAPSHOT_STALE' || e.envelope.code === 'NODE_NOT_FOUND') && screen.env.clock.now() < deadline) {
+      if (
+        e instanceof SimError &&
+        (e.envelope.code === 'SNAPSHOT_STALE' || e.envelope.code === 'NODE_NOT_FOUND') &&
+        screen.env.clock.now() < deadline
+      ) {
         log.push(`  the screen changed before the action (${e.envelope.code}); resolving again`);
         continue;
       }
@@ -90,7 +108,18 @@ export async function actOnSelector(
     const after = await settle(io.observe, found.obs, found.node, took, screen.env.clock);
     // A dropped input gets its repeats even when the wait before it took the whole timeout.
     if (after.effect || attempts >= ATTEMPTS) {
-      return { ok: true, method: outcome.method, node: outcome.node ?? found.node, matched: found.node, snapshot_id: before.snapshot_id, observation: trim(after.obs, args.max_nodes), ...(args.observe_before ? { observation_before: trim(before, args.max_nodes) } : {}), effect: after.effect, attempts, log };
+      return {
+        ok: true,
+        method: outcome.method,
+        node: outcome.node ?? found.node,
+        matched: found.node,
+        snapshot_id: before.snapshot_id,
+        observation: trim(after.obs, args.max_nodes),
+        ...(args.observe_before ? { observation_before: trim(before, args.max_nodes) } : {}),
+        effect: after.effect,
+        attempts,
+        log,
+      };
     }
     log.push('  no effect on screen after the action; repeating it (the device may have dropped the input)');
   }
@@ -101,7 +130,13 @@ export async function actOnSelector(
  * front first; the first look reads the tree the service holds, every later one pays a dump),
  * scrolls, the back key, and whether anything is moving.
  */
-export function deviceIO(rt: SpaceLookup & LaunchHost, ctx: CallContext, space: DeviceSpace, app: { package: string; instance?: string } | undefined, tool: string): ActionabilityIO {
+export function deviceIO(
+  rt: SpaceLookup & LaunchHost,
+  ctx: CallContext,
+  space: DeviceSpace,
+  app: { package: string; instance?: string } | undefined,
+  tool: string,
+): ActionabilityIO {
   const screen = space.screen;
   let looks = 0;
   return {
@@ -119,7 +154,15 @@ export function deviceIO(rt: SpaceLookup & LaunchHost, ctx: CallContext, space: 
 }
 
 /** The error of a wait that found several nodes (AMBIGUOUS_TARGET) or none in time (TIMEOUT), with its log and last screen. */
-export function unresolved(tool: string, found: Exclude<Actionable, { status: 'ok' }>, timeoutMs: number, maxNodes: number, log: string[], waitingFor: string, narrow: string): SimError {
+export function unresolved(
+  tool: string,
+  found: Exclude<Actionable, { status: 'ok' }>,
+  timeoutMs: number,
+  maxNodes: number,
+  log: string[],
+  waitingFor: string,
+  narrow: string,
+): SimError {
   if (found.status === 'ambiguous') {
     return new SimError(
       toolError('AMBIGUOUS_TARGET', `${tool}: the selector matches ${found.nodes.length} nodes; it must name one`, {
@@ -137,14 +180,28 @@ export function unresolved(tool: string, found: Exclude<Actionable, { status: 'o
 }
 
 /** Bring the app instance acted on to the front, as space_launch does; a crashed one is APP_CRASHED. */
-export async function bringToFront(rt: LaunchHost, ctx: CallContext, space: DeviceSpace, app: { package: string; instance?: string }, tool: string): Promise<void> {
+export async function bringToFront(
+  rt: LaunchHost,
+  ctx: CallContext,
+  space: DeviceSpace,
+  app: { package: string; instance?: string },
+  tool: string,
+): Promise<void> {
   const inst = space.instance(app.package, app.instance ?? '0');
   // In front with an activity on screen (a window of another package over it is part of its screen); in front with none left (its last activity finished) shows no app: launch it again.
   if (space.foreground === inst && inst.top) return;
   if (inst.status === 'crashed') {
-    throw new SimError(toolError('APP_CRASHED', `${tool}: ${inst.key} crashed: ${inst.crashReason ?? 'the process died'}`, { details: { crash_reason: inst.crashReason } }));
+    throw new SimError(
+      toolError('APP_CRASHED', `${tool}: ${inst.key} crashed: ${inst.crashReason ?? 'the process died'}`, {
+        details: { crash_reason: inst.crashReason },
+      }),
+    );
   }
-  const out = await rt.call('space_launch', { space_id: space.id, package: app.package, ...(app.instance ? { instance: app.instance } : {}) }, ctx);
+  const out = await rt.call(
+    'space_launch',
+    { space_id: space.id, package: app.package, ...(app.instance ? { instance: app.instance } : {}) },
+    ctx,
+  );
   if (!out.ok) throw new SimError(out.error);
 }
 

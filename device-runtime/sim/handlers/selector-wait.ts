@@ -28,7 +28,11 @@ import type { SpaceLookup } from './types.js';
 type Host = SpaceLookup & LaunchHost;
 
 /** ui_scroll with a selector: scroll the list until the selector names one visible, stable node. */
-export async function scrollToSelector(rt: Host, ctx: CallContext, args: ToolArgs<'ui_scroll'>): Promise<ToolResult<'ui_scroll'>> {
+export async function scrollToSelector(
+  rt: Host,
+  ctx: CallContext,
+  args: ToolArgs<'ui_scroll'>,
+): Promise<ToolResult<'ui_scroll'>> {
   const space = rt.space(args.space_id);
   const steps: Step[] = fromWireSteps(args.selector!);
   const wait = args.wait ?? { timeout_ms: 5_000, enabled: false, scroll: true };
@@ -43,9 +47,30 @@ export async function scrollToSelector(rt: Host, ctx: CallContext, args: ToolArg
     },
   };
   const log: string[] = [];
-  const found = await waitForActionable(io, steps, { timeoutMs: wait.timeout_ms, enabled: wait.enabled, scroll: wait.scroll }, log);
-  if (found.status !== 'ok') throw unresolved('ui_scroll', found, wait.timeout_ms, args.max_nodes, log, "scrolling to the selector's node", 'Narrow the selector (a filter, nth).');
-  return { ok: true, moved, node: found.node, snapshot_id: found.obs.snapshot_id, observation: trim(found.obs, args.max_nodes), log };
+  const found = await waitForActionable(
+    io,
+    steps,
+    { timeoutMs: wait.timeout_ms, enabled: wait.enabled, scroll: wait.scroll },
+    log,
+  );
+  if (found.status !== 'ok')
+    throw unresolved(
+      'ui_scroll',
+      found,
+      wait.timeout_ms,
+      args.max_nodes,
+      log,
+      "scrolling to the selector's node",
+      'Narrow the selector (a filter, nth).',
+    );
+  return {
+    ok: true,
+    moved,
+    node: found.node,
+    snapshot_id: found.obs.snapshot_id,
+    observation: trim(found.obs, args.max_nodes),
+    log,
+  };
 }
 
 /**
@@ -53,14 +78,21 @@ export async function scrollToSelector(rt: Host, ctx: CallContext, args: ToolArg
  * `gone`, until it no longer does) and the other conditions given hold. Not an error at the
  * timeout: `matched: false` with the last look, as every ui_wait_for answers.
  */
-export async function waitForSelector(rt: Host, ctx: CallContext, args: ToolArgs<'ui_wait_for'>, idle: () => boolean): Promise<ToolResult<'ui_wait_for'>> {
+export async function waitForSelector(
+  rt: Host,
+  ctx: CallContext,
+  args: ToolArgs<'ui_wait_for'>,
+  idle: () => boolean,
+): Promise<ToolResult<'ui_wait_for'>> {
   const space = rt.space(args.space_id);
   const clock = space.screen.env.clock;
   const steps: Step[] = fromWireSteps(args.selector!);
   const want = args.count ?? 1;
   const observe = deviceIO(rt, ctx, space, args.app, 'ui_wait_for').observe;
   const start = clock.now();
-  const log = [`waiting for ${formatSteps(steps)} ${args.gone ? 'not ' : ''}to name ${want === 1 ? 'one node' : `${want} nodes`}`];
+  const log = [
+    `waiting for ${formatSteps(steps)} ${args.gone ? 'not ' : ''}to name ${want === 1 ? 'one node' : `${want} nodes`}`,
+  ];
   let last: { obs: Observation; nodes: UiNode[] } | null = null;
   const holds = (obs: Observation, nodes: UiNode[]) =>
     !obs.tree_missing &&

@@ -49,16 +49,28 @@ export const spaceHandlers: HandlerGroup<SpaceTools, SpaceHost> = {
   space_install_apk: async (args, rt) => {
     const space = rt.space(args.space_id);
     const o = rt.options;
-    const device = { abis: o.abis, page_size: o.pageSize, sdk_int: o.sdkInt, min_target_sdk: 24, density: SCREEN.density, locales: ['en-US'] };
-    const { info, report } = await installApk(args.apk_paths, device, space, { allowDowngrade: args.allow_downgrade ?? false });
+    const device = {
+      abis: o.abis,
+      page_size: o.pageSize,
+      sdk_int: o.sdkInt,
+      min_target_sdk: 24,
+      density: SCREEN.density,
+      locales: ['en-US'],
+    };
+    const { info, report } = await installApk(args.apk_paths, device, space, {
+      allowDowngrade: args.allow_downgrade ?? false,
+    });
     const previous = space.apps.get(info.package);
     const model = appModelFor(info.package, info.versionCode) ?? blankApp(info.package, info.label);
     const unchanged = previous !== undefined && previous.versionCode === info.versionCode;
     // An update replaces the code of the app's instances (stopped, as Android kills an updated
     // app's processes); their data stays.
-    if (previous && !unchanged && previous.model !== model) space.replaceModel(info.package, model, (inst) => rt.releaseSlot(inst));
+    if (previous && !unchanged && previous.model !== model)
+      space.replaceModel(info.package, model, (inst) => rt.releaseSlot(inst));
     // An update keeps the app's instances and their data (docs/protocol.md#install); only the code changes.
-    const granted = args.grant_runtime_permissions ? info.permissions : (previous?.granted ?? []).filter((p) => info.permissions.includes(p));
+    const granted = args.grant_runtime_permissions
+      ? info.permissions
+      : (previous?.granted ?? []).filter((p) => info.permissions.includes(p));
     space.apps.set(info.package, {
       model,
       label: info.label,
@@ -102,10 +114,14 @@ export const spaceHandlers: HandlerGroup<SpaceTools, SpaceHost> = {
     const app = space.app(args.package);
     if (app.abis.length > 0 && !app.abis.some((a) => rt.options.abis.includes(a))) {
       throw new SimError(
-        toolError('ABI_MISMATCH', `space_launch: ${args.package} ships native libraries only for ${app.abis.join(', ')}; this device supports ${rt.options.abis.join(', ')}`, {
-          hint: 'Use a device or emulator with a matching ABI, or a build of the app that includes one.',
-          details: { app_abis: app.abis, device_abis: rt.options.abis },
-        }),
+        toolError(
+          'ABI_MISMATCH',
+          `space_launch: ${args.package} ships native libraries only for ${app.abis.join(', ')}; this device supports ${rt.options.abis.join(', ')}`,
+          {
+            hint: 'Use a device or emulator with a matching ABI, or a build of the app that includes one.',
+            details: { app_abis: app.abis, device_abis: rt.options.abis },
+          },
+        ),
       );
     }
     const inst = space.instanceFor(args.package, args.instance);
@@ -113,13 +129,34 @@ export const spaceHandlers: HandlerGroup<SpaceTools, SpaceHost> = {
     const crashReason = inst.crashReason;
     if (restarted) inst.stop();
     const { slot, pid, evicted, evictedSpace, cleaned } = rt.assignSlot(inst, space);
-    if (cleaned) space.log({ level: 'W', tag: 'ActivityManager', message: `Slot :c${slot} was dirty after a crash; cleaned before reuse` }, inst);
+    if (cleaned)
+      space.log(
+        { level: 'W', tag: 'ActivityManager', message: `Slot :c${slot} was dirty after a crash; cleaned before reuse` },
+        inst,
+      );
     if (evicted && evictedSpace) {
-      rt.spaces.get(evictedSpace)?.log({ level: 'I', tag: 'ActivityManager', message: `Killing ${evicted.pid}:${evicted.key}: evicted from slot :c${slot} (LRU)` }, evicted);
+      rt.spaces
+        .get(evictedSpace)
+        ?.log(
+          {
+            level: 'I',
+            tag: 'ActivityManager',
+            message: `Killing ${evicted.pid}:${evicted.key}: evicted from slot :c${slot} (LRU)`,
+          },
+          evicted,
+        );
     }
     const { cold } = inst.start(args.activity, pid);
     inst.crashReason = null;
-    if (cold) space.log({ level: 'I', tag: 'ActivityManager', message: `Start proc ${pid}:${inst.key} in slot :c${slot}${restarted ? ' (restarted after crash)' : ''}` }, inst);
+    if (cold)
+      space.log(
+        {
+          level: 'I',
+          tag: 'ActivityManager',
+          message: `Start proc ${pid}:${inst.key} in slot :c${slot}${restarted ? ' (restarted after crash)' : ''}`,
+        },
+        inst,
+      );
     space.bringToFront(inst);
     return {
       package: args.package,

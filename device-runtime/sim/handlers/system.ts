@@ -6,7 +6,8 @@ import { simulateShell } from '../core/shell.js';
 import { SimError } from '../core/sim-error.js';
 import type { HandlerGroup, SlotHost, SpaceLookup } from './types.js';
 
-type SystemTools = 'app_intent' | 'sys_shell' | 'sys_logcat' | 'sys_clipboard_get' | 'sys_clipboard_set' | 'space_permissions';
+type SystemTools =
+  'app_intent' | 'sys_shell' | 'sys_logcat' | 'sys_clipboard_get' | 'sys_clipboard_set' | 'space_permissions';
 
 /** Intents start instances (a slot each); the shell is governed by the policy and reports the device's traits. */
 export interface SystemHost extends SpaceLookup, SlotHost {
@@ -55,7 +56,11 @@ export const systemHandlers: HandlerGroup<SystemTools, SystemHost> = {
       );
     }
     const o = rt.options;
-    return simulateShell(args.command, rt.space(args.space_id), { sdkInt: o.sdkInt, abis: o.abis, model: 'nestwright simulated device' });
+    return simulateShell(args.command, rt.space(args.space_id), {
+      sdkInt: o.sdkInt,
+      abis: o.abis,
+      model: 'nestwright simulated device',
+    });
   },
 
   sys_logcat: (args, rt) => {
@@ -81,7 +86,11 @@ export const systemHandlers: HandlerGroup<SystemTools, SystemHost> = {
     const app = space.app(args.package);
     if (args.action !== 'list') {
       if (!args.permission) {
-        throw new SimError(toolError('INVALID_ARGUMENT', `space_permissions: ${args.action} needs a permission`, { hint: `Requested: ${app.requestedPermissions.join(', ') || '(none)'}.` }));
+        throw new SimError(
+          toolError('INVALID_ARGUMENT', `space_permissions: ${args.action} needs a permission`, {
+            hint: `Requested: ${app.requestedPermissions.join(', ') || '(none)'}.`,
+          }),
+        );
       }
       if (!app.requestedPermissions.includes(args.permission)) {
         throw new SimError(
@@ -90,9 +99,14 @@ export const systemHandlers: HandlerGroup<SystemTools, SystemHost> = {
           }),
         );
       }
-      app.granted = args.action === 'grant' ? [...new Set([...app.granted, args.permission])] : app.granted.filter((p) => p !== args.permission);
+      app.granted =
+        args.action === 'grant'
+          ? [...new Set([...app.granted, args.permission])]
+          : app.granted.filter((p) => p !== args.permission);
       // A revoke also takes back what each instance's own prompt granted.
-      if (args.action === 'revoke') for (const inst of space.instances.values()) if (inst.model.package === args.package) inst.granted.delete(args.permission);
+      if (args.action === 'revoke')
+        for (const inst of space.instances.values())
+          if (inst.model.package === args.package) inst.granted.delete(args.permission);
     }
     return { granted: app.granted, requested: app.requestedPermissions };
   },

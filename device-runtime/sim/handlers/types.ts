@@ -10,7 +10,11 @@ import type { SimScreen } from '../ui/screen.js';
  * to each group: `SpaceHost`, `UiHost`…), so a handler cannot reach what it has no business with,
  * and the runtime is checked against each slice where it dispatches.
  */
-export type Handler<N extends ToolName, H> = (args: ToolArgs<N>, host: H, ctx: CallContext) => Promise<ToolResult<N>> | ToolResult<N>;
+export type Handler<N extends ToolName, H> = (
+  args: ToolArgs<N>,
+  host: H,
+  ctx: CallContext,
+) => Promise<ToolResult<N>> | ToolResult<N>;
 
 /** The handlers of one protocol tool file (`protocol/tools/<group>.ts` → `handlers/<group>.ts`). */
 export type HandlerGroup<K extends ToolName, H> = { [N in K]: Handler<N, H> };

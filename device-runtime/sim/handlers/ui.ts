@@ -49,7 +49,15 @@ export const uiHandlers: HandlerGroup<UiTools, UiHost> = {
   ui_screenshot: async (args, rt) => {
     const screen = await channelFor(rt.space(args.space_id));
     const shot = screenshotFor(screen, args.scale);
-    return { mime: 'image/png' as const, data: shot.png.toString('base64'), width: shot.width, height: shot.height, sha256: shot.sha256, snapshot_id: shot.snapshotId, regions: SYSTEM_BARS };
+    return {
+      mime: 'image/png' as const,
+      data: shot.png.toString('base64'),
+      width: shot.width,
+      height: shot.height,
+      sha256: shot.sha256,
+      snapshot_id: shot.snapshotId,
+      regions: SYSTEM_BARS,
+    };
   },
 
   ui_tap: async (args, rt, ctx) => {
@@ -78,8 +86,19 @@ export const uiHandlers: HandlerGroup<UiTools, UiHost> = {
 
   ui_set_text: async (args, rt, ctx) => {
     const screen = await channelFor(rt.space(args.space_id));
-    if (args.selector) return actOnSelector(rt, ctx, args, 'ui_set_text', (target) => setText(screen, target, args.text, args.submit), args.text);
-    const target = args.node_id !== undefined ? { node_id: args.node_id, ...(args.snapshot_id ? { snapshot_id: args.snapshot_id } : {}) } : { bounds: args.bounds! };
+    if (args.selector)
+      return actOnSelector(
+        rt,
+        ctx,
+        args,
+        'ui_set_text',
+        (target) => setText(screen, target, args.text, args.submit),
+        args.text,
+      );
+    const target =
+      args.node_id !== undefined
+        ? { node_id: args.node_id, ...(args.snapshot_id ? { snapshot_id: args.snapshot_id } : {}) }
+        : { bounds: args.bounds! };
     return { ok: true as const, ...setText(screen, target, args.text, args.submit) };
   },
 
@@ -99,7 +118,9 @@ export const uiHandlers: HandlerGroup<UiTools, UiHost> = {
       // The caller cancelled (notifications/cancelled) or its connection dropped: stop polling
       // within one poll interval instead of observing for the rest of the timeout.
       if (ctx.signal?.aborted) {
-        throw new SimError(toolError('CANCELLED', `ui_wait_for: cancelled by the caller after ${Math.round(clock.now() - start)} ms`));
+        throw new SimError(
+          toolError('CANCELLED', `ui_wait_for: cancelled by the caller after ${Math.round(clock.now() - start)} ms`),
+        );
       }
       const obs = screen.observe({ max_nodes: 5000, detail: 'compact' });
       const textHit = args.text === undefined || textOnScreen(obs.nodes, args.text);

@@ -41,15 +41,24 @@ function posted(api: string, inst: SimInstance, id: string) {
   if (n) return n;
   const ids = inst.world.notifications.map((x) => x.id);
   throw new SimError(
-    toolError('NOTIFICATION_NOT_FOUND', `${api}: ${inst.key} has no notification ${JSON.stringify(id)} (it was dismissed or tapped, or never posted)`, {
-      hint: `Posted now: ${ids.join(', ') || '(none)'}. List them with world_notifications_list.`,
-      details: { notification_id: id, posted: ids },
-    }),
+    toolError(
+      'NOTIFICATION_NOT_FOUND',
+      `${api}: ${inst.key} has no notification ${JSON.stringify(id)} (it was dismissed or tapped, or never posted)`,
+      {
+        hint: `Posted now: ${ids.join(', ') || '(none)'}. List them with world_notifications_list.`,
+        details: { notification_id: id, posted: ids },
+      },
+    ),
   );
 }
 
 /** What a tap runs: app code, then the activity (a PendingIntent.getActivity), which brings the instance up. */
-function open(rt: WorldHost, space: DeviceSpace, inst: SimInstance, intent: NotificationIntent | undefined): string | null {
+function open(
+  rt: WorldHost,
+  space: DeviceSpace,
+  inst: SimInstance,
+  intent: NotificationIntent | undefined,
+): string | null {
   if (intent?.run) inst.runApp(intent.run);
   if (!intent?.activity) return null;
   const { pid } = rt.assignSlot(inst, space);
@@ -92,7 +101,8 @@ export const worldHandlers: HandlerGroup<WorldTools, WorldHost> = {
     const { space, inst } = target(rt, args);
     // Both checked before either is set: a bad time zone leaves the locale as it was.
     const locale = args.locale !== undefined ? checkLocale('world_locale_set', args.locale) : inst.world.locale;
-    const timeZone = args.timezone !== undefined ? checkTimeZone('world_locale_set', args.timezone) : inst.world.timeZone;
+    const timeZone =
+      args.timezone !== undefined ? checkTimeZone('world_locale_set', args.timezone) : inst.world.timeZone;
     inst.world.locale = locale;
     inst.world.timeZone = timeZone;
     if (args.color_scheme) inst.world.colorScheme = args.color_scheme;
@@ -115,9 +125,13 @@ export const worldHandlers: HandlerGroup<WorldTools, WorldHost> = {
       const action = (n.actions ?? []).find((a) => a.id === args.action);
       if (!action) {
         throw new SimError(
-          toolError('INVALID_ARGUMENT', `world_notification_tap: notification ${n.id} has no action ${JSON.stringify(args.action)}`, {
-            hint: `Its actions: ${(n.actions ?? []).map((a) => `${a.id} (${a.title})`).join(', ') || '(none)'}.`,
-          }),
+          toolError(
+            'INVALID_ARGUMENT',
+            `world_notification_tap: notification ${n.id} has no action ${JSON.stringify(args.action)}`,
+            {
+              hint: `Its actions: ${(n.actions ?? []).map((a) => `${a.id} (${a.title})`).join(', ') || '(none)'}.`,
+            },
+          ),
         );
       }
       intent = action;

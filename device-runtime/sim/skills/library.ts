@@ -21,7 +21,9 @@ export class SkillLibrary {
     if (!dir) return;
     let files: string[];
     try {
-      files = readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort();
+      files = readdirSync(dir)
+        .filter((f) => /\.ya?ml$/.test(f))
+        .sort();
     } catch (e) {
       this.problems.push(`skills directory ${dir}: ${(e as Error).message}`);
       return;

@@ -1,6 +1,25 @@
-import { toolError, type Observation, type ToolInput, type ToolName, type ToolResult, type UiNode } from '../../protocol/index.js';
+import {
+  toolError,
+  type Observation,
+  type ToolInput,
+  type ToolName,
+  type ToolResult,
+  type UiNode,
+} from '../../protocol/index.js';
 import { parseSelector, resolveSteps } from '../../protocol/selector.js';
-import { describeCheck, describeStep, stepSelector, evaluateCheck, resolveParams, SkillParamError, substitute, type Check, type ParamValue, type SkillStep, type Target } from '../../protocol/skill/index.js';
+import {
+  describeCheck,
+  describeStep,
+  stepSelector,
+  evaluateCheck,
+  resolveParams,
+  SkillParamError,
+  substitute,
+  type Check,
+  type ParamValue,
+  type SkillStep,
+  type Target,
+} from '../../protocol/skill/index.js';
 import type { SkillStepEvidenceSchema } from '../../protocol/tools/agent.js';
 import { SimError } from '../core/sim-error.js';
 import type { CallContext, ToolCaller } from '../core/call-context.js';
@@ -35,32 +54,64 @@ export class DeviceSkillRunner {
 
   /** Check the parameters (of this skill and every skill it runs) before any step acts. */
   plan(entry: LibrarySkill, given: Record<string, unknown>, depth = 0): Record<string, ParamValue> {
-    if (depth > MAX_NESTING) throw new SimError(toolError('INVALID_ARGUMENT', `skill ${entry.skill.name}: skills run each other more than ${MAX_NESTING} deep (a cycle?)`));
+    if (depth > MAX_NESTING)
+      throw new SimError(
+        toolError(
+          'INVALID_ARGUMENT',
+          `skill ${entry.skill.name}: skills run each other more than ${MAX_NESTING} deep (a cycle?)`,
+        ),
+      );
     let params: Record<string, ParamValue>;
     try {
       params = resolveParams(entry.skill, given);
     } catch (e) {
-      if (e instanceof SkillParamError) throw new SimError(toolError('INVALID_ARGUMENT', `${e.message}; nothing was run`, { hint: 'skill_list lists each skill with its parameters.' }));
+      if (e instanceof SkillParamError)
+        throw new SimError(
+          toolError('INVALID_ARGUMENT', `${e.message}; nothing was run`, {
+            hint: 'skill_list lists each skill with its parameters.',
+          }),
+        );
       throw e;
     }
     for (const step of entry.skill.steps) {
       if (step.kind !== 'run') continue;
       const nested = this.library.byPath(entry.path, step.run.skill);
-      if (!nested) throw new SimError(toolError('SKILL_NOT_FOUND', `skill ${entry.skill.name} runs ${step.run.skill}, which this runtime does not serve`));
+      if (!nested)
+        throw new SimError(
+          toolError(
+            'SKILL_NOT_FOUND',
+            `skill ${entry.skill.name} runs ${step.run.skill}, which this runtime does not serve`,
+          ),
+        );
       this.plan(nested, substitute(step.run.params, params), depth + 1);
     }
     return params;
   }
 
   /** Replay; the first failed step ends the run. Returns the 1-based failed step, or null. */
-  async run(entry: LibrarySkill, params: Record<string, ParamValue>, prefix = ''): Promise<{ failed: number | null; message: string | null }> {
+  async run(
+    entry: LibrarySkill,
+    params: Record<string, ParamValue>,
+    prefix = '',
+  ): Promise<{ failed: number | null; message: string | null }> {
     const { skill } = entry;
     const first = await this.observe();
     if (first.package !== skill.app) await this.call('space_launch', { space_id: this.spaceId, package: skill.app });
     for (const [i, raw] of skill.steps.entries()) {
       const step = substitute(raw, params);
       const title = `${prefix}${skill.name} ${i + 1}/${skill.steps.length}: ${step.intent ? `${step.intent} (${describeStep(step)})` : describeStep(step)}`;
-      const ev: Evidence = { index: this.evidence.length + 1, title, intent: step.intent ?? null, status: 'passed', selector: stepSelector(step), node: null, before: null, after: null, duration_ms: 0, message: null };
+      const ev: Evidence = {
+        index: this.evidence.length + 1,
+        title,
+        intent: step.intent ?? null,
+        status: 'passed',
+        selector: stepSelector(step),
+        node: null,
+        before: null,
+        after: null,
+        duration_ms: 0,
+        message: null,
+      };
       this.evidence.push(ev);
       const started = Date.now();
       try {
@@ -100,7 +151,13 @@ export class DeviceSkillRunner {
     for (const check of step.post ?? []) await this.hold('post-check failed', check, timeout, false);
   }
 
-  private async act(entry: LibrarySkill, step: SkillStep, ev: Evidence, timeout: number, prefix: string): Promise<void> {
+  private async act(
+    entry: LibrarySkill,
+    step: SkillStep,
+    ev: Evidence,
+    timeout: number,
+    prefix: string,
+  ): Promise<void> {
     const id = this.spaceId;
     const on = async (target: Target, then: (node: UiNode, obs: Observation) => Promise<unknown>) => {
       const { node, obs } = await this.resolve(target, timeout);
@@ -110,16 +167,26 @@ export class DeviceSkillRunner {
     };
     switch (step.kind) {
       case 'launch':
-        await this.call('space_launch', { space_id: id, package: entry.skill.app, ...(step.launch !== true && step.launch.activity ? { activity: step.launch.activity } : {}) });
+        await this.call('space_launch', {
+          space_id: id,
+          package: entry.skill.app,
+          ...(step.launch !== true && step.launch.activity ? { activity: step.launch.activity } : {}),
+        });
         return;
       case 'tap':
         return on(step.tap, (n, o) => this.call('ui_tap', { space_id: id, node_id: n.id, snapshot_id: o.snapshot_id }));
       case 'long_press':
-        return on(step.long_press, (n, o) => this.call('ui_long_press', { space_id: id, node_id: n.id, snapshot_id: o.snapshot_id, duration_ms: 800 }));
+        return on(step.long_press, (n, o) =>
+          this.call('ui_long_press', { space_id: id, node_id: n.id, snapshot_id: o.snapshot_id, duration_ms: 800 }),
+        );
       case 'fill':
-        return on(step.fill.target, (n, o) => this.call('ui_set_text', { space_id: id, node_id: n.id, snapshot_id: o.snapshot_id, text: step.fill.value }));
+        return on(step.fill.target, (n, o) =>
+          this.call('ui_set_text', { space_id: id, node_id: n.id, snapshot_id: o.snapshot_id, text: step.fill.value }),
+        );
       case 'clear':
-        return on(step.clear, (n, o) => this.call('ui_set_text', { space_id: id, node_id: n.id, snapshot_id: o.snapshot_id, text: '' }));
+        return on(step.clear, (n, o) =>
+          this.call('ui_set_text', { space_id: id, node_id: n.id, snapshot_id: o.snapshot_id, text: '' }),
+        );
       case 'scroll_to':
         return on(step.scroll_to, async () => {});
       case 'swipe':
@@ -129,8 +196,22 @@ export class DeviceSkillRunner {
           const d = step.swipe.distance ?? 0.6;
           const [dx, dy] = [Math.round(((r - l) * d) / 2), Math.round(((b - t) * d) / 2)];
           const dir = step.swipe.direction;
-          const from: [number, number] = dir === 'up' ? [cx, cy + dy] : dir === 'down' ? [cx, cy - dy] : dir === 'left' ? [cx + dx, cy] : [cx - dx, cy];
-          const to: [number, number] = dir === 'up' ? [cx, cy - dy] : dir === 'down' ? [cx, cy + dy] : dir === 'left' ? [cx - dx, cy] : [cx + dx, cy];
+          const from: [number, number] =
+            dir === 'up'
+              ? [cx, cy + dy]
+              : dir === 'down'
+                ? [cx, cy - dy]
+                : dir === 'left'
+                  ? [cx + dx, cy]
+                  : [cx - dx, cy];
+          const to: [number, number] =
+            dir === 'up'
+              ? [cx, cy - dy]
+              : dir === 'down'
+                ? [cx, cy + dy]
+                : dir === 'left'
+                  ? [cx - dx, cy]
+                  : [cx + dx, cy];
           return this.call('ui_swipe', { space_id: id, from, to, duration_ms: 300 });
         });
       case 'press':
@@ -178,7 +259,8 @@ export class DeviceSkillRunner {
       if (!obs.tree_missing) {
         for (const sel of alternatives) {
           const nodes = resolveSteps(obs.nodes, parseSelector(sel));
-          if (nodes.length > 1) throw new StepFailed(`${sel} matches ${nodes.length} nodes; a step acts on one (strict)`);
+          if (nodes.length > 1)
+            throw new StepFailed(`${sel} matches ${nodes.length} nodes; a step acts on one (strict)`);
           if (nodes.length === 1) return { node: nodes[0]!, obs };
         }
         if (obs.nodes.some((n) => n.scrollable) && Date.now() < deadline) {
@@ -190,7 +272,9 @@ export class DeviceSkillRunner {
       if (Date.now() + wait > deadline) break;
       await new Promise((r) => setTimeout(r, wait));
     }
-    throw new StepFailed(`${alternatives.join(' | ')} is not on screen after ${timeout}ms; on screen: ${screenLine(last)}`);
+    throw new StepFailed(
+      `${alternatives.join(' | ')} is not on screen after ${timeout}ms; on screen: ${screenLine(last)}`,
+    );
   }
 
   private async hold(what: string, check: Check, timeout: number, skipOnFail: boolean): Promise<void> {
@@ -223,10 +307,12 @@ export class DeviceSkillRunner {
   }
 }
 
-
 /** The screen in one line for a failure message: activity and the first texts. */
 function screenLine(obs: Observation | null): string {
   if (!obs) return '(nothing observed)';
-  const texts = obs.nodes.map((n) => n.text ?? n.desc).filter(Boolean).slice(0, 12);
+  const texts = obs.nodes
+    .map((n) => n.text ?? n.desc)
+    .filter(Boolean)
+    .slice(0, 12);
   return `${obs.package ?? '(no app)'} ${obs.activity ?? ''} [${texts.map((t) => JSON.stringify(t)).join(', ')}]`;
 }

@@ -77,7 +77,13 @@ export function composeFrame(input: FrameInput): Frame {
         const shown = now - (record.snackbar.until - SNACKBAR_MS);
         const slide = input.animationMs > 0 ? Math.round(Math.max(0, 1 - shown / input.animationMs) * 168) : 0;
         const bottom = (keyboard ? KEYBOARD_TOP : VIEWPORT[3]) + slide;
-        windows.push({ kind: 'snackbar', root: layout(view, [24, bottom - 168, SCREEN.width - 24, bottom - 24], record.scroll), clip, pkg: pkg!, observed: !dialog });
+        windows.push({
+          kind: 'snackbar',
+          root: layout(view, [24, bottom - 168, SCREEN.width - 24, bottom - 24], record.scroll),
+          clip,
+          pkg: pkg!,
+          observed: !dialog,
+        });
       }
       if (dialog) {
         const view = dialogView(dialog, () => {
@@ -87,20 +93,32 @@ export function composeFrame(input: FrameInput): Frame {
         const h = natural(view);
         const top = Math.round((VIEWPORT[1] + VIEWPORT[3] - h) / 2);
         dialogBox = [72, top, SCREEN.width - 72, top + h];
-        windows.push({ kind: 'dialog', root: layout(view, dialogBox, record.scroll), clip: dialogBox, pkg: dialog.package ?? pkg!, observed: true });
+        windows.push({
+          kind: 'dialog',
+          root: layout(view, dialogBox, record.scroll),
+          clip: dialogBox,
+          pkg: dialog.package ?? pkg!,
+          observed: true,
+        });
       }
     }
   }
   for (const [i, message] of input.toasts.entries()) {
     const y = VIEWPORT[3] - 300 - i * 140;
-    windows.push({ kind: 'toast', root: layout(toastView(message), [140, y, SCREEN.width - 140, y + 120], new Map()), clip: VIEWPORT, pkg: 'android', observed: true });
+    windows.push({
+      kind: 'toast',
+      root: layout(toastView(message), [140, y, SCREEN.width - 140, y + 120], new Map()),
+      clip: VIEWPORT,
+      pkg: 'android',
+      observed: true,
+    });
   }
   const front = fg && fg.top === record ? record : null;
   return {
     fg,
     record: front,
     pkg: dialog?.package ?? (front ? pkg : null),
-    activity: dialog?.package === PERMISSION_PACKAGE ? PERMISSION_ACTIVITY : dialog?.activity ?? front?.name ?? null,
+    activity: dialog?.package === PERMISSION_PACKAGE ? PERMISSION_ACTIVITY : (dialog?.activity ?? front?.name ?? null),
     windows,
     keyboard: keyboard && !!front,
     dim: !!dialog && !!front,

@@ -12,7 +12,8 @@ export interface ActionOutcome {
 }
 
 const inside = (b: readonly number[], x: number, y: number) => x >= b[0]! && x < b[2]! && y >= b[1]! && y < b[3]!;
-const touchable = (n: FlatNode) => !!(n.view.onClick || n.view.onTapAt || n.view.onLongClick || n.view.kind === 'edit-text');
+const touchable = (n: FlatNode) =>
+  !!(n.view.onClick || n.view.onTapAt || n.view.onLongClick || n.view.kind === 'edit-text');
 
 /** Run an app callback for the app in front: its exceptions crash it, as on a device. */
 function app(snap: Snapshot, fn: () => void): void {
@@ -24,15 +25,23 @@ function app(snap: Snapshot, fn: () => void): void {
 function requireInjection(screen: SimScreen, tool: string): void {
   if (!screen.channel.inject) {
     throw new SimError(
-      toolError('CHANNEL_UNAVAILABLE', `${tool}: no channel can inject input in space ${screen.spaceId} (only vision is available)`, {
-        hint: 'Enable the accessibility service or start Shizuku for this space.',
-      }),
+      toolError(
+        'CHANNEL_UNAVAILABLE',
+        `${tool}: no channel can inject input in space ${screen.spaceId} (only vision is available)`,
+        {
+          hint: 'Enable the accessibility service or start Shizuku for this space.',
+        },
+      ),
     );
   }
 }
 
 /** What a finger at (x, y) lands on: the keyboard, outside a dialog, or the topmost touchable node. */
-function hitTest(snap: Snapshot, x: number, y: number): { kind: 'keyboard' | 'outside' | 'none' } | { kind: 'node'; hit: FlatNode } {
+function hitTest(
+  snap: Snapshot,
+  x: number,
+  y: number,
+): { kind: 'keyboard' | 'outside' | 'none' } | { kind: 'node'; hit: FlatNode } {
   const f = snap.frame;
   if (f.keyboard && y >= KEYBOARD_TOP && y < VIEWPORT[3]) return { kind: 'keyboard' };
   if (f.dialogBox && !inside(f.dialogBox, x, y)) return { kind: 'outside' };
@@ -109,15 +118,21 @@ export function longPress(screen: SimScreen, target: Target): ActionOutcome {
 export function setText(screen: SimScreen, target: Target, value: string, submit: boolean): ActionOutcome {
   requireInjection(screen, 'ui_set_text');
   const { snap, hit, point } = screen.resolve(target, 'ui_set_text');
-  const field = hit ?? (() => {
-    const h = hitTest(snap, point[0], point[1]);
-    return h.kind === 'node' ? h.hit : null;
-  })();
+  const field =
+    hit ??
+    (() => {
+      const h = hitTest(snap, point[0], point[1]);
+      return h.kind === 'node' ? h.hit : null;
+    })();
   if (!field || field.view.kind !== 'edit-text' || !field.view.onTextChange) {
     throw new SimError(
-      toolError('INVALID_ARGUMENT', `ui_set_text: the target ${field ? `${field.node.id} (${field.node.role})` : 'point'} is not an editable field`, {
-        hint: 'Target a node with editable=true (observe to find one).',
-      }),
+      toolError(
+        'INVALID_ARGUMENT',
+        `ui_set_text: the target ${field ? `${field.node.id} (${field.node.role})` : 'point'} is not an editable field`,
+        {
+          hint: 'Target a node with editable=true (observe to find one).',
+        },
+      ),
     );
   }
   const method = screen.channel.nodeActions ? 'node' : 'gesture';
@@ -224,16 +239,26 @@ export function swipe(screen: SimScreen, from: [number, number], to: [number, nu
 }
 
 /** ACTION_SCROLL_FORWARD/BACKWARD: a page (less a little overlap) per unit of `amount`. */
-export function scroll(screen: SimScreen, args: { direction: 'up' | 'down' | 'left' | 'right'; node_id?: string; snapshot_id?: string; amount: number }): boolean {
+export function scroll(
+  screen: SimScreen,
+  args: { direction: 'up' | 'down' | 'left' | 'right'; node_id?: string; snapshot_id?: string; amount: number },
+): boolean {
   requireInjection(screen, 'ui_scroll');
   let snap: Snapshot;
   let list: LaidOut | undefined;
   if (args.node_id !== undefined) {
-    const r = screen.resolve({ node_id: args.node_id, ...(args.snapshot_id ? { snapshot_id: args.snapshot_id } : {}) }, 'ui_scroll');
+    const r = screen.resolve(
+      { node_id: args.node_id, ...(args.snapshot_id ? { snapshot_id: args.snapshot_id } : {}) },
+      'ui_scroll',
+    );
     snap = r.snap;
     list = r.hit?.laid.scroll && r.hit.laid.scroll.max > 0 ? r.hit.laid : undefined;
     if (!list) {
-      throw new SimError(toolError('INVALID_ARGUMENT', `ui_scroll: node ${args.node_id} is not scrollable`, { hint: 'Give a node with scrollable=true, or omit node_id to scroll the largest list.' }));
+      throw new SimError(
+        toolError('INVALID_ARGUMENT', `ui_scroll: node ${args.node_id} is not scrollable`, {
+          hint: 'Give a node with scrollable=true, or omit node_id to scroll the largest list.',
+        }),
+      );
     }
   } else {
     snap = screen.snapshot(false);

@@ -49,7 +49,9 @@ export function natural(view: View): number {
     return Math.max(NATURAL_HEIGHT[view.kind] ?? 0, ...(view.children ?? []).map(natural));
   }
   if (view.kind === 'list' && !view.grow) {
-    return view.rows ? view.rows.count * view.rows.itemHeight : (view.children ?? []).reduce((h, c) => h + natural(c), 0);
+    return view.rows
+      ? view.rows.count * view.rows.itemHeight
+      : (view.children ?? []).reduce((h, c) => h + natural(c), 0);
   }
   return NATURAL_HEIGHT[view.kind] ?? 0;
 }
@@ -101,7 +103,14 @@ export function layout(view: View, box: Bounds, scroll: ScrollStore, path = 'r')
       });
     }
     const atEnd = offset + page >= content - (view.rows?.itemHeight ?? 0) * 2;
-    listScroll = { key, offset, max, page, atEnd, ...(view.rows?.onEndReached ? { onEndReached: view.rows.onEndReached } : {}) };
+    listScroll = {
+      key,
+      offset,
+      max,
+      page,
+      atEnd,
+      ...(view.rows?.onEndReached ? { onEndReached: view.rows.onEndReached } : {}),
+    };
   } else if (view.kind === 'column') {
     const growing = kids.reduce((g, c) => g + (c.grow ?? 0), 0);
     const fixed = kids.reduce((h, c) => h + (c.grow ? 0 : natural(c)), 0);

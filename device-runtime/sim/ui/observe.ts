@@ -60,7 +60,16 @@ export function flatten(root: LaidOut, viewport: Bounds, opts: FlattenOptions): 
     const clickable = !!v.onClick || !!v.onTapAt;
     const editable = v.kind === 'edit-text';
     const scrollable = v.kind === 'list' && !!n.scroll && n.scroll.max > 0;
-    const keep = opts.full || clickable || editable || scrollable || !!v.onLongClick || !!v.text || !!v.desc || v.kind === 'webview' || v.kind === 'canvas';
+    const keep =
+      opts.full ||
+      clickable ||
+      editable ||
+      scrollable ||
+      !!v.onLongClick ||
+      !!v.text ||
+      !!v.desc ||
+      v.kind === 'webview' ||
+      v.kind === 'canvas';
     let id = parent;
     if (keep) {
       id = `n_${next++}`;
@@ -71,20 +80,20 @@ export function flatten(root: LaidOut, viewport: Bounds, opts: FlattenOptions): 
         node: {
           id,
           role: ROLE[v.kind],
-          text: editable && v.password ? (v.text ? '•'.repeat(v.text.length) : null) : v.text ?? null,
+          text: editable && v.password ? (v.text ? '•'.repeat(v.text.length) : null) : (v.text ?? null),
           desc: v.desc ?? null,
           bounds: visible,
           clickable,
           editable,
           scrollable,
           enabled: v.enabled ?? true,
-          focused: editable ? opts.focus === fieldKey(n) : v.focused ?? false,
+          focused: editable ? opts.focus === fieldKey(n) : (v.focused ?? false),
           selected: v.selected ?? false,
           class: v.className,
           res_id: v.id ? `${opts.pkg}:id/${v.id}` : null,
           long_clickable: !!v.onLongClick,
           checkable,
-          checked: checkable ? v.checked ?? false : false,
+          checked: checkable ? (v.checked ?? false) : false,
           password: v.password ?? false,
           hint: v.hint ?? null,
           parent,
@@ -101,7 +110,12 @@ export function flatten(root: LaidOut, viewport: Bounds, opts: FlattenOptions): 
 
 /** Hash of node ids, texts and centers (companion design): equal hashes mean the same screen. */
 export function screenHash(nodes: UiNode[]): string {
-  return hash16(nodes.map((n) => `${n.res_id ?? ''}|${n.role}|${n.text ?? ''}|${n.desc ?? ''}|${n.checked ? 1 : 0}|${(n.bounds[0] + n.bounds[2]) >> 1},${(n.bounds[1] + n.bounds[3]) >> 1}\n`));
+  return hash16(
+    nodes.map(
+      (n) =>
+        `${n.res_id ?? ''}|${n.role}|${n.text ?? ''}|${n.desc ?? ''}|${n.checked ? 1 : 0}|${(n.bounds[0] + n.bounds[2]) >> 1},${(n.bounds[1] + n.bounds[3]) >> 1}\n`,
+    ),
+  );
 }
 
 /** Hash of structure only (no text): a node id still names the same view while this is equal. */

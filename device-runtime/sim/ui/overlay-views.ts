@@ -26,7 +26,12 @@ export function dialogView(spec: DialogSpec, dismiss: () => void): View {
   } else if (buttons.length) {
     parts.push(
       row(
-        buttons.map((b, i) => button(b.label, run(b.onClick), { id: b.id ?? `button${i + 1}`, tone: i === buttons.length - 1 ? 'primary' : 'muted' })),
+        buttons.map((b, i) =>
+          button(b.label, run(b.onClick), {
+            id: b.id ?? `button${i + 1}`,
+            tone: i === buttons.length - 1 ? 'primary' : 'muted',
+          }),
+        ),
         { height: 144 },
       ),
     );

@@ -11,7 +11,6 @@ export type PaintOp =
   | { op: 'outline'; b: Bounds; c: string }
   | { op: 'text'; x: number; y: number; t: string; px: number; c: string; maxX: number };
 
-
 /** A glyph for common icon buttons, so screenshots show what the icon is; else its initial. */
 function iconGlyph(desc: string | undefined): string {
   const d = (desc ?? '?').toLowerCase();
@@ -78,7 +77,11 @@ export function paintFrame(frame: Frame): PaintOp[] {
         break;
       }
       case 'image-button':
-        ops.push({ op: 'fill', b: intersect([b[0] + 36, b[1] + 36, b[2] - 36, b[3] - 36], vis) ?? vis, c: v.tone === 'badge' ? C.danger : C.bar });
+        ops.push({
+          op: 'fill',
+          b: intersect([b[0] + 36, b[1] + 36, b[2] - 36, b[3] - 36], vis) ?? vis,
+          c: v.tone === 'badge' ? C.danger : C.bar,
+        });
         text(whole, iconGlyph(v.desc), 6, C.onDark, 'center');
         break;
       case 'image':
@@ -89,14 +92,24 @@ export function paintFrame(frame: Frame): PaintOp[] {
         const badge = v.tone === 'badge';
         if (badge) ops.push({ op: 'fill', b: vis, c: C.badge });
         const onToolbar = v.id === 'toolbar_title';
-        if (v.text) text(whole, v.text, onToolbar ? 6 : 5, badge || onToolbar || dark ? C.onDark : v.tone === 'muted' ? C.muted : v.tone === 'faint' ? C.faint : C.ink);
+        if (v.text)
+          text(
+            whole,
+            v.text,
+            onToolbar ? 6 : 5,
+            badge || onToolbar || dark ? C.onDark : v.tone === 'muted' ? C.muted : v.tone === 'faint' ? C.faint : C.ink,
+          );
         if (v.onClick && !badge) ops.push({ op: 'fill', b: [vis[0] + 40, vis[3] - 2, vis[2] - 40, vis[3]], c: C.line });
         break;
       }
       case 'edit-text': {
         const focused = frame.record?.focus === (v.id ?? n.path);
-        ops.push({ op: 'fill', b: [vis[0] + 40, Math.max(vis[1], b[3] - 24 - (focused ? 6 : 3)), vis[2] - 40, Math.min(vis[3], b[3] - 24)], c: focused ? C.primary : C.muted });
-        const shown = v.text ? (v.password ? '*'.repeat(v.text.length) : v.text) : v.hint ?? '';
+        ops.push({
+          op: 'fill',
+          b: [vis[0] + 40, Math.max(vis[1], b[3] - 24 - (focused ? 6 : 3)), vis[2] - 40, Math.min(vis[3], b[3] - 24)],
+          c: focused ? C.primary : C.muted,
+        });
+        const shown = v.text ? (v.password ? '*'.repeat(v.text.length) : v.text) : (v.hint ?? '');
         text(whole, shown, 5, v.text ? C.ink : C.muted);
         break;
       }
@@ -104,9 +117,15 @@ export function paintFrame(frame: Frame): PaintOp[] {
       case 'switch': {
         const on = !!v.checked;
         const cy = (b[1] + b[3]) >> 1;
-        const box: Bounds = v.kind === 'checkbox' ? [b[2] - 120, cy - 30, b[2] - 60, cy + 30] : [b[2] - 180, cy - 24, b[2] - 60, cy + 24];
+        const box: Bounds =
+          v.kind === 'checkbox' ? [b[2] - 120, cy - 30, b[2] - 60, cy + 30] : [b[2] - 180, cy - 24, b[2] - 60, cy + 24];
         ops.push({ op: on ? 'fill' : 'outline', b: box, c: on ? C.primary : C.muted });
-        if (v.kind === 'switch') ops.push({ op: 'fill', b: on ? [box[2] - 48, box[1], box[2], box[3]] : [box[0], box[1], box[0] + 48, box[3]], c: on ? C.surface : C.muted });
+        if (v.kind === 'switch')
+          ops.push({
+            op: 'fill',
+            b: on ? [box[2] - 48, box[1], box[2], box[3]] : [box[0], box[1], box[0] + 48, box[3]],
+            c: on ? C.surface : C.muted,
+          });
         if (v.text) text([b[0], b[1], b[2] - 200, b[3]], v.text, 5, C.ink);
         break;
       }
@@ -120,7 +139,8 @@ export function paintFrame(frame: Frame): PaintOp[] {
         ops.push({ op: 'outline', b: vis, c: C.line });
         (v.pageLines ?? []).forEach((line, i) => {
           const y = b[1] + 40 + i * 64;
-          if (y >= vis[1] && y + 28 <= vis[3]) ops.push({ op: 'text', x: b[0] + 40, y, t: line, px: 4, c: C.ink, maxX: vis[2] - 16 });
+          if (y >= vis[1] && y + 28 <= vis[3])
+            ops.push({ op: 'text', x: b[0] + 40, y, t: line, px: 4, c: C.ink, maxX: vis[2] - 16 });
         });
         break;
       case 'canvas':
@@ -133,7 +153,13 @@ export function paintFrame(frame: Frame): PaintOp[] {
         }
         break;
       case 'list':
-        n.children.forEach((child) => ops.push({ op: 'fill', b: intersect([child.bounds[0], child.bounds[3] - 2, child.bounds[2], child.bounds[3]], vis) ?? [0, 0, 0, 0], c: C.line }));
+        n.children.forEach((child) =>
+          ops.push({
+            op: 'fill',
+            b: intersect([child.bounds[0], child.bounds[3] - 2, child.bounds[2], child.bounds[3]], vis) ?? [0, 0, 0, 0],
+            c: C.line,
+          }),
+        );
         break;
       default:
         if (v.tone === 'badge') ops.push({ op: 'fill', b: vis, c: C.badge });
@@ -148,7 +174,11 @@ export function paintFrame(frame: Frame): PaintOp[] {
       ops.push({ op: 'fill', b: w.clip, c: C.surface });
     }
     if (w.kind === 'snackbar' || w.kind === 'toast') ops.push({ op: 'fill', b: w.root.bounds, c: C.badge });
-    paint(w.root, w.kind === 'activity' && frame.keyboard ? [w.clip[0], w.clip[1], w.clip[2], VIEWPORT[3]] : w.clip, w.kind !== 'activity' && w.kind !== 'dialog');
+    paint(
+      w.root,
+      w.kind === 'activity' && frame.keyboard ? [w.clip[0], w.clip[1], w.clip[2], VIEWPORT[3]] : w.clip,
+      w.kind !== 'activity' && w.kind !== 'dialog',
+    );
   }
   if (frame.keyboard) paintKeyboard(ops, C);
   paintBars(ops, C);

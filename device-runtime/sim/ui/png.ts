@@ -21,5 +21,10 @@ export function encodePng(width: number, height: number, scanlines: Buffer): Buf
   ihdr.writeUInt32BE(height, 4);
   ihdr[8] = 8; // bit depth
   ihdr[9] = 2; // colour type: RGB
-  return Buffer.concat([SIGNATURE, chunk('IHDR', ihdr), chunk('IDAT', deflateSync(scanlines, { level: 1 })), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    SIGNATURE,
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(scanlines, { level: 1 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }

@@ -41,14 +41,24 @@ export function findNodes(nodes: UiNode[], args: FindArgs): UiNode[] {
  */
 export function textOnScreen(nodes: UiNode[], text: string): boolean {
   const match = { text, exact: false };
-  return resolveSteps(nodes, [{ kind: 'text', ...match }, { kind: 'or', other: [{ kind: 'desc', ...match }] }]).length > 0;
+  return (
+    resolveSteps(nodes, [
+      { kind: 'text', ...match },
+      { kind: 'or', other: [{ kind: 'desc', ...match }] },
+    ]).length > 0
+  );
 }
 
 function parsed(tool: string, selector: string): Step[] {
   try {
     return parseSelector(selector);
   } catch (e) {
-    if (e instanceof SelectorSyntaxError) throw new SimError(toolError('INVALID_ARGUMENT', `${tool}: ${e.message}`, { hint: 'Write a selector as app.locator() takes it: text="Save", role=button[name="Save"], id=save >> nth=0.' }));
+    if (e instanceof SelectorSyntaxError)
+      throw new SimError(
+        toolError('INVALID_ARGUMENT', `${tool}: ${e.message}`, {
+          hint: 'Write a selector as app.locator() takes it: text="Save", role=button[name="Save"], id=save >> nth=0.',
+        }),
+      );
     throw e;
   }
 }

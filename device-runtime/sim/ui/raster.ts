@@ -2,7 +2,11 @@ import { glyph, GLYPH_HEIGHT, GLYPH_WIDTH } from './font.js';
 
 export type Rgb = readonly [number, number, number];
 
-export const hex = (s: string): Rgb => [parseInt(s.slice(1, 3), 16), parseInt(s.slice(3, 5), 16), parseInt(s.slice(5, 7), 16)];
+export const hex = (s: string): Rgb => [
+  parseInt(s.slice(1, 3), 16),
+  parseInt(s.slice(3, 5), 16),
+  parseInt(s.slice(5, 7), 16),
+];
 
 /**
  * An RGB pixel buffer drawn in screen coordinates (1080×2400) and stored at `scale`, so a 0.25
@@ -87,7 +91,8 @@ export class Raster {
         const bits = rows[r]!;
         if (!bits) continue;
         for (let c = 0; c < GLYPH_WIDTH; c++) {
-          if (bits & (1 << (GLYPH_WIDTH - 1 - c))) this.fill(cx + c * px, y + r * px, cx + (c + 1) * px, y + (r + 1) * px, color);
+          if (bits & (1 << (GLYPH_WIDTH - 1 - c)))
+            this.fill(cx + c * px, y + r * px, cx + (c + 1) * px, y + (r + 1) * px, color);
         }
       }
       cx += Raster.advance(px);

@@ -121,7 +121,8 @@ export class SimScreen {
     const now = this.now;
     const fg = this.foreground();
     // Background instances keep working too (a chat message sent just before switching away).
-    for (const inst of fg?.host.instances?.values() ?? []) if (inst !== fg && (inst.timers.length || inst.world.pending())) inst.pump(now);
+    for (const inst of fg?.host.instances?.values() ?? [])
+      if (inst !== fg && (inst.timers.length || inst.world.pending())) inst.pump(now);
     fg?.pump(now);
     this.invalidate();
     this.toasts = this.toasts.filter((t) => t.until > now);
@@ -141,7 +142,7 @@ export class SimScreen {
     const nodes: FlatNode[] = [];
     for (const w of frame.windows) {
       if (!w.observed) continue;
-      const focus = w.kind === 'activity' ? frame.record?.focus ?? null : null;
+      const focus = w.kind === 'activity' ? (frame.record?.focus ?? null) : null;
       nodes.push(...flatten(w.root, w.clip, { pkg: w.pkg, full, focus, firstId: nodes.length + 1 }));
     }
     return { id: `s_${++snapshotCounter}`, structure: structureHash(nodes.map((n) => n.node)), nodes, frame, full };
@@ -194,9 +195,13 @@ export class SimScreen {
           );
         }
         hit = snap.nodes.find((n) => n.node.id === target.node_id);
-        if (!hit) throw new SimError(toolError('NODE_NOT_FOUND', `${tool}: no node ${target.node_id} on screen`, { hint: 'Observe again.' }));
+        if (!hit)
+          throw new SimError(
+            toolError('NODE_NOT_FOUND', `${tool}: no node ${target.node_id} on screen`, { hint: 'Observe again.' }),
+          );
       } else {
-        hit = snap.nodes.find((n) => n.node.text === target.text) ?? snap.nodes.find((n) => n.node.desc === target.text);
+        hit =
+          snap.nodes.find((n) => n.node.text === target.text) ?? snap.nodes.find((n) => n.node.desc === target.text);
         if (!hit) {
           throw new SimError(
             toolError('NODE_NOT_FOUND', `${tool}: no node with text ${JSON.stringify(target.text)} on screen`, {

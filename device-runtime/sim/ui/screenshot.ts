@@ -81,7 +81,13 @@ export function screenshotFor(screen: SimScreen, scale: number): Screenshot {
     return { ...hit.shot, snapshotId: snap.id };
   }
   const { png, width, height } = renderPng(ops, scale);
-  const shot: Screenshot = { png, width, height, sha256: createHash('sha256').update(png).digest('hex'), snapshotId: snap.id };
+  const shot: Screenshot = {
+    png,
+    width,
+    height,
+    sha256: createHash('sha256').update(png).digest('hex'),
+    snapshotId: snap.id,
+  };
   perScale.set(scale, { key, shot });
   remember(shot);
   return shot;

@@ -95,7 +95,11 @@ export function bindWorld(owner: WorldOwner, dialog?: { show(d: PromptDialog): v
     day: (ms) => formatDay(ms, w().now(), w().locale, w().timeZone),
     notify(spec) {
       const posted = w().post(spec);
-      owner.log({ level: 'I', tag: 'NotificationManager', message: `notify ${posted.id} on ${spec.channel}: ${spec.title}` });
+      owner.log({
+        level: 'I',
+        tag: 'NotificationManager',
+        message: `notify ${posted.id} on ${spec.channel}: ${spec.title}`,
+      });
       return posted.id;
     },
     setAlarm(at, spec) {
@@ -139,7 +143,10 @@ export function bindWorld(owner: WorldOwner, dialog?: { show(d: PromptDialog): v
 export interface ServiceOwner extends WorldOwner {
   data: unknown;
   readonly status: string;
-  readonly model: { readonly package: string; readonly onPush?: (data: Record<string, string>, ctx: ServiceContext<any>) => void };
+  readonly model: {
+    readonly package: string;
+    readonly onPush?: (data: Record<string, string>, ctx: ServiceContext<any>) => void;
+  };
   runApp(fn: () => void): void;
 }
 

@@ -21,7 +21,12 @@ export function decodeCameraImage(api: string, base64: string): CameraImage {
   const bytes = Buffer.from(base64, 'base64');
   const head = bytes.subarray(0, 8).toString('hex');
   const refuse = (why: string) =>
-    new SimError(toolError('INVALID_ARGUMENT', `${api}: the camera image is not a valid PNG or JPEG (${why})`, { hint: 'Pass the bytes of a .png or .jpg file, base64-encoded.', details: { bytes: bytes.length, starts_with: head } }));
+    new SimError(
+      toolError('INVALID_ARGUMENT', `${api}: the camera image is not a valid PNG or JPEG (${why})`, {
+        hint: 'Pass the bytes of a .png or .jpg file, base64-encoded.',
+        details: { bytes: bytes.length, starts_with: head },
+      }),
+    );
   if (bytes.length === 0) throw refuse('it is empty');
   if (head === '89504e470d0a1a0a') {
     try {
@@ -33,7 +38,11 @@ export function decodeCameraImage(api: string, base64: string): CameraImage {
   }
   if (head.startsWith('ffd8ff')) {
     try {
-      const img = jpeg.decode(bytes, { useTArray: true, maxResolutionInMP: MAX_PIXELS / 1e6, maxMemoryUsageInMB: 1024 });
+      const img = jpeg.decode(bytes, {
+        useTArray: true,
+        maxResolutionInMP: MAX_PIXELS / 1e6,
+        maxMemoryUsageInMB: 1024,
+      });
       return { width: img.width, height: img.height, mime: 'image/jpeg' };
     } catch (e) {
       throw refuse(`JPEG: ${(e as Error).message}`);

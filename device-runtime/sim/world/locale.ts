@@ -13,11 +13,22 @@ export function checkLocale(api: string, locale: string): string {
   try {
     canonical = Intl.getCanonicalLocales(locale)[0]!;
   } catch {
-    throw new SimError(toolError('INVALID_ARGUMENT', `${api}: locale ${JSON.stringify(locale)} is not a BCP 47 language tag`, { hint: 'Write it as language-REGION, e.g. en-US, de-DE, ja-JP, pt-BR.' }));
-  }
-  if (Intl.DateTimeFormat.supportedLocalesOf(canonical).length === 0 || Intl.NumberFormat.supportedLocalesOf(canonical).length === 0) {
     throw new SimError(
-      toolError('INVALID_ARGUMENT', `${api}: unknown locale ${JSON.stringify(locale)}: this runtime has no formatting data for it`, { hint: 'Use a language the device knows, e.g. en-US, de-DE, fr-FR, ja-JP, pt-BR.' }),
+      toolError('INVALID_ARGUMENT', `${api}: locale ${JSON.stringify(locale)} is not a BCP 47 language tag`, {
+        hint: 'Write it as language-REGION, e.g. en-US, de-DE, ja-JP, pt-BR.',
+      }),
+    );
+  }
+  if (
+    Intl.DateTimeFormat.supportedLocalesOf(canonical).length === 0 ||
+    Intl.NumberFormat.supportedLocalesOf(canonical).length === 0
+  ) {
+    throw new SimError(
+      toolError(
+        'INVALID_ARGUMENT',
+        `${api}: unknown locale ${JSON.stringify(locale)}: this runtime has no formatting data for it`,
+        { hint: 'Use a language the device knows, e.g. en-US, de-DE, fr-FR, ja-JP, pt-BR.' },
+      ),
     );
   }
   return canonical;
@@ -35,7 +46,9 @@ export function checkTimeZone(api: string, timeZone: string): string {
     return timeZone;
   } catch {
     const city = timeZone.split('/').pop()!.toLowerCase();
-    const near = zones.filter((z) => z.toLowerCase().includes(city) || z.split('/')[0] === timeZone.split('/')[0]).slice(0, 5);
+    const near = zones
+      .filter((z) => z.toLowerCase().includes(city) || z.split('/')[0] === timeZone.split('/')[0])
+      .slice(0, 5);
     throw new SimError(
       toolError('INVALID_ARGUMENT', `${api}: unknown time zone ${JSON.stringify(timeZone)}`, {
         hint: `Give an IANA time zone such as Europe/Berlin, Asia/Tokyo or UTC${near.length ? `; near it: ${near.join(', ')}` : ''}.`,
@@ -54,7 +67,12 @@ export function formatMoney(cents: number, locale: string, currency = 'USD'): st
 
 /** `HH:mm`, 24-hour, in `timeZone`. */
 export function formatClock(ms: number, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(ms);
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(ms);
   const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '00';
   return `${get('hour')}:${get('minute')}`;
 }

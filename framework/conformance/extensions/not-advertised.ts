@@ -4,7 +4,10 @@ import { describeAnswer } from '../session.js';
 /** Extensions that are a tool of their own, and a harmless call of it. */
 const TOOL_EXTENSIONS: Record<string, [string, Record<string, unknown>]> = {
   space_rename: ['space_rename', { space_id: 'no-such-space-conformance', name: 'x' }],
-  space_permissions: ['space_permissions', { space_id: 'no-such-space-conformance', package: 'com.example', action: 'list' }],
+  space_permissions: [
+    'space_permissions',
+    { space_id: 'no-such-space-conformance', package: 'com.example', action: 'list' },
+  ],
   audit_query: ['audit_query', {}],
   approval_decide: ['approval_decide', { approval_id: 'no-such-approval', decision: 'deny' }],
 };
@@ -25,7 +28,10 @@ export const notAdvertisedCheck: Check = {
     const got: string[] = [];
     for (const [ext, [tool, args]] of absent) {
       const a = await ctx.main.call(tool, args);
-      expectThat(!a.ok && (a.error.code === 'NOT_SUPPORTED' || a.error.code === 'UNKNOWN_TOOL'), `${ext} is not advertised, yet ${tool} answered ${describeAnswer(a)}`);
+      expectThat(
+        !a.ok && (a.error.code === 'NOT_SUPPORTED' || a.error.code === 'UNKNOWN_TOOL'),
+        `${ext} is not advertised, yet ${tool} answered ${describeAnswer(a)}`,
+      );
       got.push(`${tool}: ${a.ok ? 'ok' : a.error.code}`);
     }
     return { status: 'pass', sent: [], received: got.join('; ') };

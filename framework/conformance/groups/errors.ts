@@ -84,8 +84,9 @@ export const errorChecks: Check[] = [
     group: 'errors',
     title: 'the shell, without the user enabling it, answers TOOL_DISABLED or APPROVAL_REQUIRED',
     section: '§5.6 (approval flow): "High-risk shell: disabled by default; requires user enablement"',
-    expects: 'sys_shell from a remote session, while runtime_info.capabilities.shell_enabled is false, answers TOOL_DISABLED (or APPROVAL_REQUIRED) and runs nothing',
-    fix: 'Gate sys_shell on the user\'s switch and the approval gate; answer TOOL_DISABLED while it is off.',
+    expects:
+      'sys_shell from a remote session, while runtime_info.capabilities.shell_enabled is false, answers TOOL_DISABLED (or APPROVAL_REQUIRED) and runs nothing',
+    fix: "Gate sys_shell on the user's switch and the approval gate; answer TOOL_DISABLED while it is off.",
     required: true,
     async run(ctx) {
       if ((ctx.info?.capabilities as { shell_enabled?: boolean } | undefined)?.shell_enabled) {
@@ -93,7 +94,10 @@ export const errorChecks: Check[] = [
       }
       const space_id = await ctx.space();
       const a = await ctx.main.call('sys_shell', { space_id, command: 'getprop ro.build.version.sdk' });
-      expectThat(!a.ok && (a.error.code === 'TOOL_DISABLED' || a.error.code === 'APPROVAL_REQUIRED'), `expected TOOL_DISABLED or APPROVAL_REQUIRED, got ${describeAnswer(a)}`);
+      expectThat(
+        !a.ok && (a.error.code === 'TOOL_DISABLED' || a.error.code === 'APPROVAL_REQUIRED'),
+        `expected TOOL_DISABLED or APPROVAL_REQUIRED, got ${describeAnswer(a)}`,
+      );
       return { status: 'pass', sent: [], received: describeAnswer(a) };
     },
   },

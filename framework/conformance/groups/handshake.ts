@@ -5,8 +5,22 @@ import { short } from '../session.js';
 
 /** The tools a nestwright run calls on every runtime (the tools group checks each one's answer). */
 export const CORE_TOOLS = [
-  'space_list', 'space_create', 'space_install_apk', 'space_list_apps', 'space_launch', 'space_stop', 'space_status',
-  'ui_observe', 'ui_screenshot', 'ui_tap', 'ui_set_text', 'ui_key', 'sys_logcat', 'session_acquire', 'session_release', 'session_status',
+  'space_list',
+  'space_create',
+  'space_install_apk',
+  'space_list_apps',
+  'space_launch',
+  'space_stop',
+  'space_status',
+  'ui_observe',
+  'ui_screenshot',
+  'ui_tap',
+  'ui_set_text',
+  'ui_key',
+  'sys_logcat',
+  'session_acquire',
+  'session_release',
+  'session_status',
 ] as const;
 
 /** The handshake: runtime_info, its protocol version, the tools it lists. */

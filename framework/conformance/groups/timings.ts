@@ -7,7 +7,11 @@ const SAMPLES = 5;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-function timing(id: string, tool: string, measure: (ctx: ConformanceContext, space_id: string) => Promise<number>): Check {
+function timing(
+  id: string,
+  tool: string,
+  measure: (ctx: ConformanceContext, space_id: string) => Promise<number>,
+): Check {
   return {
     id,
     group: 'timings',
@@ -22,13 +26,26 @@ function timing(id: string, tool: string, measure: (ctx: ConformanceContext, spa
       const times: number[] = [];
       for (let i = 0; i < SAMPLES; i++) times.push(await measure(ctx, space_id));
       const ms = Math.round(median(times));
-      return { status: ms < P50_TARGET_MS ? 'pass' : 'warn', sent: [], received: `median ${ms} ms (${times.map((t) => Math.round(t)).join(', ')})`, ms };
+      return {
+        status: ms < P50_TARGET_MS ? 'pass' : 'warn',
+        sent: [],
+        received: `median ${ms} ms (${times.map((t) => Math.round(t)).join(', ')})`,
+        ms,
+      };
     },
   };
 }
 
 export const timingChecks: Check[] = [
-  timing('timings.observe', 'ui_observe', async (ctx, space_id) => (await ctx.main.call('ui_observe', { space_id })).ms),
+  timing(
+    'timings.observe',
+    'ui_observe',
+    async (ctx, space_id) => (await ctx.main.call('ui_observe', { space_id })).ms,
+  ),
   // A tap on the screen's corner: it changes nothing, so each sample taps the same screen.
-  timing('timings.tap', 'ui_tap', async (ctx, space_id) => (await ctx.main.call('ui_tap', { space_id, point: [1, 1] })).ms),
+  timing(
+    'timings.tap',
+    'ui_tap',
+    async (ctx, space_id) => (await ctx.main.call('ui_tap', { space_id, point: [1, 1] })).ms,
+  ),
 ];

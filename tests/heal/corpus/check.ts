@@ -17,7 +17,9 @@ for (const c of cases) {
   const now = resolveSteps(c.after.observation.nodes, steps);
   const problems = [
     !target && 'before has no node keyed target',
-    target && (was.length !== 1 || was[0]!.id !== target) && `before: the locator names ${was.map((n) => n.id).join(', ') || 'nothing'}, not the target alone`,
+    target &&
+      (was.length !== 1 || was[0]!.id !== target) &&
+      `before: the locator names ${was.map((n) => n.id).join(', ') || 'nothing'}, not the target alone`,
     now.length === 1 && 'after: the locator still names exactly one node (not broken)',
   ].filter(Boolean);
   if (problems.length) {
@@ -26,5 +28,7 @@ for (const c of cases) {
   }
 }
 const by = cases.reduce<Record<string, number>>((m, c) => ((m[c.category] = (m[c.category] ?? 0) + 1), m), {});
-console.log(`${cases.length} cases, ${bad} malformed; categories ${JSON.stringify(by)}; expecting "no": ${cases.filter((c) => !c.after.keys.target).length}`);
+console.log(
+  `${cases.length} cases, ${bad} malformed; categories ${JSON.stringify(by)}; expecting "no": ${cases.filter((c) => !c.after.keys.target).length}`,
+);
 process.exit(bad ? 1 : 0);

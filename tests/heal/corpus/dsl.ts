@@ -42,16 +42,71 @@ const CLASS: Record<string, string> = {
   group: 'android.widget.LinearLayout',
 };
 
-export const btn = (text: string, id?: string, more: Partial<V> = {}): V => ({ role: 'button', text, ...(id ? { id } : {}), clickable: true, ...more });
-export const icon = (desc: string, id?: string, more: Partial<V> = {}): V => ({ role: 'button', desc, ...(id ? { id } : {}), cls: 'android.widget.ImageButton', clickable: true, w: 168, h: 168, ...more });
-export const txt = (text: string, id?: string, more: Partial<V> = {}): V => ({ role: 'text', text, ...(id ? { id } : {}), h: 96, ...more });
-export const field = (hint: string | undefined, id?: string, more: Partial<V> = {}): V => ({ role: 'textbox', ...(hint ? { hint } : {}), ...(id ? { id } : {}), editable: true, clickable: true, ...more });
-export const sw = (text: string, id?: string, more: Partial<V> = {}): V => ({ role: 'switch', text, ...(id ? { id } : {}), clickable: true, checkable: true, ...more });
-export const check = (text: string, id?: string, more: Partial<V> = {}): V => ({ role: 'checkbox', text, ...(id ? { id } : {}), clickable: true, checkable: true, ...more });
-export const row = (children: V[], more: Partial<V> = {}): V => ({ role: 'group', row: true, children, h: 168, ...more });
+export const btn = (text: string, id?: string, more: Partial<V> = {}): V => ({
+  role: 'button',
+  text,
+  ...(id ? { id } : {}),
+  clickable: true,
+  ...more,
+});
+export const icon = (desc: string, id?: string, more: Partial<V> = {}): V => ({
+  role: 'button',
+  desc,
+  ...(id ? { id } : {}),
+  cls: 'android.widget.ImageButton',
+  clickable: true,
+  w: 168,
+  h: 168,
+  ...more,
+});
+export const txt = (text: string, id?: string, more: Partial<V> = {}): V => ({
+  role: 'text',
+  text,
+  ...(id ? { id } : {}),
+  h: 96,
+  ...more,
+});
+export const field = (hint: string | undefined, id?: string, more: Partial<V> = {}): V => ({
+  role: 'textbox',
+  ...(hint ? { hint } : {}),
+  ...(id ? { id } : {}),
+  editable: true,
+  clickable: true,
+  ...more,
+});
+export const sw = (text: string, id?: string, more: Partial<V> = {}): V => ({
+  role: 'switch',
+  text,
+  ...(id ? { id } : {}),
+  clickable: true,
+  checkable: true,
+  ...more,
+});
+export const check = (text: string, id?: string, more: Partial<V> = {}): V => ({
+  role: 'checkbox',
+  text,
+  ...(id ? { id } : {}),
+  clickable: true,
+  checkable: true,
+  ...more,
+});
+export const row = (children: V[], more: Partial<V> = {}): V => ({
+  role: 'group',
+  row: true,
+  children,
+  h: 168,
+  ...more,
+});
 export const col = (children: V[], more: Partial<V> = {}): V => ({ role: 'group', children, ...more });
-export const item = (children: V[], id = 'row', more: Partial<V> = {}): V => ({ role: 'listitem', id, clickable: true, children, ...more });
-export const toolbar = (title: string, actions: V[] = []): V => row([txt(title, 'toolbar_title', { h: 168 }), ...actions]);
+export const item = (children: V[], id = 'row', more: Partial<V> = {}): V => ({
+  role: 'listitem',
+  id,
+  clickable: true,
+  children,
+  ...more,
+});
+export const toolbar = (title: string, actions: V[] = []): V =>
+  row([txt(title, 'toolbar_title', { h: 168 }), ...actions]);
 
 const W = 1080;
 const H = 2400;
@@ -150,7 +205,17 @@ export function screen(activity: string, body: V[], opts: { pkg?: string; dialog
 /** A recorded drift: the screen a locator worked on, the screen after the app changed. */
 export interface DriftCase {
   name: string;
-  category: 'renamed-id' | 'reworded' | 'translated' | 'moved' | 'reordered' | 'look-alike' | 'removed' | 'dialog' | 'ambiguous' | 'disabled';
+  category:
+    | 'renamed-id'
+    | 'reworded'
+    | 'translated'
+    | 'moved'
+    | 'reordered'
+    | 'look-alike'
+    | 'removed'
+    | 'dialog'
+    | 'ambiguous'
+    | 'disabled';
   /** `tune`: the weights and thresholds were set looking at these; `holdout`: written after, never tuned on. */
   split: 'tune' | 'holdout';
   selector: string | Step[];

@@ -15,6 +15,10 @@ for (const split of names.length ? names : SPLITS) {
   const cases = Object.values(mod).find(Array.isArray) ?? [];
   const outcomes = cases.map(evaluate);
   const t = tally(outcomes);
-  console.log(`${split.padEnd(9)} ${String(t.total).padStart(3)} cases: ${t.right} right (${t.correctDeclines} of them declines), ${t.wrong} wrong, ${t.declined} declined`);
-  for (const o of outcomes) if (all || (verbose && o.verdict !== 'right')) console.log(`  ${o.verdict.padEnd(8)} ${o.case.name}\n           ${o.why}`);
+  console.log(
+    `${split.padEnd(9)} ${String(t.total).padStart(3)} cases: ${t.right} right (${t.correctDeclines} of them declines), ${t.wrong} wrong, ${t.declined} declined`,
+  );
+  for (const o of outcomes)
+    if (all || (verbose && o.verdict !== 'right'))
+      console.log(`  ${o.verdict.padEnd(8)} ${o.case.name}\n           ${o.why}`);
 }

@@ -39,7 +39,8 @@ export function listDevices(adb: AdbHost, long: boolean): string {
 
 /** Run one `adb …` invocation. Global options first (`-s`, `-t`, `-d`, `-e`), then the command. */
 export async function runAdb(adb: AdbHost, argv: string[], serialEnv: string | null, io: Session): Promise<void> {
-  const done = (r: { out?: string; err?: string; code?: number }) => io.send({ ...(r.out ? { out: r.out } : {}), ...(r.err ? { err: r.err } : {}), exit: r.code ?? 0 });
+  const done = (r: { out?: string; err?: string; code?: number }) =>
+    io.send({ ...(r.out ? { out: r.out } : {}), ...(r.err ? { err: r.err } : {}), exit: r.code ?? 0 });
   let serial: string | null = serialEnv;
   let kind: 'usb' | 'emu' | null = null;
   const args = [...argv];
@@ -81,7 +82,9 @@ export async function runAdb(adb: AdbHost, argv: string[], serialEnv: string | n
     case 'help':
       return done({ out: 'Android Debug Bridge version 1.0.41 (nestwright fake)\n', code: cmd ? 0 : 1 });
     case 'version':
-      return done({ out: 'Android Debug Bridge version 1.0.41\nVersion 35.0.2-fake\nInstalled as (nestwright test fake)\nRunning on Linux\n' });
+      return done({
+        out: 'Android Debug Bridge version 1.0.41\nVersion 35.0.2-fake\nInstalled as (nestwright test fake)\nRunning on Linux\n',
+      });
     case 'start-server':
       return done({});
     case 'kill-server':
@@ -96,7 +99,9 @@ export async function runAdb(adb: AdbHost, argv: string[], serialEnv: string | n
     case 'track-devices': {
       const long = rest.includes('-l');
       const push = () => {
-        const body = listDevices(adb, long).replace(/^List of devices attached\n/, '').replace(/\n$/, '');
+        const body = listDevices(adb, long)
+          .replace(/^List of devices attached\n/, '')
+          .replace(/\n$/, '');
         io.send({ out: Buffer.byteLength(body).toString(16).padStart(4, '0') + body });
       };
       push();
@@ -120,13 +125,21 @@ export async function runAdb(adb: AdbHost, argv: string[], serialEnv: string | n
     case 'shell':
       return withDevice((d) => done(runShell(d, rest.join(' '))));
     case 'forward': {
-      if (rest[0] === '--list') return done({ out: adb.forwards.list().map((f) => `${f.serial} ${f.local} ${f.remote}\n`).join('') });
+      if (rest[0] === '--list')
+        return done({
+          out: adb.forwards
+            .list()
+            .map((f) => `${f.serial} ${f.local} ${f.remote}\n`)
+            .join(''),
+        });
       if (rest[0] === '--remove-all') {
         adb.forwards.removeAll(null);
         return done({});
       }
       if (rest[0] === '--remove') {
-        return adb.forwards.remove(rest[1] ?? '') ? done({}) : done({ err: `adb: error: listener '${rest[1] ?? ''}' not found\n`, code: 1 });
+        return adb.forwards.remove(rest[1] ?? '')
+          ? done({})
+          : done({ err: `adb: error: listener '${rest[1] ?? ''}' not found\n`, code: 1 });
       }
       const noRebind = rest[0] === '--no-rebind';
       const [local, remote] = noRebind ? rest.slice(1) : rest;
@@ -162,7 +175,11 @@ export async function runAdb(adb: AdbHost, argv: string[], serialEnv: string | n
   }
 }
 
-async function install(d: FakeDevice, args: string[], done: (r: { out?: string; err?: string; code?: number }) => void): Promise<void> {
+async function install(
+  d: FakeDevice,
+  args: string[],
+  done: (r: { out?: string; err?: string; code?: number }) => void,
+): Promise<void> {
   const flags = args.filter((a) => a.startsWith('-'));
   const file = args.filter((a) => !a.startsWith('-')).pop();
   if (!file) return done({ err: 'adb: install requires an argument\n', code: 1 });
@@ -175,11 +192,22 @@ async function install(d: FakeDevice, args: string[], done: (r: { out?: string; 
   try {
     info = await inspectApk(path);
   } catch (e) {
-    return done({ out: 'Performing Streamed Install\n', err: `adb: failed to install ${file}: Failure [INSTALL_PARSE_FAILED_NOT_APK: Failed to parse ${path}: ${(e as Error).message.split('\n')[0]}]\n`, code: 1 });
+    return done({
+      out: 'Performing Streamed Install\n',
+      err: `adb: failed to install ${file}: Failure [INSTALL_PARSE_FAILED_NOT_APK: Failed to parse ${path}: ${(e as Error).message.split('\n')[0]}]\n`,
+      code: 1,
+    });
   }
   if (d.packages.has(info.package) && !flags.includes('-r')) {
-    return done({ out: 'Performing Streamed Install\n', err: `adb: failed to install ${file}: Failure [INSTALL_FAILED_ALREADY_EXISTS: Attempt to re-install ${info.package} without first uninstalling.]\n`, code: 1 });
+    return done({
+      out: 'Performing Streamed Install\n',
+      err: `adb: failed to install ${file}: Failure [INSTALL_FAILED_ALREADY_EXISTS: Attempt to re-install ${info.package} without first uninstalling.]\n`,
+      code: 1,
+    });
   }
-  d.packages.set(info.package, { versionName: info.versionName ?? String(info.versionCode), versionCode: info.versionCode });
+  d.packages.set(info.package, {
+    versionName: info.versionName ?? String(info.versionCode),
+    versionCode: info.versionCode,
+  });
   done({ out: 'Performing Streamed Install\nSuccess\n' });
 }

@@ -32,10 +32,13 @@ export class FakeAdbServer {
     this.devices.set(spec.serial, dev);
     // An emulator shows `offline` for the first part of its boot, then `device`.
     if (spec.emulator && dev.state === 'offline' && (spec.bootMs ?? 0) > 0) {
-      const t = setTimeout(() => {
-        if (this.devices.get(spec.serial) === dev && dev.state === 'offline') dev.state = 'device';
-        this.changed();
-      }, Math.round((spec.bootMs ?? 0) / 3));
+      const t = setTimeout(
+        () => {
+          if (this.devices.get(spec.serial) === dev && dev.state === 'offline') dev.state = 'device';
+          this.changed();
+        },
+        Math.round((spec.bootMs ?? 0) / 3),
+      );
       this.timers.add(t);
     }
     log(`attach ${spec.serial} ${dev.state}`);
@@ -62,7 +65,10 @@ export class FakeAdbServer {
     log('shutdown');
     for (const t of this.timers) clearTimeout(t);
     for (const s of this.emulators.values()) s.write(JSON.stringify({ kill: true }) + '\n');
-    await Promise.race([Promise.all([...this.devices.values()].map((d) => d.stopRuntime())), new Promise((r) => setTimeout(r, 3_000))]);
+    await Promise.race([
+      Promise.all([...this.devices.values()].map((d) => d.stopRuntime())),
+      new Promise((r) => setTimeout(r, 3_000)),
+    ]);
     rmSync(join(this.stateDir, 'adb.sock'), { force: true });
     process.exit(0);
   }
@@ -70,7 +76,8 @@ export class FakeAdbServer {
 
 const server = new FakeAdbServer(dir);
 const initial = join(dir, 'devices.json');
-if (existsSync(initial)) for (const spec of JSON.parse(readFileSync(initial, 'utf8')) as FakeDeviceSpec[]) server.attach(spec);
+if (existsSync(initial))
+  for (const spec of JSON.parse(readFileSync(initial, 'utf8')) as FakeDeviceSpec[]) server.attach(spec);
 
 const sockPath = join(dir, 'adb.sock');
 rmSync(sockPath, { force: true });
@@ -86,7 +93,15 @@ net
       const line = buf.slice(0, i);
       buf = '';
       sock.removeAllListeners('data');
-      const msg = JSON.parse(line) as { tool: string; argv?: string[]; serialEnv?: string | null; device?: FakeDeviceSpec; op?: string; serial?: string; patch?: Partial<FakeDeviceSpec> };
+      const msg = JSON.parse(line) as {
+        tool: string;
+        argv?: string[];
+        serialEnv?: string | null;
+        device?: FakeDeviceSpec;
+        op?: string;
+        serial?: string;
+        patch?: Partial<FakeDeviceSpec>;
+      };
       const session: Session = {
         send: (m) => {
           if (!sock.destroyed) sock.write(JSON.stringify(m) + '\n');
@@ -95,7 +110,9 @@ net
       };
       if (msg.tool === 'adb') {
         log(`adb ${msg.argv!.join(' ')}`);
-        void runAdb(server, msg.argv!, msg.serialEnv ?? null, session).catch((e: Error) => session.send({ err: `adb (fake): ${e.stack}\n`, exit: 1 }));
+        void runAdb(server, msg.argv!, msg.serialEnv ?? null, session).catch((e: Error) =>
+          session.send({ err: `adb (fake): ${e.stack}\n`, exit: 1 }),
+        );
       } else if (msg.tool === 'emulator-attach') {
         // The fake emulator keeps this socket open for as long as it runs.
         const serial = msg.device!.serial;
@@ -120,7 +137,10 @@ net
   })
   .listen(sockPath, () => log(`listening on ${sockPath}`));
 
-function control(msg: { op?: string; serial?: string; device?: FakeDeviceSpec; patch?: Partial<FakeDeviceSpec> }, session: Session): void {
+function control(
+  msg: { op?: string; serial?: string; device?: FakeDeviceSpec; patch?: Partial<FakeDeviceSpec> },
+  session: Session,
+): void {
   switch (msg.op) {
     case 'attach':
       server.attach(msg.device!);
@@ -142,7 +162,13 @@ function control(msg: { op?: string; serial?: string; device?: FakeDeviceSpec; p
       return;
     case 'state':
       session.send({
-        devices: [...server.devices.values()].map((d) => ({ serial: d.serial, state: d.state, runtime: d.runtimeRunning, listening: d.runtimeListening, packages: [...d.packages.keys()] })),
+        devices: [...server.devices.values()].map((d) => ({
+          serial: d.serial,
+          state: d.state,
+          runtime: d.runtimeRunning,
+          listening: d.runtimeListening,
+          packages: [...d.packages.keys()],
+        })),
         forwards: server.forwards.list(),
       });
       return;

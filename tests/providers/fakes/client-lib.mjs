@@ -13,7 +13,9 @@ const ROOT = join(HERE, '../../..');
 export function stateDir(tool) {
   const dir = process.env.NESTWRIGHT_FAKE_ANDROID;
   if (!dir || !existsSync(dir)) {
-    process.stderr.write(`${tool} (nestwright test fake): NESTWRIGHT_FAKE_ANDROID must name the fake's state directory\n`);
+    process.stderr.write(
+      `${tool} (nestwright test fake): NESTWRIGHT_FAKE_ANDROID must name the fake's state directory\n`,
+    );
     process.exit(1);
   }
   return dir;
@@ -79,5 +81,9 @@ export function relayMessages(sock, onMessage) {
   });
   sock.on('close', () => process.exit(process.exitCode ?? 1));
   sock.on('error', () => process.exit(1));
-  for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => { sock.destroy(); process.exit(130); });
+  for (const sig of ['SIGTERM', 'SIGINT'])
+    process.on(sig, () => {
+      sock.destroy();
+      process.exit(130);
+    });
 }

@@ -81,7 +81,9 @@ export class FakeDevice {
       'ro.product.name': s.product ?? (emu ? 'sdk_gphone64_x86_64' : 'shiba'),
       'ro.product.device': s.device ?? (emu ? 'emu64x' : 'shiba'),
       'ro.build.version.sdk': String(s.api ?? 34),
-      'ro.build.version.release': String({ 30: '11', 31: '12', 32: '12', 33: '13', 34: '14', 35: '15', 36: '16' }[s.api ?? 34] ?? '14'),
+      'ro.build.version.release': String(
+        { 30: '11', 31: '12', 32: '12', 33: '13', 34: '14', 35: '15', 36: '16' }[s.api ?? 34] ?? '14',
+      ),
       'ro.product.cpu.abi': s.abi ?? (emu ? 'x86_64' : 'arm64-v8a'),
       'ro.product.cpu.abilist': s.abi ?? (emu ? 'x86_64,arm64-v8a' : 'arm64-v8a,armeabi-v7a,armeabi'),
       'ro.kernel.qemu': emu ? '1' : '',
@@ -106,10 +108,23 @@ export class FakeDevice {
     if (this.sim) return;
     const files = join(this.dataDir(pkg), 'files');
     mkdirSync(files, { recursive: true });
-    const child = spawn(process.execPath, ['--import', 'tsx', 'device-runtime/sim/cli-main.ts', '--port', '0', '--ephemeral', '--token-file', join(files, 'mcp_token')], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'device-runtime/sim/cli-main.ts',
+        '--port',
+        '0',
+        '--ephemeral',
+        '--token-file',
+        join(files, 'mcp_token'),
+      ],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     const port = new Promise<number | null>((resolveP) => {
       let out = '';
       child.stdout!.on('data', (d: Buffer) => {

@@ -29,10 +29,16 @@ export class ForwardTable {
     return [...this.forwards.values()].map((f) => ({ serial: f.serial, local: `tcp:${f.local}`, remote: f.remote }));
   }
 
-  async add(serial: string, local: string, remote: string, noRebind: boolean): Promise<{ port: number } | { error: string }> {
+  async add(
+    serial: string,
+    local: string,
+    remote: string,
+    noRebind: boolean,
+  ): Promise<{ port: number } | { error: string }> {
     const lm = /^tcp:(\d+)$/.exec(local);
     const rm = /^tcp:(\d+)$/.exec(remote);
-    if (!lm || !rm) return { error: `adb: error: cannot bind listener: unsupported forward spec (the fake handles tcp:N only)` };
+    if (!lm || !rm)
+      return { error: `adb: error: cannot bind listener: unsupported forward spec (the fake handles tcp:N only)` };
     const wanted = Number(lm[1]);
     const existing = this.forwards.get(wanted);
     if (existing) {

@@ -16,7 +16,8 @@ export interface Reply {
 export function runShell(dev: FakeDevice, command: string): Reply {
   const argv = command.trim().split(/\s+/).filter(Boolean);
   const [cmd, ...args] = argv;
-  const needsBoot = (): Reply | null => (dev.booted ? null : { err: `cmd: Can't find service: ${cmd === 'am' ? 'activity' : 'package'}\n`, code: 20 });
+  const needsBoot = (): Reply | null =>
+    dev.booted ? null : { err: `cmd: Can't find service: ${cmd === 'am' ? 'activity' : 'package'}\n`, code: 20 };
   switch (cmd) {
     case undefined:
       return { err: 'interactive shells are not supported by the fake adb\n', code: 1 };
@@ -25,18 +26,27 @@ export function runShell(dev: FakeDevice, command: string): Reply {
     case 'getprop': {
       const props = dev.props();
       if (args[0]) return { out: `${props[args[0]] ?? ''}\n`, code: 0 };
-      return { out: Object.entries(props).map(([k, v]) => `[${k}]: [${v}]\n`).join(''), code: 0 };
+      return {
+        out: Object.entries(props)
+          .map(([k, v]) => `[${k}]: [${v}]\n`)
+          .join(''),
+        code: 0,
+      };
     }
     case 'pm': {
       const wait = needsBoot();
       if (wait) return wait;
       if (args[0] === 'list' && args[1] === 'packages') {
         const filter = args[2] ?? '';
-        const pkgs = ['android', 'com.android.settings', 'com.android.shell', ...dev.packages.keys()].filter((p) => p.includes(filter));
+        const pkgs = ['android', 'com.android.settings', 'com.android.shell', ...dev.packages.keys()].filter((p) =>
+          p.includes(filter),
+        );
         return { out: pkgs.map((p) => `package:${p}\n`).join(''), code: 0 };
       }
       if (args[0] === 'path' && args[1]) {
-        return dev.packages.has(args[1]) ? { out: `package:/data/app/~~fake/${args[1]}-1/base.apk\n`, code: 0 } : { code: 1 };
+        return dev.packages.has(args[1])
+          ? { out: `package:/data/app/~~fake/${args[1]}-1/base.apk\n`, code: 0 }
+          : { code: 1 };
       }
       return { err: `Unknown command: ${args[0] ?? ''}\n`, code: 255 };
     }
@@ -74,7 +84,8 @@ export function runShell(dev: FakeDevice, command: string): Reply {
       if (!pkg || !dev.packages.has(pkg)) return { err: `run-as: unknown package: ${pkg ?? ''}\n`, code: 1 };
       if (sub !== 'cat' || !file) return { err: `run-as: only 'cat FILE' is supported by the fake\n`, code: 1 };
       const path = normalize(join(dev.dataDir(pkg), file));
-      if (!path.startsWith(dev.dataDir(pkg)) || !existsSync(path)) return { err: `cat: ${file}: No such file or directory\n`, code: 1 };
+      if (!path.startsWith(dev.dataDir(pkg)) || !existsSync(path))
+        return { err: `cat: ${file}: No such file or directory\n`, code: 1 };
       return { out: readFileSync(path, 'utf8'), code: 0 };
     }
     default:

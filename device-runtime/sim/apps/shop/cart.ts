@@ -53,16 +53,26 @@ export const cartActivity = defineActivity<ShopData, CartState>({
       toolbar('Cart', [iconButton('Navigate up', () => ctx.finish(), { id: 'up' })]),
       items.length === 0
         ? text('Your cart is empty', { id: 'empty' })
-        : list(items.map(([id, q]) => itemRow(ctx, Number(id), q)), { id: 'cart_items' }),
+        : list(
+            items.map(([id, q]) => itemRow(ctx, Number(id), q)),
+            { id: 'cart_items' },
+          ),
       row(
         [
-          editText(ctx.state.coupon, (coupon) => ctx.set({ coupon }), { id: 'coupon', hint: 'Coupon code', onSubmit: apply }),
+          editText(ctx.state.coupon, (coupon) => ctx.set({ coupon }), {
+            id: 'coupon',
+            hint: 'Coupon code',
+            onSubmit: apply,
+          }),
           button('Apply', apply, { id: 'apply_coupon', width: 300 }),
         ],
         { height: 160 },
       ),
       text(`Total: ${money(cartTotal(ctx.data, ctx.state.discount), ctx)}`, { id: 'total' }),
-      button('Checkout', () => ctx.start('.CheckoutActivity', { discount: ctx.state.discount }), { id: 'checkout', enabled: cartCount(ctx.data) > 0 }),
+      button('Checkout', () => ctx.start('.CheckoutActivity', { discount: ctx.state.discount }), {
+        id: 'checkout',
+        enabled: cartCount(ctx.data) > 0,
+      }),
     ]);
   },
 });

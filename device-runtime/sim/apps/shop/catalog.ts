@@ -1,7 +1,16 @@
 import { defineActivity } from '../define-app.js';
 import { button, column, iconButton, progress, row, text, toolbar, virtualList, type View } from '../view.js';
 import { gameView, type GameState } from './game.js';
-import { addToCart, cartCount, money, PAGE_SIZE, product, PRODUCT_COUNT, type ShopCtx, type ShopData } from './model.js';
+import {
+  addToCart,
+  cartCount,
+  money,
+  PAGE_SIZE,
+  product,
+  PRODUCT_COUNT,
+  type ShopCtx,
+  type ShopData,
+} from './model.js';
 
 interface CatalogState {
   loaded: number;
@@ -50,9 +59,17 @@ export function cartAction(ctx: ShopCtx<unknown>, data: ShopData): View[] {
 export function overflowCartAction(ctx: ShopCtx<unknown>, data: ShopData): View[] {
   const n = cartCount(data);
   return [
-    iconButton('More options', () => ctx.showDialog({ cancelable: true, items: [{ label: n > 0 ? `Cart (${n})` : 'Cart', onClick: () => ctx.start('.CartActivity') }] }), {
-      id: 'overflow',
-    }),
+    iconButton(
+      'More options',
+      () =>
+        ctx.showDialog({
+          cancelable: true,
+          items: [{ label: n > 0 ? `Cart (${n})` : 'Cart', onClick: () => ctx.start('.CartActivity') }],
+        }),
+      {
+        id: 'overflow',
+      },
+    ),
   ];
 }
 
@@ -67,19 +84,28 @@ export function makeCatalogActivity(cart: CartAction) {
     initialState: () => ({ loaded: 0, loading: false, game: null }),
     onBack: (ctx) => (ctx.state.game ? (ctx.set({ game: null }), true) : false),
     render: (ctx) => {
-      if (ctx.state.game) return gameView(ctx.state.game, (game) => ctx.set({ game }), () => ctx.set({ game: null }));
+      if (ctx.state.game)
+        return gameView(
+          ctx.state.game,
+          (game) => ctx.set({ game }),
+          () => ctx.set({ game: null }),
+        );
       if (ctx.state.loaded === 0 && !ctx.state.loading) loadPage(ctx);
       const { loaded, loading } = ctx.state;
       const count = loaded + (loading ? 1 : 0);
       return column([
-        toolbar('Catalog', [iconButton('Daily game', () => ctx.set({ game: { score: 0, round: 0 } }), { id: 'game' }), ...cart(ctx, ctx.data)]),
+        toolbar('Catalog', [
+          iconButton('Daily game', () => ctx.set({ game: { score: 0, round: 0 } }), { id: 'game' }),
+          ...cart(ctx, ctx.data),
+        ]),
         loaded === 0
           ? column([progress({ id: 'catalog_progress' })], { grow: 1 })
           : virtualList(
               {
                 count,
                 itemHeight: 300,
-                render: (i) => (i < loaded ? productRow(ctx, i + 1) : row([progress({ id: 'page_progress' })], { height: 300 })),
+                render: (i) =>
+                  i < loaded ? productRow(ctx, i + 1) : row([progress({ id: 'page_progress' })], { height: 300 }),
                 onEndReached: () => loadPage(ctx),
               },
               { id: 'products' },

@@ -29,7 +29,11 @@ export const checkoutActivity = defineActivity<ShopData, CheckoutState>({
     const discount = Number(ctx.extras.discount ?? 0);
     const total = money(cartTotal(ctx.data, discount), ctx);
     if (ctx.state.phase === 'paying') {
-      return column([toolbar('Payment'), progress({ id: 'payment_progress', desc: 'Processing payment' }), text('Processing payment…', { id: 'status' })]);
+      return column([
+        toolbar('Payment'),
+        progress({ id: 'payment_progress', desc: 'Processing payment' }),
+        text('Processing payment…', { id: 'status' }),
+      ]);
     }
     if (ctx.state.phase === 'done') {
       return column([
@@ -72,7 +76,9 @@ export const checkoutActivity = defineActivity<ShopData, CheckoutState>({
       toolbar('Checkout', [iconButton('Navigate up', () => ctx.finish(), { id: 'up' })]),
       text(`Total: ${total}`, { id: 'checkout_total' }),
       editText(ctx.state.address, (address) => ctx.set({ address }), { id: 'address', hint: 'Delivery address' }),
-      ctx.state.locating ? progress({ id: 'locating', desc: 'Finding your location' }) : button('Use my location', locate, { id: 'use_location', tone: 'muted' }),
+      ctx.state.locating
+        ? progress({ id: 'locating', desc: 'Finding your location' })
+        : button('Use my location', locate, { id: 'use_location', tone: 'muted' }),
       button('Place order', place, { id: 'place_order' }),
     ]);
   },

@@ -36,5 +36,9 @@ export const shopAppV2 = defineApp<ShopData>({
   ...shopApp,
   versionCode: 2,
   versionName: '2.0',
-  activities: { ...shopApp.activities, '.CatalogActivity': makeCatalogActivity(overflowCartAction), '.ProductActivity': makeProductActivity(overflowCartAction) },
+  activities: {
+    ...shopApp.activities,
+    '.CatalogActivity': makeCatalogActivity(overflowCartAction),
+    '.ProductActivity': makeProductActivity(overflowCartAction),
+  },
 });

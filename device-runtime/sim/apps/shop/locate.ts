@@ -9,7 +9,12 @@ interface City {
 }
 
 /** Mountain View: the address the checkout has always filled in, and still does with no location. */
-export const MOUNTAIN_VIEW: City = { name: 'Mountain View', latitude: 37.422, longitude: -122.084, address: '1600 Amphitheatre Pkwy, Mountain View' };
+export const MOUNTAIN_VIEW: City = {
+  name: 'Mountain View',
+  latitude: 37.422,
+  longitude: -122.084,
+  address: '1600 Amphitheatre Pkwy, Mountain View',
+};
 
 /** The cities the shop delivers to (docs/app-world.md lists them for tests). */
 export const CITIES: readonly City[] = [

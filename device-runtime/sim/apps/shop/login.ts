@@ -27,7 +27,11 @@ export const loginActivity = defineActivity<ShopData, LoginState>({
       ctx.after(0, () => (ctx.start('.CatalogActivity'), ctx.finish()), { fixed: true });
     }
     const checkAccount = () =>
-      !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(ctx.state.email.trim()) ? 'Enter a valid email address' : !ctx.data.termsAccepted ? 'Accept the terms of service to continue' : null;
+      !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(ctx.state.email.trim())
+        ? 'Enter a valid email address'
+        : !ctx.data.termsAccepted
+          ? 'Accept the terms of service to continue'
+          : null;
     const signIn = (email: string) => {
       ctx.update((d) => void (d.user = email));
       ctx.start('.CatalogActivity');
@@ -53,9 +57,21 @@ export const loginActivity = defineActivity<ShopData, LoginState>({
       ...(ctx.state.error ? [text(ctx.state.error, { id: 'error', tone: 'danger' })] : []),
       spacer(),
       text('Terms of service', { id: 'terms_link', onClick: () => ctx.start('.TermsActivity') }),
-      checkbox('I accept the terms', ctx.data.termsAccepted, () => ctx.update((d) => void (d.termsAccepted = !d.termsAccepted)), { id: 'accept_terms' }),
-      editText(ctx.state.password, (password) => ctx.set({ password, error: null }), { id: 'password', hint: 'Password', password: true, onSubmit: submit }),
-      ctx.state.loading ? progress({ id: 'login_progress', desc: 'Signing in' }) : button('Log in', submit, { id: 'login', enabled: !ctx.state.loading }),
+      checkbox(
+        'I accept the terms',
+        ctx.data.termsAccepted,
+        () => ctx.update((d) => void (d.termsAccepted = !d.termsAccepted)),
+        { id: 'accept_terms' },
+      ),
+      editText(ctx.state.password, (password) => ctx.set({ password, error: null }), {
+        id: 'password',
+        hint: 'Password',
+        password: true,
+        onSubmit: submit,
+      }),
+      ctx.state.loading
+        ? progress({ id: 'login_progress', desc: 'Signing in' })
+        : button('Log in', submit, { id: 'login', enabled: !ctx.state.loading }),
       ...fingerprintSignIn(ctx, checkAccount, signIn),
     ]);
   },

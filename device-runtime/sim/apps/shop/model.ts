@@ -22,16 +22,35 @@ export const PRODUCT_COUNT = 200;
 export const PAGE_SIZE = 20;
 
 const ADJECTIVES = ['Classic', 'Smart', 'Compact', 'Deluxe', 'Eco', 'Ultra', 'Vintage', 'Travel', 'Pro', 'Mini'];
-const NOUNS = ['Backpack', 'Lamp', 'Kettle', 'Headphones', 'Mug', 'Notebook', 'Umbrella', 'Speaker', 'Bottle', 'Watch', 'Jacket', 'Chair'];
+const NOUNS = [
+  'Backpack',
+  'Lamp',
+  'Kettle',
+  'Headphones',
+  'Mug',
+  'Notebook',
+  'Umbrella',
+  'Speaker',
+  'Bottle',
+  'Watch',
+  'Jacket',
+  'Chair',
+];
 
 /** The catalog, the same on every run: product n is always the same product. */
 export function product(id: number): Product {
   const name = `${ADJECTIVES[id % ADJECTIVES.length]} ${NOUNS[(id * 7) % NOUNS.length]} ${id}`;
-  return { id, name, price: 499 + ((id * 137) % 9500), description: `${name}: sturdy, light and covered by a two-year warranty.` };
+  return {
+    id,
+    name,
+    price: 499 + ((id * 137) % 9500),
+    description: `${name}: sturdy, light and covered by a two-year warranty.`,
+  };
 }
 
 /** Money in the instance's locale (`$6.36` in en-US, `6,36 $` in de-DE). */
-export const money = (cents: number, ctx: { readonly world: { money(cents: number): string } }) => ctx.world.money(cents);
+export const money = (cents: number, ctx: { readonly world: { money(cents: number): string } }) =>
+  ctx.world.money(cents);
 
 export const cartCount = (d: ShopData) => Object.values(d.cart).reduce((a, b) => a + b, 0);
 

@@ -28,15 +28,30 @@ export function makeProductActivity(cart: CartAction) {
     render: (ctx) => {
       const { id } = ctx.state;
       if (!Number.isInteger(id) || id < 1 || id > PRODUCT_COUNT) {
-        return column([toolbar('Product', [iconButton('Navigate up', () => ctx.finish(), { id: 'up' })]), text(`Product ${ctx.extras.id} not found`, { id: 'not_found' })]);
+        return column([
+          toolbar('Product', [iconButton('Navigate up', () => ctx.finish(), { id: 'up' })]),
+          text(`Product ${ctx.extras.id} not found`, { id: 'not_found' }),
+        ]);
       }
       const p = product(id);
       const related = product((id % PRODUCT_COUNT) + 1);
-      const header = toolbar(p.name, [iconButton('Navigate up', () => ctx.finish(), { id: 'up' }), ...cart(ctx, ctx.data)]);
+      const header = toolbar(p.name, [
+        iconButton('Navigate up', () => ctx.finish(), { id: 'up' }),
+        ...cart(ctx, ctx.data),
+      ]);
       // An icon button whose content description was forgotten: a screen reader says only "button".
-      const share = { ...iconButton('Share', () => ctx.toast(`Shared ${p.name}`), { id: 'share', width: 144 }), desc: undefined };
+      const share = {
+        ...iconButton('Share', () => ctx.toast(`Shared ${p.name}`), { id: 'share', width: 144 }),
+        desc: undefined,
+      };
       // 84 px at 420 dpi: 32×32 dp, under the 48 dp a touch target needs.
-      const promo = row([text('Free delivery this week', { id: 'promo_text' }), iconButton('Close', () => ctx.set({ promoClosed: true }), { id: 'close_promo', width: 84 })], { height: 84 });
+      const promo = row(
+        [
+          text('Free delivery this week', { id: 'promo_text' }),
+          iconButton('Close', () => ctx.set({ promoClosed: true }), { id: 'close_promo', width: 84 }),
+        ],
+        { height: 84 },
+      );
       if (!ctx.state.loaded) {
         if (!ctx.state.requested) {
           ctx.state.requested = true;
@@ -58,7 +73,11 @@ export function makeProductActivity(cart: CartAction) {
         text(p.description, { id: 'product_description', tone: 'muted' }),
         button('Add to cart', () => addToCart(ctx, id), { id: 'add_to_cart', offset: [0, slide] }),
         text('Frequently bought together', { id: 'related_header' }),
-        text(`${related.name} ${money(related.price, ctx)}`, { id: 'related_name', height: 132, onClick: () => ctx.start('.ProductActivity', { id: related.id }) }),
+        text(`${related.name} ${money(related.price, ctx)}`, {
+          id: 'related_name',
+          height: 132,
+          onClick: () => ctx.start('.ProductActivity', { id: related.id }),
+        }),
         button('Add to cart', () => addToCart(ctx, related.id), { id: 'related_add_to_cart' }),
       ]);
     },

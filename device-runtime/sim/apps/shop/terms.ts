@@ -27,11 +27,15 @@ export const termsActivity = defineActivity<ShopData, Record<string, never>>({
   render: (ctx) =>
     column([
       toolbar('Terms', [iconButton('Navigate up', () => ctx.finish(), { id: 'up' })]),
-      webView(PAGE, (x, y) => {
-        if (Math.floor((y - LINE_TOP) / LINE_HEIGHT) !== BUTTON_LINE) return;
-        const accept = x < 540;
-        ctx.update((d) => void (d.termsAccepted = accept));
-        ctx.finish();
-      }, { id: 'terms_webview' }),
+      webView(
+        PAGE,
+        (x, y) => {
+          if (Math.floor((y - LINE_TOP) / LINE_HEIGHT) !== BUTTON_LINE) return;
+          const accept = x < 540;
+          ctx.update((d) => void (d.termsAccepted = accept));
+          ctx.finish();
+        },
+        { id: 'terms_webview' },
+      ),
     ]),
 });
