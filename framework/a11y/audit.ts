@@ -189,12 +189,10 @@ export async function accessibilityAudit(
           });
           rec.screenshots.after = shot;
         }
-        await test
-          .info()
-          .attach(`step-${rec.index}-accessibility.json`, {
-            body: JSON.stringify(findings.map(plain), null, 2),
-            contentType: 'application/json',
-          });
+        await test.info().attach(`step-${rec.index}-accessibility.json`, {
+          body: JSON.stringify(findings.map(plain), null, 2),
+          contentType: 'application/json',
+        });
       }
       return {
         findings,

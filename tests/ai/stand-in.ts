@@ -103,14 +103,12 @@ export class MessagesStandIn {
       req.on('data', (d) => (raw += d));
       req.on('end', () => {
         if (req.method !== 'POST' || !req.url?.startsWith('/v1/messages')) {
-          res
-            .writeHead(404, { 'content-type': 'application/json' })
-            .end(
-              JSON.stringify({
-                type: 'error',
-                error: { type: 'not_found_error', message: `${req.method} ${req.url}` },
-              }),
-            );
+          res.writeHead(404, { 'content-type': 'application/json' }).end(
+            JSON.stringify({
+              type: 'error',
+              error: { type: 'not_found_error', message: `${req.method} ${req.url}` },
+            }),
+          );
           return;
         }
         let body: any;

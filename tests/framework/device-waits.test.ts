@@ -110,10 +110,8 @@ test('the round trips per step, as the trajectory records them (for the closing 
       .map((s) => `${s.api}=${s.roundTrips}`)
       .join(' ');
   for (const path of PATHS)
-    test
-      .info()
-      .annotations.push({
-        type: `round trips (${path})`,
-        description: `${perApi(`${path} > scrolls`)} | ${perApi(`${path} > waits`)}`,
-      });
+    test.info().annotations.push({
+      type: `round trips (${path})`,
+      description: `${perApi(`${path} > scrolls`)} | ${perApi(`${path} > waits`)}`,
+    });
 });

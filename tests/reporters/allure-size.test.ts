@@ -53,12 +53,10 @@ test('a 1,000-step suite with screenshots on every step makes Allure results und
   // No repetition at all: every one of the 2,000 screenshots a file of the measured mean size.
   const worstCase = total - pngBytes + 2_000 * (pngBytes / pngs.length);
   expect(worstCase).toBeLessThan(50 * MB);
-  test
-    .info()
-    .annotations.push({
-      type: 'size',
-      description: `${(total / MB).toFixed(1)} MB, ${pngs.length} screenshots stored for 2,000 shown; with no repetition ${(worstCase / MB).toFixed(1)} MB`,
-    });
+  test.info().annotations.push({
+    type: 'size',
+    description: `${(total / MB).toFixed(1)} MB, ${pngs.length} screenshots stored for 2,000 shown; with no repetition ${(worstCase / MB).toFixed(1)} MB`,
+  });
 
   // And the HTML report Allure makes from them (it copies every attachment once).
   if (spawnSync('java', ['-version']).status !== 0) return;

@@ -157,13 +157,11 @@ export function liveTools(state: AgentState) {
                 ? ('none' as const)
                 : ('ambiguous' as const),
           count: matches.length,
-          matches: matches
-            .slice(0, 20)
-            .map((n) => ({
-              node_id: n.id,
-              node: nodeLine(n),
-              suggested: suggestions(obs, n).find((x) => x.strict_safe) ?? null,
-            })),
+          matches: matches.slice(0, 20).map((n) => ({
+            node_id: n.id,
+            node: nodeLine(n),
+            suggested: suggestions(obs, n).find((x) => x.strict_safe) ?? null,
+          })),
           snapshot_id: obs.snapshot_id,
         },
       };

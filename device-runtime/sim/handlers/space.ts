@@ -135,16 +135,14 @@ export const spaceHandlers: HandlerGroup<SpaceTools, SpaceHost> = {
         inst,
       );
     if (evicted && evictedSpace) {
-      rt.spaces
-        .get(evictedSpace)
-        ?.log(
-          {
-            level: 'I',
-            tag: 'ActivityManager',
-            message: `Killing ${evicted.pid}:${evicted.key}: evicted from slot :c${slot} (LRU)`,
-          },
-          evicted,
-        );
+      rt.spaces.get(evictedSpace)?.log(
+        {
+          level: 'I',
+          tag: 'ActivityManager',
+          message: `Killing ${evicted.pid}:${evicted.key}: evicted from slot :c${slot} (LRU)`,
+        },
+        evicted,
+      );
     }
     const { cold } = inst.start(args.activity, pid);
     inst.crashReason = null;
