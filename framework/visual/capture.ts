@@ -38,7 +38,7 @@ export async function capture(
   }
   const masks = found.slice(target ? 1 : 0).flat();
   const raw = Picture.fromPng(shot.png);
-  const picture = masks.length || crop ? raw.edit(masks, o.maskRgba, crop) : raw;
+  const picture = masks.length || crop ? await raw.edit(masks, o.maskRgba, crop) : raw;
   const [dx, dy] = crop ? [Math.max(0, Math.floor(crop[0])), Math.max(0, Math.floor(crop[1]))] : [0, 0];
   const left = shot.regions.filter(
     (r) => r.kind === 'scrollbar' || (r.kind === 'caret' ? o.caret === 'hide' : o.systemBars === 'hide'),

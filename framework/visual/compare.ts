@@ -1,7 +1,6 @@
 import pixelmatch from 'pixelmatch';
-import { PNG } from 'pngjs';
 import type { Bounds } from '../../device-runtime/protocol/index.js';
-import { clamp, Picture } from './picture.js';
+import { blank, clamp, Picture, rgba, type Pixels } from './picture.js';
 
 /** How two pictures may differ and still match (Playwright's options, its defaults). */
 export interface Tolerance {
@@ -26,21 +25,28 @@ export interface Comparison {
 const MATCH: Comparison = { errorMessage: null, diffPixels: 0, ratio: 0, diff: null };
 
 /**
+ * pixelmatch's anti-aliasing test looks two pixels around a differing one: rows this far from
+ * the band of differing rows are compared too, so the count is the whole picture's.
+ */
+const AROUND = 3;
+
+/**
  * Compare `actual` with `expected` as Playwright's default comparator does: pixelmatch (the kept
  * library Playwright itself wraps) with `threshold` 0.2, images of different sizes padded to
  * the larger and reported as such, and the pixel limits of `maxDiffPixels`/`maxDiffPixelRatio`.
  * `exclude` (boxes in the pictures' pixels) are left out: the expected pixels are used there.
- * Identical PNG bytes match without decoding either picture.
+ * Identical PNG bytes match without decoding either picture; otherwise only the band of rows
+ * whose bytes differ (found with a native memory compare) goes through pixelmatch, and the diff
+ * image is drawn only for a failure, the one time it is shown.
  */
-export function compareImages(
+export async function compareImages(
   actual: Picture,
   expected: Picture,
   tol: Tolerance,
   exclude: readonly Bounds[] = [],
-): Comparison {
+): Promise<Comparison> {
   if (actual.sameBytes(expected)) return MATCH;
-  let a = actual.pixels();
-  let e = expected.pixels();
+  let [a, e] = await Promise.all([actual.pixels(), expected.pixels()]);
   const width = Math.max(a.width, e.width);
   const height = Math.max(a.height, e.height);
   let sizes = '';
@@ -48,11 +54,17 @@ export function compareImages(
     sizes = `Expected an image ${e.width}px by ${e.height}px, received ${a.width}px by ${a.height}px. `;
     a = pad(a, width, height);
     e = pad(e, width, height);
+  } else if (a.channels !== e.channels) {
+    [a, e] = [widen(a), widen(e)];
   }
   if (exclude.length) a = withExpectedIn(a, e, exclude);
-  // Counted without a diff image first (pixelmatch then skips drawing every matching pixel): the
-  // diff is drawn only for a failure, the one time it is shown.
-  const count = pixelmatch(e.data, a.data, undefined, width, height, { threshold: tol.threshold ?? 0.2 });
+  const threshold = tol.threshold ?? 0.2;
+  const band = differingRows(a, e);
+  const count = band
+    ? pixelmatch(rgba(e, band[0], band[1]), rgba(a, band[0], band[1]), undefined, width, band[1] - band[0], {
+        threshold,
+      })
+    : 0;
   const byRatio = tol.maxDiffPixelRatio !== undefined ? e.width * e.height * tol.maxDiffPixelRatio : undefined;
   const limit =
     tol.maxDiffPixels !== undefined && byRatio !== undefined
@@ -61,28 +73,51 @@ export function compareImages(
   const ratio = Math.ceil((count / (e.width * e.height)) * 100) / 100;
   const pixels = count > limit ? `${count} pixels (ratio ${ratio.toFixed(2)} of all image pixels) are different.` : '';
   if (!pixels && !sizes) return { ...MATCH, diffPixels: count, ratio };
-  const diff = new PNG({ width, height });
-  pixelmatch(e.data, a.data, diff.data, width, height, { threshold: tol.threshold ?? 0.2 });
-  return { errorMessage: sizes + pixels, diffPixels: count, ratio, diff: Picture.fromImage(diff) };
+  const diff = blank(width, height, 4);
+  pixelmatch(rgba(e, 0, height), rgba(a, 0, height), diff.data, width, height, { threshold });
+  return { errorMessage: sizes + pixels, diffPixels: count, ratio, diff: Picture.fromPixels(diff) };
 }
 
-function pad(img: PNG, width: number, height: number): PNG {
-  if (img.width === width && img.height === height) return img;
-  const out = new PNG({ width, height, fill: true });
-  out.data.fill(0);
-  for (let y = 0; y < img.height; y++)
-    img.data.copy(out.data, y * width * 4, y * img.width * 4, (y + 1) * img.width * 4);
+/** [top, bottom) of the rows whose bytes differ, widened by AROUND; null when every row is equal. */
+function differingRows(a: Pixels, e: Pixels): [number, number] | null {
+  const row = a.width * a.channels;
+  let top = -1;
+  for (let y = 0; y < a.height; y++) {
+    if (a.data.compare(e.data, y * row, (y + 1) * row, y * row, (y + 1) * row) !== 0) {
+      top = y;
+      break;
+    }
+  }
+  if (top < 0) return null;
+  let bottom = top + 1;
+  for (let y = a.height - 1; y > top; y--) {
+    if (a.data.compare(e.data, y * row, (y + 1) * row, y * row, (y + 1) * row) !== 0) {
+      bottom = y + 1;
+      break;
+    }
+  }
+  return [Math.max(0, top - AROUND), Math.min(a.height, bottom + AROUND)];
+}
+
+function widen(p: Pixels): Pixels {
+  return p.channels === 4 ? p : { width: p.width, height: p.height, channels: 4, data: rgba(p, 0, p.height) };
+}
+
+function pad(img: Pixels, width: number, height: number): Pixels {
+  const src = widen(img);
+  if (src.width === width && src.height === height) return src;
+  const out = blank(width, height, 4);
+  for (let y = 0; y < src.height; y++) src.data.copy(out.data, y * width * 4, y * src.width * 4, (y + 1) * src.width * 4);
   return out;
 }
 
 /** A copy of `a` with `e`'s pixels inside the boxes: what is there is not compared. */
-function withExpectedIn(a: PNG, e: PNG, boxes: readonly Bounds[]): PNG {
-  const out = new PNG({ width: a.width, height: a.height });
-  a.data.copy(out.data);
+function withExpectedIn(a: Pixels, e: Pixels, boxes: readonly Bounds[]): Pixels {
+  const c = a.channels;
+  const out: Pixels = { ...a, data: Buffer.from(a.data) };
   for (const box of boxes) {
     const [l, t, r, b] = clamp(box, a.width, a.height);
-    for (let y = t; y < b; y++)
-      e.data.copy(out.data, (y * a.width + l) * 4, (y * a.width + l) * 4, (y * a.width + r) * 4);
+    for (let y = t; y < b; y++) e.data.copy(out.data, (y * a.width + l) * c, (y * a.width + l) * c, (y * a.width + r) * c);
   }
   return out;
 }

@@ -79,7 +79,7 @@ export async function stablePicture(
     actual = shot;
     const against = expected && first ? expected : previous?.picture;
     if (against) {
-      const c = compareImages(actual.picture, against, tol, actual.excluded);
+      const c = await compareImages(actual.picture, against, tol, actual.excluded);
       if (!c.errorMessage) {
         matched = c;
         break;
@@ -95,7 +95,7 @@ export async function stablePicture(
     log.push('screenshot matched expectation');
     return { actual, ...(matched ? { comparison: matched } : {}), log };
   }
-  const c = compareImages(actual.picture, expected, tol, actual.excluded);
+  const c = await compareImages(actual.picture, expected, tol, actual.excluded);
   if (!c.errorMessage) {
     log.push('screenshot matched expectation');
     return { actual, comparison: c, log };

@@ -107,7 +107,7 @@ export async function toHaveScreenshot(
         record.excluded = r.actual.excludedKinds;
       }
       if (r.comparison) Object.assign(record, { diffPixels: r.comparison.diffPixels, ratio: r.comparison.ratio });
-      verdict = decide(state, r, {
+      verdict = await decide(state, r, {
         names,
         has,
         update,
@@ -162,7 +162,7 @@ async function run(
   // .not: a stable picture, which must then differ from the baseline.
   const r = await stablePicture(take, null, o, deadline, port.clock, log);
   return r.actual && expected
-    ? { ...r, comparison: compareImages(r.actual.picture, expected, o, r.actual.excluded) }
+    ? { ...r, comparison: await compareImages(r.actual.picture, expected, o, r.actual.excluded) }
     : r;
 }
 
@@ -179,7 +179,7 @@ interface Ctx {
 }
 
 /** Playwright's outcomes, in its order: negated, missing, updating, different, matching. */
-function decide(state: State, r: LoopResult, c: Ctx): Result {
+async function decide(state: State, r: LoopResult, c: Ctx): Promise<Result> {
   const { names, record } = c;
   const callLog = r.log.length ? `\n\nCall log:\n${r.log.map((l) => `  - ${l}`).join('\n')}` : '';
   if (state.isNot) {
@@ -201,9 +201,9 @@ function decide(state: State, r: LoopResult, c: Ctx): Result {
   if (!c.has) {
     const files: Attachment[] = [];
     const message = `A snapshot doesn't exist at ${names.path}${c.update !== 'none' ? ', writing actual.' : '.'}`;
-    write(names.path, actual.picture.png());
+    write(names.path, await actual.picture.png());
     files.push(c.attach('-expected', names.path));
-    write(c.out('-actual'), actual.picture.png());
+    write(c.out('-actual'), await actual.picture.png());
     files.push(c.attach('-actual', c.out('-actual')));
     record.outcome = 'written';
     if (c.update === 'all' || c.update === 'changed' || c.update === 'missing') {
@@ -212,15 +212,15 @@ function decide(state: State, r: LoopResult, c: Ctx): Result {
     }
     return { ...c.result(true, '', { attachments: files }), softError: new Error(message), shouldNotRetryTest: true };
   }
-  const rewrite = () => {
-    write(names.path, actual.picture.png());
-    write(c.out('-actual'), actual.picture.png());
+  const rewrite = async () => {
+    write(names.path, await actual.picture.png());
+    write(c.out('-actual'), await actual.picture.png());
     console.log(`${names.path} is re-generated, writing actual.`);
     record.outcome = 'written';
     return c.result(true, `${names.path} running with --update-snapshots, writing actual.`);
   };
   if (!r.errorMessage) {
-    if (c.update === 'all' && c.expectedBytes && !actual.picture.png().equals(c.expectedBytes)) return rewrite();
+    if (c.update === 'all' && c.expectedBytes && !(await actual.picture.png()).equals(c.expectedBytes)) return rewrite();
     record.outcome = 'matched';
     return c.result(true, '');
   }
@@ -230,22 +230,22 @@ function decide(state: State, r: LoopResult, c: Ctx): Result {
 }
 
 /** The failure with its pictures: expected (the baseline), previous, actual and diff. */
-function different(c: Ctx, r: LoopResult, callLog: string): Result {
+async function different(c: Ctx, r: LoopResult, callLog: string): Promise<Result> {
   const files: Attachment[] = [];
   if (c.has && c.expectedBytes) {
     write(c.out('-expected'), c.expectedBytes);
     files.push(c.attach('-expected', c.names.path));
   }
   if (r.previous) {
-    write(c.out('-previous'), r.previous.picture.png());
+    write(c.out('-previous'), await r.previous.picture.png());
     files.push(c.attach('-previous', c.out('-previous')));
   }
   if (r.actual) {
-    write(c.out('-actual'), r.actual.picture.png());
+    write(c.out('-actual'), await r.actual.picture.png());
     files.push(c.attach('-actual', c.out('-actual')));
   }
   if (r.comparison?.diff) {
-    write(c.out('-diff'), r.comparison.diff.png());
+    write(c.out('-diff'), await r.comparison.diff.png());
     files.push(c.attach('-diff', c.out('-diff')));
   }
   const message = `${c.header(r.timedOut)}${indent(r.errorMessage ?? '')}\n\n  Snapshot: ${c.names.name}${callLog}`;
