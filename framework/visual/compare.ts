@@ -107,7 +107,8 @@ function pad(img: Pixels, width: number, height: number): Pixels {
   const src = widen(img);
   if (src.width === width && src.height === height) return src;
   const out = blank(width, height, 4);
-  for (let y = 0; y < src.height; y++) src.data.copy(out.data, y * width * 4, y * src.width * 4, (y + 1) * src.width * 4);
+  for (let y = 0; y < src.height; y++)
+    src.data.copy(out.data, y * width * 4, y * src.width * 4, (y + 1) * src.width * 4);
   return out;
 }
 
@@ -117,7 +118,8 @@ function withExpectedIn(a: Pixels, e: Pixels, boxes: readonly Bounds[]): Pixels 
   const out: Pixels = { ...a, data: Buffer.from(a.data) };
   for (const box of boxes) {
     const [l, t, r, b] = clamp(box, a.width, a.height);
-    for (let y = t; y < b; y++) e.data.copy(out.data, (y * a.width + l) * c, (y * a.width + l) * c, (y * a.width + r) * c);
+    for (let y = t; y < b; y++)
+      e.data.copy(out.data, (y * a.width + l) * c, (y * a.width + l) * c, (y * a.width + r) * c);
   }
   return out;
 }

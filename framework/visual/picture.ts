@@ -71,7 +71,8 @@ export class Picture {
     const [l, t, r, b] = crop ? clamp(crop, src.width, src.height) : [0, 0, src.width, src.height];
     const out = blank(Math.max(1, r - l), Math.max(1, b - t), 4);
     const rows = rgba(src, t, b);
-    for (let y = 0; y < b - t; y++) rows.copy(out.data, y * out.width * 4, (y * src.width + l) * 4, (y * src.width + r) * 4);
+    for (let y = 0; y < b - t; y++)
+      rows.copy(out.data, y * out.width * 4, (y * src.width + l) * 4, (y * src.width + r) * 4);
     for (const box of paint) {
       const [pl, pt, pr, pb] = clamp([box[0] - l, box[1] - t, box[2] - l, box[3] - t], out.width, out.height);
       for (let y = pt; y < pb; y++) {
@@ -84,9 +85,14 @@ export class Picture {
 
 async function decode(png: Buffer): Promise<Pixels> {
   const { data, info } = await sharp(png).raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true });
-  if (info.channels === 3 || info.channels === 4) return { width: info.width, height: info.height, channels: info.channels, data };
+  if (info.channels === 3 || info.channels === 4)
+    return { width: info.width, height: info.height, channels: info.channels, data };
   // Grey or grey with alpha: widened to RGBA.
-  const wide = await sharp(png).toColourspace('srgb').ensureAlpha().raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true });
+  const wide = await sharp(png)
+    .toColourspace('srgb')
+    .ensureAlpha()
+    .raw({ depth: 'uchar' })
+    .toBuffer({ resolveWithObject: true });
   return { width: wide.info.width, height: wide.info.height, channels: 4, data: wide.data };
 }
 

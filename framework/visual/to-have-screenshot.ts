@@ -220,7 +220,8 @@ async function decide(state: State, r: LoopResult, c: Ctx): Promise<Result> {
     return c.result(true, `${names.path} running with --update-snapshots, writing actual.`);
   };
   if (!r.errorMessage) {
-    if (c.update === 'all' && c.expectedBytes && !(await actual.picture.png()).equals(c.expectedBytes)) return rewrite();
+    if (c.update === 'all' && c.expectedBytes && !(await actual.picture.png()).equals(c.expectedBytes))
+      return rewrite();
     record.outcome = 'matched';
     return c.result(true, '');
   }

@@ -53,7 +53,10 @@ test('the same PNG bytes match without decoding; the same pixels encoded otherwi
     .png({ compressionLevel: 1 })
     .toBuffer();
   expect(again.equals(screen)).toBe(false);
-  expect(await compareImages(Picture.fromPng(again), expected, {})).toMatchObject({ errorMessage: null, diffPixels: 0 });
+  expect(await compareImages(Picture.fromPng(again), expected, {})).toMatchObject({
+    errorMessage: null,
+    diffPixels: 0,
+  });
 });
 
 test('the differing rows give the count pixelmatch gives over the whole picture, anti-aliased edges included', async () => {
@@ -69,7 +72,10 @@ test('the differing rows give the count pixelmatch gives over the whole picture,
     const actual = copy(base);
     change(actual);
     for (const threshold of [0, 0.2]) {
-      const c = await compareImages(Picture.fromPixels(actual), Picture.fromPixels(base), { threshold, maxDiffPixels: 1e9 });
+      const c = await compareImages(Picture.fromPixels(actual), Picture.fromPixels(base), {
+        threshold,
+        maxDiffPixels: 1e9,
+      });
       expect(c.diffPixels, `${what}, threshold ${threshold}`).toBe(whole(actual, base, threshold));
     }
   }
@@ -84,9 +90,9 @@ test('a failure says how many pixels differ and draws the diff; excluded boxes a
   expect(failing.errorMessage).toMatch(/^\d+ pixels \(ratio 0\.01 of all image pixels\) are different\.$/);
   const diff = await sharp(await failing.diff!.png()).metadata();
   expect([diff.width, diff.height]).toEqual([1080, 2400]);
-  expect(await compareImages(Picture.fromPixels(actual), expected, { maxDiffPixels: failing.diffPixels })).toMatchObject(
-    { errorMessage: null },
-  );
+  expect(
+    await compareImages(Picture.fromPixels(actual), expected, { maxDiffPixels: failing.diffPixels }),
+  ).toMatchObject({ errorMessage: null });
   const excluded = await compareImages(Picture.fromPixels(actual), expected, {}, [[480, 1140, 600, 1260]]);
   expect(excluded).toMatchObject({ errorMessage: null, diffPixels: 0 });
   const small = await sharp(screen).resize(540, 1200).png().toBuffer();
