@@ -40,8 +40,9 @@ export class Picture {
 
   /** The PNG bytes (encoded on first use when the picture was made from pixels). */
   png(): Promise<Buffer> {
+    if (this.encoded) return this.encoded;
     const { width, height, channels, data } = this.image!;
-    return (this.encoded ??= sharp(data, { raw: { width, height, channels } }).png().toBuffer());
+    return (this.encoded = sharp(data, { raw: { width, height, channels } }).png().toBuffer());
   }
 
   /** The decoded pixels (decoded on first use). Callers must not change them. */

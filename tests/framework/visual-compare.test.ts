@@ -47,8 +47,10 @@ test('the same PNG bytes match without decoding; the same pixels encoded otherwi
     errorMessage: null,
     diffPixels: 0,
   });
+  expect((await expected.png()).equals(screen)).toBe(true);
   const decoded = await expected.pixels();
   expect([decoded.width, decoded.height]).toEqual([1080, 2400]);
+  expect(await (await Picture.fromPixels(decoded).pixels()).data.equals(decoded.data)).toBe(true);
   const again = await sharp(decoded.data, { raw: { width: 1080, height: 2400, channels: decoded.channels } })
     .png({ compressionLevel: 1 })
     .toBuffer();
