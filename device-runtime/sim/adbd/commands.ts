@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import type { ByteQueue } from './byte-queue.js';
 import type { AndroidDevice } from './device.js';
 import { installApk, installFromStdin } from './install.js';
@@ -17,7 +17,8 @@ export interface Reply {
  * `dumpsys package` fail as on a phone until the package service is up during boot.
  */
 export async function runCommand(dev: AndroidDevice, line: string, stdin: ByteQueue): Promise<Reply> {
-  const argv = splitWords(line);
+  // adb appends `</dev/null` to the commands it runs itself (`rm -f '…' </dev/null`).
+  const argv = splitWords(line)?.filter((w) => !/^\d*[<>]/.test(w));
   if (!argv) return { err: `/system/bin/sh: syntax error: unterminated quoted string\n`, code: 2 };
   const [cmd, ...args] = argv;
   const needsBoot = (service: string): Reply | null =>
@@ -85,6 +86,16 @@ export async function runCommand(dev: AndroidDevice, line: string, stdin: ByteQu
         rmSync(p, { force: true, recursive: args.includes('-r') || args.includes('-rf') });
       }
       return { code: 0 };
+    }
+    case 'ls': {
+      const p = dev.hostPath(args.find((a) => !a.startsWith('-')) ?? '/data/local/tmp');
+      if (!p || !existsSync(p)) return { err: `ls: ${args[0] ?? ''}: No such file or directory\n`, code: 1 };
+      return {
+        out: readdirSync(p)
+          .map((n) => `${n}\n`)
+          .join(''),
+        code: 0,
+      };
     }
     case 'cat': {
       const p = args[0] ? dev.hostPath(args[0]) : null;

@@ -22,7 +22,9 @@ export class AdbStream {
   private closed = false;
   /** A stream the host opened sends nothing before the device's OKAY has accepted it. */
   private held: boolean;
-  onData: (data: Buffer) => void | Promise<void> = () => {};
+  private dataHandler: ((data: Buffer) => void | Promise<void>) | null = null;
+  /** What the host wrote before anyone listened (a stream the device opened may get data at once). */
+  private early: Buffer[] = [];
   private readonly closeHandlers: Array<() => void> = [];
 
   constructor(
@@ -32,6 +34,12 @@ export class AdbStream {
   ) {
     this.remoteId = remoteId;
     this.held = remoteId !== 0;
+  }
+
+  /** Who takes what the host writes; data that came before is handed over first. */
+  set onData(f: (data: Buffer) => void | Promise<void>) {
+    this.dataHandler = f;
+    for (const d of this.early.splice(0)) void f(d);
   }
 
   /** The device's OKAY has gone out: data may flow. */
@@ -96,7 +104,8 @@ export class AdbStream {
   /** The host's WRTE: handed on, then acknowledged. */
   async handleWrite(data: Buffer): Promise<void> {
     try {
-      await this.onData(data);
+      if (this.dataHandler) await this.dataHandler(data);
+      else this.early.push(data);
     } finally {
       if (!this.closed) this.link.send(A_OKAY, this.localId, this.remoteId);
     }

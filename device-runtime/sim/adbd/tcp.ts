@@ -13,7 +13,8 @@ export function relay(socket: net.Socket, stream: AdbStream): void {
   socket.on('error', () => stream.abort());
   socket.on('close', () => stream.end());
   stream.onData = (d) => new Promise<void>((r) => (socket.writable ? socket.write(d, () => r()) : r()));
-  stream.onClose(() => socket.destroy());
+  // The host closed its end: what it wrote still goes out before the socket ends.
+  stream.onClose(() => socket.end());
 }
 
 /**
