@@ -1,8 +1,9 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import {
   startAdbd,
@@ -13,6 +14,7 @@ import {
 import { SimRuntime } from '../../device-runtime/sim/index.js';
 
 const run = promisify(execFile);
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** Debian's adb (Google's client and server); the tests that need it skip, saying so, when it is absent. */
 export const ADB = '/usr/bin/adb';
@@ -49,6 +51,7 @@ export class RealAdb {
   readonly home: string;
   private saved: Record<string, string | undefined> | null = null;
   private readonly devices: SimDevice[] = [];
+  private readonly children: ChildProcess[] = [];
 
   private constructor(readonly serverPort: number) {
     this.home = mkdtempSync(join(tmpdir(), 'nw-real-adb-'));
@@ -152,10 +155,42 @@ export class RealAdb {
     return dev;
   }
 
+  /**
+   * A device served by `nestwright sim --port 0 --adb-port 0 --ephemeral` in a process of its own
+   * (the command a person runs), connected to this server.
+   */
+  async simProcess(extra: string[] = []): Promise<{ serial: string; child: ChildProcess }> {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'device-runtime/sim/cli-main.ts', '--port', '0', '--adb-port', '0', '--ephemeral', ...extra],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    this.children.push(child);
+    const serial = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout!.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = /adb: a device on (127\.0\.0\.1:\d+)/.exec(out);
+        if (m) resolve(m[1]!);
+      });
+      child.once('exit', (code) =>
+        reject(new Error(`nestwright sim --adb-port exited (${code}) before it listened:\n${out}`)),
+      );
+    });
+    await this.connect(serial);
+    return { serial, child };
+  }
+
   /** Kill the private adb server, stop the devices, remove HOME. */
   async close(): Promise<void> {
     this.restore();
     await this.adb('kill-server');
+    for (const c of this.children.splice(0)) {
+      if (c.exitCode !== null || c.signalCode !== null) continue;
+      const gone = new Promise((r) => c.once('exit', r));
+      c.kill('SIGTERM');
+      await gone;
+    }
     for (const d of this.devices.splice(0)) await d.close().catch(() => {});
     rmSync(this.home, { recursive: true, force: true });
   }

@@ -2,13 +2,10 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import type { ByteQueue } from './byte-queue.js';
 import type { AndroidDevice } from './device.js';
 import { installApk, installFromStdin } from './install.js';
+import type { Reply } from './reply.js';
 import { splitWords } from './words.js';
 
-export interface Reply {
-  out?: string;
-  err?: string;
-  code: number;
-}
+export type { Reply } from './reply.js';
 
 /**
  * The shell commands the simulated device answers — those nestwright's providers and adb itself

@@ -2,7 +2,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inspectApk } from '../../apk/index.js';
 import type { ByteQueue } from './byte-queue.js';
-import type { Reply } from './commands.js';
+import type { Reply } from './reply.js';
 import type { AndroidDevice } from './device.js';
 
 let seq = 0;
