@@ -50,8 +50,8 @@ const SIM_LAYERS = [
   },
   {
     name: 'entry',
-    path: `${SIM}(mcp|server|cli|cli-main|index)\\.ts$`,
-    why: 'transports (MCP over HTTP) and entry points (CLI, index) adapt to the runtime',
+    path: `${SIM}((mcp|server|cli|cli-main|index)\\.ts$|adbd/)`,
+    why: 'transports (MCP over HTTP, the adb daemon) and entry points (CLI, index) adapt to the runtime',
   },
 ];
 

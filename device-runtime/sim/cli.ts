@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { loadPolicy, TEST_RUN_POLICY } from './core/policy.js';
 import { defaultStateDir } from './core/store.js';
 import { readOrCreateToken } from '../mcp-http/token.js';
+import { simRuntimeService, startAdbd, type RunningAdbd } from './adbd/index.js';
 import { startSimServer } from './server.js';
 
 const USAGE = `usage: nestwright sim [options]
@@ -24,6 +25,10 @@ Run the simulated NestSpace runtime over MCP Streamable HTTP until Ctrl-C.
   --no-virtual-displays spaces take turns on one main display
   --no-auth             no bearer token (MCP conformance suite only; refused with --lan)
   --session-idle-ms N   reclaim idle MCP sessions after N ms (default 1800000)
+  --adb-port N          also be a device that Google's adb reaches: \`adb connect 127.0.0.1:N\`
+                        (0 picks a free port); the runtime is on the device's port 8765
+  --adb-insecure        with --adb-port: no adb AUTH (as a ro.adb.secure=0 build); default:
+                        the host's RSA signature is verified, a new key accepted once
 `;
 
 /**
@@ -50,6 +55,8 @@ export async function simCommand(argv: string[]): Promise<number> {
         'no-auth': { type: 'boolean' },
         'session-idle-ms': { type: 'string' },
         skills: { type: 'string' },
+        'adb-port': { type: 'string' },
+        'adb-insecure': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -74,6 +81,10 @@ export async function simCommand(argv: string[]): Promise<number> {
   const slots = int(values.slots, 1);
   const idle = int(values['session-idle-ms'], 1);
   if (port === null || (port ?? 0) > 65535) return fail(`--port ${values.port}: expected a port number 0-65535`);
+  const adbPort = int(values['adb-port'], 0);
+  if (adbPort === null || (adbPort ?? 0) > 65535)
+    return fail(`--adb-port ${values['adb-port']}: expected a port number 0-65535`);
+  if (values['adb-insecure'] && adbPort === undefined) return fail('--adb-insecure needs --adb-port N');
   if (slots === null) return fail(`--slots ${values.slots}: expected a whole number ≥ 1`);
   if (idle === null) return fail(`--session-idle-ms ${values['session-idle-ms']}: expected milliseconds ≥ 1`);
   if (values.lan && values['no-auth'])
@@ -137,6 +148,19 @@ export async function simCommand(argv: string[]): Promise<number> {
   } catch (e) {
     return fail((e as Error).message);
   }
+  let adbd: RunningAdbd | null = null;
+  if (adbPort !== undefined) {
+    try {
+      adbd = await startAdbd({
+        port: adbPort,
+        secure: !values['adb-insecure'],
+        runtime: simRuntimeService({ runtime: sim.runtime, running: sim }),
+      });
+    } catch (e) {
+      await sim.close();
+      return fail(`--adb-port ${adbPort}: ${(e as Error).message}; pass another port, or 0 for a free one`);
+    }
+  }
   const out = (s: string) => process.stdout.write(`${s}\n`);
   // The banner goes out in one write, so whoever waits for "listening on" has the rest too.
   const banner = [`nestwright sim listening on ${sim.url}${values.lan ? ' (and every LAN interface)' : ''}`];
@@ -149,6 +173,10 @@ export async function simCommand(argv: string[]): Promise<number> {
   banner.push(
     `state: ${stateDir ? join(stateDir, 'state.json') : 'ephemeral'}; slots ${sim.runtime.options.slots}; policy ${values.policy ?? 'test (install/uninstall/permissions/clipboard pre-approved)'}`,
   );
+  if (adbd)
+    banner.push(
+      `adb: a device on ${adbd.address} (\`adb connect ${adbd.address}\`; ${values['adb-insecure'] ? 'no AUTH' : 'AUTH: RSA signature verified, a new key accepted'}); the runtime is its port 8765`,
+    );
   out(banner.join('\n'));
 
   await new Promise<void>((resolve) => {
@@ -157,6 +185,7 @@ export async function simCommand(argv: string[]): Promise<number> {
     process.once('SIGTERM', stop);
   });
   try {
+    await adbd?.close();
     await sim.close();
   } catch (e) {
     // The last changes could not be written (disk full, read-only): say so, and which state survives.

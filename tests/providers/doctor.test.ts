@@ -1,4 +1,6 @@
 import { test, expect } from '@playwright/test';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { devicesCommand } from '../../cli/commands/devices.js';
 import { doctorCommand } from '../../cli/commands/doctor.js';
 import { FakeAndroid } from './fake-android.js';
@@ -17,9 +19,11 @@ function withoutAndroid<T>(f: () => Promise<T>): Promise<T> {
     ANDROID_HOME: process.env.ANDROID_HOME,
     ANDROID_SDK_ROOT: process.env.ANDROID_SDK_ROOT,
   };
+  // An explicit PATH without any directory that holds an adb or an emulator (Debian's adb lives
+  // in /usr/bin): the result is the same whether or not this machine has them installed.
   process.env.PATH = (process.env.PATH ?? '')
     .split(':')
-    .filter((d) => !d.includes('platform-tools') && !d.endsWith('/emulator'))
+    .filter((d) => d && !['adb', 'emulator', 'avdmanager'].some((t) => existsSync(join(d, t))))
     .join(':');
   delete process.env.ANDROID_HOME;
   delete process.env.ANDROID_SDK_ROOT;
