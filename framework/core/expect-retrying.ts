@@ -91,7 +91,7 @@ export async function retrying(
   const wanted = 'value' in expected ? state.utils.printExpected(expected.value) : expected.state;
   const message = () =>
     `expect(${locator ? 'locator' : 'app'}).${state.isNot ? 'not.' : ''}${name}(${'value' in expected ? wanted : ''}) failed\n\n` +
-    (locator ? `Locator: ${locator}\n` : `App: ${target.package}${target.instance ? `@${target.instance}` : ''}\n`) +
+    (locator ? `Locator: ${locator}\n` : `App: ${driver.who()}\n`) +
     `Expected: ${state.isNot ? 'not ' : ''}${wanted}\n` +
     `Received: ${l?.result.received ?? '(nothing observed)'}\n` +
     `Timeout: ${driver.describeTimeout(call.timeout)}\n\nCall log:\n${call.log.map((x) => `  - ${x}`).join('\n')}\n\nScreen:\n${describeScreen(l?.obs ?? null)}`;

@@ -1,7 +1,11 @@
 import { test, expect } from '@playwright/test';
 import { DeviceError } from '../../device-runtime/client/index.js';
 import { toolError, type UiNode } from '../../device-runtime/protocol/index.js';
+import { ApiCall } from '../../framework/core/api-call.js';
 import { AppDriver } from '../../framework/driver.js';
+
+/** A call context as a public method makes one (no test scope, a short timeout). */
+const apiCall = (api: string) => new ApiCall(api, 100, undefined);
 import { DeviceDisconnectedError, NestwrightError, TestEndedError } from '../../framework/errors.js';
 import { formatSteps, fullText, parseSelector, resolveSteps } from '../../framework/selector.js';
 import { withRetry } from '../../framework/space.js';
@@ -155,11 +159,11 @@ test('screenshots degrade gracefully on runtimes without ui_screenshot (asked on
     expectTimeout: 100,
     screenshot: 'every-step',
   });
-  expect(await driver.screenshots.take('app.screenshot')).toBeNull();
-  expect(await driver.screenshots.take('app.screenshot')).toBeNull();
+  expect(await driver.screenshots.take(apiCall('app.screenshot'))).toBeNull();
+  expect(await driver.screenshots.take(apiCall('app.screenshot'))).toBeNull();
   expect(asked).toBe(1);
   // A step still runs and is recorded, just without a picture.
-  await driver.steps.step({ kind: 'app', api: 'app.launch', title: 'Launch', selector: null }, async () => {});
+  await driver.steps.step(apiCall('app.launch'), { kind: 'app', title: 'Launch', selector: null }, async () => {});
   expect(driver.trajectory.steps[0]).toMatchObject({ result: 'ok', screenshots: {} });
 });
 
@@ -177,7 +181,7 @@ test('device errors become nestwright errors that name the API first', async () 
     actionTimeout: 100,
     expectTimeout: 100,
   });
-  const e = await driver.calls.call('locator.tap', 'ui_key', { space_id: 'sp_1', key: 'back' }).catch((x) => x);
+  const e = await driver.calls.call(apiCall('locator.tap'), 'ui_key', { space_id: 'sp_1', key: 'back' }).catch((x) => x);
   expect(e).toBeInstanceOf(NestwrightError);
   expect(e.message).toBe(
     'locator.tap: ui_tap: SPACE_BUSY: space sp_1 is leased by another session\n  hint: Wait for the lease.',
@@ -213,15 +217,15 @@ test('the one call path: round trips counted, the last screen kept, DEVICE_DISCO
     expectTimeout: 100,
     scope,
   });
-  await driver.calls.call('app.observe', 'ui_observe', { space_id: 'sp_1' } as never);
+  await driver.calls.call(apiCall('app.observe'), 'ui_observe', { space_id: 'sp_1' } as never);
   expect(driver.calls.roundTrips).toBe(1);
   expect(driver.calls.lastSeen).toBe(screen);
-  const lost = await driver.calls.call('app.press', 'ui_key', { space_id: 'sp_1', key: 'back' }).catch((x) => x);
+  const lost = await driver.calls.call(apiCall('app.press'), 'ui_key', { space_id: 'sp_1', key: 'back' }).catch((x) => x);
   expect(lost).toBeInstanceOf(DeviceDisconnectedError);
   expect(lost.message).toMatch(/^app\.press: ui_key: DEVICE_DISCONNECTED/);
   expect(raised).toEqual([{ code: 'DEVICE_DISCONNECTED', who: 'com.example@2' }]);
   ended.abort();
-  await expect(driver.calls.call('app.observe', 'ui_observe', { space_id: 'sp_1' } as never)).rejects.toBeInstanceOf(
+  await expect(driver.calls.call(apiCall('app.observe'), 'ui_observe', { space_id: 'sp_1' } as never)).rejects.toBeInstanceOf(
     TestEndedError,
   );
   expect(sent).toEqual(['ui_observe', 'ui_key']);
