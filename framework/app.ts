@@ -366,7 +366,9 @@ export class App extends LocatorFactory<Locator> {
    * ```
    */
   waitForActivity(activity: string, opts: { timeout?: number } = {}): Promise<void> {
-    return this.driver.wrap('app.waitForActivity', opts, (call) => actions.waitForActivity(call, this.driver, activity));
+    return this.driver.wrap('app.waitForActivity', opts, (call) =>
+      actions.waitForActivity(call, this.driver, activity),
+    );
   }
 
   /**

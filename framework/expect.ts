@@ -36,7 +36,10 @@ const matchers = {
    * ```
    */
   async toSatisfy(this: MatcherState, received: App, statement: string, opts: { timeout?: number } = {}) {
-    return { name: 'toSatisfy', ...(await satisfies(received.port, statement, this.isNot, opts.timeout ?? this.timeout)) };
+    return {
+      name: 'toSatisfy',
+      ...(await satisfies(received.port, statement, this.isNot, opts.timeout ?? this.timeout)),
+    };
   },
   /**
    * `expect(locator).toBeVisible({ timeout })`: exactly one node matches, on screen.

@@ -1,13 +1,20 @@
-import { fieldHolds, screenChanged, type Key, type Observation, type UiNode } from '../device-runtime/protocol/index.js';
+import {
+  fieldHolds,
+  screenChanged,
+  type Key,
+  type Observation,
+  type UiNode,
+} from '../device-runtime/protocol/index.js';
 import { isSecret, revealSecret, type Secret } from './ai/secret.js';
 import { act, findNode, scrollIntoView } from './core/action.js';
 import type { ApiCall } from './core/api-call.js';
 import { pressKey, swipe } from './core/gestures.js';
 import { LocatorFactory, textMatch } from './core/locator-factory.js';
+import * as reads from './core/locator-reads.js';
 import { resolveNow } from './core/wait-here.js';
 import type { AppDriver } from './driver.js';
-import { NestwrightError, StrictModeViolationError } from './errors.js';
-import { formatSteps, fullText, type Step } from './selector.js';
+import { NestwrightError } from './errors.js';
+import { formatSteps, type Step } from './selector.js';
 
 export { LocatorFactory, type RoleOptions } from './core/locator-factory.js';
 
@@ -110,7 +117,10 @@ export class Locator extends LocatorFactory<Locator> {
 
   private sameApp(other: unknown, api: 'locator.or' | 'locator.and'): asserts other is Locator {
     if (!(other instanceof Locator))
-      throw new NestwrightError(api, `expected a nestwright Locator (app.getByText(…) and friends), got ${typeof other}`);
+      throw new NestwrightError(
+        api,
+        `expected a nestwright Locator (app.getByText(…) and friends), got ${typeof other}`,
+      );
     if (other.driver !== this.driver) {
       throw new NestwrightError(
         api,
@@ -342,11 +352,7 @@ export class Locator extends LocatorFactory<Locator> {
    * ```
    */
   isVisible(): Promise<boolean> {
-    return this.driver.wrap('locator.isVisible', {}, async (call) => {
-      const { nodes } = await this.resolve(call);
-      if (nodes.length > 1) throw new StrictModeViolationError(call, this.toString(), nodes);
-      return nodes.length === 1;
-    });
+    return this.driver.wrap('locator.isVisible', {}, (call) => reads.isVisible(call, this));
   }
 
   /**
@@ -362,10 +368,7 @@ export class Locator extends LocatorFactory<Locator> {
    * ```
    */
   textContent(opts: { timeout?: number } = {}): Promise<string> {
-    return this.driver.wrap('locator.textContent', opts, async (call) => {
-      const { node, obs } = await this.waitForActionable(call, { enabled: false });
-      return fullText(obs.nodes, node);
-    });
+    return this.driver.wrap('locator.textContent', opts, (call) => reads.textContent(call, this));
   }
 
   /**
@@ -378,10 +381,7 @@ export class Locator extends LocatorFactory<Locator> {
    * ```
    */
   allTextContents(): Promise<string[]> {
-    return this.driver.wrap('locator.allTextContents', {}, async (call) => {
-      const { nodes, obs } = await this.resolve(call);
-      return nodes.map((n) => fullText(obs.nodes, n));
-    });
+    return this.driver.wrap('locator.allTextContents', {}, (call) => reads.allTextContents(call, this));
   }
 
   /**
@@ -395,11 +395,6 @@ export class Locator extends LocatorFactory<Locator> {
    * ```
    */
   boundingBox(): Promise<{ x: number; y: number; width: number; height: number } | null> {
-    return this.driver.wrap('locator.boundingBox', {}, async (call) => {
-      const { nodes } = await this.resolve(call);
-      if (nodes.length > 1) throw new StrictModeViolationError(call, this.toString(), nodes);
-      const b = nodes[0]?.bounds;
-      return b ? { x: b[0], y: b[1], width: b[2] - b[0], height: b[3] - b[1] } : null;
-    });
+    return this.driver.wrap('locator.boundingBox', {}, (call) => reads.boundingBox(call, this));
   }
 }

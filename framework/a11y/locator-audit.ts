@@ -23,5 +23,7 @@ declare module '../locator.js' {
 }
 
 Locator.prototype.accessibilityAudit = function (this: Locator, opts?: AccessibilityAuditOptions) {
-  return this.driver.wrap('locator.accessibilityAudit', {}, (call) => accessibilityAudit(call, this.driver, this, opts));
+  return this.driver.wrap('locator.accessibilityAudit', {}, (call) =>
+    accessibilityAudit(call, this.driver, this, opts),
+  );
 };

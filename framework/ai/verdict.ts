@@ -176,7 +176,9 @@ export function satisfies(
   isNot: boolean,
   timeout: number | undefined,
 ): Promise<{ pass: boolean; message: () => string }> {
-  return app.wrap('expect.toSatisfy', { timeout, kind: 'expect' }, (call) => satisfiesCall(app, call, statement, isNot));
+  return app.wrap('expect.toSatisfy', { timeout, kind: 'expect' }, (call) =>
+    satisfiesCall(app, call, statement, isNot),
+  );
 }
 
 async function satisfiesCall(
@@ -189,18 +191,12 @@ async function satisfiesCall(
   const timeout = call.timeout;
   let outcome: { ok: boolean; last: Verdict | null; obs: Observation | null; asked: number } | null = null;
   const failed = new Error('toSatisfy failed');
-  await aiStep(
-    app,
-    'assertion',
-    call,
-    `AI expect ${isNot ? 'not ' : ''}toSatisfy: ${statement}`,
-    async (rec) => {
-      const step = new AiStep(app, ctx, call, 'toSatisfy', statement, undefined, rec);
-      outcome = await pollVerdict(step, statement, !isNot, timeout);
-      rec.before = rec.after = outcome.obs?.snapshot_id ?? null;
-      if (!outcome.ok) throw failed;
-    },
-  ).catch((e) => {
+  await aiStep(app, 'assertion', call, `AI expect ${isNot ? 'not ' : ''}toSatisfy: ${statement}`, async (rec) => {
+    const step = new AiStep(app, ctx, call, 'toSatisfy', statement, undefined, rec);
+    outcome = await pollVerdict(step, statement, !isNot, timeout);
+    rec.before = rec.after = outcome.obs?.snapshot_id ?? null;
+    if (!outcome.ok) throw failed;
+  }).catch((e) => {
     if (e !== failed) throw e;
   });
   const o = outcome as { ok: boolean; last: Verdict | null; obs: Observation | null; asked: number } | null;

@@ -55,38 +55,42 @@ async function actUntracked(call: ApiCall, locator: LocatorRef, action: Action):
   let next = await settledOf(attempt(false));
   const fields = typeof action.title === 'function' ? action.title(next.ok ? next.value.node : null) : action.title;
   const title = formatTitle(TOOLS[action.tool].title, fields, { target: locator.toString() });
-  await d.steps.step(call, { kind: 'action', title, selector: locator.toString(), roundTripsFrom: trips }, async (record) => {
-    record.startedAt = call.startedAt;
-    let sent = 0;
-    let healed: HealedTarget | null = null;
-    for (;;) {
-      let a: Attempt | null;
-      if (next.ok) a = next.value;
-      else {
-        // Nothing (or several) matched: healing may name the node, or add why not to the error.
-        if (!heal) throw next.error;
-        healed = await heal.missed({ call, locator, error: next.error });
-        a = await actOnNode(call, d, healed, action);
+  await d.steps.step(
+    call,
+    { kind: 'action', title, selector: locator.toString(), roundTripsFrom: trips },
+    async (record) => {
+      record.startedAt = call.startedAt;
+      let sent = 0;
+      let healed: HealedTarget | null = null;
+      for (;;) {
+        let a: Attempt | null;
+        if (next.ok) a = next.value;
+        else {
+          // Nothing (or several) matched: healing may name the node, or add why not to the error.
+          if (!heal) throw next.error;
+          healed = await heal.missed({ call, locator, error: next.error });
+          a = await actOnNode(call, d, healed, action);
+        }
+        if (!a) {
+          // The screen changed before the action reached the node: resolve again.
+          next = await settledOf(attempt(sent > 0));
+          continue;
+        }
+        sent += a.attempts;
+        record.node = a.node;
+        record.before ??= a.before;
+        record.after = a.after?.snapshot_id ?? null;
+        // A dropped input gets its repeats even when the wait before it took the whole timeout.
+        if (a.effect || sent >= 3) {
+          if (healed && a.after) await healed.verify({ obs: a.after, effect: a.effect });
+          return;
+        }
+        call.log.push(`  no effect on screen after the action; repeating it (the device may have dropped the input)`);
+        const same = !healed && a.after && a.node ? sameNode(locator, a.after, a.node) : null;
+        next = await settledOf(same ? actOnNode(call, d, same, action).then((r) => r ?? attempt(true)) : attempt(true));
       }
-      if (!a) {
-        // The screen changed before the action reached the node: resolve again.
-        next = await settledOf(attempt(sent > 0));
-        continue;
-      }
-      sent += a.attempts;
-      record.node = a.node;
-      record.before ??= a.before;
-      record.after = a.after?.snapshot_id ?? null;
-      // A dropped input gets its repeats even when the wait before it took the whole timeout.
-      if (a.effect || sent >= 3) {
-        if (healed && a.after) await healed.verify({ obs: a.after, effect: a.effect });
-        return;
-      }
-      call.log.push(`  no effect on screen after the action; repeating it (the device may have dropped the input)`);
-      const same = !healed && a.after && a.node ? sameNode(locator, a.after, a.node) : null;
-      next = await settledOf(same ? actOnNode(call, d, same, action).then((r) => r ?? attempt(true)) : attempt(true));
-    }
-  });
+    },
+  );
 }
 
 /** How long (ms, before the device's timing scale) a repeat may wait for its node when the action's deadline has passed. */

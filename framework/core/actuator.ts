@@ -19,7 +19,12 @@ export interface Actuator {
   /** Where the waiting runs, for messages and tests. */
   readonly where: 'device' | 'client';
   /** Wait (at most `wait.timeout` ms) for the locator's one actionable node, act on it, check the effect. */
-  act(call: ApiCall, locator: LocatorRef, action: ActionSpec, wait: { timeout: number; observeBefore: boolean }): Promise<Attempt>;
+  act(
+    call: ApiCall,
+    locator: LocatorRef,
+    action: ActionSpec,
+    wait: { timeout: number; observeBefore: boolean },
+  ): Promise<Attempt>;
   /** Scroll the screen's list until the locator's node is in view (not requiring it enabled): the node and the screen it is on. */
   scrollIntoView(call: ApiCall, locator: LocatorRef): Promise<{ node: UiNode; obs: Observation }>;
   /**

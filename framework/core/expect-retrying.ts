@@ -48,44 +48,48 @@ export async function retrying(
   let ok = false;
   const failed = new Error(`${name} failed`);
   const title = `Expect ${locator ? `${locator} ` : ''}${state.isNot ? 'not ' : ''}${name}`;
-  const call = await driver.wrap(`expect.${name}`, { timeout: timeout ?? state.timeout, kind: 'expect' }, async (call) => {
-    const actuator = await actuatorOf(driver);
-    const run = async () => {
-      if (count !== undefined && locator && actuator.waitForCount) {
-        const r = await actuator.waitForCount(call, locator, count, state.isNot);
-        if (r.obs) last = { obs: r.obs, result: check(r.matches, r.obs) };
-        return r.matched;
-      }
-      const r = await poll(
-        call.timeout,
-        async () => {
-          const obs = await driver.watch.observe(call);
-          const nodes = locator && !obs.tree_missing ? resolveSteps(obs.nodes, locator.steps) : [];
-          const result = check(nodes, obs);
-          last = { obs, result };
-          const line = `${locator ? locator.toString() : 'app'}: ${result.received}`;
-          if (call.log[call.log.length - 1] !== line) call.log.push(line);
-          return result.pass !== state.isNot ? { done: true, value: true } : { done: false };
-        },
-        driver.clock,
-      );
-      return 'value' in r;
-    };
-    await driver.steps
-      .step(call, { kind: 'assertion', title, selector: locator ? locator.toString() : null }, async (rec) => {
-        ok = await run();
-        const l = last as { obs: Observation } | null;
-        rec.before = l?.obs.snapshot_id ?? null;
-        rec.after = rec.before;
-        if (!ok) throw failed;
-      })
-      .catch((e: unknown) => {
-        // Not getting the wanted answer is the matcher's failure, reported below; a crash or a
-        // lost device is not an assertion result and ends the test as is.
-        if (e !== failed) throw e;
-      });
-    return call;
-  });
+  const call = await driver.wrap(
+    `expect.${name}`,
+    { timeout: timeout ?? state.timeout, kind: 'expect' },
+    async (call) => {
+      const actuator = await actuatorOf(driver);
+      const run = async () => {
+        if (count !== undefined && locator && actuator.waitForCount) {
+          const r = await actuator.waitForCount(call, locator, count, state.isNot);
+          if (r.obs) last = { obs: r.obs, result: check(r.matches, r.obs) };
+          return r.matched;
+        }
+        const r = await poll(
+          call.timeout,
+          async () => {
+            const obs = await driver.watch.observe(call);
+            const nodes = locator && !obs.tree_missing ? resolveSteps(obs.nodes, locator.steps) : [];
+            const result = check(nodes, obs);
+            last = { obs, result };
+            const line = `${locator ? locator.toString() : 'app'}: ${result.received}`;
+            if (call.log[call.log.length - 1] !== line) call.log.push(line);
+            return result.pass !== state.isNot ? { done: true, value: true } : { done: false };
+          },
+          driver.clock,
+        );
+        return 'value' in r;
+      };
+      await driver.steps
+        .step(call, { kind: 'assertion', title, selector: locator ? locator.toString() : null }, async (rec) => {
+          ok = await run();
+          const l = last as { obs: Observation } | null;
+          rec.before = l?.obs.snapshot_id ?? null;
+          rec.after = rec.before;
+          if (!ok) throw failed;
+        })
+        .catch((e: unknown) => {
+          // Not getting the wanted answer is the matcher's failure, reported below; a crash or a
+          // lost device is not an assertion result and ends the test as is.
+          if (e !== failed) throw e;
+        });
+      return call;
+    },
+  );
   const l = last as { obs: Observation; result: Check } | null;
   const pass = ok ? !state.isNot : state.isNot;
   const wanted = 'value' in expected ? state.utils.printExpected(expected.value) : expected.state;

@@ -95,4 +95,3 @@ export abstract class LocatorFactory<L> {
     return this.chain(parseSelector(selector));
   }
 }
-

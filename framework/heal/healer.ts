@@ -118,7 +118,15 @@ export class Healer implements LocatorHealing {
     return site ? findFingerprint(this.store.get(site.file), selector, site.line, site.column) : null;
   }
 
-  async missed({ call, locator, error }: { call: ApiCall; locator: HealableLocator; error: unknown }): Promise<HealedTarget> {
+  async missed({
+    call,
+    locator,
+    error,
+  }: {
+    call: ApiCall;
+    locator: HealableLocator;
+    error: unknown;
+  }): Promise<HealedTarget> {
     if (this.mode === 'off' || !(error instanceof TimeoutError || error instanceof StrictModeViolationError))
       throw error;
     const selector = locator.toString();
@@ -201,13 +209,13 @@ export class Healer implements LocatorHealing {
     if (record) {
       record.source = 'healed';
       record.heal = {
-      from: selector,
-      to: result.selector,
-      score: result.score,
-      margin: result.margin,
-      proposal: id,
-      by: result.by,
-      ...(arbitration ? { arbitration } : {}),
+        from: selector,
+        to: result.selector,
+        score: result.score,
+        margin: result.margin,
+        proposal: id,
+        by: result.by,
+        ...(arbitration ? { arbitration } : {}),
       };
     }
     return {

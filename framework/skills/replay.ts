@@ -145,20 +145,24 @@ export async function replaySkill(app: AppPort, planned: PlannedSkill, call: Api
       results.push(result);
       try {
         await app.wrap(`skill.${step.kind}`, {}, (stepCall) =>
-          app.step(stepCall, { kind: trajectoryKind(step.kind), title, selector: stepSelector(step) }, async (record) => {
-            const first = app.trajectory.steps.length;
-            try {
-              await runStep(app, planned, i, step, call);
-            } catch (e) {
-              if (!(e instanceof Skipped)) throw e;
-              result.status = 'skipped';
-              result.error = e.message;
-            }
-            const inner = app.trajectory.steps.slice(first);
-            record.node = inner.find((r) => r.node)?.node ?? null;
-            record.before = inner[0]?.before ?? null;
-            record.after = inner[inner.length - 1]?.after ?? null;
-          }),
+          app.step(
+            stepCall,
+            { kind: trajectoryKind(step.kind), title, selector: stepSelector(step) },
+            async (record) => {
+              const first = app.trajectory.steps.length;
+              try {
+                await runStep(app, planned, i, step, call);
+              } catch (e) {
+                if (!(e instanceof Skipped)) throw e;
+                result.status = 'skipped';
+                result.error = e.message;
+              }
+              const inner = app.trajectory.steps.slice(first);
+              record.node = inner.find((r) => r.node)?.node ?? null;
+              record.before = inner[0]?.before ?? null;
+              record.after = inner[inner.length - 1]?.after ?? null;
+            },
+          ),
         );
       } catch (e) {
         result.status = 'failed';
@@ -236,20 +240,24 @@ async function hold(
 ): Promise<void> {
   const label = phase === 'assert' ? 'Expect' : phase === 'pre' ? 'Precondition' : 'Post-check';
   await app.wrap(`skill.${phase}`, {}, (checkCall) =>
-    app.step(checkCall, { kind: 'assertion', title: `${label}: ${describeCheck(check)}`, selector: null }, async (record) => {
-      const r = await waitCheck(app, check, timeout, call);
-      record.before = record.after = r.obs?.snapshot_id ?? null;
-      if (r.pass) return;
-      if (optional) throw new Skipped(`skipped: precondition ${describeCheck(check)} did not hold (${r.received})`);
-      const what =
-        phase === 'pre' ? 'precondition not met' : phase === 'post' ? 'post-check failed' : 'assertion failed';
-      throw new TimeoutError(
-        call,
-        `${what}: ${describeCheck(check)} did not hold within ${timeout}ms\n  Expected: ${describeCheck(check)}\n  Received: ${r.received}\nScreen:\n${describeScreen(r.obs)}`,
-        [],
-        r.obs,
-      );
-    }),
+    app.step(
+      checkCall,
+      { kind: 'assertion', title: `${label}: ${describeCheck(check)}`, selector: null },
+      async (record) => {
+        const r = await waitCheck(app, check, timeout, call);
+        record.before = record.after = r.obs?.snapshot_id ?? null;
+        if (r.pass) return;
+        if (optional) throw new Skipped(`skipped: precondition ${describeCheck(check)} did not hold (${r.received})`);
+        const what =
+          phase === 'pre' ? 'precondition not met' : phase === 'post' ? 'post-check failed' : 'assertion failed';
+        throw new TimeoutError(
+          call,
+          `${what}: ${describeCheck(check)} did not hold within ${timeout}ms\n  Expected: ${describeCheck(check)}\n  Received: ${r.received}\nScreen:\n${describeScreen(r.obs)}`,
+          [],
+          r.obs,
+        );
+      },
+    ),
   );
 }
 

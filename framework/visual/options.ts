@@ -75,8 +75,7 @@ export function resolveOptions<L>(
   if (c && !(c.width > 0 && c.height > 0 && c.x >= 0 && c.y >= 0))
     throw bad('`clip` needs x, y ≥ 0 and width, height > 0 (screen px)');
   const rgba = parseColor(o.maskColor ?? '#FF00FF');
-  if (rgba instanceof Error)
-    throw new NestwrightError(api, rgba.message, { code: 'INVALID_ARGUMENT' });
+  if (rgba instanceof Error) throw new NestwrightError(api, rgba.message, { code: 'INVALID_ARGUMENT' });
   return {
     ...o,
     animations: oneOf('animations', o.animations, ['disabled', 'allow'] as const),

@@ -35,7 +35,12 @@ export interface VisualPort extends CallWrapper {
   /** Whether `l` is a locator of this app (masks must be). */
   owns(l: unknown): l is Locator;
   /** Run the assertion as `call`'s test step with its trajectory record. */
-  step<T>(call: ApiCall, title: string, selector: string | null, body: (record: TrajectoryStep) => Promise<T>): Promise<T>;
+  step<T>(
+    call: ApiCall,
+    title: string,
+    selector: string | null,
+    body: (record: TrajectoryStep) => Promise<T>,
+  ): Promise<T>;
 }
 
 /** The port of an `expect(app)` or `expect(locator)` receiver, or null for anything else. */

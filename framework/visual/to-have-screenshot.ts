@@ -99,35 +99,37 @@ export async function toHaveScreenshot(
   const failed = new Error('toHaveScreenshot failed');
   let verdict: Result | undefined;
   await port.wrap(API, { timeout: o.timeout }, (call) =>
-    port.step(call, title, target ? target.toString() : null, async (rec) => {
-      rec.visual = record;
-      const expected = has && update !== 'all' ? baseline(names.path) : null;
-      const r = await run(call, port, target, o, expected, state.isNot);
-      if (r.actual) {
-        record.size = { width: r.actual.picture.width, height: r.actual.picture.height };
-        record.excluded = r.actual.excludedKinds;
-      }
-      if (r.comparison) Object.assign(record, { diffPixels: r.comparison.diffPixels, ratio: r.comparison.ratio });
-      verdict = decide(state, r, {
-        names,
-        has,
-        update,
-        expectedBytes: has ? readFileSync(names.path) : null,
-        out,
-        attach,
-        header,
-        result,
-        record,
-      });
-      const files = verdict.attachments ?? [];
-      for (const kind of ['expected', 'actual', 'diff', 'previous'] as const) {
-        const a = files.find((f) => f.name === withSuffix(names.base, `-${kind}`));
-        if (a) record.attachments[kind] = a.name;
-      }
-      if (verdict.pass === state.isNot) throw failed;
-    }).catch((e: unknown) => {
-      if (e !== failed) throw e;
-    }),
+    port
+      .step(call, title, target ? target.toString() : null, async (rec) => {
+        rec.visual = record;
+        const expected = has && update !== 'all' ? baseline(names.path) : null;
+        const r = await run(call, port, target, o, expected, state.isNot);
+        if (r.actual) {
+          record.size = { width: r.actual.picture.width, height: r.actual.picture.height };
+          record.excluded = r.actual.excludedKinds;
+        }
+        if (r.comparison) Object.assign(record, { diffPixels: r.comparison.diffPixels, ratio: r.comparison.ratio });
+        verdict = decide(state, r, {
+          names,
+          has,
+          update,
+          expectedBytes: has ? readFileSync(names.path) : null,
+          out,
+          attach,
+          header,
+          result,
+          record,
+        });
+        const files = verdict.attachments ?? [];
+        for (const kind of ['expected', 'actual', 'diff', 'previous'] as const) {
+          const a = files.find((f) => f.name === withSuffix(names.base, `-${kind}`));
+          if (a) record.attachments[kind] = a.name;
+        }
+        if (verdict.pass === state.isNot) throw failed;
+      })
+      .catch((e: unknown) => {
+        if (e !== failed) throw e;
+      }),
   );
   return verdict!;
 }

@@ -60,7 +60,9 @@ export class AppBiometrics {
    * ```
    */
   async cancelNext(): Promise<void> {
-    await this.port.step('app.biometrics.cancelNext', nextTitle('cancel'), (call) => this.set(call, { next: 'cancel' }));
+    await this.port.step('app.biometrics.cancelNext', nextTitle('cancel'), (call) =>
+      this.set(call, { next: 'cancel' }),
+    );
   }
 
   private async set(call: ApiCall, input: { enrolled?: boolean; next?: BiometricOutcome }): Promise<void> {

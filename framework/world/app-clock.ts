@@ -28,10 +28,12 @@ export class AppClock {
   async install(opts: { time?: TimeInput } = {}): Promise<void> {
     const api = 'app.clock.install';
     const time = opts.time === undefined ? undefined : epochMs(api, opts.time);
-    await this.port.step(api, `Install the clock${time === undefined ? '' : ` at ${showTime(time)}`}`, (call) => this.set(call, {
-      ...(time === undefined ? {} : { time }),
-      running: true,
-    }));
+    await this.port.step(api, `Install the clock${time === undefined ? '' : ` at ${showTime(time)}`}`, (call) =>
+      this.set(call, {
+        ...(time === undefined ? {} : { time }),
+        running: true,
+      }),
+    );
   }
 
   /**
@@ -45,7 +47,9 @@ export class AppClock {
   async setFixedTime(time: TimeInput): Promise<void> {
     const api = 'app.clock.setFixedTime';
     const ms = epochMs(api, time);
-    await this.port.step(api, `Fix the clock at ${showTime(ms)}`, (call) => this.set(call, { time: ms, running: false }));
+    await this.port.step(api, `Fix the clock at ${showTime(ms)}`, (call) =>
+      this.set(call, { time: ms, running: false }),
+    );
   }
 
   /**

@@ -22,7 +22,11 @@ export interface WorldPort extends CallWrapper {
   /** `com.example.app@2`, for messages. */
   who(): string;
   /** A world tool call of `call`; NOT_SUPPORTED naming the tool when the runtime lacks the `world` extension. */
-  call<N extends ToolName>(call: ApiCall, tool: N, input: Omit<ToolInput<N>, keyof InstanceRef>): Promise<ToolResult<N>>;
+  call<N extends ToolName>(
+    call: ApiCall,
+    tool: N,
+    input: Omit<ToolInput<N>, keyof InstanceRef>,
+  ): Promise<ToolResult<N>>;
   /** The public method `api` as one step of the test (and of its trajectory) titled `title`: a change of the world (`app`) or an assertion. */
   step<T>(api: string, title: string, body: (call: ApiCall) => Promise<T>, kind?: 'app' | 'assertion'): Promise<T>;
   /** An assertion's timeout in ms (`given` or the expect timeout, scaled to the device) and how to print it. */

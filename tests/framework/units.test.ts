@@ -181,7 +181,9 @@ test('device errors become nestwright errors that name the API first', async () 
     actionTimeout: 100,
     expectTimeout: 100,
   });
-  const e = await driver.calls.call(apiCall('locator.tap'), 'ui_key', { space_id: 'sp_1', key: 'back' }).catch((x) => x);
+  const e = await driver.calls
+    .call(apiCall('locator.tap'), 'ui_key', { space_id: 'sp_1', key: 'back' })
+    .catch((x) => x);
   expect(e).toBeInstanceOf(NestwrightError);
   expect(e.message).toBe(
     'locator.tap: ui_tap: SPACE_BUSY: space sp_1 is leased by another session\n  hint: Wait for the lease.',
@@ -220,13 +222,15 @@ test('the one call path: round trips counted, the last screen kept, DEVICE_DISCO
   await driver.calls.call(apiCall('app.observe'), 'ui_observe', { space_id: 'sp_1' } as never);
   expect(driver.calls.roundTrips).toBe(1);
   expect(driver.calls.lastSeen).toBe(screen);
-  const lost = await driver.calls.call(apiCall('app.press'), 'ui_key', { space_id: 'sp_1', key: 'back' }).catch((x) => x);
+  const lost = await driver.calls
+    .call(apiCall('app.press'), 'ui_key', { space_id: 'sp_1', key: 'back' })
+    .catch((x) => x);
   expect(lost).toBeInstanceOf(DeviceDisconnectedError);
   expect(lost.message).toMatch(/^app\.press: ui_key: DEVICE_DISCONNECTED/);
   expect(raised).toEqual([{ code: 'DEVICE_DISCONNECTED', who: 'com.example@2' }]);
   ended.abort();
-  await expect(driver.calls.call(apiCall('app.observe'), 'ui_observe', { space_id: 'sp_1' } as never)).rejects.toBeInstanceOf(
-    TestEndedError,
-  );
+  await expect(
+    driver.calls.call(apiCall('app.observe'), 'ui_observe', { space_id: 'sp_1' } as never),
+  ).rejects.toBeInstanceOf(TestEndedError);
   expect(sent).toEqual(['ui_observe', 'ui_key']);
 });
