@@ -57,10 +57,14 @@ export class NestwrightError extends Error {
   readonly code: NestwrightErrorCode;
 
   /**
-   * @param api - the API that failed, e.g. `locator.tap`; the message starts with it.
+   * @param api - the API that failed, e.g. `locator.tap` (or the call in progress, whose `api` it reads); the message starts with it.
    * @param options - `cause`: the error behind it; `code`: defaults to the cause's code, else `USAGE`.
    */
-  constructor(api: ApiName, message: string, options?: { cause?: unknown; code?: NestwrightErrorCode }) {
+  constructor(
+    api: string | { readonly api: string },
+    message: string,
+    options?: { cause?: unknown; code?: NestwrightErrorCode },
+  ) {
     const name = typeof api === 'string' ? api : api.api;
     super(`${name}: ${message}`, options?.cause !== undefined ? { cause: options.cause } : undefined);
     this.api = name;

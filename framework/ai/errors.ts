@@ -1,4 +1,4 @@
-import { NestwrightError, type ApiName } from '../errors.js';
+import { NestwrightError } from '../errors.js';
 
 /**
  * Codes of AI step failures, so tests, reports and CI can tell them apart without reading text.
@@ -32,7 +32,12 @@ export type AiErrorCode =
 export class AiError extends NestwrightError {
   declare readonly code: AiErrorCode;
 
-  constructor(api: ApiName, code: AiErrorCode, message: string, options?: { cause?: unknown }) {
+  constructor(
+    api: string | { readonly api: string },
+    code: AiErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(api, `[${code}] ${message}`, { ...options, code });
   }
 }

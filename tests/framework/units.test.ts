@@ -2,16 +2,17 @@ import { test, expect } from '@playwright/test';
 import { DeviceError } from '../../device-runtime/client/index.js';
 import { toolError, type UiNode } from '../../device-runtime/protocol/index.js';
 import { ApiCall } from '../../framework/core/api-call.js';
+import { actuatorOf } from '../../framework/core/actuators.js';
 import { AppDriver } from '../../framework/driver.js';
-
-/** A call context as a public method makes one (no test scope, a short timeout). */
-const apiCall = (api: string) => new ApiCall(api, 100, undefined);
 import { DeviceDisconnectedError, NestwrightError, TestEndedError } from '../../framework/errors.js';
 import { formatSteps, fullText, parseSelector, resolveSteps } from '../../framework/selector.js';
 import { withRetry } from '../../framework/space.js';
 import { Trajectory } from '../../framework/trajectory.js';
 
 /** In-process tests of the framework's pure parts and of how it treats device answers. */
+
+/** A call context as a public method makes one (no test scope, a short timeout). */
+const apiCall = (api: string) => new ApiCall(api, 100, undefined);
 
 const node = (id: string, over: Partial<UiNode> = {}): UiNode => ({
   id,
@@ -233,4 +234,55 @@ test('the one call path: round trips counted, the last screen kept, DEVICE_DISCO
     driver.calls.call(apiCall('app.observe'), 'ui_observe', { space_id: 'sp_1' } as never),
   ).rejects.toBeInstanceOf(TestEndedError);
   expect(sent).toEqual(['ui_observe', 'ui_key']);
+});
+
+test('the actuator is chosen once per driver: device-side when runtime_info offers selector_actions and the option allows it', async () => {
+  let asked = 0;
+  const client = (extensions: string[] | null) => ({
+    info: async () => {
+      asked++;
+      if (!extensions) throw new Error('runtime_info failed');
+      return { extensions };
+    },
+  });
+  const driver = (c: unknown, deviceActions?: 'auto' | 'off') =>
+    new AppDriver(c as never, 'sp_1', 'com.example', null, new Trajectory(), {
+      actionTimeout: 100,
+      expectTimeout: 100,
+      ...(deviceActions ? { deviceActions } : {}),
+    });
+  const onDevice = driver(client(['selector_actions']));
+  expect((await actuatorOf(onDevice)).where).toBe('device');
+  expect(await actuatorOf(onDevice)).toBe(await actuatorOf(onDevice));
+  expect(asked).toBe(1);
+  expect((await actuatorOf(driver(client(['selector_actions']), 'off'))).where).toBe('client');
+  expect((await actuatorOf(driver(client(['keyboard'])))).where).toBe('client');
+  expect((await actuatorOf(driver(client(null)))).where).toBe('client');
+  expect((await actuatorOf(driver(client(['selector_actions'])))).waitForCount).toBeDefined();
+  expect((await actuatorOf(driver(client([])))).waitForCount).toBeUndefined();
+});
+
+test('the call context: its name prefixes the errors made from it, its deadline is its timeout from when it began', async () => {
+  const d = new AppDriver({} as never, 'sp_1', 'com.example', null, new Trajectory(), {
+    actionTimeout: 1000,
+    expectTimeout: 2000,
+    timeoutScale: 3,
+  });
+  const made = await d.wrap('app.launch', {}, async (call) => call);
+  expect(made.api).toBe('app.launch');
+  expect(made.timeout).toBe(3000);
+  expect(made.deadline - made.startedAt).toBe(3000);
+  expect(made.at).toBeUndefined(); // captured only when healing is on
+  expect((await d.wrap('expect.toBeVisible', { kind: 'expect' }, async (call) => call)).timeout).toBe(6000);
+  expect((await d.wrap('locator.tap', { timeout: 10 }, async (call) => call)).timeout).toBe(30);
+  const e = made.error('nothing to launch', { code: 'NOT_SUPPORTED' });
+  expect(e).toBeInstanceOf(NestwrightError);
+  expect(e.message).toBe('app.launch: nothing to launch');
+  expect(e.api).toBe('app.launch');
+  expect(e.code).toBe('NOT_SUPPORTED');
+  await expect(
+    d.wrap('locator.fill', {}, () => {
+      throw new Error('thrown before any await');
+    }),
+  ).rejects.toThrow('thrown before any await');
 });
