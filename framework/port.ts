@@ -124,7 +124,7 @@ export interface HealedTarget {
  * verdict added.
  */
 export interface LocatorHealing {
-  /** `call.at`: where the user made the call (keys the fingerprint). */
+  /** `call`: the call whose locator resolved. */
   resolved(call: ApiCall, locator: HealableLocator, node: UiNode, obs: Observation): void;
   /** `call.step`: the action's record (a heal marks it); `call.at`: its call site, captured before its first await. */
   missed(m: { call: ApiCall; locator: HealableLocator; error: unknown }): Promise<HealedTarget>;

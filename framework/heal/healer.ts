@@ -59,9 +59,11 @@ export class Healer implements LocatorHealing {
     private readonly model: string | HealArbiter | null = null,
   ) {}
 
-  resolved(call: ApiCall, locator: HealableLocator, node: UiNode, obs: Observation): void {
+  resolved(_call: ApiCall, locator: HealableLocator, node: UiNode, obs: Observation): void {
     if (this.mode === 'off') return;
-    this.pending.push({ selector: locator.toString(), node: node.id, obs, at: call.at ?? CallSite.capture() });
+    // Captured here, after the resolution's awaits: the spec's frame is then an async one, at its
+    // `await` (the column the store keys by), not at the call (`call.at`, which `missed` uses).
+    this.pending.push({ selector: locator.toString(), node: node.id, obs, at: CallSite.capture() });
   }
 
   /**
