@@ -85,7 +85,7 @@ export async function benchAgentMcp(): Promise<BenchSection> {
     const app = await space.launch(NOTES_APK);
     const locator = new Locator(app.driver, parseLocatorInput("getByRole('button', { name: 'New note' })"));
     const localObserve = await sample(60, () => app.observe(), 10);
-    const localResolve = await sample(60, () => locator.resolve('bench'), 10);
+    const localResolve = await sample(60, () => app.driver.wrap('bench', {}, (call) => locator.resolve(call)), 10);
     await app.close();
     await space.delete();
     await conn.close();

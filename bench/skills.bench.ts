@@ -70,7 +70,7 @@ export async function benchSkills(): Promise<BenchSection> {
       if (i >= 5) locator.push(performance.now() - t);
       await back();
       t = performance.now();
-      const r = await replaySkill(app.port, planned, 'bench');
+      const r = await app.port.wrap('bench', {}, (call) => replaySkill(app.port, planned, call));
       if (!r.ok) throw r.error;
       if (i >= 5) skillStep.push(performance.now() - t);
       await back();
@@ -116,15 +116,17 @@ export async function benchSkills(): Promise<BenchSection> {
     const replayed = parseSkill(stringify(recorded), 'recorded.yaml');
     await fresh.close();
     const before = modelRequests;
-    const r = await replaySkill(
-      app.port,
-      {
-        skill: replayed,
-        path: 'recorded.yaml',
-        params: resolveParams(replayed, { title: 'Milk', title_2: 'Eggs', title_3: 'Tea' }),
-        nested: new Map(),
-      },
-      'bench',
+    const r = await app.port.wrap('bench', {}, (call) =>
+      replaySkill(
+        app.port,
+        {
+          skill: replayed,
+          path: 'recorded.yaml',
+          params: resolveParams(replayed, { title: 'Milk', title_2: 'Eggs', title_3: 'Tea' }),
+          nested: new Map(),
+        },
+        call,
+      ),
     );
     if (!r.ok) throw r.error;
     rows.push({

@@ -1,4 +1,5 @@
 import type { Clock, Key, Observation } from '../device-runtime/protocol/index.js';
+import type { ApiCall, CallOptions } from './core/api-call.js';
 import type { AppDriver } from './driver.js';
 import type { AppCrashedError } from './errors.js';
 import type { AppPort, InstanceState, PortLocator, StepLog, StepMeta } from './port.js';
@@ -43,26 +44,29 @@ export class AppPortOf implements AppPort {
   who(): string {
     return this.d.who();
   }
-  observe(api: string, opts?: { detail?: 'compact' | 'full'; maxNodes?: number }): Promise<Observation> {
-    return this.d.observe(api, opts);
+  observe(call: ApiCall, opts?: { detail?: 'compact' | 'full'; maxNodes?: number }): Promise<Observation> {
+    return this.d.observe(call, opts);
   }
-  observeAsIs(api: string): Promise<Observation> {
-    return this.d.observeAsIs(api);
+  observeAsIs(call: ApiCall): Promise<Observation> {
+    return this.d.observeAsIs(call);
   }
   inFront(obs: Observation): boolean {
     return this.d.inFront(obs);
   }
-  state(api: string): Promise<InstanceState> {
-    return this.d.state(api);
+  state(call: ApiCall): Promise<InstanceState> {
+    return this.d.state(call);
   }
-  crashed(api: string, state?: InstanceState): Promise<AppCrashedError | null> {
-    return this.d.crashed(api, state);
+  crashed(call: ApiCall, state?: InstanceState): Promise<AppCrashedError | null> {
+    return this.d.crashed(call, state);
   }
-  screenshot(api: string, scale?: number): Promise<Buffer | null> {
-    return this.d.screenshot(api, scale);
+  screenshot(call: ApiCall, scale?: number): Promise<Buffer | null> {
+    return this.d.screenshot(call, scale);
   }
-  step<T>(meta: StepMeta, body: (record: TrajectoryStep) => Promise<T>): Promise<T> {
-    return this.d.step(meta, body);
+  step<T>(call: ApiCall, meta: StepMeta, body: (record: TrajectoryStep) => Promise<T>): Promise<T> {
+    return this.d.step(call, meta, body);
+  }
+  wrap<T>(api: string, opts: CallOptions, body: (call: ApiCall) => Promise<T>): Promise<T> {
+    return this.d.wrap(api, opts, body);
   }
   timeout(given: number | undefined, kind?: 'action' | 'expect'): number {
     return this.d.timeout(given, kind);

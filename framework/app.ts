@@ -1,10 +1,8 @@
-import { formatTitle, TOOLS, type Key, type Observation } from '../device-runtime/protocol/index.js';
+import type { Key, Observation } from '../device-runtime/protocol/index.js';
+import * as actions from './core/app-actions.js';
 import { AppDriver } from './driver.js';
-import { NestwrightError, TimeoutError, describeScreen } from './errors.js';
 import { Locator, LocatorFactory } from './locator.js';
-import { pressVerified } from './locator-actions.js';
 import type { Step } from './selector.js';
-import { poll } from './poll.js';
 import { AppAi } from './ai/app-ai.js';
 import { AppPortOf } from './app-port.js';
 import type { AppPort } from './port.js';
@@ -40,7 +38,7 @@ import { accessibilityAudit, type AccessibilityAuditOptions, type AccessibilityA
  * }
  * ```
  */
-export class App extends LocatorFactory {
+export class App extends LocatorFactory<Locator> {
   private closed = false;
 
   /** @internal Made by `space.launch()` and the `app` fixture, not by tests. */
@@ -248,25 +246,13 @@ export class App extends LocatorFactory {
    * await app.intent({ activity: '.ProductActivity', extras: { id: 42 } });
    * ```
    */
-  async intent(opts: {
+  intent(opts: {
     activity?: string;
     data?: string;
     action?: string;
     extras?: Record<string, string | number | boolean>;
   }): Promise<void> {
-    const title = formatTitle(TOOLS.app_intent.title, { data: opts.data ?? opts.activity ?? this.package });
-    await this.driver.steps.step({ kind: 'app', api: 'app.intent', title, selector: null }, async (rec) => {
-      await this.driver.calls.call('app.intent', 'app_intent', {
-        space_id: this.driver.spaceId,
-        package: this.package,
-        ...(opts.activity ? { component: `${this.package}/${opts.activity}` } : {}),
-        ...(opts.data ? { data: opts.data } : {}),
-        ...(opts.action ? { action: opts.action } : {}),
-        ...(opts.extras ? { extras: opts.extras } : {}),
-        ...(this.instance ? { instance: this.instance } : {}),
-      });
-      rec.after = (await this.driver.watch.observe('app.intent')).snapshot_id;
-    });
+    return this.driver.wrap('app.intent', {}, (call) => actions.intent(call, this.driver, opts));
   }
 
   /**
@@ -281,12 +267,8 @@ export class App extends LocatorFactory {
    * await app.press('back');
    * ```
    */
-  async press(key: Key): Promise<void> {
-    const api = 'app.press';
-    await this.driver.steps.step(
-      { kind: 'action', api, title: formatTitle(TOOLS.ui_key.title, { key }), selector: null },
-      (rec) => pressVerified(this.driver, api, key, rec),
-    );
+  press(key: Key): Promise<void> {
+    return this.driver.wrap('app.press', {}, (call) => actions.press(call, this.driver, key));
   }
 
   /**
@@ -303,41 +285,8 @@ export class App extends LocatorFactory {
    * await app.getByRole('checkbox', { name: 'I accept the terms' }).tap();
    * ```
    */
-  async hideKeyboard(opts: { timeout?: number } = {}): Promise<void> {
-    const api = 'app.hideKeyboard';
-    await this.driver.steps.step({ kind: 'action', api, title: 'Hide the keyboard', selector: null }, async (rec) => {
-      const before = await this.driver.watch.observe(api);
-      rec.before = before.snapshot_id;
-      if (before.keyboard === undefined) {
-        throw new NestwrightError(
-          api,
-          'this device runtime does not report the soft keyboard (no `keyboard` extension); press back yourself when you know it is up',
-          { code: 'NOT_SUPPORTED' },
-        );
-      }
-      if (before.keyboard === null) return;
-      const timeout = this.driver.timeout(opts.timeout);
-      let last: Observation = before;
-      const r = await poll(
-        timeout,
-        async (n) => {
-          // One back per look that still shows it; a dropped key is sent again on the next look.
-          if (n === 0 || n % 3 === 0)
-            await this.driver.calls.call(api, 'ui_key', { space_id: this.driver.spaceId, key: 'back' });
-          last = await this.driver.watch.observe(api);
-          return last.keyboard ? { done: false } : { done: true, value: true };
-        },
-        this.driver.clock,
-      );
-      rec.after = last.snapshot_id;
-      if ('timedOut' in r)
-        throw new TimeoutError(
-          api,
-          `timeout ${this.driver.describeTimeout(timeout)} exceeded: the keyboard is still up\nScreen:\n${describeScreen(last)}`,
-          [],
-          last,
-        );
-    });
+  hideKeyboard(opts: { timeout?: number } = {}): Promise<void> {
+    return this.driver.wrap('app.hideKeyboard', opts, (call) => actions.hideKeyboard(call, this.driver));
   }
 
   /**
@@ -351,23 +300,8 @@ export class App extends LocatorFactory {
    * await expect(app).toHaveActivity('.CartActivity');
    * ```
    */
-  async launch(opts: { activity?: string } = {}): Promise<void> {
-    await this.driver.steps.step(
-      {
-        kind: 'app',
-        api: 'app.launch',
-        title: formatTitle(TOOLS.space_launch.title, { package: this.package }),
-        selector: null,
-      },
-      async () => {
-        await this.driver.calls.call('app.launch', 'space_launch', {
-          space_id: this.driver.spaceId,
-          package: this.package,
-          ...(this.instance ? { instance: this.instance } : {}),
-          ...(opts.activity ? { activity: opts.activity } : {}),
-        });
-      },
-    );
+  launch(opts: { activity?: string } = {}): Promise<void> {
+    return this.driver.wrap('app.launch', {}, (call) => actions.launch(call, this.driver, opts));
   }
 
   /**
@@ -380,22 +314,8 @@ export class App extends LocatorFactory {
    * await expect(app.getByText('Buy milk')).toBeVisible();
    * ```
    */
-  async stop(): Promise<void> {
-    await this.driver.steps.step(
-      {
-        kind: 'app',
-        api: 'app.stop',
-        title: formatTitle(TOOLS.space_stop.title, { package: this.package }),
-        selector: null,
-      },
-      async () => {
-        await this.driver.calls.call('app.stop', 'space_stop', {
-          space_id: this.driver.spaceId,
-          package: this.package,
-          ...(this.instance ? { instance: this.instance } : {}),
-        });
-      },
-    );
+  stop(): Promise<void> {
+    return this.driver.wrap('app.stop', {}, (call) => actions.stop(call, this.driver));
   }
 
   /**
@@ -409,7 +329,7 @@ export class App extends LocatorFactory {
    * ```
    */
   observe(opts: { detail?: 'compact' | 'full' } = {}): Promise<Observation> {
-    return this.driver.watch.observe('app.observe', opts);
+    return this.driver.wrap('app.observe', {}, (call) => this.driver.watch.observe(call, opts));
   }
 
   /**
@@ -431,15 +351,7 @@ export class App extends LocatorFactory {
   async screenshot(opts: { scale?: number; optional?: false }): Promise<Buffer>;
   async screenshot(opts?: { scale?: number; optional?: boolean }): Promise<Buffer | null>;
   async screenshot(opts: { scale?: number; optional?: boolean } = {}): Promise<Buffer | null> {
-    await this.driver.watch.observe('app.screenshot');
-    const png = await this.driver.screenshots.take('app.screenshot', opts.scale ?? 1);
-    if (!png && opts.optional === false) {
-      throw new NestwrightError(
-        'app.screenshot',
-        'this device runtime does not offer ui_screenshot (NOT_SUPPORTED); use app.observe() for the screen as nodes',
-      );
-    }
-    return png;
+    return this.driver.wrap('app.screenshot', {}, (call) => actions.screenshot(call, this.driver, opts));
   }
 
   /**
@@ -453,25 +365,10 @@ export class App extends LocatorFactory {
    * await app.waitForActivity('.CatalogActivity', { timeout: 10_000 });
    * ```
    */
-  async waitForActivity(activity: string, opts: { timeout?: number } = {}): Promise<void> {
-    const timeout = this.driver.timeout(opts.timeout);
-    let last: Observation | null = null;
-    const r = await poll(
-      timeout,
-      async () => {
-        last = await this.driver.watch.observe('app.waitForActivity');
-        return last.activity === activity ? { done: true, value: true } : { done: false };
-      },
-      this.driver.clock,
+  waitForActivity(activity: string, opts: { timeout?: number } = {}): Promise<void> {
+    return this.driver.wrap('app.waitForActivity', opts, (call) =>
+      actions.waitForActivity(call, this.driver, activity),
     );
-    if ('timedOut' in r) {
-      throw new TimeoutError(
-        'app.waitForActivity',
-        `timeout ${this.driver.describeTimeout(timeout)} exceeded waiting for ${activity}; in front: ${(last as Observation | null)?.activity ?? 'nothing'}\nScreen:\n${describeScreen(last)}`,
-        [],
-        last,
-      );
-    }
   }
 
   /**
@@ -500,7 +397,7 @@ export class App extends LocatorFactory {
    * ```
    */
   accessibilityAudit(opts?: AccessibilityAuditOptions): Promise<AccessibilityAuditResult> {
-    return accessibilityAudit(this.driver, 'app.accessibilityAudit', null, opts);
+    return this.driver.wrap('app.accessibilityAudit', {}, (call) => accessibilityAudit(call, this.driver, null, opts));
   }
 
   /**

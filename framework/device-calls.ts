@@ -1,6 +1,7 @@
 import type { DeviceClient } from '../device-runtime/client/index.js';
 import { DeviceError } from '../device-runtime/client/index.js';
 import type { Observation, ToolInput, ToolName, ToolResult } from '../device-runtime/protocol/index.js';
+import type { ApiCall } from './core/api-call.js';
 import { DeviceDisconnectedError, NestwrightError, TestEndedError } from './errors.js';
 
 /** What a driver needs from the test it runs in. */
@@ -25,7 +26,7 @@ export interface TestScope {
 }
 
 /** Builds the error for an APP_CRASHED answer (with the instance's logcat): see InstanceWatch.crashError. */
-export type CrashErrorFactory = (api: string, reason: string, cause: unknown) => Promise<NestwrightError>;
+export type CrashErrorFactory = (call: ApiCall, reason: string, cause: unknown) => Promise<NestwrightError>;
 
 /**
  * The one path from an app's objects (its locators, assertions, AI and skill steps) to the
@@ -48,12 +49,12 @@ export class DeviceCalls {
     private readonly crashError: CrashErrorFactory,
   ) {}
 
-  /** A tool call, device errors translated to nestwright errors named `api`. */
-  async call<N extends ToolName>(api: string, name: N, input: ToolInput<N>): Promise<ToolResult<N>> {
+  /** A tool call, device errors translated to nestwright errors named after `call`. */
+  async call<N extends ToolName>(call: ApiCall, name: N, input: ToolInput<N>): Promise<ToolResult<N>> {
     try {
       return await this.raw(name, input);
     } catch (e) {
-      throw await this.translate(api, e);
+      throw await this.translate(call, e);
     }
   }
 
@@ -98,30 +99,30 @@ export class DeviceCalls {
   /**
    * A tool call made after the test ended, to collect what explains its failure (the full tree):
    * not stopped by the end, not counted, and never raising a fatal error of the test — a device
-   * error is only named `api`.
+   * error is only named after `call`.
    */
-  async afterTest<N extends ToolName>(api: string, name: N, input: ToolInput<N>): Promise<ToolResult<N>> {
+  async afterTest<N extends ToolName>(call: ApiCall, name: N, input: ToolInput<N>): Promise<ToolResult<N>> {
     try {
       return await this.client.call(name, input);
     } catch (e) {
-      throw e instanceof DeviceError ? new NestwrightError(api, e.message, { cause: e }) : e;
+      throw e instanceof DeviceError ? new NestwrightError(call, e.message, { cause: e }) : e;
     }
   }
 
-  /** By code: APP_CRASHED and DEVICE_DISCONNECTED end the test at once, with what explains them; other device errors are named `api`. */
-  async translate(api: string, e: unknown): Promise<unknown> {
+  /** By code: APP_CRASHED and DEVICE_DISCONNECTED end the test at once, with what explains them; other device errors are named after `call`. */
+  async translate(call: ApiCall, e: unknown): Promise<unknown> {
     if (!(e instanceof DeviceError)) return e;
     if (e.code === 'DEVICE_DISCONNECTED') {
       return this.fatal(
         new DeviceDisconnectedError(
-          api,
+          call,
           `${e.message}\n  The device went away; nothing was retried. Check that the runtime is still running.`,
           { cause: e },
         ),
       );
     }
-    if (e.code === 'APP_CRASHED') return this.crashError(api, (e.details?.crash_reason as string) ?? e.message, e);
-    return new NestwrightError(api, e.message, { cause: e });
+    if (e.code === 'APP_CRASHED') return this.crashError(call, (e.details?.crash_reason as string) ?? e.message, e);
+    return new NestwrightError(call, e.message, { cause: e });
   }
 
   /** Tell the test a fatal error was raised (it fails at its end even if the error is caught). */

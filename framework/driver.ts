@@ -7,6 +7,8 @@ import {
   type Took,
   type UiNode,
 } from '../device-runtime/protocol/index.js';
+import { CallSite } from './call-site.js';
+import { ApiCall, type CallOptions } from './core/api-call.js';
 import { DeviceCalls, type TestScope } from './device-calls.js';
 import { TestEndedError } from './errors.js';
 import type { AppCrashedError } from './errors.js';
@@ -49,7 +51,9 @@ export interface DriverOptions {
  * - {@link InstanceWatch} `watch`: keeps the instance in front and notices crashes;
  * - {@link Screenshots} `screenshots`: PNGs, with the runtime's support asked once;
  * - {@link StepRecorder} `steps`: `test.step`s and their trajectory records.
- * Here only what joins them: timeouts scaled to the device, and whether actions run on the device.
+ * Here only what joins them: the call context every public method starts with ({@link wrap}),
+ * and timeouts scaled to the device. Which actuator runs the actions is chosen once per driver
+ * (core/actuators.ts).
  * It is the {@link InstancePort} the features (AI, healing, skills) see: the port's methods
  * below only hand on to the parts.
  */
@@ -67,8 +71,8 @@ export class AppDriver implements InstancePort {
     readonly trajectory: Trajectory,
     readonly options: DriverOptions,
   ) {
-    this.calls = new DeviceCalls(client, this, options.scope, (api, reason, cause) =>
-      this.watch.crashError(api, reason, cause),
+    this.calls = new DeviceCalls(client, this, options.scope, (call, reason, cause) =>
+      this.watch.crashError(call, reason, cause),
     );
     this.watch = new InstanceWatch(this.calls, this);
     this.screenshots = new Screenshots(this.calls, spaceId);
@@ -102,6 +106,22 @@ export class AppDriver implements InstancePort {
   }
 
   /**
+   * Start a public method's call: its context (the API's name, its deadline from `opts.timeout`
+   * or the default of its kind scaled to the device, a call log, the test's abort signal, and —
+   * when healing is on — where the user called, captured here before any await), handed to
+   * `body` and to everything below it.
+   */
+  async wrap<T>(api: string, opts: CallOptions, body: (call: ApiCall) => Promise<T>): Promise<T> {
+    const call = new ApiCall(
+      api,
+      this.timeout(opts.timeout, opts.kind),
+      this.options.scope?.signal,
+      this.options.heal ? CallSite.capture() : undefined,
+    );
+    return body(call);
+  }
+
+  /**
    * The clock every wait runs on (auto-waiting's backoff, the looks after an action): the wall
    * clock, except that a wait in progress when the test times out ends at once with
    * {@link TestEndedError}, as a tool call in flight does — no step sleeps through its test's end.
@@ -126,36 +146,25 @@ export class AppDriver implements InstancePort {
     },
   };
 
-  private onDevice: Promise<boolean> | null = null;
-
-  /** Whether actions run on the device in one round trip (the runtime offers `selector_actions` and the option allows it). */
-  resolvesOnDevice(): Promise<boolean> {
-    if (this.options.deviceActions === 'off') return Promise.resolve(false);
-    return (this.onDevice ??= this.calls.client.info().then(
-      (info) => info?.extensions.includes('selector_actions') ?? false,
-      () => false,
-    ));
-  }
-
   /**
    * Observe after an action until it shows an effect (the protocol's settle, the one loop both
    * sides run: a few quick looks); a crash of our instance seen meanwhile is raised.
    */
   settle(
-    api: string,
+    call: ApiCall,
     before: Observation,
     node: UiNode | null,
     took: Took,
   ): Promise<{ obs: Observation; effect: boolean }> {
     return settle(
       async () => {
-        const obs = await this.calls.call(api, 'ui_observe', {
+        const obs = await this.calls.call(call, 'ui_observe', {
           space_id: this.spaceId,
           max_nodes: 400,
           detail: 'compact',
         });
         if (!this.watch.inFront(obs)) {
-          const crash = await this.watch.crashed(api);
+          const crash = await this.watch.crashed(call);
           if (crash) throw crash;
         }
         return obs;
@@ -169,31 +178,31 @@ export class AppDriver implements InstancePort {
 
   // The port (port.ts): what AI steps, healing and skills may use of this instance.
 
-  observe(api: string, opts?: { detail?: 'compact' | 'full'; maxNodes?: number }): Promise<Observation> {
-    return this.watch.observe(api, opts);
+  observe(call: ApiCall, opts?: { detail?: 'compact' | 'full'; maxNodes?: number }): Promise<Observation> {
+    return this.watch.observe(call, opts);
   }
 
-  observeAsIs(api: string): Promise<Observation> {
-    return this.calls.call(api, 'ui_observe', { space_id: this.spaceId, max_nodes: 400, detail: 'compact' });
+  observeAsIs(call: ApiCall): Promise<Observation> {
+    return this.calls.call(call, 'ui_observe', { space_id: this.spaceId, max_nodes: 400, detail: 'compact' });
   }
 
   inFront(obs: Observation): boolean {
     return this.watch.inFront(obs);
   }
 
-  state(api: string): Promise<InstanceState> {
-    return this.watch.state(api);
+  state(call: ApiCall): Promise<InstanceState> {
+    return this.watch.state(call);
   }
 
-  crashed(api: string, state?: InstanceState): Promise<AppCrashedError | null> {
-    return this.watch.crashed(api, state);
+  crashed(call: ApiCall, state?: InstanceState): Promise<AppCrashedError | null> {
+    return this.watch.crashed(call, state);
   }
 
-  screenshot(api: string, scale?: number): Promise<Buffer | null> {
-    return this.screenshots.take(api, scale);
+  screenshot(call: ApiCall, scale?: number): Promise<Buffer | null> {
+    return this.screenshots.take(call, scale);
   }
 
-  step<T>(meta: StepMeta, body: (record: TrajectoryStep) => Promise<T>): Promise<T> {
-    return this.steps.step(meta, body);
+  step<T>(call: ApiCall, meta: StepMeta, body: (record: TrajectoryStep) => Promise<T>): Promise<T> {
+    return this.steps.step(call, meta, body);
   }
 }

@@ -26,6 +26,12 @@ export type NestwrightErrorCode =
  * Codes that end a test: the app under test or the device is gone, so nothing after makes sense.
  * A test that catches one and goes on still fails when it ends (see `docs/errors.md`).
  */
+/**
+ * What an error is named after: the public API that failed (`locator.tap`), as a string or as
+ * the call in progress (framework/core/api-call.ts), whose `api` it reads.
+ */
+export type ApiName = string | { readonly api: string };
+
 export const FATAL_CODES: ReadonlySet<NestwrightErrorCode> = new Set(['APP_CRASHED', 'DEVICE_DISCONNECTED']);
 
 /**
@@ -45,20 +51,23 @@ export const FATAL_CODES: ReadonlySet<NestwrightErrorCode> = new Set(['APP_CRASH
  * ```
  */
 export class NestwrightError extends Error {
+  /** The API that failed, e.g. `locator.tap` or `space.install`. */
+  readonly api: string;
   /** What went wrong, to switch on: a device code or one of the framework's ({@link NestwrightErrorCode}). */
   readonly code: NestwrightErrorCode;
 
   /**
-   * @param api - the API that failed, e.g. `locator.tap`; the message starts with it.
+   * @param api - the API that failed, e.g. `locator.tap` (or the call in progress, whose `api` it reads); the message starts with it.
    * @param options - `cause`: the error behind it; `code`: defaults to the cause's code, else `USAGE`.
    */
   constructor(
-    /** The API that failed, e.g. `locator.tap` or `space.install`. */
-    readonly api: string,
+    api: string | { readonly api: string },
     message: string,
     options?: { cause?: unknown; code?: NestwrightErrorCode },
   ) {
-    super(`${api}: ${message}`, options?.cause !== undefined ? { cause: options.cause } : undefined);
+    const name = typeof api === 'string' ? api : api.api;
+    super(`${name}: ${message}`, options?.cause !== undefined ? { cause: options.cause } : undefined);
+    this.api = name;
     this.name = new.target.name;
     this.code = options?.code ?? codeOf(options?.cause) ?? 'USAGE';
   }
@@ -106,7 +115,7 @@ function codeOf(e: unknown): NestwrightErrorCode | undefined {
 export class TimeoutError extends NestwrightError {
   /** @internal Thrown by the framework. */
   constructor(
-    api: string,
+    api: ApiName,
     message: string,
     /** What the action waited for and saw, a line per wait (Playwright's call log). */
     readonly callLog: string[],
@@ -138,7 +147,7 @@ export class TimeoutError extends NestwrightError {
 export class StrictModeViolationError extends NestwrightError {
   /** @internal Thrown by the framework. */
   constructor(
-    api: string,
+    api: ApiName,
     /** The locator, as `locator.toString()` writes it. */
     readonly selector: string,
     /** Every node it matched, in screen order. */
@@ -177,7 +186,7 @@ export class StrictModeViolationError extends NestwrightError {
 export class AppCrashedError extends NestwrightError {
   /** @internal Thrown by the framework. */
   constructor(
-    api: string,
+    api: ApiName,
     message: string,
     /** What the runtime reported (the exception and its stack), or null when it did not say. */
     readonly crashReason: string | null,
@@ -205,7 +214,7 @@ export class AppCrashedError extends NestwrightError {
  */
 export class DeviceDisconnectedError extends NestwrightError {
   /** @internal Thrown by the framework. */
-  constructor(api: string, message: string, options?: { cause?: unknown }) {
+  constructor(api: ApiName, message: string, options?: { cause?: unknown }) {
     super(api, message, { ...options, code: 'DEVICE_DISCONNECTED' });
   }
 }

@@ -1,206 +1,23 @@
 import { expect as base, type Expect } from '@playwright/test';
-import { toWireSteps, type Observation, type UiNode } from '../device-runtime/protocol/index.js';
-import { App } from './app.js';
-import { describeNode, describeScreen } from './errors.js';
-import { Locator } from './locator.js';
-import { poll } from './poll.js';
+import type { App } from './app.js';
+import { toBeInForeground, toHaveCrashed } from './core/expect-app.js';
+import {
+  locatorMatcher,
+  many,
+  one,
+  retrying,
+  textMatcher,
+  type MatcherState,
+  type TextExpectation,
+  type TextOptions,
+} from './core/expect-retrying.js';
+import { describeNode } from './errors.js';
+import type { Locator } from './locator.js';
 import { satisfies } from './ai/verdict.js';
-import { fullText, matchText } from './selector.js';
 import { toPassSkill } from './skills/index.js';
 import { visualMatchers } from './visual/matchers.js';
 import { toHaveNotification as notificationMatcher, type NotificationMatch } from './world/index.js';
 import { toPassAccessibilityAudit, type AccessibilityAuditOptions } from './a11y/index.js';
-
-type MatcherState = {
-  isNot: boolean;
-  timeout?: number;
-  utils: { printExpected(v: unknown): string; printReceived(v: unknown): string };
-};
-type Check = { pass: boolean; received: string };
-/**
- * What a failure message says was expected: the matcher's argument (`toHaveText('')` prints
- * `Expected: ""`), or, for a matcher without one, the state it checks (`Expected: visible`).
- */
-type Expected = { value: unknown } | { state: string };
-
-/**
- * Retry `check` against fresh observations until it gives the wanted answer or time runs out,
- * then report in Playwright's format: expected, received, the call log, and the screen.
- *
- * `count`: the check holds exactly when the locator names that many nodes (toBeVisible: 1,
- * toBeHidden: 0, toHaveCount: n). On a runtime with the `selector_actions` extension the device
- * then waits for it (ui_wait_for with the selector), in one round trip; `check` still words
- * what the last look received.
- */
-async function retrying(
-  state: MatcherState,
-  name: string,
-  target: Locator | App,
-  expected: Expected,
-  timeout: number | undefined,
-  check: (nodes: UiNode[], obs: Observation) => Check,
-  count?: number,
-) {
-  const driver = target.driver;
-  const ms = driver.timeout(timeout ?? state.timeout, 'expect');
-  const log: string[] = [];
-  let last: { obs: Observation; result: Check } | null = null;
-  const title = `Expect ${target instanceof Locator ? `${target} ` : ''}${state.isNot ? 'not ' : ''}${name}`;
-  const onDevice = async (locator: Locator, want: number) => {
-    const r = await driver.calls.call(`expect.${name}`, 'ui_wait_for', {
-      space_id: driver.spaceId,
-      selector: toWireSteps(locator.steps),
-      count: want,
-      gone: state.isNot,
-      timeout_ms: ms,
-      app: { package: driver.pkg, ...(driver.instance ? { instance: driver.instance } : {}) },
-      max_nodes: 400,
-    });
-    if (r.observation) {
-      driver.calls.lastSeen = r.observation;
-      last = { obs: r.observation, result: check(r.matches ?? [], r.observation) };
-    }
-    log.push(...(r.log ?? []).map((l) => l.trim()));
-    return r.matched;
-  };
-  const run = async () => {
-    if (count !== undefined && target instanceof Locator && (await driver.resolvesOnDevice()))
-      return onDevice(target, count);
-    const r = await poll(
-      ms,
-      async () => {
-        const obs = await driver.watch.observe(`expect.${name}`);
-        const nodes = target instanceof Locator && !obs.tree_missing ? await resolveIn(target, obs) : [];
-        const result = check(nodes, obs);
-        last = { obs, result };
-        const line = `${target instanceof Locator ? target.toString() : 'app'}: ${result.received}`;
-        if (log[log.length - 1] !== line) log.push(line);
-        return result.pass !== state.isNot ? { done: true, value: true } : { done: false };
-      },
-      driver.clock,
-    );
-    return 'value' in r;
-  };
-  let ok = false;
-  const failed = new Error(`${name} failed`);
-  await driver.steps
-    .step(
-      {
-        kind: 'assertion',
-        api: `expect.${name}`,
-        title,
-        selector: target instanceof Locator ? target.toString() : null,
-      },
-      async (rec) => {
-        ok = await run();
-        const l = last as { obs: Observation } | null;
-        rec.before = l?.obs.snapshot_id ?? null;
-        rec.after = rec.before;
-        if (!ok) throw failed;
-      },
-    )
-    .catch((e) => {
-      // Not getting the wanted answer is the matcher's failure, reported below; a crash or a
-      // lost device is not an assertion result and ends the test as is.
-      if (e !== failed) throw e;
-    });
-  const l = last as { obs: Observation; result: Check } | null;
-  const pass = ok ? !state.isNot : state.isNot;
-  const wanted = 'value' in expected ? state.utils.printExpected(expected.value) : expected.state;
-  const message = () =>
-    `expect(${target instanceof Locator ? 'locator' : 'app'}).${state.isNot ? 'not.' : ''}${name}(${'value' in expected ? wanted : ''}) failed\n\n` +
-    (target instanceof Locator
-      ? `Locator: ${target}\n`
-      : `App: ${target.package}${target.instance ? `@${target.instance}` : ''}\n`) +
-    `Expected: ${state.isNot ? 'not ' : ''}${wanted}\n` +
-    `Received: ${l?.result.received ?? '(nothing observed)'}\n` +
-    `Timeout: ${driver.describeTimeout(ms)}\n\nCall log:\n${log.map((x) => `  - ${x}`).join('\n')}\n\nScreen:\n${describeScreen(l?.obs ?? null)}`;
-  return {
-    pass,
-    message,
-    name,
-    expected: 'value' in expected ? expected.value : expected.state,
-    actual: l?.result.received,
-  };
-}
-
-async function resolveIn(locator: Locator, obs: Observation): Promise<UiNode[]> {
-  const { resolveSteps } = await import('./selector.js');
-  return resolveSteps(obs.nodes, locator.steps);
-}
-
-const one = (nodes: UiNode[]) => (nodes.length === 1 ? nodes[0]! : null);
-const many = (nodes: UiNode[]) =>
-  nodes.length > 1 ? `${nodes.length} nodes (strict mode: use .first() or a more specific locator)` : null;
-
-type TextExpectation = string | RegExp | ReadonlyArray<string | RegExp>;
-type TextOptions = {
-  /** ms; default the config's `expect.timeout`. */
-  timeout?: number;
-  /** Compare without regard to case. */
-  ignoreCase?: boolean;
-};
-
-const normalize = (t: string) => t.replace(/\s+/g, ' ').trim();
-
-/** Playwright's text comparison: whitespace normalized for strings, `ignoreCase` for both kinds. */
-function textMatches(actual: string, expected: string | RegExp, whole: boolean, ignoreCase: boolean): boolean {
-  if (expected instanceof RegExp) {
-    const re =
-      ignoreCase && !expected.flags.includes('i') ? new RegExp(expected.source, expected.flags + 'i') : expected;
-    return re.test(actual);
-  }
-  const fold = (t: string) => (ignoreCase ? normalize(t).toLowerCase() : normalize(t));
-  return whole ? fold(actual) === fold(expected) : fold(actual).includes(fold(expected));
-}
-
-function textMatcher(
-  state: MatcherState,
-  name: 'toHaveText' | 'toContainText',
-  received: Locator,
-  expected: TextExpectation,
-  opts: TextOptions,
-  whole: boolean,
-) {
-  const ignoreCase = opts.ignoreCase ?? false;
-  return retrying(state, name, received, { value: expected }, opts.timeout, (nodes, obs) => {
-    const texts = nodes.map((n) => fullText(obs.nodes, n));
-    if (!Array.isArray(expected)) {
-      const one = expected as string | RegExp;
-      if (nodes.length !== 1) return { pass: false, received: many(nodes) ?? 'no matching node' };
-      return { pass: textMatches(texts[0]!, one, whole, ignoreCase), received: JSON.stringify(texts[0]) };
-    }
-    const got = JSON.stringify(texts);
-    if (whole) {
-      const pass =
-        texts.length === expected.length && expected.every((e, i) => textMatches(texts[i]!, e, true, ignoreCase));
-      return { pass, received: got };
-    }
-    // Each expected entry in a later match than the previous one (a subsequence).
-    let at = 0;
-    for (const e of expected) {
-      while (at < texts.length && !textMatches(texts[at]!, e, false, ignoreCase)) at++;
-      if (at++ >= texts.length) return { pass: false, received: got };
-    }
-    return { pass: true, received: got };
-  });
-}
-
-function locatorMatcher(
-  name: string,
-  wanted: string,
-  predicate: (n: UiNode) => boolean,
-  describe: (n: UiNode) => string,
-) {
-  return async function (this: MatcherState, received: Locator, opts: { timeout?: number } = {}) {
-    return retrying(this, name, received, { state: wanted }, opts.timeout, (nodes) => {
-      const n = one(nodes);
-      return n
-        ? { pass: predicate(n), received: describe(n) }
-        : { pass: false, received: many(nodes) ?? 'no matching node' };
-    });
-  };
-}
 
 /**
  * The matchers nestwright adds to Playwright's `expect`. Each retries against fresh observations
@@ -221,12 +38,7 @@ const matchers = {
   async toSatisfy(this: MatcherState, received: App, statement: string, opts: { timeout?: number } = {}) {
     return {
       name: 'toSatisfy',
-      ...(await satisfies(
-        received.port,
-        statement,
-        this.isNot,
-        received.driver.timeout(opts.timeout ?? this.timeout, 'expect'),
-      )),
+      ...(await satisfies(received.port, statement, this.isNot, opts.timeout ?? this.timeout)),
     };
   },
   /**
@@ -417,34 +229,7 @@ const matchers = {
    * ```
    */
   async toHaveCrashed(this: MatcherState, received: App, opts: { timeout?: number } = {}) {
-    const driver = received.driver;
-    const ms = driver.timeout(opts.timeout ?? this.timeout, 'expect');
-    let state = 'unknown';
-    const r = await driver.steps.step(
-      {
-        kind: 'assertion',
-        api: 'expect.toHaveCrashed',
-        title: `Expect ${driver.who()} ${this.isNot ? 'not ' : ''}to have crashed`,
-        selector: null,
-      },
-      () =>
-        poll(
-          ms,
-          async () => {
-            state = await driver.watch.state('expect.toHaveCrashed');
-            const raised = driver.options.scope?.acknowledge(driver.who()) ?? false;
-            return (state === 'crashed' || raised) !== this.isNot ? { done: true, value: true } : { done: false };
-          },
-          driver.clock,
-        ),
-    );
-    const pass = 'value' in r ? !this.isNot : this.isNot;
-    return {
-      pass,
-      name: 'toHaveCrashed',
-      message: () =>
-        `expect(app).${this.isNot ? 'not.' : ''}toHaveCrashed() failed\n\nApp: ${driver.who()}\nExpected: ${this.isNot ? 'not ' : ''}crashed\nReceived: ${state}\nTimeout: ${driver.describeTimeout(ms)}`,
-    };
+    return toHaveCrashed(this.isNot, received, opts.timeout ?? this.timeout);
   },
   /**
    * `expect(app).toPassSkill(file, params)`: the skill (`skills/*.yaml`) replays on this instance
@@ -483,32 +268,7 @@ const matchers = {
    * ```
    */
   async toBeInForeground(this: MatcherState, received: App, opts: { timeout?: number } = {}) {
-    const ms = received.driver.timeout(opts.timeout ?? this.timeout, 'expect');
-    let last: Observation | null = null;
-    const r = await poll(
-      ms,
-      async () => {
-        const obs = await received.driver.calls.call('expect.toBeInForeground', 'ui_observe', {
-          space_id: received.driver.spaceId,
-          max_nodes: 1,
-          detail: 'compact',
-        });
-        last = obs;
-        return received.driver.watch.inFront(obs) !== this.isNot ? { done: true, value: obs } : { done: false };
-      },
-      received.driver.clock,
-    );
-    const pass = 'value' in r ? !this.isNot : this.isNot;
-    const seen = last as Observation | null;
-    const front = seen?.package
-      ? `${seen.package}${seen.instance ? `@${seen.instance}` : ''} in front`
-      : 'no app in front';
-    return {
-      pass,
-      name: 'toBeInForeground',
-      message: () =>
-        `expect(app).${this.isNot ? 'not.' : ''}toBeInForeground() failed\n\nApp: ${received.driver.who()}\nExpected: ${this.isNot ? 'not ' : ''}in foreground\nReceived: ${seen ? front : '(nothing observed)'}\nTimeout: ${received.driver.describeTimeout(ms)}`,
-    };
+    return toBeInForeground(this.isNot, received, opts.timeout ?? this.timeout);
   },
   ...visualMatchers,
   /**

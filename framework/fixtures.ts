@@ -345,8 +345,11 @@ async function attachFailure(app: App, trajectory: Trajectory, testInfo: TestInf
     await testInfo.attach('logcat', { body: lines.join('\n') + '\n', contentType: 'text/plain' });
     failure.logcat = 'logcat';
   }
-  const tree = await app.driver.calls
-    .afterTest('test', 'ui_observe', { space_id: app.driver.spaceId, detail: 'full', max_nodes: 5000 })
+  const d = app.driver;
+  const tree = await d
+    .wrap('test', {}, (call) =>
+      d.calls.afterTest(call, 'ui_observe', { space_id: d.spaceId, detail: 'full', max_nodes: 5000 }),
+    )
     .catch(() => null);
   if (tree) {
     await testInfo.attach('full tree', { body: JSON.stringify(tree, null, 2), contentType: 'application/json' });

@@ -1,4 +1,5 @@
 import type { Observation } from '../device-runtime/protocol/index.js';
+import type { ApiCall } from './core/api-call.js';
 import type { DeviceCalls } from './device-calls.js';
 import { AppCrashedError } from './errors.js';
 import type { InstanceState } from './port.js';
@@ -34,20 +35,20 @@ export class InstanceWatch {
    * ours is still the foreground instance under a window of another package (a permission
    * prompt, a system dialog), which is part of our screen and must not be dismissed.
    */
-  async observe(api: string, opts: { detail?: 'compact' | 'full'; maxNodes?: number } = {}): Promise<Observation> {
+  async observe(call: ApiCall, opts: { detail?: 'compact' | 'full'; maxNodes?: number } = {}): Promise<Observation> {
     const args = {
       space_id: this.ref.spaceId,
       max_nodes: opts.maxNodes ?? 400,
       detail: opts.detail ?? 'compact',
     } as const;
-    let obs = await this.calls.call(api, 'ui_observe', args);
+    let obs = await this.calls.call(call, 'ui_observe', args);
     if (!this.inFront(obs)) {
-      const state = await this.state(api);
-      const crash = await this.crashed(api, state);
+      const state = await this.state(call);
+      const crash = await this.crashed(call, state);
       if (crash) throw crash;
       if (state === 'foreground' && obs.package !== null) return obs;
-      await this.bringToFront(api);
-      obs = await this.calls.call(api, 'ui_observe', args);
+      await this.bringToFront(call);
+      obs = await this.calls.call(call, 'ui_observe', args);
     }
     return obs;
   }
@@ -60,8 +61,8 @@ export class InstanceWatch {
   }
 
   /** Launch our instance again, which brings it to the front (one `space_launch`). */
-  async bringToFront(api: string): Promise<void> {
-    await this.calls.call(api, 'space_launch', {
+  async bringToFront(call: ApiCall): Promise<void> {
+    await this.calls.call(call, 'space_launch', {
       space_id: this.ref.spaceId,
       package: this.ref.pkg,
       ...(this.ref.instance ? { instance: this.ref.instance } : {}),
@@ -69,8 +70,8 @@ export class InstanceWatch {
   }
 
   /** Our instance's state from space_list_apps (one call). */
-  async state(api: string): Promise<InstanceState> {
-    const { apps } = await this.calls.call(api, 'space_list_apps', { space_id: this.ref.spaceId });
+  async state(call: ApiCall): Promise<InstanceState> {
+    const { apps } = await this.calls.call(call, 'space_list_apps', { space_id: this.ref.spaceId });
     const inst = apps
       .find((a) => a.package === this.ref.pkg)
       ?.instances.find((i) => i.instance === (this.ref.instance ?? '0'));
@@ -78,8 +79,8 @@ export class InstanceWatch {
   }
 
   /** If our instance crashed, the error that says so (with the crash from logcat); otherwise null. */
-  async crashed(api: string, state?: InstanceState): Promise<AppCrashedError | null> {
-    if ((state ?? (await this.state(api))) !== 'crashed') return null;
+  async crashed(call: ApiCall, state?: InstanceState): Promise<AppCrashedError | null> {
+    if ((state ?? (await this.state(call))) !== 'crashed') return null;
     const lines = await this.logcat().catch(() => []);
     const fatal = lines.map((l) => l.includes('FATAL EXCEPTION')).lastIndexOf(true);
     const body = (l: string) => l.replace(/^\S+ \d+ \w \S+: /, '');
@@ -92,14 +93,14 @@ export class InstanceWatch {
         : [];
     const reason = stack.length > 0 ? stack.join('\n') : 'the process died (no FATAL EXCEPTION in its logcat)';
     const why = stack[0] ?? reason;
-    return this.calls.fatal(new AppCrashedError(api, `${this.who()} crashed: ${why}`, reason, lines));
+    return this.calls.fatal(new AppCrashedError(call, `${this.who()} crashed: ${why}`, reason, lines));
   }
 
   /** The error for an APP_CRASHED answer: the device's reason and the instance's logcat. */
-  async crashError(api: string, reason: string, cause?: unknown): Promise<AppCrashedError> {
+  async crashError(call: ApiCall, reason: string, cause?: unknown): Promise<AppCrashedError> {
     const logcat = await this.logcat().catch(() => []);
     return this.calls.fatal(
-      new AppCrashedError(api, `${this.who()} crashed: ${reason.split('\n')[0]}`, reason, logcat, { cause }),
+      new AppCrashedError(call, `${this.who()} crashed: ${reason.split('\n')[0]}`, reason, logcat, { cause }),
     );
   }
 

@@ -1,106 +1,22 @@
-import { fieldHolds, type Key, type Observation, type UiNode } from '../device-runtime/protocol/index.js';
+import {
+  fieldHolds,
+  screenChanged,
+  type Key,
+  type Observation,
+  type UiNode,
+} from '../device-runtime/protocol/index.js';
 import { isSecret, revealSecret, type Secret } from './ai/secret.js';
+import { act, findNode, scrollIntoView } from './core/action.js';
+import type { ApiCall } from './core/api-call.js';
+import { pressKey, swipe } from './core/gestures.js';
+import { LocatorFactory, textMatch } from './core/locator-factory.js';
+import * as reads from './core/locator-reads.js';
+import { resolveNow } from './core/wait-here.js';
 import type { AppDriver } from './driver.js';
-import { NestwrightError, StrictModeViolationError } from './errors.js';
-import * as actions from './locator-actions.js';
-import { resolveNow, waitHere } from './locator-wait.js';
-import { formatSteps, fullText, parseSelector, type Step, type TextMatch } from './selector.js';
+import { NestwrightError } from './errors.js';
+import { formatSteps, type Step } from './selector.js';
 
-/** What `getByRole(role, options)` narrows by, besides the role. Unset fields match anything. */
-export interface RoleOptions {
-  /** The accessible name: the node's text or content description (substring, case-insensitive; a RegExp tests it). */
-  name?: string | RegExp;
-  /** Match `name` whole and case-sensitive. */
-  exact?: boolean;
-  /** A checkbox, switch or radio button in that state. */
-  checked?: boolean;
-  /** Disabled (true) or enabled (false). */
-  disabled?: boolean;
-  /** Selected (a tab, a list row). */
-  selected?: boolean;
-  /** Holding the input focus. */
-  focused?: boolean;
-}
-
-const textMatch = (text: string | RegExp, exact = false): TextMatch => ({ text, exact });
-
-/**
- * The `getBy*` methods, shared by {@link App} (searching the whole screen) and {@link Locator}
- * (searching below each of its matches). They only describe: nothing is looked up until an
- * action or assertion runs.
- */
-export abstract class LocatorFactory {
-  protected abstract chain(steps: Step[]): Locator;
-  /**
-   * Nodes whose own text contains `text` (whitespace normalized, case-insensitive), or equals it
-   * with `exact: true`; a RegExp tests the text. The selector form is `text=…` (`text="…"` exact).
-   *
-   * @example
-   * ```ts
-   * await app.getByText('New note').tap();
-   * await expect(app.getByText('Buy milk', { exact: true })).toBeVisible();
-   * await expect(app.getByText(/saved|synced/i)).toBeVisible();
-   * ```
-   */
-  getByText(text: string | RegExp, opts: { exact?: boolean } = {}): Locator {
-    return this.chain([{ kind: 'text', ...textMatch(text, opts.exact) }]);
-  }
-  /**
-   * Nodes whose content description (what TalkBack reads for an icon) matches, as
-   * `getByText` matches text. Selector form: `desc=…`.
-   *
-   * @example
-   * ```ts
-   * await app.getByDesc('Send').tap();
-   * ```
-   */
-  getByDesc(text: string | RegExp, opts: { exact?: boolean } = {}): Locator {
-    return this.chain([{ kind: 'desc', ...textMatch(text, opts.exact) }]);
-  }
-  /**
-   * Nodes with this resource id: the short name (`'title'` matches `<package>:id/title` of any
-   * package) or the full one (`'com.nestwright.notes:id/title'`). Selector form: `id=…`.
-   *
-   * @example
-   * ```ts
-   * await app.getById('title').fill('Buy milk');
-   * ```
-   */
-  getById(id: string): Locator {
-    return this.chain([{ kind: 'id', id }]);
-  }
-  /**
-   * Nodes of an accessibility role (`button`, `checkbox`, `textbox`, `listitem`, …, as the
-   * observation names them), narrowed by name and state ({@link RoleOptions}). Selector form:
-   * `role=button[name="Save"][disabled=false]`.
-   *
-   * @example
-   * ```ts
-   * await app.getByRole('button', { name: 'Save' }).tap();
-   * await expect(app.getByRole('checkbox', { name: 'I accept the terms', checked: true })).toBeVisible();
-   * ```
-   */
-  getByRole(role: string, opts: RoleOptions = {}): Locator {
-    const { name, exact, ...states } = opts;
-    return this.chain([
-      { kind: 'role', role, ...(name !== undefined ? { name: textMatch(name, exact) } : {}), ...states },
-    ]);
-  }
-  /**
-   * A locator from a selector string: parts joined by `>>`, each one of `text=…`, `desc=…`,
-   * `id=…`, `class=…`, `role=…[…]`, `has-text=…`, `nth=…`; each part searches below the previous
-   * one's matches. A malformed selector throws at once (`app.locator: …`).
-   *
-   * @example
-   * ```ts
-   * await app.locator('id=note_row >> text=Buy milk').tap();
-   * await app.locator('id=note_row >> nth=0').tap();
-   * ```
-   */
-  locator(selector: string): Locator {
-    return this.chain(parseSelector(selector));
-  }
-}
+export { LocatorFactory, type RoleOptions } from './core/locator-factory.js';
 
 /**
  * An immutable, lazy description of nodes on the screen of one app instance. Nothing touches the
@@ -121,7 +37,7 @@ export abstract class LocatorFactory {
  * }
  * ```
  */
-export class Locator extends LocatorFactory {
+export class Locator extends LocatorFactory<Locator> {
   /** @internal Made by `app.getBy*()` and friends, not by tests. */
   constructor(
     /** @internal The app instance this locator acts on. */
@@ -199,8 +115,12 @@ export class Locator extends LocatorFactory {
     return new Locator(this.driver, [...this.steps, { kind: 'and', other: other.steps }]);
   }
 
-  private sameApp(other: unknown, api: string): asserts other is Locator {
-    assertLocator(other, api);
+  private sameApp(other: unknown, api: 'locator.or' | 'locator.and'): asserts other is Locator {
+    if (!(other instanceof Locator))
+      throw new NestwrightError(
+        api,
+        `expected a nestwright Locator (app.getByText(…) and friends), got ${typeof other}`,
+      );
     if (other.driver !== this.driver) {
       throw new NestwrightError(
         api,
@@ -245,8 +165,8 @@ export class Locator extends LocatorFactory {
   }
 
   /** @internal All current matches in one observation (no waiting). */
-  resolve(api: string): Promise<{ nodes: UiNode[]; obs: Observation }> {
-    return resolveNow(this, api);
+  resolve(call: ApiCall): Promise<{ nodes: UiNode[]; obs: Observation }> {
+    return resolveNow(call, this);
   }
 
   /**
@@ -259,10 +179,10 @@ export class Locator extends LocatorFactory {
    * @internal Actions and reads call it; tests use an action or `expect(locator).toBeVisible()`.
    */
   waitForActionable(
-    api: string,
-    opts: { timeout?: number; enabled?: boolean; scroll?: boolean; log?: string[] } = {},
+    call: ApiCall,
+    opts: { timeout?: number; enabled?: boolean; scroll?: boolean } = {},
   ): Promise<{ node: UiNode; obs: Observation }> {
-    return waitHere(this, api, opts);
+    return findNode(call, this, opts);
   }
 
   /**
@@ -280,7 +200,9 @@ export class Locator extends LocatorFactory {
    * ```
    */
   tap(opts: { timeout?: number } = {}): Promise<void> {
-    return actions.act(this, 'locator.tap', 'ui_tap', {}, opts);
+    return this.driver.wrap('locator.tap', opts, (call) =>
+      act(call, this, { tool: 'ui_tap', args: {}, took: screenChanged, title: {} }),
+    );
   }
 
   /**
@@ -294,7 +216,14 @@ export class Locator extends LocatorFactory {
    * ```
    */
   longPress(opts: { duration?: number; timeout?: number } = {}): Promise<void> {
-    return actions.act(this, 'locator.longPress', 'ui_long_press', { duration_ms: opts.duration ?? 800 }, opts);
+    return this.driver.wrap('locator.longPress', opts, (call) =>
+      act(call, this, {
+        tool: 'ui_long_press',
+        args: { duration_ms: opts.duration ?? 800 },
+        took: screenChanged,
+        title: {},
+      }),
+    );
   }
 
   /**
@@ -313,22 +242,18 @@ export class Locator extends LocatorFactory {
    * ```
    */
   fill(value: string | Secret, opts: { timeout?: number; secret?: boolean } = {}): Promise<void> {
-    if (typeof value !== 'string' && !isSecret(value)) {
-      return Promise.reject(
-        new NestwrightError(
-          'locator.fill',
-          `expected a string or secret(…) value, got ${value === null ? 'null' : typeof value}`,
-        ),
-      );
-    }
-    const text = isSecret(value) ? revealSecret(value) : value;
-    const hidden = isSecret(value) || opts.secret === true;
-    const title = hidden
-      ? { text: '***' }
-      : text === ''
-        ? { text }
-        : (node: UiNode | null) => ({ text: node && !node.password ? text : '***' });
-    return actions.act(this, 'locator.fill', 'ui_set_text', { text }, opts, title, fieldHolds(this.steps, text));
+    return this.driver.wrap('locator.fill', opts, (call) => {
+      if (typeof value !== 'string' && !isSecret(value))
+        throw call.error(`expected a string or secret(…) value, got ${value === null ? 'null' : typeof value}`);
+      const text = isSecret(value) ? revealSecret(value) : value;
+      const hidden = isSecret(value) || opts.secret === true;
+      const title = hidden
+        ? { text: '***' }
+        : text === ''
+          ? { text }
+          : (node: UiNode | null) => ({ text: node && !node.password ? text : '***' });
+      return act(call, this, { tool: 'ui_set_text', args: { text }, took: fieldHolds(this.steps, text), title });
+    });
   }
 
   /**
@@ -355,7 +280,7 @@ export class Locator extends LocatorFactory {
    * ```
    */
   scrollIntoView(opts: { timeout?: number } = {}): Promise<void> {
-    return actions.scrollIntoView(this, opts);
+    return this.driver.wrap('locator.scrollIntoView', opts, (call) => scrollIntoView(call, this));
   }
 
   /**
@@ -374,7 +299,7 @@ export class Locator extends LocatorFactory {
     direction: 'up' | 'down' | 'left' | 'right',
     opts: { distance?: number; duration?: number; timeout?: number } = {},
   ): Promise<void> {
-    return actions.swipe(this, direction, opts);
+    return this.driver.wrap('locator.swipe', opts, (call) => swipe(call, this, direction, opts));
   }
 
   /**
@@ -388,7 +313,7 @@ export class Locator extends LocatorFactory {
    */
   async press(key: Key): Promise<void> {
     await this.tap();
-    await actions.pressKey(this, key);
+    await this.driver.wrap('locator.press', {}, (call) => pressKey(call, this.driver, key, this.toString()));
   }
 
   /**
@@ -400,8 +325,8 @@ export class Locator extends LocatorFactory {
    * const notes = await app.getById('note_row').count();
    * ```
    */
-  async count(): Promise<number> {
-    return (await this.resolve('locator.count')).nodes.length;
+  count(): Promise<number> {
+    return this.driver.wrap('locator.count', {}, async (call) => (await this.resolve(call)).nodes.length);
   }
 
   /**
@@ -426,10 +351,8 @@ export class Locator extends LocatorFactory {
    * if (await app.getByRole('button', { name: 'Allow' }).isVisible()) await app.getByRole('button', { name: 'Allow' }).tap();
    * ```
    */
-  async isVisible(): Promise<boolean> {
-    const { nodes } = await this.resolve('locator.isVisible');
-    if (nodes.length > 1) throw new StrictModeViolationError('locator.isVisible', this.toString(), nodes);
-    return nodes.length === 1;
+  isVisible(): Promise<boolean> {
+    return this.driver.wrap('locator.isVisible', {}, (call) => reads.isVisible(call, this));
   }
 
   /**
@@ -444,12 +367,8 @@ export class Locator extends LocatorFactory {
    * const total = await app.getById('total').textContent();
    * ```
    */
-  async textContent(opts: { timeout?: number } = {}): Promise<string> {
-    const { node, obs } = await this.waitForActionable('locator.textContent', {
-      enabled: false,
-      timeout: this.driver.timeout(opts.timeout),
-    });
-    return fullText(obs.nodes, node);
+  textContent(opts: { timeout?: number } = {}): Promise<string> {
+    return this.driver.wrap('locator.textContent', opts, (call) => reads.textContent(call, this));
   }
 
   /**
@@ -461,9 +380,8 @@ export class Locator extends LocatorFactory {
    * const titles = await app.getById('note_title').allTextContents();
    * ```
    */
-  async allTextContents(): Promise<string[]> {
-    const { nodes, obs } = await this.resolve('locator.allTextContents');
-    return nodes.map((n) => fullText(obs.nodes, n));
+  allTextContents(): Promise<string[]> {
+    return this.driver.wrap('locator.allTextContents', {}, (call) => reads.allTextContents(call, this));
   }
 
   /**
@@ -476,15 +394,7 @@ export class Locator extends LocatorFactory {
    * expect(box?.width).toBeGreaterThan(0);
    * ```
    */
-  async boundingBox(): Promise<{ x: number; y: number; width: number; height: number } | null> {
-    const { nodes } = await this.resolve('locator.boundingBox');
-    if (nodes.length > 1) throw new StrictModeViolationError('locator.boundingBox', this.toString(), nodes);
-    const b = nodes[0]?.bounds;
-    return b ? { x: b[0], y: b[1], width: b[2] - b[0], height: b[3] - b[1] } : null;
+  boundingBox(): Promise<{ x: number; y: number; width: number; height: number } | null> {
+    return this.driver.wrap('locator.boundingBox', {}, (call) => reads.boundingBox(call, this));
   }
-}
-
-export function assertLocator(value: unknown, api: string): asserts value is Locator {
-  if (!(value instanceof Locator))
-    throw new NestwrightError(api, `expected a nestwright Locator (app.getByText(…) and friends), got ${typeof value}`);
 }

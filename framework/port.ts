@@ -1,5 +1,5 @@
 import type { Clock, Key, Observation, UiNode } from '../device-runtime/protocol/index.js';
-import type { CallSite } from './call-site.js';
+import type { ApiCall, CallWrapper } from './core/api-call.js';
 import type { AppCrashedError } from './errors.js';
 import type { Step } from './selector.js';
 import type { TrajectoryStep } from './trajectory.js';
@@ -12,6 +12,10 @@ import type { TrajectoryStep } from './trajectory.js';
  * an {@link InstancePort}; `App` hands a feature an {@link AppPort}) and attaches the features:
  * `app.ai`, `app.runSkill()`, `use.heal` (ARCHITECTURE.md draws it).
  *
+ * Every member that reaches the device takes the {@link ApiCall} of the public method it serves
+ * (made once by that method with `port.wrap(api, opts, body)`): its name prefixes the errors,
+ * its deadline, log and signal bound the waits, its step is the record being written.
+ *
  * Nothing here is public API: users see `App` and `Locator`.
  */
 
@@ -19,7 +23,7 @@ import type { TrajectoryStep } from './trajectory.js';
 export type InstanceState = 'stopped' | 'background' | 'foreground' | 'crashed' | 'gone';
 
 /** What a step is, before it runs: a `test.step` title and the trajectory record's fields. */
-export type StepMeta = Pick<TrajectoryStep, 'kind' | 'api' | 'title' | 'selector'>;
+export type StepMeta = Pick<TrajectoryStep, 'kind' | 'title' | 'selector'>;
 
 /** The test's trajectory as a feature sees it: the records so far, and the source of the ones begun now. */
 export interface StepLog {
@@ -29,11 +33,11 @@ export interface StepLog {
 
 /**
  * One app instance on the device: observe it, look at it, record a step, take a screenshot,
- * and the timeouts and clock every wait runs on. Each call names the public API it serves
- * (`api`), which prefixes its errors. Costs: one tool call per observe or screenshot (more when
- * the instance must be brought back to the front); the rest are local.
+ * and the timeouts and clock every wait runs on. `wrap` starts a public method's call; the
+ * members below take it. Costs: one tool call per observe or screenshot (more when the instance
+ * must be brought back to the front); the rest are local.
  */
-export interface InstancePort {
+export interface InstancePort extends CallWrapper {
   /** The package, e.g. `com.nestwright.notes`. */
   readonly pkg: string;
   /** The instance id, or null on a runtime without instances. */
@@ -41,19 +45,19 @@ export interface InstancePort {
   /** `com.example.app@2`, for messages. */
   who(): string;
   /** The screen with this instance in front (brought back first when another app is), crashes raised. */
-  observe(api: string, opts?: { detail?: 'compact' | 'full'; maxNodes?: number }): Promise<Observation>;
+  observe(call: ApiCall, opts?: { detail?: 'compact' | 'full'; maxNodes?: number }): Promise<Observation>;
   /** The screen as it is now, whoever is in front (one `ui_observe`). */
-  observeAsIs(api: string): Promise<Observation>;
+  observeAsIs(call: ApiCall): Promise<Observation>;
   /** Whether an observation shows this instance. */
   inFront(obs: Observation): boolean;
   /** This instance's state (one `space_list_apps`). */
-  state(api: string): Promise<InstanceState>;
+  state(call: ApiCall): Promise<InstanceState>;
   /** The error that says this instance crashed (with its logcat), or null when it did not. */
-  crashed(api: string, state?: InstanceState): Promise<AppCrashedError | null>;
+  crashed(call: ApiCall, state?: InstanceState): Promise<AppCrashedError | null>;
   /** A PNG of the screen, or null when the runtime cannot take one. A render on the device: not per poll. */
-  screenshot(api: string, scale?: number): Promise<Buffer | null>;
-  /** Run `body` as one user-visible step: a `test.step` and a trajectory record (screenshots per `use.screenshot`). */
-  step<T>(meta: StepMeta, body: (record: TrajectoryStep) => Promise<T>): Promise<T>;
+  screenshot(call: ApiCall, scale?: number): Promise<Buffer | null>;
+  /** Run `body` as one user-visible step of `call`: a `test.step` and a trajectory record (screenshots per `use.screenshot`). */
+  step<T>(call: ApiCall, meta: StepMeta, body: (record: TrajectoryStep) => Promise<T>): Promise<T>;
   /** The test's trajectory: the records the steps made. */
   readonly trajectory: StepLog;
   /** The test's defaults, ms, as configured (not yet scaled to the device). */
@@ -79,8 +83,11 @@ export interface PortLocator {
     opts?: { distance?: number; duration?: number; timeout?: number },
   ): Promise<void>;
   scrollIntoView(opts?: { timeout?: number }): Promise<void>;
-  /** Wait until exactly one node matches and is actionable; the node and its snapshot. */
-  waitForActionable(api: string, opts?: { timeout?: number }): Promise<{ node: UiNode; obs: Observation }>;
+  /** Wait (within `call`'s deadline, or `timeout` ms) until exactly one node matches and is actionable; the node and its snapshot. */
+  waitForActionable(
+    call: ApiCall,
+    opts?: { timeout?: number; enabled?: boolean },
+  ): Promise<{ node: UiNode; obs: Observation }>;
 }
 
 /** What an app-level feature (AI steps, skills) gets: the instance, and the app's own actions. */
@@ -117,13 +124,8 @@ export interface HealedTarget {
  * verdict added.
  */
 export interface LocatorHealing {
-  resolved(locator: HealableLocator, node: UiNode, obs: Observation): void;
-  /** `at`: the action's call site, captured before its first await (else taken here). */
-  missed(m: {
-    api: string;
-    locator: HealableLocator;
-    error: unknown;
-    record: TrajectoryStep;
-    at?: CallSite;
-  }): Promise<HealedTarget>;
+  /** `call`: the call whose locator resolved. */
+  resolved(call: ApiCall, locator: HealableLocator, node: UiNode, obs: Observation): void;
+  /** `call.step`: the action's record (a heal marks it); `call.at`: its call site, captured before its first await. */
+  missed(m: { call: ApiCall; locator: HealableLocator; error: unknown }): Promise<HealedTarget>;
 }

@@ -1,4 +1,5 @@
 import { DeviceError } from '../device-runtime/client/index.js';
+import type { ApiCall } from './core/api-call.js';
 import type { DeviceCalls } from './device-calls.js';
 
 /**
@@ -19,7 +20,7 @@ export class Screenshots {
    * A PNG of the space's screen, or null when the runtime cannot take one. Costs one render and
    * encode on the device: not per poll.
    */
-  async take(api: string, scale = 1): Promise<Buffer | null> {
+  async take(call: ApiCall, scale = 1): Promise<Buffer | null> {
     if (this.supported === false) return null;
     try {
       const shot = await this.calls.raw('ui_screenshot', { space_id: this.spaceId, scale });
@@ -33,7 +34,7 @@ export class Screenshots {
         this.supported = false;
         return null;
       }
-      throw await this.calls.translate(api, e);
+      throw await this.calls.translate(call, e);
     }
   }
 }

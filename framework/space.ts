@@ -2,7 +2,7 @@ import type { DeviceClient } from '../device-runtime/client/index.js';
 import { DeviceError } from '../device-runtime/client/index.js';
 import { App } from './app.js';
 import { AppDriver, type DriverOptions } from './driver.js';
-import { NestwrightError } from './errors.js';
+import { NestwrightError, type ApiName } from './errors.js';
 import { Trajectory } from './trajectory.js';
 import { applyWorldOptions, type WorldOptions } from './world/index.js';
 
@@ -10,7 +10,7 @@ import { applyWorldOptions, type WorldOptions } from './world/index.js';
  * Call `fn` again, with backoff (100 ms doubling to 2 s), while it fails with one of `codes`,
  * up to `budgetMs`; then fail with the last error, named after `api`.
  */
-export async function withRetry<T>(api: string, codes: string[], budgetMs: number, fn: () => Promise<T>): Promise<T> {
+export async function withRetry<T>(api: ApiName, codes: string[], budgetMs: number, fn: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + budgetMs;
   for (let wait = 100; ; wait = Math.min(wait * 2, 2_000)) {
     try {

@@ -1,4 +1,5 @@
 import { test } from '@playwright/test';
+import type { ApiCall } from './core/api-call.js';
 import type { DeviceCalls, TestScope } from './device-calls.js';
 import { describeScreen, DeviceDisconnectedError, TimeoutError } from './errors.js';
 import type { Screenshots } from './screenshots.js';
@@ -32,23 +33,27 @@ export class StepRecorder {
   ) {}
 
   /**
-   * Run one step. `roundTripsFrom` counts round trips made before the step opened (an action
-   * resolved before its title was known) as the step's.
+   * Run one step of `call` (its record names `call.api`; `call.step` is the record while it
+   * runs). `roundTripsFrom` counts round trips made before the step opened (an action resolved
+   * before its title was known) as the step's.
    */
   async step<T>(
-    meta: Pick<TrajectoryStep, 'kind' | 'api' | 'title' | 'selector'> & { roundTripsFrom?: number },
+    call: ApiCall,
+    meta: Pick<TrajectoryStep, 'kind' | 'title' | 'selector'> & { roundTripsFrom?: number },
     body: (record: TrajectoryStep) => Promise<T>,
   ): Promise<T> {
     const { roundTripsFrom, ...fields } = meta;
-    const record = this.trajectory.begin({ ...fields, instance: this.instance });
+    const record = this.trajectory.begin({ ...fields, api: call.api, instance: this.instance });
     const calls = this.calls;
     const trips = roundTripsFrom ?? calls.roundTrips;
     const run = async () => {
+      const outer = call.step;
+      call.step = record;
       try {
         const value = await body(record);
         record.roundTrips = calls.roundTrips - trips;
         this.trajectory.end(record);
-        if (this.mode === 'every-step') await this.attachScreenshot(record, 'after');
+        if (this.mode === 'every-step') await this.attachScreenshot(call, record, 'after');
         return value;
       } catch (caught) {
         const scope = this.scope;
@@ -56,7 +61,7 @@ export class StepRecorder {
         // than whatever the device answers while the test is being torn down.
         const e = scope?.signal.aborted
           ? new TimeoutError(
-              meta.api,
+              call,
               `${scope.endReason()} This step was running: ${meta.title} (for ${Date.now() - record.startedAt}ms).\nScreen (last seen):\n${describeScreen(calls.lastSeen)}`,
               [],
               calls.lastSeen,
@@ -65,8 +70,10 @@ export class StepRecorder {
         record.roundTrips = calls.roundTrips - trips;
         this.trajectory.end(record, e);
         if (this.mode !== 'off' && !(e instanceof DeviceDisconnectedError) && !scope?.signal.aborted)
-          await this.attachScreenshot(record, 'after');
+          await this.attachScreenshot(call, record, 'after');
         throw e;
+      } finally {
+        call.step = outer;
       }
     };
     const work = inTest() ? test.step(meta.title, run, { box: true }) : run();
@@ -74,9 +81,9 @@ export class StepRecorder {
   }
 
   /** Take a screenshot for a step and attach it to the test under `step-<index>-<when>.png`. */
-  private async attachScreenshot(record: TrajectoryStep, when: 'before' | 'after'): Promise<void> {
+  private async attachScreenshot(call: ApiCall, record: TrajectoryStep, when: 'before' | 'after'): Promise<void> {
     if (!inTest()) return;
-    const png = await this.screenshots.take(record.api).catch(() => null);
+    const png = await this.screenshots.take(call).catch(() => null);
     if (!png) return;
     const name = `step-${record.index}-${when}.png`;
     await test.info().attach(name, { body: png, contentType: 'image/png' });

@@ -145,7 +145,8 @@ async function runCommand(argv: string[], io: Io): Promise<number> {
       );
       return 2;
     }
-    const result = await replaySkill(app.port, planned, 'skill run');
+    const port = app.port;
+    const result = await port.wrap('skill run', {}, (call) => replaySkill(port, planned, call));
     if (values.json) {
       io.out(
         `${JSON.stringify({ ...result, error: result.error?.message ?? null, trajectory: trajectory.toJSON() }, null, 2)}\n`,

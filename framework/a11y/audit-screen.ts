@@ -1,5 +1,5 @@
 import type { UiNode } from '../../device-runtime/protocol/index.js';
-import { NestwrightError } from '../errors.js';
+import { NestwrightError, type ApiName } from '../errors.js';
 import { imageContrast, textContrast } from './contrast.js';
 import {
   RULE_NAMES,
@@ -29,7 +29,7 @@ export interface RuleSelection {
 }
 
 /** The rules a selection runs, checked: an unknown name is an error that lists the known ones. */
-export function selectRules(api: string, sel: RuleSelection | undefined): RuleName[] {
+export function selectRules(api: ApiName, sel: RuleSelection | undefined): RuleName[] {
   if (sel === undefined) return RULE_NAMES;
   if (typeof sel !== 'object' || sel === null || Array.isArray(sel)) {
     throw new NestwrightError(
@@ -59,7 +59,7 @@ export function selectRules(api: string, sel: RuleSelection | undefined): RuleNa
   return RULE_NAMES.filter((r) => (sel.only ? sel.only.includes(r) : true) && !(sel.except ?? []).includes(r));
 }
 
-export function checkSeverity(api: string, s: unknown): Severity {
+export function checkSeverity(api: ApiName, s: unknown): Severity {
   if (s === undefined) return 'info';
   if (s === 'error' || s === 'warning' || s === 'info') return s;
   throw new NestwrightError(

@@ -1,8 +1,9 @@
 import { test } from '@playwright/test';
 import { PNG } from 'pngjs';
 import type { Observation, UiNode } from '../../device-runtime/protocol/index.js';
+import type { ApiCall } from '../core/api-call.js';
 import type { AppDriver } from '../driver.js';
-import { NestwrightError } from '../errors.js';
+import { NestwrightError, type ApiName } from '../errors.js';
 import { uniqueSelectorFor } from '../heal/selector-for.js';
 import { Locator } from '../locator.js';
 import { poll } from '../poll.js';
@@ -73,34 +74,35 @@ const DEFAULT_DENSITY = 420;
  * checks, as one trajectory step whose after-picture frames the findings.
  */
 export async function accessibilityAudit(
+  call: ApiCall,
   driver: AppDriver,
-  api: string,
   scope: Locator | null,
   opts: AccessibilityAuditOptions = {},
 ): Promise<AccessibilityAuditResult> {
-  const rules = selectRules(api, opts.rules);
-  const minimumSeverity = checkSeverity(api, opts.minimumSeverity);
+  const rules = selectRules(call, opts.rules);
+  const minimumSeverity = checkSeverity(call, opts.minimumSeverity);
   if (
     opts.exclude !== undefined &&
     (!Array.isArray(opts.exclude) || opts.exclude.some((l) => !(l instanceof Locator)))
   ) {
-    throw new NestwrightError(api, 'options.exclude must be an array of locators (app.getBy…())', {
+    throw new NestwrightError(call, 'options.exclude must be an array of locators (app.getBy…())', {
       code: 'INVALID_ARGUMENT',
     });
   }
-  const file = opts.baseline !== undefined ? baselineFile(api, opts.baseline) : null;
+  const file = opts.baseline !== undefined ? baselineFile(call, opts.baseline) : null;
   // Read before anything runs: a malformed baseline fails at once and is never written over.
-  const previous = file ? readBaseline(api, file) : null;
+  const previous = file ? readBaseline(call, file) : null;
   const title = `Accessibility audit${scope ? ` of ${scope}` : ''}`;
   return driver.steps.step(
-    { kind: 'assertion', api, title, selector: scope ? scope.toString() : null },
+    call,
+    { kind: 'assertion', title, selector: scope ? scope.toString() : null },
     async (rec) => {
-      const obs = await stableObservation(driver, api);
+      const obs = await stableObservation(driver, call);
       rec.before = obs.snapshot_id;
       rec.after = obs.snapshot_id;
       const info = await driver.calls.client.info().catch(() => null);
       const density = info?.device.screen.density || DEFAULT_DENSITY;
-      let png: Buffer | null = needsPixels(rules) ? await driver.screenshots.take(api, 0.5) : null;
+      let png: Buffer | null = needsPixels(rules) ? await driver.screenshots.take(call, 0.5) : null;
       let img = png ? decode(png) : null;
       const skip = new Set<string>();
       for (const l of opts.exclude ?? [])
@@ -112,7 +114,7 @@ export async function accessibilityAudit(
       if (scope) {
         const roots = resolveSteps(obs.nodes, scope.steps);
         if (roots.length === 0)
-          throw new NestwrightError(api, `${scope} matches no node on this screen; nothing to audit`, {
+          throw new NestwrightError(call, `${scope} matches no node on this screen; nothing to audit`, {
             code: 'NODE_NOT_FOUND',
           });
         const inside = subtree(
@@ -142,7 +144,7 @@ export async function accessibilityAudit(
           severity: f.severity,
           message: f.message,
           selector,
-          locator: new Locator(driver, parseSelector(selector, api)),
+          locator: new Locator(driver, parseSelector(selector, call.api)),
           node: f.node,
           measured: f.measured,
           related: (f.related ?? []).map(name),
@@ -175,7 +177,7 @@ export async function accessibilityAudit(
         }
       }
       if (findings.length > 0 && inTest()) {
-        png ??= await driver.screenshots.take(api, 0.5);
+        png ??= await driver.screenshots.take(call, 0.5);
         img ??= png ? decode(png) : null;
         if (img) {
           const shot = `step-${rec.index}-accessibility.png`;
@@ -206,7 +208,7 @@ export async function accessibilityAudit(
   );
 }
 
-function baselineFile(api: string, given: true | string): string {
+function baselineFile(api: ApiName, given: true | string): string {
   if (given !== true && (typeof given !== 'string' || given === ''))
     throw new NestwrightError(api, 'options.baseline must be true or a file path relative to the spec', {
       code: 'INVALID_ARGUMENT',
@@ -252,12 +254,12 @@ function selectorOf(nodes: UiNode[], n: UiNode): string {
 }
 
 /** Observe until two looks in a row show the same screen (an animation has ended), within the action timeout. */
-async function stableObservation(driver: AppDriver, api: string): Promise<Observation> {
+async function stableObservation(driver: AppDriver, call: ApiCall): Promise<Observation> {
   let last: Observation | null = null;
   const r = await poll(
     driver.timeout(undefined),
     async () => {
-      const obs = await driver.watch.observe(api, { detail: 'full' });
+      const obs = await driver.watch.observe(call, { detail: 'full' });
       const same =
         last &&
         !obs.tree_missing &&
@@ -272,7 +274,7 @@ async function stableObservation(driver: AppDriver, api: string): Promise<Observ
   if ('value' in r) return r.value as Observation;
   const seen = last as Observation | null;
   if (!seen || seen.tree_missing)
-    throw new NestwrightError(api, 'the screen had no accessibility tree for the whole timeout; nothing to audit', {
+    throw new NestwrightError(call, 'the screen had no accessibility tree for the whole timeout; nothing to audit', {
       code: 'TIMEOUT',
     });
   return seen;

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { NestwrightError } from '../errors.js';
+import { NestwrightError, type ApiName } from '../errors.js';
 import type { RuleName } from './rules.js';
 
 /**
@@ -33,7 +33,7 @@ export function baselinePath(specFile: string, given: string | true): string {
 }
 
 /** Read a baseline; a missing file is empty, a malformed one is an error that names it (and nothing is written over it). */
-export function readBaseline(api: string, file: string): BaselineEntry[] | null {
+export function readBaseline(api: ApiName, file: string): BaselineEntry[] | null {
   if (!existsSync(file)) return null;
   const text = readFileSync(file, 'utf8');
   let data: unknown;

@@ -23,5 +23,7 @@ declare module '../locator.js' {
 }
 
 Locator.prototype.accessibilityAudit = function (this: Locator, opts?: AccessibilityAuditOptions) {
-  return accessibilityAudit(this.driver, 'locator.accessibilityAudit', this, opts);
+  return this.driver.wrap('locator.accessibilityAudit', {}, (call) =>
+    accessibilityAudit(call, this.driver, this, opts),
+  );
 };

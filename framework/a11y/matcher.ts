@@ -23,9 +23,11 @@ export async function toPassAccessibilityAudit(
   received: Locator | { driver: AppDriver },
   opts: AccessibilityAuditOptions = {},
 ) {
-  const api = 'expect.toPassAccessibilityAudit';
   const scope = received instanceof Locator ? received : null;
-  const r = await accessibilityAudit(received.driver, api, scope, opts);
+  const d = received.driver;
+  const r = await d.wrap('expect.toPassAccessibilityAudit', { kind: 'expect' }, (call) =>
+    accessibilityAudit(call, d, scope, opts),
+  );
   // A baseline written for the first time accepts nothing silently: the test fails, as a missing snapshot does.
   const firstWrite = r.baselineWritten !== null && r.violations.length > 0;
   const pass = r.violations.length === 0 && !firstWrite;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Observation } from '../../device-runtime/protocol/index.js';
+import type { ApiCall } from '../core/api-call.js';
 import type { AppPort } from '../port.js';
 import type { ContentBlock, ModelMessage } from './adapter.js';
 import { cacheKey, readCache, type CacheEntry, type CacheStep } from './cache.js';
@@ -30,18 +31,22 @@ const API = 'ai.act';
  * model call; else (or when replay cannot be healed) let the model drive the app through the tool
  * loop until it calls done. See the module docs of cache.ts, perform.ts and tools.ts.
  */
-export async function act(app: AppPort, instruction: string, opts: ActOptions = {}): Promise<void> {
+export function act(app: AppPort, instruction: string, opts: ActOptions = {}): Promise<void> {
+  return app.wrap(API, {}, (apiCall) => actCall(app, apiCall, instruction, opts));
+}
+
+async function actCall(app: AppPort, apiCall: ApiCall, instruction: string, opts: ActOptions): Promise<void> {
   const params = opts.params ?? {};
   const missing = [...instruction.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).filter((k) => !(k in params));
   if (missing.length)
     throw new AiError(
-      API,
+      apiCall,
       'AI_PARAMS',
       `the instruction uses {${missing.join('}, {')}} but params has no ${missing.length > 1 ? 'values for them' : 'value for it'}: pass { params: { ${missing.map((k) => `${k}: …`).join(', ')} } }`,
     );
   const ctx = currentAiContext();
-  await aiStep(app, 'action', API, `AI act: ${instruction}`, async (rec) => {
-    const step = new AiStep(app, ctx, API, 'act', instruction, opts.budget, rec);
+  await aiStep(app, 'action', apiCall, `AI act: ${instruction}`, async (rec) => {
+    const step = new AiStep(app, ctx, apiCall, 'act', instruction, opts.budget, rec);
     const obs = await step.observe();
     rec.before = obs.snapshot_id;
     const key = cacheKey(instruction, app.package, screenSignature(obs));
@@ -100,7 +105,7 @@ async function replay(
     };
     step.record.calls.push(call);
     try {
-      obs = await replayStep(app, API, s, params, app.options.actionTimeout);
+      obs = await replayStep(app, step.apiCall, s, params, app.options.actionTimeout);
       call.after = obs.snapshot_id;
     } catch (e) {
       if (!(e instanceof ReplayMiss)) throw e;
@@ -188,7 +193,7 @@ async function heal(
     record.message = parsed?.success ? `${parsed.data.name} instead of the step` : 'malformed tool call';
     return null;
   }
-  const out = await perform(step.app, API, parsed.data as Action, obs, params, step.ctx.options.deny);
+  const out = await perform(step.app, step.apiCall, parsed.data as Action, obs, params, step.ctx.options.deny);
   record.node = out.node ? out.node.id : null;
   record.bounds = out.node?.bounds ?? null;
   if (!out.ok) {
@@ -284,14 +289,14 @@ async function loop(
       if (call.name === 'give_up') {
         record.result = 'ok';
         throw new AiError(
-          step.api,
+          step.apiCall,
           'AI_GAVE_UP',
           `the model gave up on ${JSON.stringify(instruction)}: ${call.input.reason}`,
         );
       }
       let out;
       try {
-        out = await perform(step.app, step.api, call, obs, params, step.ctx.options.deny);
+        out = await perform(step.app, step.apiCall, call, obs, params, step.ctx.options.deny);
       } catch (e) {
         record.result = 'failed';
         record.message = (e as Error).message.split('\n')[0];
@@ -315,7 +320,7 @@ async function loop(
     messages.push({ role: 'user', content: results });
   }
   throw new AiError(
-    step.api,
+    step.apiCall,
     'AI_MAX_TURNS',
     `the model did not finish ${JSON.stringify(instruction)} in ${maxTurns} turns (${steps.length} actions taken). Split the instruction, or raise { maxTurns }.`,
   );

@@ -2,6 +2,7 @@ import type { TestInfo } from '@playwright/test';
 import type { ModelAdapter } from './adapter.js';
 import { AnthropicAdapter } from './anthropic.js';
 import { cachePathFor, updateCache, type CacheEntry } from './cache.js';
+import type { ApiName } from '../errors.js';
 import { AiError } from './errors.js';
 import { TestMeter } from './meter.js';
 import { resolveAiOptions, type AiOptions } from './options.js';
@@ -27,7 +28,7 @@ export class AiTestContext {
   }
 
   /** The model, created when the first request is needed: a run served from the cache needs no key. */
-  adapter(api: string): ModelAdapter {
+  adapter(api: ApiName): ModelAdapter {
     if (this.adapterInstance) return this.adapterInstance;
     if (this.adapterFactory) return (this.adapterInstance = this.adapterFactory());
     const apiKey = this.options.apiKey ?? process.env.ANTHROPIC_API_KEY;

@@ -32,7 +32,12 @@ export type AiErrorCode =
 export class AiError extends NestwrightError {
   declare readonly code: AiErrorCode;
 
-  constructor(api: string, code: AiErrorCode, message: string, options?: { cause?: unknown }) {
+  constructor(
+    api: string | { readonly api: string },
+    code: AiErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(api, `[${code}] ${message}`, { ...options, code });
   }
 }

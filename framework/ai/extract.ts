@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ApiCall } from '../core/api-call.js';
 import type { AppPort } from '../port.js';
 import { describeScreen } from '../errors.js';
 import type { ModelMessage } from './adapter.js';
@@ -16,22 +17,32 @@ import { answerTool } from './tools.js';
  * schema as JSON Schema; the value is parsed with that schema (sent back once when it does not
  * match) and grounded on its evidence nodes. Never cached. Returns the parsed value, typed.
  */
-export async function extract<S extends z.ZodType>(
+export function extract<S extends z.ZodType>(
   app: AppPort,
   question: string,
   schema: S,
   opts: { budget?: Budget } = {},
 ): Promise<z.output<S>> {
+  return app.wrap('ai.extract', {}, (call) => extractCall(app, call, question, schema, opts));
+}
+
+async function extractCall<S extends z.ZodType>(
+  app: AppPort,
+  apiCall: ApiCall,
+  question: string,
+  schema: S,
+  opts: { budget?: Budget },
+): Promise<z.output<S>> {
   if (!(schema instanceof z.ZodType))
     throw new AiError(
-      'ai.extract',
+      apiCall,
       'AI_CONFIG',
       `expected a zod schema as the second argument (e.g. z.object({ total: z.number() })), got ${typeof schema}`,
     );
   const ctx = currentAiContext();
   const { tool, schema: answer } = answerTool(schema);
-  return aiStep(app, 'assertion', 'ai.extract', `AI extract: ${question}`, async (rec) => {
-    const step = new AiStep(app, ctx, 'ai.extract', 'extract', question, opts.budget, rec);
+  return aiStep(app, 'assertion', apiCall, `AI extract: ${question}`, async (rec) => {
+    const step = new AiStep(app, ctx, apiCall, 'extract', question, opts.budget, rec);
     const obs = await step.observe();
     rec.before = rec.after = obs.snapshot_id;
     const messages: ModelMessage[] = [
@@ -72,7 +83,7 @@ export async function extract<S extends z.ZodType>(
         };
         if (!g.ok)
           throw new AiError(
-            'ai.extract',
+            apiCall,
             'AI_UNGROUNDED',
             `the extracted value ${JSON.stringify(value)} for ${JSON.stringify(question)} is not grounded on the screen, so it is rejected:\n  - ${g.problems.join('\n  - ')}\nScreen:\n${describeScreen(obs)}`,
           );
@@ -80,7 +91,7 @@ export async function extract<S extends z.ZodType>(
       }
       if (attempt >= 2 || !call)
         throw new AiError(
-          'ai.extract',
+          apiCall,
           'AI_BAD_OUTPUT',
           `the model's answer did not match the schema twice:\n${z.prettifyError(parsed.error)}`,
         );

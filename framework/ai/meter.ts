@@ -1,3 +1,4 @@
+import type { ApiName } from '../errors.js';
 import { AiError } from './errors.js';
 import { addUsage, costUsd, totalTokens, ZERO_USAGE, type ModelPrice, type Usage } from './models.js';
 import type { Budget } from './options.js';
@@ -19,7 +20,8 @@ export class StepMeter {
   usd = 0;
 
   constructor(
-    private readonly api: string,
+    /** The call the step serves (its errors are named after it). */
+    private readonly api: ApiName,
     private readonly test: TestMeter,
     private readonly budget: Budget | undefined,
   ) {

@@ -1,4 +1,5 @@
 import type { Observation, UiNode } from '../../device-runtime/protocol/index.js';
+import type { ApiCall } from '../core/api-call.js';
 import type { AppPort } from '../port.js';
 import {
   AppCrashedError,
@@ -59,7 +60,7 @@ export function toTemplate(text: string, params: Params, quoted = false): string
  */
 export async function perform(
   app: AppPort,
-  api: string,
+  call: ApiCall,
   action: Action,
   obs: Observation,
   params: Params,
@@ -140,7 +141,7 @@ export async function perform(
     return { ok: false, node, refused: `the action failed: ${why}` };
   }
   if ('selector' in step) step = { ...step, selector: toTemplate(step.selector, params, true) };
-  const after = await observeInApp(app, api, action.name);
+  const after = await observeInApp(app, call, action.name);
   return { ok: true, step, node, after };
 }
 
@@ -151,20 +152,20 @@ const area = (n: UiNode) => (n.bounds[2] - n.bounds[0]) * (n.bounds[3] - n.bound
  * the model left the app and the step stops. A window of another package over our still-foreground
  * instance (a permission prompt) is part of our screen.
  */
-export async function observeInApp(app: AppPort, api: string, what: string): Promise<Observation> {
+export async function observeInApp(app: AppPort, call: ApiCall, what: string): Promise<Observation> {
   let obs: Observation;
   for (let wait = 20, tries = 0; ; wait = Math.min(wait * 2, 250), tries++) {
-    obs = await app.observeAsIs(api);
+    obs = await app.observeAsIs(call);
     if (!obs.tree_missing || tries > 12) break;
     await new Promise((r) => setTimeout(r, wait));
   }
   if (app.inFront(obs)) return obs;
-  const state = await app.state(api);
-  const crash = await app.crashed(api, state);
+  const state = await app.state(call);
+  const crash = await app.crashed(call, state);
   if (crash) throw crash;
   if (state === 'foreground' && obs.package !== null) return obs;
   throw new AiError(
-    api,
+    call,
     'AI_LEFT_APP',
     `after ${what}, the app under test (${app.who()}) is no longer in front — ${obs.package ?? 'nothing'} is. The step is stopped: AI steps act only inside the app under test.`,
   );

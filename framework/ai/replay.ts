@@ -1,4 +1,5 @@
 import type { Observation } from '../../device-runtime/protocol/index.js';
+import type { ApiCall } from '../core/api-call.js';
 import type { AppPort } from '../port.js';
 import { StrictModeViolationError, TimeoutError } from '../errors.js';
 import type { CacheStep } from './cache.js';
@@ -16,7 +17,7 @@ export class ReplayMiss extends Error {}
  */
 export async function replayStep(
   app: AppPort,
-  api: string,
+  call: ApiCall,
   step: CacheStep,
   params: Params,
   timeout: number,
@@ -34,10 +35,10 @@ export async function replayStep(
       case 'type_text': {
         const typed = fillPlaceholders(step.text, params);
         if (typed.secret) {
-          const { node } = await loc!.waitForActionable(api, { timeout });
+          const { node } = await loc!.waitForActionable(call, { timeout });
           if (!node.password)
             throw new AiError(
-              api,
+              call,
               'AI_PARAMS',
               `the cached step types a secret into ${selector}, which is not a password field now`,
             );
@@ -61,7 +62,7 @@ export async function replayStep(
       throw new ReplayMiss(`${describeStep(step)} no longer resolves: ${e.message.split('\n')[0]}`, { cause: e });
     throw e;
   }
-  return observeInApp(app, api, describeStep(step));
+  return observeInApp(app, call, describeStep(step));
 }
 
 export function describeStep(s: CacheStep): string {

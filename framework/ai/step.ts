@@ -1,4 +1,5 @@
 import type { Observation } from '../../device-runtime/protocol/index.js';
+import type { ApiCall } from '../core/api-call.js';
 import type { AppPort } from '../port.js';
 import type { TrajectoryStep } from '../trajectory.js';
 import type { ContentBlock, ModelMessage, ModelResponse, ToolSpec } from './adapter.js';
@@ -22,7 +23,8 @@ export class AiStep {
   constructor(
     readonly app: AppPort,
     readonly ctx: AiTestContext,
-    readonly api: string,
+    /** The public call this step serves (`app.ai.act`, `expect.toSatisfy`): its name prefixes the step's errors. */
+    readonly apiCall: ApiCall,
     readonly verb: Verb | 'toSatisfy',
     instruction: string,
     budget: Budget | undefined,
@@ -41,7 +43,7 @@ export class AiStep {
       latencyMs: 0,
       screens: {},
     };
-    this.meter = new StepMeter(api, ctx.meter, budget ?? ctx.options.budget.step);
+    this.meter = new StepMeter(apiCall, ctx.meter, budget ?? ctx.options.budget.step);
     if (trajectoryStep) Object.assign(trajectoryStep, { source: 'ai', ai: this.record });
   }
 
@@ -55,7 +57,7 @@ export class AiStep {
     toolChoice: { type: 'tool'; name: string } | { type: 'any' },
     messages: ModelMessage[],
   ): Promise<ModelResponse> {
-    const adapter = this.ctx.adapter(this.api);
+    const adapter = this.ctx.adapter(this.apiCall);
     this.meter.checkBefore();
     this.record.turns++;
     let res: ModelResponse;
@@ -72,7 +74,7 @@ export class AiStep {
       const requests = (e as { requests?: number }).requests ?? 0;
       if (requests) this.charge({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0, requests });
       if (e instanceof AiError)
-        throw new AiError(this.api, e.code, e.message.replace(/^model: \[\w+\] /, ''), { cause: e });
+        throw new AiError(this.apiCall, e.code, e.message.replace(/^model: \[\w+\] /, ''), { cause: e });
       throw e;
     }
     this.record.latencyMs += res.latencyMs;
@@ -96,7 +98,7 @@ export class AiStep {
     this.record.screens[obs.snapshot_id] = text;
     const blocks: ContentBlock[] = [{ type: 'text', text }];
     if (this.ctx.options.vision || (!obs.tree_missing && obs.nodes.length === 0)) {
-      const png = await this.app.screenshot(this.api).catch(() => null);
+      const png = await this.app.screenshot(this.apiCall).catch(() => null);
       if (png) blocks.push({ type: 'image', pngBase64: png.toString('base64') });
     }
     return blocks;
@@ -106,22 +108,22 @@ export class AiStep {
   async observe(): Promise<Observation> {
     const deadline = Date.now() + this.app.options.actionTimeout;
     for (let wait = 20; ; wait = Math.min(wait * 2, 250)) {
-      const obs = await this.app.observe(this.api);
+      const obs = await this.app.observe(this.apiCall);
       if (!obs.tree_missing || Date.now() > deadline) return obs;
       await new Promise((r) => setTimeout(r, wait));
     }
   }
 }
 
-/** Run `body` as a test.step and trajectory record titled `title`, with source 'ai'. */
+/** Run `body` as `call`'s test.step and trajectory record titled `title`, with source 'ai'. */
 export async function aiStep<T>(
   app: AppPort,
   kind: 'action' | 'assertion',
-  api: string,
+  call: ApiCall,
   title: string,
   body: (rec: TrajectoryStep) => Promise<T>,
 ): Promise<T> {
-  return app.step({ kind, api, title, selector: null }, async (rec) => {
+  return app.step(call, { kind, title, selector: null }, async (rec) => {
     const first = app.trajectory.steps.length;
     try {
       return await body(rec);

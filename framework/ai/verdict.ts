@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Observation } from '../../device-runtime/protocol/index.js';
+import type { ApiCall } from '../core/api-call.js';
 import type { AppPort } from '../port.js';
 import { describeScreen } from '../errors.js';
 import type { ModelMessage } from './adapter.js';
@@ -51,7 +52,7 @@ export async function askVerdict(step: AiStep, statement: string, obs: Observati
       step.record.verdict = { pass: v.pass, reason: v.reason, evidence, grounded: g.ok };
       if (!g.ok) {
         throw new AiError(
-          step.api,
+          step.apiCall,
           'AI_UNGROUNDED',
           `the model's verdict (pass: ${v.pass}) on ${JSON.stringify(statement)} is not grounded on the screen, so it is rejected:\n  - ${g.problems.join('\n  - ')}\nReason given: ${v.reason}\nScreen:\n${describeScreen(obs)}`,
         );
@@ -60,7 +61,7 @@ export async function askVerdict(step: AiStep, statement: string, obs: Observati
     }
     if (attempt >= 2 || !call)
       throw new AiError(
-        step.api,
+        step.apiCall,
         'AI_BAD_OUTPUT',
         `the model's verdict did not match the tool's schema twice:\n${z.prettifyError(parsed.error)}`,
       );
@@ -85,16 +86,20 @@ export async function askVerdict(step: AiStep, statement: string, obs: Observati
 }
 
 /** `app.ai.assert(statement)`: fails when the grounded verdict is false. Never cached. */
-export async function assertStatement(app: AppPort, statement: string, opts: { budget?: Budget } = {}): Promise<void> {
+export function assertStatement(app: AppPort, statement: string, opts: { budget?: Budget } = {}): Promise<void> {
+  return app.wrap('ai.assert', {}, (call) => assertCall(app, call, statement, opts));
+}
+
+async function assertCall(app: AppPort, call: ApiCall, statement: string, opts: { budget?: Budget }): Promise<void> {
   const ctx = currentAiContext();
-  await aiStep(app, 'assertion', 'ai.assert', `AI assert: ${statement}`, async (rec) => {
-    const step = new AiStep(app, ctx, 'ai.assert', 'assert', statement, opts.budget, rec);
+  await aiStep(app, 'assertion', call, `AI assert: ${statement}`, async (rec) => {
+    const step = new AiStep(app, ctx, call, 'assert', statement, opts.budget, rec);
     const obs = await step.observe();
     rec.before = rec.after = obs.snapshot_id;
     const v = await askVerdict(step, statement, obs);
     if (!v.pass)
       throw new AiError(
-        'ai.assert',
+        call,
         'AI_ASSERTION_FAILED',
         `${JSON.stringify(statement)} is false on this screen: ${v.reason}\nScreen:\n${describeScreen(obs)}`,
       );
@@ -132,20 +137,32 @@ export async function pollVerdict(
 }
 
 /** `app.ai.waitFor(condition, { timeout })`. */
-export async function waitForCondition(
+export function waitForCondition(
   app: AppPort,
   condition: string,
   opts: { timeout?: number; budget?: Budget } = {},
 ): Promise<void> {
+  return app.wrap('ai.waitFor', { timeout: opts.timeout, kind: 'expect' }, (call) =>
+    waitForCall(app, call, condition, opts),
+  );
+}
+
+async function waitForCall(
+  app: AppPort,
+  call: ApiCall,
+  condition: string,
+  opts: { timeout?: number; budget?: Budget },
+): Promise<void> {
   const ctx = currentAiContext();
+  // The wait's own timeout as given (not scaled to the device's timing: the model's answers are what it waits on).
   const timeout = opts.timeout ?? app.options.expectTimeout;
-  await aiStep(app, 'assertion', 'ai.waitFor', `AI wait for: ${condition}`, async (rec) => {
-    const step = new AiStep(app, ctx, 'ai.waitFor', 'waitFor', condition, opts.budget, rec);
+  await aiStep(app, 'assertion', call, `AI wait for: ${condition}`, async (rec) => {
+    const step = new AiStep(app, ctx, call, 'waitFor', condition, opts.budget, rec);
     const r = await pollVerdict(step, condition, true, timeout);
     rec.before = rec.after = r.obs?.snapshot_id ?? null;
     if (!r.ok)
       throw new AiError(
-        'ai.waitFor',
+        call,
         'AI_TIMEOUT',
         `timeout ${timeout}ms exceeded waiting for ${JSON.stringify(condition)} (${r.asked} verdict(s) asked, one per screen change); last: ${r.last?.reason ?? 'no verdict'}\nScreen:\n${describeScreen(r.obs)}`,
       );
@@ -153,27 +170,33 @@ export async function waitForCondition(
 }
 
 /** `expect(app).toSatisfy(statement)`: the retrying assertion, as a matcher result. */
-export async function satisfies(
+export function satisfies(
   app: AppPort,
   statement: string,
   isNot: boolean,
-  timeout: number,
+  timeout: number | undefined,
+): Promise<{ pass: boolean; message: () => string }> {
+  return app.wrap('expect.toSatisfy', { timeout, kind: 'expect' }, (call) =>
+    satisfiesCall(app, call, statement, isNot),
+  );
+}
+
+async function satisfiesCall(
+  app: AppPort,
+  call: ApiCall,
+  statement: string,
+  isNot: boolean,
 ): Promise<{ pass: boolean; message: () => string }> {
   const ctx = currentAiContext();
+  const timeout = call.timeout;
   let outcome: { ok: boolean; last: Verdict | null; obs: Observation | null; asked: number } | null = null;
   const failed = new Error('toSatisfy failed');
-  await aiStep(
-    app,
-    'assertion',
-    'expect.toSatisfy',
-    `AI expect ${isNot ? 'not ' : ''}toSatisfy: ${statement}`,
-    async (rec) => {
-      const step = new AiStep(app, ctx, 'expect.toSatisfy', 'toSatisfy', statement, undefined, rec);
-      outcome = await pollVerdict(step, statement, !isNot, timeout);
-      rec.before = rec.after = outcome.obs?.snapshot_id ?? null;
-      if (!outcome.ok) throw failed;
-    },
-  ).catch((e) => {
+  await aiStep(app, 'assertion', call, `AI expect ${isNot ? 'not ' : ''}toSatisfy: ${statement}`, async (rec) => {
+    const step = new AiStep(app, ctx, call, 'toSatisfy', statement, undefined, rec);
+    outcome = await pollVerdict(step, statement, !isNot, timeout);
+    rec.before = rec.after = outcome.obs?.snapshot_id ?? null;
+    if (!outcome.ok) throw failed;
+  }).catch((e) => {
     if (e !== failed) throw e;
   });
   const o = outcome as { ok: boolean; last: Verdict | null; obs: Observation | null; asked: number } | null;

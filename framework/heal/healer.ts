@@ -1,11 +1,12 @@
 import { relative } from 'node:path';
 import type { Observation, UiNode } from '../../device-runtime/protocol/index.js';
 import { CallSite, type Site } from '../call-site.js';
+import type { ApiCall } from '../core/api-call.js';
 import { NestwrightError, StrictModeViolationError, TimeoutError } from '../errors.js';
 import { resolveSteps, type Step } from '../selector.js';
 import { AiError } from '../ai/errors.js';
 import type { HealableLocator, HealedTarget, LocatorHealing } from '../port.js';
-import type { HealArbitration, TrajectoryStep } from '../trajectory.js';
+import type { HealArbitration } from '../trajectory.js';
 import { fingerprintOf } from './fingerprint.js';
 import { findFingerprint, type FingerprintEntry, type FingerprintStore } from './fingerprint-store.js';
 import { heal, type HealArbiter, type HealResult } from './heal.js';
@@ -58,8 +59,10 @@ export class Healer implements LocatorHealing {
     private readonly model: string | HealArbiter | null = null,
   ) {}
 
-  resolved(locator: HealableLocator, node: UiNode, obs: Observation): void {
+  resolved(_call: ApiCall, locator: HealableLocator, node: UiNode, obs: Observation): void {
     if (this.mode === 'off') return;
+    // Captured here, after the resolution's awaits: the spec's frame is then an async one, at its
+    // `await` (the column the store keys by), not at the call (`call.at`, which `missed` uses).
     this.pending.push({ selector: locator.toString(), node: node.id, obs, at: CallSite.capture() });
   }
 
@@ -118,17 +121,13 @@ export class Healer implements LocatorHealing {
   }
 
   async missed({
-    api,
+    call,
     locator,
     error,
-    record,
-    at,
   }: {
-    api: string;
+    call: ApiCall;
     locator: HealableLocator;
     error: unknown;
-    record: TrajectoryStep;
-    at?: CallSite;
   }): Promise<HealedTarget> {
     if (this.mode === 'off' || !(error instanceof TimeoutError || error instanceof StrictModeViolationError))
       throw error;
@@ -138,10 +137,10 @@ export class Healer implements LocatorHealing {
     const obs =
       error instanceof TimeoutError && error.observation && !error.observation.tree_missing
         ? error.observation
-        : await locator.driver.observe(api);
+        : await locator.driver.observe(call);
     // A node that matches but never became actionable (disabled, moving) is not a broken locator.
     if (error instanceof TimeoutError && resolveSteps(obs.nodes, locator.steps).length === 1) throw error;
-    const site = (at ?? CallSite.capture()).user();
+    const site = (call.at ?? CallSite.capture()).user();
     const entry = this.remembered(site, selector);
     const where = site ? `${relative(this.projectDir, site.file)}:${site.line}` : 'this step';
     if (!entry)
@@ -154,7 +153,7 @@ export class Healer implements LocatorHealing {
     let result: HealResult;
     try {
       const model =
-        typeof this.model === 'string' ? testArbiter(this.model, api, (a) => (arbitration = a)) : this.model;
+        typeof this.model === 'string' ? testArbiter(this.model, call, (a) => (arbitration = a)) : this.model;
       result = model ? await heal({ ...input, model }) : heal(input);
     } catch (e) {
       if (!(e instanceof AiError)) throw e;
@@ -178,7 +177,7 @@ export class Healer implements LocatorHealing {
         `heal: ${selector} → ${result.selector} was proposed before and rejected; it is not proposed again.`,
       );
     const node = obs.nodes.find((n) => n.id === result.node_id)!;
-    const shot = await locator.driver.screenshot(api).catch(() => null);
+    const shot = await locator.driver.screenshot(call).catch(() => null);
     const spec = relative(this.projectDir, site!.file);
     const id = proposalId(spec, site!.line, selector, result.selector);
     const proposal = writeProposal(this.projectDir, {
@@ -208,16 +207,19 @@ export class Healer implements LocatorHealing {
         `heal: proposal ${id}: ${summary} at ${where}.\n  The test fails in 'suggest' mode. Review with \`npx nestwright heal\`; accept with \`npx nestwright heal --apply ${id}\`.\n  Why:\n${result.reasons.map((r) => `    - ${r}`).join('\n')}`,
       );
     }
-    record.source = 'healed';
-    record.heal = {
-      from: selector,
-      to: result.selector,
-      score: result.score,
-      margin: result.margin,
-      proposal: id,
-      by: result.by,
-      ...(arbitration ? { arbitration } : {}),
-    };
+    const record = call.step;
+    if (record) {
+      record.source = 'healed';
+      record.heal = {
+        from: selector,
+        to: result.selector,
+        score: result.score,
+        margin: result.margin,
+        proposal: id,
+        by: result.by,
+        ...(arbitration ? { arbitration } : {}),
+      };
+    }
     return {
       node,
       obs,
@@ -226,11 +228,11 @@ export class Healer implements LocatorHealing {
           withdrawProposal(this.projectDir, id);
           this.proposals.delete(id);
           throw new NestwrightError(
-            api,
+            call,
             `healed ${summary}, but the action on it showed no effect on screen: not the right node, heal withdrawn.\n  Candidates, best first:\n${formatCandidates(result)}`,
           );
         }
-        const png = await locator.driver.screenshot(api).catch(() => null);
+        const png = await locator.driver.screenshot(call).catch(() => null);
         const written = writeProposal(this.projectDir, proposal, { after: png });
         this.proposals.set(id, written);
         this.healed.push(written);

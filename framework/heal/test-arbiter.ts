@@ -2,6 +2,7 @@ import { currentAiContext } from '../ai/context.js';
 import { AiError } from '../ai/errors.js';
 import { StepMeter } from '../ai/meter.js';
 import { costUsd, totalTokens } from '../ai/models.js';
+import type { ApiCall } from '../core/api-call.js';
 import type { HealArbitration } from '../trajectory.js';
 import { modelArbiter, type ArbitrationRecord } from './arbiter.js';
 import type { HealArbiter } from './heal.js';
@@ -12,7 +13,7 @@ import type { HealArbiter } from './heal.js';
  * the same budgets as the AI steps (a heal is charged as one step of the test's budget). The
  * adapter is made only when a close call needs it, so a run with nothing to arbitrate needs no key.
  */
-export function testArbiter(model: string, api: string, done: (a: HealArbitration) => void): HealArbiter {
+export function testArbiter(model: string, call: ApiCall, done: (a: HealArbitration) => void): HealArbiter {
   const ctx = currentAiContext();
   const price = ctx.options.prices[model];
   if (!price)
@@ -22,9 +23,9 @@ export function testArbiter(model: string, api: string, done: (a: HealArbitratio
       `model '${model}' has no price, so its cost cannot be counted. Use one of ${Object.keys(ctx.options.prices).join(', ')}, or add use.ai.prices['${model}'] = { input, output }.`,
     );
   let meter: StepMeter | null = null;
-  const step = () => (meter ??= new StepMeter(`${api} (heal)`, ctx.meter, ctx.options.budget.step));
+  const step = () => (meter ??= new StepMeter(`${call.api} (heal)`, ctx.meter, ctx.options.budget.step));
   return modelArbiter({
-    adapter: { provider: 'lazy', complete: (req) => ctx.adapter(api).complete(req) },
+    adapter: { provider: 'lazy', complete: (req) => ctx.adapter(call).complete(req) },
     model,
     maxTokens: Math.min(ctx.options.maxTokens, 512),
     beforeRequest: () => step().checkBefore(),

@@ -1,15 +1,16 @@
 import { evaluateCheck, type Check, type CheckResult } from '../../device-runtime/protocol/skill/index.js';
 import type { Observation } from '../../device-runtime/protocol/index.js';
+import type { ApiCall } from '../core/api-call.js';
 import type { InstancePort } from '../port.js';
 import { describeNode, NestwrightError } from '../errors.js';
 import { poll } from '../poll.js';
 
 /** A check against one observation (the protocol's evaluation, with the framework's node lines). */
-export function evaluate(check: Check, obs: Observation, api: string): CheckResult {
+export function evaluate(check: Check, obs: Observation, call: ApiCall): CheckResult {
   try {
     return evaluateCheck(check, obs, describeNode);
   } catch (e) {
-    throw new NestwrightError(api, (e as Error).message, { cause: e });
+    throw new NestwrightError(call, (e as Error).message, { cause: e });
   }
 }
 
@@ -18,14 +19,14 @@ export async function waitCheck(
   instance: InstancePort,
   check: Check,
   timeout: number,
-  api: string,
+  call: ApiCall,
 ): Promise<{ pass: boolean; received: string; obs: Observation | null }> {
   let last: { result: CheckResult; obs: Observation } | null = null;
   const r = await poll(
     timeout,
     async () => {
-      const obs = await instance.observe(api);
-      const result = evaluate(check, obs, api);
+      const obs = await instance.observe(call);
+      const result = evaluate(check, obs, call);
       last = { result, obs };
       return result.pass ? { done: true, value: true } : { done: false };
     },

@@ -19,23 +19,20 @@ export { loadSkill, SkillInvalidError } from './load.js';
  * `app.runSkill(file, params)`: check the parameters (of this skill and every skill it runs),
  * then replay it; throws the first failed step's error (expected, received, screen).
  */
-export async function runSkill(
-  app: AppPort,
-  file: string,
-  params: Record<string, unknown> = {},
-  api = 'app.runSkill',
-): Promise<SkillRunResult> {
-  const planned = planSkill(api, file, params);
-  const result = await replaySkill(app, planned, api);
-  if (result.error) throw result.error;
-  return result;
+export function runSkill(app: AppPort, file: string, params: Record<string, unknown> = {}): Promise<SkillRunResult> {
+  return app.wrap('app.runSkill', {}, async (call) => {
+    const planned = planSkill(call, file, params);
+    const result = await replaySkill(app, planned, call);
+    if (result.error) throw result.error;
+    return result;
+  });
 }
 
 /** `expect(app).toPassSkill(file, params)`: the skill's replay as an assertion. */
 export async function toPassSkill(isNot: boolean, app: AppPort, file: string, params: Record<string, unknown> = {}) {
-  const api = 'expect.toPassSkill';
-  const planned = planSkill(api, file, params);
-  const result = await replaySkill(app, planned, api);
+  const result = await app.wrap('expect.toPassSkill', { kind: 'expect' }, (call) =>
+    replaySkill(app, planSkill(call, file, params), call),
+  );
   const pass = result.ok;
   const message = () =>
     pass

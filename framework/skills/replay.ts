@@ -15,8 +15,9 @@ import {
   type StepKind,
   type Target,
 } from '../../device-runtime/protocol/skill/index.js';
-import { describeScreen, NestwrightError, TimeoutError } from '../errors.js';
+import { describeScreen, NestwrightError, TimeoutError, type ApiName } from '../errors.js';
 import { poll } from '../poll.js';
+import type { ApiCall } from '../core/api-call.js';
 import type { AppPort, PortLocator } from '../port.js';
 import { inTest } from '../step-recorder.js';
 import { resolveSteps } from '../selector.js';
@@ -61,7 +62,7 @@ export interface SkillRunResult {
 /** A step of a skill failed: which one, why, and what was on screen. */
 export class SkillFailedError extends NestwrightError {
   constructor(
-    api: string,
+    call: ApiName,
     message: string,
     readonly skill: string,
     readonly step: number,
@@ -69,7 +70,7 @@ export class SkillFailedError extends NestwrightError {
     readonly observation: Observation | null,
     options?: { cause?: unknown },
   ) {
-    super(api, message, { ...options, code: 'SKILL_FAILED' });
+    super(call, message, { ...options, code: 'SKILL_FAILED' });
   }
 }
 
@@ -78,26 +79,26 @@ export class SkillFailedError extends NestwrightError {
  * device: a missing or ill-typed parameter, a bad file or a cycle of `run`s is an error now.
  */
 export function planSkill(
-  api: string,
+  call: ApiName,
   file: string,
   given: Record<string, unknown>,
   from?: string,
   stack: string[] = [],
 ): PlannedSkill {
-  const { skill, path: at } = loadSkill(api, file, from);
+  const { skill, path: at } = loadSkill(call, file, from);
   if (stack.includes(at))
-    throw new NestwrightError(api, `skill ${skill.name} runs itself (${[...stack, at].map(shown).join(' → ')})`);
+    throw new NestwrightError(call, `skill ${skill.name} runs itself (${[...stack, at].map(shown).join(' → ')})`);
   let params: Record<string, ParamValue>;
   try {
     params = resolveParams(skill, given);
   } catch (e) {
-    if (e instanceof SkillParamError) throw new NestwrightError(api, `${e.message} — nothing was run`, { cause: e });
+    if (e instanceof SkillParamError) throw new NestwrightError(call, `${e.message} — nothing was run`, { cause: e });
     throw e;
   }
   const nested = new Map<number, PlannedSkill>();
   skill.steps.forEach((step, i) => {
     if (step.kind === 'run')
-      nested.set(i, planSkill(api, step.run.skill, substitute(step.run.params, params), at, [...stack, at]));
+      nested.set(i, planSkill(call, step.run.skill, substitute(step.run.params, params), at, [...stack, at]));
   });
   return { skill, path: at, params, nested };
 }
@@ -114,11 +115,11 @@ class Skipped extends Error {}
  * verification), so a skill step costs what the same locator step costs. Stops at the first
  * failed step and returns the failure rather than throwing it.
  */
-export async function replaySkill(app: AppPort, planned: PlannedSkill, api: string): Promise<SkillRunResult> {
+export async function replaySkill(app: AppPort, planned: PlannedSkill, call: ApiCall): Promise<SkillRunResult> {
   const { skill } = planned;
   if (skill.app !== app.package) {
     throw new NestwrightError(
-      api,
+      call,
       `skill ${skill.name} drives ${skill.app}, but this app is ${app.package}; run it on an instance of ${skill.app}`,
     );
   }
@@ -143,22 +144,25 @@ export async function replaySkill(app: AppPort, planned: PlannedSkill, api: stri
       };
       results.push(result);
       try {
-        await app.step(
-          { kind: trajectoryKind(step.kind), api: `skill.${step.kind}`, title, selector: stepSelector(step) },
-          async (record) => {
-            const first = app.trajectory.steps.length;
-            try {
-              await runStep(app, planned, i, step, api);
-            } catch (e) {
-              if (!(e instanceof Skipped)) throw e;
-              result.status = 'skipped';
-              result.error = e.message;
-            }
-            const inner = app.trajectory.steps.slice(first);
-            record.node = inner.find((r) => r.node)?.node ?? null;
-            record.before = inner[0]?.before ?? null;
-            record.after = inner[inner.length - 1]?.after ?? null;
-          },
+        await app.wrap(`skill.${step.kind}`, {}, (stepCall) =>
+          app.step(
+            stepCall,
+            { kind: trajectoryKind(step.kind), title, selector: stepSelector(step) },
+            async (record) => {
+              const first = app.trajectory.steps.length;
+              try {
+                await runStep(app, planned, i, step, call);
+              } catch (e) {
+                if (!(e instanceof Skipped)) throw e;
+                result.status = 'skipped';
+                result.error = e.message;
+              }
+              const inner = app.trajectory.steps.slice(first);
+              record.node = inner.find((r) => r.node)?.node ?? null;
+              record.before = inner[0]?.before ?? null;
+              record.after = inner[inner.length - 1]?.after ?? null;
+            },
+          ),
         );
       } catch (e) {
         result.status = 'failed';
@@ -168,7 +172,7 @@ export async function replaySkill(app: AppPort, planned: PlannedSkill, api: stri
         error =
           e instanceof SkillFailedError
             ? e
-            : new SkillFailedError(api, message, skill.name, i + 1, title, obs, { cause: e });
+            : new SkillFailedError(call, message, skill.name, i + 1, title, obs, { cause: e });
         if (isFatal(e)) throw e;
         return;
       } finally {
@@ -205,24 +209,24 @@ async function runStep(
   planned: PlannedSkill,
   index: number,
   step: SkillStep,
-  api: string,
+  call: ApiCall,
 ): Promise<void> {
   const actionTimeout = step.timeout ?? app.options.actionTimeout;
   const checkTimeout = step.timeout ?? app.options.expectTimeout;
   if (step.when) {
-    const obs = await app.observe(api);
-    const r = evaluate(step.when, obs, api);
+    const obs = await app.observe(call);
+    const r = evaluate(step.when, obs, call);
     if (!r.pass) throw new Skipped(`skipped: when ${describeCheck(step.when)} did not hold (${r.received})`);
   }
-  for (const check of step.pre ?? []) await hold(app, 'pre', check, checkTimeout, api, step.optional === true);
+  for (const check of step.pre ?? []) await hold(app, 'pre', check, checkTimeout, call, step.optional === true);
   try {
-    await act(app, planned, index, step, actionTimeout, checkTimeout, api);
+    await act(app, planned, index, step, actionTimeout, checkTimeout, call);
   } catch (e) {
     if (step.optional && e instanceof TimeoutError)
       throw new Skipped(`skipped: optional step's target was not there (${e.message.split('\n')[0]})`);
     throw e;
   }
-  for (const check of step.post ?? []) await hold(app, 'post', check, checkTimeout, api, false);
+  for (const check of step.post ?? []) await hold(app, 'post', check, checkTimeout, call, false);
 }
 
 /** Wait for a check, as a step of its own; a check that does not hold fails with the screen. */
@@ -231,44 +235,47 @@ async function hold(
   phase: 'pre' | 'post' | 'assert',
   check: Check,
   timeout: number,
-  api: string,
+  call: ApiCall,
   optional: boolean,
 ): Promise<void> {
   const label = phase === 'assert' ? 'Expect' : phase === 'pre' ? 'Precondition' : 'Post-check';
-  await app.step(
-    { kind: 'assertion', api: `skill.${phase}`, title: `${label}: ${describeCheck(check)}`, selector: null },
-    async (record) => {
-      const r = await waitCheck(app, check, timeout, api);
-      record.before = record.after = r.obs?.snapshot_id ?? null;
-      if (r.pass) return;
-      if (optional) throw new Skipped(`skipped: precondition ${describeCheck(check)} did not hold (${r.received})`);
-      const what =
-        phase === 'pre' ? 'precondition not met' : phase === 'post' ? 'post-check failed' : 'assertion failed';
-      throw new TimeoutError(
-        api,
-        `${what}: ${describeCheck(check)} did not hold within ${timeout}ms\n  Expected: ${describeCheck(check)}\n  Received: ${r.received}\nScreen:\n${describeScreen(r.obs)}`,
-        [],
-        r.obs,
-      );
-    },
+  await app.wrap(`skill.${phase}`, {}, (checkCall) =>
+    app.step(
+      checkCall,
+      { kind: 'assertion', title: `${label}: ${describeCheck(check)}`, selector: null },
+      async (record) => {
+        const r = await waitCheck(app, check, timeout, call);
+        record.before = record.after = r.obs?.snapshot_id ?? null;
+        if (r.pass) return;
+        if (optional) throw new Skipped(`skipped: precondition ${describeCheck(check)} did not hold (${r.received})`);
+        const what =
+          phase === 'pre' ? 'precondition not met' : phase === 'post' ? 'post-check failed' : 'assertion failed';
+        throw new TimeoutError(
+          call,
+          `${what}: ${describeCheck(check)} did not hold within ${timeout}ms\n  Expected: ${describeCheck(check)}\n  Received: ${r.received}\nScreen:\n${describeScreen(r.obs)}`,
+          [],
+          r.obs,
+        );
+      },
+    ),
   );
 }
 
 /** The locator for a target: one selector, or the first alternative that is on screen. */
-async function pick(app: AppPort, target: Target, timeout: number, api: string): Promise<PortLocator> {
+async function pick(app: AppPort, target: Target, timeout: number, call: ApiCall): Promise<PortLocator> {
   if (typeof target === 'string' || target.length === 1)
     return app.locator(typeof target === 'string' ? target : target[0]!);
   const locators = target.map((s) => app.locator(s));
   let last: Observation | null = null;
   const r = await poll<PortLocator>(timeout, async () => {
-    last = await app.observe(api);
+    last = await app.observe(call);
     if (last.tree_missing) return { done: false };
     const hit = locators.find((l) => resolveSteps(last!.nodes, l.steps).length > 0);
     return hit ? { done: true as const, value: hit } : { done: false as const };
   });
   if ('value' in r) return r.value;
   throw new TimeoutError(
-    api,
+    call,
     `none of the alternatives is on screen after ${timeout}ms: ${target.join(' | ')}\nScreen:\n${describeScreen(last)}`,
     [],
     last,
@@ -282,56 +289,56 @@ async function act(
   step: SkillStep,
   timeout: number,
   checkTimeout: number,
-  api: string,
+  call: ApiCall,
 ): Promise<void> {
   switch (step.kind) {
     case 'launch':
       return app.launch(step.launch === true ? {} : step.launch);
     case 'tap':
-      return (await pick(app, step.tap, timeout, api)).tap({ timeout });
+      return (await pick(app, step.tap, timeout, call)).tap({ timeout });
     case 'long_press':
-      return (await pick(app, step.long_press, timeout, api)).longPress({ timeout });
+      return (await pick(app, step.long_press, timeout, call)).longPress({ timeout });
     case 'fill':
-      return (await pick(app, step.fill.target, timeout, api)).fill(step.fill.value, { timeout });
+      return (await pick(app, step.fill.target, timeout, call)).fill(step.fill.value, { timeout });
     case 'clear':
-      return (await pick(app, step.clear, timeout, api)).clear({ timeout });
+      return (await pick(app, step.clear, timeout, call)).clear({ timeout });
     case 'press':
       return app.press(step.press);
     case 'scroll_to':
-      return (await pick(app, step.scroll_to, timeout, api)).scrollIntoView({ timeout });
+      return (await pick(app, step.scroll_to, timeout, call)).scrollIntoView({ timeout });
     case 'swipe':
-      return (await pick(app, step.swipe.target, timeout, api)).swipe(step.swipe.direction, {
+      return (await pick(app, step.swipe.target, timeout, call)).swipe(step.swipe.direction, {
         timeout,
         ...(step.swipe.distance !== undefined ? { distance: step.swipe.distance } : {}),
       });
     case 'wait_for':
       return step.wait_for === 'idle'
-        ? idle(app, timeout, api)
-        : hold(app, 'assert', step.wait_for, checkTimeout, api, false);
+        ? idle(app, timeout, call)
+        : hold(app, 'assert', step.wait_for, checkTimeout, call, false);
     case 'assert':
-      return hold(app, 'assert', step.assert, checkTimeout, api, false);
+      return hold(app, 'assert', step.assert, checkTimeout, call, false);
     case 'run': {
       const nested = planned.nested.get(index);
-      if (!nested) throw new NestwrightError(api, `step ${index + 1} runs ${step.run.skill}, which was not planned`);
-      const r = await replaySkill(app, nested, api);
+      if (!nested) throw new NestwrightError(call, `step ${index + 1} runs ${step.run.skill}, which was not planned`);
+      const r = await replaySkill(app, nested, call);
       if (r.error) throw r.error;
       return;
     }
     default: {
       const never: never = step;
-      throw new NestwrightError(api, `unknown step ${JSON.stringify(never)}`);
+      throw new NestwrightError(call, `unknown step ${JSON.stringify(never)}`);
     }
   }
 }
 
 /** Until two observations in a row show the same screen (animations over, content loaded). */
-async function idle(app: AppPort, timeout: number, api: string): Promise<void> {
+async function idle(app: AppPort, timeout: number, call: ApiCall): Promise<void> {
   let hash: string | undefined;
   let last: Observation | null = null;
   const r = await poll(
     timeout,
     async () => {
-      last = await app.observe(api);
+      last = await app.observe(call);
       const same = !last.tree_missing && last.screen_hash !== undefined && last.screen_hash === hash;
       hash = last.screen_hash;
       return same ? { done: true, value: true } : { done: false };
@@ -340,7 +347,7 @@ async function idle(app: AppPort, timeout: number, api: string): Promise<void> {
   );
   if (!('value' in r))
     throw new TimeoutError(
-      api,
+      call,
       `the screen kept changing for ${timeout}ms\nScreen:\n${describeScreen(last)}`,
       [],
       last,

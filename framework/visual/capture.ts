@@ -1,4 +1,5 @@
 import type { Bounds, ScreenRegion } from '../../device-runtime/protocol/index.js';
+import type { ApiCall } from '../core/api-call.js';
 import type { Locator } from '../locator.js';
 import type { ResolvedOptions } from './options.js';
 import { Picture } from './picture.js';
@@ -22,14 +23,14 @@ export interface Shot {
  */
 export async function capture(
   port: VisualPort,
-  api: string,
+  call: ApiCall,
   target: Locator | null,
   o: ResolvedOptions<Locator>,
 ): Promise<Shot | string> {
   const wanted = [...(target ? [target] : []), ...o.mask];
-  const found = wanted.length ? await port.boundsOf(api, wanted) : [];
+  const found = wanted.length ? await port.boundsOf(call, wanted) : [];
   if (!found) return 'the accessibility tree was missing (a transition): looking again';
-  const shot = await port.shoot(api);
+  const shot = await port.shoot(call);
   let crop: Bounds | null = o.clip ? [o.clip.x, o.clip.y, o.clip.x + o.clip.width, o.clip.y + o.clip.height] : null;
   if (target) {
     const own = found[0]!;

@@ -1,5 +1,5 @@
 import type { TestInfo } from '@playwright/test';
-import { NestwrightError } from '../errors.js';
+import { NestwrightError, type ApiName } from '../errors.js';
 
 /** How many times each name (and the unnamed counter) was used in a test: Playwright's numbering. */
 const used = new WeakMap<TestInfo, { anonymous: number; named: Map<string, number> }>();
@@ -14,7 +14,7 @@ const used = new WeakMap<TestInfo, { anonymous: number; named: Map<string, numbe
  * attachments get `-1`, `-2`, … as Playwright's do.
  */
 export function snapshotNames(
-  api: string,
+  api: ApiName,
   testInfo: TestInfo,
   name: string | string[] | undefined,
 ): { name: string; path: string; base: string } {

@@ -1,5 +1,5 @@
 import type { TestInfo } from '@playwright/test';
-import { NestwrightError } from '../errors.js';
+import { NestwrightError, type ApiName } from '../errors.js';
 import type { Tolerance } from './compare.js';
 import { parseColor } from './picture.js';
 
@@ -43,7 +43,7 @@ const CALL_ONLY = ['clip', 'mask', 'maskColor'] as const;
 
 /** The config's `expect.toHaveScreenshot` (its project's), under the call's options. */
 export function resolveOptions<L>(
-  api: string,
+  api: ApiName,
   testInfo: TestInfo,
   given: ScreenshotOptions<L>,
   isLocator: (v: unknown) => boolean,
@@ -74,9 +74,8 @@ export function resolveOptions<L>(
   const c = o.clip;
   if (c && !(c.width > 0 && c.height > 0 && c.x >= 0 && c.y >= 0))
     throw bad('`clip` needs x, y ≥ 0 and width, height > 0 (screen px)');
-  const rgba = parseColor(api, o.maskColor ?? '#FF00FF');
-  if (rgba instanceof Error)
-    throw new NestwrightError(api, rgba.message.slice(api.length + 2), { code: 'INVALID_ARGUMENT' });
+  const rgba = parseColor(o.maskColor ?? '#FF00FF');
+  if (rgba instanceof Error) throw new NestwrightError(api, rgba.message, { code: 'INVALID_ARGUMENT' });
   return {
     ...o,
     animations: oneOf('animations', o.animations, ['disabled', 'allow'] as const),

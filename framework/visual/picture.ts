@@ -125,11 +125,11 @@ export function clamp(b: Bounds, width: number, height: number): Bounds {
 }
 
 /** `#rrggbb` or `#rrggbbaa` (Playwright's maskColor is a CSS colour; these are the forms taken here). */
-export function parseColor(api: string, color: string): [number, number, number, number] | Error {
+export function parseColor(color: string): [number, number, number, number] | Error {
   const m = /^#([0-9a-f]{6})([0-9a-f]{2})?$/i.exec(color.trim());
   if (!m)
     return new Error(
-      `${api}: maskColor ${JSON.stringify(color)} is not a colour: give #rrggbb or #rrggbbaa (default #FF00FF, Playwright's pink)`,
+      `maskColor ${JSON.stringify(color)} is not a colour: give #rrggbb or #rrggbbaa (default #FF00FF, Playwright's pink)`,
     );
   const n = parseInt(m[1]!, 16);
   return [(n >> 16) & 255, (n >> 8) & 255, n & 255, m[2] ? parseInt(m[2], 16) : 255];

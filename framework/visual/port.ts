@@ -1,5 +1,6 @@
 import type { Bounds, Clock, RuntimeInfo, ScreenRegion, UiNode } from '../../device-runtime/protocol/index.js';
 import { App } from '../app.js';
+import type { ApiCall, CallWrapper } from '../core/api-call.js';
 import { Locator } from '../locator.js';
 import { resolveSteps } from '../selector.js';
 import type { TrajectoryStep } from '../trajectory.js';
@@ -7,9 +8,10 @@ import type { TrajectoryStep } from '../trajectory.js';
 /**
  * What visual comparison needs of an app (and of the locator it pictures), and nothing more:
  * the only file of `framework/visual/` that knows `App`, `Locator` and the driver. Each member
- * names its cost in round trips to the device.
+ * names its cost in round trips to the device. `wrap` starts the matcher's call (its timeout
+ * defaulting to the matcher's expect timeout); the members take it.
  */
-export interface VisualPort {
+export interface VisualPort extends CallWrapper {
   /** `app` or the locator, as messages and step titles name the subject. */
   readonly subject: string;
   /** The package and instance, for messages. */
@@ -21,19 +23,24 @@ export interface VisualPort {
   /** The runtime's runtime_info (asked once per connection). */
   info(): Promise<RuntimeInfo | null>;
   /** Bring the instance to the front: one observation, more when it was not in front. */
-  front(api: string): Promise<void>;
+  front(call: ApiCall): Promise<void>;
   /** Wait up to `ms` until the device reports the screen idle (one `ui_wait_for idle`). */
-  idle(api: string, ms: number): Promise<boolean>;
+  idle(call: ApiCall, ms: number): Promise<boolean>;
   /** One screenshot at scale 1, with the system UI the runtime says it shows (one round trip). */
-  shoot(api: string): Promise<{ png: Buffer; regions: ScreenRegion[] }>;
+  shoot(call: ApiCall): Promise<{ png: Buffer; regions: ScreenRegion[] }>;
   /** Bounds of every node each locator names now, in one observation (one round trip); null when the tree was missing. */
-  boundsOf(api: string, locators: readonly Locator[]): Promise<Bounds[][] | null>;
+  boundsOf(call: ApiCall, locators: readonly Locator[]): Promise<Bounds[][] | null>;
   /** Wait until the locator names one visible node (auto-waiting, scrolling it into view). */
-  waitFor(api: string, locator: Locator, ms: number): Promise<UiNode>;
+  waitFor(call: ApiCall, locator: Locator, ms: number): Promise<UiNode>;
   /** Whether `l` is a locator of this app (masks must be). */
   owns(l: unknown): l is Locator;
-  /** Run the assertion as a test step with its trajectory record. */
-  step<T>(title: string, selector: string | null, body: (record: TrajectoryStep) => Promise<T>): Promise<T>;
+  /** Run the assertion as `call`'s test step with its trajectory record. */
+  step<T>(
+    call: ApiCall,
+    title: string,
+    selector: string | null,
+    body: (record: TrajectoryStep) => Promise<T>,
+  ): Promise<T>;
 }
 
 /** The port of an `expect(app)` or `expect(locator)` receiver, or null for anything else. */
@@ -51,29 +58,30 @@ export function visualPortOf(
     clock: driver.clock,
     timeout: (given) => driver.timeout(given ?? expectTimeout, 'expect'),
     describeTimeout: (ms) => driver.describeTimeout(ms),
+    wrap: (api, opts, body) =>
+      driver.wrap(api, { kind: 'expect', ...opts, timeout: opts.timeout ?? expectTimeout }, body),
     info: () => driver.calls.client.info(),
-    front: async (api) => void (await driver.watch.observe(api, { maxNodes: 1 })),
-    idle: async (api, ms) =>
+    front: async (call) => void (await driver.watch.observe(call, { maxNodes: 1 })),
+    idle: async (call, ms) =>
       (
-        await driver.calls.call(api, 'ui_wait_for', {
+        await driver.calls.call(call, 'ui_wait_for', {
           space_id: driver.spaceId,
           idle: true,
           timeout_ms: Math.max(0, Math.round(ms)),
         })
       ).matched,
-    shoot: async (api) => {
-      const r = await driver.calls.call(api, 'ui_screenshot', { space_id: driver.spaceId, scale: 1 });
+    shoot: async (call) => {
+      const r = await driver.calls.call(call, 'ui_screenshot', { space_id: driver.spaceId, scale: 1 });
       return { png: Buffer.from(r.data, 'base64'), regions: r.regions ?? [] };
     },
-    boundsOf: async (api, locators) => {
-      const obs = await driver.watch.observe(api);
+    boundsOf: async (call, locators) => {
+      const obs = await driver.watch.observe(call);
       if (obs.tree_missing) return null;
       return locators.map((l) => resolveSteps(obs.nodes, l.steps).map((n) => n.bounds));
     },
-    waitFor: async (api, locator, ms) => (await locator.waitForActionable(api, { timeout: ms, enabled: false })).node,
+    waitFor: async (call, locator, ms) => (await locator.waitForActionable(call, { timeout: ms, enabled: false })).node,
     owns: (l): l is Locator => l instanceof Locator && l.driver === driver,
-    step: (title, selector, body) =>
-      driver.steps.step({ kind: 'assertion', api: 'expect.toHaveScreenshot', title, selector }, body),
+    step: (call, title, selector, body) => driver.steps.step(call, { kind: 'assertion', title, selector }, body),
   };
   return { port, target };
 }

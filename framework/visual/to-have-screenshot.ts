@@ -9,6 +9,7 @@ import { snapshotNames, withSuffix } from './names.js';
 import { resolveOptions, type ResolvedOptions, type ScreenshotOptions } from './options.js';
 import { Picture } from './picture.js';
 import type { VisualPort } from './port.js';
+import type { ApiCall } from '../core/api-call.js';
 import type { VisualRecord } from './record.js';
 import { stablePicture, type LoopResult } from './stable.js';
 
@@ -97,57 +98,60 @@ export async function toHaveScreenshot(
   const title = `Expect ${target ? `${target} ` : ''}${state.isNot ? 'not ' : ''}toHaveScreenshot(${names.name})`;
   const failed = new Error('toHaveScreenshot failed');
   let verdict: Result | undefined;
-  await port
-    .step(title, target ? target.toString() : null, async (rec) => {
-      rec.visual = record;
-      const expected = has && update !== 'all' ? baseline(names.path) : null;
-      const r = await run(port, target, o, expected, state.isNot);
-      if (r.actual) {
-        record.size = { width: r.actual.picture.width, height: r.actual.picture.height };
-        record.excluded = r.actual.excludedKinds;
-      }
-      if (r.comparison) Object.assign(record, { diffPixels: r.comparison.diffPixels, ratio: r.comparison.ratio });
-      verdict = await decide(state, r, {
-        names,
-        has,
-        update,
-        expectedBytes: has ? readFileSync(names.path) : null,
-        out,
-        attach,
-        header,
-        result,
-        record,
-      });
-      const files = verdict.attachments ?? [];
-      for (const kind of ['expected', 'actual', 'diff', 'previous'] as const) {
-        const a = files.find((f) => f.name === withSuffix(names.base, `-${kind}`));
-        if (a) record.attachments[kind] = a.name;
-      }
-      if (verdict.pass === state.isNot) throw failed;
-    })
-    .catch((e) => {
-      if (e !== failed) throw e;
-    });
+  await port.wrap(API, { timeout: o.timeout }, (call) =>
+    port
+      .step(call, title, target ? target.toString() : null, async (rec) => {
+        rec.visual = record;
+        const expected = has && update !== 'all' ? baseline(names.path) : null;
+        const r = await run(call, port, target, o, expected, state.isNot);
+        if (r.actual) {
+          record.size = { width: r.actual.picture.width, height: r.actual.picture.height };
+          record.excluded = r.actual.excludedKinds;
+        }
+        if (r.comparison) Object.assign(record, { diffPixels: r.comparison.diffPixels, ratio: r.comparison.ratio });
+        verdict = await decide(state, r, {
+          names,
+          has,
+          update,
+          expectedBytes: has ? readFileSync(names.path) : null,
+          out,
+          attach,
+          header,
+          result,
+          record,
+        });
+        const files = verdict.attachments ?? [];
+        for (const kind of ['expected', 'actual', 'diff', 'previous'] as const) {
+          const a = files.find((f) => f.name === withSuffix(names.base, `-${kind}`));
+          if (a) record.attachments[kind] = a.name;
+        }
+        if (verdict.pass === state.isNot) throw failed;
+      })
+      .catch((e: unknown) => {
+        if (e !== failed) throw e;
+      }),
+  );
   return verdict!;
 }
 
 /** Settle (animations: 'disabled'), then Playwright's loop; `.not` compares once stable. */
 async function run(
+  call: ApiCall,
   port: VisualPort,
   target: Locator | null,
   o: ResolvedOptions<Locator>,
   expected: Picture | null,
   isNot: boolean,
 ): Promise<LoopResult> {
-  const ms = port.timeout(o.timeout);
+  const ms = call.timeout;
   const deadline = port.clock.now() + ms;
   const log: string[] = [`${API} with timeout ${port.describeTimeout(ms)}`];
-  await port.front(API);
-  if (target) await port.waitFor(API, target, ms);
-  const take = () => capture(port, API, target, o);
+  await port.front(call);
+  if (target) await port.waitFor(call, target, ms);
+  const take = () => capture(port, call, target, o);
   if (o.animations === 'disabled') {
     log.push('waiting for the device to report the screen idle (animations: "disabled")');
-    if (!(await port.idle(API, Math.max(0, deadline - port.clock.now())))) {
+    if (!(await port.idle(call, Math.max(0, deadline - port.clock.now())))) {
       const shot = await take();
       return {
         ...(typeof shot === 'string' ? {} : { actual: shot }),

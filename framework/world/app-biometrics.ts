@@ -1,4 +1,5 @@
 import type { BiometricOutcome } from '../../device-runtime/protocol/index.js';
+import type { ApiCall } from '../core/api-call.js';
 import type { WorldPort } from './world-port.js';
 
 /**
@@ -20,7 +21,9 @@ export class AppBiometrics {
    * ```
    */
   async enroll(enrolled = true): Promise<void> {
-    await this.set('app.biometrics.enroll', enrolled ? 'Enrol a fingerprint' : 'Remove the fingerprint', { enrolled });
+    await this.port.step('app.biometrics.enroll', enrolled ? 'Enrol a fingerprint' : 'Remove the fingerprint', (call) =>
+      this.set(call, { enrolled }),
+    );
   }
 
   /**
@@ -33,7 +36,7 @@ export class AppBiometrics {
    * ```
    */
   async succeedNext(): Promise<void> {
-    await this.next('app.biometrics.succeedNext', 'match');
+    await this.port.step('app.biometrics.succeedNext', nextTitle('match'), (call) => this.set(call, { next: 'match' }));
   }
 
   /**
@@ -45,7 +48,7 @@ export class AppBiometrics {
    * ```
    */
   async failNext(): Promise<void> {
-    await this.next('app.biometrics.failNext', 'fail');
+    await this.port.step('app.biometrics.failNext', nextTitle('fail'), (call) => this.set(call, { next: 'fail' }));
   }
 
   /**
@@ -57,17 +60,17 @@ export class AppBiometrics {
    * ```
    */
   async cancelNext(): Promise<void> {
-    await this.next('app.biometrics.cancelNext', 'cancel');
+    await this.port.step('app.biometrics.cancelNext', nextTitle('cancel'), (call) =>
+      this.set(call, { next: 'cancel' }),
+    );
   }
 
-  private next(api: string, outcome: BiometricOutcome): Promise<void> {
-    const word = { match: 'matches', fail: 'fails', cancel: 'is cancelled' }[outcome];
-    return this.set(api, `The next fingerprint ${word}`, { next: outcome });
+  private async set(call: ApiCall, input: { enrolled?: boolean; next?: BiometricOutcome }): Promise<void> {
+    await this.port.call(call, 'world_biometrics_set', input);
   }
+}
 
-  private async set(api: string, title: string, input: { enrolled?: boolean; next?: BiometricOutcome }): Promise<void> {
-    await this.port.step(api, title, async () => {
-      await this.port.call(api, 'world_biometrics_set', input);
-    });
-  }
+/** The step title of a `*Next()`: what the next fingerprint does. */
+function nextTitle(outcome: BiometricOutcome): string {
+  return `The next fingerprint ${{ match: 'matches', fail: 'fails', cancel: 'is cancelled' }[outcome]}`;
 }

@@ -20,7 +20,7 @@ export class AppCamera {
   async setImage(image: string | Buffer): Promise<void> {
     const api = 'app.camera.setImage';
     const name = typeof image === 'string' ? image : `a Buffer of ${image.length} bytes`;
-    await this.port.step(api, `Set the camera image to ${name}`, async () => {
+    await this.port.step(api, `Set the camera image to ${name}`, async (call) => {
       let bytes: Buffer;
       try {
         bytes = typeof image === 'string' ? await readFile(image) : image;
@@ -28,7 +28,7 @@ export class AppCamera {
         throw new NestwrightError(api, `cannot read ${image}: ${(e as Error).message}`, { code: 'USAGE', cause: e });
       }
       try {
-        await this.port.call(api, 'world_camera_set', { image: bytes.toString('base64') });
+        await this.port.call(call, 'world_camera_set', { image: bytes.toString('base64') });
       } catch (e) {
         if (e instanceof NestwrightError && e.code === 'INVALID_ARGUMENT')
           throw new NestwrightError(

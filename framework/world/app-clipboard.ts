@@ -19,11 +19,14 @@ export class AppClipboard {
    * expect(await app.clipboard.read()).toContain('Buy milk');
    * ```
    */
-  async read(): Promise<string | null> {
-    const api = 'app.clipboard.read';
-    return this.driver.steps.step(
-      { kind: 'app', api, title: 'Read the clipboard', selector: null },
-      async () => (await this.driver.calls.call(api, 'sys_clipboard_get', { space_id: this.driver.spaceId })).text,
+  read(): Promise<string | null> {
+    const d = this.driver;
+    return d.wrap('app.clipboard.read', {}, (call) =>
+      d.steps.step(
+        call,
+        { kind: 'app', title: 'Read the clipboard', selector: null },
+        async () => (await d.calls.call(call, 'sys_clipboard_get', { space_id: d.spaceId })).text,
+      ),
     );
   }
 
@@ -36,17 +39,12 @@ export class AppClipboard {
    * ```
    */
   async write(text: string): Promise<void> {
-    const api = 'app.clipboard.write';
-    await this.driver.steps.step(
-      {
-        kind: 'app',
-        api,
-        title: `Write ${JSON.stringify(text.length > 40 ? `${text.slice(0, 39)}…` : text)} to the clipboard`,
-        selector: null,
-      },
-      async () => {
-        await this.driver.calls.call(api, 'sys_clipboard_set', { space_id: this.driver.spaceId, text });
-      },
+    const d = this.driver;
+    const title = `Write ${JSON.stringify(text.length > 40 ? `${text.slice(0, 39)}…` : text)} to the clipboard`;
+    await d.wrap('app.clipboard.write', {}, (call) =>
+      d.steps.step(call, { kind: 'app', title, selector: null }, async () => {
+        await d.calls.call(call, 'sys_clipboard_set', { space_id: d.spaceId, text });
+      }),
     );
   }
 }

@@ -1,5 +1,6 @@
 import { NestwrightError } from '../errors.js';
 import { durationMs, epochMs, showTime, type TimeInput } from './time-input.js';
+import type { ApiCall } from '../core/api-call.js';
 import type { WorldPort } from './world-port.js';
 
 /**
@@ -27,10 +28,12 @@ export class AppClock {
   async install(opts: { time?: TimeInput } = {}): Promise<void> {
     const api = 'app.clock.install';
     const time = opts.time === undefined ? undefined : epochMs(api, opts.time);
-    await this.set(api, `Install the clock${time === undefined ? '' : ` at ${showTime(time)}`}`, {
-      ...(time === undefined ? {} : { time }),
-      running: true,
-    });
+    await this.port.step(api, `Install the clock${time === undefined ? '' : ` at ${showTime(time)}`}`, (call) =>
+      this.set(call, {
+        ...(time === undefined ? {} : { time }),
+        running: true,
+      }),
+    );
   }
 
   /**
@@ -44,7 +47,9 @@ export class AppClock {
   async setFixedTime(time: TimeInput): Promise<void> {
     const api = 'app.clock.setFixedTime';
     const ms = epochMs(api, time);
-    await this.set(api, `Fix the clock at ${showTime(ms)}`, { time: ms, running: false });
+    await this.port.step(api, `Fix the clock at ${showTime(ms)}`, (call) =>
+      this.set(call, { time: ms, running: false }),
+    );
   }
 
   /**
@@ -59,7 +64,7 @@ export class AppClock {
   async setSystemTime(time: TimeInput): Promise<void> {
     const api = 'app.clock.setSystemTime';
     const ms = epochMs(api, time);
-    await this.set(api, `Set the system time to ${showTime(ms)}`, { time: ms });
+    await this.port.step(api, `Set the system time to ${showTime(ms)}`, (call) => this.set(call, { time: ms }));
   }
 
   /**
@@ -74,7 +79,7 @@ export class AppClock {
   async fastForward(ticks: number | string): Promise<void> {
     const api = 'app.clock.fastForward';
     const ms = durationMs(api, ticks);
-    await this.set(api, `Fast-forward the clock ${ticks}`, { advance_ms: ms });
+    await this.port.step(api, `Fast-forward the clock ${ticks}`, (call) => this.set(call, { advance_ms: ms }));
   }
 
   /**
@@ -88,7 +93,7 @@ export class AppClock {
   async runFor(ticks: number | string): Promise<void> {
     const api = 'app.clock.runFor';
     const ms = durationMs(api, ticks);
-    await this.set(api, `Run the clock for ${ticks}`, { advance_ms: ms });
+    await this.port.step(api, `Run the clock for ${ticks}`, (call) => this.set(call, { advance_ms: ms }));
   }
 
   /**
@@ -103,15 +108,15 @@ export class AppClock {
   async pauseAt(time: TimeInput): Promise<void> {
     const api = 'app.clock.pauseAt';
     const ms = epochMs(api, time);
-    await this.port.step(api, `Pause the clock at ${showTime(ms)}`, async () => {
-      const { now } = (await this.port.call(api, 'world_get', {})).clock;
+    await this.port.step(api, `Pause the clock at ${showTime(ms)}`, async (call) => {
+      const { now } = (await this.port.call(call, 'world_get', {})).clock;
       if (ms < now)
         throw new NestwrightError(
           api,
           `${showTime(ms)} is before the instance's time (${showTime(now)}): pauseAt only moves forward; use setFixedTime to go back.`,
           { code: 'USAGE' },
         );
-      await this.port.call(api, 'world_clock_set', { advance_ms: ms - now, running: false });
+      await this.port.call(call, 'world_clock_set', { advance_ms: ms - now, running: false });
     });
   }
 
@@ -124,16 +129,10 @@ export class AppClock {
    * ```
    */
   async resume(): Promise<void> {
-    await this.set('app.clock.resume', 'Resume the clock', { running: true });
+    await this.port.step('app.clock.resume', 'Resume the clock', (call) => this.set(call, { running: true }));
   }
 
-  private async set(
-    api: string,
-    title: string,
-    input: { time?: number; advance_ms?: number; running?: boolean },
-  ): Promise<void> {
-    await this.port.step(api, title, async () => {
-      await this.port.call(api, 'world_clock_set', input);
-    });
+  private async set(call: ApiCall, input: { time?: number; advance_ms?: number; running?: boolean }): Promise<void> {
+    await this.port.call(call, 'world_clock_set', input);
   }
 }

@@ -59,11 +59,13 @@ export class AppNotifications {
    * ```
    */
   async list(): Promise<AppNotification[]> {
-    const { notifications } = await this.port.call('app.notifications.list', 'world_notifications_list', {});
-    return notifications.map((n) => this.wrap(n));
+    const { notifications } = await this.port.wrap('app.notifications.list', {}, (call) =>
+      this.port.call(call, 'world_notifications_list', {}),
+    );
+    return notifications.map((n) => this.notification(n));
   }
 
-  private wrap(n: Notification): AppNotification {
+  private notification(n: Notification): AppNotification {
     const port = this.port;
     return {
       id: n.id,
@@ -81,15 +83,15 @@ export class AppNotifications {
         await port.step(
           api,
           `Tap notification ${JSON.stringify(n.title)}${opts.action ? ` action ${JSON.stringify(opts.action)}` : ''}`,
-          async () => {
-            await port.call(api, 'world_notification_tap', { notification_id: n.id, ...(action ? { action } : {}) });
+          async (call) => {
+            await port.call(call, 'world_notification_tap', { notification_id: n.id, ...(action ? { action } : {}) });
           },
         );
       },
       async dismiss() {
         const api = 'notification.dismiss';
-        await port.step(api, `Dismiss notification ${JSON.stringify(n.title)}`, async () => {
-          await port.call(api, 'world_notification_dismiss', { notification_id: n.id });
+        await port.step(api, `Dismiss notification ${JSON.stringify(n.title)}`, async (call) => {
+          await port.call(call, 'world_notification_dismiss', { notification_id: n.id });
         });
       },
     };

@@ -42,16 +42,16 @@ export class AppWorldControls {
   async setGeolocation(location: Geolocation | null): Promise<void> {
     const api = 'app.setGeolocation';
     const title = location ? `Set the location to ${location.latitude}, ${location.longitude}` : 'Clear the location';
-    await this.port.step(api, title, async () => {
-      await this.port.call(api, 'world_location_set', { location });
+    await this.port.step(api, title, async (call) => {
+      await this.port.call(call, 'world_location_set', { location });
     });
   }
 
   async push(message: Record<string, string | number | boolean>): Promise<void> {
     const api = 'app.push';
     const data = Object.fromEntries(Object.entries(message).map(([k, v]) => [k, String(v)]));
-    await this.port.step(api, `Push ${JSON.stringify(data)}`, async () => {
-      const { handled } = await this.port.call(api, 'world_push', { data });
+    await this.port.step(api, `Push ${JSON.stringify(data)}`, async (call) => {
+      const { handled } = await this.port.call(call, 'world_push', { data });
       if (!handled)
         throw new NestwrightError(
           api,

@@ -1,10 +1,10 @@
-import { NestwrightError } from '../errors.js';
+import { NestwrightError, type ApiName } from '../errors.js';
 
 /** A point in time as Playwright's clock takes it: epoch ms, a date string (`'2026-01-15T09:00:00+09:00'`) or a Date. */
 export type TimeInput = number | string | Date;
 
 /** Epoch ms of `time`; a USAGE error naming the value when it is not a time. */
-export function epochMs(api: string, time: TimeInput): number {
+export function epochMs(api: ApiName, time: TimeInput): number {
   const ms = typeof time === 'number' ? time : typeof time === 'string' ? Date.parse(time) : time.getTime();
   if (!Number.isFinite(ms) || ms < 0) {
     throw new NestwrightError(
@@ -20,7 +20,7 @@ export function epochMs(api: string, time: TimeInput): number {
  * Milliseconds of `ticks` as Playwright's `clock.fastForward` and `runFor` take them: a number of
  * ms, or a string `'ss'`, `'mm:ss'` or `'hh:mm:ss'`.
  */
-export function durationMs(api: string, ticks: number | string): number {
+export function durationMs(api: ApiName, ticks: number | string): number {
   if (typeof ticks === 'number') {
     if (Number.isFinite(ticks) && ticks >= 0) return Math.round(ticks);
   } else if (/^\d+(:\d{1,2}){0,2}$/.test(ticks.trim())) {

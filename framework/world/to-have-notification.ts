@@ -27,11 +27,11 @@ export async function toHaveNotification(
   const r = await port.step(
     api,
     `Expect ${port.who()} ${this.isNot ? 'not ' : ''}to have notification ${wanted}`,
-    () =>
+    (call) =>
       poll(
         ms,
         async () => {
-          seen = (await port.call(api, 'world_notifications_list', {})).notifications;
+          seen = (await port.call(call, 'world_notifications_list', {})).notifications;
           return seen.some((n) => matchesNotification(n, want)) !== this.isNot
             ? { done: true, value: true }
             : { done: false };

@@ -1,6 +1,8 @@
 import { test, expect } from '@playwright/test';
 import { DeviceError } from '../../device-runtime/client/index.js';
 import { toolError, type UiNode } from '../../device-runtime/protocol/index.js';
+import { ApiCall } from '../../framework/core/api-call.js';
+import { actuatorOf } from '../../framework/core/actuators.js';
 import { AppDriver } from '../../framework/driver.js';
 import { DeviceDisconnectedError, NestwrightError, TestEndedError } from '../../framework/errors.js';
 import { formatSteps, fullText, parseSelector, resolveSteps } from '../../framework/selector.js';
@@ -8,6 +10,9 @@ import { withRetry } from '../../framework/space.js';
 import { Trajectory } from '../../framework/trajectory.js';
 
 /** In-process tests of the framework's pure parts and of how it treats device answers. */
+
+/** A call context as a public method makes one (no test scope, a short timeout). */
+const apiCall = (api: string) => new ApiCall(api, 100, undefined);
 
 const node = (id: string, over: Partial<UiNode> = {}): UiNode => ({
   id,
@@ -155,11 +160,11 @@ test('screenshots degrade gracefully on runtimes without ui_screenshot (asked on
     expectTimeout: 100,
     screenshot: 'every-step',
   });
-  expect(await driver.screenshots.take('app.screenshot')).toBeNull();
-  expect(await driver.screenshots.take('app.screenshot')).toBeNull();
+  expect(await driver.screenshots.take(apiCall('app.screenshot'))).toBeNull();
+  expect(await driver.screenshots.take(apiCall('app.screenshot'))).toBeNull();
   expect(asked).toBe(1);
   // A step still runs and is recorded, just without a picture.
-  await driver.steps.step({ kind: 'app', api: 'app.launch', title: 'Launch', selector: null }, async () => {});
+  await driver.steps.step(apiCall('app.launch'), { kind: 'app', title: 'Launch', selector: null }, async () => {});
   expect(driver.trajectory.steps[0]).toMatchObject({ result: 'ok', screenshots: {} });
 });
 
@@ -177,7 +182,9 @@ test('device errors become nestwright errors that name the API first', async () 
     actionTimeout: 100,
     expectTimeout: 100,
   });
-  const e = await driver.calls.call('locator.tap', 'ui_key', { space_id: 'sp_1', key: 'back' }).catch((x) => x);
+  const e = await driver.calls
+    .call(apiCall('locator.tap'), 'ui_key', { space_id: 'sp_1', key: 'back' })
+    .catch((x) => x);
   expect(e).toBeInstanceOf(NestwrightError);
   expect(e.message).toBe(
     'locator.tap: ui_tap: SPACE_BUSY: space sp_1 is leased by another session\n  hint: Wait for the lease.',
@@ -213,16 +220,69 @@ test('the one call path: round trips counted, the last screen kept, DEVICE_DISCO
     expectTimeout: 100,
     scope,
   });
-  await driver.calls.call('app.observe', 'ui_observe', { space_id: 'sp_1' } as never);
+  await driver.calls.call(apiCall('app.observe'), 'ui_observe', { space_id: 'sp_1' } as never);
   expect(driver.calls.roundTrips).toBe(1);
   expect(driver.calls.lastSeen).toBe(screen);
-  const lost = await driver.calls.call('app.press', 'ui_key', { space_id: 'sp_1', key: 'back' }).catch((x) => x);
+  const lost = await driver.calls
+    .call(apiCall('app.press'), 'ui_key', { space_id: 'sp_1', key: 'back' })
+    .catch((x) => x);
   expect(lost).toBeInstanceOf(DeviceDisconnectedError);
   expect(lost.message).toMatch(/^app\.press: ui_key: DEVICE_DISCONNECTED/);
   expect(raised).toEqual([{ code: 'DEVICE_DISCONNECTED', who: 'com.example@2' }]);
   ended.abort();
-  await expect(driver.calls.call('app.observe', 'ui_observe', { space_id: 'sp_1' } as never)).rejects.toBeInstanceOf(
-    TestEndedError,
-  );
+  await expect(
+    driver.calls.call(apiCall('app.observe'), 'ui_observe', { space_id: 'sp_1' } as never),
+  ).rejects.toBeInstanceOf(TestEndedError);
   expect(sent).toEqual(['ui_observe', 'ui_key']);
+});
+
+test('the actuator is chosen once per driver: device-side when runtime_info offers selector_actions and the option allows it', async () => {
+  let asked = 0;
+  const client = (extensions: string[] | null) => ({
+    info: async () => {
+      asked++;
+      if (!extensions) throw new Error('runtime_info failed');
+      return { extensions };
+    },
+  });
+  const driver = (c: unknown, deviceActions?: 'auto' | 'off') =>
+    new AppDriver(c as never, 'sp_1', 'com.example', null, new Trajectory(), {
+      actionTimeout: 100,
+      expectTimeout: 100,
+      ...(deviceActions ? { deviceActions } : {}),
+    });
+  const onDevice = driver(client(['selector_actions']));
+  expect((await actuatorOf(onDevice)).where).toBe('device');
+  expect(await actuatorOf(onDevice)).toBe(await actuatorOf(onDevice));
+  expect(asked).toBe(1);
+  expect((await actuatorOf(driver(client(['selector_actions']), 'off'))).where).toBe('client');
+  expect((await actuatorOf(driver(client(['keyboard'])))).where).toBe('client');
+  expect((await actuatorOf(driver(client(null)))).where).toBe('client');
+  expect((await actuatorOf(driver(client(['selector_actions'])))).waitForCount).toBeDefined();
+  expect((await actuatorOf(driver(client([])))).waitForCount).toBeUndefined();
+});
+
+test('the call context: its name prefixes the errors made from it, its deadline is its timeout from when it began', async () => {
+  const d = new AppDriver({} as never, 'sp_1', 'com.example', null, new Trajectory(), {
+    actionTimeout: 1000,
+    expectTimeout: 2000,
+    timeoutScale: 3,
+  });
+  const made = await d.wrap('app.launch', {}, async (call) => call);
+  expect(made.api).toBe('app.launch');
+  expect(made.timeout).toBe(3000);
+  expect(made.deadline - made.startedAt).toBe(3000);
+  expect(made.at).toBeUndefined(); // captured only when healing is on
+  expect((await d.wrap('expect.toBeVisible', { kind: 'expect' }, async (call) => call)).timeout).toBe(6000);
+  expect((await d.wrap('locator.tap', { timeout: 10 }, async (call) => call)).timeout).toBe(30);
+  const e = made.error('nothing to launch', { code: 'NOT_SUPPORTED' });
+  expect(e).toBeInstanceOf(NestwrightError);
+  expect(e.message).toBe('app.launch: nothing to launch');
+  expect(e.api).toBe('app.launch');
+  expect(e.code).toBe('NOT_SUPPORTED');
+  await expect(
+    d.wrap('locator.fill', {}, () => {
+      throw new Error('thrown before any await');
+    }),
+  ).rejects.toThrow('thrown before any await');
 });
