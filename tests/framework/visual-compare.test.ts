@@ -50,7 +50,7 @@ test('the same PNG bytes match without decoding; the same pixels encoded otherwi
   expect((await expected.png()).equals(screen)).toBe(true);
   const decoded = await expected.pixels();
   expect([decoded.width, decoded.height]).toEqual([1080, 2400]);
-  expect(await (await Picture.fromPixels(decoded).pixels()).data.equals(decoded.data)).toBe(true);
+  expect((await Picture.fromPixels(decoded).pixels()).data.equals(decoded.data)).toBe(true);
   const again = await sharp(decoded.data, { raw: { width: 1080, height: 2400, channels: decoded.channels } })
     .png({ compressionLevel: 1 })
     .toBuffer();
