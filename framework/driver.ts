@@ -5,6 +5,9 @@ import {
   type Clock,
   type Observation,
   type Took,
+  type ToolInput,
+  type ToolName,
+  type ToolResult,
   type UiNode,
 } from '../device-runtime/protocol/index.js';
 import { DeviceCalls, type TestScope } from './device-calls.js';
@@ -80,6 +83,14 @@ export class AppDriver implements InstancePort {
       options.screenshot ?? 'off',
       options.scope,
     );
+  }
+
+  call<N extends ToolName>(api: string, tool: N, input: ToolInput<N>): Promise<ToolResult<N>> {
+    return this.calls.call(api, tool, input);
+  }
+
+  offers(name: string): Promise<boolean> {
+    return this.calls.client.hasExtension(name).catch(() => false);
   }
 
   /** `com.example.app@2`: the package, and the instance when there is one. */
