@@ -58,7 +58,8 @@ interface AXNode {
   properties?: Array<{ name: string; value: AXValue }>;
 }
 
-const str = (v: AXValue | undefined) => (typeof v?.value === 'string' ? v.value : v?.value == null ? '' : String(v.value));
+const str = (v: AXValue | undefined) =>
+  typeof v?.value === 'string' ? v.value : v?.value == null ? '' : String(v.value);
 
 /** The nodes of the page's main frame a service sees, in document order. Cost: 1 + one call per node kept (pipelined). */
 export async function readWebNodes(cdp: CDPSession): Promise<WebNode[]> {

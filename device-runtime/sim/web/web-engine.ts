@@ -33,6 +33,8 @@ const keyOf = (r: WebViewRef) => `${r.spaceId}/${r.instanceKey}/${r.seq}/${r.vie
  */
 export class SimWebEngine {
   private readonly pages = new Map<string, SimWebPage>();
+  /** Without an engine: the WebViews shown, as boxes (listed with the reason they have no page). */
+  private readonly boxes = new Map<string, { id: string; url: string; bounds: Bounds; onScreen: boolean }>();
   private readonly contexts = new Map<string, Promise<BrowserContext>>();
   private readonly missingWhy: string | null;
   private readonly path: string | null;
@@ -49,7 +51,9 @@ export class SimWebEngine {
   ) {
     this.path = executable === false ? null : (executable ?? chromiumPath());
     this.missingWhy =
-      this.path === null ? 'this simulator runs without a browser engine (chromium: false)' : chromiumMissing(this.path);
+      this.path === null
+        ? 'this simulator runs without a browser engine (chromium: false)'
+        : chromiumMissing(this.path);
   }
 
   /** Why WebViews have no page here (no Chromium), or null when they do. */
@@ -62,8 +66,12 @@ export class SimWebEngine {
    * its page is made on first sight, and follows a new URL or size. Null when there is no engine.
    */
   show(ref: WebViewRef, spec: WebContent, bounds: Bounds, owner: WebPageOwner): SimWebPage | null {
-    if (this.missingWhy) return null;
     const key = keyOf(ref);
+    if (this.missingWhy) {
+      const box = this.boxes.get(key);
+      this.boxes.set(key, { id: box?.id ?? `webview-${++this.counter}`, url: spec.url, bounds, onScreen: true });
+      return null;
+    }
     let page = this.pages.get(key);
     if (!page || page.closed) {
       const context = `${ref.spaceId}/${ref.instanceKey}`;
@@ -79,6 +87,7 @@ export class SimWebEngine {
   /** A frame of `spaceId` is being composed: what it shows is on screen, nothing else. */
   beginFrame(spaceId: string): void {
     for (const p of this.pages.values()) if (p.key.startsWith(`${spaceId}/`)) p.onScreen = false;
+    for (const [key, box] of this.boxes) if (key.startsWith(`${spaceId}/`)) box.onScreen = false;
   }
 
   private contextFor(id: string): Promise<BrowserContext> {
@@ -106,6 +115,10 @@ export class SimWebEngine {
    * (and with `pictures`, the picture) of pages that changed.
    */
   async sync(spaceId: string, live: (instanceKey: string, seq: number) => boolean, pictures = false): Promise<void> {
+    for (const key of this.boxes.keys()) {
+      const [space, instanceKey, seq] = key.split('/');
+      if (space === spaceId && !live(instanceKey!, Number(seq))) this.boxes.delete(key);
+    }
     const mine = [...this.pages.values()].filter((p) => p.key.startsWith(`${spaceId}/`));
     if (!mine.length) return;
     const ended: Array<Promise<void>> = [];
@@ -143,6 +156,20 @@ export class SimWebEngine {
   /** The WebViews of an instance, those on screen first, as webview_list answers. */
   list(spaceId: string, instanceKey: string, endpoint: string | null): WebViewInfo[] {
     const prefix = `${spaceId}/${instanceKey}/`;
+    if (this.missingWhy) {
+      const boxes = [...this.boxes].filter(([key]) => key.startsWith(prefix)).map(([, box]) => box);
+      return boxes
+        .sort((a, b) => Number(b.onScreen) - Number(a.onScreen))
+        .map((b) => ({
+          id: b.id,
+          url: b.url,
+          title: '',
+          bounds: b.bounds,
+          on_screen: b.onScreen,
+          devtools: null,
+          unavailable: this.missingWhy,
+        }));
+    }
     const pages = [...this.pages.values()].filter((p) => p.key.startsWith(prefix) && !p.closed);
     pages.sort((a, b) => Number(b.onScreen) - Number(a.onScreen) || seqOf(b) - seqOf(a));
     return pages.map((p) => {

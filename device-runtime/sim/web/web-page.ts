@@ -87,7 +87,9 @@ export class SimWebPage {
     });
     const cdp = await ctx.newCDPSession(page);
     this.cdp = cdp;
-    this.targetId = ((await cdp.send('Target.getTargetInfo')) as { targetInfo: { targetId: string } }).targetInfo.targetId;
+    this.targetId = (
+      (await cdp.send('Target.getTargetInfo')) as { targetInfo: { targetId: string } }
+    ).targetInfo.targetId;
     // Two bindings: the app's JavaScript interfaces, and "the page changed" from a mutation observer.
     cdp.on('Runtime.bindingCalled', (e: { name: string; payload: string }) => {
       if (e.name === '__nwChanged') this.markStale();
@@ -100,7 +102,8 @@ export class SimWebPage {
     await page.route(`${ASSET_ORIGIN}/**`, async (route) => {
       const path = decodeURIComponent(new URL(route.request().url()).pathname.replace(/^\/assets\//, ''));
       const body = this.spec.assets?.[path];
-      if (body === undefined) return route.fulfill({ status: 404, contentType: 'text/plain', body: `no asset ${path}` });
+      if (body === undefined)
+        return route.fulfill({ status: 404, contentType: 'text/plain', body: `no asset ${path}` });
       return route.fulfill({ status: 200, contentType: contentType(path), body });
     });
     await this.resize();
