@@ -56,9 +56,8 @@ export class WebViewSockets implements ToolTransport {
   async close(): Promise<void> {
     const ports = await Promise.allSettled(this.forwards.values());
     this.forwards.clear();
-    await Promise.all(
-      ports.map((p) => (p.status === 'fulfilled' ? removeForward(this.adb, this.serial, p.value) : undefined)),
-    );
+    const made = ports.flatMap((p) => (p.status === 'fulfilled' ? [p.value] : []));
+    await Promise.all(made.map((port) => removeForward(this.adb, this.serial, port)));
     await this.inner.close();
   }
 }
