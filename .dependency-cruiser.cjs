@@ -15,8 +15,8 @@ const SIM = '^device-runtime/sim/';
 const SIM_LAYERS = [
   {
     name: 'environment',
-    path: `${SIM}(faults|channels)/`,
-    why: 'clock, randomness, fault profiles and control channels are what everything else runs on; they know nothing of apps or screens',
+    path: `${SIM}(faults|channels|web)/`,
+    why: 'clock, randomness, fault profiles, control channels and the browser engine behind WebViews are what everything else runs on; they know nothing of apps or screens',
   },
   {
     name: 'apps',
@@ -77,9 +77,9 @@ module.exports = {
     {
       name: 'framework-features-use-the-port',
       comment:
-        'framework/ai, heal and skills (the features) reach the core only through framework/port.ts (observe, act through a locator, record a step, screenshot, timeouts, clock) and its leaf modules (errors, selector, trajectory, poll, call-site, core/api-call: the call context), never App, Locator, the driver or its parts: the app attaches them, and the core can change behind the port (ARCHITECTURE.md).',
+        'framework/ai, heal, skills and webview (the features) reach the core only through framework/port.ts (observe, act through a locator, record a step, screenshot, timeouts, clock) and its leaf modules (errors, selector, trajectory, poll, call-site, core/api-call: the call context), never App, Locator, the driver or its parts: the app attaches them, and the core can change behind the port (ARCHITECTURE.md).',
       severity: 'error',
-      from: { path: '^framework/(ai|heal|skills)/' },
+      from: { path: '^framework/(ai|heal|skills|webview)/' },
       to: {
         path: '^framework/(app|app-port|driver|locator|locator-[\\w-]+|space|fixtures|expect|device|device-calls|instance-watch|screenshots|use-options|global-setup|suggest|core/(?!api-call\\.)[\\w-]+)\\.ts$',
       },

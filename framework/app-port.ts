@@ -1,4 +1,4 @@
-import type { Clock, Key, Observation } from '../device-runtime/protocol/index.js';
+import type { Clock, Key, Observation, ToolInput, ToolName, ToolResult } from '../device-runtime/protocol/index.js';
 import type { ApiCall, CallOptions } from './core/api-call.js';
 import type { AppDriver } from './driver.js';
 import type { AppCrashedError } from './errors.js';
@@ -31,6 +31,15 @@ export class AppPortOf implements AppPort {
   }
   get instance(): string | null {
     return this.d.instance;
+  }
+  get spaceId(): string {
+    return this.d.spaceId;
+  }
+  call<N extends ToolName>(call: ApiCall, tool: N, input: ToolInput<N>): Promise<ToolResult<N>> {
+    return this.d.call(call, tool, input);
+  }
+  offers(name: string): Promise<boolean> {
+    return this.d.offers(name);
   }
   get trajectory(): StepLog {
     return this.d.trajectory;

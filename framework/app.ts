@@ -17,6 +17,8 @@ import {
   type Geolocation,
 } from './world/index.js';
 import { accessibilityAudit, type AccessibilityAuditOptions, type AccessibilityAuditResult } from './a11y/index.js';
+import { AppWebViews, type WebView, type WebViewOptions } from './webview/index.js';
+import type { Page } from '@playwright/test';
 
 /**
  * One instance of an app in a space, the way Playwright's `page` is one tab: locators, keys,
@@ -74,6 +76,39 @@ export class App extends LocatorFactory<Locator> {
    */
   get ai(): AppAi {
     return (this.aiVerbs ??= new AppAi(this.port));
+  }
+
+  private webViews: AppWebViews | undefined;
+
+  /**
+   * The page of a WebView of this instance as Playwright's own `Page` (docs/webviews.md): the only
+   * WebView on screen, or the one whose `url` or `title` matches, waiting for it to appear (the
+   * action timeout). Its actions are steps of the test; it closes with the instance.
+   *
+   * @example
+   * ```ts
+   * await app.getByRole('button', { name: 'Help' }).tap();
+   * const help = await app.webview();
+   * await help.getByPlaceholder('Search help').fill('refund');
+   * await expect(help.getByRole('button', { name: 'How do I get a refund?' })).toBeVisible();
+   * ```
+   */
+  webview(options?: WebViewOptions): Promise<Page> {
+    return (this.webViews ??= new AppWebViews(this.port)).webview(options);
+  }
+
+  /**
+   * This instance's WebViews now (those on screen first), each with its URL, title, bounds and
+   * `page()` (docs/webviews.md).
+   *
+   * @example
+   * ```ts
+   * const [help] = await app.webviews();
+   * console.log(help?.url, help?.onScreen);
+   * ```
+   */
+  webviews(): Promise<WebView[]> {
+    return (this.webViews ??= new AppWebViews(this.port)).list();
   }
 
   private worldControls: AppWorldControls | undefined;

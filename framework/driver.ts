@@ -5,6 +5,9 @@ import {
   type Clock,
   type Observation,
   type Took,
+  type ToolInput,
+  type ToolName,
+  type ToolResult,
   type UiNode,
 } from '../device-runtime/protocol/index.js';
 import { CallSite } from './call-site.js';
@@ -84,6 +87,14 @@ export class AppDriver implements InstancePort {
       options.screenshot ?? 'off',
       options.scope,
     );
+  }
+
+  call<N extends ToolName>(call: ApiCall, tool: N, input: ToolInput<N>): Promise<ToolResult<N>> {
+    return this.calls.call(call, tool, input);
+  }
+
+  offers(name: string): Promise<boolean> {
+    return this.calls.client.hasExtension(name).catch(() => false);
   }
 
   /** `com.example.app@2`: the package, and the instance when there is one. */

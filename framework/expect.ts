@@ -18,6 +18,7 @@ import { toPassSkill } from './skills/index.js';
 import { visualMatchers } from './visual/matchers.js';
 import { toHaveNotification as notificationMatcher, type NotificationMatch } from './world/index.js';
 import { toPassAccessibilityAudit, type AccessibilityAuditOptions } from './a11y/index.js';
+import { delegatingToPlaywright } from './webview/index.js';
 
 /**
  * The matchers nestwright adds to Playwright's `expect`. Each retries against fresh observations
@@ -302,7 +303,8 @@ export type NestwrightMatchers = typeof matchers;
 
 /**
  * Playwright's `expect` with nestwright's matchers ({@link NestwrightMatchers}) for locators and
- * apps; Playwright's own matchers work as usual on plain values.
+ * apps; Playwright's own matchers work as usual on plain values and on Playwright's `Locator` and
+ * `Page` (a WebView's page from `app.webview()`).
  *
  * @example
  * ```ts
@@ -318,4 +320,5 @@ export type NestwrightMatchers = typeof matchers;
  * });
  * ```
  */
-export const expect: Expect<NestwrightMatchers> = base.extend(matchers);
+// A Playwright Locator or Page (a WebView's) goes to Playwright's own matcher of the same name.
+export const expect: Expect<NestwrightMatchers> = base.extend(delegatingToPlaywright(matchers));

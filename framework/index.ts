@@ -52,6 +52,7 @@ export type {
   WorldOptions,
   TimeInput,
 } from './world/index.js';
+export type { WebView, WebViewOptions } from './webview/index.js';
 export {
   NestwrightError,
   TimeoutError,

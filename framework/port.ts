@@ -1,4 +1,13 @@
-import type { Clock, Key, Observation, UiNode } from '../device-runtime/protocol/index.js';
+import type {
+  Clock,
+  Key,
+  Observation,
+  ToolInput,
+  ToolName,
+  ToolResult,
+  UiNode,
+} from '../device-runtime/protocol/index.js';
+import type { CallSite } from './call-site.js';
 import type { ApiCall, CallWrapper } from './core/api-call.js';
 import type { AppCrashedError } from './errors.js';
 import type { Step } from './selector.js';
@@ -42,6 +51,12 @@ export interface InstancePort extends CallWrapper {
   readonly pkg: string;
   /** The instance id, or null on a runtime without instances. */
   readonly instance: string | null;
+  /** The space the instance runs in. */
+  readonly spaceId: string;
+  /** A device tool call named `api`, on the one path every call takes (errors translated by code). One tool call. */
+  call<N extends ToolName>(call: ApiCall, tool: N, input: ToolInput<N>): Promise<ToolResult<N>>;
+  /** Whether the runtime offers protocol extension `name` (runtime_info, asked once per connection). */
+  offers(name: string): Promise<boolean>;
   /** `com.example.app@2`, for messages. */
   who(): string;
   /** The screen with this instance in front (brought back first when another app is), crashes raised. */

@@ -8,6 +8,7 @@ import { agentTools } from './tools/agent.js';
 import { runtimeTools } from './tools/runtime.js';
 import { auditTools } from './tools/audit.js';
 import { worldTools } from './tools/world.js';
+import { webviewTools } from './tools/webview.js';
 import type { ToolDef } from './tool.js';
 
 /** Every tool of the protocol, in the order of docs/protocol.md#tools. */
@@ -21,6 +22,7 @@ export const TOOL_LIST = [
   ...runtimeTools,
   ...auditTools,
   ...worldTools,
+  ...webviewTools,
 ] as const;
 
 type AnyTool = (typeof TOOL_LIST)[number];

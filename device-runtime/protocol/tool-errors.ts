@@ -80,6 +80,7 @@ export const TOOL_ERRORS = {
   world_push: [...WORLD, 'APP_CRASHED'],
   world_biometrics_set: WORLD,
   world_camera_set: WORLD,
+  webview_list: ['APP_NOT_INSTALLED', 'INSTANCE_NOT_FOUND', 'APP_CRASHED', 'NOT_SUPPORTED'],
 } as const satisfies { readonly [N in ToolName]: readonly ErrorCode[] };
 
 /** Any call may get these: bad arguments, an unknown tool, a runtime fault, a transport failure. */

@@ -272,6 +272,8 @@ export class SimRuntime implements DeviceHost {
     } finally {
       this.leases.close();
       this.approvals.close();
+      // The WebViews' pages and contexts (the process's Chromium serves other runtimes too, and stays).
+      void this.env.web.close().catch(() => undefined);
     }
   }
 

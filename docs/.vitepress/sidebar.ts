@@ -20,6 +20,7 @@ export const sidebar: SidebarItem[] = [
   { text: 'Configuration', link: '/configuration' },
   { text: 'Devices', link: '/devices' },
   { text: "The app's world", link: '/app-world' },
+  { text: 'WebViews', link: '/webviews' },
   { text: 'Continuous integration', link: '/ci' },
   { text: 'AI steps', link: '/ai' },
   { text: 'Healing', link: '/healing' },

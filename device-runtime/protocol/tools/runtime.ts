@@ -26,6 +26,7 @@ export const ExtensionSchema = z.enum([
   'approval_decide',
   'runtime_info',
   'world',
+  'webview',
 ]);
 export type Extension = z.infer<typeof ExtensionSchema>;
 
@@ -52,6 +53,8 @@ export const EXTENSION_DOCS: { readonly [E in Extension]: string } = {
   runtime_info: 'the runtime_info tool: protocol version, device, capabilities, extensions',
   world:
     "the world_* tools: each instance's location, clock, locale, time zone and colour scheme, notifications, push messages, biometrics and camera image, set per instance and gone with it (docs/app-world.md)",
+  webview:
+    "the webview_list tool: an instance's WebViews (id, URL, title, bounds on screen) and where each serves the DevTools protocol — an endpoint the client reaches, or the device's `webview_devtools_remote_<pid>` socket to forward — so a client drives the page with Playwright's connectOverCDP (docs/webviews.md)",
 };
 
 export const RuntimeInfoSchema = z.object({

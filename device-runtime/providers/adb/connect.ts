@@ -6,6 +6,7 @@ import { waitForBoot } from './boot.js';
 import { listDevices } from './devices.js';
 import { ProviderError } from './errors.js';
 import { forwardPort, removeForward } from './forward.js';
+import { WebViewSockets } from './webview-sockets.js';
 import { DeviceMonitor } from './monitor.js';
 import { GuardedTransport } from './guarded-transport.js';
 import type { AdbDeviceOptions } from './options.js';
@@ -122,7 +123,8 @@ export async function connectAdb(
     const [inner] = await adb.deviceClock.track(Promise.all([connectMcp(api, url, token, serial), monitor.start()]));
     guard = new GuardedTransport(inner, serial);
     if (monitor.lostReason) guard.lose(monitor.lostReason);
-    const client = new DeviceClient(guard);
+    // WebViews' DevTools sockets (the `webview` extension) are forwarded as they are listed.
+    const client = new DeviceClient(new WebViewSockets(guard, adb, serial));
     const m = monitor;
     return {
       client,

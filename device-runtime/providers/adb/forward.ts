@@ -30,12 +30,20 @@ function hookExit(): void {
 }
 
 /** `adb forward tcp:0 tcp:<devicePort>`: adb picks a free local port and prints it. */
-export async function forwardPort(adb: Adb, serial: string, devicePort: number): Promise<number> {
-  const r = await adb.run(serial, ['forward', 'tcp:0', `tcp:${devicePort}`]);
+export function forwardPort(adb: Adb, serial: string, devicePort: number): Promise<number> {
+  return forwardTo(adb, serial, `tcp:${devicePort}`);
+}
+
+/**
+ * `adb forward tcp:0 <remote>`, for any remote adb forwards to: `tcp:<port>`, or
+ * `localabstract:<name>` (an abstract socket, such as a WebView's `webview_devtools_remote_<pid>`).
+ */
+export async function forwardTo(adb: Adb, serial: string, remote: string): Promise<number> {
+  const r = await adb.run(serial, ['forward', 'tcp:0', remote]);
   const port = Number(r.stdout.trim().split(/\s+/).pop());
   if (!Number.isInteger(port) || port <= 0) {
     throw new ProviderError(adb.api, 'FORWARD_FAILED', `adb forward did not print the local port it chose`, {
-      command: `adb -s ${serial} forward tcp:0 tcp:${devicePort}`,
+      command: `adb -s ${serial} forward tcp:0 ${remote}`,
       stderr: r.stderr,
       hint: 'Update platform-tools: adb prints the port for tcp:0 since version 1.0.36.',
     });

@@ -1,4 +1,5 @@
 import type { Bounds } from '../../protocol/index.js';
+import type { WebContent } from '../web/web-content.js';
 
 /**
  * The simulated view hierarchy. App models build these plain objects in `render`; the layout
@@ -74,6 +75,14 @@ export interface View {
   onTapAt?: (x: number, y: number) => void;
   /** WebView page text, drawn in screenshots but absent from the node tree. */
   pageLines?: string[];
+  /** A WebView's page, rendered in Chromium (sim/web/): its nodes are the WebView's children. */
+  web?: WebContent;
+  /** The accessibility role, when not the kind's (a WebView's link, heading). */
+  role?: string;
+  /** Whether the node reports clickable, when not "has a click handler". */
+  clickable?: boolean;
+  /** A drag that starts on this view (a WebView scrolls its page), at view-relative coordinates. */
+  onSwipe?: (from: [number, number], to: [number, number], durationMs: number) => void;
   shapes?: Shape[];
   rows?: VirtualRows;
   children?: View[];
@@ -128,5 +137,11 @@ export const spacer = (grow = 1) => make('spacer', { grow });
 export const progress = (props: Props = {}) => make('progress', { desc: 'Loading', ...props });
 export const webView = (pageLines: string[], onTapAt: (x: number, y: number) => void, props: Props = {}) =>
   make('webview', { grow: 1, ...props, pageLines, onTapAt });
+/**
+ * A WebView showing a real page (Chromium): `content` is what the app loads in it — a URL, its
+ * assets, its JavaScript interfaces. Without a browser engine it is a box showing `content.fallback`.
+ */
+export const webPage = (content: WebContent, props: Props = {}) =>
+  make('webview', { grow: 1, ...props, web: content, pageLines: content.fallback ?? [] });
 export const canvas = (shapes: Shape[], onTapAt: (x: number, y: number) => void, props: Props = {}) =>
   make('canvas', { grow: 1, ...props, shapes, onTapAt });

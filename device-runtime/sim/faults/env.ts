@@ -1,6 +1,10 @@
 import { DEFAULT_CHANNELS, type ChannelAvailability } from '../channels/channel.js';
 import { systemClock, type Clock } from './clock.js';
 import { faultProfile, type FaultProfile, type FaultProfileName } from './profile.js';
+import { SimWebEngine } from '../web/web-engine.js';
+
+/** Screen px per CSS px of the simulated device's WebViews: its density (420 dpi) over Android's 160. */
+const WEB_SCALE = 420 / 160;
 
 /**
  * What a simulated screen needs from the run: its clock, the fault profile, and which control
@@ -10,10 +14,17 @@ export interface SimEnv {
   clock: Clock;
   faults: FaultProfile;
   channels: ChannelAvailability;
+  /** The WebViews' browser engine (sim/web/): Chromium, started when the first WebView opens. */
+  web: SimWebEngine;
 }
 
 export function defaultEnv(): SimEnv {
-  return { clock: systemClock, faults: faultProfile('instant'), channels: { ...DEFAULT_CHANNELS } };
+  return {
+    clock: systemClock,
+    faults: faultProfile('instant'),
+    channels: { ...DEFAULT_CHANNELS },
+    web: new SimWebEngine(false, WEB_SCALE),
+  };
 }
 
 /** The run options that shape the environment (part of SimOptions). */
@@ -26,6 +37,11 @@ export interface SimEnvOptions {
   clock?: Clock;
   /** Which control channels the device offers (default: accessibility and Shizuku, no AAPM). */
   channels?: Partial<ChannelAvailability>;
+  /**
+   * The Chromium that renders WebViews (default NESTWRIGHT_CHROMIUM, else /usr/bin/chromium);
+   * false: none, a WebView is a box with no page and webview_list says why.
+   */
+  chromium?: string | false;
 }
 
 export function envFromOptions(o: SimEnvOptions): SimEnv {
@@ -34,5 +50,6 @@ export function envFromOptions(o: SimEnvOptions): SimEnv {
     clock: o.clock ?? systemClock,
     faults: { ...base, seed: o.seed ?? base.seed },
     channels: { ...DEFAULT_CHANNELS, ...o.channels },
+    web: new SimWebEngine(o.chromium, WEB_SCALE),
   };
 }

@@ -9,6 +9,7 @@ import { systemHandlers, type SystemHost } from './system.js';
 import type { Handler } from './types.js';
 import { uiHandlers, type UiHost } from './ui.js';
 import { worldHandlers, type WorldHost } from './world.js';
+import { webviewHandlers, type WebViewHost } from './webview.js';
 
 /** Everything the handlers need of the runtime, together: SimRuntime is checked against it. */
 export type DeviceHost = AgentHost &
@@ -19,7 +20,8 @@ export type DeviceHost = AgentHost &
   SpaceHost &
   SystemHost &
   UiHost &
-  WorldHost;
+  WorldHost &
+  WebViewHost;
 
 /** A handler for every tool: the type makes a missing handler a compile error (contract drift). */
 export type Handlers = { [N in ToolName]: Handler<N, DeviceHost> };
@@ -35,4 +37,5 @@ export const handlers: Handlers = {
   ...systemHandlers,
   ...uiHandlers,
   ...worldHandlers,
+  ...webviewHandlers,
 };

@@ -19,6 +19,7 @@ import type { CallContext } from '../core/call-context.js';
 import { SimError } from '../core/sim-error.js';
 import { pressKey, scroll } from '../ui/gestures.js';
 import type { DeviceSpace, SpaceLookup } from './types.js';
+import { syncWeb } from './web-sync.js';
 
 /** How the extension brings the app acted on to the front: a space_launch through the runtime (leases, audit). */
 export interface LaunchHost {
@@ -144,6 +145,7 @@ export function deviceIO(
       if (ctx.signal?.aborted) throw new SimError(toolError('CANCELLED', `${tool}: cancelled by the caller`));
       if (looks++ > 0) await screen.latency();
       if (app) await bringToFront(rt, ctx, space, app, tool);
+      await syncWeb(space);
       return screen.observe({ max_nodes: 5000, detail: 'compact' });
     },
     scroll: async (direction) => scroll(screen, { direction, amount: 1 }),

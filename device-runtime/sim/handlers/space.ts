@@ -2,6 +2,7 @@ import { toolError } from '../../protocol/index.js';
 import { appModelFor } from '../apps/index.js';
 import { blankApp } from '../apps/blank.js';
 import { installApk } from '../core/install.js';
+import { syncWeb } from './web-sync.js';
 import type { LeaseManager } from '../core/leases.js';
 import type { SimSettings } from '../core/options.js';
 import { SimError } from '../core/sim-error.js';
@@ -35,8 +36,10 @@ export const spaceHandlers: HandlerGroup<SpaceTools, SpaceHost> = {
 
   space_create: (args, rt) => rt.createSpace(args.name).summary(),
 
-  space_delete: (args, rt) => {
-    rt.deleteSpace(rt.space(args.space_id));
+  space_delete: async (args, rt) => {
+    const space = rt.space(args.space_id);
+    rt.deleteSpace(space);
+    await space.screen.env.web.sync(space.id, () => false);
     return { ok: true as const };
   },
 
@@ -168,7 +171,7 @@ export const spaceHandlers: HandlerGroup<SpaceTools, SpaceHost> = {
     };
   },
 
-  space_stop: (args, rt) => {
+  space_stop: async (args, rt) => {
     const space = rt.space(args.space_id);
     space.app(args.package);
     const targets = args.instance
@@ -181,6 +184,8 @@ export const spaceHandlers: HandlerGroup<SpaceTools, SpaceHost> = {
       if (args.remove_instance) space.forget(inst);
     }
     space.invalidate();
+    // The stopped instances' WebView pages close with their process.
+    await syncWeb(space);
     return { stopped: targets.map((i) => i.key) };
   },
 

@@ -6,6 +6,7 @@ import { screenshotFor, SYSTEM_BARS } from '../ui/screenshot.js';
 import { actOnSelector, type LaunchHost } from './selector-action.js';
 import { scrollToSelector, waitForSelector } from './selector-wait.js';
 import type { DeviceSpace, HandlerGroup, SpaceLookup } from './types.js';
+import { syncWeb } from './web-sync.js';
 
 /**
  * The UI tools need the space they act in (everything else is on its screen), and, for the
@@ -32,22 +33,26 @@ function leaveScreen(space: DeviceSpace): void {
   space.sendToBack();
 }
 
-/** Every UI call pays the latency of the space's control channel first (docs/protocol.md#channels). */
-async function channelFor(space: DeviceSpace): Promise<DeviceSpace['screen']> {
+/**
+ * Every UI call pays the latency of the space's control channel first (docs/protocol.md#channels),
+ * and sees its WebViews' pages as they are now (`pictures`: drawn again for a screenshot).
+ */
+async function channelFor(space: DeviceSpace, pictures = false): Promise<DeviceSpace['screen']> {
   await space.screen.latency();
+  await syncWeb(space, pictures);
   return space.screen;
 }
 
 export const uiHandlers: HandlerGroup<UiTools, UiHost> = {
   ui_observe: async (args, rt) => {
-    const screen = await channelFor(rt.space(args.space_id));
+    const screen = await channelFor(rt.space(args.space_id), args.include_screenshot);
     const obs = screen.observe({ max_nodes: args.max_nodes, detail: args.detail });
     if (args.include_screenshot) obs.screenshot = `sha256:${screenshotFor(screen, 1).sha256}`;
     return obs;
   },
 
   ui_screenshot: async (args, rt) => {
-    const screen = await channelFor(rt.space(args.space_id));
+    const screen = await channelFor(rt.space(args.space_id), true);
     const shot = screenshotFor(screen, args.scale);
     return {
       mime: 'image/png' as const,
@@ -110,7 +115,8 @@ export const uiHandlers: HandlerGroup<UiTools, UiHost> = {
   },
 
   ui_wait_for: async (args, rt, ctx) => {
-    const screen = await channelFor(rt.space(args.space_id));
+    const space = rt.space(args.space_id);
+    const screen = await channelFor(space);
     if (args.selector) return waitForSelector(rt, ctx, args, () => screen.idle());
     const clock = screen.env.clock;
     const start = clock.now();
@@ -122,6 +128,7 @@ export const uiHandlers: HandlerGroup<UiTools, UiHost> = {
           toolError('CANCELLED', `ui_wait_for: cancelled by the caller after ${Math.round(clock.now() - start)} ms`),
         );
       }
+      await syncWeb(space);
       const obs = screen.observe({ max_nodes: 5000, detail: 'compact' });
       const textHit = args.text === undefined || textOnScreen(obs.nodes, args.text);
       const matched =

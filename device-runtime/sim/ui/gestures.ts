@@ -60,8 +60,13 @@ function focusField(screen: SimScreen, frame: Frame, laid: LaidOut): void {
 function click(screen: SimScreen, snap: Snapshot, n: FlatNode, x: number, y: number): void {
   if (!n.node.enabled) return;
   const v = n.view;
-  if (v.kind === 'edit-text') return focusField(screen, snap.frame, n.laid);
   const { onTapAt, onClick } = v;
+  if (v.kind === 'edit-text') {
+    focusField(screen, snap.frame, n.laid);
+    // A field of a WebView's page: the touch reaches the page too, which focuses it there.
+    if (onTapAt) app(snap, () => onTapAt(x - n.laid.bounds[0], y - n.laid.bounds[1]));
+    return;
+  }
   if (onTapAt) return app(snap, () => onTapAt(x - n.laid.bounds[0], y - n.laid.bounds[1]));
   if (onClick) app(snap, onClick);
 }
@@ -230,6 +235,13 @@ export function swipe(screen: SimScreen, from: [number, number], to: [number, nu
   if (screen.dropsAction()) return;
   const h = hitTest(snap, from[0], from[1]);
   if (h.kind === 'keyboard' || h.kind === 'outside' || snap.frame.dialogBox) return;
+  // A drag on a WebView scrolls its page, in any direction.
+  const web = [...snap.nodes].reverse().find((n) => n.view.onSwipe && inside(n.node.bounds, from[0], from[1]));
+  const onSwipe = web?.view.onSwipe;
+  if (web && onSwipe) {
+    const [l, t] = web.laid.bounds;
+    return app(snap, () => onSwipe([from[0] - l, from[1] - t], [to[0] - l, to[1] - t], durationMs));
+  }
   const dy = from[1] - to[1];
   if (Math.abs(dy) < Math.abs(from[0] - to[0])) return;
   const lists = activityLists(snap).filter((l) => inside(l.bounds, from[0], from[1]));

@@ -1,5 +1,6 @@
 import type { Bounds } from '../../protocol/index.js';
 import type { View } from '../apps/view.js';
+import type { WebPicture } from '../web/web-content.js';
 
 /** A view with its place on screen. Produced fresh by each layout pass. */
 export interface LaidOut {
@@ -10,6 +11,8 @@ export interface LaidOut {
   path: string;
   /** For lists: the scroll state this pass used, so scroll actions know the limits. */
   scroll?: ListScroll;
+  /** For a WebView with a page: the page's last picture, drawn at the view's bounds. */
+  picture?: WebPicture | null;
 }
 
 export interface ListScroll {

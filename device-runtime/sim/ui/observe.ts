@@ -48,7 +48,7 @@ export interface FlattenOptions {
  * Flatten a laid-out tree as an accessibility service sees it (docs/protocol.md#observation): nodes clipped to their
  * parents and the visible region (the app window minus what the keyboard covers) are invisible
  * and dropped; in compact detail only nodes that are clickable, editable, scrollable or carry
- * text or a description are kept. WebView and canvas views expose no children.
+ * text or a description are kept. A canvas exposes no children; a WebView, its page's nodes.
  */
 export function flatten(root: LaidOut, viewport: Bounds, opts: FlattenOptions): FlatNode[] {
   const out: FlatNode[] = [];
@@ -57,7 +57,7 @@ export function flatten(root: LaidOut, viewport: Bounds, opts: FlattenOptions): 
     const visible = intersect(n.bounds, clip);
     if (!visible) return;
     const v = n.view;
-    const clickable = !!v.onClick || !!v.onTapAt;
+    const clickable = v.clickable ?? (!!v.onClick || !!v.onTapAt);
     const editable = v.kind === 'edit-text';
     const scrollable = v.kind === 'list' && !!n.scroll && n.scroll.max > 0;
     const keep =
@@ -79,7 +79,7 @@ export function flatten(root: LaidOut, viewport: Bounds, opts: FlattenOptions): 
         laid: n,
         node: {
           id,
-          role: ROLE[v.kind],
+          role: v.role ?? ROLE[v.kind],
           text: editable && v.password ? (v.text ? '•'.repeat(v.text.length) : null) : (v.text ?? null),
           desc: v.desc ?? null,
           bounds: visible,
@@ -101,7 +101,8 @@ export function flatten(root: LaidOut, viewport: Bounds, opts: FlattenOptions): 
         },
       });
     }
-    if (v.kind === 'webview' || v.kind === 'canvas') return;
+    // A WebView's children are its page's nodes (ui/web-views.ts); a canvas has none.
+    if (v.kind === 'canvas') return;
     for (const c of n.children) walk(c, visible, id, depth + 1);
   };
   walk(root, viewport, null, 0);

@@ -4,12 +4,15 @@ import { KEYBOARD_TOP, SCREEN, VIEWPORT, type LaidOut } from './layout.js';
 import { intersect } from './observe.js';
 import { paletteOf, type Palette } from './palette.js';
 import { Raster } from './raster.js';
+import type { WebPicture } from '../web/web-content.js';
 
 /** One drawing command in screen px. A frame's commands are its cache key for the PNG. */
 export type PaintOp =
   | { op: 'fill'; b: Bounds; c: string; a?: number }
   | { op: 'outline'; b: Bounds; c: string }
-  | { op: 'text'; x: number; y: number; t: string; px: number; c: string; maxX: number };
+  | { op: 'text'; x: number; y: number; t: string; px: number; c: string; maxX: number }
+  /** A WebView's page picture scaled into `b`, clipped to `clip` (serialised as the picture's id). */
+  | { op: 'image'; b: Bounds; clip: Bounds; pic: WebPicture };
 
 /** A glyph for common icon buttons, so screenshots show what the icon is; else its initial. */
 function iconGlyph(desc: string | undefined): string {
@@ -136,6 +139,10 @@ export function paintFrame(frame: Frame): PaintOp[] {
         break;
       }
       case 'webview':
+        if (n.picture) {
+          ops.push({ op: 'image', b, clip: vis, pic: n.picture });
+          break;
+        }
         ops.push({ op: 'outline', b: vis, c: C.line });
         (v.pageLines ?? []).forEach((line, i) => {
           const y = b[1] + 40 + i * 64;

@@ -69,6 +69,34 @@ export class Raster {
     }
   }
 
+  /**
+   * Draw an RGBA picture scaled into the screen box `b` (nearest pixel), only inside `clip`:
+   * a WebView's page, whose picture is at the device's pixels already (a scale of 1 copies it).
+   */
+  image(b: readonly number[], clip: readonly number[], pic: { width: number; height: number; rgba: Buffer }): void {
+    const s = this.scale;
+    const l = Math.max(0, Math.round(Math.max(b[0]!, clip[0]!) * s));
+    const t = Math.max(0, Math.round(Math.max(b[1]!, clip[1]!) * s));
+    const r = Math.min(this.width, Math.round(Math.min(b[2]!, clip[2]!) * s));
+    const bt = Math.min(this.height, Math.round(Math.min(b[3]!, clip[3]!) * s));
+    const fx = pic.width / ((b[2]! - b[0]!) * s);
+    const fy = pic.height / ((b[3]! - b[1]!) * s);
+    const d = this.scanlines;
+    const src = pic.rgba;
+    for (let y = t; y < bt; y++) {
+      const sy = Math.min(pic.height - 1, Math.floor((y - b[1]! * s) * fy));
+      if (sy < 0) continue;
+      let o = y * this.stride + 1 + l * 3;
+      for (let x = l; x < r; x++, o += 3) {
+        const sx = Math.min(pic.width - 1, Math.floor((x - b[0]! * s) * fx));
+        const i = (sy * pic.width + Math.max(0, sx)) * 4;
+        d[o] = src[i]!;
+        d[o + 1] = src[i + 1]!;
+        d[o + 2] = src[i + 2]!;
+      }
+    }
+  }
+
   outline(x0: number, y0: number, x1: number, y1: number, color: Rgb, w = 3): void {
     this.fill(x0, y0, x1, y0 + w, color);
     this.fill(x0, y1 - w, x1, y1, color);

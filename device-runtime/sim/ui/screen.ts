@@ -8,6 +8,7 @@ import { Rng } from '../faults/rng.js';
 import { composeFrame, type Frame } from './frame.js';
 import { KEYBOARD_TOP, SCREEN, VIEWPORT } from './layout.js';
 import { flatten, screenHash, structureHash, type FlatNode } from './observe.js';
+import { attachWebViews } from './web-views.js';
 
 export interface Target {
   node_id?: string;
@@ -127,7 +128,7 @@ export class SimScreen {
     this.invalidate();
     this.toasts = this.toasts.filter((t) => t.until > now);
     const current = this.foreground();
-    return composeFrame({
+    const frame = composeFrame({
       fg: current,
       now,
       keyboard: this.keyboardSeq !== null && this.keyboardSeq === (current?.top?.seq ?? null),
@@ -135,6 +136,8 @@ export class SimScreen {
       toasts: this.toasts.map((t) => t.text),
       animationMs: this.env.faults.animationMs,
     });
+    attachWebViews(frame, this.env.web, this.spaceId);
+    return frame;
   }
 
   snapshot(full = false): Snapshot {
@@ -230,6 +233,8 @@ export class SimScreen {
     const snap = this.snapshot(true);
     if (this.moving(snap.frame)) return false;
     if (snap.frame.fg?.busy()) return false;
+    // A WebView's page still loading, or changed since its nodes were read.
+    if (this.env.web.busy(this.spaceId)) return false;
     return !snap.nodes.some((n) => n.view.kind === 'progress');
   }
 

@@ -59,6 +59,7 @@ function rasterize(ops: PaintOp[], scale: number): Raster {
   for (const o of ops) {
     if (o.op === 'fill') r.fill(o.b[0], o.b[1], o.b[2], o.b[3], hex(o.c), o.a ?? 1);
     else if (o.op === 'outline') r.outline(o.b[0], o.b[1], o.b[2], o.b[3], hex(o.c), px(3));
+    else if (o.op === 'image') r.image(o.b, o.clip, o.pic);
     else r.text(o.x, o.y, o.t, px(o.px), hex(o.c), o.maxX);
   }
   return r;

@@ -1,9 +1,10 @@
 import type { Check } from '../check.js';
 import { notAdvertisedCheck } from './not-advertised.js';
 import { selectorActionsCheck } from './selector-actions.js';
+import { webviewCheck } from './webview.js';
 
 /**
  * The extensions' checks: one file each in this folder, listed here. An extension's check runs
  * its behaviour when runtime_info advertises it and expects NOT_SUPPORTED when it does not.
  */
-export const extensionChecks: Check[] = [selectorActionsCheck, notAdvertisedCheck];
+export const extensionChecks: Check[] = [selectorActionsCheck, webviewCheck, notAdvertisedCheck];

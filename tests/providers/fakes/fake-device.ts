@@ -25,6 +25,8 @@ export interface FakeDeviceSpec {
   runtime?: { package?: string; version?: string; running?: boolean } | false;
   /** Set by the fake emulator. */
   emulator?: { avd: string; consolePort: number };
+  /** Abstract sockets on the device (`webview_devtools_remote_<pid>`), each standing in for by a TCP port on this host. */
+  abstractSockets?: Record<string, number>;
 }
 
 export const RUNTIME_PACKAGE = 'com.coke.nestspace';

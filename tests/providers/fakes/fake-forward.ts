@@ -37,15 +37,18 @@ export class ForwardTable {
   ): Promise<{ port: number } | { error: string }> {
     const lm = /^tcp:(\d+)$/.exec(local);
     const rm = /^tcp:(\d+)$/.exec(remote);
-    if (!lm || !rm)
-      return { error: `adb: error: cannot bind listener: unsupported forward spec (the fake handles tcp:N only)` };
+    const am = /^localabstract:(.+)$/.exec(remote);
+    if (!lm || (!rm && !am))
+      return {
+        error: `adb: error: cannot bind listener: unsupported forward spec (the fake handles tcp:N and localabstract:NAME)`,
+      };
     const wanted = Number(lm[1]);
     const existing = this.forwards.get(wanted);
     if (existing) {
       if (noRebind) return { error: `adb: error: cannot rebind existing socket` };
       this.close(existing);
     }
-    const remotePort = Number(rm[1]);
+    const remotePort: number | string = rm ? Number(rm[1]) : am![1]!;
     const fwd: Forward = { serial, local: 0, remote, server: net.createServer(), sockets: new Set() };
     fwd.server.on('connection', (client) => this.pipe(fwd, client, remotePort));
     const port = await new Promise<number | null>((resolve) => {
@@ -58,13 +61,18 @@ export class ForwardTable {
     return { port };
   }
 
-  private pipe(fwd: Forward, client: net.Socket, remotePort: number): void {
+  private pipe(fwd: Forward, client: net.Socket, remotePort: number | string): void {
     fwd.sockets.add(client);
     client.on('close', () => fwd.sockets.delete(client));
     client.on('error', () => {});
     const dev = this.adb.devices.get(fwd.serial);
     if (!dev || dev.state !== 'device') return void client.destroy();
-    void dev.remotePort(remotePort).then((port) => {
+    // An abstract socket is the device's; the fake keeps a host port for each (a connection to a missing one closes, as adb's does).
+    const target =
+      typeof remotePort === 'string'
+        ? Promise.resolve(dev.spec.abstractSockets?.[remotePort] ?? null)
+        : dev.remotePort(remotePort);
+    void target.then((port) => {
       if (port === null || client.destroyed) return void client.destroy();
       const upstream = net.connect(port, '127.0.0.1');
       fwd.sockets.add(upstream);

@@ -96,6 +96,7 @@ export function makeCatalogActivity(cart: CartAction) {
       return column([
         toolbar('Catalog', [
           iconButton('Daily game', () => ctx.set({ game: { score: 0, round: 0 } }), { id: 'game' }),
+          iconButton('Help', () => ctx.start('.HelpActivity'), { id: 'help' }),
           ...cart(ctx, ctx.data),
         ]),
         loaded === 0

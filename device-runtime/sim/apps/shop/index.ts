@@ -5,12 +5,14 @@ import { checkoutActivity } from './checkout.js';
 import { loginActivity } from './login.js';
 import type { ShopData } from './model.js';
 import { makeProductActivity, productActivity } from './product.js';
+import { helpActivity } from './help.js';
 import { termsActivity } from './terms.js';
 
 /**
  * Shop (`com.nestwright.shop`): login against a slow server, a paged 200-product catalog, product
  * detail, cart with badge and coupons (an empty coupon crashes it), checkout with a location
- * prompt and a confirmation dialog, 5 s of payment, terms in a WebView, a canvas game. Activities are the APK manifest's.
+ * prompt and a confirmation dialog, 5 s of payment, terms in a WebView with no nodes, a help centre in a
+ * WebView rendered by Chromium (its page's nodes in the tree, a JavaScript bridge), a canvas game. Activities are the APK manifest's.
  */
 export const shopApp = defineApp<ShopData>({
   package: 'com.nestwright.shop',
@@ -28,6 +30,7 @@ export const shopApp = defineApp<ShopData>({
     '.CartActivity': cartActivity,
     '.CheckoutActivity': checkoutActivity,
     '.TermsActivity': termsActivity,
+    '.HelpActivity': helpActivity,
   },
 });
 
