@@ -30,6 +30,7 @@ const USAGE = `Usage: nestwright maestro test <flow.yaml | folder>… [options]
   --include-tags a,b   only flows with one of these tags
   --exclude-tags c     not flows with these tags
   --lookup-timeout ms  how long a lookup waits for an element (default 17000, as Maestro)
+  --optional-timeout ms  how long an optional lookup or a when/while condition waits (default 7000)
   --device URL         a NestSpace runtime (default: the simulated device)
 Exit code: 0 passed, 1 a flow failed, 2 bad input (a flow that does not plan is listed with file:line).
 `;
@@ -67,6 +68,7 @@ export async function maestroCommand(argv: string[], io: Io = stdio): Promise<nu
         'include-tags': { type: 'string' },
         'exclude-tags': { type: 'string' },
         'lookup-timeout': { type: 'string' },
+        'optional-timeout': { type: 'string' },
         device: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -125,6 +127,7 @@ export async function maestroCommand(argv: string[], io: Io = stdio): Promise<nu
     flows: [],
     env,
     ...(v['lookup-timeout'] ? { lookupTimeout: Number(v['lookup-timeout']) } : {}),
+    ...(v['optional-timeout'] ? { optionalTimeout: Number(v['optional-timeout']) } : {}),
   };
   const problems: string[] = [];
   for (const file of files) {

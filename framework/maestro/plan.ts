@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import { checkCommand, isCommandName, type CommandName } from './commands.js';
 import { nestedCommands, parseFlow, type FlowIssue, type LineOf, type ParsedFlow, type RawCommand } from './parse.js';
 import { checkSyntax } from './script.js';
@@ -179,12 +180,46 @@ function scriptProblem(text: string): string | null {
   return checkSyntax(m ? m[1]! : text);
 }
 
-/** Flow files of a folder as Maestro picks them: the `.yaml`/`.yml` files directly in it, config.yaml excepted. */
+/**
+ * Flow files of a folder as Maestro picks them: the `.yaml`/`.yml` files directly in it, or, when
+ * its `config.yaml` has `flows:`, the files its globs name (`subfolder/*`, `**`).
+ */
 export function flowsIn(dir: string): string[] {
-  return readdirSync(dir)
-    .filter((f: string) => /\.ya?ml$/i.test(f) && !/^config\.ya?ml$/i.test(f))
-    .sort()
-    .map((f: string) => path.join(dir, f));
+  const configFile = ['config.yaml', 'config.yml'].map((f) => path.join(dir, f)).find((f) => existsSync(f));
+  const globs = configFile ? configGlobs(readFileSync(configFile, 'utf8')) : null;
+  const all = walk(dir).filter((f) => /\.ya?ml$/i.test(f) && !/^config\.ya?ml$/i.test(path.basename(f)));
+  const rel = (f: string) => path.relative(dir, f).split(path.sep).join('/');
+  const picked = globs
+    ? all.filter((f) => globs.some((g) => globRegex(g).test(rel(f))))
+    : all.filter((f) => path.dirname(f) === path.resolve(dir));
+  return picked.sort();
+}
+
+function configGlobs(text: string): string[] | null {
+  const flows = (parseYaml(text) as { flows?: unknown } | null)?.flows;
+  return Array.isArray(flows) ? flows.map(String) : null;
+}
+
+function globRegex(glob: string): RegExp {
+  const body = glob
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*\*\//g, '\u0000')
+    .replace(/\*\*/g, '\u0001')
+    .replace(/\*/g, '[^/]*')
+    .replace(/\?/g, '[^/]')
+    .replace(/\u0000/g, '(?:.*/)?')
+    .replace(/\u0001/g, '.*');
+  return new RegExp(`^${body}$`);
+}
+
+function walk(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.resolve(dir, e.name);
+    if (e.isDirectory()) out.push(...walk(p));
+    else out.push(p);
+  }
+  return out;
 }
 
 /** `appId: ${APP_ID}` (or any `${NAME}`) with the values in scope, or the reason it stays unknown. */
