@@ -191,7 +191,7 @@ async function execute(state: RunState, cmd: Command, vars: Record<string, strin
       state.script.setVariables(vars);
       const text = String(cmd.arg);
       const m = /^\s*\$\{([\s\S]*)\}\s*$/.exec(text);
-      state.script.run(m ? m[1]! : text, where);
+      state.script.expression(m ? m[1]! : text, where);
       return;
     }
     case 'runScript': {

@@ -36,7 +36,7 @@ process.stdin.on('end', async () => {
     r.headers.forEach((v, k) => (h[k] = v));
     process.stdout.write(JSON.stringify({ ok: r.ok, status: r.status, body: await r.text(), headers: h }));
   } catch (e) {
-    process.stdout.write(JSON.stringify({ error: String(e && e.cause ? e.cause : e) }));
+    process.stdout.write(JSON.stringify({ error: String(e && e.cause ? e.cause : e) + " (url " + JSON.stringify(url) + ")" }));
   }
 });`;
 
@@ -55,7 +55,10 @@ function request(
   });
   let out: string;
   try {
-    out = execFileSync(process.execPath, ['-e', FETCH_CHILD], { input, timeout, encoding: 'utf8' });
+    // The runner's own loaders (NODE_OPTIONS of a test worker) stay out of the child.
+    const env = { ...process.env };
+    delete env.NODE_OPTIONS;
+    out = execFileSync(process.execPath, ['-e', FETCH_CHILD], { input, timeout, encoding: 'utf8', env });
   } catch (e) {
     throw new ScriptError(
       `http.${method.toLowerCase()}(${url}): no answer within ${timeout}ms (${(e as Error).message.split('\n')[0]})`,
@@ -112,6 +115,12 @@ export class FlowScript {
     }
   }
 
+  /** One `${…}`: an expression (`{a: 1}.a` too), else statements (`a = 1; b = 2`). */
+  expression(code: string, where: string): unknown {
+    if (checkSyntax(`(${code}\n)`) === null) return this.run(`(${code}\n)`, where);
+    return this.run(code, where);
+  }
+
   /** A string with its `${expressions}` evaluated (`Hello ${name}`, `${output.user.id}`). */
   interpolate(text: string, where: string): string {
     if (!text.includes('${')) return text;
@@ -123,7 +132,7 @@ export class FlowScript {
       const end = closing(text, start + 2);
       if (end < 0) throw new ScriptError(`${where}: \`\${\` without its \`}\` in ${JSON.stringify(text)}`);
       out += text.slice(i, start);
-      const value = this.run(text.slice(start + 2, end), where);
+      const value = this.expression(text.slice(start + 2, end), where);
       out +=
         value === undefined
           ? 'undefined'
