@@ -152,7 +152,11 @@ export function readCommands(items: unknown[], file: string, lineOf: LineOf, iss
       const value = item.items[0]!.value as Node | null;
       const arg =
         value && typeof value === 'object' && 'toJSON' in value ? (value as { toJSON(): unknown }).toJSON() : value;
-      out.push({ name: String(item.items[0]!.key.value), arg: arg ?? null, line: lineOf(item), node: value ?? null });
+      const name = String(item.items[0]!.key.value);
+      // `- action: back` is Maestro's other spelling of `- back` (likewise hideKeyboard, scroll, …).
+      if (name === 'action' && typeof arg === 'string')
+        out.push({ name: arg, arg: null, line: lineOf(item), node: null });
+      else out.push({ name, arg: arg ?? null, line: lineOf(item), node: value ?? null });
       continue;
     }
     issues.push({

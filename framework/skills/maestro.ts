@@ -34,7 +34,7 @@ export interface MaestroImport {
   /** Imported, with a difference worth knowing. */
   notes: ImportProblem[];
   /** Every command met, by name, and whether it was imported (the corpus measure). */
-  commands: Array<{ name: string; imported: boolean }>;
+  commands: Array<{ name: string; imported: boolean; file: string }>;
 }
 
 type Json = Record<string, unknown>;
@@ -103,17 +103,17 @@ export function importMaestro(file: string, opts: { env?: Record<string, string>
         const c = { ...raw, arg: substitute(raw.arg, env) };
         const r = convertCommand(c);
         if ('reason' in r) {
-          out.commands.push({ name: c.name, imported: false });
+          out.commands.push({ name: c.name, imported: false, file: c.file });
           issue(c, r.reason);
           continue;
         }
         if ('block' in r) {
           const s = block(c, ownerTarget);
-          out.commands.push({ name: c.name, imported: s !== null });
+          out.commands.push({ name: c.name, imported: s !== null, file: c.file });
           if (s) steps.push(...s);
           continue;
         }
-        out.commands.push({ name: c.name, imported: true });
+        out.commands.push({ name: c.name, imported: true, file: c.file });
         if (r.note) note(c, r.note);
         steps.push(...r.steps);
       }
