@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { resolveParams, type Skill } from '../device-runtime/protocol/skill/index.js';
+import { stringify } from 'yaml';
+import { parseSkill, resolveParams } from '../device-runtime/protocol/skill/index.js';
 import {
   connectDevice,
   EMBEDDED_TOKEN_ENV,
@@ -39,7 +40,8 @@ export async function benchMaestro(): Promise<BenchSection> {
     const plan = planFlow(FLOW);
     if (!plan.flow || plan.issues.length) throw new Error(`bench flow does not plan: ${JSON.stringify(plan.issues)}`);
     const imported = importMaestro(FLOW);
-    const skill = imported.skills.find((s) => s.target === imported.top)!.skill as Skill;
+    // Through the skill parser, as a skill file is read.
+    const skill = parseSkill(stringify(imported.skills.find((s) => s.target === imported.top)!.skill), 'new-note.yaml');
     const planned = { skill, path: FLOW, params: resolveParams(skill, {}), nested: new Map() };
     const times = { maestro: [] as number[], skill: [] as number[], spec: [] as number[] };
     const N = 10;
