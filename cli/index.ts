@@ -46,6 +46,13 @@ const COMMANDS: Record<string, Command> = {
     usage: 'nestwright import maestro <flow.yaml> -o skills/<name>.yaml [--apk path.apk]',
     run: async (argv) => (await import('./commands/import-maestro.js')).importCommand(argv),
   },
+  maestro: {
+    summary:
+      'Run Maestro flows unchanged, each in a fresh instance, in parallel on one device (exit 0 passed, 1 failed, 2 bad input)',
+    usage:
+      'nestwright maestro test <flows or folder> [--env K=V …] [--app apk] [--workers N] [--format junit|html] [--include-tags a,b] [--exclude-tags c]',
+    run: async (argv) => (await import('./commands/maestro.js')).maestroCommand(argv),
+  },
   devices: {
     summary: 'List Android devices with model, API level, ABI and the NestSpace runtime version and state',
     usage: 'nestwright devices [--json] [--runtime-package com.coke.nestspace]',

@@ -7,7 +7,7 @@ export { describeNode };
 /**
  * The `code` of a nestwright error: a device protocol code (`TIMEOUT`, `APP_CRASHED`,
  * `SPACE_NOT_FOUND`, … — the device's own when it answered with one), or one of the framework's:
- * `STRICT_MODE_VIOLATION` (more than one match), `SKILL_INVALID` and `SKILL_FAILED` (skills), `CRASH_IGNORED` (a test caught a fatal error and
+ * `STRICT_MODE_VIOLATION` (more than one match), `SKILL_INVALID` and `SKILL_FAILED` (skills), `MAESTRO_INVALID` and `MAESTRO_FAILED` (Maestro flows), `CRASH_IGNORED` (a test caught a fatal error and
  * carried on), `USAGE` (the API was called wrongly: wrong argument, missing option),
  * `OPTION_RENAMED` (an option set under its old name: `use.app` is `use.apk` now), and the
  * `AI_*` codes of AI steps (framework/ai/errors.ts).
@@ -17,6 +17,8 @@ export type NestwrightErrorCode =
   | 'STRICT_MODE_VIOLATION'
   | 'SKILL_INVALID'
   | 'SKILL_FAILED'
+  | 'MAESTRO_INVALID'
+  | 'MAESTRO_FAILED'
   | 'CRASH_IGNORED'
   | 'USAGE'
   | 'OPTION_RENAMED'

@@ -1,22 +1,26 @@
 /**
- * `nestwright import maestro <flow.yaml> -o skills/<name>.yaml`: a Maestro flow as a skill, and
- * every flow it runs (`runFlow: file`) as a skill beside it. Whatever cannot be imported is
- * listed with its file, line and reason (and in a comment at the top of the skill).
- * Exit code: 0 everything imported, 1 some commands were not imported (the skill is still
- * written, without them), 2 bad input (usage, unreadable file, nothing importable).
+ * `nestwright import maestro <flow.yaml> -o skills/<name>.yaml [--env K=V …] [--app apk|package]`:
+ * a Maestro flow as a skill, and every flow it runs as a skill beside it (one file each, named
+ * after its path). Whatever cannot be imported is listed with its file, line and reason (and in a
+ * comment at the top of its skill); a bad sub-flow does not stop the others.
+ * Exit code: 0 everything imported, 1 some commands were not imported (the skills are still
+ * written, without them), 2 bad input (usage, no flow file, nothing importable).
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
 import { parseSkill, SkillParseError } from '../../device-runtime/protocol/skill/index.js';
+import { readApkFile } from '../../device-runtime/apk/apk-file.js';
 import { importMaestro, type ImportProblem } from '../../framework/skills/maestro.js';
 import { shown as display } from '../../framework/skills/replay.js';
 import { stdio, type Io } from './io.js';
 
-const USAGE = `Usage: nestwright import maestro <flow.yaml> -o skills/<name>.yaml [--apk path.apk]
+const USAGE = `Usage: nestwright import maestro <flow.yaml> -o skills/<name>.yaml [--env K=V …] [--app apk|package] [--apk path.apk]
 
   Converts a Maestro flow into a skill. Flows named by runFlow are imported beside it.
+  --env   a variable's value, substituted at import time (appId: \${APP_ID} too), repeatable
+  --app   the app the skills drive: an APK (its package is read) or a package name
   --apk   the APK the skill installs when run with \`nestwright skill run\` (written as apk:)
 Exit code: 0 imported, 1 imported without some commands (listed with their lines), 2 bad input.
 `;
@@ -42,6 +46,8 @@ export async function importCommand(argv: string[], io: Io = stdio): Promise<num
       options: {
         output: { type: 'string', short: 'o' },
         apk: { type: 'string' },
+        app: { type: 'string' },
+        env: { type: 'string', short: 'e', multiple: true, default: [] },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -58,71 +64,77 @@ export async function importCommand(argv: string[], io: Io = stdio): Promise<num
     io.err(`nestwright import maestro: give one flow and -o <skill.yaml>.\n\n${USAGE}`);
     return 2;
   }
-  const problems: ImportProblem[] = [];
-  const notes: ImportProblem[] = [];
-  const done = new Set<string>();
+  if (!existsSync(flow)) {
+    io.err(`nestwright import maestro: no flow file ${path.resolve(flow)}\n`);
+    return 2;
+  }
+  const env: Record<string, string> = {};
+  for (const kv of parsed.values.env!) {
+    const at = kv.indexOf('=');
+    if (at <= 0) {
+      io.err(`nestwright import maestro: --env ${kv}: write NAME=value\n`);
+      return 2;
+    }
+    env[kv.slice(0, at)] = kv.slice(at + 1);
+  }
+  let app = parsed.values.app;
+  if (app && /\.apk$/i.test(app)) {
+    try {
+      app = (await readApkFile(path.resolve(app))).manifest.package;
+    } catch (e) {
+      io.err(`nestwright import maestro: --app ${parsed.values.app}: ${(e as Error).message}\n`);
+      return 2;
+    }
+  }
+  const result = importMaestro(flow, { env, ...(app ? { app } : {}) });
+  const out = path.resolve(parsed.values.output);
+  const dir = path.dirname(out);
   const written: string[] = [];
-  const queue: Array<{ source: string; out: string }> = [
-    { source: path.resolve(flow), out: path.resolve(parsed.values.output) },
-  ];
-  while (queue.length) {
-    const { source, out } = queue.shift()!;
-    if (done.has(source)) continue;
-    done.add(source);
-    if (!existsSync(source)) {
-      io.err(`nestwright import maestro: no flow file ${source}\n`);
-      return 2;
-    }
-    const shown = display(source);
-    const result = importMaestro(readFileSync(source, 'utf8'), shown);
-    problems.push(...result.problems);
-    notes.push(...result.notes);
-    if (!result.skill) {
-      io.err(`nestwright import maestro: ${shown} could not be imported:\n${list(result.problems)}`);
-      return 2;
-    }
+  const failed: string[] = [];
+  result.skills.forEach((entry) => {
+    if (!entry.skill) return;
+    const top = entry.target === result.top;
+    const file = top ? out : path.join(dir, entry.target);
     const skill = {
-      ...result.skill,
-      ...(parsed.values.apk && written.length === 0
-        ? { apk: path.relative(path.dirname(out), path.resolve(parsed.values.apk)) }
-        : {}),
+      ...entry.skill,
+      ...(parsed.values.apk && top ? { apk: path.relative(dir, path.resolve(parsed.values.apk)) } : {}),
     };
+    // `run:` steps name the sub-skills by their file names beside the top one.
+    const mine = result.problems.filter(
+      (p) => p.file === entry.source || (entry.source.includes(':') && `${p.file}:${p.line}` === entry.source),
+    );
     const header = [
-      `# Imported by \`nestwright import maestro\` from ${shown}.`,
-      ...(result.problems.length
+      `# Imported by \`nestwright import maestro\` from ${entry.source}.`,
+      ...(mine.length
         ? [
             '# Not imported (add steps for them by hand, or leave them out):',
-            ...result.problems.map((p) => `#   line ${p.line}: ${p.command} — ${p.reason}`),
+            ...mine.map((p) => `#   line ${p.line}: ${p.command} — ${p.reason}`),
           ]
         : []),
       '# yaml-language-server: $schema=./skill.schema.json',
     ].join('\n');
     const text = `${header}\n${stringify(skill, { lineWidth: 0 })}`;
-    // What is written must be a valid skill: parse it back with the one schema.
     try {
-      parseSkill(text, display(out));
+      parseSkill(text, display(file));
     } catch (e) {
-      io.err(
-        `nestwright import maestro: the skill made from ${shown} does not parse:\n${e instanceof SkillParseError ? e.message : String(e)}\n`,
+      failed.push(
+        `  ${entry.source}: the skill made from it does not parse: ${e instanceof SkillParseError ? e.message : String(e)}`,
       );
-      return 2;
+      return;
     }
-    mkdirSync(path.dirname(out), { recursive: true });
-    writeFileSync(out, text);
-    written.push(display(out));
-    for (const sub of result.subflows)
-      queue.push({
-        source: path.resolve(path.dirname(source), sub.source),
-        out: path.resolve(path.dirname(out), sub.target),
-      });
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, text);
+    written.push(display(file));
+  });
+  if (written.length) io.out(`wrote ${written.join(', ')}\n`);
+  if (result.notes.length) io.out(`Imported with differences:\n${list(result.notes)}`);
+  if (result.problems.length) io.err(`Not imported (${result.problems.length}):\n${list(result.problems)}`);
+  if (failed.length) io.err(`${failed.join('\n')}\n`);
+  if (!written.includes(display(out))) {
+    io.err(`nestwright import maestro: ${display(path.resolve(flow))} could not be imported\n`);
+    return 2;
   }
-  io.out(`wrote ${written.join(', ')}\n`);
-  if (notes.length) io.out(`Imported with differences:\n${list(notes)}`);
-  if (problems.length) {
-    io.err(`Not imported (${problems.length}):\n${list(problems)}`);
-    return 1;
-  }
-  return 0;
+  return result.problems.length || failed.length ? 1 : 0;
 }
 
 function list(items: ImportProblem[]): string {

@@ -204,12 +204,29 @@ function isFatal(e: unknown): boolean {
   return name === 'AppCrashedError' || name === 'DeviceDisconnectedError';
 }
 
+/** A step, run again up to `retries` times when it fails (not when it was skipped or the app crashed). */
 async function runStep(
   app: AppPort,
   planned: PlannedSkill,
   index: number,
   step: SkillStep,
   call: ApiCall,
+): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await runStepOnce(app, planned, index, step, api);
+    } catch (e) {
+      if (e instanceof Skipped || isFatal(e) || attempt >= (step.retries ?? 0)) throw e;
+    }
+  }
+}
+
+async function runStepOnce(
+  app: AppPort,
+  planned: PlannedSkill,
+  index: number,
+  step: SkillStep,
+  api: string,
 ): Promise<void> {
   const actionTimeout = step.timeout ?? app.options.actionTimeout;
   const checkTimeout = step.timeout ?? app.options.expectTimeout;

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { stringify } from 'yaml';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
@@ -24,64 +25,104 @@ const CONTACTS = `appId: com.android.contacts
 - tapOn: .*Save.*
 `;
 
-test('a flow from the docs: every command imported or reported at its line, with the reason', () => {
-  const r = importMaestro(CONTACTS, 'contacts.yaml');
-  expect(r.problems).toEqual([
-    {
-      file: 'contacts.yaml',
-      line: 4,
-      command: 'tapOn',
-      reason: 'id pattern ".*floating_action_button.*": ids are matched exactly in a skill; write the id itself',
-    },
-  ]);
-  expect(r.skill!.steps).toEqual([
-    { launch: true },
-    { fill: { target: 'role=textbox[focused=true]', value: 'John' } },
-    { tap: ['text="Last Name"', 'desc="Last Name"'] },
-    { fill: { target: 'role=textbox[focused=true]', value: 'Snow' } },
-    { tap: ['text=/^(?:.*Save.*)$/i', 'desc=/^(?:.*Save.*)$/i'] },
-  ]);
-  expect(r.notes.map((n) => `${n.line} ${n.command}`)).toEqual(['6 inputText', '8 inputText']);
+async function flows(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'nw-maestro-unit-'));
+  for (const [name, text] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(dir, name)), { recursive: true });
+    await writeFile(path.join(dir, name), text);
+  }
+  return dir;
+}
+
+test('a flow from the docs: every command imported or reported at its file and line, with Maestro semantics', async () => {
+  const dir = await flows({ 'contacts.yaml': CONTACTS });
+  try {
+    const r = importMaestro(path.join(dir, 'contacts.yaml'));
+    expect(r.problems).toEqual([
+      {
+        file: expect.stringMatching(/contacts\.yaml$/),
+        line: 4,
+        command: 'tapOn',
+        reason:
+          'id pattern ".*floating_action_button.*": a skill matches ids exactly (an id, or pkg:id/name); name the id',
+      },
+    ]);
+    expect(r.skills[0]!.skill!.steps).toEqual([
+      { launch: true },
+      { fill: { target: 'role=textbox[focused=true]', value: 'John' } },
+      // Whole text, case-insensitive, dot matches line breaks: Maestro's text semantics.
+      { tap: ['text=/^(?:Last Name)$/is', 'desc=/^(?:Last Name)$/is'] },
+      { fill: { target: 'role=textbox[focused=true]', value: 'Snow' } },
+      { tap: ['text=/^(?:.*Save.*)$/is', 'desc=/^(?:.*Save.*)$/is'] },
+    ]);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
 
-test('unsupported commands, selectors and configuration are each reported, nothing dropped silently', () => {
-  const r = importMaestro(
-    `appId: com.nestwright.notes
-onFlowStart:
-  - runScript: setup.js
+test('sub-flows: a bad one is reported and the others imported, none share a file; appId and values from --env; retry and when', async () => {
+  const dir = await flows({
+    'main.yaml': `appId: \${APP_ID}
 ---
-- takeScreenshot: home
-- tapOn:
-    point: 50%,50%
-- tapOn:
-    text: Save
-    below: Title
-- pressKey: volume up
+- runFlow: a/main.yml
+- runFlow: b/main.yml
+- runFlow: c/main.yml
 - runFlow:
     when:
-      visible: Rate
-    file: rate.yaml
-- swipe:
-    direction: LEFT
-- back
-- eraseText: 10
+      visible: "Rate us"
+    commands:
+      - tapOn: "Later"
+- retry:
+    maxRetries: 2
+    commands:
+      - tapOn:
+          id: "com.x:id/sync"
+- tapOn: (?i)Sign in as \${USER}
+- evalScript: \${output.n = 1}
 `,
-    'all.yaml',
-  );
-  expect(r.problems.map((p) => `${p.line} ${p.command}`)).toEqual([
-    '2 onFlowStart',
-    '5 takeScreenshot',
-    '6 tapOn',
-    '8 tapOn',
-    '11 pressKey',
-    '12 runFlow',
-    '16 swipe',
-  ]);
-  expect(r.problems.find((p) => p.line === 8)!.reason).toContain('selector `below` has no equivalent');
-  expect(r.skill!.steps).toEqual([{ press: 'back' }, { clear: 'role=textbox[focused=true]' }]);
-  expect(r.notes.map((n) => n.reason)).toEqual(['eraseText 10: the skill clears the whole field']);
-  expect(importMaestro('- tapOn: x\n', 'no-app.yaml').problems[0]).toMatchObject({ line: 1, command: 'appId' });
-  expect(importMaestro('appId: a.b\n---\n- tapOn: [\n', 'bad.yaml').problems[0]).toMatchObject({ command: '(yaml)' });
+    'a/main.yml': 'appId: x\n---\n- tapOn: A\n',
+    'b/main.yml': 'appId: x\n---\n- tapOn:\n    point: "oops"\n',
+    'c/main.yml': 'appId: x\n---\n- tapOn: C\n- hideKeyboard\n',
+  });
+  try {
+    const r = importMaestro(path.join(dir, 'main.yaml'), { env: { APP_ID: 'com.x', USER: 'ana' } });
+    const rel = (f: string) => path.relative(dir, path.resolve(f));
+    expect(r.problems.map((p) => `${rel(p.file)}:${p.line} ${p.command}`)).toEqual([
+      'b/main.yml:3 tapOn',
+      'main.yaml:17 evalScript',
+      'b/main.yml:1 (flow)',
+      'c/main.yml:4 hideKeyboard',
+      'main.yaml:4 runFlow',
+    ]);
+    expect(r.skills.map((s) => s.target).sort()).toEqual([
+      'a-main.yaml',
+      'b-main.yaml',
+      'c-main.yaml',
+      'main-retry-line-11.yaml',
+      'main-runflow-line-6.yaml',
+      'main.yaml',
+    ]);
+    const main = r.skills.find((s) => s.target === 'main.yaml')!.skill!;
+    expect(main.app).toBe('com.x');
+    expect(main.steps).toEqual([
+      { run: { skill: 'a-main.yaml', params: {} } },
+      { run: { skill: 'c-main.yaml', params: {} } },
+      {
+        run: { skill: 'main-runflow-line-6.yaml', params: {} },
+        when: { visible: ['text=/^(?:Rate us)$/is', 'desc=/^(?:Rate us)$/is'] },
+      },
+      { run: { skill: 'main-retry-line-11.yaml', params: {} }, retries: 2 },
+      { tap: ['text=/^(?:Sign in as ana)$/is', 'desc=/^(?:Sign in as ana)$/is'] },
+    ]);
+    expect(r.skills.find((s) => s.target === 'main-retry-line-11.yaml')!.skill!.steps).toEqual([
+      { tap: 'id=com.x:id/sync' },
+    ]);
+    // Every skill made parses with the one schema.
+    for (const s of r.skills) if (s.skill) parseSkill(stringify(s.skill), s.target);
+    expect(r.skills.find((s) => s.target === 'b-main.yaml')!.skill).toBeNull();
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
 
 function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {

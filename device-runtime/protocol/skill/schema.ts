@@ -96,6 +96,15 @@ const common = {
     .optional()
     .describe('A step that fails to find its target is skipped instead of failing the skill'),
   when: CheckSchema.optional().describe('Run the step only when this holds on the current screen'),
+  retries: z
+    .number()
+    .int()
+    .min(1)
+    .max(3)
+    .optional()
+    .describe(
+      'Run the step again, up to this many times, when it fails (a Maestro `retry`: a `run` step retries the whole skill)',
+    ),
   timeout: z
     .number()
     .int()

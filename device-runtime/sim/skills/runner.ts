@@ -133,7 +133,18 @@ export class DeviceSkillRunner {
     return { failed: null, message: null };
   }
 
+  /** A step, run again up to `retries` times when it fails. */
   private async step(entry: LibrarySkill, step: SkillStep, ev: Evidence, prefix: string): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.stepOnce(entry, step, ev, prefix);
+      } catch (e) {
+        if (!(e instanceof StepFailed) || attempt >= (step.retries ?? 0)) throw e;
+      }
+    }
+  }
+
+  private async stepOnce(entry: LibrarySkill, step: SkillStep, ev: Evidence, prefix: string): Promise<void> {
     const timeout = step.timeout ?? DEFAULT_TIMEOUT;
     if (step.when) {
       const r = evaluateCheck(step.when, await this.observe());

@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import { test } from '../fixtures.js';
+import { MaestroFlowError, runMaestroFlow } from './execute.js';
+import { planFlow } from './plan.js';
+
+/**
+ * The Playwright side of `nestwright maestro test`: one test per flow, each on the `app` fixture
+ * (a fresh instance of the flow's app, in the worker's space), so flows run in parallel on one
+ * device, and the trajectory, Allure results and failure tools work as they do for specs.
+ * The runner writes a manifest and a two-line spec that calls this.
+ */
+
+export interface MaestroManifest {
+  flows: Array<{ file: string; title: string; apk: string; tags: string[] }>;
+  env: Record<string, string>;
+  lookupTimeout?: number;
+  optionalTimeout?: number;
+}
+
+export function defineMaestroTests(manifestFile: string): void {
+  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as MaestroManifest;
+  for (const flow of manifest.flows) {
+    test.describe(() => {
+      test.use({ apk: flow.apk });
+      test(flow.title, { tag: flow.tags.map((t) => `@${t}`) }, async ({ app }) => {
+        const plan = planFlow(flow.file);
+        if (!plan.flow || plan.issues.length)
+          throw new MaestroFlowError(
+            `${flow.file} does not plan:\n${plan.issues.map((i) => `  ${i.file}:${i.line} ${i.command}: ${i.reason}`).join('\n')}`,
+            flow.file,
+            plan.issues[0]?.line ?? 1,
+            { code: 'MAESTRO_INVALID' },
+          );
+        await runMaestroFlow(app, plan.flow, {
+          env: manifest.env,
+          ...(manifest.lookupTimeout !== undefined ? { lookupTimeout: manifest.lookupTimeout } : {}),
+          ...(manifest.optionalTimeout !== undefined ? { optionalTimeout: manifest.optionalTimeout } : {}),
+        });
+      });
+    });
+  }
+}

@@ -1,0 +1,3 @@
+output.onboarding = {
+    runFullOnboarding: true
+}

@@ -1,0 +1,4 @@
+output.bookmarks = {
+    domains: ["https://www.example.com", "fill.dev"],
+    folders: ["sync"],
+}

@@ -1,0 +1,4 @@
+output.bookmarks = {
+    titles: ["Example Domain", "Test Autofill", "DuckDuckGo — Privacy, simplified."],
+    folders: ["sync"],
+}

@@ -1,0 +1,5 @@
+if (THIS_THING == "six"){
+    output.something = "foo"
+} else {
+    output.something = "bar"
+}
