@@ -51,7 +51,7 @@ export async function benchMaestro(): Promise<BenchSection> {
         const t = performance.now();
         if (way === 'maestro') await runMaestroFlow(app, plan.flow, { lookupTimeout: 5_000, log: () => {} });
         else if (way === 'skill') {
-          const r = await replaySkill(app.port, planned, 'bench');
+          const r = await app.port.wrap('bench', {}, (call) => replaySkill(app.port, planned, call));
           if (!r.ok) throw r.error;
         } else {
           await app.getByText('New note').tap();

@@ -214,7 +214,7 @@ async function runStep(
 ): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await runStepOnce(app, planned, index, step, api);
+      return await runStepOnce(app, planned, index, step, call);
     } catch (e) {
       if (e instanceof Skipped || isFatal(e) || attempt >= (step.retries ?? 0)) throw e;
     }
@@ -226,7 +226,7 @@ async function runStepOnce(
   planned: PlannedSkill,
   index: number,
   step: SkillStep,
-  api: string,
+  call: ApiCall,
 ): Promise<void> {
   const actionTimeout = step.timeout ?? app.options.actionTimeout;
   const checkTimeout = step.timeout ?? app.options.expectTimeout;
