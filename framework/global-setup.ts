@@ -79,7 +79,9 @@ async function startRunCompanion(config: FullConfig): Promise<(() => Promise<voi
     .find((r) => r.success && r.data.provider === 'companion');
   if (!first?.success || first.data.provider !== 'companion' || process.env[COMPANION_URL_ENV]) return undefined;
   const companion = await startCompanion(first.data, (line) => process.stderr.write(`${line}\n`));
-  process.stderr.write(`nestwright: companion phones connect to ${companion.phonesUrl.replace('127.0.0.1', '<this machine>')}\n`);
+  process.stderr.write(
+    `nestwright: companion phones connect to ${companion.phonesUrl.replace('127.0.0.1', '<this machine>')}\n`,
+  );
   process.env[COMPANION_URL_ENV] = companion.url;
   process.env[COMPANION_TOKEN_ENV] = companion.token;
   return async () => {

@@ -18,7 +18,12 @@ type CompanionOptions = Extract<DeviceOptions, { provider: 'companion' }>;
  * without it starts one per worker). Keys come from the options or NESTWRIGHT_COMPANION_KEYS.
  */
 export async function startCompanion(opts: CompanionOptions, log?: (line: string) => void) {
-  const keys = opts.keys ?? (process.env.NESTWRIGHT_COMPANION_KEYS ?? '').split(',').map((k) => k.trim()).filter(Boolean);
+  const keys =
+    opts.keys ??
+    (process.env.NESTWRIGHT_COMPANION_KEYS ?? '')
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean);
   if (!keys.length)
     throw new DeviceError(
       'connectDevice',

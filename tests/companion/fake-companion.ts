@@ -29,7 +29,15 @@ export interface FakeCompanionOptions {
   edges?: Edges;
 }
 
-const KEYS: Record<number, string> = { 4: 'back', 3: 'home', 66: 'enter', 67: 'delete', 61: 'tab', 84: 'search', 82: 'menu' };
+const KEYS: Record<number, string> = {
+  4: 'back',
+  3: 'home',
+  66: 'enter',
+  67: 'delete',
+  61: 'tab',
+  84: 'search',
+  82: 'menu',
+};
 
 /**
  * A phone running the companion, for tests: a WebSocket client (the `ws` library) that dials in,
@@ -57,7 +65,8 @@ export class FakeCompanion {
   async start(): Promise<this> {
     this.space = (await this.sim('space_create', {})).space_id;
     await this.sim('session_acquire', { space_id: this.space });
-    for (const apk of this.opts.apks ?? []) await this.sim('space_install_apk', { space_id: this.space, apk_paths: [apk] });
+    for (const apk of this.opts.apks ?? [])
+      await this.sim('space_install_apk', { space_id: this.space, apk_paths: [apk] });
     await this.dial();
     return this;
   }
@@ -99,7 +108,12 @@ export class FakeCompanion {
         ),
       );
       ws.on('message', (data) => {
-        const msg = JSON.parse(data.toString()) as { type: string; requestId?: string; message?: string; deviceId?: string };
+        const msg = JSON.parse(data.toString()) as {
+          type: string;
+          requestId?: string;
+          message?: string;
+          deviceId?: string;
+        };
         this.received.push(msg);
         if (msg.type === 'auth_ok') {
           this.deviceId = msg.deviceId!;
@@ -146,7 +160,9 @@ export class FakeCompanion {
     if (this.edges.slowMs) await new Promise((r) => setTimeout(r, this.edges.slowMs));
     if (raw.type === 'ping') return this.send({ type: 'pong' });
     // The design's form: the action inside `execute`.
-    const msg = (raw.type === 'execute' && this.opts.dialect === 'design' ? { ...raw.action, requestId: raw.requestId } : raw) as {
+    const msg = (
+      raw.type === 'execute' && this.opts.dialect === 'design' ? { ...raw.action, requestId: raw.requestId } : raw
+    ) as {
       type: string;
       requestId: string;
       [k: string]: unknown;
@@ -183,7 +199,8 @@ export class FakeCompanion {
         const focused = (await this.sim('ui_observe', { space_id, detail: 'full' })).nodes.find(
           (n: UiNode) => n.focused && n.editable,
         );
-        if (!focused) throw new Error(m.type === 'type' ? 'No focused editable node found' : 'No focused editable node to clear');
+        if (!focused)
+          throw new Error(m.type === 'type' ? 'No focused editable node found' : 'No focused editable node to clear');
         await this.sim('ui_set_text', { space_id, node_id: focused.id, text: m.type === 'type' ? m.text : '' });
         return;
       }

@@ -2,6 +2,8 @@ import { expect, test } from '@playwright/test';
 import path from 'node:path';
 import { DeviceClient, DeviceError, McpToolTransport } from '../../device-runtime/client/index.js';
 import { startCompanionServer, type RunningCompanion } from '../../device-runtime/providers/companion/server.js';
+import { connectDevice } from '../../device-runtime/providers/index.js';
+import { companionDevicesCommand } from '../../cli/commands/devices-companion.js';
 import { FakeCompanion } from './fake-companion.js';
 
 /**
@@ -21,7 +23,13 @@ async function setUp(opts: Partial<ConstructorParameters<typeof FakeCompanion>[0
     log: (l) => log.push(l),
     ...server,
   });
-  const phone = await new FakeCompanion({ url: companion.phonesUrl, key: KEY, apks: [`${APKS}/notes.apk`], canClear: true, ...opts }).start();
+  const phone = await new FakeCompanion({
+    url: companion.phonesUrl,
+    key: KEY,
+    apks: [`${APKS}/notes.apk`],
+    canClear: true,
+    ...opts,
+  }).start();
   const client = new DeviceClient(await McpToolTransport.http(companion.url, companion.token));
   const space = (await client.call('space_create', {})).space_id;
   await client.call('session_acquire', { space_id: space });
@@ -48,10 +56,17 @@ test('a phone that dials in is observed and driven through the device protocol',
     const editor = await s.client.call('ui_observe', { space_id: s.space });
     const title = editor.nodes.find((n) => n.res_id?.endsWith(':id/title'))!;
     expect(title.editable).toBe(true);
-    await s.client.call('ui_set_text', { space_id: s.space, node_id: title.id, snapshot_id: editor.snapshot_id, text: 'Milk' });
+    await s.client.call('ui_set_text', {
+      space_id: s.space,
+      node_id: title.id,
+      snapshot_id: editor.snapshot_id,
+      text: 'Milk',
+    });
     const typed = await s.client.call('ui_observe', { space_id: s.space });
     expect(typed.nodes.find((n) => n.res_id?.endsWith(':id/title'))?.text).toBe('Milk');
-    expect(s.phone.received.map((m) => m.type)).toEqual(expect.arrayContaining(['auth_ok', 'clear_data', 'launch', 'get_screen', 'tap', 'type']));
+    expect(s.phone.received.map((m) => m.type)).toEqual(
+      expect.arrayContaining(['auth_ok', 'clear_data', 'launch', 'get_screen', 'tap', 'type']),
+    );
     // Keys never reach the log.
     expect(s.log.join('\n')).not.toContain(KEY);
   } finally {
@@ -136,12 +151,16 @@ test('edges: a null tree during a transition, a secure window, a malformed messa
     const shot = await s.client.call('ui_screenshot', { space_id: s.space, scale: 0.5 });
     expect([shot.mime, shot.width]).toEqual(['image/png', 360]);
     s.phone.edges.secure = true;
-    const secure = (await s.client.call('ui_screenshot', { space_id: s.space }).catch((e: unknown) => e)) as DeviceError;
+    const secure = (await s.client
+      .call('ui_screenshot', { space_id: s.space })
+      .catch((e: unknown) => e)) as DeviceError;
     expect(secure.code).toBe('CHANNEL_UNAVAILABLE');
     expect(secure.message).toContain('secure (FLAG_SECURE)');
     s.phone.sendRaw('{"type":"screen","requestId":');
     s.phone.sendRaw('{"type":"result","success":true}');
-    await expect.poll(() => s.log.some((l) => l.includes('a "result" message that does not parse: requestId'))).toBe(true);
+    await expect
+      .poll(() => s.log.some((l) => l.includes('a "result" message that does not parse: requestId')))
+      .toBe(true);
     // The connection stays: one bad frame is not a dead phone.
     expect((await s.client.call('ui_observe', { space_id: s.space })).package).toBe('com.nestwright.notes');
   } finally {
@@ -156,11 +175,58 @@ test('the published app: no get_screenshot, no clear_data; both are found out on
     const err = (await s.client.call('ui_screenshot', { space_id: s.space }).catch((e: unknown) => e)) as DeviceError;
     expect(err.code).toBe('NOT_SUPPORTED');
     expect(err.message).toContain('does not answer get_screenshot');
-    const noDice = (await s.client.call('space_stop', { space_id: s.space, package: 'com.nestwright.notes', clear_data: true }).catch((e: unknown) => e)) as DeviceError;
+    const noDice = (await s.client
+      .call('space_stop', { space_id: s.space, package: 'com.nestwright.notes', clear_data: true })
+      .catch((e: unknown) => e)) as DeviceError;
     expect(noDice.code).toBe('NOT_SUPPORTED');
-    const logcat = (await s.client.call('sys_logcat', { space_id: s.space } as never).catch((e: unknown) => e)) as DeviceError;
+    const inner = (await s.client
+      .call('space_launch', { space_id: s.space, package: 'com.nestwright.notes', activity: '.EditorActivity' })
+      .catch((e: unknown) => e)) as DeviceError;
+    expect(inner.code).toBe('NOT_SUPPORTED');
+    expect(inner.message).toContain('launcher activity only, not .EditorActivity');
+    const logcat = (await s.client
+      .call('sys_logcat', { space_id: s.space } as never)
+      .catch((e: unknown) => e)) as DeviceError;
     expect(logcat.code).toBe('NOT_SUPPORTED');
   } finally {
     await tearDown(s);
   }
+});
+
+test('nestwright devices --companion lists the phones that dial in while it waits; bad flags are usage errors', async () => {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io = { out: (t: string) => out.push(t), err: (t: string) => err.push(t) };
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  process.env.NESTWRIGHT_COMPANION_KEYS = KEY;
+  try {
+    const listing = companionDevicesCommand(
+      ['--companion', '--host', '127.0.0.1', '--port', String(port), '--wait', '3'],
+      io,
+    );
+    const phone = new FakeCompanion({ url: `ws://127.0.0.1:${port}/ws/device`, key: KEY, name: 'Desk phone' });
+    await phone.dial(3_000);
+    expect(await listing).toBe(0);
+    await phone.close();
+    expect(out.join('')).toMatch(
+      /^ID\s+NAME\s+MODEL\s+ANDROID\s+SCREEN\s+BATTERY\nphone-1\s+Desk phone\s+nestwright Pixel Sim\s+15\s+1080x2400\s+80%\n$/,
+    );
+    expect(err.join('')).toContain(`Waiting 3 s for phones at ws://127.0.0.1:${port}/ws/device`);
+    expect(await companionDevicesCommand(['--companion', '--port', 'eighty'], io)).toBe(2);
+    expect(err.join('')).toContain('--port takes 0–65535');
+  } finally {
+    delete process.env.NESTWRIGHT_COMPANION_KEYS;
+  }
+});
+
+test('bad options: no keys, a short key', async () => {
+  const noKeys = (await connectDevice({ provider: 'companion', listen: { port: 0 } }).catch(
+    (e: unknown) => e,
+  )) as DeviceError;
+  expect(noKeys.code).toBe('INVALID_ARGUMENT');
+  expect(noKeys.message).toContain('no keys: a phone could never authenticate');
+  expect(noKeys.hint).toContain('NESTWRIGHT_COMPANION_KEYS');
+  const short = (await connectDevice({ provider: 'companion', keys: ['abc'] }).catch((e: unknown) => e)) as DeviceError;
+  expect(short.code).toBe('INVALID_ARGUMENT');
+  expect(short.message).toContain('a companion key has at least 8 characters');
 });

@@ -41,7 +41,9 @@ export function observationOf(
     stack.push({ depth: e.depth, id });
     const shown = e.text || null;
     const asDesc =
-      shown !== null && !e.editable && (/Image/.test(e.type) || (DESC_CLASSES.test(e.type) && !TEXT_CLASSES.test(e.type)));
+      shown !== null &&
+      !e.editable &&
+      (/Image/.test(e.type) || (DESC_CLASSES.test(e.type) && !TEXT_CLASSES.test(e.type)));
     nodes.push({
       id,
       role: roleOf(e.type, e.clickable),
@@ -65,7 +67,10 @@ export function observationOf(
       depth: e.depth,
     });
   }
-  const kept = meta.detail === 'compact' ? nodes.filter((n) => n.clickable || n.editable || n.scrollable || n.text || n.desc) : nodes;
+  const kept =
+    meta.detail === 'compact'
+      ? nodes.filter((n) => n.clickable || n.editable || n.scrollable || n.text || n.desc)
+      : nodes;
   const cut = kept.slice(0, meta.maxNodes);
   return {
     snapshot_id: meta.snapshotId,

@@ -44,7 +44,8 @@ export class CompanionHub {
   private readonly opts: Required<Omit<HubOptions, 'tls'>> & Pick<HubOptions, 'tls'>;
 
   constructor(opts: HubOptions) {
-    if (!opts.keys.length) throw new Error('companion: no keys: give use.deviceOptions.keys or NESTWRIGHT_COMPANION_KEYS');
+    if (!opts.keys.length)
+      throw new Error('companion: no keys: give use.deviceOptions.keys or NESTWRIGHT_COMPANION_KEYS');
     this.opts = {
       host: '0.0.0.0',
       port: 8080,
@@ -60,7 +61,9 @@ export class CompanionHub {
 
   async listen(): Promise<{ url: string }> {
     this.server = this.opts.tls ? createHttpsServer(this.opts.tls) : createHttpServer();
-    this.server.on('request', (_req, res) => res.writeHead(426, { 'content-type': 'text/plain' }).end(`connect a WebSocket to ${DEVICE_PATH}\n`));
+    this.server.on('request', (_req, res) =>
+      res.writeHead(426, { 'content-type': 'text/plain' }).end(`connect a WebSocket to ${DEVICE_PATH}\n`),
+    );
     this.wss = new WebSocketServer({ server: this.server, path: DEVICE_PATH, maxPayload: 32 * 1024 * 1024 });
     this.wss.on('connection', (socket, req) => this.accept(socket, req));
     await new Promise<void>((resolve, reject) => {
@@ -136,7 +139,9 @@ export class CompanionHub {
   private admit(socket: WebSocket, key: string, info: DeviceInfo): Phone {
     // The same key and device, reconnecting: the same phone (a test may be waiting for it).
     const identity = createHash('sha256')
-      .update(`${digest(key).toString('hex')}|${info.name ?? ''}|${info.manufacturer}|${info.model}|${info.screenWidth}x${info.screenHeight}`)
+      .update(
+        `${digest(key).toString('hex')}|${info.name ?? ''}|${info.manufacturer}|${info.model}|${info.screenWidth}x${info.screenHeight}`,
+      )
       .digest('hex');
     let phone = [...this.phones.values()].find((p) => p.identity === identity && !p.online);
     if (!phone) {

@@ -102,7 +102,13 @@ export type Request =
   | { type: 'clipboard_set'; text: string }
   | { type: 'open_url'; url: string }
   | { type: 'keyevent'; code: number }
-  | { type: 'intent'; intentAction: string; intentUri?: string; packageName?: string; intentExtras?: Record<string, string> };
+  | {
+      type: 'intent';
+      intentAction: string;
+      intentUri?: string;
+      packageName?: string;
+      intentExtras?: Record<string, string>;
+    };
 
 /**
  * A phone's message, parsed; the design's `execute` form (`{ type: 'execute', requestId, action }`)

@@ -83,7 +83,10 @@ export class Phone {
       const timer = setTimeout(() => {
         this.pending.delete(requestId);
         reject(
-          fail('TIMEOUT', `the phone ${this.name} did not answer ${req.type} (request ${requestId}) within ${timeoutMs} ms`, {
+          fail(
+            'TIMEOUT',
+            `the phone ${this.name} did not answer ${req.type} (request ${requestId}) within ${timeoutMs} ms`,
+            {
               hint: 'Is the companion app still running (battery optimisation may have stopped it) with its accessibility service on? A slow phone needs a larger use.deviceOptions.requestTimeoutMs.',
               retryable: true,
             },
@@ -97,4 +100,3 @@ export class Phone {
     });
   }
 }
-

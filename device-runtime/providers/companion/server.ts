@@ -60,7 +60,9 @@ export async function startCompanionServer(opts: CompanionServerOptions): Promis
     keys: opts.keys,
     ...(opts.listen?.host !== undefined ? { host: opts.listen.host } : {}),
     ...(opts.listen?.port !== undefined ? { port: opts.listen.port } : {}),
-    ...(opts.tls ? { tls: { cert: readFileSync(opts.tls.cert, 'utf8'), key: readFileSync(opts.tls.key, 'utf8') } } : {}),
+    ...(opts.tls
+      ? { tls: { cert: readFileSync(opts.tls.cert, 'utf8'), key: readFileSync(opts.tls.key, 'utf8') } }
+      : {}),
     ...(opts.dialect ? { dialect: opts.dialect } : {}),
     ...(opts.heartbeatMs ? { heartbeatMs: opts.heartbeatMs } : {}),
     ...(opts.heartbeatTimeoutMs ? { heartbeatTimeoutMs: opts.heartbeatTimeoutMs } : {}),
@@ -82,7 +84,10 @@ export async function startCompanionServer(opts: CompanionServerOptions): Promis
       {
         name: 'nestwright companion',
         newServer: (sessionId) => {
-          const server = new Server({ name: 'nestwright-companion', version: '0.1.0' }, { capabilities: { tools: {} } });
+          const server = new Server(
+            { name: 'nestwright-companion', version: '0.1.0' },
+            { capabilities: { tools: {} } },
+          );
           const session = () => {
             const id = sessionId();
             let t = transports.get(id);

@@ -75,7 +75,8 @@ export class CompanionToolTransport implements ToolTransport {
           hint: 'A companion phone offers observation, actions, screenshots and launching (docs/devices.md#companion); use the nestspace provider for the rest.',
         });
       const parsed = tool.input.safeParse(args);
-      if (!parsed.success) throw fail('INVALID_ARGUMENT', `${name}: ${parsed.error.issues[0]?.message ?? 'bad arguments'}`);
+      if (!parsed.success)
+        throw fail('INVALID_ARGUMENT', `${name}: ${parsed.error.issues[0]?.message ?? 'bad arguments'}`);
       return encodeResult(tool, (await handler(parsed.data)) as Record<string, unknown>);
     } catch (e) {
       return encodeError(envelopeOf(name, e));
@@ -89,7 +90,10 @@ export class CompanionToolTransport implements ToolTransport {
 
   private space(id: string): CompanionSpace {
     const s = this.spaces.get(id);
-    if (!s) throw fail('SPACE_NOT_FOUND', `no space ${id} in this companion session`, { hint: 'Create one with space_create.' });
+    if (!s)
+      throw fail('SPACE_NOT_FOUND', `no space ${id} in this companion session`, {
+        hint: 'Create one with space_create.',
+      });
     return s;
   }
 
@@ -98,22 +102,33 @@ export class CompanionToolTransport implements ToolTransport {
   }
 
   /** One action the phone answers with `result`; a failed one is an error naming the phone's reason. */
-  private async act(phone: Phone, tool: string, req: Request, timeoutMs = this.timeout): Promise<Answer & { type: 'result' }> {
+  private async act(
+    phone: Phone,
+    tool: string,
+    req: Request,
+    timeoutMs = this.timeout,
+  ): Promise<Answer & { type: 'result' }> {
     const a = await phone.request(req, timeoutMs);
-    if (a.type !== 'result') throw fail('PROTOCOL_ERROR', `${tool}: the phone answered ${req.type} with ${a.type}, not result`);
+    if (a.type !== 'result')
+      throw fail('PROTOCOL_ERROR', `${tool}: the phone answered ${req.type} with ${a.type}, not result`);
     if (!a.success)
-      throw fail(/not found|no focused/i.test(a.error ?? '') ? 'NODE_NOT_FOUND' : 'INTERNAL', `${tool}: the phone could not ${req.type}: ${a.error ?? 'no reason given'}`, {
-        hint: /accessibility service not running/i.test(a.error ?? '')
-          ? "Turn the companion's accessibility service on (Settings › Accessibility)."
-          : undefined,
-      });
+      throw fail(
+        /not found|no focused/i.test(a.error ?? '') ? 'NODE_NOT_FOUND' : 'INTERNAL',
+        `${tool}: the phone could not ${req.type}: ${a.error ?? 'no reason given'}`,
+        {
+          hint: /accessibility service not running/i.test(a.error ?? '')
+            ? "Turn the companion's accessibility service on (Settings › Accessibility)."
+            : undefined,
+        },
+      );
     return a;
   }
 
   private async observe(spaceId: string, detail: 'compact' | 'full', maxNodes: number): Promise<Observation> {
     const space = this.space(spaceId);
     const a = await space.phone.request({ type: 'get_screen' }, this.timeout);
-    if (a.type !== 'screen') throw fail('PROTOCOL_ERROR', `ui_observe: the phone answered get_screen with ${a.type}, not screen`);
+    if (a.type !== 'screen')
+      throw fail('PROTOCOL_ERROR', `ui_observe: the phone answered get_screen with ${a.type}, not screen`);
     const inst = space.current ? space.instances.get(space.current) : undefined;
     const pkg = a.packageName ?? null;
     const info = space.phone.info;
@@ -122,7 +137,11 @@ export class CompanionToolTransport implements ToolTransport {
       spaceId,
       instance: inst && pkg === inst.pkg ? inst.id : null,
       packageName: pkg,
-      screen: screenOf(info.screenWidth, info.screenHeight, a.elements.map((e) => e.bounds)),
+      screen: screenOf(
+        info.screenWidth,
+        info.screenHeight,
+        a.elements.map((e) => e.bounds),
+      ),
       detail,
       maxNodes,
     });
@@ -140,7 +159,10 @@ export class CompanionToolTransport implements ToolTransport {
     if (a.node_id) {
       const snap = a.snapshot_id ? this.snapshots.get(a.snapshot_id) : [...this.snapshots.values()].pop();
       const node = snap?.nodes.find((n) => n.id === a.node_id);
-      if (!node) throw fail('SNAPSHOT_STALE', `${tool}: node ${a.node_id} is not in a snapshot this provider still holds`, { hint: 'Observe again.' });
+      if (!node)
+        throw fail('SNAPSHOT_STALE', `${tool}: node ${a.node_id} is not in a snapshot this provider still holds`, {
+          hint: 'Observe again.',
+        });
       b = node.bounds;
     } else if (a.text !== undefined) {
       const obs = await this.observe(a.space_id, 'compact', 5000);
@@ -160,7 +182,12 @@ export class CompanionToolTransport implements ToolTransport {
   private async clearData(phone: Phone, pkg: string): Promise<void> {
     if (phone.canClear === false) return;
     try {
-      await this.act(phone, 'space_launch', { type: 'clear_data', packageName: pkg }, phone.canClear ? this.timeout : 2_000);
+      await this.act(
+        phone,
+        'space_launch',
+        { type: 'clear_data', packageName: pkg },
+        phone.canClear ? this.timeout : 2_000,
+      );
       phone.canClear = true;
     } catch (e) {
       if ((e as { envelope?: { code?: string } }).envelope?.code !== 'TIMEOUT' || phone.canClear) throw e;
@@ -168,14 +195,22 @@ export class CompanionToolTransport implements ToolTransport {
     }
   }
 
-  private launchInstance(space: CompanionSpace, pkg: string, wanted: string | undefined): { id: string; cold: boolean } {
+  private launchInstance(
+    space: CompanionSpace,
+    pkg: string,
+    wanted: string | undefined,
+  ): { id: string; cold: boolean } {
     if (wanted && wanted !== 'new' && !space.instances.has(wanted))
       throw fail('INSTANCE_NOT_FOUND', `space_launch: no instance ${wanted} of ${pkg}`);
     const have = [...space.instances.values()].find((i) => i.pkg === pkg);
     if (wanted === 'new' && have)
-      throw fail('NOT_SUPPORTED', `space_launch: a phone holds one copy of ${pkg}; a second instance needs the nestspace provider`, {
-        hint: 'docs/devices.md#companion: one app per phone.',
-      });
+      throw fail(
+        'NOT_SUPPORTED',
+        `space_launch: a phone holds one copy of ${pkg}; a second instance needs the nestspace provider`,
+        {
+          hint: 'docs/devices.md#companion: one app per phone.',
+        },
+      );
     if (have) return { id: have.id, cold: have.state === 'stopped' };
     const id = `c${++this.instanceCount}`;
     space.instances.set(id, { id, pkg, state: 'stopped' });
@@ -196,7 +231,12 @@ export class CompanionToolTransport implements ToolTransport {
           page_size: 4096 as const,
           screen: { width: first?.info.screenWidth ?? 0, height: first?.info.screenHeight ?? 0, density: 0 },
         },
-        capabilities: { virtual_displays: false, process_slots: 1, channels: ['accessibility' as const], shell_enabled: false },
+        capabilities: {
+          virtual_displays: false,
+          process_slots: 1,
+          channels: ['accessibility' as const],
+          shell_enabled: false,
+        },
         extensions: ['instance', 'runtime_info'],
         tools: Object.keys(this.handlers),
       };
@@ -205,7 +245,14 @@ export class CompanionToolTransport implements ToolTransport {
       const phone = await takePhone(this.hub, this.session, this.opts.device, this.opts.phoneWaitMs ?? 30_000);
       const s = newSpace(a.name, phone);
       this.spaces.set(s.id, s);
-      return { space_id: s.id, name: s.name, display_id: null, app_count: 0, foreground: null, created_at: s.createdAt };
+      return {
+        space_id: s.id,
+        name: s.name,
+        display_id: null,
+        app_count: 0,
+        foreground: null,
+        created_at: s.createdAt,
+      };
     },
     session_acquire: async (a) => ({
       lease_id: `lease_${a.space_id}`,
@@ -249,21 +296,41 @@ export class CompanionToolTransport implements ToolTransport {
     },
     space_launch: async (a) => {
       const space = this.space(a.space_id);
+      if (a.activity)
+        throw fail(
+          'NOT_SUPPORTED',
+          `space_launch: a companion phone starts ${a.package} at its launcher activity only, not ${a.activity}`,
+          {
+            hint: 'Navigate to the screen in the test, or open it with a deep link (app.openLink / app_intent with data).',
+          },
+        );
       const { id, cold } = this.launchInstance(space, a.package, a.instance);
       if (cold && !space.instances.get(id)!.launched) await this.clearData(space.phone, a.package);
       space.instances.get(id)!.launched = true;
       await this.act(space.phone, 'space_launch', { type: 'launch', packageName: a.package });
       space.instances.get(id)!.state = 'foreground';
-      for (const other of space.instances.values()) if (other.id !== id && other.state === 'foreground') other.state = 'background';
+      for (const other of space.instances.values())
+        if (other.id !== id && other.state === 'foreground') other.state = 'background';
       space.current = id;
-      return { package: a.package, instance: id, activity: '', slot: 0, cold_start: cold, restarted_after_crash: false, crash_reason: null, evicted: null };
+      return {
+        package: a.package,
+        instance: id,
+        activity: '',
+        slot: 0,
+        cold_start: cold,
+        restarted_after_crash: false,
+        crash_reason: null,
+        evicted: null,
+      };
     },
     space_stop: async (a) => {
       const space = this.space(a.space_id);
-      const targets = [...space.instances.values()].filter((i) => i.pkg === a.package && (!a.instance || i.id === a.instance));
+      const targets = [...space.instances.values()].filter(
+        (i) => i.pkg === a.package && (!a.instance || i.id === a.instance),
+      );
       if (a.clear_data && targets.length)
         throw fail('NOT_SUPPORTED', `space_stop: a companion phone cannot clear ${a.package}'s data`, {
-          hint: 'docs/devices.md#companion: tests on a companion phone share the app\'s data; set up the state each test needs.',
+          hint: "docs/devices.md#companion: tests on a companion phone share the app's data; set up the state each test needs.",
         });
       // The companion cannot stop an app: it goes to the background (home), which is what a user can do.
       if (targets.some((t) => t.id === space.current)) await this.act(space.phone, 'space_stop', { type: 'home' });
@@ -301,12 +368,24 @@ export class CompanionToolTransport implements ToolTransport {
     ui_swipe: async (a) => {
       const [x1, y1] = a.from;
       const [x2, y2] = a.to;
-      await this.act(this.space(a.space_id).phone, 'ui_swipe', { type: 'swipe', x1, y1, x2, y2, duration: a.duration_ms });
+      await this.act(this.space(a.space_id).phone, 'ui_swipe', {
+        type: 'swipe',
+        x1,
+        y1,
+        x2,
+        y2,
+        duration: a.duration_ms,
+      });
       return { ok: true as const };
     },
     ui_scroll: async (a) => {
       const space = this.space(a.space_id);
-      const before = await this.observe(a.space_id, 'full', 5000);
+      // The screen before is the last one observed (callers observe before scrolling), else a new one.
+      const last = [...this.snapshots.values()].reverse().find((o) => o.space_id === a.space_id);
+      const before =
+        last && (!a.node_id || last.nodes.some((n) => n.id === a.node_id))
+          ? last
+          : await this.observe(a.space_id, 'full', 5000);
       const area = (b: number[]) => (b[2]! - b[0]!) * (b[3]! - b[1]!);
       const list = a.node_id
         ? (this.snapshots.get(a.snapshot_id ?? '') ?? before).nodes.find((n) => n.id === a.node_id)
@@ -355,10 +434,17 @@ export class CompanionToolTransport implements ToolTransport {
           : e;
       });
       if (answer.type !== 'screenshot' || !answer.image)
-        throw fail('CHANNEL_UNAVAILABLE', `ui_screenshot: the phone ${phone.name} sent no picture: ${answer.type === 'screenshot' ? (answer.error ?? 'no image') : answer.type}`, {
-          details: { reason: answer.type === 'screenshot' ? (answer.error ?? 'no_image') : 'unexpected_answer' },
-          hint: answer.type === 'screenshot' && answer.error === 'secure_window' ? 'The app in front sets FLAG_SECURE: Android blanks its pictures.' : 'Grant the companion screen capture (MediaProjection) on the phone.',
-        });
+        throw fail(
+          'CHANNEL_UNAVAILABLE',
+          `ui_screenshot: the phone ${phone.name} sent no picture: ${answer.type === 'screenshot' ? (answer.error ?? 'no image') : answer.type}`,
+          {
+            details: { reason: answer.type === 'screenshot' ? (answer.error ?? 'no_image') : 'unexpected_answer' },
+            hint:
+              answer.type === 'screenshot' && answer.error === 'secure_window'
+                ? 'The app in front sets FLAG_SECURE: Android blanks its pictures.'
+                : 'Grant the companion screen capture (MediaProjection) on the phone.',
+          },
+        );
       return pngOf(Buffer.from(answer.image, 'base64'), a.scale);
     },
     app_intent: async (a) => {
@@ -366,8 +452,14 @@ export class CompanionToolTransport implements ToolTransport {
       const inst = currentInstance(space, 'app_intent');
       const pkg = a.package ?? inst.pkg;
       if (a.action && a.action !== 'android.intent.action.VIEW')
-        await this.act(space.phone, 'app_intent', { type: 'intent', intentAction: a.action, ...(a.data ? { intentUri: a.data } : {}), packageName: pkg });
-      else if (a.data) await this.act(space.phone, 'app_intent', { type: 'launch', packageName: pkg, intentUri: a.data });
+        await this.act(space.phone, 'app_intent', {
+          type: 'intent',
+          intentAction: a.action,
+          ...(a.data ? { intentUri: a.data } : {}),
+          packageName: pkg,
+        });
+      else if (a.data)
+        await this.act(space.phone, 'app_intent', { type: 'launch', packageName: pkg, intentUri: a.data });
       else throw fail('INVALID_ARGUMENT', 'app_intent: give data (a URI) or an action');
       return { resolved: { package: pkg, activity: '', instance: inst.id } };
     },
@@ -395,10 +487,14 @@ async function pngOf(jpeg: Buffer, scale: number): Promise<ToolResult<'ui_screen
   const meta = await img.metadata();
   const stats = await sharp(jpeg).stats();
   if (stats.channels.slice(0, 3).every((c) => c.max <= 8))
-    throw fail('CHANNEL_UNAVAILABLE', 'ui_screenshot: the picture is black: the window in front is secure (FLAG_SECURE)', {
-      details: { reason: 'secure_window' },
-      hint: 'Android blanks pictures of secure windows; assert on the tree there instead.',
-    });
+    throw fail(
+      'CHANNEL_UNAVAILABLE',
+      'ui_screenshot: the picture is black: the window in front is secure (FLAG_SECURE)',
+      {
+        details: { reason: 'secure_window' },
+        hint: 'Android blanks pictures of secure windows; assert on the tree there instead.',
+      },
+    );
   const width = Math.max(1, Math.round((meta.width ?? 1) * scale));
   const png = await img.resize({ width }).png().toBuffer();
   return {
