@@ -394,8 +394,11 @@ export class CompanionToolTransport implements ToolTransport {
       const [l, t, r, b] = list.bounds;
       const cx = Math.round((l + r) / 2);
       const cy = Math.round((t + b) / 2);
-      const dy = Math.round(((b - t) * a.amount) / 2);
-      const dx = Math.round(((r - l) * a.amount) / 2);
+      // A swipe of 0.8 of the list per page (as ACTION_SCROLL_FORWARD moves, less a little
+      // overlap), starting and ending inside it; an amount over one page is several swipes.
+      const pages = Math.max(1, Math.ceil(a.amount));
+      const dy = Math.round(((b - t) * 0.4 * a.amount) / pages);
+      const dx = Math.round(((r - l) * 0.4 * a.amount) / pages);
       // The finger moves against the direction the content scrolls to.
       const [x1, y1, x2, y2] =
         a.direction === 'down'
@@ -405,7 +408,8 @@ export class CompanionToolTransport implements ToolTransport {
             : a.direction === 'right'
               ? [cx + dx, cy, cx - dx, cy]
               : [cx - dx, cy, cx + dx, cy];
-      await this.act(space.phone, 'ui_scroll', { type: 'swipe', x1, y1, x2, y2, duration: 300 });
+      for (let i = 0; i < pages; i++)
+        await this.act(space.phone, 'ui_scroll', { type: 'swipe', x1, y1, x2, y2, duration: 300 });
       const after = await this.observe(a.space_id, 'full', 5000);
       return { ok: true as const, moved: after.screen_hash !== before.screen_hash };
     },
