@@ -55,7 +55,7 @@ const COMMANDS: Record<string, Command> = {
   },
   devices: {
     summary: 'List Android devices with model, API level, ABI and the NestSpace runtime version and state',
-    usage: 'nestwright devices [--json] [--runtime-package com.coke.nestspace]',
+    usage: 'nestwright devices [--json] [--runtime-package com.coke.nestspace] | --companion [--port 8080] [--wait 5]',
     run: async (argv) => (await import('./commands/devices.js')).devicesCommand(argv),
   },
   doctor: {

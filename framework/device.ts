@@ -141,4 +141,17 @@ export const devices = {
     provider: 'emulator',
     ...opts,
   }),
+  /**
+   * Phones that dial in: the run listens on `listen` (default 0.0.0.0:8080) at `/ws/device` for
+   * companion apps that authenticate with one of `keys` (default NESTWRIGHT_COMPANION_KEYS).
+   *
+   * @example
+   * ```ts
+   * test.use({ deviceOptions: devices.companion({ listen: { port: 8080 }, keys: [process.env.PHONE_KEY ?? ''] }) });
+   * ```
+   */
+  companion: (opts: Omit<Extract<DeviceOptions, { provider: 'companion' }>, 'provider'> = {}): DeviceOptions => ({
+    provider: 'companion',
+    ...opts,
+  }),
 };

@@ -1,9 +1,13 @@
 import type { FullConfig } from '@playwright/test';
 import { dirname } from 'node:path';
 import {
+  COMPANION_TOKEN_ENV,
+  COMPANION_URL_ENV,
+  DeviceOptionsSchema,
   EMBEDDED_TOKEN_ENV,
   EMBEDDED_URL_ENV,
   startEmbeddedDevice,
+  startCompanion,
   startRunEmulators,
 } from '../device-runtime/providers/index.js';
 import { clearProposals } from './heal/proposals.js';
@@ -28,7 +32,13 @@ export default async function globalSetup(config: FullConfig): Promise<(() => Pr
   // `{ provider: 'emulator', avd }`: one emulator per AVD for the run, started when none runs it.
   const stopEmulators = await startRunEmulators(config.projects.map((p) => Reflect.get(p.use, 'deviceOptions')));
   const simTeardown = await startRunSim(config);
+  const companionTeardown = await startRunCompanion(config).catch(async (e: unknown) => {
+    await simTeardown?.();
+    await stopEmulators();
+    throw e;
+  });
   return async () => {
+    await companionTeardown?.();
     await simTeardown?.();
     await stopEmulators();
   };
@@ -56,5 +66,27 @@ async function startRunSim(config: FullConfig): Promise<(() => Promise<void>) | 
     delete process.env[EMBEDDED_URL_ENV];
     delete process.env[EMBEDDED_TOKEN_ENV];
     await sim.close();
+  };
+}
+
+/**
+ * `{ provider: 'companion' }`: one endpoint for the run, which phones dial in to and every worker
+ * reaches over loopback (the first such project's options; phones are spread over the workers).
+ */
+async function startRunCompanion(config: FullConfig): Promise<(() => Promise<void>) | undefined> {
+  const first = config.projects
+    .map((p) => DeviceOptionsSchema.safeParse(Reflect.get(p.use, 'deviceOptions')))
+    .find((r) => r.success && r.data.provider === 'companion');
+  if (!first?.success || first.data.provider !== 'companion' || process.env[COMPANION_URL_ENV]) return undefined;
+  const companion = await startCompanion(first.data, (line) => process.stderr.write(`${line}\n`));
+  process.stderr.write(
+    `nestwright: companion phones connect to ${companion.phonesUrl.replace('127.0.0.1', '<this machine>')}\n`,
+  );
+  process.env[COMPANION_URL_ENV] = companion.url;
+  process.env[COMPANION_TOKEN_ENV] = companion.token;
+  return async () => {
+    delete process.env[COMPANION_URL_ENV];
+    delete process.env[COMPANION_TOKEN_ENV];
+    await companion.close();
   };
 }

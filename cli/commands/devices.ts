@@ -10,6 +10,7 @@ import { ProviderError } from '../../device-runtime/providers/adb/errors.js';
 import { stdio, type Io } from './io.js';
 
 const USAGE = `Usage: nestwright devices [--json] [--runtime-package com.coke.nestspace]
+       nestwright devices --companion [--port 8080] [--wait 5] [--json]   (phones that dial in)
 
   --json              print the rows as JSON
   --runtime-package   application id of the NestSpace runtime (default com.coke.nestspace)
@@ -54,6 +55,8 @@ export function renderDevices(rows: DeviceRow[]): string {
 }
 
 export async function devicesCommand(argv: string[], io: Io = stdio): Promise<number> {
+  // Phones that dial in are not adb's: they have a command of their own.
+  if (argv.includes('--companion')) return (await import('./devices-companion.js')).companionDevicesCommand(argv, io);
   let values;
   try {
     ({ values } = parseArgs({

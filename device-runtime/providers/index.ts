@@ -7,6 +7,33 @@ export { DeviceOptionsSchema, type DeviceOptions } from './options.js';
 /** Where the embedded simulator of this run listens (set by the global setup for workers). */
 export const EMBEDDED_URL_ENV = 'NESTWRIGHT_SIM_URL';
 export const EMBEDDED_TOKEN_ENV = 'NESTWRIGHT_SIM_TOKEN';
+/** Where the run's companion endpoint serves the device protocol to workers (set by the global setup). */
+export const COMPANION_URL_ENV = 'NESTWRIGHT_COMPANION_URL';
+export const COMPANION_TOKEN_ENV = 'NESTWRIGHT_COMPANION_TOKEN';
+
+type CompanionOptions = Extract<DeviceOptions, { provider: 'companion' }>;
+
+/**
+ * Start the endpoint companion phones dial in to (the run's global setup does it once; a run
+ * without it starts one per worker). Keys come from the options or NESTWRIGHT_COMPANION_KEYS.
+ */
+export async function startCompanion(opts: CompanionOptions, log?: (line: string) => void) {
+  const keys =
+    opts.keys ??
+    (process.env.NESTWRIGHT_COMPANION_KEYS ?? '')
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean);
+  if (!keys.length)
+    throw new DeviceError(
+      'connectDevice',
+      toolError('INVALID_ARGUMENT', 'use.deviceOptions (companion): no keys: a phone could never authenticate', {
+        hint: "Give keys: ['…'] or set NESTWRIGHT_COMPANION_KEYS=key1,key2 (the API key the companion app is set up with).",
+      }),
+    );
+  const { startCompanionServer } = await import('./companion/server.js');
+  return startCompanionServer({ ...opts, keys, ...(log ? { log } : {}) });
+}
 
 export interface EmbeddedDevice {
   url: string;
@@ -64,7 +91,7 @@ export async function connectDevice(raw: unknown): Promise<{ client: DeviceClien
     throw new DeviceError(
       'connectDevice',
       toolError('INVALID_ARGUMENT', describeIssues(parsed.error, 'use.deviceOptions'), {
-        hint: "Set use.deviceOptions to { provider: 'sim' }, { provider: 'nestspace', url, token }, { provider: 'adb', serial? }, { provider: 'emulator', avd } or { provider: 'appium', url, capabilities }.",
+        hint: "Set use.deviceOptions to { provider: 'sim' }, { provider: 'nestspace', url, token }, { provider: 'adb', serial? }, { provider: 'emulator', avd } { provider: 'appium', url, capabilities } or { provider: 'companion', keys }.",
       }),
     );
   }
@@ -84,17 +111,27 @@ export async function connectDevice(raw: unknown): Promise<{ client: DeviceClien
     process.env.NESTWRIGHT_DEVICE_SERIAL = conn.serial;
     return { client: conn.client, close: conn.close };
   }
-  let embedded: EmbeddedDevice | null = null;
+  let embedded: { close(): Promise<void> } | null = null;
   let url: string;
   let token: string;
-  if (opts.provider === 'sim' && !opts.url) {
+  if (opts.provider === 'companion') {
+    if (process.env[COMPANION_URL_ENV] && process.env[COMPANION_TOKEN_ENV]) {
+      url = process.env[COMPANION_URL_ENV]!;
+      token = process.env[COMPANION_TOKEN_ENV]!;
+    } else {
+      const own = await startCompanion(opts);
+      embedded = own;
+      ({ url, token } = own);
+    }
+  } else if (opts.provider === 'sim' && !opts.url) {
     if (process.env[EMBEDDED_URL_ENV] && process.env[EMBEDDED_TOKEN_ENV]) {
       url = process.env[EMBEDDED_URL_ENV]!;
       token = process.env[EMBEDDED_TOKEN_ENV]!;
     } else {
       // No run-wide simulator (plain @playwright/test config): one per worker.
-      embedded = await startEmbeddedDevice(opts);
-      ({ url, token } = embedded);
+      const own = await startEmbeddedDevice(opts);
+      embedded = own;
+      ({ url, token } = own);
     }
   } else {
     url = opts.url!;

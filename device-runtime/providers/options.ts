@@ -32,6 +32,24 @@ const AppiumDeviceOptionsSchema = z.object({
   isolation: z.enum(['instance', 'reset']).optional(),
 });
 
+const CompanionDeviceOptionsSchema = z.object({
+  provider: z.literal('companion'),
+  /** Where phones dial in (default 0.0.0.0:8080); the companion app's server URL is ws://<this machine>:<port>/ws/device. */
+  listen: z.object({ host: z.string().optional(), port: z.number().int().min(0).max(65535).optional() }).optional(),
+  /** Keys a phone may authenticate with (the app's API key); default NESTWRIGHT_COMPANION_KEYS (comma-separated). Never logged. */
+  keys: z.array(z.string().min(8, 'a companion key has at least 8 characters')).min(1).optional(),
+  /** PEM certificate and key files: phones then connect over wss://. */
+  tls: z.object({ cert: z.string(), key: z.string() }).optional(),
+  /** Which phone the run takes, by the name it reports or the id it was given (default: any free one). */
+  device: z.object({ name: z.string().optional(), id: z.string().optional() }).optional(),
+  /** 'published' (default): the companion app's one message per action; 'design': the design's `execute` form. */
+  dialect: z.enum(['published', 'design']).optional(),
+  /** How long a request may wait for the phone's answer (default 10 s). */
+  requestTimeoutMs: z.number().int().min(100).optional(),
+  /** How long a test waits for a free phone (default 30 s). */
+  phoneWaitMs: z.number().int().min(0).optional(),
+});
+
 /**
  * How a test run reaches a device (`use.deviceOptions` in playwright.config.ts). `sim` without a url is
  * the embedded simulated runtime, started once for the run.
@@ -42,18 +60,20 @@ export const DeviceOptionsSchema = z.discriminatedUnion('provider', [
   AppiumDeviceOptionsSchema,
   AdbDeviceOptionsSchema,
   EmulatorDeviceOptionsSchema,
+  CompanionDeviceOptionsSchema,
 ]);
 
 // Written out as a union of the providers' types rather than z.infer<typeof DeviceOptionsSchema>
 // (the same type, checked below): a union TypeScript infers has no name, so the API reference
 // would spell all five out wherever the type is used.
-/** What `use.deviceOptions` takes: one of the providers' options, told apart by `provider` (`sim`, `nestspace`, `adb`, `emulator`, `appium`). */
+/** What `use.deviceOptions` takes: one of the providers' options, told apart by `provider` (`sim`, `nestspace`, `adb`, `emulator`, `appium`, `companion`). */
 export type DeviceOptions =
   | z.infer<typeof SimDeviceOptionsSchema>
   | z.infer<typeof NestspaceDeviceOptionsSchema>
   | z.infer<typeof AppiumDeviceOptionsSchema>
   | z.infer<typeof AdbDeviceOptionsSchema>
-  | z.infer<typeof EmulatorDeviceOptionsSchema>;
+  | z.infer<typeof EmulatorDeviceOptionsSchema>
+  | z.infer<typeof CompanionDeviceOptionsSchema>;
 type Inferred = z.infer<typeof DeviceOptionsSchema>;
 // A compile error here means the written-out union and the schema's have drifted apart.
 const sameAsSchema: [DeviceOptions, Inferred] extends [Inferred, DeviceOptions] ? true : never = true;

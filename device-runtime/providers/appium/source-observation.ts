@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { DOMParser, type Element } from '@xmldom/xmldom';
 import xpath from 'xpath';
 import type { Observation, UiNode } from '../../protocol/index.js';
+import { parseBounds as bounds, roleOf } from '../android-roles.js';
 
 /**
  * A page source in UiAutomator2's XML format (what Appium's Android drivers, and the NestSpace
@@ -17,28 +18,6 @@ export interface SourceObservation {
   obs: Observation;
   /** The native locator of a node of this snapshot (worked out when an action asks). */
   locate(nodeId: string): NativeLocator | null;
-}
-
-const ROLES: Array<[RegExp, string]> = [
-  [/EditText|AutoCompleteTextView/, 'textbox'],
-  [/CheckBox|CheckedTextView/, 'checkbox'],
-  [/Switch|ToggleButton/, 'switch'],
-  [/RadioButton/, 'radio'],
-  [/Button/, 'button'],
-  [/ImageView/, 'image'],
-  [/RecyclerView|ListView|GridView|ScrollView/, 'list'],
-  [/Toolbar|ActionBar/, 'toolbar'],
-  [/ProgressBar/, 'progressbar'],
-  [/WebView/, 'webview'],
-  [/TextView/, 'text'],
-  [/Layout|ViewGroup|FrameLayout/, 'group'],
-];
-const roleOf = (cls: string, clickable: boolean) =>
-  ROLES.find(([re]) => re.test(cls))?.[1] ?? (clickable ? 'button' : 'view');
-
-function bounds(s: string | null): [number, number, number, number] {
-  const m = /^\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]$/.exec(s ?? '');
-  return m ? [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4])] : [0, 0, 0, 0];
 }
 
 const q = (s: string) => (s.includes('"') ? `'${s}'` : `"${s}"`);

@@ -1,0 +1,181 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { DeviceInfoSchema, parseDeviceMessage, type DeviceInfo } from './messages.js';
+import { Phone, type Dialect } from './phone.js';
+
+export interface HubOptions {
+  /** Where phones dial in (default 0.0.0.0, port 8080: phones are on another machine). */
+  host?: string;
+  port?: number;
+  /** Keys a phone may authenticate with (`apiKey` of its auth message). */
+  keys: string[];
+  /** PEM certificate and key: the endpoint is then wss://. */
+  tls?: { cert: string; key: string };
+  /** Interval of the WebSocket ping, and how long a phone may stay silent before it is dropped. */
+  heartbeatMs?: number;
+  heartbeatTimeoutMs?: number;
+  /** A phone must authenticate within this time after connecting. */
+  authTimeoutMs?: number;
+  dialect?: Dialect;
+  log?: (line: string) => void;
+}
+
+/** The endpoint the design names: phones connect to ws(s)://host:port/ws/device. */
+export const DEVICE_PATH = '/ws/device';
+
+/**
+ * The server side of the companion protocol: phones dial in over a WebSocket (the `ws` library;
+ * no framing of ours), authenticate with a configured key (compared in constant time; a wrong
+ * one gets `auth_error` and is closed; keys are never logged), and are then held by identity so a
+ * phone that reconnects is the same phone. The heartbeat is WebSocket ping/pong, which the
+ * companion's client answers by itself (the design's `ping` message is answered too).
+ */
+export class CompanionHub {
+  readonly phones = new Map<string, Phone>();
+  private server!: Server;
+  private wss!: WebSocketServer;
+  private readonly digests: Buffer[];
+  private heartbeat: NodeJS.Timeout | null = null;
+  private waiters: Array<() => void> = [];
+  private freed: Array<() => void> = [];
+  private readonly opts: Required<Omit<HubOptions, 'tls'>> & Pick<HubOptions, 'tls'>;
+
+  constructor(opts: HubOptions) {
+    if (!opts.keys.length)
+      throw new Error('companion: no keys: give use.deviceOptions.keys or NESTWRIGHT_COMPANION_KEYS');
+    this.opts = {
+      host: '0.0.0.0',
+      port: 8080,
+      heartbeatMs: 500,
+      heartbeatTimeoutMs: 1500,
+      authTimeoutMs: 5000,
+      dialect: 'published',
+      log: () => {},
+      ...opts,
+    };
+    this.digests = opts.keys.map(digest);
+  }
+
+  async listen(): Promise<{ url: string }> {
+    this.server = this.opts.tls ? createHttpsServer(this.opts.tls) : createHttpServer();
+    this.server.on('request', (_req, res) =>
+      res.writeHead(426, { 'content-type': 'text/plain' }).end(`connect a WebSocket to ${DEVICE_PATH}\n`),
+    );
+    this.wss = new WebSocketServer({ server: this.server, path: DEVICE_PATH, maxPayload: 32 * 1024 * 1024 });
+    this.wss.on('connection', (socket, req) => this.accept(socket, req));
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(this.opts.port, this.opts.host, () => resolve());
+    });
+    this.heartbeat = setInterval(() => this.beat(), this.opts.heartbeatMs);
+    this.heartbeat.unref();
+    const { port } = this.server.address() as AddressInfo;
+    const host = this.opts.host === '0.0.0.0' ? '127.0.0.1' : this.opts.host;
+    return { url: `${this.opts.tls ? 'wss' : 'ws'}://${host}:${port}${DEVICE_PATH}` };
+  }
+
+  async close(): Promise<void> {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    for (const c of this.wss?.clients ?? []) c.terminate();
+    await new Promise<void>((resolve) => (this.wss ? this.wss.close(() => resolve()) : resolve()));
+    await new Promise<void>((resolve) => (this.server?.listening ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  /** Resolves when a phone comes online. */
+  whenOnline(): Promise<void> {
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** Resolves when a held phone is let go. */
+  whenFreed(): Promise<void> {
+    return new Promise((resolve) => this.freed.push(resolve));
+  }
+
+  /** Let go of the phones `session` holds (its space was deleted, or it ended). */
+  release(session: string, phone?: Phone): void {
+    for (const p of phone ? [phone] : this.phones.values()) if (p.holder === session) p.holder = null;
+    for (const w of this.freed.splice(0)) w();
+  }
+
+  private accept(socket: WebSocket, req: IncomingMessage): void {
+    let phone: Phone | null = null;
+    let alive = Date.now();
+    (socket as WebSocket & { lastSeen?: () => number }).lastSeen = () => alive;
+    socket.on('pong', () => (alive = Date.now()));
+    const authTimer = setTimeout(() => {
+      if (!phone) this.refuse(socket, 'no auth message within the time allowed');
+    }, this.opts.authTimeoutMs);
+    socket.on('message', (data, isBinary) => {
+      alive = Date.now();
+      const msg = parseDeviceMessage(isBinary ? '' : data.toString());
+      if (msg instanceof Error) {
+        // A phone's bad message is reported and dropped; the connection stays (one bad frame is not a dead phone).
+        this.opts.log(`companion: ${phone ? `phone ${phone.name}` : req.socket.remoteAddress}: ${msg.message}`);
+        if (!phone) this.refuse(socket, `the first message must be auth: ${msg.message}`);
+        return;
+      }
+      if (!phone) {
+        if (msg.type !== 'auth') return this.refuse(socket, `the first message must be auth, not ${msg.type}`);
+        if (!this.validKey(msg.apiKey)) return this.refuse(socket, 'unknown key');
+        clearTimeout(authTimer);
+        phone = this.admit(socket, msg.apiKey, DeviceInfoSchema.parse(msg.deviceInfo ?? {}));
+        return;
+      }
+      if (msg.type === 'auth') return;
+      if (msg.type === 'heartbeat') phone.battery = { level: msg.batteryLevel, charging: msg.isCharging };
+      else if ('requestId' in msg && !phone.answer(msg))
+        this.opts.log(`companion: phone ${phone.name}: an answer to no request in flight (${msg.requestId}), dropped`);
+    });
+    socket.on('close', () => {
+      clearTimeout(authTimer);
+      phone?.detach(socket, 'disconnected');
+    });
+    socket.on('error', () => {});
+  }
+
+  private admit(socket: WebSocket, key: string, info: DeviceInfo): Phone {
+    // The same key and device, reconnecting: the same phone (a test may be waiting for it).
+    const identity = createHash('sha256')
+      .update(
+        `${digest(key).toString('hex')}|${info.name ?? ''}|${info.manufacturer}|${info.model}|${info.screenWidth}x${info.screenHeight}`,
+      )
+      .digest('hex');
+    let phone = [...this.phones.values()].find((p) => p.identity === identity && !p.online);
+    if (!phone) {
+      phone = new Phone(`phone-${this.phones.size + 1}`, identity, info, this.opts.dialect);
+      this.phones.set(phone.id, phone);
+    }
+    phone.attach(socket, info);
+    socket.send(JSON.stringify({ type: 'auth_ok', deviceId: phone.id }));
+    this.opts.log(`companion: ${phone.name} (${phone.id}) connected`);
+    for (const w of this.waiters.splice(0)) w();
+    return phone;
+  }
+
+  private refuse(socket: WebSocket, why: string): void {
+    socket.send(JSON.stringify({ type: 'auth_error', message: `refused: ${why}` }), () => socket.close(4001, 'auth'));
+  }
+
+  private validKey(key: string): boolean {
+    const d = digest(key);
+    // Every key is compared, so the time taken does not say which one (or whether any) matched.
+    return this.digests.reduce((ok, k) => timingSafeEqual(k, d) || ok, false);
+  }
+
+  private beat(): void {
+    const now = Date.now();
+    for (const socket of this.wss.clients) {
+      const seen = (socket as WebSocket & { lastSeen?: () => number }).lastSeen?.() ?? now;
+      if (now - seen > this.opts.heartbeatTimeoutMs) {
+        socket.terminate();
+        continue;
+      }
+      socket.ping();
+    }
+  }
+}
+
+const digest = (key: string) => createHash('sha256').update(key).digest();
