@@ -190,7 +190,8 @@ export function checkExamples(examples: Example[]): ExampleProblem[] {
 /** The API the reference promises an example for: its classes, the device fixture, the matchers, the errors. */
 export const DOCUMENTED_API: Record<string, string[]> = {
   'framework/app.ts': ['App'],
-  'framework/locator.ts': ['LocatorFactory', 'Locator'],
+  'framework/core/locator-factory.ts': ['LocatorFactory'],
+  'framework/locator.ts': ['Locator'],
   'framework/space.ts': ['Space'],
   'framework/device.ts': ['DeviceApi', 'Device', 'devices'],
   'framework/expect.ts': ['matchers', 'expect'],

@@ -154,6 +154,7 @@ const PROVIDER_VARS: Record<string, string[]> = {
   appium: ['AppiumDeviceOptionsSchema'],
   adb: ['AdbDeviceOptionsSchema', 'common'],
   emulator: ['EmulatorDeviceOptionsSchema', 'common'],
+  companion: ['CompanionDeviceOptionsSchema'],
 };
 
 /** The generated part of docs/configuration.md. */
