@@ -1,2 +1,4 @@
-export { AppWebViews, type WebView, type WebViewOptions } from './app-webviews.js';
+/** @internal App's webview()/webviews() are the public API. */
+export { AppWebViews } from './app-webviews.js';
+export type { WebView, WebViewOptions } from './app-webviews.js';
 export { delegatingToPlaywright } from './web-expect.js';
