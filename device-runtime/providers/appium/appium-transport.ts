@@ -1,3 +1,4 @@
+import { KEYCODES } from '../android-roles.js';
 import { createHash } from 'node:crypto';
 import { inspectApk } from '../../apk/index.js';
 import type { CallResult, ToolTransport } from '../../client/index.js';
@@ -5,7 +6,6 @@ import {
   getTool,
   PROTOCOL_VERSION,
   toolError,
-  type Key,
   type ToolArgs,
   type ToolName,
   type ToolResult,
@@ -31,17 +31,6 @@ export interface AppiumProviderOptions {
 type Handler<N extends ToolName> = (args: ToolArgs<N>) => Promise<ToolResult<N>>;
 type Handlers = { [N in ToolName]?: Handler<N> };
 
-const KEYCODES: Record<Key, number> = {
-  back: 4,
-  home: 3,
-  recents: 187,
-  enter: 66,
-  delete: 67,
-  tab: 61,
-  search: 84,
-  menu: 82,
-  notifications: 83,
-};
 const LEVELS = { ALL: 'V', FINEST: 'V', FINE: 'D', DEBUG: 'D', INFO: 'I', WARNING: 'W', SEVERE: 'E' } as const;
 
 /**

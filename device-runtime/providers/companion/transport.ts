@@ -1,3 +1,4 @@
+import { KEYCODES } from '../android-roles.js';
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { inspectApk } from '../../apk/index.js';
@@ -7,7 +8,6 @@ import {
   encodeResult,
   getTool,
   PROTOCOL_VERSION,
-  type Key,
   type Observation,
   type ToolArgs,
   type ToolName,
@@ -31,19 +31,6 @@ export interface CompanionSessionOptions {
 
 type Handler<N extends ToolName> = (args: ToolArgs<N>) => Promise<ToolResult<N>>;
 type Handlers = { [N in ToolName]?: Handler<N> };
-
-/** Android key codes of the protocol's keys without a message of their own. */
-const KEYCODES: Record<Key, number> = {
-  back: 4,
-  home: 3,
-  recents: 187,
-  enter: 66,
-  delete: 67,
-  tab: 61,
-  search: 84,
-  menu: 82,
-  notifications: 83,
-};
 
 /**
  * The device protocol for one client session, served from the phones that dialled in to the
