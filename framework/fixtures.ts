@@ -14,6 +14,7 @@ import { runWithAi } from './ai/index.js';
 import type { Device } from './device.js';
 import { setTestContext, Space, type TestContext } from './space.js';
 import { Trajectory, TRAJECTORY_ATTACHMENT } from './trajectory.js';
+import { attachFailure, connected, settleWithin, simSettings, STEP_END_GRACE_MS } from './fixture-support.js';
 import { platformPart } from './visual/platform.js';
 import {
   fixtureNames,
@@ -301,62 +302,6 @@ const fixtures = withOptions.extend<{ app: App; _testContext: TestContext }, { d
       await attachFailure(app, _testContext.trajectory, testInfo).catch(() => {});
   },
 });
-
-/** The sim settings that decide whether a worker needs a simulator of its own, as one key. */
-function simSettings(options: unknown): string {
-  const parsed = DeviceOptionsSchema.safeParse(options ?? { provider: 'sim' });
-  if (!parsed.success || parsed.data.provider !== 'sim') return '';
-  const { faults, seed, slots } = parsed.data;
-  return JSON.stringify([faults, seed, slots]);
-}
-
-/**
- * The `device` fixture's value, checked: test.use({ device: { provider: … } }) replaces the
- * fixture with the options, which have no client.
- */
-function connected(device: Device): Device {
-  if (!('client' in device)) throw renamedOption('device', { value: device });
-  return device;
-}
-
-/**
- * How long clean-up waits for the timed-out body's steps to fail. They end at once when aborted
- * (tool calls and waits stop on the signal); only work that does not listen to it (a model's
- * answer to an AI step) can take longer, and is then not waited for.
- */
-const STEP_END_GRACE_MS = 2_000;
-
-/** Until every promise has settled, or `ms` pass. */
-async function settleWithin(work: Array<Promise<unknown>>, ms: number): Promise<void> {
-  if (work.length === 0) return;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([Promise.allSettled(work), new Promise((r) => (timer = setTimeout(r, ms)))]);
-  clearTimeout(timer);
-}
-
-/**
- * A failed test keeps what explains it: the instance's logcat and the full accessibility tree,
- * as attachments the trajectory names (`failure`) so reports can show them on the test.
- */
-async function attachFailure(app: App, trajectory: Trajectory, testInfo: TestInfo): Promise<void> {
-  const failure: { logcat?: string; tree?: string } = {};
-  const lines = await app.driver.watch.logcat(500).catch(() => null);
-  if (lines) {
-    await testInfo.attach('logcat', { body: lines.join('\n') + '\n', contentType: 'text/plain' });
-    failure.logcat = 'logcat';
-  }
-  const d = app.driver;
-  const tree = await d
-    .wrap('test', {}, (call) =>
-      d.calls.afterTest(call, 'ui_observe', { space_id: d.spaceId, detail: 'full', max_nodes: 5000 }),
-    )
-    .catch(() => null);
-  if (tree) {
-    await testInfo.attach('full tree', { body: JSON.stringify(tree, null, 2), contentType: 'application/json' });
-    failure.tree = 'full tree';
-  }
-  trajectory.failure = failure;
-}
 
 /**
  * The test-scoped fixtures `test` has, as Playwright's `PlaywrightTestArgs` (`page`, …) are for its `test`.

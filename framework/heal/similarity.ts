@@ -3,6 +3,7 @@
  * because it is Android-specific (resource-id tokenization, widget-prefix stripping) and small;
  * the generic parts are a token Dice coefficient and a character-trigram Dice coefficient.
  */
+import { OPPOSITES, PHRASES, RELATED, STOP, SYNONYMS, TYPE_TOKENS, VARIANT, VERBS } from './vocabulary.js';
 
 /** Lower case, accents and punctuation removed, spaces collapsed. */
 export function normalize(s: string): string {
@@ -25,71 +26,6 @@ export function stem(w: string): string {
   return w;
 }
 
-/**
- * Words Android apps use for the same control, in English: an update that says "Log in" where
- * it said "Sign in" renames nothing for the user. Kept to pairs that name the same action or
- * field across apps (not merely related ones: "Save" and "Done", "Pay" and "Send" depend on the
- * screen, and count only as related, below). Multi-word phrases are joined first ("sign in" → "signin").
- */
-const PHRASES: Array<[RegExp, string]> = [
-  [/\b(sign|log) ?(in|on)\b/g, 'signin'],
-  [/\blogin\b/g, 'signin'],
-  [/\b(sign|log) ?(out|off)\b/g, 'signout'],
-  [/\blogout\b/g, 'signout'],
-  [/\bturn(ed)? on\b/g, 'on'],
-  [/\bturn(ed)? off\b/g, 'off'],
-  [/\b(sign ?up|create (an )?account)\b/g, 'register'],
-  [/\b(zip|postal|post) ?code\b/g, 'postcode'],
-  [/\be ?mail( address)?\b/g, 'email'],
-  [/\bphone number\b/g, 'phone'],
-  [/\bsend money\b/g, 'transfer'],
-  [/\b(first|given|fore) ?name\b/g, 'firstname'],
-  [/\b(last|family) ?name|surname\b/g, 'lastname'],
-  [/\bcheck ?out\b/g, 'checkout'],
-  [/\bgot it\b/g, 'ok'],
-  [/\bnot now\b/g, 'later'],
-];
-const SYNONYMS: string[][] = [
-  ['delete', 'remove', 'trash', 'erase'],
-  ['search', 'find'],
-  ['settings', 'preferences'],
-  ['cart', 'basket', 'bag'],
-  ['next', 'continue'],
-  ['cancel', 'dismiss'],
-  ['edit', 'modify', 'change'],
-  ['add', 'new', 'create'],
-  ['postcode', 'zip'],
-  ['mobile', 'phone', 'telephone'],
-  ['username', 'user'],
-  ['favorite', 'favourite'],
-];
-/**
- * Words that name the same kind of action on one screen but are not interchangeable across apps
- * ("Save" / "Done" / "Apply" closing a form, "Pay" / "Send" / "Transfer" moving money). They
- * count as related, not equal ({@link RELATED_WEIGHT}): enough for a label to say "this may be
- * the control" when what sits around it agrees, never enough to outweigh an exact label on
- * another node. A word may belong to several groups.
- */
-const RELATED: string[][] = [
-  ['save', 'done', 'ok', 'apply', 'confirm', 'submit', 'finish'],
-  ['send', 'pay', 'transfer', 'submit'],
-  ['buy', 'purchase', 'checkout', 'order'],
-  ['book', 'reserve'],
-  ['close', 'cancel', 'back'],
-  ['start', 'begin', 'go'],
-  ['skip', 'later'],
-  ['accept', 'agree', 'allow'],
-  ['decline', 'deny', 'reject'],
-  ['refresh', 'reload', 'sync'],
-  ['reply', 'respond'],
-  ['profile', 'account'],
-  ['photo', 'picture', 'image'],
-  ['help', 'support'],
-  ['notification', 'alert'],
-  ['message', 'chat'],
-  ['like', 'favorite'],
-  ['play', 'listen', 'watch'],
-];
 /** How much two related words count for, against 1 for equal words or synonyms. */
 export const RELATED_WEIGHT = 0.6;
 
@@ -140,46 +76,6 @@ function trigrams(s: string): string[] {
   return out;
 }
 
-/** Words that carry no meaning of their own in a control's label. */
-const STOP = new Set([
-  'a',
-  'an',
-  'the',
-  'to',
-  'of',
-  'for',
-  'in',
-  'on',
-  'at',
-  'by',
-  'as',
-  'and',
-  'or',
-  'my',
-  'your',
-  'this',
-  'it',
-]);
-/**
- * Words that make a label another action with the same verb: "Save" / "Save as copy", "Delete" /
- * "Delete all", "Sign in" / "Sign in as guest". A label that adds one of these is not a rewording.
- */
-const VARIANT = new Set([
-  'copy',
-  'draft',
-  'all',
-  'anyway',
-  'instead',
-  'another',
-  'again',
-  'only',
-  'without',
-  'except',
-  'selected',
-  'guest',
-  'everything',
-]);
-
 const content = (ws: string[]) => {
   const kept = ws.filter((w) => !STOP.has(w));
   return kept.length > 0 ? kept : ws;
@@ -190,113 +86,6 @@ const spelledAlike = (x: string, y: string) => x[0] === y[0] && dice(trigrams(x)
 const unmatched = (a: string[], b: string[], withRelated: boolean) =>
   a.filter((x) => !b.some((y) => y === x || spelledAlike(x, y) || (withRelated && related(x, y))));
 
-/**
- * Action words. A label that swaps one for another and keeps its object is the same control
- * reworded ("Request refill" / "Order refill", "Buy tickets" / "Get tickets").
- */
-const VERBS = new Set([
-  'add',
-  'buy',
-  'get',
-  'order',
-  'request',
-  'book',
-  'reserve',
-  'send',
-  'pay',
-  'save',
-  'delete',
-  'edit',
-  'view',
-  'show',
-  'see',
-  'open',
-  'start',
-  'begin',
-  'play',
-  'listen',
-  'watch',
-  'turn',
-  'apply',
-  'submit',
-  'check',
-  'verify',
-  'share',
-  'call',
-  'track',
-  'search',
-  'browse',
-  'join',
-  'confirm',
-  'continue',
-  'go',
-  'read',
-  'write',
-  'make',
-  'set',
-  'change',
-  'update',
-  'select',
-  'choose',
-  'pick',
-  'rate',
-  'review',
-  'manage',
-  'invite',
-  'reply',
-  'print',
-  'scan',
-  'try',
-  'retry',
-  'find',
-  'create',
-  'claim',
-  'redeem',
-  'use',
-  'take',
-  'give',
-]);
-/** Opposites, as canonical words: a label with one where the other has its opposite is another control. */
-const OPPOSITES: Array<[string, string]> = [
-  ['start', 'stop'],
-  ['on', 'off'],
-  ['enable', 'disable'],
-  ['lock', 'unlock'],
-  ['show', 'hide'],
-  ['open', 'close'],
-  ['follow', 'unfollow'],
-  ['subscribe', 'unsubscribe'],
-  ['add', 'delete'],
-  ['play', 'pause'],
-  ['mute', 'unmute'],
-  ['freeze', 'unfreeze'],
-  ['accept', 'decline'],
-  ['allow', 'deny'],
-  ['buy', 'sell'],
-  ['upload', 'download'],
-  ['import', 'export'],
-  ['increase', 'decrease'],
-  ['raise', 'lower'],
-  ['next', 'previous'],
-  ['in', 'out'],
-  ['up', 'down'],
-  ['min', 'max'],
-  ['minimum', 'maximum'],
-  ['more', 'less'],
-  ['first', 'last'],
-  ['save', 'unsave'],
-  ['like', 'unlike'],
-  ['pin', 'unpin'],
-  ['archive', 'unarchive'],
-  ['expand', 'collapse'],
-  ['yes', 'no'],
-  ['signin', 'signout'],
-  ['before', 'after'],
-  ['incoming', 'outgoing'],
-  ['send', 'receive'],
-  ['income', 'expense'],
-  ['plus', 'minus'],
-];
 const OPPOSITE = new Map<string, Set<string>>();
 for (const [x, y] of OPPOSITES) {
   const [cx, cy] = [canon(stem(x)), canon(stem(y))];
@@ -360,37 +149,6 @@ export function textSimilarity(a: string, b: string, withRelated = true): number
     withRelated ? RELATED_WEIGHT * relatedDice(wa, wb) : 0,
   );
 }
-
-/**
- * Android widget-type prefixes and suffixes that say what a view is, not which one it is
- * (`btn_save`, `et_email`, `saveButton`): dropped when other tokens remain.
- */
-const TYPE_TOKENS = new Set([
-  'btn',
-  'button',
-  'bt',
-  'tv',
-  'txt',
-  'text',
-  'et',
-  'edit',
-  'edittext',
-  'iv',
-  'img',
-  'image',
-  'ib',
-  'lbl',
-  'label',
-  'view',
-  'layout',
-  'cb',
-  'chk',
-  'sw',
-  'fab',
-  'action',
-  'input',
-  'field',
-]);
 
 /** `btnSaveNote` / `btn_save_note` / `save-note2` → `['save', 'note', '2']`. */
 export function idTokens(id: string): string[] {

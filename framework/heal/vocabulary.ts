@@ -1,0 +1,246 @@
+/**
+ * The words healing knows (English, as Android apps label controls): phrases joined before
+ * comparing, synonyms, related words, stop words, variant words, verbs, opposites and the widget
+ * type tokens of resource ids. Data only; `similarity.ts` holds the measures that use them.
+ */
+/**
+ * Words Android apps use for the same control, in English: an update that says "Log in" where
+ * it said "Sign in" renames nothing for the user. Kept to pairs that name the same action or
+ * field across apps (not merely related ones: "Save" and "Done", "Pay" and "Send" depend on the
+ * screen, and count only as related, below). Multi-word phrases are joined first ("sign in" → "signin").
+ */
+export const PHRASES: Array<[RegExp, string]> = [
+  [/\b(sign|log) ?(in|on)\b/g, 'signin'],
+  [/\blogin\b/g, 'signin'],
+  [/\b(sign|log) ?(out|off)\b/g, 'signout'],
+  [/\blogout\b/g, 'signout'],
+  [/\bturn(ed)? on\b/g, 'on'],
+  [/\bturn(ed)? off\b/g, 'off'],
+  [/\b(sign ?up|create (an )?account)\b/g, 'register'],
+  [/\b(zip|postal|post) ?code\b/g, 'postcode'],
+  [/\be ?mail( address)?\b/g, 'email'],
+  [/\bphone number\b/g, 'phone'],
+  [/\bsend money\b/g, 'transfer'],
+  [/\b(first|given|fore) ?name\b/g, 'firstname'],
+  [/\b(last|family) ?name|surname\b/g, 'lastname'],
+  [/\bcheck ?out\b/g, 'checkout'],
+  [/\bgot it\b/g, 'ok'],
+  [/\bnot now\b/g, 'later'],
+];
+export const SYNONYMS: string[][] = [
+  ['delete', 'remove', 'trash', 'erase'],
+  ['search', 'find'],
+  ['settings', 'preferences'],
+  ['cart', 'basket', 'bag'],
+  ['next', 'continue'],
+  ['cancel', 'dismiss'],
+  ['edit', 'modify', 'change'],
+  ['add', 'new', 'create'],
+  ['postcode', 'zip'],
+  ['mobile', 'phone', 'telephone'],
+  ['username', 'user'],
+  ['favorite', 'favourite'],
+];
+/**
+ * Words that name the same kind of action on one screen but are not interchangeable across apps
+ * ("Save" / "Done" / "Apply" closing a form, "Pay" / "Send" / "Transfer" moving money). They
+ * count as related, not equal ({@link RELATED_WEIGHT}): enough for a label to say "this may be
+ * the control" when what sits around it agrees, never enough to outweigh an exact label on
+ * another node. A word may belong to several groups.
+ */
+export const RELATED: string[][] = [
+  ['save', 'done', 'ok', 'apply', 'confirm', 'submit', 'finish'],
+  ['send', 'pay', 'transfer', 'submit'],
+  ['buy', 'purchase', 'checkout', 'order'],
+  ['book', 'reserve'],
+  ['close', 'cancel', 'back'],
+  ['start', 'begin', 'go'],
+  ['skip', 'later'],
+  ['accept', 'agree', 'allow'],
+  ['decline', 'deny', 'reject'],
+  ['refresh', 'reload', 'sync'],
+  ['reply', 'respond'],
+  ['profile', 'account'],
+  ['photo', 'picture', 'image'],
+  ['help', 'support'],
+  ['notification', 'alert'],
+  ['message', 'chat'],
+  ['like', 'favorite'],
+  ['play', 'listen', 'watch'],
+];
+/** Words that carry no meaning of their own in a control's label. */
+export const STOP = new Set([
+  'a',
+  'an',
+  'the',
+  'to',
+  'of',
+  'for',
+  'in',
+  'on',
+  'at',
+  'by',
+  'as',
+  'and',
+  'or',
+  'my',
+  'your',
+  'this',
+  'it',
+]);
+/**
+ * Words that make a label another action with the same verb: "Save" / "Save as copy", "Delete" /
+ * "Delete all", "Sign in" / "Sign in as guest". A label that adds one of these is not a rewording.
+ */
+export const VARIANT = new Set([
+  'copy',
+  'draft',
+  'all',
+  'anyway',
+  'instead',
+  'another',
+  'again',
+  'only',
+  'without',
+  'except',
+  'selected',
+  'guest',
+  'everything',
+]);
+/**
+ * Action words. A label that swaps one for another and keeps its object is the same control
+ * reworded ("Request refill" / "Order refill", "Buy tickets" / "Get tickets").
+ */
+export const VERBS = new Set([
+  'add',
+  'buy',
+  'get',
+  'order',
+  'request',
+  'book',
+  'reserve',
+  'send',
+  'pay',
+  'save',
+  'delete',
+  'edit',
+  'view',
+  'show',
+  'see',
+  'open',
+  'start',
+  'begin',
+  'play',
+  'listen',
+  'watch',
+  'turn',
+  'apply',
+  'submit',
+  'check',
+  'verify',
+  'share',
+  'call',
+  'track',
+  'search',
+  'browse',
+  'join',
+  'confirm',
+  'continue',
+  'go',
+  'read',
+  'write',
+  'make',
+  'set',
+  'change',
+  'update',
+  'select',
+  'choose',
+  'pick',
+  'rate',
+  'review',
+  'manage',
+  'invite',
+  'reply',
+  'print',
+  'scan',
+  'try',
+  'retry',
+  'find',
+  'create',
+  'claim',
+  'redeem',
+  'use',
+  'take',
+  'give',
+]);
+/** Opposites, as canonical words: a label with one where the other has its opposite is another control. */
+export const OPPOSITES: Array<[string, string]> = [
+  ['start', 'stop'],
+  ['on', 'off'],
+  ['enable', 'disable'],
+  ['lock', 'unlock'],
+  ['show', 'hide'],
+  ['open', 'close'],
+  ['follow', 'unfollow'],
+  ['subscribe', 'unsubscribe'],
+  ['add', 'delete'],
+  ['play', 'pause'],
+  ['mute', 'unmute'],
+  ['freeze', 'unfreeze'],
+  ['accept', 'decline'],
+  ['allow', 'deny'],
+  ['buy', 'sell'],
+  ['upload', 'download'],
+  ['import', 'export'],
+  ['increase', 'decrease'],
+  ['raise', 'lower'],
+  ['next', 'previous'],
+  ['in', 'out'],
+  ['up', 'down'],
+  ['min', 'max'],
+  ['minimum', 'maximum'],
+  ['more', 'less'],
+  ['first', 'last'],
+  ['save', 'unsave'],
+  ['like', 'unlike'],
+  ['pin', 'unpin'],
+  ['archive', 'unarchive'],
+  ['expand', 'collapse'],
+  ['yes', 'no'],
+  ['signin', 'signout'],
+  ['before', 'after'],
+  ['incoming', 'outgoing'],
+  ['send', 'receive'],
+  ['income', 'expense'],
+  ['plus', 'minus'],
+];
+/**
+ * Android widget-type prefixes and suffixes that say what a view is, not which one it is
+ * (`btn_save`, `et_email`, `saveButton`): dropped when other tokens remain.
+ */
+export const TYPE_TOKENS = new Set([
+  'btn',
+  'button',
+  'bt',
+  'tv',
+  'txt',
+  'text',
+  'et',
+  'edit',
+  'edittext',
+  'iv',
+  'img',
+  'image',
+  'ib',
+  'lbl',
+  'label',
+  'view',
+  'layout',
+  'cb',
+  'chk',
+  'sw',
+  'fab',
+  'action',
+  'input',
+  'field',
+]);
