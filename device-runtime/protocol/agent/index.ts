@@ -12,6 +12,8 @@ export * from './grounding.js';
 export * from './loop.js';
 export * from './model-error.js';
 export * from './models.js';
+export * from './openai.js';
+export * from './providers.js';
 export * from './prompts.js';
 export * from './record.js';
 export * from './screen.js';
