@@ -5,6 +5,7 @@ import { runActLoop, type ActLoopHost } from '../../device-runtime/protocol/agen
 import type { ModelMessage } from './adapter.js';
 import { cacheKey, readCache, type CacheEntry, type CacheStep } from './cache.js';
 import { currentAiContext } from './context.js';
+import { deviceAct } from './device-act.js';
 import { AiError } from './errors.js';
 import type { Budget } from './options.js';
 import { perform, type Action, type Params } from './perform.js';
@@ -22,6 +23,11 @@ export interface ActOptions {
   budget?: Budget;
   /** Values of the instruction's {placeholders}; wrap secrets in secret(). */
   params?: Params;
+  /**
+   * `'device'`: the runtime's own agent does the step (task_run), with the same loop, tools and
+   * budgets; the result and the trajectory record have the same shape. Default `'test'`.
+   */
+  on?: 'test' | 'device';
 }
 
 const API = 'ai.act';
@@ -47,6 +53,7 @@ async function actCall(app: AppPort, apiCall: ApiCall, instruction: string, opts
   const ctx = currentAiContext();
   await aiStep(app, 'action', apiCall, `AI act: ${instruction}`, async (rec) => {
     const step = new AiStep(app, ctx, apiCall, 'act', instruction, opts.budget, rec);
+    if (opts.on === 'device') return deviceAct(step, instruction, params, opts);
     const obs = await step.observe();
     rec.before = obs.snapshot_id;
     const key = cacheKey(instruction, app.package, screenSignature(obs));

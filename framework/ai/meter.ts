@@ -44,6 +44,15 @@ export class StepMeter {
     this.check('test', this.test.usage, this.test.usd, this.test.budget);
   }
 
+  /** Usage measured and priced elsewhere (the device's agent), charged as it is. */
+  chargeMeasured(usage: Usage, usd: number): void {
+    this.usage = addUsage(this.usage, usage);
+    this.usd += usd;
+    this.test.usage = addUsage(this.test.usage, usage);
+    this.test.usd += usd;
+    this.check('test', this.test.usage, this.test.usd, this.test.budget);
+  }
+
   private check(scope: 'step' | 'test', usage: Usage, usd: number, budget: Budget | undefined): void {
     const limit = overBudget(usage, usd, budget);
     if (!limit) return;
