@@ -35,6 +35,20 @@ export interface ActLoopHost<S> {
   beforeTurn?(turn: number): void | Promise<void>;
 }
 
+/**
+ * Tools offered beside the act tools (an app's functions, say): their specs, and how to run a
+ * call of one. A call counts as the turn's one action; its text goes back to the model with the
+ * screen after it (when it changed one), and a refusal goes back as a tool error.
+ */
+export interface ExtraTools {
+  specs: ToolSpec[];
+  run(
+    name: string,
+    input: unknown,
+    obs: Observation,
+  ): Promise<{ ok: true; text: string; after: Observation | null } | { ok: false; refused: string }>;
+}
+
 export interface ActLoopOptions {
   /** The instruction as the model reads it (`<instruction>…</instruction>` and any parameters). */
   instructionBlock: string;
@@ -45,6 +59,8 @@ export interface ActLoopOptions {
   /** Default ACT_SYSTEM / ACT_TOOLS. */
   system?: string;
   tools?: ToolSpec[];
+  /** Offered after the act tools; see {@link ExtraTools}. */
+  extra?: ExtraTools;
 }
 
 export interface ActLoopResult<S> {
@@ -72,7 +88,9 @@ export async function runActLoop<S>(host: ActLoopHost<S>, opts: ActLoopOptions):
     return blocks;
   };
   const system = opts.system ?? ACT_SYSTEM;
-  const tools = opts.tools ?? ACT_TOOLS;
+  const extra = opts.extra;
+  const extraNames = new Set(extra?.specs.map((t) => t.name) ?? []);
+  const tools = [...(opts.tools ?? ACT_TOOLS), ...(extra?.specs ?? [])];
   const messages: ModelMessage[] = [
     { role: 'user', content: [{ type: 'text', text: opts.instructionBlock }, ...(await screenBlocks(obs))] },
   ];
@@ -118,6 +136,32 @@ export async function runActLoop<S>(host: ActLoopHost<S>, opts: ActLoopOptions):
       if (tc.inputError) {
         record.message = `the arguments are not JSON: ${tc.inputError}`;
         reply(`refused: ${record.message}. Call the tool again with its arguments as one JSON object.`, true);
+        continue;
+      }
+      if (extra && extraNames.has(tc.name)) {
+        if (acted) {
+          record.message = 'one action per turn';
+          reply('not run: one action per turn; look at the new screen first', true);
+          continue;
+        }
+        const out = await extra.run(tc.name, tc.input, obs).catch((e: unknown) => {
+          record.result = 'failed';
+          record.message = String((e as Error)?.message ?? e).split('\n')[0];
+          throw e;
+        });
+        if (!out.ok) {
+          record.message = out.refused;
+          reply(`refused: ${out.refused}`, true);
+          continue;
+        }
+        acted = true;
+        record.result = 'ok';
+        record.message = out.text.slice(0, 500);
+        if (out.after) {
+          obs = out.after;
+          record.after = obs.snapshot_id;
+          reply(`${out.text}\nThe screen now:`, false, await screenBlocks(obs));
+        } else reply(out.text, false);
         continue;
       }
       const parsed = ActCallSchema.safeParse({ name: tc.name, input: tc.input });
