@@ -155,6 +155,37 @@ test('a dangerous step waits for approval (awaiting_approval); denied, the task 
   expect(events).toEqual(['approval.request', 'approval.denied']);
 });
 
+test('approved, each dangerous step runs once its approval is given', async () => {
+  model.script = scripted([
+    { match: 'create a note titled', turns: [tap('New note'), typeInto('title', 'Old'), tap('Save'), done('created')] },
+    { match: 'delete the note', turns: [longPress('Old'), tap(/^Delete$/), tap(/^Delete$/), done('deleted')] },
+  ]);
+  const rt = agentRuntime();
+  const s = session(rt, 'client');
+  const user = session(rt, 'phone', 'USER');
+  const space_id = await spaceWithNotes(s);
+  await s.ok('space_launch', { space_id, package: 'com.nestwright.notes' });
+  const made = await s.ok('task_run', { space_id, goal: 'create a note titled "Old"' });
+  expect((await until(s, made.task_id, ended)).status).toBe('succeeded');
+  const { task_id } = await s.ok('task_run', { space_id, goal: 'delete the note "Old"' });
+  const seen: string[] = [];
+  for (;;) {
+    const t = await until(
+      s,
+      task_id,
+      (x) => (x.status === 'awaiting_approval' && !seen.includes(x.approval!.approval_id)) || ended(x),
+    );
+    if (ended(t)) {
+      expect(t, t.error ?? '').toMatchObject({ status: 'succeeded', result: 'deleted' });
+      break;
+    }
+    seen.push(t.approval!.approval_id);
+    await user.ok('approval_decide', { approval_id: t.approval!.approval_id, decision: 'approve' });
+  }
+  expect(seen).toHaveLength(2); // the menu's Delete and the dialog's
+  expect(await titles(s, space_id)).not.toContain('Old');
+});
+
 test('a budget exceeded fails the task with AI_BUDGET_EXCEEDED and the figures', async () => {
   model.script = scripted([{ match: 'create a note', turns: [tap('New note'), done('x')] }]);
   const rt = agentRuntime();
