@@ -35,8 +35,8 @@ const SIM_LAYERS = [
   },
   {
     name: 'skills',
-    path: `${SIM}skills/`,
-    why: 'the device-side skill runner replays tool calls through a ToolCaller, not through the handlers or the runtime class',
+    path: `${SIM}(skills|agent)/`,
+    why: "the device-side skill runner and the device's own agent (task_run) call tools through a ToolCaller, not through the handlers or the runtime class",
   },
   {
     name: 'handlers',

@@ -1,4 +1,4 @@
-import { dirname, sep } from 'node:path';
+import { dirname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -9,6 +9,11 @@ import { fileURLToPath } from 'node:url';
 
 /** framework/ (dist/framework/ when installed): frames in it are nestwright's, not the user's. */
 const FRAMEWORK_DIR = dirname(fileURLToPath(import.meta.url)) + sep;
+/**
+ * device-runtime/protocol/ (beside framework/, in the sources and in dist/): the agent core's
+ * act loop calls the locators of an AI step, and is nestwright's too.
+ */
+const PROTOCOL_DIR = resolve(FRAMEWORK_DIR, '..', 'device-runtime', 'protocol') + sep;
 
 export interface Site {
   file: string;
@@ -28,7 +33,8 @@ export function userSite(stack: string | undefined): Site | null {
   return null;
 }
 
-const inUserCode = (file: string) => !file.startsWith(FRAMEWORK_DIR) && !file.includes(`${sep}node_modules${sep}`);
+const inUserCode = (file: string) =>
+  !file.startsWith(FRAMEWORK_DIR) && !file.startsWith(PROTOCOL_DIR) && !file.includes(`${sep}node_modules${sep}`);
 
 type FormatStack = (error: Error, frames: NodeJS.CallSite[]) => unknown;
 

@@ -62,7 +62,7 @@ export const TOOL_ERRORS = {
   approval_request: [],
   approval_wait: ['APPROVAL_NOT_FOUND'],
   approval_decide: ['APPROVAL_NOT_FOUND'],
-  task_run: ['NOT_SUPPORTED'],
+  task_run: ['NOT_SUPPORTED', 'TOOL_DISABLED'],
   task_status: ['TASK_NOT_FOUND', 'NOT_SUPPORTED'],
   task_cancel: ['TASK_NOT_FOUND', 'NOT_SUPPORTED'],
   skill_list: [],

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { parsePrice, resolveDeviceAgent, type DeviceAgentOptions } from './core/agent-config.js';
 import { loadPolicy, TEST_RUN_POLICY } from './core/policy.js';
 import { defaultStateDir } from './core/store.js';
 import { readOrCreateToken } from '../mcp-http/token.js';
@@ -25,6 +26,12 @@ Run the simulated NestSpace runtime over MCP Streamable HTTP until Ctrl-C.
   --no-virtual-displays spaces take turns on one main display
   --no-auth             no bearer token (MCP conformance suite only; refused with --lan)
   --session-idle-ms N   reclaim idle MCP sessions after N ms (default 1800000)
+  --model ID            the model of the runtime's own agent (task_run); without it task_run
+                        answers TOOL_DISABLED (default: NESTWRIGHT_SIM_MODEL)
+  --model-provider P    anthropic (default) | openai-compatible
+  --model-base-url URL  the provider's base URL (openai-compatible: e.g. http://localhost:11434/v1);
+                        the key comes from ANTHROPIC_API_KEY / OPENAI_API_KEY, never a flag
+  --model-price IN,OUT  USD per million input, output tokens (models not in nestwright's table)
   --adb-port N          also be a device that Google's adb reaches: \`adb connect 127.0.0.1:N\`
                         (0 picks a free port); the runtime is on the device's port 8765
   --adb-insecure        with --adb-port: no adb AUTH (as a ro.adb.secure=0 build); default:
@@ -56,6 +63,10 @@ export async function simCommand(argv: string[]): Promise<number> {
         'session-idle-ms': { type: 'string' },
         skills: { type: 'string' },
         'adb-port': { type: 'string' },
+        model: { type: 'string' },
+        'model-provider': { type: 'string' },
+        'model-base-url': { type: 'string' },
+        'model-price': { type: 'string' },
         'adb-insecure': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -102,6 +113,12 @@ export async function simCommand(argv: string[]): Promise<number> {
   } catch (e) {
     return fail((e as Error).message);
   }
+  let agent: DeviceAgentOptions | null | undefined;
+  try {
+    agent = agentFromFlags(values);
+  } catch (e) {
+    return fail((e as Error).message);
+  }
   const stateDir = values.ephemeral ? null : (values['state-dir'] ?? defaultStateDir());
   if (stateDir) {
     try {
@@ -144,6 +161,7 @@ export async function simCommand(argv: string[]): Promise<number> {
       virtualDisplays: !values['no-virtual-displays'],
       sessionIdleMs: idle ?? undefined,
       skills: values.skills ?? null,
+      ...(agent !== undefined ? { agent } : {}),
     });
   } catch (e) {
     return fail((e as Error).message);
@@ -196,4 +214,26 @@ export async function simCommand(argv: string[]): Promise<number> {
   }
   out('nestwright sim stopped');
   return 0;
+}
+
+/** `--model …` flags as the agent's options (undefined: none given, the environment decides); checked here, so a bad one fails at start. */
+function agentFromFlags(v: Record<string, unknown>): DeviceAgentOptions | undefined {
+  const model = v.model as string | undefined;
+  const others = ['model-provider', 'model-base-url', 'model-price'].filter((k) => v[k] !== undefined);
+  if (!model) {
+    if (others.length) throw new Error(`--${others[0]} needs --model ID (the model id the provider serves)`);
+    return undefined;
+  }
+  const provider = v['model-provider'] as string | undefined;
+  if (provider !== undefined && provider !== 'anthropic' && provider !== 'openai-compatible')
+    throw new Error(`--model-provider ${provider}: expected anthropic or openai-compatible`);
+  const price = v['model-price'] ? parsePrice(v['model-price'] as string, '--model-price') : null;
+  const opts: DeviceAgentOptions = {
+    model,
+    ...(provider ? { provider } : {}),
+    ...(v['model-base-url'] ? { baseURL: v['model-base-url'] as string } : {}),
+    ...(price ? { prices: { [model]: price } } : {}),
+  };
+  resolveDeviceAgent(opts, '--model');
+  return opts;
 }

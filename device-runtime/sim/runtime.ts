@@ -12,6 +12,8 @@ import {
 } from '../protocol/index.js';
 import { appModelFor } from './apps/index.js';
 import { blankApp } from './apps/blank.js';
+import { TaskManager } from './agent/tasks.js';
+import { deviceAgentFromEnv, resolveDeviceAgent } from './core/agent-config.js';
 import { ApprovalGate } from './core/approvals.js';
 import { maskArgs, SimAudit } from './core/audit.js';
 import type { CallContext, CallOutcome } from './core/call-context.js';
@@ -48,6 +50,8 @@ export class SimRuntime implements DeviceHost {
   readonly idempotency = new IdempotencyCache();
   readonly display = new SharedDisplay();
   readonly options: SimSettings;
+  /** The runtime's own agent: task_run / task_status / task_cancel (sim/agent). */
+  readonly tasks: TaskManager;
   /** Clock, fault profile and channels of every space's screen (ui owner: sim/ui). */
   readonly env: SimEnv;
   private readonly store: SimStore | null;
@@ -72,6 +76,8 @@ export class SimRuntime implements DeviceHost {
     this.audit = new SimAudit(options.auditCapacity);
     this.pool = new ProcessPool(this.options.slots);
     this.approvals = new ApprovalGate(this.audit);
+    const agent = options.agent === undefined ? deviceAgentFromEnv(process.env) : options.agent;
+    this.tasks = new TaskManager(this, agent ? resolveDeviceAgent(agent) : null, () => this.options.policy);
     this.leases = new LeaseManager((change, lease, by, at) =>
       this.audit.event(
         'lease',
@@ -270,6 +276,7 @@ export class SimRuntime implements DeviceHost {
     try {
       this.store?.flush();
     } finally {
+      this.tasks.close();
       this.leases.close();
       this.approvals.close();
       // The WebViews' pages and contexts (the process's Chromium serves other runtimes too, and stays).

@@ -23,6 +23,8 @@ export const sidebar: SidebarItem[] = [
   { text: 'WebViews', link: '/webviews' },
   { text: 'Continuous integration', link: '/ci' },
   { text: 'AI steps', link: '/ai' },
+  { text: 'Model providers', link: '/models' },
+  { text: "The device's agent", link: '/device-agent' },
   { text: 'Healing', link: '/healing' },
   { text: 'Skills and Maestro import', link: '/skills' },
   { text: 'Maestro', link: '/maestro' },

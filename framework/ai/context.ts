@@ -1,6 +1,8 @@
 import type { TestInfo } from '@playwright/test';
 import type { ModelAdapter } from './adapter.js';
-import { AnthropicAdapter } from './anthropic.js';
+import { createModelAdapter, providerEnv } from '../../device-runtime/protocol/agent/providers.js';
+import { ModelError } from '../../device-runtime/protocol/agent/model-error.js';
+import { withAiErrors } from './anthropic.js';
 import { cachePathFor, updateCache, type CacheEntry } from './cache.js';
 import type { ApiName } from '../errors.js';
 import { AiError } from './errors.js';
@@ -31,8 +33,10 @@ export class AiTestContext {
   adapter(api: ApiName): ModelAdapter {
     if (this.adapterInstance) return this.adapterInstance;
     if (this.adapterFactory) return (this.adapterInstance = this.adapterFactory());
-    const apiKey = this.options.apiKey ?? process.env.ANTHROPIC_API_KEY;
-    if (!apiKey) {
+    const o = this.options;
+    const env = providerEnv(o.provider);
+    const apiKey = o.apiKey ?? process.env[env.key];
+    if (!apiKey && o.provider === 'anthropic') {
       throw new AiError(
         api,
         'AI_NO_API_KEY',
@@ -40,14 +44,24 @@ export class AiTestContext {
           `${this.cacheFile ? `, or record ${this.cacheFile} on a machine that has one and commit it so the step replays from the cache` : ''}.`,
       );
     }
-    const baseURL = this.options.baseURL ?? process.env.ANTHROPIC_BASE_URL;
-    this.adapterInstance = new AnthropicAdapter({
-      apiKey,
-      ...(baseURL ? { baseURL } : {}),
-      maxRetries: this.options.maxRetries,
-      timeoutMs: this.options.requestTimeout,
-      stream: this.options.stream,
-    });
+    try {
+      this.adapterInstance = withAiErrors(
+        createModelAdapter(
+          {
+            provider: o.provider,
+            apiKey,
+            baseURL: o.baseURL,
+            maxRetries: o.maxRetries,
+            timeoutMs: o.requestTimeout,
+            stream: o.stream,
+          },
+          'use.ai',
+        ),
+      );
+    } catch (e) {
+      if (e instanceof ModelError) throw new AiError(api, e.code, e.message);
+      throw e;
+    }
     return this.adapterInstance;
   }
 

@@ -14,6 +14,9 @@ import { NestwrightError } from '../errors.js';
  *   AI_LEFT_APP          after an action the app under test was no longer in front
  *   AI_TIMEOUT           waitFor / toSatisfy ran out of time
  *   AI_PARAMS            the instruction's {placeholders} and params do not match
+ *   AI_NOT_SUPPORTED     { on: 'device' } on a runtime without its own agent (task_run)
+ *   AI_CANCELLED         the device's task was cancelled, or a dangerous step of it was denied approval
+ *   AI_DEVICE_TASK       the device's task failed for another reason (the device's code is in the message)
  */
 export type AiErrorCode =
   | 'AI_NO_API_KEY'
@@ -27,7 +30,10 @@ export type AiErrorCode =
   | 'AI_MAX_TURNS'
   | 'AI_LEFT_APP'
   | 'AI_TIMEOUT'
-  | 'AI_PARAMS';
+  | 'AI_PARAMS'
+  | 'AI_NOT_SUPPORTED'
+  | 'AI_CANCELLED'
+  | 'AI_DEVICE_TASK';
 
 export class AiError extends NestwrightError {
   declare readonly code: AiErrorCode;

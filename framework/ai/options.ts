@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MODEL_PROVIDERS } from '../../device-runtime/protocol/agent/providers.js';
 import { AiError } from './errors.js';
 import { DEFAULT_MODELS, MODEL_PRICES, type ModelPrice, type Verb } from './models.js';
 
@@ -30,11 +31,21 @@ export const AiOptionsSchema = z.strictObject({
       }),
     ])
     .optional(),
-  /** 'anthropic' (the Messages API). The adapter interface leaves room for an OpenAI-compatible one. */
-  provider: z.literal('anthropic').default('anthropic'),
-  /** Default: process.env.ANTHROPIC_API_KEY, read when the first model request is needed. */
+  /**
+   * 'anthropic' (the Messages API) or 'openai-compatible' (Chat Completions with tools: vLLM,
+   * Ollama, llama.cpp's server, gateways, OpenAI). An openai-compatible model needs `model`,
+   * `baseURL` and its price in `prices`.
+   */
+  provider: z.enum(MODEL_PROVIDERS).default('anthropic'),
+  /**
+   * Default: process.env.ANTHROPIC_API_KEY (anthropic) or OPENAI_API_KEY (openai-compatible,
+   * where it is optional), read when the first model request is needed.
+   */
   apiKey: z.string().min(1).optional(),
-  /** Default: process.env.ANTHROPIC_BASE_URL, else the SDK's default (a proxy or a local stand-in works). */
+  /**
+   * Default: process.env.ANTHROPIC_BASE_URL, else the SDK's default (anthropic); OPENAI_BASE_URL
+   * (openai-compatible, e.g. `http://localhost:11434/v1`). A proxy or a local stand-in works.
+   */
   baseURL: z.string().url().optional(),
   /** Model turns an act step may take before it fails. */
   maxTurns: z.number().int().min(1).max(100).default(12),
@@ -46,7 +57,7 @@ export const AiOptionsSchema = z.strictObject({
   prices: z.record(z.string(), PriceSchema).default({}),
   /** SSE streaming responses (the same result; useful behind proxies that cut long requests). */
   stream: z.boolean().default(false),
-  /** Retries of 408/409/429/5xx by the SDK, honouring retry-after. */
+  /** Retries of 408/409/429/5xx by the provider's SDK, honouring retry-after. */
   maxRetries: z.number().int().min(0).max(10).default(4),
   /** Per request, ms. */
   requestTimeout: z.number().int().positive().default(60_000),
@@ -70,6 +81,12 @@ export function resolveAiOptions(raw: unknown): AiOptions {
   const r = AiOptionsSchema.safeParse(raw ?? {});
   if (!r.success) throw new AiError('use.ai', 'AI_CONFIG', `invalid options:\n${z.prettifyError(r.error)}`);
   const { model, prices, ...rest } = r.data;
+  if (rest.provider !== 'anthropic' && model === undefined)
+    throw new AiError(
+      'use.ai',
+      'AI_CONFIG',
+      `provider '${rest.provider}' has no default model: set use.ai.model to the id your server serves (one id, or one per verb: { act, assert, extract, waitFor }), and its price in use.ai.prices.`,
+    );
   const models: Record<Verb, string> =
     typeof model === 'string'
       ? { act: model, assert: model, extract: model, waitFor: model }

@@ -2,29 +2,53 @@ import { z } from 'zod';
 import { defineTool } from '../tool.js';
 import { SpaceIdSchema } from '../common.js';
 import { UiNodeSchema } from '../observation.js';
+import { AiStepRecordSchema } from '../agent/record.js';
 
 const space_id = SpaceIdSchema;
 
-export const TaskStatusSchema = z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']);
+export const TaskStatusSchema = z.enum(['queued', 'running', 'awaiting_approval', 'succeeded', 'failed', 'cancelled']);
 
-const TaskSchema = z.object({
+const BudgetSchema = z.object({
+  tokens: z.number().int().positive().optional().describe('Input + output + cache tokens'),
+  usd: z.number().positive().optional().describe("Cost in US dollars, from the model's prices"),
+});
+
+export const TaskSchema = z.object({
   task_id: z.string(),
+  space_id: z.string().optional(),
   status: TaskStatusSchema,
   goal: z.string(),
-  steps: z.number().int(),
-  result: z.string().nullable(),
+  steps: z.number().int().describe('Actions taken so far'),
+  result: z.string().nullable().describe("The agent's summary when it succeeded"),
   error: z.string().nullable(),
+  error_code: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      'Why it failed or was cancelled: AI_GAVE_UP, AI_MAX_TURNS, AI_BUDGET_EXCEEDED, AI_MODEL_ERROR, APPROVAL_DENIED, CANCELLED, or a tool error code',
+    ),
+  approval: z
+    .object({ approval_id: z.string(), tool: z.string(), reason: z.string(), expires_at: z.number().int() })
+    .nullable()
+    .optional()
+    .describe('While awaiting_approval: the request a human answers with approval_decide'),
+  record: AiStepRecordSchema.optional().describe(
+    "Extension (local_agent): the task's progress as an act step records it — model, turns, every tool call with its node and screens, usage and cost",
+  ),
 });
 
 export const task_run = defineTool({
   name: 'task_run',
   title: 'Run task {goal}',
-  description: "The runtime's local agent executes a natural-language task.",
+  description:
+    "The runtime's local agent executes a natural-language task on the space's foreground app: observe, one action, verify, repeat, until done. Answers at once (status running); follow it with task_status. Steps the policy marks dangerous wait for approval_decide (status awaiting_approval).",
   mutating: true,
   input: z.object({
     space_id,
     goal: z.string().min(1).max(4000),
-    max_steps: z.number().int().min(1).max(200).default(30),
+    max_steps: z.number().int().min(1).max(200).default(30).describe('Model turns before the task fails'),
+    budget: BudgetSchema.optional().describe("Extension (local_agent): limits of this task (default: the runtime's)"),
   }),
   result: TaskSchema,
 });
@@ -32,7 +56,7 @@ export const task_run = defineTool({
 export const task_status = defineTool({
   name: 'task_status',
   title: 'Task status {task_id}',
-  description: 'Query a task.',
+  description: 'Query a task: status, progress, pending approval and (extension local_agent) its record.',
   input: z.object({ task_id: z.string() }),
   result: TaskSchema,
 });
@@ -40,7 +64,7 @@ export const task_status = defineTool({
 export const task_cancel = defineTool({
   name: 'task_cancel',
   title: 'Cancel task {task_id}',
-  description: 'Cancel a task.',
+  description: 'Cancel a task: it stops before its next model turn or action.',
   input: z.object({ task_id: z.string() }),
   result: TaskSchema,
 });

@@ -16,6 +16,7 @@ export const ExtensionSchema = z.enum([
   'keyboard', // `keyboard` on observations: the soft keyboard's window, or null
   'timing', // `timing` in runtime_info: how much slower than a phone this runtime runs
   'skill_evidence', // skill_run answers each step's evidence (node, snapshots before and after)
+  'local_agent', // task_run runs the shared act loop (device-runtime/protocol/agent); task_status answers its record
   'selector_actions', // `selector` on ui_tap/ui_long_press/ui_set_text/ui_scroll/ui_wait_for: wait, act and verify on the device
   'screen_regions', // `regions` on ui_screenshot: where the status bar, navigation bar, caret and scrollbars are
   'allow_downgrade', // `allow_downgrade` on space_install_apk (adb install -d)
@@ -42,6 +43,8 @@ export const EXTENSION_DOCS: { readonly [E in Extension]: string } = {
   timing:
     "`timing` in runtime_info: how much slower than a phone the runtime runs (`timeout_scale`), for clients' timeouts",
   skill_evidence: "skill_run answers each step's evidence: the node it acted on and the snapshots before and after",
+  local_agent:
+    "task_run runs the same act loop, tools, prompts, grounding and budgets as a test's `app.ai.act` (device-runtime/protocol/agent), with the model the runtime is configured with; task_status answers the task's record in the shape of an act step's (`record`), and a pending approval; task_run takes a `budget`",
   selector_actions:
     "`selector` (a locator's steps), `wait`, `app` and `max_nodes` on ui_tap, ui_long_press and ui_set_text: the runtime waits for the target, acts and verifies next to the screen and answers with the observation after, in one round trip (device-runtime/protocol/actionability.ts); on ui_scroll (`selector` instead of `direction`): scrolls the list until the node is in view; on ui_wait_for (`selector`, `count`, `gone`): waits until the selector names `count` nodes (1: visible, 0: hidden) and answers with the matches and the last observation",
   screen_regions:
@@ -74,6 +77,11 @@ export const RuntimeInfoSchema = z.object({
     process_slots: z.number().int(),
     channels: z.array(ChannelSchema),
     shell_enabled: z.boolean(),
+    local_agent: z
+      .object({ provider: z.string(), model: z.string() })
+      .nullable()
+      .optional()
+      .describe('Extension (local_agent): the model task_run uses; null when none is configured'),
   }),
   timing: z
     .object({

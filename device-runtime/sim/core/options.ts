@@ -1,5 +1,6 @@
 import type { SimEnvOptions } from '../faults/env.js';
 import type { SimPolicy } from './policy.js';
+import type { DeviceAgentOptions } from './agent-config.js';
 
 export interface SimOptions extends SimEnvOptions {
   /** Process slots of the device (docs/protocol.md#processes: 2–4). Default 4. */
@@ -27,9 +28,14 @@ export interface SimOptions extends SimEnvOptions {
    * NOT_SUPPORTED — a device that lacks them, for testing how clients cope.
    */
   withoutExtensions?: string[];
+  /**
+   * The model of the runtime's own agent (task_run): provider, model id, base URL, key, prices.
+   * Default: from NESTWRIGHT_SIM_MODEL* (none when unset: task_run answers TOOL_DISABLED).
+   */
+  agent?: DeviceAgentOptions | null;
 }
 
 /** The options with their defaults filled in: the device's fixed traits, as handlers read them. */
-export type SimSettings = Required<Omit<SimOptions, 'stateDir' | 'auditCapacity' | keyof SimEnvOptions>> & {
+export type SimSettings = Required<Omit<SimOptions, 'stateDir' | 'auditCapacity' | 'agent' | keyof SimEnvOptions>> & {
   stateDir: string | null;
 };

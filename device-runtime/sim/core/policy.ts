@@ -6,8 +6,19 @@ import { describeIssues, getTool } from '../../protocol/index.js';
  * What the human operator decided ahead of time (docs/protocol.md#approvals): which dangerous tools need no approval
  * request, and whether the shell is enabled and with which commands.
  */
+/**
+ * What the device's own agent may not do without asking (design §5.6: payment, uninstall,
+ * permissions, install need the user's confirmation): a tap, long-press or typing on a node whose
+ * text or description contains one of these (case-insensitive) waits for approval_decide.
+ */
+export const DEFAULT_AGENT_CONFIRM = ['pay', 'buy now', 'place order', 'purchase', 'delete', 'uninstall', 'transfer'];
+
 export const SimPolicySchema = z.object({
   preapprove: z.array(z.string()).default([]),
+  agent: z
+    .object({ confirm: z.array(z.string().min(1)).default(DEFAULT_AGENT_CONFIRM) })
+    .optional()
+    .describe('Steps of the local agent (task_run) that need a human approval; default DEFAULT_AGENT_CONFIRM'),
   shell: z
     .object({
       enabled: z.boolean().default(false),
@@ -59,6 +70,9 @@ export function parsePolicy(raw: unknown, where = 'policy'): SimPolicy {
   }
   return parsed.data;
 }
+
+/** The words of `policy` that make an agent step dangerous. */
+export const agentConfirm = (policy: SimPolicy): string[] => policy.agent?.confirm ?? DEFAULT_AGENT_CONFIRM;
 
 export function shellAllows(policy: SimPolicy, command: string): boolean {
   const c = command.trim().replace(/\s+/g, ' ');

@@ -1,7 +1,9 @@
 import { toolError } from '../../protocol/index.js';
 import type { ToolCaller } from '../core/call-context.js';
 import type { SimSettings } from '../core/options.js';
+import type { SimAudit } from '../core/audit.js';
 import { notSupported, SimError } from '../core/sim-error.js';
+import type { TaskManager } from '../agent/tasks.js';
 import { libraryOf } from '../skills/library.js';
 import { DeviceSkillRunner } from '../skills/runner.js';
 import type { HandlerGroup, SpaceLookup } from './types.js';
@@ -10,20 +12,66 @@ type AgentTools = 'task_run' | 'task_status' | 'task_cancel' | 'skill_list' | 's
 
 /** A skill run replays its steps as tool calls through the runtime (validated, leased, audited like any client's). */
 export interface AgentHost extends SpaceLookup, ToolCaller {
-  readonly options: Pick<SimSettings, 'skills'>;
+  readonly options: Pick<SimSettings, 'skills' | 'withoutExtensions'>;
+  readonly tasks: TaskManager;
+  readonly audit: Pick<SimAudit, 'query'>;
+}
+
+/** A runtime started `withoutExtensions: ['local_agent']` stands in for a device without its own agent. */
+function agentOffered(rt: AgentHost, tool: string): void {
+  if (rt.options.withoutExtensions.includes('local_agent')) notSupported(tool);
 }
 
 /**
- * The runtime's local agent (task_*) and trajectories are not simulated: they answer
- * NOT_SUPPORTED. skill_list / skill_run: the skills of the runtime's skill directory
+ * task_run / task_status / task_cancel: the runtime's own agent (sim/agent), the shared act loop
+ * with the model the runtime is configured with (TOOL_DISABLED with how to configure one when
+ * there is none). trajectory_get: a task's tool calls, or the recent calls on a space from the
+ * audit log. skill_list / skill_run: the skills of the runtime's skill directory
  * (`nestwright sim --skills dir`), served to a space when their app is installed in it. A run
  * answers with the step evidence a test trajectory records (extension `skill_evidence`).
  */
 export const agentHandlers: HandlerGroup<AgentTools, AgentHost> = {
-  task_run: () => notSupported('task_run'),
-  task_status: () => notSupported('task_status'),
-  task_cancel: () => notSupported('task_cancel'),
-  trajectory_get: () => notSupported('trajectory_get'),
+  task_run: (args, rt, ctx) => {
+    agentOffered(rt, 'task_run');
+    rt.space(args.space_id);
+    return rt.tasks.run(args, ctx).view();
+  },
+  task_status: (args, rt) => {
+    agentOffered(rt, 'task_status');
+    return rt.tasks.get(args.task_id, 'task_status').view();
+  },
+  task_cancel: (args, rt) => {
+    agentOffered(rt, 'task_cancel');
+    const task = rt.tasks.get(args.task_id, 'task_cancel');
+    task.cancel();
+    return task.view();
+  },
+  trajectory_get: (args, rt) => {
+    if (args.task_id !== undefined) {
+      agentOffered(rt, 'trajectory_get');
+      const task = rt.tasks.get(args.task_id, 'trajectory_get');
+      if (task.spaceId !== args.space_id)
+        throw new SimError(
+          toolError(
+            'TASK_NOT_FOUND',
+            `trajectory_get: task ${args.task_id} ran in space ${task.spaceId}, not ${args.space_id}`,
+          ),
+        );
+      return { steps: task.trajectory.slice(-args.limit) };
+    }
+    const { entries } = rt.audit.query({ space_id: args.space_id, kind: 'call', limit: args.limit });
+    return {
+      steps: entries.map((e, i) => ({
+        index: i + 1,
+        tool: e.tool ?? '',
+        args: (e.args ?? {}) as Record<string, unknown>,
+        code: e.code ?? 'OK',
+        duration_ms: e.duration_ms ?? 0,
+        snapshot_hash: null,
+        ts: e.ts,
+      })),
+    };
+  },
   skill_list: (args, rt) => {
     const installed = args.space_id ? new Set(rt.space(args.space_id).apps.keys()) : null;
     const skills = libraryOf(rt, rt.options.skills)

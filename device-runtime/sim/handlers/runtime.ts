@@ -15,6 +15,7 @@ const ARGUMENT_EXTENSIONS = [
   'allow_downgrade',
   'split_selection',
   'skill_evidence',
+  'local_agent',
   'selector_actions',
   'screen_regions',
 ];
@@ -29,6 +30,8 @@ export interface RuntimeInfoHost {
     'model' | 'sdkInt' | 'abis' | 'pageSize' | 'virtualDisplays' | 'slots' | 'policy' | 'withoutExtensions'
   >;
   readonly env: SimEnv;
+  /** The model of the runtime's own agent, if any. */
+  readonly tasks: { readonly settings: { provider: string; model: string } | null };
 }
 
 export const runtimeHandlers: HandlerGroup<'runtime_info', RuntimeInfoHost> = {
@@ -47,6 +50,7 @@ export const runtimeHandlers: HandlerGroup<'runtime_info', RuntimeInfoHost> = {
       process_slots: rt.options.slots,
       channels: availableChannels(rt.env.channels),
       shell_enabled: rt.options.policy.shell.enabled,
+      local_agent: rt.tasks.settings ? { provider: rt.tasks.settings.provider, model: rt.tasks.settings.model } : null,
     },
     timing: { profile: rt.env.faults.name, timeout_scale: rt.env.faults.timeoutScale },
     extensions: EXTENSIONS.filter((e) => !rt.options.withoutExtensions.includes(e)),
