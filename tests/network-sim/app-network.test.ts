@@ -153,6 +153,7 @@ test('Chat: a message sent offline is "Not sent"; back online, Retry sends it', 
   await h.type('name', 'Ann', true);
   await waitText(h, 'General (Ann)');
   await h.call('net_offline_set', { package: CHAT, offline: true });
+  await waitText(h, "You're offline");
   await h.type('message_input', 'Hello?');
   await h.tap('Send');
   await waitText(h, 'Not sent');
@@ -160,4 +161,5 @@ test('Chat: a message sent offline is "Not sent"; back online, Retry sends it', 
   await h.tap('Retry');
   await waitText(h, 'Sent');
   expect(await h.texts()).not.toContain('Not sent');
+  expect(await h.texts()).not.toContain("You're offline");
 });
