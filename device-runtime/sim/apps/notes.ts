@@ -1,4 +1,5 @@
 import { defineActivity, defineApp, type ActivityContext } from './define-app.js';
+import { notesFunctions } from './notes-functions.js';
 import { createdLine, noteDay, reminderToggle, scheduleReminder } from './notes-world.js';
 import {
   button,
@@ -13,7 +14,7 @@ import {
   type View,
 } from './view.js';
 
-interface Note {
+export interface Note {
   id: number;
   title: string;
   body: string;
@@ -26,7 +27,7 @@ interface NotesPrefs {
   backup: boolean;
   spellcheck: boolean;
 }
-interface NotesData {
+export interface NotesData {
   notes: Note[];
   nextId: number;
   prefs?: NotesPrefs;
@@ -166,6 +167,7 @@ function notesModel(ui: NotesUi, versionCode: number, versionName: string) {
     versionName,
     initialData: () => ({ notes: [], nextId: 1, prefs: { sync: false, backup: false, spellcheck: false } }),
     deepLinks: [{ scheme: 'nwnotes', pattern: 'note/:id', activity: '.EditNoteActivity' }],
+    functions: notesFunctions,
     activities: {
       '.MainActivity': defineActivity<NotesData, { seeded: boolean; searching: boolean; query: string }>({
         initialState: () => ({ seeded: false, searching: false, query: '' }),

@@ -27,6 +27,12 @@ export interface SimOptions extends SimEnvOptions {
    * NOT_SUPPORTED — a device that lacks them, for testing how clients cope.
    */
   withoutExtensions?: string[];
+  /**
+   * Whether apps' declared functions are served (`appfn_*`; default true, through the runtime's
+   * local bridge whatever the API level). False: a device without AppFunctions — appfn_status says
+   * so and appfn_list / appfn_execute answer NOT_SUPPORTED.
+   */
+  appFunctions?: boolean;
 }
 
 /** The options with their defaults filled in: the device's fixed traits, as handlers read them. */

@@ -1,7 +1,7 @@
 import { defineActivity } from '../define-app.js';
 import { javaStack } from '../widgets.js';
 import { button, column, editText, iconButton, list, row, text, toolbar, type View } from '../view.js';
-import { cartCount, money, product, type ShopCtx, type ShopData } from './model.js';
+import { cartCount, couponDiscount, money, product, type ShopCtx, type ShopData } from './model.js';
 
 interface CartState {
   coupon: string;
@@ -40,11 +40,13 @@ export const cartActivity = defineActivity<ShopData, CartState>({
   initialState: () => ({ coupon: '', discount: 0 }),
   render: (ctx) => {
     const items = Object.entries(ctx.data.cart);
+    // A coupon the applyCoupon function applied counts as one typed here.
+    const discount = Math.max(ctx.state.discount, couponDiscount(ctx.data.coupon));
     const apply = () => {
       const code = ctx.state.coupon;
       ctx.log('D', 'CartViewModel', `applyCoupon("${code}")`);
       if (code.length === 0) return ctx.crash(EMPTY_COUPON_CRASH);
-      if (code.trim().toUpperCase() === 'SAVE10') {
+      if (couponDiscount(code) > 0) {
         ctx.set({ discount: 0.1 });
         ctx.toast('Coupon applied: 10% off');
       } else ctx.toast(`Coupon ${code} is not valid`);
@@ -68,8 +70,8 @@ export const cartActivity = defineActivity<ShopData, CartState>({
         ],
         { height: 160 },
       ),
-      text(`Total: ${money(cartTotal(ctx.data, ctx.state.discount), ctx)}`, { id: 'total' }),
-      button('Checkout', () => ctx.start('.CheckoutActivity', { discount: ctx.state.discount }), {
+      text(`Total: ${money(cartTotal(ctx.data, discount), ctx)}`, { id: 'total' }),
+      button('Checkout', () => ctx.start('.CheckoutActivity', { discount }), {
         id: 'checkout',
         enabled: cartCount(ctx.data) > 0,
       }),

@@ -57,6 +57,7 @@ export const checkoutActivity = defineActivity<ShopData, CheckoutState>({
           ctx.update((d) => {
             d.orders++;
             d.cart = {};
+            d.coupon = null;
           });
           ctx.set({ phase: 'done' });
         },

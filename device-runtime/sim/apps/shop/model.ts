@@ -14,6 +14,8 @@ export interface ShopData {
   /** product id → quantity */
   cart: Record<string, number>;
   orders: number;
+  /** A coupon applied by the applyCoupon function, kept until the order is paid (the cart's field keeps its own). */
+  coupon?: string | null;
 }
 
 export type ShopCtx<S = unknown> = ActivityContext<ShopData, S>;
@@ -54,7 +56,17 @@ export const money = (cents: number, ctx: { readonly world: { money(cents: numbe
 
 export const cartCount = (d: ShopData) => Object.values(d.cart).reduce((a, b) => a + b, 0);
 
+/** The coupons the shop knows: code → share taken off (SAVE10: 10%). */
+export function couponDiscount(code: string | null | undefined): number {
+  return code?.trim().toUpperCase() === 'SAVE10' ? 0.1 : 0;
+}
+
+/** Put `qty` of product `id` in the cart's data (the button and the addToCart function both do). */
+export function addQuantity(d: ShopData, id: number, qty = 1): void {
+  d.cart[id] = (d.cart[id] ?? 0) + qty;
+}
+
 export function addToCart(ctx: ShopCtx, id: number): void {
-  ctx.update((d) => void (d.cart[id] = (d.cart[id] ?? 0) + 1));
+  ctx.update((d) => addQuantity(d, id));
   ctx.snackbar('Added to cart', { label: 'View cart', onClick: () => ctx.start('.CartActivity') });
 }
