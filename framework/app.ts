@@ -18,6 +18,7 @@ import {
 } from './world/index.js';
 import { accessibilityAudit, type AccessibilityAuditOptions, type AccessibilityAuditResult } from './a11y/index.js';
 import { AppWebViews, type WebView, type WebViewOptions } from './webview/index.js';
+import { AppFunctions } from './functions/index.js';
 import type { Page } from '@playwright/test';
 
 /**
@@ -76,6 +77,22 @@ export class App extends LocatorFactory<Locator> {
    */
   get ai(): AppAi {
     return (this.aiVerbs ??= new AppAi(this.port));
+  }
+
+  private fns: AppFunctions | undefined;
+
+  /**
+   * The functions the app declares for agents (Android's AppFunctions, docs/functions.md): list
+   * them, call one; each call is a step of the test.
+   *
+   * @example
+   * ```ts
+   * await app.functions.call('createNote', { title: 'Milk' });
+   * await expect(app.getByText('Milk')).toBeVisible();
+   * ```
+   */
+  get functions(): AppFunctions {
+    return (this.fns ??= new AppFunctions(this.driver));
   }
 
   private webViews: AppWebViews | undefined;

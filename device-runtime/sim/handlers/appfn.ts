@@ -139,7 +139,7 @@ export const appfnHandlers: HandlerGroup<'appfn_status' | 'appfn_list' | 'appfn_
       throw new SimError(
         toolError('APP_CRASHED', `appfn_execute ${args.function_id}: ${inst.key} crashed running it`, {
           hint: 'space_list_apps shows the crash; sys_logcat has its stack.',
-          details: { reason: inst.crashReason },
+          details: { crash_reason: inst.crashReason },
         }),
       );
     }
