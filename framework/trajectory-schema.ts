@@ -85,10 +85,14 @@ export const TrajectoryStepSchema = z.object({
       id: z.string(),
       params: z.record(z.string(), z.unknown()),
       result: z.unknown().optional(),
-      by: z.enum(['locator', 'ai', 'skill', 'healed', 'function']).describe('Who called it: a spec, a skill step, an AI step'),
+      by: z
+        .enum(['locator', 'ai', 'skill', 'healed', 'function'])
+        .describe('Who called it: a spec, a skill step, an AI step'),
     })
     .optional()
-    .describe("App function calls (source 'function', app.functions.call): which function, with what, what it returned"),
+    .describe(
+      "App function calls (source 'function', app.functions.call): which function, with what, what it returned",
+    ),
   ai: AiStepRecordSchema.optional().describe(
     "AI steps (source 'ai'): instruction, tool calls, verdict and evidence, usage, cost, cache",
   ),

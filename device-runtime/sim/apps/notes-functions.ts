@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AppFunctionError, defineFunction } from './define-app.js';
-import type { Note, NotesData } from './notes.js';
+import type { Note, NotesData } from './notes-data.js';
 
 /**
  * The functions Notes declares for agents (AppFunctions): create, find and delete a note. They
