@@ -1,8 +1,8 @@
-import { z } from 'zod';
 import type { Observation } from '../../device-runtime/protocol/index.js';
 import type { ApiCall } from '../core/api-call.js';
 import type { AppPort } from '../port.js';
-import type { ContentBlock, ModelMessage } from './adapter.js';
+import { runActLoop, type ActLoopHost } from '../../device-runtime/protocol/agent/loop.js';
+import type { ModelMessage } from './adapter.js';
 import { cacheKey, readCache, type CacheEntry, type CacheStep } from './cache.js';
 import { currentAiContext } from './context.js';
 import { AiError } from './errors.js';
@@ -206,7 +206,7 @@ async function heal(
   return { step: out.step, after: out.after };
 }
 
-/** The tool loop: screen in, one action out, verified, new screen back — until done. */
+/** The tool loop (device-runtime/protocol/agent/loop.ts, shared with the device's agent) over this app's locators. */
 async function loop(
   step: AiStep,
   instruction: string,
@@ -214,114 +214,22 @@ async function loop(
   start: Observation,
   maxTurns: number,
 ): Promise<{ steps: CacheStep[]; end: Observation }> {
-  let obs = start;
-  const steps: CacheStep[] = [];
-  const screens: Array<{ type: 'text'; text: string }> = [];
-  const screenBlocks = async (o: Observation): Promise<ContentBlock[]> => {
-    // Earlier screens are replaced by a line: the model acts on the latest one only, and the
-    // conversation stays small however many turns it takes.
-    for (const s of screens) s.text = '(an earlier screen, no longer current)';
-    const blocks = await step.screen(o);
-    screens.push(blocks[0] as { type: 'text'; text: string });
-    return blocks;
-  };
-  const messages: ModelMessage[] = [
-    {
-      role: 'user',
-      content: [
-        { type: 'text', text: instructionBlock('instruction', instruction, params) },
-        ...(await screenBlocks(obs)),
-      ],
+  const host: ActLoopHost<CacheStep> = {
+    screen: (o) => step.screen(o),
+    request: (system, tools, choice, messages) => step.request(system, tools, choice, messages),
+    record: (call) => step.record.calls.push(call),
+    fail: (code, message) => new AiError(step.apiCall, code, message),
+    perform: async (action, o) => {
+      const out = await perform(step.app, step.apiCall, action, o, params, step.ctx.options.deny);
+      return out.ok ? { ...out, selector: 'selector' in out.step ? out.step.selector : null } : out;
     },
-  ];
-  for (let turn = 1; turn <= maxTurns; turn++) {
-    const res = await step.request(ACT_SYSTEM, ACT_TOOLS, { type: 'any' }, messages);
-    messages.push({ role: 'assistant', content: res.content });
-    if (res.toolCalls.length === 0) {
-      messages.push({ role: 'user', content: [{ type: 'text', text: 'Call one of the tools.' }] });
-      continue;
-    }
-    const results: ContentBlock[] = [];
-    let acted = false;
-    for (const tc of res.toolCalls) {
-      const record: AiToolCall = {
-        turn,
-        tool: tc.name,
-        input: (tc.input ?? {}) as Record<string, unknown>,
-        node: null,
-        bounds: null,
-        selector: null,
-        before: obs.snapshot_id,
-        after: null,
-        result: 'refused',
-        source: 'model',
-      };
-      step.record.calls.push(record);
-      const reply = (text: string, isError: boolean, extra: ContentBlock[] = []) =>
-        results.push({
-          type: 'tool_result',
-          toolUseId: tc.id,
-          isError,
-          content: [
-            { type: 'text', text },
-            ...extra.filter(
-              (b): b is Extract<ContentBlock, { type: 'text' | 'image' }> => b.type === 'text' || b.type === 'image',
-            ),
-          ],
-        });
-      const parsed = ActCallSchema.safeParse({ name: tc.name, input: tc.input });
-      if (!parsed.success) {
-        record.message = z.prettifyError(parsed.error);
-        reply(`refused: the tool input does not match its schema:\n${record.message}`, true);
-        continue;
-      }
-      if (acted) {
-        record.message = 'one action per turn';
-        reply('not run: one action per turn; look at the new screen first', true);
-        continue;
-      }
-      const call = parsed.data;
-      if (call.name === 'done') {
-        record.result = 'ok';
-        step.record.summary = call.input.summary;
-        return { steps, end: obs };
-      }
-      if (call.name === 'give_up') {
-        record.result = 'ok';
-        throw new AiError(
-          step.apiCall,
-          'AI_GAVE_UP',
-          `the model gave up on ${JSON.stringify(instruction)}: ${call.input.reason}`,
-        );
-      }
-      let out;
-      try {
-        out = await perform(step.app, step.apiCall, call, obs, params, step.ctx.options.deny);
-      } catch (e) {
-        record.result = 'failed';
-        record.message = (e as Error).message.split('\n')[0];
-        throw e;
-      }
-      record.node = out.node?.id ?? null;
-      record.bounds = out.node?.bounds ?? null;
-      if (!out.ok) {
-        record.message = out.refused;
-        reply(`refused: ${out.refused}`, true);
-        continue;
-      }
-      acted = true;
-      record.result = 'ok';
-      record.selector = 'selector' in out.step ? out.step.selector : null;
-      record.after = out.after.snapshot_id;
-      steps.push(out.step);
-      obs = out.after;
-      reply('ok; the screen now:', false, await screenBlocks(obs));
-    }
-    messages.push({ role: 'user', content: results });
-  }
-  throw new AiError(
-    step.apiCall,
-    'AI_MAX_TURNS',
-    `the model did not finish ${JSON.stringify(instruction)} in ${maxTurns} turns (${steps.length} actions taken). Split the instruction, or raise { maxTurns }.`,
-  );
+  };
+  const r = await runActLoop(host, {
+    instructionBlock: instructionBlock('instruction', instruction, params),
+    instruction,
+    start,
+    maxTurns,
+  });
+  step.record.summary = r.summary;
+  return { steps: r.steps, end: r.end };
 }

@@ -1,61 +1,9 @@
-import type { Usage } from './models.js';
-
-/**
- * The one interface between AI steps and a model provider. Small on purpose: an
- * OpenAI-compatible adapter maps these blocks to its own messages and tools and is added beside
- * the Anthropic one, with nothing above it changing. Blocks follow the Messages API's shapes,
- * the richest of the common formats.
- */
-export interface ToolSpec {
-  name: string;
-  description: string;
-  /** JSON Schema of the tool's input. */
-  inputSchema: Record<string, unknown>;
-}
-
-export type ContentBlock =
-  | { type: 'text'; text: string }
-  | { type: 'image'; pngBase64: string }
-  | { type: 'tool_use'; id: string; name: string; input: unknown }
-  | {
-      type: 'tool_result';
-      toolUseId: string;
-      content: Array<{ type: 'text'; text: string } | { type: 'image'; pngBase64: string }>;
-      isError?: boolean;
-    };
-
-export interface ModelMessage {
-  role: 'user' | 'assistant';
-  content: ContentBlock[];
-}
-
-export interface ModelRequest {
-  model: string;
-  /** Sent with prompt caching, together with the tools. */
-  system: string;
-  tools: ToolSpec[];
-  /** `tool`: that one tool must be called; `any`: some tool must be called. */
-  toolChoice: { type: 'tool'; name: string } | { type: 'any' };
-  messages: ModelMessage[];
-  maxTokens: number;
-}
-
-export interface ModelResponse {
-  /** The assistant turn as sent back (tool calls included), to append to the conversation. */
-  content: ContentBlock[];
-  toolCalls: Array<{ id: string; name: string; input: unknown }>;
-  usage: Usage;
-  stopReason: string | null;
-  latencyMs: number;
-}
-
-/**
- * The one thing AI steps need from a model: a completion with tools. `AnthropicAdapter` (the
- * Messages API, `use.ai.provider: 'anthropic'`) is the one nestwright ships.
- */
-export interface ModelAdapter {
-  /** Who serves the model, for reports (`anthropic`). */
-  readonly provider: string;
-  /** One completion (the adapter's own retries included; `usage.requests` counts them). */
-  complete(request: ModelRequest): Promise<ModelResponse>;
-}
+/** The model boundary lives beside the protocol, shared with the device's own agent (device-runtime/protocol/agent). */
+export type {
+  ContentBlock,
+  ModelAdapter,
+  ModelMessage,
+  ModelRequest,
+  ModelResponse,
+  ToolSpec,
+} from '../../device-runtime/protocol/agent/adapter.js';

@@ -1,6 +1,7 @@
 import type { ApiName } from '../errors.js';
 import { AiError } from './errors.js';
-import { addUsage, costUsd, totalTokens, ZERO_USAGE, type ModelPrice, type Usage } from './models.js';
+import { describeUsage, overBudget } from '../../device-runtime/protocol/agent/budget.js';
+import { addUsage, costUsd, ZERO_USAGE, type ModelPrice, type Usage } from './models.js';
 import type { Budget } from './options.js';
 
 /**
@@ -44,17 +45,8 @@ export class StepMeter {
   }
 
   private check(scope: 'step' | 'test', usage: Usage, usd: number, budget: Budget | undefined): void {
-    if (!budget) return;
-    const tokens = totalTokens(usage);
-    const over =
-      (budget.tokens !== undefined && tokens > budget.tokens) || (budget.usd !== undefined && usd > budget.usd);
-    if (!over) return;
-    const limit = [
-      budget.tokens !== undefined ? `${fmt(budget.tokens)} tokens` : '',
-      budget.usd !== undefined ? `$${budget.usd}` : '',
-    ]
-      .filter(Boolean)
-      .join(' / ');
+    const limit = overBudget(usage, usd, budget);
+    if (!limit) return;
     throw new AiError(
       this.api,
       'AI_BUDGET_EXCEEDED',
@@ -64,8 +56,4 @@ export class StepMeter {
   }
 }
 
-const fmt = (n: number) => n.toLocaleString('en-US');
-
-export function describeUsage(u: Usage, usd: number): string {
-  return `${fmt(totalTokens(u))} tokens (input ${fmt(u.input)}, output ${fmt(u.output)}, cache read ${fmt(u.cacheRead)}, cache write ${fmt(u.cacheWrite)}) in ${u.requests} request(s) = $${usd.toFixed(4)}`;
-}
+export { describeUsage } from '../../device-runtime/protocol/agent/budget.js';
