@@ -8,12 +8,14 @@ import {
   resolveParams,
   SkillParamError,
   substitute,
+  substituteParams,
   type Check,
   type ParamValue,
   type Skill,
   type SkillStep,
   type StepKind,
   type Target,
+  type UiSkillStep,
 } from '../../device-runtime/protocol/skill/index.js';
 import { describeScreen, NestwrightError, TimeoutError, type ApiName } from '../errors.js';
 import { poll } from '../poll.js';
@@ -23,6 +25,7 @@ import { inTest } from '../step-recorder.js';
 import { resolveSteps } from '../selector.js';
 import type { TrajectoryStep } from '../trajectory.js';
 import { evaluate, waitCheck } from './checks.js';
+import { runFnStep } from './fn-step.js';
 import { loadSkill } from './load.js';
 
 /** A skill with its parameters resolved and every skill it runs loaded and checked too. */
@@ -43,6 +46,8 @@ export interface SkillStepResult {
   status: 'passed' | 'skipped' | 'failed';
   durationMs: number;
   error: string | null;
+  /** A `fn:` step: whether the app's function did it or its `ui` steps did. */
+  via?: 'function' | 'ui';
 }
 
 /** What `app.runSkill()` returns: the skill, and each step's result. */
@@ -104,7 +109,39 @@ export function planSkill(
 }
 
 const trajectoryKind = (kind: StepKind): TrajectoryStep['kind'] =>
-  kind === 'assert' || kind === 'wait_for' ? 'assertion' : kind === 'launch' || kind === 'run' ? 'app' : 'action';
+  kind === 'assert' || kind === 'wait_for'
+    ? 'assertion'
+    : kind === 'launch' || kind === 'run' || kind === 'fn'
+      ? 'app'
+      : 'action';
+
+/** How a `fn:` step was done; undefined for every other step. */
+type Via = 'function' | 'ui' | undefined;
+
+/** A skill step with its parameters in: `${name}` replaced, a function's parameters keeping their types. */
+function withParams(raw: SkillStep, params: Record<string, ParamValue>): SkillStep {
+  const step = substitute(raw, params);
+  return step.kind === 'fn' && raw.kind === 'fn'
+    ? { ...step, fn: { ...step.fn, params: substituteParams(raw.fn.params, params) } }
+    : step;
+}
+
+/** One of a `fn:` step's `ui` steps, as a step of its own (its own checks, title and record). */
+async function uiStep(
+  app: AppPort,
+  planned: PlannedSkill,
+  index: number,
+  ui: UiSkillStep,
+  call: ApiCall,
+): Promise<void> {
+  await app.wrap(`skill.${ui.kind}`, {}, (c) =>
+    app.step(
+      c,
+      { kind: trajectoryKind(ui.kind), title: ui.intent ?? describeStep(ui), selector: stepSelector(ui) },
+      () => runStepOnce(app, planned, index, ui, call),
+    ),
+  );
+}
 
 /** A step did not apply (its `when` did not hold, or an optional target was not there). */
 class Skipped extends Error {}
@@ -129,7 +166,7 @@ export async function replaySkill(app: AppPort, planned: PlannedSkill, call: Api
   let error: SkillFailedError | null = null;
   const all = async () => {
     for (const [i, raw] of skill.steps.entries()) {
-      const step = substitute(raw, planned.params);
+      const step = withParams(raw, planned.params);
       const what = describeStep(step);
       const title = `${skill.name} ${i + 1}/${skill.steps.length}: ${step.intent ? `${step.intent} (${what})` : what}`;
       const started = Date.now();
@@ -151,7 +188,8 @@ export async function replaySkill(app: AppPort, planned: PlannedSkill, call: Api
             async (record) => {
               const first = app.trajectory.steps.length;
               try {
-                await runStep(app, planned, i, step, call);
+                const via = await runStep(app, planned, i, step, call);
+                if (via) result.via = via;
               } catch (e) {
                 if (!(e instanceof Skipped)) throw e;
                 result.status = 'skipped';
@@ -211,7 +249,7 @@ async function runStep(
   index: number,
   step: SkillStep,
   call: ApiCall,
-): Promise<void> {
+): Promise<Via> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await runStepOnce(app, planned, index, step, call);
@@ -227,7 +265,7 @@ async function runStepOnce(
   index: number,
   step: SkillStep,
   call: ApiCall,
-): Promise<void> {
+): Promise<Via> {
   const actionTimeout = step.timeout ?? app.options.actionTimeout;
   const checkTimeout = step.timeout ?? app.options.expectTimeout;
   if (step.when) {
@@ -236,14 +274,16 @@ async function runStepOnce(
     if (!r.pass) throw new Skipped(`skipped: when ${describeCheck(step.when)} did not hold (${r.received})`);
   }
   for (const check of step.pre ?? []) await hold(app, 'pre', check, checkTimeout, call, step.optional === true);
+  let via: Via;
   try {
-    await act(app, planned, index, step, actionTimeout, checkTimeout, call);
+    via = (await act(app, planned, index, step, actionTimeout, checkTimeout, call)) || undefined;
   } catch (e) {
     if (step.optional && e instanceof TimeoutError)
       throw new Skipped(`skipped: optional step's target was not there (${e.message.split('\n')[0]})`);
     throw e;
   }
   for (const check of step.post ?? []) await hold(app, 'post', check, checkTimeout, call, false);
+  return via;
 }
 
 /** Wait for a check, as a step of its own; a check that does not hold fails with the screen. */
@@ -307,7 +347,7 @@ async function act(
   timeout: number,
   checkTimeout: number,
   call: ApiCall,
-): Promise<void> {
+): Promise<Via | void> {
   switch (step.kind) {
     case 'launch':
       return app.launch(step.launch === true ? {} : step.launch);
@@ -341,6 +381,8 @@ async function act(
       if (r.error) throw r.error;
       return;
     }
+    case 'fn':
+      return runFnStep(app, step, call, (ui) => uiStep(app, planned, index, ui, call));
     default: {
       const never: never = step;
       throw new NestwrightError(call, `unknown step ${JSON.stringify(never)}`);
