@@ -3,14 +3,14 @@ import type { Observation, UiNode } from '../observation.js';
 import type { ContentBlock, ModelMessage, ModelResponse, ToolSpec } from './adapter.js';
 import { ACT_SYSTEM } from './prompts.js';
 import type { AiToolCall } from './record.js';
-import { ActCallSchema, ACT_TOOLS, type ActCall } from './tools.js';
+import { ActCallSchema, ACT_TOOLS, FUNCTION_TOOL_PREFIX, type ActCall } from './tools.js';
 
 /** An action the model asked for (every act tool but done and give_up). */
 export type AgentAction = Exclude<ActCall, { name: 'done' | 'give_up' }>;
 
 /** What running one action came to: the step to remember and the new screen, or why it was refused. */
 export type ActOutcome<S> =
-  | { ok: true; step: S; node: UiNode | null; selector: string | null; after: Observation }
+  | { ok: true; step: S; node: UiNode | null; selector: string | null; after: Observation; said?: string }
   | { ok: false; refused: string; node: UiNode | null };
 
 export type ToolChoice = { type: 'tool'; name: string } | { type: 'any' };
@@ -33,6 +33,11 @@ export interface ActLoopHost<S> {
   fail(code: 'AI_GAVE_UP' | 'AI_MAX_TURNS', message: string): Error;
   /** Before each model turn (a cancelled task throws here). */
   beforeTurn?(turn: number): void | Promise<void>;
+  /**
+   * Call the app's function `id` (a `fn_<id>` tool of `ActLoopOptions.tools`) with the model's
+   * input; `said` is its result for the model. A refusal (bad parameters) goes back to the model.
+   */
+  callFunction?(id: string, params: Record<string, unknown>, obs: Observation): Promise<ActOutcome<S>>;
 }
 
 export interface ActLoopOptions {
@@ -118,6 +123,39 @@ export async function runActLoop<S>(host: ActLoopHost<S>, opts: ActLoopOptions):
       if (tc.inputError) {
         record.message = `the arguments are not JSON: ${tc.inputError}`;
         reply(`refused: ${record.message}. Call the tool again with its arguments as one JSON object.`, true);
+        continue;
+      }
+      const fnId =
+        host.callFunction && tc.name.startsWith(FUNCTION_TOOL_PREFIX) && tools.some((t) => t.name === tc.name)
+          ? tc.name.slice(FUNCTION_TOOL_PREFIX.length)
+          : null;
+      if (fnId !== null) {
+        if (acted) {
+          record.message = 'one action per turn';
+          reply('not run: one action per turn; look at the new screen first', true);
+          continue;
+        }
+        if (typeof tc.input !== 'object' || tc.input === null || Array.isArray(tc.input)) {
+          record.message = 'the input is not an object of parameters';
+          reply(`refused: ${record.message}`, true);
+          continue;
+        }
+        const out = await host.callFunction!(fnId, tc.input as Record<string, unknown>, obs).catch((e: unknown) => {
+          record.result = 'failed';
+          record.message = String((e as Error)?.message ?? e).split('\n')[0];
+          throw e;
+        });
+        if (!out.ok) {
+          record.message = out.refused;
+          reply(`refused: ${out.refused}`, true);
+          continue;
+        }
+        acted = true;
+        record.result = 'ok';
+        record.after = out.after.snapshot_id;
+        steps.push(out.step);
+        obs = out.after;
+        reply(`ok; ${out.said ?? 'the function ran'}; the screen now:`, false, await screenBlocks(obs));
         continue;
       }
       const parsed = ActCallSchema.safeParse({ name: tc.name, input: tc.input });
