@@ -79,7 +79,7 @@ module.exports = {
       comment:
         'framework/ai, heal, skills and webview (the features) reach the core only through framework/port.ts (observe, act through a locator, record a step, screenshot, timeouts, clock) and its leaf modules (errors, selector, trajectory, poll, call-site, core/api-call: the call context), never App, Locator, the driver or its parts: the app attaches them, and the core can change behind the port (ARCHITECTURE.md).',
       severity: 'error',
-      from: { path: '^framework/(ai|heal|skills|webview)/' },
+      from: { path: '^framework/(ai|heal|skills|webview|functions)/' },
       to: {
         path: '^framework/(app|app-port|driver|locator|locator-[\\w-]+|space|fixtures|expect|device|device-calls|instance-watch|screenshots|use-options|global-setup|suggest|core/(?!api-call\\.)[\\w-]+)\\.ts$',
       },

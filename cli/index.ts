@@ -85,6 +85,12 @@ const COMMANDS: Record<string, Command> = {
     usage: 'nestwright codegen (--app path.apk | --package P) [--device URL] [--port N] [--no-open]',
     run: async (argv) => (await import('./commands/codegen.js')).codegenCommand(argv),
   },
+  record: {
+    summary: 'Record a skill from what you do in the inspector on a live app (Save or Ctrl-C writes it)',
+    usage:
+      'nestwright record (--app path.apk | --package P) -o skills/<name>.yaml [--name n] [--device URL] [--no-open]',
+    run: async (argv) => (await import('./commands/record.js')).recordCommand(argv),
+  },
   'show-trace': {
     summary: "Step through a test's trajectory (a trajectory file or an Allure result) in a local web page",
     usage: 'nestwright show-trace <trajectory.json | allure result> [--port N] [--no-open]',

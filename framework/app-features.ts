@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { accessibilityAudit, type AccessibilityAuditOptions, type AccessibilityAuditResult } from './a11y/index.js';
 import { AppAi } from './ai/app-ai.js';
+import { AppFunctions } from './functions/index.js';
 import type { AppDriver } from './driver.js';
 import { type Locator, LocatorFactory } from './locator.js';
 import type { AppPort } from './port.js';
@@ -39,6 +40,22 @@ export abstract class AppFeatures extends LocatorFactory<Locator> {
    */
   get ai(): AppAi {
     return (this.aiVerbs ??= new AppAi(this.port));
+  }
+
+  private fns: AppFunctions | undefined;
+
+  /**
+   * The functions the app declares for agents (Android's AppFunctions, docs/functions.md): list
+   * them, call one; each call is a step of the test.
+   *
+   * @example
+   * ```ts
+   * await app.functions.call('createNote', { title: 'Milk' });
+   * await expect(app.getByText('Milk')).toBeVisible();
+   * ```
+   */
+  get functions(): AppFunctions {
+    return (this.fns ??= new AppFunctions(this.driver));
   }
 
   private webViews: AppWebViews | undefined;

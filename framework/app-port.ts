@@ -2,7 +2,7 @@ import type { Clock, Key, Observation, ToolInput, ToolName, ToolResult } from '.
 import type { ApiCall, CallOptions } from './core/api-call.js';
 import type { AppDriver } from './driver.js';
 import type { AppCrashedError } from './errors.js';
-import type { AppPort, InstanceState, PortLocator, StepLog, StepMeta } from './port.js';
+import type { AppPort, InstanceState, PortFunctions, PortLocator, StepLog, StepMeta } from './port.js';
 import type { TrajectoryStep } from './trajectory.js';
 
 /** The app's own actions a feature acts through (App's public methods of the same names). */
@@ -10,6 +10,7 @@ export interface AppActions {
   locator(selector: string): PortLocator;
   press(key: Key): Promise<void>;
   launch(opts?: { activity?: string }): Promise<void>;
+  readonly functions: PortFunctions;
 }
 
 /**
@@ -82,6 +83,9 @@ export class AppPortOf implements AppPort {
   }
   describeTimeout(ms: number): string {
     return this.d.describeTimeout(ms);
+  }
+  get functions(): PortFunctions {
+    return this.app.functions;
   }
   locator(selector: string): PortLocator {
     return this.app.locator(selector);

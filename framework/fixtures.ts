@@ -11,6 +11,7 @@ import { NestwrightError } from './errors.js';
 import { healerFor, healStore } from './heal/fixture.js';
 import type { FingerprintStore } from './heal/fingerprint-store.js';
 import { runWithAi } from './ai/index.js';
+import { runWithSkills } from './skills/options.js';
 import type { Device } from './device.js';
 import { setTestContext, Space, type TestContext } from './space.js';
 import { Trajectory, TRAJECTORY_ATTACHMENT } from './trajectory.js';
@@ -40,6 +41,7 @@ type TestOptions = NestwrightTestOptions & {
   app: App | undefined;
   _trajectory: Trajectory;
   _ai: void;
+  _skills: void;
 };
 type WorkerOptions = NestwrightWorkerOptions & {
   /** `use.device`, the old name of `deviceOptions`, kept for its error as `app` is above. */
@@ -88,6 +90,8 @@ const withOptions = base.extend<TestOptions, WorkerOptions>({
   // which `box: true` still makes (hidden in reports, but begun, ended and sent to the runner
   // twice per test each: six steps per test, with their stacks, for nothing shown).
   _ai: [async ({ ai }, use, testInfo) => runWithAi(ai, testInfo, use), { auto: true, box: 'self' }],
+  skills: [undefined, { option: true, box: 'self' }],
+  _skills: [async ({ skills }, use, testInfo) => runWithSkills(skills, testInfo, use), { auto: true, box: 'self' }],
   _trajectory: [
     async ({ trajectory }, use, testInfo) => {
       const t = new Trajectory();

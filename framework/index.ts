@@ -28,7 +28,7 @@ export { devices, type Device, type DeviceApi } from './device.js';
 export type { DeviceOptions } from '../device-runtime/providers/index.js';
 export { App } from './app.js';
 export type { AppAi } from './ai/app-ai.js';
-export type { SkillRunResult } from './skills/index.js';
+export type { SkillRunResult, SkillOptions } from './skills/index.js';
 export type {
   AccessibilityAuditOptions,
   AccessibilityAuditResult,
@@ -53,6 +53,7 @@ export type {
   TimeInput,
 } from './world/index.js';
 export type { WebView, WebViewOptions } from './webview/index.js';
+export type { AppFunctions, AppFunctionInfo } from './functions/index.js';
 export {
   NestwrightError,
   TimeoutError,

@@ -105,8 +105,27 @@ export interface PortLocator {
   ): Promise<{ node: UiNode; obs: Observation }>;
 }
 
+/** One function the app declares, as a feature choosing between it and the UI sees it. */
+export interface PortFunction {
+  name: string;
+  description: string;
+  /** JSON Schema of the parameters. */
+  parameters: Record<string, unknown>;
+  dangerous: boolean;
+}
+
+/** The app's functions (AppFunctions) as skills and AI steps use them (`app.functions`). */
+export interface PortFunctions {
+  /** The app's functions, asked once per instance; null when the runtime offers none. One `appfn_list` the first time. */
+  available(call: ApiCall): Promise<PortFunction[] | null>;
+  /** Call function `name` as a step of `call` (source `function`); its result. One `appfn_execute`. */
+  run(call: ApiCall, name: string, params: Record<string, unknown>): Promise<unknown>;
+}
+
 /** What an app-level feature (AI steps, skills) gets: the instance, and the app's own actions. */
 export interface AppPort extends InstancePort {
+  /** The app's declared functions (`app.functions`). */
+  readonly functions: PortFunctions;
   /** The package (as `app.package`). */
   readonly package: string;
   /** A locator from a selector string (`app.locator()`). */

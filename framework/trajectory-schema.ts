@@ -60,7 +60,7 @@ export const TrajectoryStepSchema = z.object({
   durationMs: z.number(),
   result: z.enum(['ok', 'failed']),
   error: z.object({ code: z.string().optional(), message: z.string() }).nullable(),
-  source: z.enum(['locator', 'ai', 'skill', 'healed']),
+  source: z.enum(['locator', 'ai', 'skill', 'healed', 'function']),
   instance: z.string().nullable(),
   roundTrips: z
     .number()
@@ -79,6 +79,20 @@ export const TrajectoryStepSchema = z.object({
     })
     .optional()
     .describe("Set when the step ran on a healed locator (source 'healed'): from what, to what, how sure"),
+  function: z
+    .object({
+      package: z.string(),
+      id: z.string(),
+      params: z.record(z.string(), z.unknown()),
+      result: z.unknown().optional(),
+      by: z
+        .enum(['locator', 'ai', 'skill', 'healed', 'function'])
+        .describe('Who called it: a spec, a skill step, an AI step'),
+    })
+    .optional()
+    .describe(
+      "App function calls (source 'function', app.functions.call): which function, with what, what it returned",
+    ),
   ai: AiStepRecordSchema.optional().describe(
     "AI steps (source 'ai'): instruction, tool calls, verdict and evidence, usage, cost, cache",
   ),

@@ -2,6 +2,7 @@ import type { PlaywrightWorkerOptions } from '@playwright/test';
 import { inspect } from 'node:util';
 import type { DeviceOptions } from '../device-runtime/providers/index.js';
 import type { AiOptionsInput } from './ai/index.js';
+import type { SkillOptions } from './skills/options.js';
 import type { DriverOptions } from './driver.js';
 import { NestwrightError } from './errors.js';
 import type { HealOption } from './heal/fixture.js';
@@ -71,6 +72,8 @@ export interface NestwrightOptions {
   heal: HealOption;
   /** AI steps (app.ai.*): model, apiKey, baseURL, maxTurns, budget, cache… — see framework/ai/options.ts. */
   ai: AiOptionsInput | undefined;
+  /** Skill replays (app.runSkill): `{ ai: 'fallback' }` lets the AI agent finish a step whose target is gone (docs/skills.md). */
+  skills: SkillOptions | undefined;
   /** Where each instance of the test is (Playwright's option): `{ latitude, longitude, accuracy? }`; docs/app-world.md. */
   geolocation: WorldOptions['geolocation'];
   /** Each instance's locale, e.g. `'de-DE'` (Playwright's option; default `'en-US'`). */

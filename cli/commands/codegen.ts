@@ -25,7 +25,7 @@ Step through a test's trajectory: each step's screenshots, tree, locator and nod
 `;
 
 /** Open `url` in the default browser; say so when none can be started. */
-function openBrowser(url: string): void {
+export function openBrowser(url: string): void {
   const cmd = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
   const child = spawn(cmd, [url], { stdio: 'ignore', detached: true });
   child.on('error', () => process.stderr.write(`(could not start ${cmd}; open the address above yourself)\n`));

@@ -51,24 +51,56 @@ export async function recordCommand(argv: string[], io: Io): Promise<number> {
     io.err(`nestwright skill record: give a spec file, --grep <test title> and -o <skill.yaml>.\n\n${USAGE}`);
     return 2;
   }
-  const out = path.resolve(values.output);
+  const r = await recordSkill({
+    output: values.output,
+    ...(values.name ? { name: values.name } : {}),
+    ...(values.from ? { from: values.from } : { spec: positionals[0]!, grep: values.grep! }),
+    ...(values.config ? { config: values.config } : {}),
+  });
+  if (!r.ok) {
+    io.err(`nestwright skill record: ${r.error}\n`);
+    return 1;
+  }
+  io.out(`wrote ${shown(r.file)}: ${r.steps} steps, parameters: ${r.params.join(', ') || 'none'}\n`);
+  for (const n of r.notes) io.out(`  note: ${n}\n`);
+  return 0;
+}
+
+/** What `nestwright skill record` (and the agent server's `record_skill`) takes: a test to run, or a saved trajectory. */
+export interface RecordRequest {
+  /** The skill file to write. */
+  output: string;
+  name?: string;
+  spec?: string;
+  grep?: string;
+  from?: string;
+  config?: string;
+  /** The project directory the test runs in and relative paths start from (default: the current one). */
+  cwd?: string;
+}
+
+export type RecordOutcome =
+  | { ok: true; file: string; name: string; steps: number; params: string[]; notes: string[] }
+  | { ok: false; error: string };
+
+/** Run the test (or read the trajectory), turn it into a skill, check it parses, write it. */
+export async function recordSkill(req: RecordRequest): Promise<RecordOutcome> {
+  const cwd = req.cwd ?? process.cwd();
+  const out = path.resolve(cwd, req.output);
   const name =
-    values.name ??
+    req.name ??
     path
       .basename(out)
       .replace(/\.ya?ml$/i, '')
       .toLowerCase()
       .replace(/[^a-z0-9._-]+/g, '-');
   let trajectory: TrajectoryBody;
-  let title = values.grep ?? values.from!;
-  if (values.from) {
-    trajectory = JSON.parse(readFileSync(values.from, 'utf8')) as TrajectoryBody;
+  let title = req.grep ?? req.from ?? '';
+  if (req.from) {
+    trajectory = JSON.parse(readFileSync(path.resolve(cwd, req.from), 'utf8')) as TrajectoryBody;
   } else {
-    const ran = await runOne(positionals[0]!, values.grep!, values.config);
-    if ('error' in ran) {
-      io.err(`nestwright skill record: ${ran.error}\n`);
-      return 1;
-    }
+    const ran = await runOne(req.spec!, req.grep!, req.config, cwd);
+    if ('error' in ran) return { ok: false, error: ran.error };
     ({ trajectory, title } = ran);
   }
   let recorded;
@@ -77,32 +109,35 @@ export async function recordCommand(argv: string[], io: Io): Promise<number> {
     const options = trajectory.meta?.options as { apk?: string; app?: string } | undefined;
     const app = options?.apk ?? options?.app;
     const apk =
-      app && /\.(apk|apks|xapk)$/i.test(app) ? path.relative(path.dirname(out), path.resolve(app)) : undefined;
+      app && /\.(apk|apks|xapk)$/i.test(app) ? path.relative(path.dirname(out), path.resolve(cwd, app)) : undefined;
     recorded = trajectoryToSkill(trajectory, {
       name,
       description: `Recorded from the test "${title}"`,
       ...(apk ? { apk } : {}),
     });
   } catch (e) {
-    io.err(`nestwright skill record: ${(e as Error).message}\n`);
-    return 1;
+    return { ok: false, error: (e as Error).message };
   }
   const text = `# Recorded by \`nestwright skill record\` from "${title}".\n# yaml-language-server: $schema=./skill.schema.json\n${stringify(recorded.skill, { lineWidth: 0 })}`;
   parseSkill(text, shown(out));
   mkdirSync(path.dirname(out), { recursive: true });
   writeFileSync(out, text);
-  io.out(
-    `wrote ${shown(out)}: ${recorded.skill.steps.length} steps, parameters: ${Object.keys(recorded.skill.params).join(', ') || 'none'}\n`,
-  );
-  for (const n of recorded.notes) io.out(`  note: ${n}\n`);
-  return 0;
+  return {
+    ok: true,
+    file: out,
+    name,
+    steps: recorded.skill.steps.length,
+    params: Object.keys(recorded.skill.params),
+    notes: recorded.notes,
+  };
 }
 
 /** Run one test with the JSON reporter; its trajectory when it passed. */
 async function runOne(
   spec: string,
   grep: string,
-  config?: string,
+  config: string | undefined,
+  cwd: string,
 ): Promise<{ trajectory: TrajectoryBody; title: string } | { error: string }> {
   const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
   const args = [
@@ -117,6 +152,7 @@ async function runOne(
     ...(config ? ['-c', config] : []),
   ];
   const child = spawn(process.execPath, args, {
+    cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_FILE: '' },
   });
@@ -157,6 +193,8 @@ async function runOne(
     };
   const att = (result.attachments ?? []).find((a: any) => a.name === TRAJECTORY_ATTACHMENT);
   if (!att) return { error: `"${title}" has no ${TRAJECTORY_ATTACHMENT} attachment: set use.trajectory to 'on'` };
-  const body = att.body ? Buffer.from(att.body, 'base64').toString('utf8') : readFileSync(att.path, 'utf8');
+  const body = att.body
+    ? Buffer.from(att.body, 'base64').toString('utf8')
+    : readFileSync(path.resolve(cwd, att.path), 'utf8');
   return { trajectory: JSON.parse(body) as TrajectoryBody, title };
 }

@@ -4,6 +4,7 @@
  * screen), 2 bad input (file, parameters, arguments, an unreachable device).
  * `nestwright skill record <spec> --grep <title> -o skills/x.yaml` turns a passing test into a skill.
  * `nestwright skill schema [-o file]` prints the JSON Schema of skill files, for editors.
+ * `nestwright skill proposals [--apply]` lists (and applies) the rewrites AI fallbacks proposed.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -20,12 +21,15 @@ const USAGE = `Usage:
   nestwright skill run <file.yaml> [--app path.apk|package] [--param k=v …] [--device url [--token t]] [--timeout ms] [--json]
   nestwright skill record <spec file> --grep <test title> -o skills/<name>.yaml [--name n]
   nestwright skill schema [-o skills/skill.schema.json]
+  nestwright skill proposals [--apply [ID...]] [--reject ID...] [--dir DIR] [--json]
 
 run     replays a skill on a fresh instance of its app: exit 0 passed, 1 failed, 2 bad input.
         Without --device, an embedded simulated device is started for the run. The token of a
         remote runtime comes from --token or NESTWRIGHT_TOKEN.
 record  runs one passing test and writes its steps as a skill (see \`nestwright skill record --help\`).
 schema  prints the JSON Schema of skill files (for yaml-language-server and other editors).
+proposals  lists the step rewrites that skills' AI fallbacks proposed (ai: fallback); --apply
+        writes them into the skill files.
 `;
 
 export async function skillCommand(argv: string[], io: Io = stdio): Promise<number> {
@@ -37,13 +41,15 @@ export async function skillCommand(argv: string[], io: Io = stdio): Promise<numb
       return (await import('./skill-record.js')).recordCommand(rest, io);
     case 'schema':
       return schemaCommand(rest, io);
+    case 'proposals':
+      return (await import('./skill-proposals.js')).proposalsCommand(rest, io);
     case undefined:
     case '--help':
     case '-h':
       io.out(USAGE);
       return sub ? 0 : 2;
     default:
-      io.err(`nestwright skill: unknown subcommand "${sub}"; use run, record or schema.\n\n${USAGE}`);
+      io.err(`nestwright skill: unknown subcommand "${sub}"; use run, record, schema or proposals.\n\n${USAGE}`);
       return 2;
   }
 }

@@ -6,7 +6,7 @@ import type { AgentState } from './state.js';
 import type { AgentCallContext, AgentTool, Extra } from './tool.js';
 import { fileTools } from './tools/files.js';
 import { healTools } from './tools/heal.js';
-import { laterTools } from './tools/later.js';
+import { skillTools } from './tools/skills.js';
 import { liveTools } from './tools/live.js';
 import { testTools } from './tools/tests.js';
 
@@ -22,7 +22,7 @@ export function agentTools(state: AgentState): AgentTool[] {
     ...liveTools(state),
     ...fileTools(state),
     ...healTools(state),
-    ...laterTools(),
+    ...skillTools(state),
   ] as unknown as AgentTool[];
 }
 

@@ -14,7 +14,7 @@ import { appModelFor } from './apps/index.js';
 import { blankApp } from './apps/blank.js';
 import { TaskManager } from './agent/tasks.js';
 import { deviceAgentFromEnv, resolveDeviceAgent } from './core/agent-config.js';
-import { ApprovalGate } from './core/approvals.js';
+import { ApprovalGate, requireApproval } from './core/approvals.js';
 import { maskArgs, SimAudit } from './core/audit.js';
 import type { CallContext, CallOutcome } from './core/call-context.js';
 import { IdempotencyCache } from './core/idempotency.js';
@@ -71,6 +71,7 @@ export class SimRuntime implements DeviceHost {
       virtualDisplays: true,
       skills: null,
       withoutExtensions: [],
+      appFunctions: true,
       ...defined,
     };
     this.audit = new SimAudit(options.auditCapacity);
@@ -223,27 +224,7 @@ export class SimRuntime implements DeviceHost {
   /** docs/protocol.md#approvals: a dangerous call goes through when the policy pre-approves it or an approval covers it. */
   private requireApproval(tool: ToolDef, spaceId: string, args: Record<string, unknown>, ctx: CallContext): void {
     if (this.options.policy.preapprove.includes(tool.name)) return;
-    const decision = this.approvals.consume(spaceId, tool.name, args, ctx.sessionId);
-    if (decision.verdict === 'approved') return;
-    if (decision.verdict === 'denied') {
-      const a = decision.approval;
-      throw new SimError(
-        toolError(
-          'APPROVAL_DENIED',
-          `${tool.name}: the approval ${a.id} was denied${a.decided_by === 'timeout' ? ' (no decision before it expired)' : ` by ${a.decided_by}`}${a.decision_reason ? `: ${a.decision_reason}` : ''}`,
-          {
-            hint: 'Do not retry unchanged; ask again with approval_request if the situation changed.',
-            details: { approval_id: a.id, decided_by: a.decided_by },
-          },
-        ),
-      );
-    }
-    throw new SimError(
-      toolError('APPROVAL_REQUIRED', `${tool.name} is dangerous and needs a human approval in space ${spaceId}`, {
-        hint: `Call approval_request {space_id: "${spaceId}", tool: "${tool.name}", reason: "…"}, wait with approval_wait until it is approved, then call ${tool.name} again.`,
-        details: { tool: tool.name, space_id: spaceId },
-      }),
-    );
+    requireApproval(this.approvals, { tool: tool.name, spaceId, args, sessionId: ctx.sessionId });
   }
 
   /** Pin `inst` to a process slot; the foreground of a space being driven (EXCLUSIVE lease) is not evicted. */

@@ -27,6 +27,7 @@ export const sidebar: SidebarItem[] = [
   { text: "The device's agent", link: '/device-agent' },
   { text: 'Healing', link: '/healing' },
   { text: 'Skills and Maestro import', link: '/skills' },
+  { text: 'App functions', link: '/functions' },
   { text: 'Maestro', link: '/maestro' },
   { text: 'Agent MCP server', link: '/mcp' },
   { text: 'Inspector and trace viewer', link: '/inspector' },

@@ -15,6 +15,8 @@ import { describeStep, ReplayMiss, replayStep } from './replay.js';
 import { screenSignature } from './screen.js';
 import { AiStep, aiStep } from './step.js';
 import { ActCallSchema, ACT_TOOLS } from './tools.js';
+import { callFunction } from './functions.js';
+import { ACT_FUNCTIONS_NOTE, functionTools } from '../../device-runtime/protocol/agent/index.js';
 
 export interface ActOptions {
   /** Model turns before the step fails (default use.ai.maxTurns). */
@@ -230,12 +232,16 @@ async function loop(
       const out = await perform(step.app, step.apiCall, action, o, params, step.ctx.options.deny);
       return out.ok ? { ...out, selector: 'selector' in out.step ? out.step.selector : null } : out;
     },
+    callFunction: (id, input) => callFunction(step.app, step.apiCall, id, input, params),
   };
+  // The app's declared functions beside the UI actions, when the runtime has them (docs/functions.md).
+  const fns = functionTools((await step.app.functions.available(step.apiCall)) ?? []);
   const r = await runActLoop(host, {
     instructionBlock: instructionBlock('instruction', instruction, params),
     instruction,
     start,
     maxTurns,
+    ...(fns.length ? { tools: [...ACT_TOOLS, ...fns], system: ACT_SYSTEM + ACT_FUNCTIONS_NOTE } : {}),
   });
   step.record.summary = r.summary;
   return { steps: r.steps, end: r.end };

@@ -26,6 +26,9 @@ export const CacheStepSchema = z.discriminatedUnion('action', [
     direction: z.enum(['up', 'down', 'left', 'right']),
   }),
   z.strictObject({ action: z.literal('press_key'), key: z.enum(['back', 'enter', 'tab', 'delete', 'search']) }),
+  z
+    .strictObject({ action: z.literal('function'), name: z.string(), params: z.record(z.string(), z.unknown()) })
+    .describe('An app function the model called (app.functions), replayed with the same parameters'),
 ]);
 export type CacheStep = z.infer<typeof CacheStepSchema>;
 

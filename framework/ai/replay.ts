@@ -4,6 +4,7 @@ import type { AppPort } from '../port.js';
 import { StrictModeViolationError, TimeoutError } from '../errors.js';
 import type { CacheStep } from './cache.js';
 import { AiError } from './errors.js';
+import { replayFunction } from './functions.js';
 import { fillPlaceholders, observeInApp, type Params } from './perform.js';
 
 const SWIPE = { up: 'down', down: 'up', left: 'right', right: 'left' } as const;
@@ -22,6 +23,7 @@ export async function replayStep(
   params: Params,
   timeout: number,
 ): Promise<Observation> {
+  if (step.action === 'function') return replayFunction(app, call, step, params, (m) => new ReplayMiss(m));
   const selector = 'selector' in step ? fillPlaceholders(step.selector, params).text : '';
   const loc = 'selector' in step ? app.locator(selector) : null;
   try {
@@ -73,6 +75,8 @@ export function describeStep(s: CacheStep): string {
       return `type ${JSON.stringify(s.text)} into ${s.selector}`;
     case 'scroll':
       return `scroll ${s.direction} ${s.selector}`;
+    case 'function':
+      return `call ${s.name}(${JSON.stringify(s.params)})`;
     default:
       return `${s.action.replace('_', '-')} ${s.selector}`;
   }

@@ -128,8 +128,12 @@ export async function aiStep<T>(
     try {
       return await body(rec);
     } finally {
-      // The actions the step took through locators are its children: source 'ai' too.
-      for (const s of app.trajectory.steps.slice(first)) s.source = 'ai';
+      // The actions the step took through locators are its children: source 'ai' too (an app
+      // function it called keeps source 'function', with `function.by` 'ai').
+      for (const s of app.trajectory.steps.slice(first)) {
+        if (s.function) s.function.by = 'ai';
+        else s.source = 'ai';
+      }
     }
   });
 }

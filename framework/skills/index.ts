@@ -14,6 +14,7 @@ export {
   type SkillStepResult,
 } from './replay.js';
 export { loadSkill, SkillInvalidError } from './load.js';
+export type { SkillOptions } from './options.js';
 
 /**
  * `app.runSkill(file, params)`: check the parameters (of this skill and every skill it runs),

@@ -8,12 +8,14 @@ import {
   resolveParams,
   SkillParamError,
   substitute,
+  substituteParams,
   type Check,
   type ParamValue,
   type Skill,
   type SkillStep,
   type StepKind,
   type Target,
+  type UiSkillStep,
 } from '../../device-runtime/protocol/skill/index.js';
 import { describeScreen, NestwrightError, TimeoutError, type ApiName } from '../errors.js';
 import { poll } from '../poll.js';
@@ -23,6 +25,9 @@ import { inTest } from '../step-recorder.js';
 import { resolveSteps } from '../selector.js';
 import type { TrajectoryStep } from '../trajectory.js';
 import { evaluate, waitCheck } from './checks.js';
+import { aiFallback, fallbackOf, isMiss, proposeRewrite } from './fallback.js';
+import { runFnStep } from './fn-step.js';
+import { idle, pick } from './targets.js';
 import { loadSkill } from './load.js';
 
 /** A skill with its parameters resolved and every skill it runs loaded and checked too. */
@@ -43,6 +48,10 @@ export interface SkillStepResult {
   status: 'passed' | 'skipped' | 'failed';
   durationMs: number;
   error: string | null;
+  /** A `fn:` step: whether the app's function did it or its `ui` steps did; `ai`: the AI fallback did it. */
+  via?: 'function' | 'ui' | 'ai';
+  /** The id of the rewrite proposed by a passing AI fallback (`nestwright skill proposals`). */
+  proposal?: string;
 }
 
 /** What `app.runSkill()` returns: the skill, and each step's result. */
@@ -104,7 +113,39 @@ export function planSkill(
 }
 
 const trajectoryKind = (kind: StepKind): TrajectoryStep['kind'] =>
-  kind === 'assert' || kind === 'wait_for' ? 'assertion' : kind === 'launch' || kind === 'run' ? 'app' : 'action';
+  kind === 'assert' || kind === 'wait_for'
+    ? 'assertion'
+    : kind === 'launch' || kind === 'run' || kind === 'fn'
+      ? 'app'
+      : 'action';
+
+/** How a `fn:` step was done; undefined for every other step. */
+type Via = 'function' | 'ui' | 'ai' | { proposal: string } | undefined;
+
+/** A skill step with its parameters in: `${name}` replaced, a function's parameters keeping their types. */
+function withParams(raw: SkillStep, params: Record<string, ParamValue>): SkillStep {
+  const step = substitute(raw, params);
+  return step.kind === 'fn' && raw.kind === 'fn'
+    ? { ...step, fn: { ...step.fn, params: substituteParams(raw.fn.params, params) } }
+    : step;
+}
+
+/** One of a `fn:` step's `ui` steps, as a step of its own (its own checks, title and record). */
+async function uiStep(
+  app: AppPort,
+  planned: PlannedSkill,
+  index: number,
+  ui: UiSkillStep,
+  call: ApiCall,
+): Promise<void> {
+  await app.wrap(`skill.${ui.kind}`, {}, (c) =>
+    app.step(
+      c,
+      { kind: trajectoryKind(ui.kind), title: ui.intent ?? describeStep(ui), selector: stepSelector(ui) },
+      () => runStepOnce(app, planned, index, ui, call),
+    ),
+  );
+}
 
 /** A step did not apply (its `when` did not hold, or an optional target was not there). */
 class Skipped extends Error {}
@@ -129,7 +170,7 @@ export async function replaySkill(app: AppPort, planned: PlannedSkill, call: Api
   let error: SkillFailedError | null = null;
   const all = async () => {
     for (const [i, raw] of skill.steps.entries()) {
-      const step = substitute(raw, planned.params);
+      const step = withParams(raw, planned.params);
       const what = describeStep(step);
       const title = `${skill.name} ${i + 1}/${skill.steps.length}: ${step.intent ? `${step.intent} (${what})` : what}`;
       const started = Date.now();
@@ -151,7 +192,10 @@ export async function replaySkill(app: AppPort, planned: PlannedSkill, call: Api
             async (record) => {
               const first = app.trajectory.steps.length;
               try {
-                await runStep(app, planned, i, step, call);
+                const via = await runStep(app, planned, i, step, call, raw);
+                if (via === 'ai' || typeof via === 'object') result.via = 'ai';
+                else if (via) result.via = via;
+                if (typeof via === 'object') result.proposal = via.proposal;
               } catch (e) {
                 if (!(e instanceof Skipped)) throw e;
                 result.status = 'skipped';
@@ -211,10 +255,11 @@ async function runStep(
   index: number,
   step: SkillStep,
   call: ApiCall,
-): Promise<void> {
+  raw?: SkillStep,
+): Promise<Via> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await runStepOnce(app, planned, index, step, call);
+      return await runStepOnce(app, planned, index, step, call, raw);
     } catch (e) {
       if (e instanceof Skipped || isFatal(e) || attempt >= (step.retries ?? 0)) throw e;
     }
@@ -227,7 +272,8 @@ async function runStepOnce(
   index: number,
   step: SkillStep,
   call: ApiCall,
-): Promise<void> {
+  raw?: SkillStep,
+): Promise<Via> {
   const actionTimeout = step.timeout ?? app.options.actionTimeout;
   const checkTimeout = step.timeout ?? app.options.expectTimeout;
   if (step.when) {
@@ -236,14 +282,27 @@ async function runStepOnce(
     if (!r.pass) throw new Skipped(`skipped: when ${describeCheck(step.when)} did not hold (${r.received})`);
   }
   for (const check of step.pre ?? []) await hold(app, 'pre', check, checkTimeout, call, step.optional === true);
+  let via: Via;
+  let fellBack: { calls: Awaited<ReturnType<typeof aiFallback>>; why: string } | null = null;
   try {
-    await act(app, planned, index, step, actionTimeout, checkTimeout, call);
+    via = (await act(app, planned, index, step, actionTimeout, checkTimeout, call)) || undefined;
   } catch (e) {
     if (step.optional && e instanceof TimeoutError)
       throw new Skipped(`skipped: optional step's target was not there (${e.message.split('\n')[0]})`);
-    throw e;
+    // The step no longer resolves: with `ai: fallback` the agent does its intent, the post-checks judge.
+    if (!raw || !isMiss(step, e) || fallbackOf(planned.skill, step) !== 'fallback') throw e;
+    fellBack = {
+      calls: await aiFallback(app, planned.skill, step, planned.params, e),
+      why: String((e as Error).message).split('\n')[0]!,
+    };
+    via = 'ai';
   }
   for (const check of step.post ?? []) await hold(app, 'post', check, checkTimeout, call, false);
+  if (fellBack && raw) {
+    const p = proposeRewrite(planned.skill, planned.path, index, raw, fellBack.calls, planned.params, fellBack.why);
+    if (p) return { proposal: p.id };
+  }
+  return via;
 }
 
 /** Wait for a check, as a step of its own; a check that does not hold fails with the screen. */
@@ -278,27 +337,6 @@ async function hold(
   );
 }
 
-/** The locator for a target: one selector, or the first alternative that is on screen. */
-async function pick(app: AppPort, target: Target, timeout: number, call: ApiCall): Promise<PortLocator> {
-  if (typeof target === 'string' || target.length === 1)
-    return app.locator(typeof target === 'string' ? target : target[0]!);
-  const locators = target.map((s) => app.locator(s));
-  let last: Observation | null = null;
-  const r = await poll<PortLocator>(timeout, async () => {
-    last = await app.observe(call);
-    if (last.tree_missing) return { done: false };
-    const hit = locators.find((l) => resolveSteps(last!.nodes, l.steps).length > 0);
-    return hit ? { done: true as const, value: hit } : { done: false as const };
-  });
-  if ('value' in r) return r.value;
-  throw new TimeoutError(
-    call,
-    `none of the alternatives is on screen after ${timeout}ms: ${target.join(' | ')}\nScreen:\n${describeScreen(last)}`,
-    [],
-    last,
-  );
-}
-
 async function act(
   app: AppPort,
   planned: PlannedSkill,
@@ -307,7 +345,7 @@ async function act(
   timeout: number,
   checkTimeout: number,
   call: ApiCall,
-): Promise<void> {
+): Promise<Via | void> {
   switch (step.kind) {
     case 'launch':
       return app.launch(step.launch === true ? {} : step.launch);
@@ -341,32 +379,11 @@ async function act(
       if (r.error) throw r.error;
       return;
     }
+    case 'fn':
+      return runFnStep(app, step, call, (ui) => uiStep(app, planned, index, ui, call));
     default: {
       const never: never = step;
       throw new NestwrightError(call, `unknown step ${JSON.stringify(never)}`);
     }
   }
-}
-
-/** Until two observations in a row show the same screen (animations over, content loaded). */
-async function idle(app: AppPort, timeout: number, call: ApiCall): Promise<void> {
-  let hash: string | undefined;
-  let last: Observation | null = null;
-  const r = await poll(
-    timeout,
-    async () => {
-      last = await app.observe(call);
-      const same = !last.tree_missing && last.screen_hash !== undefined && last.screen_hash === hash;
-      hash = last.screen_hash;
-      return same ? { done: true, value: true } : { done: false };
-    },
-    app.clock,
-  );
-  if (!('value' in r))
-    throw new TimeoutError(
-      call,
-      `the screen kept changing for ${timeout}ms\nScreen:\n${describeScreen(last)}`,
-      [],
-      last,
-    );
 }

@@ -109,6 +109,7 @@ function stepOf(t: TrajectoryStep, beforeRef: string | null, ctx: StepContext): 
   param('duration', `${t.durationMs} ms`);
   param('api', t.api);
   if (t.source !== 'locator') param('source', t.source);
+  if (t.function) param('function', `${t.function.package} ${t.function.id}(${JSON.stringify(t.function.params)})`);
   if (t.heal)
     param(
       'healed',

@@ -1,13 +1,14 @@
 import { expect, test } from '@playwright/test';
 import type { ModelResponse } from '../../device-runtime/protocol/agent/adapter.js';
 import { runActLoop, type ActLoopHost } from '../../device-runtime/protocol/agent/loop.js';
+import { ACT_TOOLS } from '../../device-runtime/protocol/agent/tools.js';
 import type { AiToolCall } from '../../device-runtime/protocol/agent/record.js';
 import type { Observation } from '../../device-runtime/protocol/index.js';
 
 /**
  * The shared act loop on its own, over a host with no device: what app.ai.act and the device's
  * task_run both rely on — one action per turn, refusals back to the model (schema, arguments that
- * are not JSON), done and give_up, and extra tools (an app's functions) beside the act tools.
+ * are not JSON), done and give_up, and an app's functions (`fn_<id>` tools) beside the act tools.
  */
 const screen = (id: string, texts: string[]): Observation =>
   ({
@@ -97,24 +98,29 @@ test('give_up and running out of turns fail through the host', async () => {
   ).rejects.toThrow('AI_MAX_TURNS');
 });
 
-test("extra tools are offered after the act tools and run as the turn's action", async () => {
+test("an app's functions are offered after the act tools and run as the turn's action", async () => {
   const { h, calls, sent } = host([
-    [{ id: '1', name: 'fn_create_note', input: { title: 'Tea' } }],
-    [{ id: '2', name: 'fn_create_note', input: { title: '' } }],
+    [{ id: '1', name: 'fn_createNote', input: { title: 'Tea' } }],
+    [{ id: '2', name: 'fn_createNote', input: { title: '' } }],
     [{ id: '3', name: 'done', input: { summary: 'made' } }],
   ]);
+  h.callFunction = async (id, params, o) =>
+    params.title
+      ? {
+          ok: true,
+          step: `fn:${id}`,
+          node: null,
+          selector: null,
+          after: screen(`${o.snapshot_id}:fn`, ['Tea']),
+          said: 'created note 7',
+        }
+      : { ok: false, refused: 'params.title: a title is not empty', node: null };
   const r = await runActLoop(h, {
     instructionBlock: 'x',
     instruction: 'x',
     start: screen('s', ['A']),
     maxTurns: 5,
-    extra: {
-      specs: [{ name: 'fn_create_note', description: 'Create a note', inputSchema: { type: 'object' } }],
-      run: async (_name, input, o) =>
-        (input as { title: string }).title
-          ? { ok: true, text: 'created note 7', after: screen(`${o.snapshot_id}:fn`, ['Tea']) }
-          : { ok: false, refused: 'title is empty' },
-    },
+    tools: [...ACT_TOOLS, { name: 'fn_createNote', description: 'Create a note', inputSchema: { type: 'object' } }],
   });
   expect((sent[0] as any).tools).toEqual([
     'tap',
@@ -124,12 +130,12 @@ test("extra tools are offered after the act tools and run as the turn's action",
     'press_key',
     'done',
     'give_up',
-    'fn_create_note',
+    'fn_createNote',
   ]);
-  expect(r).toMatchObject({ steps: [], end: { snapshot_id: 's:fn' } });
-  expect(calls.map((c) => [c.tool, c.result, c.message, c.after])).toEqual([
-    ['fn_create_note', 'ok', 'created note 7', 's:fn'],
-    ['fn_create_note', 'refused', 'title is empty', null],
-    ['done', 'ok', undefined, null],
+  expect(r).toMatchObject({ steps: ['fn:createNote'], end: { snapshot_id: 's:fn' } });
+  expect(calls.map((c) => [c.tool, c.result, c.message ?? null, c.after])).toEqual([
+    ['fn_createNote', 'ok', null, 's:fn'],
+    ['fn_createNote', 'refused', 'params.title: a title is not empty', null],
+    ['done', 'ok', null, null],
   ]);
 });

@@ -61,7 +61,13 @@ test('bad input gets a structured error: unknown arguments, paths outside specs/
     expect(await fails(client, 'get_failure', { trajectory_id: 'nope' })).toMatchObject({
       code: 'TRAJECTORY_NOT_FOUND',
     });
-    expect(await fails(client, 'record_skill', { test: 'a' })).toMatchObject({ code: 'NOT_AVAILABLE' });
+    expect(await fails(client, 'record_skill', { test: 'a' })).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringContaining('output'),
+    });
+    expect(
+      await fails(client, 'record_skill', { spec: 'specs/a.spec.ts', test: 'a', output: '../x.yaml' }),
+    ).toMatchObject({ code: 'PATH_NOT_ALLOWED' });
     expect(await fails(client, 'apply_heal', { ids: ['deadbeef'] })).toMatchObject({
       code: 'PROPOSAL_NOT_FOUND',
       message: expect.stringContaining('the last run proposed: nothing'),

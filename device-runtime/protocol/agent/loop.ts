@@ -3,14 +3,14 @@ import type { Observation, UiNode } from '../observation.js';
 import type { ContentBlock, ModelMessage, ModelResponse, ToolSpec } from './adapter.js';
 import { ACT_SYSTEM } from './prompts.js';
 import type { AiToolCall } from './record.js';
-import { ActCallSchema, ACT_TOOLS, type ActCall } from './tools.js';
+import { ActCallSchema, ACT_TOOLS, FUNCTION_TOOL_PREFIX, type ActCall } from './tools.js';
 
 /** An action the model asked for (every act tool but done and give_up). */
 export type AgentAction = Exclude<ActCall, { name: 'done' | 'give_up' }>;
 
 /** What running one action came to: the step to remember and the new screen, or why it was refused. */
 export type ActOutcome<S> =
-  | { ok: true; step: S; node: UiNode | null; selector: string | null; after: Observation }
+  | { ok: true; step: S; node: UiNode | null; selector: string | null; after: Observation; said?: string }
   | { ok: false; refused: string; node: UiNode | null };
 
 export type ToolChoice = { type: 'tool'; name: string } | { type: 'any' };
@@ -33,20 +33,11 @@ export interface ActLoopHost<S> {
   fail(code: 'AI_GAVE_UP' | 'AI_MAX_TURNS', message: string): Error;
   /** Before each model turn (a cancelled task throws here). */
   beforeTurn?(turn: number): void | Promise<void>;
-}
-
-/**
- * Tools offered beside the act tools (an app's functions, say): their specs, and how to run a
- * call of one. A call counts as the turn's one action; its text goes back to the model with the
- * screen after it (when it changed one), and a refusal goes back as a tool error.
- */
-export interface ExtraTools {
-  specs: ToolSpec[];
-  run(
-    name: string,
-    input: unknown,
-    obs: Observation,
-  ): Promise<{ ok: true; text: string; after: Observation | null } | { ok: false; refused: string }>;
+  /**
+   * Call the app's function `id` (a `fn_<id>` tool of `ActLoopOptions.tools`) with the model's
+   * input; `said` is its result for the model. A refusal (bad parameters) goes back to the model.
+   */
+  callFunction?(id: string, params: Record<string, unknown>, obs: Observation): Promise<ActOutcome<S>>;
 }
 
 export interface ActLoopOptions {
@@ -59,8 +50,6 @@ export interface ActLoopOptions {
   /** Default ACT_SYSTEM / ACT_TOOLS. */
   system?: string;
   tools?: ToolSpec[];
-  /** Offered after the act tools; see {@link ExtraTools}. */
-  extra?: ExtraTools;
 }
 
 export interface ActLoopResult<S> {
@@ -88,9 +77,7 @@ export async function runActLoop<S>(host: ActLoopHost<S>, opts: ActLoopOptions):
     return blocks;
   };
   const system = opts.system ?? ACT_SYSTEM;
-  const extra = opts.extra;
-  const extraNames = new Set(extra?.specs.map((t) => t.name) ?? []);
-  const tools = [...(opts.tools ?? ACT_TOOLS), ...(extra?.specs ?? [])];
+  const tools = opts.tools ?? ACT_TOOLS;
   const messages: ModelMessage[] = [
     { role: 'user', content: [{ type: 'text', text: opts.instructionBlock }, ...(await screenBlocks(obs))] },
   ];
@@ -138,13 +125,22 @@ export async function runActLoop<S>(host: ActLoopHost<S>, opts: ActLoopOptions):
         reply(`refused: ${record.message}. Call the tool again with its arguments as one JSON object.`, true);
         continue;
       }
-      if (extra && extraNames.has(tc.name)) {
+      const fnId =
+        host.callFunction && tc.name.startsWith(FUNCTION_TOOL_PREFIX) && tools.some((t) => t.name === tc.name)
+          ? tc.name.slice(FUNCTION_TOOL_PREFIX.length)
+          : null;
+      if (fnId !== null) {
         if (acted) {
           record.message = 'one action per turn';
           reply('not run: one action per turn; look at the new screen first', true);
           continue;
         }
-        const out = await extra.run(tc.name, tc.input, obs).catch((e: unknown) => {
+        if (typeof tc.input !== 'object' || tc.input === null || Array.isArray(tc.input)) {
+          record.message = 'the input is not an object of parameters';
+          reply(`refused: ${record.message}`, true);
+          continue;
+        }
+        const out = await host.callFunction!(fnId, tc.input as Record<string, unknown>, obs).catch((e: unknown) => {
           record.result = 'failed';
           record.message = String((e as Error)?.message ?? e).split('\n')[0];
           throw e;
@@ -156,12 +152,10 @@ export async function runActLoop<S>(host: ActLoopHost<S>, opts: ActLoopOptions):
         }
         acted = true;
         record.result = 'ok';
-        record.message = out.text.slice(0, 500);
-        if (out.after) {
-          obs = out.after;
-          record.after = obs.snapshot_id;
-          reply(`${out.text}\nThe screen now:`, false, await screenBlocks(obs));
-        } else reply(out.text, false);
+        record.after = out.after.snapshot_id;
+        steps.push(out.step);
+        obs = out.after;
+        reply(`ok; ${out.said ?? 'the function ran'}; the screen now:`, false, await screenBlocks(obs));
         continue;
       }
       const parsed = ActCallSchema.safeParse({ name: tc.name, input: tc.input });

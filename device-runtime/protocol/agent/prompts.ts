@@ -25,3 +25,7 @@ export const EXTRACT_SYSTEM =
   'You read one value from the screen of an Android app for an automated test. ' +
   SCREEN_FORMAT +
   ' Call the answer tool with the value, copied from the screen exactly, in the shape its schema asks for, and the ids of the nodes you read it from.';
+
+/** Added to the act prompt when the app's functions are offered as tools. */
+export const ACT_FUNCTIONS_NOTE =
+  ' The app also declares functions, the tools named fn_…: when one does what the instruction asks, call it instead of working through the screens — it is faster and exact — then check the latest screen and call done. Use the screens for what no function does.';

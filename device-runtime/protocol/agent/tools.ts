@@ -83,3 +83,25 @@ export function answerTool(value: z.ZodType): { tool: ToolSpec; schema: z.ZodTyp
     schema,
   };
 }
+
+/** The prefix of an app function's tool name (`fn_createNote`): no act tool starts with it. */
+export const FUNCTION_TOOL_PREFIX = 'fn_';
+
+/**
+ * The app's declared functions (AppFunctions, `appfn_list`) as tools beside the UI actions: the
+ * model sees each one's description and parameters' JSON Schema, and calls it by `fn_<id>`.
+ */
+export function functionTools(
+  fns: ReadonlyArray<{ name: string; description: string; parameters: Record<string, unknown>; dangerous: boolean }>,
+): ToolSpec[] {
+  return fns
+    .filter((f) => /^[A-Za-z0-9_-]{1,60}$/.test(f.name))
+    .map((f) => {
+      const { $schema: _, ...inputSchema } = f.parameters;
+      return {
+        name: `${FUNCTION_TOOL_PREFIX}${f.name}`,
+        description: `A function the app declares: ${f.description}${f.dangerous ? ' (marked dangerous: it may need a human approval)' : ''} It does the task directly, without the screens.`,
+        inputSchema: { type: 'object', ...inputSchema },
+      };
+    });
+}

@@ -70,6 +70,8 @@ export function describeStep(step: SkillStep): string {
       return `Assert ${describeCheck(step.assert)}`;
     case 'run':
       return `Run skill ${step.run.skill}`;
+    case 'fn':
+      return `Call ${step.fn.name}${step.ui ? ` (or ${step.ui.length} UI step${step.ui.length > 1 ? 's' : ''})` : ''}`;
     default: {
       const never: never = step;
       throw new Error(`unknown step ${JSON.stringify(never)}`);

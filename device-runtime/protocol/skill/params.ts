@@ -75,3 +75,24 @@ export function substitute<T>(value: T, params: Record<string, ParamValue>): T {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v, params)])) as T;
   return value;
 }
+
+/**
+ * A function step's parameters: `${name}` substituted as in {@link substitute}, except that a
+ * value that is exactly one reference keeps the parameter's type (`quantity: ${count}` is a number).
+ */
+export function substituteParams(
+  value: Record<string, unknown>,
+  params: Record<string, ParamValue>,
+): Record<string, unknown> {
+  const whole = /^\$\{([A-Za-z_][\w-]*)\}$/;
+  const typed = (v: unknown): unknown => {
+    if (typeof v === 'string') {
+      const m = whole.exec(v);
+      return m && m[1]! in params ? params[m[1]!] : substitute(v, params);
+    }
+    if (Array.isArray(v)) return v.map(typed);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, typed(x)]));
+    return v;
+  };
+  return typed(value) as Record<string, unknown>;
+}

@@ -83,7 +83,17 @@ export const CheckSchema = z.preprocess(
 );
 export type Check = z.infer<typeof CheckSchema>;
 
+/**
+ * What happens when a step no longer resolves: `fallback` lets the AI agent do the step's
+ * intent (its post-checks verify it) and propose a rewritten step; `off` fails as a replay does.
+ */
+export const SkillAiSchema = z
+  .enum(['fallback', 'off'])
+  .describe("When a step's target is gone: 'fallback' lets the AI agent do its intent, checked by its post-checks");
+export type SkillAi = z.infer<typeof SkillAiSchema>;
+
 const common = {
+  ai: SkillAiSchema.optional().describe("This step's AI fallback (overrides the skill's ai and use.skills.ai)"),
   intent: z
     .string()
     .min(1)
@@ -129,48 +139,75 @@ const STEP_KEYS = [
 
 const ParamValueSchema = z.union([z.string(), z.number(), z.boolean()]);
 
+const UI_VARIANTS = [
+  z.strictObject({
+    kind: z.literal('launch'),
+    launch: z.union([z.literal(true), z.strictObject({ activity: z.string().min(1).optional() })]),
+    ...common,
+  }),
+  z.strictObject({ kind: z.literal('tap'), tap: TargetSchema, ...common }),
+  z.strictObject({ kind: z.literal('long_press'), long_press: TargetSchema, ...common }),
+  z.strictObject({
+    kind: z.literal('fill'),
+    fill: z.strictObject({ target: TargetSchema, value: z.string() }),
+    ...common,
+  }),
+  z.strictObject({ kind: z.literal('clear'), clear: TargetSchema, ...common }),
+  z.strictObject({ kind: z.literal('press'), press: KeySchema, ...common }),
+  z.strictObject({ kind: z.literal('scroll_to'), scroll_to: TargetSchema, ...common }),
+  z.strictObject({
+    kind: z.literal('swipe'),
+    swipe: z.strictObject({
+      target: TargetSchema,
+      direction: z.enum(['up', 'down', 'left', 'right']),
+      distance: z.number().min(0.05).max(0.95).optional(),
+    }),
+    ...common,
+  }),
+  z.strictObject({
+    kind: z.literal('wait_for'),
+    wait_for: z.union([z.literal('idle').describe('The screen stops changing'), CheckSchema]),
+    ...common,
+  }),
+  z.strictObject({ kind: z.literal('assert'), assert: CheckSchema, ...common }),
+  z.strictObject({
+    kind: z.literal('run'),
+    run: z.strictObject({
+      skill: z.string().min(1).describe('Path of the skill, relative to this file'),
+      params: z.record(z.string(), ParamValueSchema).default({}),
+    }),
+    ...common,
+  }),
+] as const;
+
+/** A step that acts through the UI (every step but `fn`): what a `fn` step's `ui` fallback holds. */
+export const UiStepSchema = z.preprocess(keyed(STEP_KEYS, 'step'), z.discriminatedUnion('kind', UI_VARIANTS));
+export type UiSkillStep = z.infer<typeof UiStepSchema>;
+
+/**
+ * A step done by one of the app's declared functions (AppFunctions, `appfn_execute`) when the
+ * runtime and the app have it, else by its `ui` steps; its `post` checks hold either way.
+ */
+const FnStepSchema = z.strictObject({
+  kind: z.literal('fn'),
+  fn: z.strictObject({
+    name: z.string().min(1).describe('The function id, as appfn_list names it (createNote)'),
+    params: z
+      .record(z.string(), z.unknown())
+      .default({})
+      .describe("Its parameters; a value that is exactly ${name} keeps the skill parameter's type"),
+  }),
+  ui: z
+    .array(UiStepSchema)
+    .min(1)
+    .optional()
+    .describe('The same task through the UI, run when the runtime or the app has no such function'),
+  ...common,
+});
+
 export const StepSchema = z.preprocess(
-  keyed(STEP_KEYS, 'step'),
-  z.discriminatedUnion('kind', [
-    z.strictObject({
-      kind: z.literal('launch'),
-      launch: z.union([z.literal(true), z.strictObject({ activity: z.string().min(1).optional() })]),
-      ...common,
-    }),
-    z.strictObject({ kind: z.literal('tap'), tap: TargetSchema, ...common }),
-    z.strictObject({ kind: z.literal('long_press'), long_press: TargetSchema, ...common }),
-    z.strictObject({
-      kind: z.literal('fill'),
-      fill: z.strictObject({ target: TargetSchema, value: z.string() }),
-      ...common,
-    }),
-    z.strictObject({ kind: z.literal('clear'), clear: TargetSchema, ...common }),
-    z.strictObject({ kind: z.literal('press'), press: KeySchema, ...common }),
-    z.strictObject({ kind: z.literal('scroll_to'), scroll_to: TargetSchema, ...common }),
-    z.strictObject({
-      kind: z.literal('swipe'),
-      swipe: z.strictObject({
-        target: TargetSchema,
-        direction: z.enum(['up', 'down', 'left', 'right']),
-        distance: z.number().min(0.05).max(0.95).optional(),
-      }),
-      ...common,
-    }),
-    z.strictObject({
-      kind: z.literal('wait_for'),
-      wait_for: z.union([z.literal('idle').describe('The screen stops changing'), CheckSchema]),
-      ...common,
-    }),
-    z.strictObject({ kind: z.literal('assert'), assert: CheckSchema, ...common }),
-    z.strictObject({
-      kind: z.literal('run'),
-      run: z.strictObject({
-        skill: z.string().min(1).describe('Path of the skill, relative to this file'),
-        params: z.record(z.string(), ParamValueSchema).default({}),
-      }),
-      ...common,
-    }),
-  ]),
+  keyed([...STEP_KEYS, 'fn'], 'step'),
+  z.discriminatedUnion('kind', [...UI_VARIANTS, FnStepSchema]),
 );
 export type SkillStep = z.infer<typeof StepSchema>;
 export type StepKind = SkillStep['kind'];
@@ -191,6 +228,9 @@ export const SkillSchema = z
     description: z.string().optional(),
     app: PackageNameSchema.describe('Package of the app the skill drives'),
     apk: z.string().optional().describe('APK to install when the skill runs outside a test (relative to this file)'),
+    ai: SkillAiSchema.optional().describe(
+      "Every step's AI fallback (a step's own ai overrides it; default use.skills.ai, else off)",
+    ),
     params: z
       .record(z.string().regex(/^[A-Za-z_][\w-]*$/, 'a parameter name is letters, digits, _ or -'), ParamSchema)
       .default({}),

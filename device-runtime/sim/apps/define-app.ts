@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { AppWorld, ServiceContext } from '../world/app-world.js';
 import type { View } from './view.js';
 import type { AppRequest, AppResponse } from '../net/http-client.js';
@@ -100,6 +101,37 @@ export interface DeepLink {
   activity: string;
 }
 
+/**
+ * A function the app declares for agents (an Android app's `@AppFunction`): typed parameters and
+ * result (zod; `appfn_list` derives their JSON Schema), run outside any activity with the
+ * instance's data, as AppFunctionService runs it. A change to the data shows in the UI at once.
+ * `run` throws {@link AppFunctionError} for a bad argument the schema cannot see (no such note).
+ */
+export interface AppFunctionModel<D, P extends z.ZodObject = z.ZodObject, R extends z.ZodType = z.ZodType> {
+  description: string;
+  params: P;
+  result: R;
+  /** Deletes or spends: a call needs a human approval unless the policy pre-approves it. */
+  dangerous?: boolean;
+  run(params: z.output<P>, ctx: ServiceContext<D>): z.input<R>;
+}
+
+/** A function's refusal of an argument: `param` is the parameter it names (`id`). */
+export class AppFunctionError extends Error {
+  override readonly name = 'AppFunctionError';
+  constructor(
+    readonly param: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Typed by its schemas: `defineFunction<NotesData>()({ params: z.object({…}), … })`. */
+export function defineFunction<D>() {
+  return <P extends z.ZodObject, R extends z.ZodType>(f: AppFunctionModel<D, P, R>): AppFunctionModel<D, P, R> => f;
+}
+
 export interface AppModel<D = unknown> {
   package: string;
   label: string;
@@ -110,6 +142,8 @@ export interface AppModel<D = unknown> {
   deepLinks?: DeepLink[];
   /** A push message from the app's server, as FirebaseMessagingService.onMessageReceived gets it (the `world` extension's world_push). */
   onPush?(data: Record<string, string>, ctx: ServiceContext<D>): void;
+  /** The functions it declares (AppFunctions), by id: `appfn_list` / `appfn_execute`. */
+  functions?: Record<string, AppFunctionModel<D, any, any>>;
   system?: boolean;
   versionName?: string;
   versionCode?: number;

@@ -1,4 +1,6 @@
 import { defineActivity, defineApp, type ActivityContext } from './define-app.js';
+import type { Note, NotesData, NotesPrefs } from './notes-data.js';
+import { notesFunctions } from './notes-functions.js';
 import { createdLine, noteDay, reminderToggle, scheduleReminder } from './notes-world.js';
 import {
   button,
@@ -13,24 +15,6 @@ import {
   type View,
 } from './view.js';
 
-interface Note {
-  id: number;
-  title: string;
-  body: string;
-  /** When it was first saved, the instance's wall time (epoch ms); absent for sample notes. */
-  created?: number;
-}
-/** The Settings screen's preferences (absent in data written before it existed: all off). */
-interface NotesPrefs {
-  sync: boolean;
-  backup: boolean;
-  spellcheck: boolean;
-}
-interface NotesData {
-  notes: Note[];
-  nextId: number;
-  prefs?: NotesPrefs;
-}
 type Ctx<S> = ActivityContext<NotesData, S>;
 
 const SAMPLE_WORDS = ['Groceries', 'Meeting', 'Ideas', 'Trip', 'Books', 'Recipe', 'Workout', 'Budget', 'Gift', 'Call'];
@@ -166,6 +150,7 @@ function notesModel(ui: NotesUi, versionCode: number, versionName: string) {
     versionName,
     initialData: () => ({ notes: [], nextId: 1, prefs: { sync: false, backup: false, spellcheck: false } }),
     deepLinks: [{ scheme: 'nwnotes', pattern: 'note/:id', activity: '.EditNoteActivity' }],
+    functions: notesFunctions,
     activities: {
       '.MainActivity': defineActivity<NotesData, { seeded: boolean; searching: boolean; query: string }>({
         initialState: () => ({ seeded: false, searching: false, query: '' }),

@@ -180,3 +180,43 @@ export class ApprovalGate {
       if (a.status !== 'pending' && a.expires_at < cutoff) this.approvals.delete(id);
   }
 }
+
+/**
+ * The approval a call needs (docs/protocol.md#approvals), used up: returns when an approval covers it,
+ * throws APPROVAL_DENIED once after a denial, APPROVAL_REQUIRED (with how to ask) otherwise. `what`
+ * names the dangerous thing when it is not the tool itself (an app function); `ask` is what the
+ * request should name in its `args`.
+ */
+export function requireApproval(
+  gate: ApprovalGate,
+  c: { tool: string; spaceId: string; args: Record<string, unknown>; sessionId: string },
+  what: string = c.tool,
+  ask?: Record<string, unknown>,
+): void {
+  const decision = gate.consume(c.spaceId, c.tool, c.args, c.sessionId);
+  if (decision.verdict === 'approved') return;
+  if (decision.verdict === 'denied') {
+    const a = decision.approval;
+    throw new SimError(
+      toolError(
+        'APPROVAL_DENIED',
+        `${c.tool}: the approval ${a.id} ${what === c.tool ? '' : `for ${what} `}was denied${a.decided_by === 'timeout' ? ' (no decision before it expired)' : ` by ${a.decided_by}`}${a.decision_reason ? `: ${a.decision_reason}` : ''}`,
+        {
+          hint: 'Do not retry unchanged; ask again with approval_request if the situation changed.',
+          details: { approval_id: a.id, decided_by: a.decided_by },
+        },
+      ),
+    );
+  }
+  const askArgs = ask ? `, args: ${JSON.stringify(ask)}` : '';
+  throw new SimError(
+    toolError(
+      'APPROVAL_REQUIRED',
+      `${what === c.tool ? c.tool : `${c.tool}: ${what}`} is dangerous and needs a human approval in space ${c.spaceId}`,
+      {
+        hint: `Call approval_request {space_id: "${c.spaceId}", tool: "${c.tool}"${askArgs}, reason: "…"}, wait with approval_wait until it is approved, then call ${c.tool} again.`,
+        details: { tool: c.tool, space_id: c.spaceId, ...(ask ? { args: ask } : {}) },
+      },
+    ),
+  );
+}

@@ -33,6 +33,12 @@ export interface SimOptions extends SimEnvOptions {
    * Default: from NESTWRIGHT_SIM_MODEL* (none when unset: task_run answers TOOL_DISABLED).
    */
   agent?: DeviceAgentOptions | null;
+  /**
+   * Whether apps' declared functions are served (`appfn_*`; default true, through the runtime's
+   * local bridge whatever the API level). False: a device without AppFunctions — appfn_status says
+   * so and appfn_list / appfn_execute answer NOT_SUPPORTED.
+   */
+  appFunctions?: boolean;
 }
 
 /** The options with their defaults filled in: the device's fixed traits, as handlers read them. */

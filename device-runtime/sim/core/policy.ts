@@ -26,21 +26,31 @@ export const SimPolicySchema = z.object({
       allow: z.array(z.string()).default([]),
     })
     .default({ enabled: false, allow: [] }),
+  /**
+   * App functions marked dangerous that need no approval: `package/function_id` (`com.nestwright.notes/deleteNote`),
+   * `package/*`, or `*` for all of them.
+   */
+  preapprove_functions: z.array(z.string()).default([]),
 });
 export type SimPolicy = z.infer<typeof SimPolicySchema>;
 
 /**
  * The embedded simulator serves test runs, and a test run is a pre-approved context: the person
- * who started it has already agreed to install, uninstall, grant permissions and use the clipboard
- * in its spaces. The shell stays off, as on a device. `--policy strict` removes every pre-approval.
+ * who started it has already agreed to install, uninstall, grant permissions, use the clipboard
+ * and call app functions marked dangerous in its spaces. The shell stays off, as on a device. `--policy strict` removes every pre-approval.
  */
 export const TEST_RUN_POLICY: SimPolicy = {
   preapprove: ['space_install_apk', 'space_uninstall', 'space_permissions', 'sys_clipboard_get', 'sys_clipboard_set'],
   shell: { enabled: false, allow: [] },
+  preapprove_functions: ['*'],
 };
 
 /** The design's defaults (docs/protocol.md#approvals): every dangerous call needs a human approval; no shell. */
-export const STRICT_POLICY: SimPolicy = { preapprove: [], shell: { enabled: false, allow: [] } };
+export const STRICT_POLICY: SimPolicy = {
+  preapprove: [],
+  shell: { enabled: false, allow: [] },
+  preapprove_functions: [],
+};
 
 /** `--policy strict|test|<file.json>`. */
 export function loadPolicy(spec: string): SimPolicy {
@@ -77,4 +87,9 @@ export const agentConfirm = (policy: SimPolicy): string[] => policy.agent?.confi
 export function shellAllows(policy: SimPolicy, command: string): boolean {
   const c = command.trim().replace(/\s+/g, ' ');
   return policy.shell.allow.some((a) => c === a || c.startsWith(`${a} `));
+}
+
+/** Whether the policy pre-approves the dangerous app function `fn` of `pkg`. */
+export function functionPreapproved(policy: SimPolicy, pkg: string, fn: string): boolean {
+  return policy.preapprove_functions.some((e) => e === '*' || e === `${pkg}/*` || e === `${pkg}/${fn}`);
 }

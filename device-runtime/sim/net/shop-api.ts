@@ -9,7 +9,7 @@ export const COUPON_MS = 300;
 export const PAYMENT_MS = 5000;
 
 /** The coupons the shop knows: code → percent off. */
-const COUPONS: Record<string, number> = { SAVE10: 10 };
+export const COUPONS: Readonly<Record<string, number>> = { SAVE10: 10 };
 
 const bad = (error: string): ApiResponse => ({ status: 400, json: { error } });
 

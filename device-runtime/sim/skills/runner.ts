@@ -15,6 +15,7 @@ import {
   resolveParams,
   SkillParamError,
   substitute,
+  substituteParams,
   type Check,
   type ParamValue,
   type SkillStep,
@@ -99,6 +100,7 @@ export class DeviceSkillRunner {
     if (first.package !== skill.app) await this.call('space_launch', { space_id: this.spaceId, package: skill.app });
     for (const [i, raw] of skill.steps.entries()) {
       const step = substitute(raw, params);
+      if (step.kind === 'fn' && raw.kind === 'fn') step.fn.params = substituteParams(raw.fn.params, params);
       const title = `${prefix}${skill.name} ${i + 1}/${skill.steps.length}: ${step.intent ? `${step.intent} (${describeStep(step)})` : describeStep(step)}`;
       const ev: Evidence = {
         index: this.evidence.length + 1,
@@ -236,6 +238,26 @@ export class DeviceSkillRunner {
         const nested = this.library.byPath(entry.path, step.run.skill)!;
         const r = await this.run(nested, resolveParams(nested.skill, step.run.params), `${prefix}  `);
         if (r.failed !== null) throw new StepFailed(r.message ?? 'a step of the skill it runs failed');
+        return;
+      }
+      case 'fn': {
+        // The app's function when it has one (design §0.1: the fast path), else the UI steps.
+        const list = await this.rt.call('appfn_list', { space_id: id, package: entry.skill.app }, this.ctx);
+        const has = list.ok && list.result.functions.some((f) => f.id === step.fn.name);
+        if (has) {
+          await this.call('appfn_execute', {
+            space_id: id,
+            package: entry.skill.app,
+            function_id: step.fn.name,
+            params: step.fn.params,
+          });
+          return;
+        }
+        if (!step.ui)
+          throw new StepFailed(
+            `the step calls ${step.fn.name}, which ${list.ok ? `${entry.skill.app} does not declare` : `this device cannot call (${list.error.code})`}, and it has no ui: steps to fall back to`,
+          );
+        for (const ui of step.ui) await this.stepOnce(entry, ui, ev, prefix);
         return;
       }
       default: {

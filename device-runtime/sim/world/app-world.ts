@@ -157,7 +157,15 @@ export interface ServiceOwner extends WorldOwner {
 export function deliverPush(owner: ServiceOwner, data: Record<string, string>): boolean {
   const onPush = owner.model.onPush;
   if (!onPush) return false;
-  const ctx: ServiceContext<any> = {
+  const ctx = serviceContext(owner);
+  owner.runApp(() => onPush(data, ctx));
+  owner.host.invalidate();
+  return true;
+}
+
+/** The context app code outside an activity runs with (a messaging service, an AppFunction). */
+export function serviceContext(owner: ServiceOwner): ServiceContext<any> {
+  return {
     get data() {
       return owner.data;
     },
@@ -170,9 +178,6 @@ export function deliverPush(owner: ServiceOwner, data: Record<string, string>): 
     now: () => owner.env.clock.now(),
     log: (tag, message) => owner.log({ level: 'I', tag, message }),
   };
-  owner.runApp(() => onPush(data, ctx));
-  owner.host.invalidate();
-  return true;
 }
 
 /** Work of the world that falls due without an activity: alarms the wall clock reached, push messages whose delivery time came. */

@@ -1,7 +1,16 @@
 import { defineActivity } from '../define-app.js';
 import { javaStack } from '../widgets.js';
 import { button, column, editText, iconButton, list, row, text, toolbar, type View } from '../view.js';
-import { cartCount, installHeaders, knownProduct, money, SHOP_API, type ShopCtx, type ShopData } from './model.js';
+import {
+  cartCount,
+  couponDiscount,
+  installHeaders,
+  knownProduct,
+  money,
+  SHOP_API,
+  type ShopCtx,
+  type ShopData,
+} from './model.js';
 
 interface CartState {
   coupon: string;
@@ -43,6 +52,9 @@ export const cartActivity = defineActivity<ShopData, CartState>({
   initialState: () => ({ coupon: '', discount: 0, applied: null, checking: false }),
   render: (ctx) => {
     const items = Object.entries(ctx.data.cart);
+    // A coupon the applyCoupon function applied counts as one typed here.
+    const discount = Math.max(ctx.state.discount, couponDiscount(ctx.data.coupon));
+    const coupon = ctx.state.applied ?? ctx.data.coupon ?? null;
     const apply = () => {
       const code = ctx.state.coupon;
       ctx.log('D', 'CartViewModel', `applyCoupon("${code}")`);
@@ -82,13 +94,13 @@ export const cartActivity = defineActivity<ShopData, CartState>({
         ],
         { height: 160 },
       ),
-      text(`Total: ${money(cartTotal(ctx.data, ctx.state.discount), ctx)}`, { id: 'total' }),
+      text(`Total: ${money(cartTotal(ctx.data, discount), ctx)}`, { id: 'total' }),
       button(
         'Checkout',
         () =>
           ctx.start('.CheckoutActivity', {
-            discount: ctx.state.discount,
-            ...(ctx.state.applied ? { coupon: ctx.state.applied } : {}),
+            discount,
+            ...(coupon ? { coupon } : {}),
           }),
         {
           id: 'checkout',

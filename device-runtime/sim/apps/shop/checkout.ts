@@ -65,6 +65,7 @@ export const checkoutActivity = defineActivity<ShopData, CheckoutState>({
           ctx.update((d) => {
             d.orders++;
             d.cart = {};
+            d.coupon = null;
           });
           return ctx.set({ phase: 'done', order: orderId as number });
         }

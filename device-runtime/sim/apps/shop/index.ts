@@ -2,6 +2,7 @@ import { defineApp } from '../define-app.js';
 import { cartActivity } from './cart.js';
 import { catalogActivity, makeCatalogActivity, overflowCartAction } from './catalog.js';
 import { checkoutActivity } from './checkout.js';
+import { shopFunctions } from './functions.js';
 import { loginActivity } from './login.js';
 import type { ShopData } from './model.js';
 import { makeProductActivity, productActivity } from './product.js';
@@ -23,6 +24,7 @@ export const shopApp = defineApp<ShopData>({
   initialData: () => ({ user: null, termsAccepted: false, cart: {}, orders: 0 }),
   // As the APK's manifest declares: only ProductActivity has a VIEW filter (nwshop://product).
   deepLinks: [{ scheme: 'nwshop', pattern: 'product/:id', activity: '.ProductActivity' }],
+  functions: shopFunctions,
   activities: {
     '.LoginActivity': loginActivity,
     '.CatalogActivity': catalogActivity,

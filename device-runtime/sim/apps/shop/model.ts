@@ -2,6 +2,7 @@ import type { ActivityContext } from '../define-app.js';
 
 import type { Product } from '../../net/shop-catalog.js';
 import { product } from '../../net/shop-catalog.js';
+import { COUPONS } from '../../net/shop-api.js';
 
 export type { Product } from '../../net/shop-catalog.js';
 
@@ -15,6 +16,8 @@ export interface ShopData {
   known?: Record<string, ProductSummary>;
   /** Names this install to the shop's server (orders are numbered per install); made on first use. */
   installId?: string;
+  /** A coupon applied by the applyCoupon function, kept until the order is paid (the cart's field keeps its own). */
+  coupon?: string | null;
 }
 
 /** A product as the catalog lists it. */
@@ -44,10 +47,18 @@ export function installHeaders(ctx: ShopCtx): Record<string, string> {
   return { 'x-installation-id': ctx.data.installId! };
 }
 
+/** The share a coupon takes off (SAVE10: 10%), from the coupons the shop's server knows. */
+export function couponDiscount(code: string | null | undefined): number {
+  return (COUPONS[code?.trim().toUpperCase() ?? ''] ?? 0) / 100;
+}
+
+/** Put `qty` of product `p` in the cart's data, with what the app knows of it (the button and the addToCart function both do). */
+export function addQuantity(d: ShopData, p: ProductSummary, qty = 1): void {
+  d.cart[p.id] = (d.cart[p.id] ?? 0) + qty;
+  (d.known ??= {})[p.id] = { id: p.id, name: p.name, price: p.price };
+}
+
 export function addToCart(ctx: ShopCtx, p: ProductSummary): void {
-  ctx.update((d) => {
-    d.cart[p.id] = (d.cart[p.id] ?? 0) + 1;
-    (d.known ??= {})[p.id] = { id: p.id, name: p.name, price: p.price };
-  });
+  ctx.update((d) => addQuantity(d, p));
   ctx.snackbar('Added to cart', { label: 'View cart', onClick: () => ctx.start('.CartActivity') });
 }
