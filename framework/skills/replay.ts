@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { test } from '@playwright/test';
 import type { Observation } from '../../device-runtime/protocol/index.js';
+import { ownText } from '../../device-runtime/protocol/selector.js';
 import {
   describeCheck,
   describeStep,
@@ -8,6 +9,11 @@ import {
   resolveParams,
   SkillParamError,
   substitute,
+  resolveStep,
+  runScriptStep,
+  skillScope,
+  ScriptError,
+  type FlowScript,
   type Check,
   type ParamValue,
   type Skill,
@@ -115,7 +121,12 @@ class Skipped extends Error {}
  * verification), so a skill step costs what the same locator step costs. Stops at the first
  * failed step and returns the failure rather than throwing it.
  */
-export async function replaySkill(app: AppPort, planned: PlannedSkill, call: ApiCall): Promise<SkillRunResult> {
+export async function replaySkill(
+  app: AppPort,
+  planned: PlannedSkill,
+  call: ApiCall,
+  scope: FlowScript = skillScope((line) => console.log(line)),
+): Promise<SkillRunResult> {
   const { skill } = planned;
   if (skill.app !== app.package) {
     throw new NestwrightError(
@@ -129,7 +140,24 @@ export async function replaySkill(app: AppPort, planned: PlannedSkill, call: Api
   let error: SkillFailedError | null = null;
   const all = async () => {
     for (const [i, raw] of skill.steps.entries()) {
-      const step = substitute(raw, planned.params);
+      let step: SkillStep;
+      try {
+        step = resolveStep(raw, planned.params, scope, `${shown(planned.path)} step ${i + 1}`);
+      } catch (e) {
+        if (!(e instanceof ScriptError)) throw e;
+        const message = `skill ${skill.name} (${shown(planned.path)}) failed at step ${i + 1} "${describeStep(raw)}":\n${e.message}`;
+        results.push({
+          index: i + 1,
+          title: `${skill.name} ${i + 1}/${skill.steps.length}: ${describeStep(raw)}`,
+          kind: raw.kind,
+          intent: raw.intent ?? null,
+          status: 'failed',
+          durationMs: 0,
+          error: message,
+        });
+        error = new SkillFailedError(call, message, skill.name, i + 1, describeStep(raw), null, { cause: e });
+        return;
+      }
       const what = describeStep(step);
       const title = `${skill.name} ${i + 1}/${skill.steps.length}: ${step.intent ? `${step.intent} (${what})` : what}`;
       const started = Date.now();
@@ -151,7 +179,7 @@ export async function replaySkill(app: AppPort, planned: PlannedSkill, call: Api
             async (record) => {
               const first = app.trajectory.steps.length;
               try {
-                await runStep(app, planned, i, step, call);
+                await runStep(app, planned, i, step, call, scope);
               } catch (e) {
                 if (!(e instanceof Skipped)) throw e;
                 result.status = 'skipped';
@@ -211,10 +239,11 @@ async function runStep(
   index: number,
   step: SkillStep,
   call: ApiCall,
+  scope: FlowScript,
 ): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await runStepOnce(app, planned, index, step, call);
+      return await runStepOnce(app, planned, index, step, call, scope);
     } catch (e) {
       if (e instanceof Skipped || isFatal(e) || attempt >= (step.retries ?? 0)) throw e;
     }
@@ -227,6 +256,7 @@ async function runStepOnce(
   index: number,
   step: SkillStep,
   call: ApiCall,
+  scope: FlowScript,
 ): Promise<void> {
   const actionTimeout = step.timeout ?? app.options.actionTimeout;
   const checkTimeout = step.timeout ?? app.options.expectTimeout;
@@ -237,7 +267,7 @@ async function runStepOnce(
   }
   for (const check of step.pre ?? []) await hold(app, 'pre', check, checkTimeout, call, step.optional === true);
   try {
-    await act(app, planned, index, step, actionTimeout, checkTimeout, call);
+    await act(app, planned, index, step, actionTimeout, checkTimeout, call, scope);
   } catch (e) {
     if (step.optional && e instanceof TimeoutError)
       throw new Skipped(`skipped: optional step's target was not there (${e.message.split('\n')[0]})`);
@@ -307,6 +337,7 @@ async function act(
   timeout: number,
   checkTimeout: number,
   call: ApiCall,
+  scope: FlowScript,
 ): Promise<void> {
   switch (step.kind) {
     case 'launch':
@@ -337,8 +368,20 @@ async function act(
     case 'run': {
       const nested = planned.nested.get(index);
       if (!nested) throw new NestwrightError(call, `step ${index + 1} runs ${step.run.skill}, which was not planned`);
-      const r = await replaySkill(app, nested, call);
+      const r = await replaySkill(app, nested, call, scope);
       if (r.error) throw r.error;
+      return;
+    }
+    case 'script':
+      try {
+        return runScriptStep(step, scope, `${shown(planned.path)} step ${index + 1}`);
+      } catch (e) {
+        if (e instanceof ScriptError) throw new NestwrightError(call, e.message, { cause: e });
+        throw e;
+      }
+    case 'copy_text': {
+      const { node } = await (await pick(app, step.copy_text, timeout, call)).waitForActionable(call, { timeout });
+      scope.maestro.copiedText = ownText(node);
       return;
     }
     default: {

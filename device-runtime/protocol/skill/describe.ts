@@ -20,6 +20,8 @@ export function stepSelector(step: SkillStep): string | null {
       return describeTarget(step.scroll_to);
     case 'swipe':
       return describeTarget(step.swipe.target);
+    case 'copy_text':
+      return describeTarget(step.copy_text);
     default:
       return null;
   }
@@ -38,6 +40,8 @@ export function describeCheck(check: Check): string {
       return `count of ${check.count.target} is ${check.count.value}`;
     case 'activity':
       return `activity ${check.activity}`;
+    case 'true':
+      return `true ${JSON.stringify(check.true)}`;
     default: {
       const never: never = check;
       throw new Error(`unknown check ${JSON.stringify(never)}`);
@@ -70,6 +74,12 @@ export function describeStep(step: SkillStep): string {
       return `Assert ${describeCheck(step.assert)}`;
     case 'run':
       return `Run skill ${step.run.skill}`;
+    case 'script': {
+      const code = (typeof step.script === 'string' ? step.script : step.script.code).trim().split('\n')[0]!;
+      return `Run script ${code.length > 60 ? `${code.slice(0, 57)}…` : code}`;
+    }
+    case 'copy_text':
+      return `Copy the text of ${describeTarget(step.copy_text)}`;
     default: {
       const never: never = step;
       throw new Error(`unknown step ${JSON.stringify(never)}`);

@@ -6,7 +6,7 @@ import {
   type ToolResult,
   type UiNode,
 } from '../../protocol/index.js';
-import { parseSelector, resolveSteps } from '../../protocol/selector.js';
+import { ownText, parseSelector, resolveSteps } from '../../protocol/selector.js';
 import {
   describeCheck,
   describeStep,
@@ -15,6 +15,10 @@ import {
   resolveParams,
   SkillParamError,
   substitute,
+  resolveStep,
+  runScriptStep,
+  skillScope,
+  ScriptError,
   type Check,
   type ParamValue,
   type SkillStep,
@@ -44,6 +48,8 @@ const MAX_NESTING = 8;
  */
 export class DeviceSkillRunner {
   readonly evidence: Evidence[] = [];
+  /** The run's JavaScript scope: `script` steps, `${…}` expressions and `copy_text`, shared by nested skills. */
+  readonly scope = skillScope();
 
   constructor(
     private readonly rt: ToolCaller,
@@ -98,7 +104,26 @@ export class DeviceSkillRunner {
     const first = await this.observe();
     if (first.package !== skill.app) await this.call('space_launch', { space_id: this.spaceId, package: skill.app });
     for (const [i, raw] of skill.steps.entries()) {
-      const step = substitute(raw, params);
+      let step: SkillStep;
+      try {
+        step = resolveStep(raw, params, this.scope, `${entry.path} step ${i + 1}`);
+      } catch (e) {
+        if (!(e instanceof ScriptError)) throw e;
+        const message = `skill ${skill.name} failed at step ${i + 1} "${raw.intent ?? describeStep(raw)}": ${e.message}`;
+        this.evidence.push({
+          index: this.evidence.length + 1,
+          title: `${prefix}${skill.name} ${i + 1}/${skill.steps.length}: ${describeStep(raw)}`,
+          intent: raw.intent ?? null,
+          status: 'failed',
+          selector: stepSelector(raw),
+          node: null,
+          before: null,
+          after: null,
+          duration_ms: 0,
+          message,
+        });
+        return { failed: this.evidence.length, message };
+      }
       const title = `${prefix}${skill.name} ${i + 1}/${skill.steps.length}: ${step.intent ? `${step.intent} (${describeStep(step)})` : describeStep(step)}`;
       const ev: Evidence = {
         index: this.evidence.length + 1,
@@ -238,6 +263,17 @@ export class DeviceSkillRunner {
         if (r.failed !== null) throw new StepFailed(r.message ?? 'a step of the skill it runs failed');
         return;
       }
+      case 'script':
+        try {
+          return runScriptStep(step, this.scope, `${entry.path} step`);
+        } catch (e) {
+          if (e instanceof ScriptError) throw new StepFailed(e.message);
+          throw e;
+        }
+      case 'copy_text':
+        return on(step.copy_text, async (n) => {
+          this.scope.maestro.copiedText = ownText(n);
+        });
       default: {
         const never: never = step;
         throw new SimError(toolError('INVALID_ARGUMENT', `unknown step ${JSON.stringify(never)}`));
