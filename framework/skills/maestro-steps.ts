@@ -149,10 +149,7 @@ export function convertCommand(cmd: Command): Converted {
         : { reason: `key ${JSON.stringify(arg)} has no key event on a virtual space` };
     }
     case 'hideKeyboard':
-      return {
-        reason:
-          'hideKeyboard: a skill has no step that hides the keyboard only when it is up (a back would leave the screen); run the flow with `nestwright maestro test`, or add `press: back` where the keyboard is known to be up',
-      };
+      return { steps: [{ hide_keyboard: true }] };
     case 'evalScript': {
       const text = String(arg ?? '').trim();
       const m = /^\$\{([\s\S]*)\}$/.exec(text);

@@ -379,6 +379,10 @@ async function act(
         if (e instanceof ScriptError) throw new NestwrightError(call, e.message, { cause: e });
         throw e;
       }
+    case 'hide_keyboard':
+      // Only when it is up: a back with no keyboard would leave the screen.
+      if ((await app.observe(call)).keyboard) await app.press('back');
+      return;
     case 'copy_text': {
       const { node } = await (await pick(app, step.copy_text, timeout, call)).waitForActionable(call, { timeout });
       scope.maestro.copiedText = ownText(node);

@@ -78,6 +78,8 @@ export function describeStep(step: SkillStep): string {
       const code = (typeof step.script === 'string' ? step.script : step.script.code).trim().split('\n')[0]!;
       return `Run script ${code.length > 60 ? `${code.slice(0, 57)}…` : code}`;
     }
+    case 'hide_keyboard':
+      return 'Hide the keyboard';
     case 'copy_text':
       return `Copy the text of ${describeTarget(step.copy_text)}`;
     default: {

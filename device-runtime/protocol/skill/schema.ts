@@ -138,6 +138,7 @@ const STEP_KEYS = [
   // Runtime variables (issue 37):
   'script',
   'copy_text',
+  'hide_keyboard',
 ] as const;
 
 const ParamValueSchema = z.union([z.string(), z.number(), z.boolean()]);
@@ -199,6 +200,13 @@ export const StepSchema = z.preprocess(
     z.strictObject({
       kind: z.literal('copy_text'),
       copy_text: TargetSchema.describe("Keep this node's text as ${maestro.copiedText} for later steps"),
+      ...common,
+    }),
+    z.strictObject({
+      kind: z.literal('hide_keyboard'),
+      hide_keyboard: z
+        .literal(true)
+        .describe('Close the soft keyboard when it is up (a back press); nothing otherwise'),
       ...common,
     }),
   ]),

@@ -270,6 +270,10 @@ export class DeviceSkillRunner {
           if (e instanceof ScriptError) throw new StepFailed(e.message);
           throw e;
         }
+      case 'hide_keyboard':
+        // Only when it is up: a back with no keyboard would leave the screen.
+        if ((await this.observe()).keyboard) await this.call('ui_key', { space_id: id, key: 'back' });
+        return;
       case 'copy_text':
         return on(step.copy_text, async (n) => {
           this.scope.maestro.copiedText = ownText(n);
