@@ -30,6 +30,7 @@ import { resolveSteps } from '../selector.js';
 import type { TrajectoryStep } from '../trajectory.js';
 import { evaluate, waitCheck } from './checks.js';
 import { loadSkill } from './load.js';
+import { idle, pick } from './wait.js';
 
 /** A skill with its parameters resolved and every skill it runs loaded and checked too. */
 export interface PlannedSkill {
@@ -140,23 +141,14 @@ export async function replaySkill(
   let error: SkillFailedError | null = null;
   const all = async () => {
     for (const [i, raw] of skill.steps.entries()) {
-      let step: SkillStep;
+      // A `${…}` that throws fails the step, as its action would.
+      let step = raw;
+      let unresolved: ScriptError | null = null;
       try {
         step = resolveStep(raw, planned.params, scope, `${shown(planned.path)} step ${i + 1}`);
       } catch (e) {
         if (!(e instanceof ScriptError)) throw e;
-        const message = `skill ${skill.name} (${shown(planned.path)}) failed at step ${i + 1} "${describeStep(raw)}":\n${e.message}`;
-        results.push({
-          index: i + 1,
-          title: `${skill.name} ${i + 1}/${skill.steps.length}: ${describeStep(raw)}`,
-          kind: raw.kind,
-          intent: raw.intent ?? null,
-          status: 'failed',
-          durationMs: 0,
-          error: message,
-        });
-        error = new SkillFailedError(call, message, skill.name, i + 1, describeStep(raw), null, { cause: e });
-        return;
+        unresolved = e;
       }
       const what = describeStep(step);
       const title = `${skill.name} ${i + 1}/${skill.steps.length}: ${step.intent ? `${step.intent} (${what})` : what}`;
@@ -178,6 +170,7 @@ export async function replaySkill(
             { kind: trajectoryKind(step.kind), title, selector: stepSelector(step) },
             async (record) => {
               const first = app.trajectory.steps.length;
+              if (unresolved) throw new NestwrightError(call, unresolved.message, { cause: unresolved });
               try {
                 await runStep(app, planned, i, step, call, scope);
               } catch (e) {
@@ -308,27 +301,6 @@ async function hold(
   );
 }
 
-/** The locator for a target: one selector, or the first alternative that is on screen. */
-async function pick(app: AppPort, target: Target, timeout: number, call: ApiCall): Promise<PortLocator> {
-  if (typeof target === 'string' || target.length === 1)
-    return app.locator(typeof target === 'string' ? target : target[0]!);
-  const locators = target.map((s) => app.locator(s));
-  let last: Observation | null = null;
-  const r = await poll<PortLocator>(timeout, async () => {
-    last = await app.observe(call);
-    if (last.tree_missing) return { done: false };
-    const hit = locators.find((l) => resolveSteps(last!.nodes, l.steps).length > 0);
-    return hit ? { done: true as const, value: hit } : { done: false as const };
-  });
-  if ('value' in r) return r.value;
-  throw new TimeoutError(
-    call,
-    `none of the alternatives is on screen after ${timeout}ms: ${target.join(' | ')}\nScreen:\n${describeScreen(last)}`,
-    [],
-    last,
-  );
-}
-
 async function act(
   app: AppPort,
   planned: PlannedSkill,
@@ -393,27 +365,4 @@ async function act(
       throw new NestwrightError(call, `unknown step ${JSON.stringify(never)}`);
     }
   }
-}
-
-/** Until two observations in a row show the same screen (animations over, content loaded). */
-async function idle(app: AppPort, timeout: number, call: ApiCall): Promise<void> {
-  let hash: string | undefined;
-  let last: Observation | null = null;
-  const r = await poll(
-    timeout,
-    async () => {
-      last = await app.observe(call);
-      const same = !last.tree_missing && last.screen_hash !== undefined && last.screen_hash === hash;
-      hash = last.screen_hash;
-      return same ? { done: true, value: true } : { done: false };
-    },
-    app.clock,
-  );
-  if (!('value' in r))
-    throw new TimeoutError(
-      call,
-      `the screen kept changing for ${timeout}ms\nScreen:\n${describeScreen(last)}`,
-      [],
-      last,
-    );
 }

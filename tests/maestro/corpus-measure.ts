@@ -52,7 +52,9 @@ function names(list: RawCommand[], out: string[]): void {
         if (typeof inner === 'string') out.push(inner);
         else if (inner && typeof inner === 'object') {
           const [k, v] = Object.entries(inner)[0] ?? [];
-          if (k) names([{ name: k, arg: v ?? null, line: 0, node: null }], out);
+          // `action: back` is counted as `back`, as the parser reads it (a top-level one too).
+          if (k === 'action' && typeof v === 'string') out.push(v);
+          else if (k) names([{ name: k, arg: v ?? null, line: 0, node: null }], out);
         }
       }
     }
