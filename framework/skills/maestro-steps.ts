@@ -1,7 +1,7 @@
 import { PARAM_REF } from '../../device-runtime/protocol/skill/index.js';
 import { KEYS } from '../maestro/commands.js';
 import type { Command } from '../maestro/plan.js';
-import { readSelector, SelectorError, type MaestroSelector } from '../maestro/selector.js';
+import { maestroRegex, readSelector, SelectorError, type MaestroSelector } from '../maestro/selector.js';
 
 /**
  * One planned Maestro command as skill steps, with Maestro's semantics kept: text selectors
@@ -62,10 +62,11 @@ export function targetOf(raw: unknown): string[] | string {
   const textStep = (t: string) => regexText(PATTERN.test(t.replace(/\$\{[^}]*\}/g, '')) ? t : keep(t, escape));
   if (sel.id !== undefined) {
     const id = sel.id;
-    if (PATTERN.test(id.replace(/\$\{[^}]*\}/g, '').replace(/^[\w.]+:id\//, '')))
-      return `id pattern ${JSON.stringify(id)}: a skill matches ids exactly (an id, or pkg:id/name); name the id`;
+    // An id pattern is Maestro's regex over the full id or the name after `:id/`, as the runner reads it.
+    const plain = !PATTERN.test(id.replace(/\$\{[^}]*\}/g, '').replace(/^[\w.]+:id\//, ''));
+    const idSel = plain ? id : String(maestroRegex(id));
     const withText = sel.text !== undefined ? ` >> has-text=${textStep(sel.text)}` : '';
-    return [`id=${id}${withText}${nth}`];
+    return [`id=${idSel}${withText}${nth}`];
   }
   if (sel.text === undefined) return 'a skill target needs a text or an id';
   return [`text=${textStep(sel.text)}${nth}`, `desc=${textStep(sel.text)}${nth}`];
