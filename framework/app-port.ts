@@ -10,6 +10,8 @@ export interface AppActions {
   locator(selector: string): PortLocator;
   press(key: Key): Promise<void>;
   launch(opts?: { activity?: string }): Promise<void>;
+  stop(): Promise<void>;
+  intent(opts: { data?: string; action?: string }): Promise<void>;
 }
 
 /**
@@ -91,5 +93,11 @@ export class AppPortOf implements AppPort {
   }
   launch(opts?: { activity?: string }): Promise<void> {
     return this.app.launch(opts);
+  }
+  stop(): Promise<void> {
+    return this.app.stop();
+  }
+  intent(opts: { data?: string; action?: string }): Promise<void> {
+    return this.app.intent(opts);
   }
 }

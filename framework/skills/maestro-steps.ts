@@ -185,6 +185,20 @@ export function convertCommand(cmd: Command): Converted {
     }
     case 'pasteText':
       return { steps: [{ fill: { target: FOCUSED, value: '${maestro.copiedText}' } }] };
+    case 'stopApp':
+    case 'killApp':
+      if (typeof arg === 'string' || a.appId) return { reason: `${cmd.name} of another app: a skill drives one app` };
+      return { steps: [{ stop_app: true }] };
+    case 'openLink': {
+      const link = typeof arg === 'string' ? arg : a.link;
+      if (typeof link !== 'string' || !link) return { reason: 'openLink names no link' };
+      return {
+        steps: [{ open_link: link }],
+        ...(a.autoVerify || a.browser
+          ? { note: 'openLink: the link opens with a VIEW intent (autoVerify and browser are not applied)' }
+          : {}),
+      };
+    }
     case 'clearKeychain':
       return { steps: [], note: 'clearKeychain does nothing on Android' };
     case 'runFlow':
@@ -200,8 +214,6 @@ export function convertCommand(cmd: Command): Converted {
 
 const REASONS: Partial<Record<string, string>> = {
   takeScreenshot: 'a skill step acts or checks; screenshots are in the trajectory (`use.screenshot`)',
-  stopApp: 'a skill has no step that stops its app',
-  killApp: 'a skill has no step that stops its app',
   clearState: 'a skill run starts on a fresh instance; it has no step that wipes the data mid-way',
   scroll: 'a screen-wide scroll: a skill scroll names the node it scrolls to (scroll_to)',
 };

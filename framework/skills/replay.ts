@@ -355,6 +355,10 @@ async function act(
       // Only when it is up: a back with no keyboard would leave the screen.
       if ((await app.observe(call)).keyboard) await app.press('back');
       return;
+    case 'stop_app':
+      return app.stop();
+    case 'open_link':
+      return app.intent({ action: 'android.intent.action.VIEW', data: step.open_link });
     case 'copy_text': {
       const { node } = await (await pick(app, step.copy_text, timeout, call)).waitForActionable(call, { timeout });
       scope.maestro.copiedText = ownText(node);

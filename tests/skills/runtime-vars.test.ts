@@ -11,7 +11,7 @@ import { plain, ROOT, runInline, type InlineRun } from '../framework/inline.js';
  * Runtime variables in skills, on both sides of the protocol: `script` steps (code and env) in
  * the sandbox Maestro flows use, `${expression}` references, `true` checks (assert and when),
  * `copy_text` into `${maestro.copiedText}`, and `hide_keyboard` (a back only when the keyboard is
- * up). The same skill file is replayed by an inline spec on the simulator and by `skill_run`
+ * up), `open_link` and `stop_app`. The same skill file is replayed by an inline spec on the simulator and by `skill_run`
  * over MCP; a script that throws fails its step with the script's message.
  */
 test.describe.configure({ mode: 'default' });
@@ -42,6 +42,21 @@ steps:
   - script: "throw new Error('no test data for ' + 'notes')"
   - tap: text=New note
 `;
+const LINK = `name: shop.deep_link
+app: com.nestwright.shop
+steps:
+  - open_link: nwshop://product/42
+  - assert: { activity: .ProductActivity }
+  - stop_app: true
+  - launch: true
+  - assert: { hidden: id=add_to_cart }
+`;
+const LINK_TITLES = [
+  'shop.deep_link 1/5: Open nwshop://product/42',
+  'shop.deep_link 2/5: Assert activity .ProductActivity',
+  'shop.deep_link 3/5: Stop the app',
+  'shop.deep_link 5/5: Assert hidden id=add_to_cart',
+];
 const TITLES = [
   'runtime_vars 2/12: Run script output.n = Number(count) * 2',
   'runtime_vars 3/12: Assert true "true"',
@@ -59,6 +74,14 @@ test.describe('replayed by a spec on the simulator', () => {
       {
         'skills/vars.yaml': SKILL,
         'skills/throws.yaml': THROWS,
+        'skills/link.yaml': LINK,
+        'link.spec.ts': `import { test, expect } from 'nestwright';
+test.use({ apk: 'fixtures/apks/shop.apk' });
+test('open_link and stop_app', async ({ app }) => {
+  const r = await app.runSkill('skills/link.yaml');
+  expect(r.ok, r.error?.message).toBe(true);
+});
+`,
         'vars.spec.ts': `import { test, expect } from 'nestwright';
 test.use({ apk: 'fixtures/apks/notes.apk' });
 test('runtime variables', async ({ app }) => {
@@ -85,6 +108,13 @@ test('a script that throws', async ({ app }) => {
     for (const t of TITLES.map((x) => x.replace(/^runtime_vars/, 'notes.runtime_vars'))) expect(steps).toContain(t);
   });
 
+  test('open_link opens a deep link; stop_app stops the app, and launch starts it again', () => {
+    const r = run.result('open_link and stop_app');
+    expect(r.status, r.error).toBe('passed');
+    const steps = r.steps.map((s) => s.trim());
+    for (const t of LINK_TITLES) expect(steps).toContain(t);
+  });
+
   test('a script that throws fails its step with the script error', () => {
     const r = run.result('a script that throws');
     expect(r.status).toBe('failed');
@@ -104,6 +134,7 @@ test.describe('replayed by skill_run on the device', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'nw-vars-'));
     writeFileSync(path.join(dir, 'vars.yaml'), SKILL);
     writeFileSync(path.join(dir, 'throws.yaml'), THROWS);
+    writeFileSync(path.join(dir, 'link.yaml'), LINK);
     sim = await startSimServer({ skills: dir });
     client = new Client({ name: 'vars-test', version: '0' });
     await client.connect(
@@ -113,7 +144,8 @@ test.describe('replayed by skill_run on the device', () => {
     );
     space = (await call('space_create', { name: 'vars' })).structuredContent.space_id;
     await call('session_acquire', { space_id: space, mode: 'EXCLUSIVE' });
-    await call('space_install_apk', { space_id: space, apk_paths: [path.join(ROOT, 'fixtures/apks/notes.apk')] });
+    for (const apk of ['notes.apk', 'shop.apk'])
+      await call('space_install_apk', { space_id: space, apk_paths: [path.join(ROOT, 'fixtures/apks', apk)] });
   });
 
   test.afterAll(async () => {
@@ -123,13 +155,20 @@ test.describe('replayed by skill_run on the device', () => {
 
   test('the same skill passes with the same step titles', async () => {
     const r = await call('skill_run', { space_id: space, skill: 'notes.runtime_vars', params: {} });
-    expect(r.isError, JSON.stringify(r.structuredContent)).toBeFalsy();
+    expect(r.isError, JSON.stringify(r)).toBeFalsy();
     const out = r.structuredContent;
     expect(out, JSON.stringify(out.evidence)).toMatchObject({ ok: true, failed_step: null });
     const titles = out.evidence.map((e: { status: string; title: string }) => `${e.status} ${e.title}`);
     for (const t of TITLES) expect(titles).toContain(`passed notes.${t}`);
     expect(titles).toContain('skipped notes.runtime_vars 10/12: Tap text=Never there');
     expect(out.evidence[7].node).toMatchObject({ text: 'Buy milk and eggs' });
+  });
+
+  test('open_link and stop_app on the device', async () => {
+    const out = (await call('skill_run', { space_id: space, skill: 'shop.deep_link', params: {} })).structuredContent;
+    expect(out, JSON.stringify(out.evidence)).toMatchObject({ ok: true, failed_step: null });
+    const titles = out.evidence.map((e: { status: string; title: string }) => `${e.status} ${e.title}`);
+    for (const t of LINK_TITLES) expect(titles).toContain(`passed ${t}`);
   });
 
   test('a script that throws fails its step with the script error', async () => {

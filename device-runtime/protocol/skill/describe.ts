@@ -80,6 +80,10 @@ export function describeStep(step: SkillStep): string {
     }
     case 'hide_keyboard':
       return 'Hide the keyboard';
+    case 'stop_app':
+      return 'Stop the app';
+    case 'open_link':
+      return `Open ${step.open_link}`;
     case 'copy_text':
       return `Copy the text of ${describeTarget(step.copy_text)}`;
     default: {

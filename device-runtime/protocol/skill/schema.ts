@@ -139,6 +139,8 @@ const STEP_KEYS = [
   'script',
   'copy_text',
   'hide_keyboard',
+  'stop_app',
+  'open_link',
 ] as const;
 
 const ParamValueSchema = z.union([z.string(), z.number(), z.boolean()]);
@@ -207,6 +209,16 @@ export const StepSchema = z.preprocess(
       hide_keyboard: z
         .literal(true)
         .describe('Close the soft keyboard when it is up (a back press); nothing otherwise'),
+      ...common,
+    }),
+    z.strictObject({
+      kind: z.literal('stop_app'),
+      stop_app: z.literal(true).describe('Stop the app (a later `launch` starts it again, its data kept)'),
+      ...common,
+    }),
+    z.strictObject({
+      kind: z.literal('open_link'),
+      open_link: z.string().min(1).describe('Open a link (a deep link or a web address) with a VIEW intent'),
       ...common,
     }),
   ]),

@@ -274,6 +274,12 @@ export class DeviceSkillRunner {
         // Only when it is up: a back with no keyboard would leave the screen.
         if ((await this.observe()).keyboard) await this.call('ui_key', { space_id: id, key: 'back' });
         return;
+      case 'stop_app':
+        await this.call('space_stop', { space_id: id, package: entry.skill.app });
+        return;
+      case 'open_link':
+        await this.call('app_intent', { space_id: id, action: 'android.intent.action.VIEW', data: step.open_link });
+        return;
       case 'copy_text':
         return on(step.copy_text, async (n) => {
           this.scope.maestro.copiedText = ownText(n);
