@@ -185,6 +185,14 @@ export function convertCommand(cmd: Command): Converted {
     }
     case 'pasteText':
       return { steps: [{ fill: { target: FOCUSED, value: '${maestro.copiedText}' } }] };
+    case 'takeScreenshot': {
+      const name = typeof arg === 'string' ? arg : a.path;
+      if (typeof name !== 'string' || !name) return { reason: 'takeScreenshot names no file' };
+      return {
+        steps: [{ screenshot: name }],
+        note: 'takeScreenshot: the skill attaches the screenshot to the test (a device run gives its sha256), no file is written',
+      };
+    }
     case 'stopApp':
     case 'killApp':
       if (typeof arg === 'string' || a.appId) return { reason: `${cmd.name} of another app: a skill drives one app` };
@@ -213,7 +221,6 @@ export function convertCommand(cmd: Command): Converted {
 }
 
 const REASONS: Partial<Record<string, string>> = {
-  takeScreenshot: 'a skill step acts or checks; screenshots are in the trajectory (`use.screenshot`)',
   clearState: 'a skill run starts on a fresh instance; it has no step that wipes the data mid-way',
   scroll: 'a screen-wide scroll: a skill scroll names the node it scrolls to (scroll_to)',
 };

@@ -357,6 +357,13 @@ async function act(
       return;
     case 'stop_app':
       return app.stop();
+    case 'screenshot': {
+      const png = await app.screenshot(call);
+      if (!png) throw new NestwrightError(call, `screenshot ${step.screenshot}: this runtime takes no screenshots`);
+      const name = step.screenshot.replace(/\.png$/i, '');
+      if (inTest()) await test.info().attach(`${name}.png`, { body: png, contentType: 'image/png' });
+      return;
+    }
     case 'open_link':
       return app.intent({ action: 'android.intent.action.VIEW', data: step.open_link });
     case 'copy_text': {

@@ -11,7 +11,7 @@ import { plain, ROOT, runInline, type InlineRun } from '../framework/inline.js';
  * Runtime variables in skills, on both sides of the protocol: `script` steps (code and env) in
  * the sandbox Maestro flows use, `${expression}` references, `true` checks (assert and when),
  * `copy_text` into `${maestro.copiedText}`, and `hide_keyboard` (a back only when the keyboard is
- * up), `open_link` and `stop_app`. The same skill file is replayed by an inline spec on the simulator and by `skill_run`
+ * up), `open_link`, `stop_app` and `screenshot`. The same skill file is replayed by an inline spec on the simulator and by `skill_run`
  * over MCP; a script that throws fails its step with the script's message.
  */
 test.describe.configure({ mode: 'default' });
@@ -50,12 +50,14 @@ steps:
   - stop_app: true
   - launch: true
   - assert: { hidden: id=add_to_cart }
+  - screenshot: home
 `;
 const LINK_TITLES = [
-  'shop.deep_link 1/5: Open nwshop://product/42',
-  'shop.deep_link 2/5: Assert activity .ProductActivity',
-  'shop.deep_link 3/5: Stop the app',
-  'shop.deep_link 5/5: Assert hidden id=add_to_cart',
+  'shop.deep_link 1/6: Open nwshop://product/42',
+  'shop.deep_link 2/6: Assert activity .ProductActivity',
+  'shop.deep_link 3/6: Stop the app',
+  'shop.deep_link 5/6: Assert hidden id=add_to_cart',
+  'shop.deep_link 6/6: Screenshot home',
 ];
 const TITLES = [
   'runtime_vars 2/12: Run script output.n = Number(count) * 2',
@@ -113,6 +115,7 @@ test('a script that throws', async ({ app }) => {
     expect(r.status, r.error).toBe('passed');
     const steps = r.steps.map((s) => s.trim());
     for (const t of LINK_TITLES) expect(steps).toContain(t);
+    expect(r.attachments.map((a) => a.name)).toContain('home.png');
   });
 
   test('a script that throws fails its step with the script error', () => {
@@ -169,6 +172,7 @@ test.describe('replayed by skill_run on the device', () => {
     expect(out, JSON.stringify(out.evidence)).toMatchObject({ ok: true, failed_step: null });
     const titles = out.evidence.map((e: { status: string; title: string }) => `${e.status} ${e.title}`);
     for (const t of LINK_TITLES) expect(titles).toContain(`passed ${t}`);
+    expect(out.evidence[5].message).toMatch(/^screenshot home: \S+ \(\d+x\d+\)$/);
   });
 
   test('a script that throws fails its step with the script error', async () => {

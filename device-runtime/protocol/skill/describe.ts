@@ -82,6 +82,8 @@ export function describeStep(step: SkillStep): string {
       return 'Hide the keyboard';
     case 'stop_app':
       return 'Stop the app';
+    case 'screenshot':
+      return `Screenshot ${step.screenshot}`;
     case 'open_link':
       return `Open ${step.open_link}`;
     case 'copy_text':

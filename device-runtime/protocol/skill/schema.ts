@@ -141,6 +141,7 @@ const STEP_KEYS = [
   'hide_keyboard',
   'stop_app',
   'open_link',
+  'screenshot',
 ] as const;
 
 const ParamValueSchema = z.union([z.string(), z.number(), z.boolean()]);
@@ -219,6 +220,14 @@ export const StepSchema = z.preprocess(
     z.strictObject({
       kind: z.literal('open_link'),
       open_link: z.string().min(1).describe('Open a link (a deep link or a web address) with a VIEW intent'),
+      ...common,
+    }),
+    z.strictObject({
+      kind: z.literal('screenshot'),
+      screenshot: z
+        .string()
+        .min(1)
+        .describe('Take a screenshot named so: attached to the test, or its sha256 in the step evidence'),
       ...common,
     }),
   ]),

@@ -274,6 +274,11 @@ export class DeviceSkillRunner {
         // Only when it is up: a back with no keyboard would leave the screen.
         if ((await this.observe()).keyboard) await this.call('ui_key', { space_id: id, key: 'back' });
         return;
+      case 'screenshot': {
+        const shot = await this.call('ui_screenshot', { space_id: id, scale: 1 });
+        ev.message = `screenshot ${step.screenshot}: ${shot.sha256} (${shot.width}x${shot.height})`;
+        return;
+      }
       case 'stop_app':
         await this.call('space_stop', { space_id: id, package: entry.skill.app });
         return;
