@@ -135,7 +135,7 @@ const STEP_KEYS = [
   'wait_for',
   'assert',
   'run',
-  // Runtime variables (issue 37):
+  // What Maestro flows need (issue 37):
   'script',
   'copy_text',
   'hide_keyboard',
@@ -187,7 +187,7 @@ export const StepSchema = z.preprocess(
       }),
       ...common,
     }),
-    // Runtime variables (issue 37): JavaScript in the run's sandbox, and text kept for later steps.
+    // What Maestro flows need (issue 37): JavaScript in the run's sandbox, text kept for later steps, app and screen steps.
     z.strictObject({
       kind: z.literal('script'),
       script: z
