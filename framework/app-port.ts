@@ -11,6 +11,8 @@ export interface AppActions {
   press(key: Key): Promise<void>;
   launch(opts?: { activity?: string }): Promise<void>;
   readonly functions: PortFunctions;
+  stop(): Promise<void>;
+  intent(opts: { data?: string; action?: string }): Promise<void>;
 }
 
 /**
@@ -95,5 +97,11 @@ export class AppPortOf implements AppPort {
   }
   launch(opts?: { activity?: string }): Promise<void> {
     return this.app.launch(opts);
+  }
+  stop(): Promise<void> {
+    return this.app.stop();
+  }
+  intent(opts: { data?: string; action?: string }): Promise<void> {
+    return this.app.intent(opts);
   }
 }

@@ -134,6 +134,10 @@ export interface AppPort extends InstancePort {
   press(key: Key): Promise<void>;
   /** `app.launch()`. */
   launch(opts?: { activity?: string }): Promise<void>;
+  /** `app.stop()`. */
+  stop(): Promise<void>;
+  /** `app.intent()`. */
+  intent(opts: { data?: string; action?: string }): Promise<void>;
 }
 
 /** What a locator is to healing: its steps, how it reads, and the instance it acts on. */

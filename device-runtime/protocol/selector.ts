@@ -146,14 +146,32 @@ function dedupe(nodes: UiNode[]): UiNode[] {
   return [...new Map(nodes.map((n) => [n.id, n])).values()];
 }
 
+const ID_PATTERNS = new Map<string, RegExp | null>();
+/** The RegExp of an `id=/…/flags` selector, compiled once; null for a plain id. */
+function idPattern(id: string): RegExp | null {
+  if (!id.startsWith('/')) return null;
+  let re = ID_PATTERNS.get(id);
+  if (re === undefined) {
+    const m = /^\/(.*)\/([a-z]*)$/s.exec(id);
+    re = m ? new RegExp(m[1]!, m[2]) : null;
+    if (ID_PATTERNS.size < 500) ID_PATTERNS.set(id, re);
+  }
+  return re;
+}
+
 function matchStep(n: UiNode, step: Exclude<Step, { kind: 'nth' | 'filter' | 'or' | 'and' }>): boolean {
   switch (step.kind) {
     case 'text':
       return matchText(n.text, step);
     case 'desc':
       return matchText(n.desc, step);
-    case 'id':
-      return !!n.res_id && (step.id.includes(':id/') ? n.res_id === step.id : n.res_id.endsWith(`:id/${step.id}`));
+    case 'id': {
+      if (!n.res_id) return false;
+      // `id=/pattern/flags` (no resource id starts with a slash): the full id or the name after `:id/`.
+      const re = idPattern(step.id);
+      if (re) return re.test(n.res_id) || re.test(n.res_id.slice(n.res_id.indexOf(':id/') + 4));
+      return step.id.includes(':id/') ? n.res_id === step.id : n.res_id.endsWith(`:id/${step.id}`);
+    }
     case 'class':
       return n.class === step.className || !!n.class?.endsWith(`.${step.className}`);
     case 'role':
@@ -227,6 +245,12 @@ export function parseSelector(selector: string): Step[] {
       case 'desc':
         return { kind: 'desc', ...text(value) };
       case 'id':
+        if (/^\/.*\/[a-z]*$/s.test(value))
+          try {
+            idPattern(value);
+          } catch (e) {
+            throw new SelectorSyntaxError(`id=${value}: ${(e as Error).message}`);
+          }
         return { kind: 'id', id: value };
       case 'class':
         return { kind: 'class', className: value };

@@ -1,7 +1,7 @@
 import { PARAM_REF } from '../../device-runtime/protocol/skill/index.js';
 import { KEYS } from '../maestro/commands.js';
 import type { Command } from '../maestro/plan.js';
-import { readSelector, SelectorError, type MaestroSelector } from '../maestro/selector.js';
+import { maestroRegex, readSelector, SelectorError, type MaestroSelector } from '../maestro/selector.js';
 
 /**
  * One planned Maestro command as skill steps, with Maestro's semantics kept: text selectors
@@ -18,13 +18,6 @@ export type Converted =
 const FOCUSED = 'role=textbox[focused=true]';
 const PATTERN = /[.*+?^${}()|[\]\\]/;
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-
-/** A `${…}` that is not a plain variable: JavaScript, which a skill does not run. */
-export function jsIn(value: unknown): string | null {
-  const text = JSON.stringify(value ?? null);
-  for (const m of text.matchAll(/\$\{([^}]*)\}/g)) if (!/^[A-Za-z_][\w-]*$/.test(m[1]!.trim())) return m[0];
-  return null;
-}
 
 function regexText(t: string): string {
   // Java's inline flags repeat what the skill regex already says (i, s): drop them.
@@ -63,16 +56,17 @@ export function targetOf(raw: unknown): string[] | string {
   // `${NAME}` stays a parameter reference inside the pattern; the rest is escaped when it is plain text.
   const keep = (t: string, f: (x: string) => string) =>
     t
-      .split(/(\$\{[A-Za-z_][\w-]*\})/)
+      .split(/(\$\{[^}]*\})/)
       .map((x, i) => (i % 2 ? x : f(x)))
       .join('');
   const textStep = (t: string) => regexText(PATTERN.test(t.replace(/\$\{[^}]*\}/g, '')) ? t : keep(t, escape));
   if (sel.id !== undefined) {
     const id = sel.id;
-    if (PATTERN.test(id.replace(/\$\{[^}]*\}/g, '').replace(/^[\w.]+:id\//, '')))
-      return `id pattern ${JSON.stringify(id)}: a skill matches ids exactly (an id, or pkg:id/name); name the id`;
+    // An id pattern is Maestro's regex over the full id or the name after `:id/`, as the runner reads it.
+    const plain = !PATTERN.test(id.replace(/\$\{[^}]*\}/g, '').replace(/^[\w.]+:id\//, ''));
+    const idSel = plain ? id : String(maestroRegex(id));
     const withText = sel.text !== undefined ? ` >> has-text=${textStep(sel.text)}` : '';
-    return [`id=${id}${withText}${nth}`];
+    return [`id=${idSel}${withText}${nth}`];
   }
   if (sel.text === undefined) return 'a skill target needs a text or an id';
   return [`text=${textStep(sel.text)}${nth}`, `desc=${textStep(sel.text)}${nth}`];
@@ -83,14 +77,6 @@ const one = (t: string[]) => (t.length === 1 ? t[0]! : t);
 export function convertCommand(cmd: Command): Converted {
   const arg = cmd.arg;
   const a = (arg && typeof arg === 'object' && !Array.isArray(arg) ? arg : {}) as Json;
-  const js =
-    cmd.name === 'runFlow' || cmd.name === 'retry' || cmd.name === 'repeat'
-      ? jsIn({ ...a, commands: undefined })
-      : jsIn(arg);
-  if (js && !['evalScript', 'runScript', 'assertTrue'].includes(cmd.name))
-    return {
-      reason: `the JavaScript expression ${js} is evaluated when a flow runs; a skill has parameters (\${NAME}) only — run the flow with \`nestwright maestro test\``,
-    };
   const opt = a.optional === true ? { optional: true } : {};
   const target = (sel: unknown) => targetOf(sel);
   switch (cmd.name) {
@@ -164,10 +150,63 @@ export function convertCommand(cmd: Command): Converted {
         : { reason: `key ${JSON.stringify(arg)} has no key event on a virtual space` };
     }
     case 'hideKeyboard':
+      return { steps: [{ hide_keyboard: true }] };
+    case 'evalScript': {
+      const text = String(arg ?? '').trim();
+      const m = /^\$\{([\s\S]*)\}$/.exec(text);
+      return { steps: [{ script: m ? m[1]!.trim() : text }] };
+    }
+    case 'runScript': {
+      if (!cmd.script) return { reason: 'runScript: its file was not read' };
+      if (a.when !== undefined) return { reason: 'runScript with `when`: write it as a runFlow with `when`' };
+      const env = a.env && typeof a.env === 'object' ? (a.env as Json) : null;
       return {
-        reason:
-          'hideKeyboard: a skill has no step that hides the keyboard only when it is up (a back would leave the screen); run the flow with `nestwright maestro test`, or add `press: back` where the keyboard is known to be up',
+        steps: [
+          env
+            ? {
+                script: {
+                  code: cmd.script.code,
+                  env: Object.fromEntries(Object.entries(env).map(([k, v]) => [k, String(v)])),
+                },
+              }
+            : { script: cmd.script.code },
+        ],
+        note: `runScript ${cmd.script.file}: the script's code is copied into the skill`,
       };
+    }
+    case 'assertTrue': {
+      const cond = typeof arg === 'object' && arg !== null ? a.condition : arg;
+      return { steps: [{ assert: { true: typeof cond === 'boolean' ? cond : String(cond ?? '') } }] };
+    }
+    case 'copyTextFrom': {
+      const t = target(arg);
+      if (typeof t === 'string') return { reason: t };
+      return { steps: [{ copy_text: one(t), ...opt }] };
+    }
+    case 'pasteText':
+      return { steps: [{ fill: { target: FOCUSED, value: '${maestro.copiedText}' } }] };
+    case 'takeScreenshot': {
+      const name = typeof arg === 'string' ? arg : a.path;
+      if (typeof name !== 'string' || !name) return { reason: 'takeScreenshot names no file' };
+      return {
+        steps: [{ screenshot: name }],
+        note: 'takeScreenshot: the skill attaches the screenshot to the test (a device run gives its sha256), no file is written',
+      };
+    }
+    case 'stopApp':
+    case 'killApp':
+      if (typeof arg === 'string' || a.appId) return { reason: `${cmd.name} of another app: a skill drives one app` };
+      return { steps: [{ stop_app: true }] };
+    case 'openLink': {
+      const link = typeof arg === 'string' ? arg : a.link;
+      if (typeof link !== 'string' || !link) return { reason: 'openLink names no link' };
+      return {
+        steps: [{ open_link: link }],
+        ...(a.autoVerify || a.browser
+          ? { note: 'openLink: the link opens with a VIEW intent (autoVerify and browser are not applied)' }
+          : {}),
+      };
+    }
     case 'clearKeychain':
       return { steps: [], note: 'clearKeychain does nothing on Android' };
     case 'runFlow':
@@ -181,21 +220,15 @@ export function convertCommand(cmd: Command): Converted {
   }
 }
 
-const JS = 'JavaScript runs in flows, not in skills; run the flow with `nestwright maestro test`';
 const REASONS: Partial<Record<string, string>> = {
-  evalScript: JS,
-  runScript: JS,
-  assertTrue: JS,
-  copyTextFrom: 'copyTextFrom keeps text for later commands; a skill has no variables set while it runs',
-  pasteText: 'pasteText types what copyTextFrom kept; a skill has no variables set while it runs',
-  takeScreenshot: 'a skill step acts or checks; screenshots are in the trajectory (`use.screenshot`)',
-  stopApp: 'a skill has no step that stops its app',
-  killApp: 'a skill has no step that stops its app',
   clearState: 'a skill run starts on a fresh instance; it has no step that wipes the data mid-way',
   scroll: 'a screen-wide scroll: a skill scroll names the node it scrolls to (scroll_to)',
 };
 
-/** The `${NAME}` parameters a value refers to. */
+/** The `${NAME}` parameters a value refers to (a script's code is JavaScript, not a reference). */
 export function paramsIn(value: unknown): string[] {
-  return [...JSON.stringify(value ?? null).matchAll(PARAM_REF)].map((m) => m[1]!);
+  const text = JSON.stringify(value ?? null, (k, v: unknown) =>
+    k === 'code' || (k === 'script' && typeof v === 'string') ? undefined : v,
+  );
+  return [...(text ?? '').matchAll(PARAM_REF)].map((m) => m[1]!);
 }

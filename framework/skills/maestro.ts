@@ -126,11 +126,7 @@ export function importMaestro(file: string, opts: { env?: Record<string, string>
       let when: Json | undefined;
       if (a.when) {
         const w = a.when as Json;
-        if (w.true !== undefined)
-          return (
-            issue(c, 'a `when: true:` condition is JavaScript; a skill step has `when` on the screen only'),
-            null
-          );
+        if (w.true !== undefined) when = { true: typeof w.true === 'boolean' ? w.true : String(w.true) };
         if (w.platform !== undefined && String(w.platform).toLowerCase() !== 'android')
           return (note(c, `runs on ${w.platform} only: left out of the Android skill`), []);
         const t = (w.visible ?? w.notVisible) as unknown;

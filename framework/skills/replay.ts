@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { test } from '@playwright/test';
 import type { Observation } from '../../device-runtime/protocol/index.js';
+import { ownText } from '../../device-runtime/protocol/selector.js';
 import {
   describeCheck,
   describeStep,
@@ -9,6 +10,11 @@ import {
   SkillParamError,
   substitute,
   substituteParams,
+  resolveStep,
+  runScriptStep,
+  skillScope,
+  ScriptError,
+  type FlowScript,
   type Check,
   type ParamValue,
   type Skill,
@@ -137,12 +143,13 @@ async function uiStep(
   index: number,
   ui: UiSkillStep,
   call: ApiCall,
+  scope: FlowScript,
 ): Promise<void> {
   await app.wrap(`skill.${ui.kind}`, {}, (c) =>
     app.step(
       c,
       { kind: trajectoryKind(ui.kind), title: ui.intent ?? describeStep(ui), selector: stepSelector(ui) },
-      () => runStepOnce(app, planned, index, ui, call),
+      () => runStepOnce(app, planned, index, ui, call, scope),
     ),
   );
 }
@@ -156,7 +163,12 @@ class Skipped extends Error {}
  * verification), so a skill step costs what the same locator step costs. Stops at the first
  * failed step and returns the failure rather than throwing it.
  */
-export async function replaySkill(app: AppPort, planned: PlannedSkill, call: ApiCall): Promise<SkillRunResult> {
+export async function replaySkill(
+  app: AppPort,
+  planned: PlannedSkill,
+  call: ApiCall,
+  scope: FlowScript = skillScope((line) => console.log(line)),
+): Promise<SkillRunResult> {
   const { skill } = planned;
   if (skill.app !== app.package) {
     throw new NestwrightError(
@@ -170,7 +182,18 @@ export async function replaySkill(app: AppPort, planned: PlannedSkill, call: Api
   let error: SkillFailedError | null = null;
   const all = async () => {
     for (const [i, raw] of skill.steps.entries()) {
-      const step = withParams(raw, planned.params);
+      // A `${…}` that throws fails the step, as its action would.
+      let step = raw;
+      let unresolved: ScriptError | null = null;
+      try {
+        step = resolveStep(raw, planned.params, scope, `${shown(planned.path)} step ${i + 1}`);
+        // A value that is exactly ${name} keeps the parameter's type in a function's parameters.
+        if (step.kind === 'fn' && raw.kind === 'fn')
+          step = { ...step, fn: { ...step.fn, params: substituteParams(raw.fn.params, planned.params) } };
+      } catch (e) {
+        if (!(e instanceof ScriptError)) throw e;
+        unresolved = e;
+      }
       const what = describeStep(step);
       const title = `${skill.name} ${i + 1}/${skill.steps.length}: ${step.intent ? `${step.intent} (${what})` : what}`;
       const started = Date.now();
@@ -191,8 +214,9 @@ export async function replaySkill(app: AppPort, planned: PlannedSkill, call: Api
             { kind: trajectoryKind(step.kind), title, selector: stepSelector(step) },
             async (record) => {
               const first = app.trajectory.steps.length;
+              if (unresolved) throw new NestwrightError(call, unresolved.message, { cause: unresolved });
               try {
-                const via = await runStep(app, planned, i, step, call, raw);
+                const via = await runStep(app, planned, i, step, call, scope, raw);
                 if (via === 'ai' || typeof via === 'object') result.via = 'ai';
                 else if (via) result.via = via;
                 if (typeof via === 'object') result.proposal = via.proposal;
@@ -255,11 +279,12 @@ async function runStep(
   index: number,
   step: SkillStep,
   call: ApiCall,
+  scope: FlowScript,
   raw?: SkillStep,
 ): Promise<Via> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await runStepOnce(app, planned, index, step, call, raw);
+      return await runStepOnce(app, planned, index, step, call, scope, raw);
     } catch (e) {
       if (e instanceof Skipped || isFatal(e) || attempt >= (step.retries ?? 0)) throw e;
     }
@@ -272,6 +297,7 @@ async function runStepOnce(
   index: number,
   step: SkillStep,
   call: ApiCall,
+  scope: FlowScript,
   raw?: SkillStep,
 ): Promise<Via> {
   const actionTimeout = step.timeout ?? app.options.actionTimeout;
@@ -285,7 +311,7 @@ async function runStepOnce(
   let via: Via;
   let fellBack: { calls: Awaited<ReturnType<typeof aiFallback>>; why: string } | null = null;
   try {
-    via = (await act(app, planned, index, step, actionTimeout, checkTimeout, call)) || undefined;
+    via = (await act(app, planned, index, step, actionTimeout, checkTimeout, call, scope)) || undefined;
   } catch (e) {
     if (step.optional && e instanceof TimeoutError)
       throw new Skipped(`skipped: optional step's target was not there (${e.message.split('\n')[0]})`);
@@ -345,6 +371,7 @@ async function act(
   timeout: number,
   checkTimeout: number,
   call: ApiCall,
+  scope: FlowScript,
 ): Promise<Via | void> {
   switch (step.kind) {
     case 'launch':
@@ -375,12 +402,39 @@ async function act(
     case 'run': {
       const nested = planned.nested.get(index);
       if (!nested) throw new NestwrightError(call, `step ${index + 1} runs ${step.run.skill}, which was not planned`);
-      const r = await replaySkill(app, nested, call);
+      const r = await replaySkill(app, nested, call, scope);
       if (r.error) throw r.error;
       return;
     }
     case 'fn':
-      return runFnStep(app, step, call, (ui) => uiStep(app, planned, index, ui, call));
+      return runFnStep(app, step, call, (ui) => uiStep(app, planned, index, ui, call, scope));
+    case 'script':
+      try {
+        return runScriptStep(step, scope, `${shown(planned.path)} step ${index + 1}`);
+      } catch (e) {
+        if (e instanceof ScriptError) throw new NestwrightError(call, e.message, { cause: e });
+        throw e;
+      }
+    case 'hide_keyboard':
+      // Only when it is up: a back with no keyboard would leave the screen.
+      if ((await app.observe(call)).keyboard) await app.press('back');
+      return;
+    case 'stop_app':
+      return app.stop();
+    case 'screenshot': {
+      const png = await app.screenshot(call);
+      if (!png) throw new NestwrightError(call, `screenshot ${step.screenshot}: this runtime takes no screenshots`);
+      const name = step.screenshot.replace(/\.png$/i, '');
+      if (inTest()) await test.info().attach(`${name}.png`, { body: png, contentType: 'image/png' });
+      return;
+    }
+    case 'open_link':
+      return app.intent({ action: 'android.intent.action.VIEW', data: step.open_link });
+    case 'copy_text': {
+      const { node } = await (await pick(app, step.copy_text, timeout, call)).waitForActionable(call, { timeout });
+      scope.maestro.copiedText = ownText(node);
+      return;
+    }
     default: {
       const never: never = step;
       throw new NestwrightError(call, `unknown step ${JSON.stringify(never)}`);

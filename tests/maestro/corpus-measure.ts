@@ -10,6 +10,16 @@ import { importMaestro } from '../../framework/skills/maestro.js';
  * counted in the sub-flow's file), so nothing is counted twice.
  */
 
+/**
+ * The env a repository's own instructions give its flows (what `maestro test -e …` is run with),
+ * so a flow is measured as its team runs it. element-x-android: `.maestro/README.md` runs
+ * `maestro test -e MAESTRO_APP_ID=io.element.android.x.debug …`. A repository whose instructions
+ * name no value is measured without one (its `${MAESTRO_APP_ID}` is counted as a problem).
+ */
+export const REPO_ENV: Record<string, Record<string, string>> = {
+  'element-hq__element-x-android': { MAESTRO_APP_ID: 'io.element.android.x.debug' },
+};
+
 export interface Row {
   command: string;
   total: number;
@@ -42,7 +52,9 @@ function names(list: RawCommand[], out: string[]): void {
         if (typeof inner === 'string') out.push(inner);
         else if (inner && typeof inner === 'object') {
           const [k, v] = Object.entries(inner)[0] ?? [];
-          if (k) names([{ name: k, arg: v ?? null, line: 0, node: null }], out);
+          // `action: back` is counted as `back`, as the parser reads it (a top-level one too).
+          if (k === 'action' && typeof v === 'string') out.push(v);
+          else if (k) names([{ name: k, arg: v ?? null, line: 0, node: null }], out);
         }
       }
     }
@@ -70,7 +82,8 @@ export function measure(root: string): Measure {
       for (const i of rejected) bad.set(i.command, (bad.get(i.command) ?? 0) + 1);
       for (const n of new Set(all))
         row(n).planned += Math.max(0, all.filter((x) => x === n).length - (bad.get(n) ?? 0));
-      const imp = importMaestro(file);
+      const repo = path.relative(root, file).split(path.sep)[0]!;
+      const imp = importMaestro(file, { env: REPO_ENV[repo] ?? {} });
       for (const c of imp.commands)
         if (path.resolve(c.file) === path.resolve(file) && c.imported) row(c.name).imported++;
       const mine = imp.problems.filter((p) => path.resolve(p.file) === path.resolve(file));

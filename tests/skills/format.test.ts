@@ -68,7 +68,7 @@ steps:
     '4:5 steps[0]: a step has one action, this one has tap and fill; split it into 2 steps',
     expect.stringMatching(/^6:5 steps\[1\]: a step needs one of: launch, tap, long_press, fill/),
     expect.stringMatching(/^7:10 steps\[2\]\.tap: unknown role attribute \[nme\]/),
-    '8:12 steps[3].post[0]: a check needs one of: visible, hidden, text, count, activity',
+    '8:12 steps[3].post[0]: a check needs one of: visible, hidden, text, count, activity, true',
     expect.stringMatching(/^10:12 steps\[4\]\.press: Invalid option: expected one of "back"/),
     expect.stringMatching(/^11:14 steps\[4\]\.timeout: Too small/),
     expect.stringMatching(/^12:10 steps\[5\]\.tap: Invalid input: expected string/),

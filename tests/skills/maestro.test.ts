@@ -4,6 +4,8 @@ import { stringify } from 'yaml';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
+import type { UiNode } from '../../device-runtime/protocol/index.js';
+import { parseSelector, resolveSteps } from '../../device-runtime/protocol/selector.js';
 import { parseSkill } from '../../device-runtime/protocol/skill/index.js';
 import { importMaestro } from '../../framework/skills/maestro.js';
 import { childEnv } from '../inline-run.js';
@@ -38,16 +40,17 @@ test('a flow from the docs: every command imported or reported at its file and l
   const dir = await flows({ 'contacts.yaml': CONTACTS });
   try {
     const r = importMaestro(path.join(dir, 'contacts.yaml'));
-    expect(r.problems).toEqual([
-      {
-        file: expect.stringMatching(/contacts\.yaml$/),
-        line: 4,
-        command: 'tapOn',
-        reason:
-          'id pattern ".*floating_action_button.*": a skill matches ids exactly (an id, or pkg:id/name); name the id',
-      },
+    expect(r.problems).toEqual([]);
+    const steps = r.skills[0]!.skill!.steps as Array<Record<string, unknown>>;
+    // An id pattern: Maestro's whole-id regex, over the full id or the name after `:id/`.
+    const fab = String(steps[1]!.tap);
+    expect(fab).toBe('id=/(?<![\\s\\S])(?:.*floating_action_button.*)(?![\\s\\S])/ims');
+    const node = (id: string) => ({ id, res_id: id }) as unknown as UiNode;
+    const nodes = [node('com.android.contacts:id/floating_action_button'), node('com.android.contacts:id/toolbar')];
+    expect(resolveSteps(nodes, parseSelector(fab)).map((n) => n.id)).toEqual([
+      'com.android.contacts:id/floating_action_button',
     ]);
-    expect(r.skills[0]!.skill!.steps).toEqual([
+    expect(steps.filter((_, i) => i !== 1)).toEqual([
       { launch: true },
       { fill: { target: 'role=textbox[focused=true]', value: 'John' } },
       // Whole text, case-insensitive, dot matches line breaks: Maestro's text semantics.
@@ -89,9 +92,7 @@ test('sub-flows: a bad one is reported and the others imported, none share a fil
     const rel = (f: string) => path.relative(dir, path.resolve(f));
     expect(r.problems.map((p) => `${rel(p.file)}:${p.line} ${p.command}`)).toEqual([
       'b/main.yml:3 tapOn',
-      'main.yaml:17 evalScript',
       'b/main.yml:1 (flow)',
-      'c/main.yml:4 hideKeyboard',
       'main.yaml:4 runFlow',
     ]);
     expect(r.skills.map((s) => s.target).sort()).toEqual([
@@ -113,6 +114,11 @@ test('sub-flows: a bad one is reported and the others imported, none share a fil
       },
       { run: { skill: 'main-retry-line-11.yaml', params: {} }, retries: 2 },
       { tap: ['text=/^(?:Sign in as ana)$/is', 'desc=/^(?:Sign in as ana)$/is'] },
+      { script: 'output.n = 1' },
+    ]);
+    expect(r.skills.find((s) => s.target === 'c-main.yaml')!.skill!.steps).toEqual([
+      { tap: ['text=/^(?:C)$/is', 'desc=/^(?:C)$/is'] },
+      { hide_keyboard: true },
     ]);
     expect(r.skills.find((s) => s.target === 'main-retry-line-11.yaml')!.skill!.steps).toEqual([
       { tap: 'id=com.x:id/sync' },
@@ -120,6 +126,52 @@ test('sub-flows: a bad one is reported and the others imported, none share a fil
     // Every skill made parses with the one schema.
     for (const s of r.skills) if (s.skill) parseSkill(stringify(s.skill), s.target);
     expect(r.skills.find((s) => s.target === 'b-main.yaml')!.skill).toBeNull();
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('JavaScript imports as script steps, ${expressions} and true checks; copyTextFrom and pasteText as copy_text and fill', async () => {
+  const dir = await flows({
+    'main.yaml': `appId: com.x
+---
+- runScript:
+    file: setup.js
+    env:
+      NAME: ana
+- evalScript: \${output.greeting = 'Hi ' + output.user}
+- assertTrue: \${output.user == 'ana'}
+- runFlow:
+    when:
+      true: \${output.user != null}
+    commands:
+      - tapOn: Later
+- tapOn: \${output.greeting}
+- copyTextFrom:
+    id: title
+- tapOn: Search
+- pasteText
+- inputText: \${maestro.copiedText + '!'}
+`,
+    'setup.js': 'output.user = NAME;\n',
+  });
+  try {
+    const r = importMaestro(path.join(dir, 'main.yaml'));
+    expect(r.problems).toEqual([]);
+    const main = r.skills.find((s) => s.target === 'main.yaml')!.skill!;
+    expect(main.params).toEqual({});
+    expect(main.steps).toEqual([
+      { script: { code: 'output.user = NAME;\n', env: { NAME: 'ana' } } },
+      { script: "output.greeting = 'Hi ' + output.user" },
+      { assert: { true: "${output.user == 'ana'}" } },
+      { run: { skill: 'main-runflow-line-9.yaml', params: {} }, when: { true: '${output.user != null}' } },
+      { tap: ['text=/^(?:${output.greeting})$/is', 'desc=/^(?:${output.greeting})$/is'] },
+      { copy_text: 'id=title' },
+      { tap: ['text=/^(?:Search)$/is', 'desc=/^(?:Search)$/is'] },
+      { fill: { target: 'role=textbox[focused=true]', value: '${maestro.copiedText}' } },
+      { fill: { target: 'role=textbox[focused=true]', value: "${maestro.copiedText + '!'}" } },
+    ]);
+    for (const s of r.skills) if (s.skill) parseSkill(stringify(s.skill), s.target);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

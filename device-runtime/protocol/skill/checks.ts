@@ -1,6 +1,7 @@
 import type { Observation, UiNode } from '../observation.js';
 import { matchText, ownText, parseSelector, resolveSteps } from '../selector.js';
 import type { Check } from './schema.js';
+import { truthy } from './script.js';
 
 export type CheckResult = { pass: boolean; received: string };
 
@@ -24,6 +25,8 @@ const matches = (obs: Observation, selector: string) => resolveSteps(obs.nodes, 
  * proves presence; strictness is for the node an action touches); `text` wants exactly one match.
  */
 export function evaluateCheck(check: Check, obs: Observation, describe: (n: UiNode) => string = nodeLine): CheckResult {
+  // A condition computed by JavaScript (its `${…}` were evaluated with the step): no screen needed.
+  if (check.kind === 'true') return { pass: truthy(String(check.true)), received: JSON.stringify(String(check.true)) };
   if (obs.tree_missing) return { pass: false, received: 'the accessibility tree was missing (a transition)' };
   switch (check.kind) {
     case 'visible': {

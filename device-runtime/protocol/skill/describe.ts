@@ -20,6 +20,8 @@ export function stepSelector(step: SkillStep): string | null {
       return describeTarget(step.scroll_to);
     case 'swipe':
       return describeTarget(step.swipe.target);
+    case 'copy_text':
+      return describeTarget(step.copy_text);
     default:
       return null;
   }
@@ -38,6 +40,8 @@ export function describeCheck(check: Check): string {
       return `count of ${check.count.target} is ${check.count.value}`;
     case 'activity':
       return `activity ${check.activity}`;
+    case 'true':
+      return `true ${JSON.stringify(check.true)}`;
     default: {
       const never: never = check;
       throw new Error(`unknown check ${JSON.stringify(never)}`);
@@ -72,6 +76,20 @@ export function describeStep(step: SkillStep): string {
       return `Run skill ${step.run.skill}`;
     case 'fn':
       return `Call ${step.fn.name}${step.ui ? ` (or ${step.ui.length} UI step${step.ui.length > 1 ? 's' : ''})` : ''}`;
+    case 'script': {
+      const code = (typeof step.script === 'string' ? step.script : step.script.code).trim().split('\n')[0]!;
+      return `Run script ${code.length > 60 ? `${code.slice(0, 57)}…` : code}`;
+    }
+    case 'hide_keyboard':
+      return 'Hide the keyboard';
+    case 'stop_app':
+      return 'Stop the app';
+    case 'screenshot':
+      return `Screenshot ${step.screenshot}`;
+    case 'open_link':
+      return `Open ${step.open_link}`;
+    case 'copy_text':
+      return `Copy the text of ${describeTarget(step.copy_text)}`;
     default: {
       const never: never = step;
       throw new Error(`unknown step ${JSON.stringify(never)}`);

@@ -9,3 +9,5 @@ export * from './parse.js';
 export * from './params.js';
 export * from './describe.js';
 export * from './checks.js';
+export * from './expressions.js';
+export * from './script.js';

@@ -16,6 +16,9 @@ import { KeySchema } from '../tools/ui.js';
 /** `${name}` references to parameters inside any string of a step. */
 export const PARAM_REF = /\$\{([A-Za-z_][\w-]*)\}/g;
 
+/** A `${…}` that is not a parameter: a JavaScript expression, evaluated when the step runs. */
+export const EXPR_REF = /\$\{[^}]*\}/g;
+
 /** A selector in the documented syntax (`text=Save`, `id=title`, `role=button[name="Save"]`). */
 export const SelectorSchema = z
   .string()
@@ -23,7 +26,7 @@ export const SelectorSchema = z
   .superRefine((value, ctx) => {
     try {
       // Parameters are substituted at run time; check the syntax around them now.
-      parseSelector(value.replace(PARAM_REF, 'x'));
+      parseSelector(value.replace(PARAM_REF, 'x').replace(EXPR_REF, 'x'));
     } catch (e) {
       if (!(e instanceof SelectorSyntaxError)) throw e;
       ctx.addIssue({ code: 'custom', message: e.message });
@@ -57,7 +60,7 @@ function keyed(keys: readonly string[], what: string) {
   };
 }
 
-const CHECK_KEYS = ['visible', 'hidden', 'text', 'count', 'activity'] as const;
+const CHECK_KEYS = ['visible', 'hidden', 'text', 'count', 'activity', 'true'] as const;
 
 /** A check on the screen: what `pre`, `post`, `when`, `assert` and `wait_for` hold to. */
 export const CheckSchema = z.preprocess(
@@ -78,6 +81,13 @@ export const CheckSchema = z.preprocess(
     z.strictObject({
       kind: z.literal('activity'),
       activity: z.string().min(1).describe('The activity in front, e.g. .MainActivity'),
+    }),
+    // Runtime variables (issue 37): a condition computed by JavaScript.
+    z.strictObject({
+      kind: z.literal('true'),
+      true: z
+        .union([z.string(), z.boolean()])
+        .describe('Holds when the value, after ${…} are evaluated, is not empty, false, 0, null or undefined'),
     }),
   ]),
 );
@@ -135,6 +145,13 @@ const STEP_KEYS = [
   'wait_for',
   'assert',
   'run',
+  // What Maestro flows need (issue 37):
+  'script',
+  'copy_text',
+  'hide_keyboard',
+  'stop_app',
+  'open_link',
+  'screenshot',
 ] as const;
 
 const ParamValueSchema = z.union([z.string(), z.number(), z.boolean()]);
@@ -176,6 +193,45 @@ const UI_VARIANTS = [
       skill: z.string().min(1).describe('Path of the skill, relative to this file'),
       params: z.record(z.string(), ParamValueSchema).default({}),
     }),
+    ...common,
+  }),
+  // What Maestro flows need (issue 37): JavaScript in the run's sandbox, text kept for later steps, app and screen steps.
+  z.strictObject({
+    kind: z.literal('script'),
+    script: z
+      .union([
+        z.string().min(1),
+        z.strictObject({ code: z.string().min(1), env: z.record(z.string(), z.string()).optional() }),
+      ])
+      .describe("JavaScript run in the skill run's sandbox (`output`, parameters and env as globals, `http`, `json`)"),
+    ...common,
+  }),
+  z.strictObject({
+    kind: z.literal('copy_text'),
+    copy_text: TargetSchema.describe("Keep this node's text as ${maestro.copiedText} for later steps"),
+    ...common,
+  }),
+  z.strictObject({
+    kind: z.literal('hide_keyboard'),
+    hide_keyboard: z.literal(true).describe('Close the soft keyboard when it is up (a back press); nothing otherwise'),
+    ...common,
+  }),
+  z.strictObject({
+    kind: z.literal('stop_app'),
+    stop_app: z.literal(true).describe('Stop the app (a later `launch` starts it again, its data kept)'),
+    ...common,
+  }),
+  z.strictObject({
+    kind: z.literal('open_link'),
+    open_link: z.string().min(1).describe('Open a link (a deep link or a web address) with a VIEW intent'),
+    ...common,
+  }),
+  z.strictObject({
+    kind: z.literal('screenshot'),
+    screenshot: z
+      .string()
+      .min(1)
+      .describe('Take a screenshot named so: attached to the test, or its sha256 in the step evidence'),
     ...common,
   }),
 ] as const;
@@ -252,7 +308,9 @@ export const SkillSchema = z
         }
       } else if (Array.isArray(value)) value.forEach((v, i) => walk(v, [...path, i]));
       else if (value && typeof value === 'object')
-        for (const [k, v] of Object.entries(value)) if (k !== 'kind') walk(v, [...path, k]);
+        for (const [k, v] of Object.entries(value))
+          // A script's code is JavaScript (its `${…}` are template literals), not a parameter reference.
+          if (k !== 'kind' && k !== 'code' && !(k === 'script' && typeof v === 'string')) walk(v, [...path, k]);
     };
     skill.steps.forEach((s, i) => walk(s, ['steps', i]));
   });

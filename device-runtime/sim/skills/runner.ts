@@ -6,7 +6,7 @@ import {
   type ToolResult,
   type UiNode,
 } from '../../protocol/index.js';
-import { parseSelector, resolveSteps } from '../../protocol/selector.js';
+import { ownText, parseSelector, resolveSteps } from '../../protocol/selector.js';
 import {
   describeCheck,
   describeStep,
@@ -16,6 +16,10 @@ import {
   SkillParamError,
   substitute,
   substituteParams,
+  resolveStep,
+  runScriptStep,
+  skillScope,
+  ScriptError,
   type Check,
   type ParamValue,
   type SkillStep,
@@ -45,6 +49,8 @@ const MAX_NESTING = 8;
  */
 export class DeviceSkillRunner {
   readonly evidence: Evidence[] = [];
+  /** The run's JavaScript scope: `script` steps, `${…}` expressions and `copy_text`, shared by nested skills. */
+  readonly scope = skillScope();
 
   constructor(
     private readonly rt: ToolCaller,
@@ -99,7 +105,26 @@ export class DeviceSkillRunner {
     const first = await this.observe();
     if (first.package !== skill.app) await this.call('space_launch', { space_id: this.spaceId, package: skill.app });
     for (const [i, raw] of skill.steps.entries()) {
-      const step = substitute(raw, params);
+      let step: SkillStep;
+      try {
+        step = resolveStep(raw, params, this.scope, `${entry.path} step ${i + 1}`);
+      } catch (e) {
+        if (!(e instanceof ScriptError)) throw e;
+        const message = `skill ${skill.name} failed at step ${i + 1} "${raw.intent ?? describeStep(raw)}": ${e.message}`;
+        this.evidence.push({
+          index: this.evidence.length + 1,
+          title: `${prefix}${skill.name} ${i + 1}/${skill.steps.length}: ${describeStep(raw)}`,
+          intent: raw.intent ?? null,
+          status: 'failed',
+          selector: stepSelector(raw),
+          node: null,
+          before: null,
+          after: null,
+          duration_ms: 0,
+          message,
+        });
+        return { failed: this.evidence.length, message };
+      }
       if (step.kind === 'fn' && raw.kind === 'fn') step.fn.params = substituteParams(raw.fn.params, params);
       const title = `${prefix}${skill.name} ${i + 1}/${skill.steps.length}: ${step.intent ? `${step.intent} (${describeStep(step)})` : describeStep(step)}`;
       const ev: Evidence = {
@@ -260,6 +285,32 @@ export class DeviceSkillRunner {
         for (const ui of step.ui) await this.stepOnce(entry, ui, ev, prefix);
         return;
       }
+      case 'script':
+        try {
+          return runScriptStep(step, this.scope, `${entry.path} step`);
+        } catch (e) {
+          if (e instanceof ScriptError) throw new StepFailed(e.message);
+          throw e;
+        }
+      case 'hide_keyboard':
+        // Only when it is up: a back with no keyboard would leave the screen.
+        if ((await this.observe()).keyboard) await this.call('ui_key', { space_id: id, key: 'back' });
+        return;
+      case 'screenshot': {
+        const shot = await this.call('ui_screenshot', { space_id: id, scale: 1 });
+        ev.message = `screenshot ${step.screenshot}: ${shot.sha256} (${shot.width}x${shot.height})`;
+        return;
+      }
+      case 'stop_app':
+        await this.call('space_stop', { space_id: id, package: entry.skill.app });
+        return;
+      case 'open_link':
+        await this.call('app_intent', { space_id: id, action: 'android.intent.action.VIEW', data: step.open_link });
+        return;
+      case 'copy_text':
+        return on(step.copy_text, async (n) => {
+          this.scope.maestro.copiedText = ownText(n);
+        });
       default: {
         const never: never = step;
         throw new SimError(toolError('INVALID_ARGUMENT', `unknown step ${JSON.stringify(never)}`));

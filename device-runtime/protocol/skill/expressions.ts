@@ -1,0 +1,73 @@
+import type { ParamValue } from './params.js';
+import type { SkillStep } from './schema.js';
+import { closing, FlowScript } from './script.js';
+
+/**
+ * A skill step's values at run time. `${NAME}` of a declared parameter is its value; any other
+ * `${…}` is a JavaScript expression evaluated in the run's script scope (the sandbox Maestro flows
+ * use: the parameters and `output` are globals, `maestro.copiedText` is what `copy_text` kept),
+ * so `fill: { value: "${output.user.name}" }` types what a `script` step computed. A `script`
+ * step's code is run as written, never interpolated. Both sides of the protocol (the framework's
+ * replay and a device's `skill_run`) resolve steps with this function.
+ */
+
+/** How long one script or `${…}` may run, in milliseconds. */
+export const SCRIPT_TIMEOUT_MS = 10_000;
+
+/** The JavaScript scope of one skill run (shared by the skills it runs, as Maestro shares `output`). */
+export function skillScope(log: (line: string) => void = () => {}): FlowScript {
+  return new FlowScript(SCRIPT_TIMEOUT_MS, log);
+}
+
+const PLAIN = /^[A-Za-z_][\w-]*$/;
+
+function resolveString(text: string, params: Record<string, ParamValue>, scope: FlowScript, where: string): string {
+  if (!text.includes('${')) return text;
+  let out = '';
+  let i = 0;
+  for (let start = text.indexOf('${'); start >= 0; start = text.indexOf('${', i)) {
+    const end = closing(text, start + 2);
+    if (end < 0) break;
+    const inner = text.slice(start + 2, end).trim();
+    out += text.slice(i, start);
+    out +=
+      PLAIN.test(inner) && inner in params
+        ? String(params[inner])
+        : scope.interpolate(text.slice(start, end + 1), where);
+    i = end + 1;
+  }
+  return out + text.slice(i);
+}
+
+function deep<T>(value: T, params: Record<string, ParamValue>, scope: FlowScript, where: string): T {
+  if (typeof value === 'string') return resolveString(value, params, scope, where) as T;
+  if (Array.isArray(value)) return value.map((v) => deep(v, params, scope, where)) as T;
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, deep(v, params, scope, where)])) as T;
+  return value;
+}
+
+/** A step with its parameters and expressions resolved; `where` names it in a script error. */
+export function resolveStep(
+  step: SkillStep,
+  params: Record<string, ParamValue>,
+  scope: FlowScript,
+  where: string,
+): SkillStep {
+  scope.setVariables(Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)])));
+  if (step.kind !== 'script') return deep(step, params, scope, where);
+  const { script, ...rest } = step;
+  const resolved = deep(rest, params, scope, where);
+  return {
+    ...resolved,
+    kind: 'script',
+    script: typeof script === 'string' ? script : { ...script, env: deep(script.env, params, scope, where) },
+  } as SkillStep;
+}
+
+/** Run a `script` step: its env becomes globals of the scope, then the code runs. */
+export function runScriptStep(step: Extract<SkillStep, { kind: 'script' }>, scope: FlowScript, where: string): void {
+  const s = typeof step.script === 'string' ? { code: step.script } : step.script;
+  if ('env' in s && s.env) scope.setVariables(s.env);
+  scope.run(s.code, where);
+}
