@@ -54,6 +54,24 @@ export type {
 } from './world/index.js';
 export type { WebView, WebViewOptions } from './webview/index.js';
 export {
+  Route,
+  Request,
+  Response,
+  NETWORK_PRESETS,
+  type AbortCode,
+  type FulfillOptions,
+  type ContinueOptions,
+  type Headers,
+  type NetworkConditions,
+  type NetworkEvents,
+  type NetworkPreset,
+  type NetworkRecord,
+  type RecordHarOptions,
+  type RouteFromHAROptions,
+  type RouteHandler,
+  type UrlMatcher,
+} from './network/index.js';
+export {
   NestwrightError,
   TimeoutError,
   StrictModeViolationError,

@@ -11,6 +11,7 @@ import type { CallSite } from './call-site.js';
 import type { ApiCall, CallWrapper } from './core/api-call.js';
 import type { AppCrashedError } from './errors.js';
 import type { Step } from './selector.js';
+import type { NetworkRecord } from './network/record.js';
 import type { TrajectoryStep } from './trajectory.js';
 
 /**
@@ -38,6 +39,8 @@ export type StepMeta = Pick<TrajectoryStep, 'kind' | 'title' | 'selector'>;
 export interface StepLog {
   readonly steps: readonly TrajectoryStep[];
   source: TrajectoryStep['source'];
+  /** The test's requests, as the network feature records them. */
+  readonly network: NetworkRecord[];
 }
 
 /**
