@@ -23,6 +23,7 @@ export * from './tools/runtime.js';
 export * from './tools/audit.js';
 export * from './tools/world.js';
 export * from './tools/webview.js';
+export * from './tools/network.js';
 export * from './tool-errors.js';
 export * from './wire.js';
 export * from './selector.js';

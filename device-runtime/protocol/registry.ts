@@ -9,6 +9,7 @@ import { runtimeTools } from './tools/runtime.js';
 import { auditTools } from './tools/audit.js';
 import { worldTools } from './tools/world.js';
 import { webviewTools } from './tools/webview.js';
+import { networkTools } from './tools/network.js';
 import type { ToolDef } from './tool.js';
 
 /** Every tool of the protocol, in the order of docs/protocol.md#tools. */
@@ -23,6 +24,7 @@ export const TOOL_LIST = [
   ...auditTools,
   ...worldTools,
   ...webviewTools,
+  ...networkTools,
 ] as const;
 
 type AnyTool = (typeof TOOL_LIST)[number];

@@ -14,6 +14,8 @@ const ACTION: ErrorCode[] = [
 ];
 /** A world tool names an instance of an installed app; a runtime without the `world` extension answers NOT_SUPPORTED. */
 const WORLD: ErrorCode[] = ['APP_NOT_INSTALLED', 'INSTANCE_NOT_FOUND', 'NOT_SUPPORTED'];
+/** A network tool names an instance of an installed app; a runtime without the `net_proxy` extension answers NOT_SUPPORTED. */
+const NET: ErrorCode[] = ['APP_NOT_INSTALLED', 'INSTANCE_NOT_FOUND', 'NOT_SUPPORTED'];
 const LAUNCH: ErrorCode[] = [
   'APP_NOT_INSTALLED',
   'INSTANCE_NOT_FOUND',
@@ -81,6 +83,11 @@ export const TOOL_ERRORS = {
   world_biometrics_set: WORLD,
   world_camera_set: WORLD,
   webview_list: ['APP_NOT_INSTALLED', 'INSTANCE_NOT_FOUND', 'APP_CRASHED', 'NOT_SUPPORTED'],
+  net_proxy_set: NET,
+  net_proxy_clear: NET,
+  net_offline_set: NET,
+  net_state_get: NET,
+  net_info: ['NOT_SUPPORTED'],
 } as const satisfies { readonly [N in ToolName]: readonly ErrorCode[] };
 
 /** Any call may get these: bad arguments, an unknown tool, a runtime fault, a transport failure. */

@@ -274,6 +274,7 @@ export class SimRuntime implements DeviceHost {
       this.approvals.close();
       // The WebViews' pages and contexts (the process's Chromium serves other runtimes too, and stays).
       void this.env.web.close().catch(() => undefined);
+      void this.env.net.close().catch(() => undefined);
     }
   }
 

@@ -27,6 +27,7 @@ export const ExtensionSchema = z.enum([
   'runtime_info',
   'world',
   'webview',
+  'net_proxy',
 ]);
 export type Extension = z.infer<typeof ExtensionSchema>;
 
@@ -55,6 +56,8 @@ export const EXTENSION_DOCS: { readonly [E in Extension]: string } = {
     "the world_* tools: each instance's location, clock, locale, time zone and colour scheme, notifications, push messages, biometrics and camera image, set per instance and gone with it (docs/app-world.md)",
   webview:
     "the webview_list tool: an instance's WebViews (id, URL, title, bounds on screen) and where each serves the DevTools protocol — an endpoint the client reaches, or the device's `webview_devtools_remote_<pid>` socket to forward — so a client drives the page with Playwright's connectOverCDP (docs/webviews.md)",
+  net_proxy:
+    "the net_* tools: send one instance's HTTP(S) traffic through a proxy (HTTP CONNECT for https) with a CA it trusts besides its system store (net_proxy_set, net_proxy_clear), take it offline (net_offline_set), read what is set (net_state_get), and learn the names the runtime resolves itself and its system CA (net_info); per instance, gone with it (docs/network.md)",
 };
 
 export const RuntimeInfoSchema = z.object({

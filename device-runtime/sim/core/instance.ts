@@ -5,6 +5,7 @@ import type { View } from '../apps/view.js';
 import { bindContext, type ActivityRecord, type ContextHost } from './activity-context.js';
 import { tickWorld } from '../world/app-world.js';
 import { SimWorld } from '../world/sim-world.js';
+import { SimNet } from '../net/net-state.js';
 
 /** The space an instance runs in (SimSpace implements it). */
 export interface InstanceHost extends ContextHost {
@@ -43,6 +44,8 @@ export class SimInstance {
   timers: Timer[] = [];
   /** What the world tools set on this instance, and what its app posted (docs/app-world.md): reset with its data. */
   world: SimWorld;
+  /** What the net_* tools set on this instance: proxy, extra CA, offline (sim/net/): reset with its data. */
+  net = new SimNet();
 
   constructor(
     readonly model: AppModel<any>,
@@ -104,6 +107,7 @@ export class SimInstance {
     this.granted.clear();
     this.denials.clear();
     this.world = new SimWorld(() => this.env.clock.now());
+    this.net = new SimNet();
   }
 
   push(name: string, extras: Record<string, unknown>): void {

@@ -2,6 +2,7 @@ import { DEFAULT_CHANNELS, type ChannelAvailability } from '../channels/channel.
 import { systemClock, type Clock } from './clock.js';
 import { faultProfile, type FaultProfile, type FaultProfileName } from './profile.js';
 import { SimWebEngine } from '../web/web-engine.js';
+import { SimNetwork } from '../net/sim-network.js';
 
 /** Screen px per CSS px of the simulated device's WebViews: its density (420 dpi) over Android's 160. */
 const WEB_SCALE = 420 / 160;
@@ -16,15 +17,19 @@ export interface SimEnv {
   channels: ChannelAvailability;
   /** The WebViews' browser engine (sim/web/): Chromium, started when the first WebView opens. */
   web: SimWebEngine;
+  /** The device's network (sim/net/): the app backends on loopback, the hosts table, the system CA. */
+  net: SimNetwork;
 }
 
 export function defaultEnv(): SimEnv {
-  return {
+  const env: SimEnv = {
     clock: systemClock,
     faults: faultProfile('instant'),
     channels: { ...DEFAULT_CHANNELS },
     web: new SimWebEngine(false, WEB_SCALE),
+    net: new SimNetwork(() => env.faults),
   };
+  return env;
 }
 
 /** The run options that shape the environment (part of SimOptions). */
@@ -46,10 +51,12 @@ export interface SimEnvOptions {
 
 export function envFromOptions(o: SimEnvOptions): SimEnv {
   const base = typeof o.faults === 'object' ? o.faults : faultProfile(o.faults ?? 'instant');
-  return {
+  const env: SimEnv = {
     clock: o.clock ?? systemClock,
     faults: { ...base, seed: o.seed ?? base.seed },
     channels: { ...DEFAULT_CHANNELS, ...o.channels },
     web: new SimWebEngine(o.chromium, WEB_SCALE),
+    net: new SimNetwork(() => env.faults),
   };
+  return env;
 }

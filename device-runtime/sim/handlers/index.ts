@@ -10,6 +10,7 @@ import type { Handler } from './types.js';
 import { uiHandlers, type UiHost } from './ui.js';
 import { worldHandlers, type WorldHost } from './world.js';
 import { webviewHandlers, type WebViewHost } from './webview.js';
+import { networkHandlers, type NetworkHost } from './network.js';
 
 /** Everything the handlers need of the runtime, together: SimRuntime is checked against it. */
 export type DeviceHost = AgentHost &
@@ -21,7 +22,8 @@ export type DeviceHost = AgentHost &
   SystemHost &
   UiHost &
   WorldHost &
-  WebViewHost;
+  WebViewHost &
+  NetworkHost;
 
 /** A handler for every tool: the type makes a missing handler a compile error (contract drift). */
 export type Handlers = { [N in ToolName]: Handler<N, DeviceHost> };
@@ -38,4 +40,5 @@ export const handlers: Handlers = {
   ...uiHandlers,
   ...worldHandlers,
   ...webviewHandlers,
+  ...networkHandlers,
 };

@@ -1,0 +1,122 @@
+import { createServer, type Server } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FaultProfile } from '../faults/profile.js';
+import type { IssuedCert } from './ca.js';
+import { chatRoutes } from './chat-api.js';
+import { shopRoutes } from './shop-api.js';
+
+/** The app backends' host names, as the apps call them (the simulator's hosts table maps them to loopback). */
+export const SHOP_HOST = 'api.shop.nestwright.test';
+export const CHAT_HOST = 'api.chat.nestwright.test';
+export const BACKEND_HOSTS = [SHOP_HOST, CHAT_HOST] as const;
+
+/** A request as a route sees it, and what it answers (`delayMs`: server time, before the fault profile's scale). */
+export interface ApiRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  body: unknown;
+  headers: IncomingMessage['headers'];
+}
+export interface ApiResponse {
+  status: number;
+  json?: unknown;
+  /** How long the server takes to answer on a mid-range network (scaled by the fault profile's loadScale). */
+  delayMs?: number;
+  /** Not scaled: the payment processor takes this long whatever the profile. */
+  fixedDelayMs?: number;
+}
+export type ApiRoute = (req: ApiRequest) => ApiResponse | null;
+
+/**
+ * The simulator's app backends: one HTTPS server on loopback per runtime, started when first
+ * needed, serving the Shop and Chat APIs (sim/net/shop-api.ts, chat-api.ts) by Host header with a
+ * certificate for both names signed by the simulator's CA. Latencies are the server's: each
+ * route names its time, which the run's fault profile scales (a `realistic` catalog page takes
+ * 800 ms, `hostile` 3×, `instant` none); the payment takes its 5 s whatever the profile.
+ */
+export class SimBackend {
+  private server: Server | null = null;
+  private readonly routes: Record<string, ApiRoute>;
+
+  constructor(
+    private readonly faults: () => FaultProfile,
+    private readonly cert: IssuedCert,
+  ) {
+    this.routes = { [SHOP_HOST]: shopRoutes(), [CHAT_HOST]: chatRoutes() };
+  }
+
+  /** Listen on 127.0.0.1 (a free port); resolves with the port. */
+  async start(): Promise<number> {
+    const server = createServer({ cert: this.cert.cert, key: this.cert.key }, (req, res) => void this.serve(req, res));
+    server.keepAliveTimeout = 5_000;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => resolve());
+    });
+    server.unref();
+    this.server = server;
+    return (server.address() as AddressInfo).port;
+  }
+
+  async close(): Promise<void> {
+    const s = this.server;
+    this.server = null;
+    if (!s) return;
+    s.closeAllConnections();
+    await new Promise<void>((resolve) => s.close(() => resolve()));
+  }
+
+  private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const host = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
+    const url = new URL(req.url ?? '/', `https://${host || 'localhost'}`);
+    let body: unknown = undefined;
+    const raw = await readBody(req);
+    if (raw.length > 0) {
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        return send(res, { status: 400, json: { error: 'the request body is not JSON' } });
+      }
+    }
+    const route = this.routes[host] as ApiRoute | undefined;
+    const answer = route?.({
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: url.searchParams,
+      body,
+      headers: req.headers,
+    }) ?? {
+      status: 404,
+      json: { error: route ? `no ${req.method} ${url.pathname} on ${host}` : `unknown host ${host}` },
+    };
+    const wait = (answer.delayMs ?? 0) * this.faults().loadScale + (answer.fixedDelayMs ?? 0);
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    send(res, answer);
+  }
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > 1_000_000) req.destroy(new Error('request body over 1 MB'));
+      else chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function send(res: ServerResponse, answer: ApiResponse): void {
+  if (res.destroyed) return;
+  const text = answer.json === undefined ? '' : JSON.stringify(answer.json);
+  res.writeHead(answer.status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}

@@ -1,0 +1,96 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import forge from 'node-forge';
+
+/**
+ * The simulator's certificate authority: a CA made when the backend starts, and a leaf
+ * certificate signed by it for the backend's host names. The CA is what the simulated device's
+ * system trust store holds (net_info's `system_ca_pem`), so the apps verify the backend as a
+ * phone verifies a real server, and a proxy that intercepts TLS must present a CA the instance
+ * was told to trust (net_proxy_set).
+ *
+ * node:crypto parses certificates (X509Certificate) but cannot issue them, so certificates are
+ * made with node-forge, a kept X.509 library (a pure-JS dependency with no native build). Keys are made
+ * with node:crypto (much faster than forge's pure-JS RSA) and handed to forge as PEM.
+ */
+
+export interface IssuedCert {
+  /** PEM certificate. */
+  cert: string;
+  /** PEM private key (PKCS#8). */
+  key: string;
+}
+
+function keyPair(): { publicKey: forge.pki.PublicKey; privateKey: forge.pki.PrivateKey; pem: string } {
+  const { publicKey, privateKey } = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
+  return {
+    publicKey: forge.pki.publicKeyFromPem(publicKey),
+    privateKey: forge.pki.privateKeyFromPem(privateKey),
+    pem: privateKey,
+  };
+}
+
+function serial(): string {
+  // A positive serial: the top bit clear.
+  const b = randomBytes(16);
+  b[0]! &= 0x7f;
+  return b.toString('hex');
+}
+
+function validity(cert: forge.pki.Certificate): void {
+  const now = Date.now();
+  cert.validity.notBefore = new Date(now - 24 * 3_600_000);
+  cert.validity.notAfter = new Date(now + 365 * 24 * 3_600_000);
+}
+
+/** A CA and a leaf for `hosts` (subjectAltName DNS names, plus 127.0.0.1 and localhost), signed by it. */
+export function issueBackendCerts(hosts: readonly string[]): { ca: IssuedCert; leaf: IssuedCert } {
+  const caKeys = keyPair();
+  const ca = forge.pki.createCertificate();
+  ca.publicKey = caKeys.publicKey;
+  ca.serialNumber = serial();
+  validity(ca);
+  const caName = [
+    { name: 'commonName', value: 'nestwright simulator CA' },
+    { name: 'organizationName', value: 'nestwright' },
+  ];
+  ca.setSubject(caName);
+  ca.setIssuer(caName);
+  ca.setExtensions([
+    { name: 'basicConstraints', cA: true, critical: true },
+    { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
+    { name: 'subjectKeyIdentifier' },
+  ]);
+  ca.sign(caKeys.privateKey as forge.pki.rsa.PrivateKey, forge.md.sha256.create());
+
+  const leafKeys = keyPair();
+  const leaf = forge.pki.createCertificate();
+  leaf.publicKey = leafKeys.publicKey;
+  leaf.serialNumber = serial();
+  validity(leaf);
+  leaf.setSubject([{ name: 'commonName', value: hosts[0] ?? 'localhost' }]);
+  leaf.setIssuer(caName);
+  leaf.setExtensions([
+    { name: 'basicConstraints', cA: false },
+    { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
+    { name: 'extKeyUsage', serverAuth: true },
+    {
+      name: 'subjectAltName',
+      altNames: [
+        ...hosts.map((value) => ({ type: 2, value })),
+        { type: 2, value: 'localhost' },
+        { type: 7, ip: '127.0.0.1' },
+      ],
+    },
+    { name: 'authorityKeyIdentifier', keyIdentifier: ca.generateSubjectKeyIdentifier().getBytes() },
+  ]);
+  leaf.sign(caKeys.privateKey as forge.pki.rsa.PrivateKey, forge.md.sha256.create());
+
+  return {
+    ca: { cert: forge.pki.certificateToPem(ca), key: caKeys.pem },
+    leaf: { cert: forge.pki.certificateToPem(leaf), key: leafKeys.pem },
+  };
+}
