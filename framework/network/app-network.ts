@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { ToolName } from '../../device-runtime/protocol/index.js';
+import type { ToolInput, ToolName, ToolResult } from '../../device-runtime/protocol/index.js';
 import type { ApiCall } from '../core/api-call.js';
 import { NestwrightError, TimeoutError } from '../errors.js';
 import type { InstancePort } from '../port.js';
@@ -10,7 +10,7 @@ import type { Request, Response } from './messages.js';
 import { InstanceProxy, type Exchange, type ProxyHost, type RouteEntry, type RouteHandler } from './proxy.js';
 import type { NetworkRecord } from './record.js';
 import { currentTestNetwork } from './test-network.js';
-import { Upstream, type NetInfo } from './upstream.js';
+import { Upstream } from './upstream.js';
 import { describeMatcher, urlMatches, type UrlMatcher } from './url-match.js';
 
 /** The request events, Playwright's names: what each listener gets. */
@@ -119,7 +119,7 @@ export class AppNetwork implements ProxyHost {
   }
 
   private async startProxy(call: ApiCall): Promise<{ proxy: InstanceProxy; upstream: Upstream }> {
-    const info = (await this.tool(call, 'net_info', {})) as NetInfo;
+    const info = await this.tool(call, 'net_info', {});
     this.upstreamValue = new Upstream(info);
     const ca = await proxyCa();
     const proxy = await InstanceProxy.start(this, ca);
@@ -141,13 +141,13 @@ export class AppNetwork implements ProxyHost {
   }
 
   /** A `net_proxy` tool call; NOT_SUPPORTED naming the extension when the runtime lacks it. */
-  private async tool(call: ApiCall, tool: string, input: Record<string, unknown>): Promise<unknown> {
+  private async tool<N extends ToolName>(call: ApiCall, tool: N, input: ToolInput<N>): Promise<ToolResult<N>> {
     if (!(await this.port.offers(EXTENSION)))
       throw call.error(
         `this device runtime does not offer ${tool} (NOT_SUPPORTED): it lacks the \`${EXTENSION}\` extension, so the instance's network cannot be routed, recorded or throttled. Run on the simulator or a NestSpace runtime that lists "${EXTENSION}" in runtime_info.extensions.`,
         { code: 'NOT_SUPPORTED' },
       );
-    return this.port.call(call, tool as ToolName, input as never);
+    return this.port.call(call, tool, input);
   }
 
   private step<T>(api: string, title: string, body: (call: ApiCall) => Promise<T>, timeout?: number): Promise<T> {
@@ -304,9 +304,7 @@ export class AppNetwork implements ProxyHost {
       );
     const started = await this.proxy?.catch(() => null);
     if (!started) return;
-    await this.wrap('app.close', (call) =>
-      this.port.call(call, 'net_proxy_clear' as ToolName, this.ref() as never),
-    ).catch(() => {});
+    await this.wrap('app.close', (call) => this.port.call(call, 'net_proxy_clear', this.ref())).catch(() => {});
     await started.proxy.stop();
     started.upstream.close();
   }

@@ -3,11 +3,7 @@ import https from 'node:https';
 import { rootCertificates } from 'node:tls';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 
-/** `net_info`: how this runtime's app reaches its backends (its hosts file, its extra system CA). */
-export interface NetInfo {
-  hosts: Array<{ host: string; port: number; address: string; address_port: number }>;
-  system_ca_pem: string | null;
-}
+import type { NetInfo } from '../../device-runtime/protocol/index.js';
 
 /** A request on its way to the network. */
 export interface OutgoingRequest {
