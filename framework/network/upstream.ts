@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { rootCertificates } from 'node:tls';
+import { createSecureContext, rootCertificates } from 'node:tls';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 
 import type { NetInfo } from '../../device-runtime/protocol/index.js';
@@ -49,10 +49,14 @@ export class Upstream {
   private readonly agents: { http: http.Agent; https: https.Agent };
 
   constructor(private readonly info: NetInfo) {
-    const ca = info.system_ca_pem ? [...rootCertificates, info.system_ca_pem] : undefined;
+    // One secure context for the proxy's life: made from the public roots and the runtime's CA
+    // per connection, it would cost tens of milliseconds each time.
+    const secureContext = info.system_ca_pem
+      ? createSecureContext({ ca: [...rootCertificates, info.system_ca_pem] })
+      : undefined;
     this.agents = {
       http: new http.Agent({ keepAlive: true }),
-      https: new https.Agent({ keepAlive: true, ...(ca ? { ca } : {}) }),
+      https: new https.Agent({ keepAlive: true, ...(secureContext ? { secureContext } : {}) }),
     };
   }
 
@@ -100,7 +104,9 @@ export class Upstream {
         });
       });
       r.on('error', reject);
-      r.end(req.body);
+      // An empty body is no body: end(Buffer) would make it chunked, a second packet Nagle holds back.
+      if (req.body.length) r.end(req.body);
+      else r.end();
     });
   }
 

@@ -32,7 +32,13 @@ export async function startBackend(): Promise<{ server: Mockttp; ca: string; inf
   await server.forGet('/products').thenCallback((req) => {
     hits++;
     const page = Number(new URL(req.url).searchParams.get('page') ?? 1);
-    return { statusCode: 200, json: catalogPage(page) };
+    // A length, so the connection is kept alive (a close-delimited body ends it).
+    const body = Buffer.from(JSON.stringify(catalogPage(page)));
+    return {
+      statusCode: 200,
+      headers: { 'content-type': 'application/json', 'content-length': String(body.length) },
+      rawBody: body,
+    };
   });
   await server.forPost('/orders').thenCallback(async (req) => {
     hits++;
