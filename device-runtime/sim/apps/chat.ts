@@ -1,5 +1,13 @@
 import { defineActivity, defineApp, type ActivityContext } from './define-app.js';
 import { GENERAL, onChatPush, photoMessage, type PushedMessage } from './chat-world.js';
+import {
+  conversation,
+  initialChatNet,
+  pollMessages,
+  sendMessage,
+  type ChatNetState,
+  type Outgoing,
+} from './chat-net.js';
 import { button, column, editText, iconButton, list, row, text, toolbar, type View } from './view.js';
 
 interface ChatData {
@@ -9,34 +17,29 @@ interface ChatData {
 }
 type Ctx<S> = ActivityContext<ChatData, S>;
 
-interface Message {
-  id: number;
+interface Shown {
   from: string;
   text: string;
-  /** When the backend delivers it to the other instances (clock ms). */
-  deliverAt: number;
-  room?: string;
+  /** Sent by this instance: how it went. */
+  outgoing?: Outgoing;
 }
 
-/** The simulated chat server: one per space, shared by every Chat instance in it. */
-interface ChatBackend {
-  messages: Message[];
-  nextId: number;
-}
-
-/** Server round trip before a message reaches the others (scaled by the fault profile). */
-const DELIVERY_MS = 400;
-
-const backend = (ctx: Ctx<unknown>) =>
-  ctx.shared<ChatBackend>('com.nestwright.chat/backend', () => ({ messages: [], nextId: 1 }));
-
-function messageRow(ctx: Ctx<unknown>, m: Pick<Message, 'from' | 'text' | 'deliverAt'>, me: string, now: number): View {
-  const mine = m.from === me;
-  const status = mine ? (now >= m.deliverAt ? 'Sent' : 'Sending…') : m.from;
+function messageRow(ctx: Ctx<unknown>, m: Shown, me: string, retry: (o: Outgoing) => void): View {
+  const mine = m.outgoing !== undefined || m.from === me;
+  const o = m.outgoing;
+  const status = !mine ? m.from : o?.status === 'sending' ? 'Sending…' : o?.status === 'failed' ? 'Not sent' : 'Sent';
   return column(
     [
       text(m.text, { id: 'message_text', height: 96 }),
-      text(status, { id: mine ? 'message_status' : 'message_sender', height: 72, tone: 'muted' }),
+      o?.status === 'failed'
+        ? row(
+            [
+              text(status, { id: 'message_status', tone: 'muted' }),
+              button('Retry', () => retry(o), { id: 'retry_send', width: 300 }),
+            ],
+            { height: 132 },
+          )
+        : text(status, { id: mine ? 'message_status' : 'message_sender', height: 72, tone: 'muted' }),
     ],
     {
       id: mine ? 'outgoing' : 'incoming',
@@ -49,10 +52,14 @@ function messageRow(ctx: Ctx<unknown>, m: Pick<Message, 'from' | 'text' | 'deliv
   );
 }
 
+let outgoingSeq = 0;
+
 /**
- * Chat (`com.nestwright.chat`): pick a name, then talk in one room. Two instances in one space
- * exchange messages through a backend shared per space; a message shows up for the others only
- * after the server delivered it, so a multi-user test must wait for it.
+ * Chat (`com.nestwright.chat`): pick a name, then talk in one room. Messages go to the chat
+ * server (POST https://api.chat.nestwright.test/rooms/{room}/messages) and an open conversation
+ * polls it (GET …?since=ID); two instances in one space share a workspace, so each sees the
+ * other's messages once the server has them and its next poll ran: a multi-user test must wait
+ * for it. A message the server did not take is marked "Not sent" with Retry.
  */
 export const chatApp = defineApp<ChatData>({
   package: 'com.nestwright.chat',
@@ -84,38 +91,26 @@ export const chatApp = defineApp<ChatData>({
         ]);
       },
     }),
-    '.ConversationActivity': defineActivity<ChatData, { draft: string; seen: number }>({
+    '.ConversationActivity': defineActivity<ChatData, { draft: string; seen: number } & ChatNetState>({
       softInput: 'resize',
-      initialState: () => ({ draft: '', seen: 0 }),
+      initialState: () => ({ draft: '', seen: 0, ...initialChatNet() }),
       render: (ctx) => {
         const me = ctx.data.name ?? 'me';
         const room = String(ctx.extras.room ?? GENERAL);
-        const now = ctx.now();
-        const server = backend(ctx);
-        const fromServer = server.messages.filter(
-          (m) => (m.room ?? GENERAL) === room && (m.from === me || now >= m.deliverAt),
-        );
+        pollMessages(ctx, room);
         const pushed = (ctx.data.pushed ?? []).filter((m) => m.room === room);
-        const visible = pushed.length
-          ? [...fromServer, ...pushed].sort((a, b) => a.deliverAt - b.deliverAt)
-          : fromServer;
+        const visible: Shown[] = [...conversation(ctx.state), ...pushed];
         if (visible.length !== ctx.state.seen) {
           // New messages scroll the conversation to the end, as chat apps do.
           ctx.state.seen = visible.length;
           ctx.scrollTo('messages', Infinity);
         }
-        const post = (body: string) => {
-          const id = server.nextId++;
-          server.messages.push({
-            id,
-            from: me,
-            text: body,
-            deliverAt: ctx.now() + ctx.scaled(DELIVERY_MS),
-            ...(room === GENERAL ? {} : { room }),
+        const deliver = (o: Outgoing) =>
+          sendMessage(ctx, room, o, (id) => {
+            ctx.world.pushToOthers({ room, from: me, text: o.text, message_id: String(id) }, 0);
+            ctx.log('I', 'ChatClient', `${me} sent message ${id}`);
           });
-          ctx.world.pushToOthers({ room, from: me, text: body, message_id: String(id) }, ctx.scaled(DELIVERY_MS));
-          ctx.log('I', 'ChatClient', `${me} sent message ${id}`);
-        };
+        const post = (body: string) => deliver({ key: ++outgoingSeq, text: body, status: 'sending' });
         const send = () => {
           const body = ctx.state.draft.trim();
           if (!body) return;
@@ -129,7 +124,7 @@ export const chatApp = defineApp<ChatData>({
           visible.length === 0
             ? text('No messages yet', { id: 'empty' })
             : list(
-                visible.map((m) => messageRow(ctx, m, me, now)),
+                visible.map((m) => messageRow(ctx, m, me, deliver)),
                 { id: 'messages' },
               ),
           row(

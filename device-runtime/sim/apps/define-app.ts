@@ -1,5 +1,6 @@
 import type { AppWorld, ServiceContext } from '../world/app-world.js';
 import type { View } from './view.js';
+import type { AppRequest, AppResponse } from '../net/http-client.js';
 
 /** A dialog window over the activity (AlertDialog, popup menu, or the permission prompt). */
 export interface DialogSpec {
@@ -43,6 +44,15 @@ export interface ActivityContext<D, S> {
    * the delay (0 under `instant`) unless `fixed`; the UI is not idle while work is pending.
    */
   after(ms: number, fn: () => void, opts?: { fixed?: boolean }): void;
+  /**
+   * Make an HTTP request, as the app's process would (sim/net/http-client.ts: the device's hosts
+   * table, the instance's proxy and trust store, offline). `then` runs on the main thread with the
+   * answer or the failure once it is in, if this activity still lives; meanwhile the UI is busy
+   * (not idle) unless the request is `background` (polling).
+   */
+  fetch(req: AppRequest, then: (res: AppResponse) => void): void;
+  /** Whether the device reports connectivity to the app (ConnectivityManager): false while net_offline_set holds it offline. */
+  online(): boolean;
   /** Start an animation named `key` now. */
   animate(key: string): void;
   /** Progress of animation `key` in [0, 1]; 1 when it never started or has finished. */

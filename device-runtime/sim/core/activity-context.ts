@@ -2,6 +2,7 @@ import type { LogLine } from '../../protocol/index.js';
 import type { ActivityContext, DialogSpec } from '../apps/define-app.js';
 import type { SimEnv } from '../faults/env.js';
 import { bindWorld, type WorldOwner } from '../world/app-world.js';
+import type { AppRequest, AppResponse } from '../net/http-client.js';
 
 /** One activity on the back stack, with the UI state Android keeps for it. */
 export interface ActivityRecord {
@@ -45,6 +46,9 @@ export interface ContextOwner extends WorldOwner {
   readonly host: ContextHost;
   push(name: string, extras: Record<string, unknown>): void;
   schedule(record: ActivityRecord, ms: number, fn: () => void): void;
+  /** An HTTP request of the app for `record`; `then` runs as app code when the answer is in. */
+  fetch(record: ActivityRecord, req: AppRequest, then: (res: AppResponse) => void): void;
+  readonly net: { readonly offline: boolean };
   crash(reason: string): void;
   /** A logcat line from this instance's process. */
   log(line: Omit<LogLine, 'ts' | 'pid' | 'package' | 'instance'>): void;
@@ -117,6 +121,12 @@ export function bindContext(inst: ContextOwner, record: ActivityRecord): Activit
         fn();
         host.invalidate();
       });
+    },
+    fetch(req, then) {
+      inst.fetch(record, req, then);
+    },
+    online() {
+      return !inst.net.offline;
     },
     animate(key) {
       record.anims.set(key, now());

@@ -6,6 +6,7 @@ import { bindContext, type ActivityRecord, type ContextHost } from './activity-c
 import { tickWorld } from '../world/app-world.js';
 import { SimWorld } from '../world/sim-world.js';
 import { SimNet } from '../net/net-state.js';
+import { appHttp, type AppRequest, type AppResponse } from '../net/http-client.js';
 
 /** The space an instance runs in (SimSpace implements it). */
 export interface InstanceHost extends ContextHost {
@@ -42,6 +43,8 @@ export class SimInstance {
   /** Times the user denied each permission: after two, Android stops asking (API 30+). */
   denials = new Map<string, number>();
   timers: Timer[] = [];
+  /** HTTP requests in flight, for the activity that made them (foreground ones keep the UI busy). */
+  requests = new Set<{ record: ActivityRecord; background: boolean }>();
   /** What the world tools set on this instance, and what its app posted (docs/app-world.md): reset with its data. */
   world: SimWorld;
   /** What the net_* tools set on this instance: proxy, extra CA, offline (sim/net/): reset with its data. */
@@ -80,6 +83,7 @@ export class SimInstance {
   stop(): void {
     this.stack = [];
     this.timers = [];
+    this.requests.clear();
     this.status = 'stopped';
     this.slot = null;
   }
@@ -92,6 +96,7 @@ export class SimInstance {
     this.log({ level: 'E', tag: 'AndroidRuntime', message: `FATAL EXCEPTION: main\n${reason}` });
     this.stack = [];
     this.timers = [];
+    this.requests.clear();
     this.status = 'crashed';
     this.crashReason = reason;
     this.host.crashed(this);
@@ -155,9 +160,30 @@ export class SimInstance {
     this.timers.push({ due: this.env.clock.now() + Math.max(0, ms), fn, record });
   }
 
-  /** Background work still pending for a live activity (the UI is not idle). */
+  /** Background work still pending for a live activity (the UI is not idle): timers, requests the user waits for. */
   busy(): boolean {
-    return this.timers.some((t) => this.stack.includes(t.record));
+    if (this.timers.some((t) => this.stack.includes(t.record))) return true;
+    for (const r of this.requests) if (!r.background && this.stack.includes(r.record)) return true;
+    return false;
+  }
+
+  /**
+   * An HTTP request of the app (sim/net/http-client.ts). Its answer is posted to the main thread
+   * (run with the next frame, as a Handler message is), to a live activity of a running process
+   * only: a stopped or crashed process never sees it.
+   */
+  fetch(record: ActivityRecord, req: AppRequest, then: (res: AppResponse) => void): void {
+    const entry = { record, background: req.background === true };
+    this.requests.add(entry);
+    const net = this.net;
+    const sent = appHttp(net, this.env.net).send(req);
+    this.env.clock.hold?.(sent);
+    void sent.then((res) => {
+      this.requests.delete(entry);
+      if (this.net !== net || !this.stack.includes(record)) return;
+      this.timers.push({ due: this.env.clock.now(), fn: () => then(res), record });
+      this.host.invalidate();
+    });
   }
 
   /** Run the background work that is due by `now`, oldest first (work may schedule more). */

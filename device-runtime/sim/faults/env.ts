@@ -27,7 +27,10 @@ export function defaultEnv(): SimEnv {
     faults: faultProfile('instant'),
     channels: { ...DEFAULT_CHANNELS },
     web: new SimWebEngine(false, WEB_SCALE),
-    net: new SimNetwork(() => env.faults),
+    net: new SimNetwork(
+      () => env.faults,
+      () => env.clock,
+    ),
   };
   return env;
 }
@@ -56,7 +59,10 @@ export function envFromOptions(o: SimEnvOptions): SimEnv {
     faults: { ...base, seed: o.seed ?? base.seed },
     channels: { ...DEFAULT_CHANNELS, ...o.channels },
     web: new SimWebEngine(o.chromium, WEB_SCALE),
-    net: new SimNetwork(() => env.faults),
+    net: new SimNetwork(
+      () => env.faults,
+      () => env.clock,
+    ),
   };
   return env;
 }

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Clock } from '../faults/clock.js';
 import type { FaultProfile } from '../faults/profile.js';
 import type { IssuedCert } from './ca.js';
 import { chatRoutes } from './chat-api.js';
@@ -26,6 +27,8 @@ export interface ApiResponse {
   delayMs?: number;
   /** Not scaled: the payment processor takes this long whatever the profile. */
   fixedDelayMs?: number;
+  /** Work done once the delay is over (a message is stored when the server is done with it): its value is the body. */
+  later?: () => unknown;
 }
 export type ApiRoute = (req: ApiRequest) => ApiResponse | null;
 
@@ -42,6 +45,7 @@ export class SimBackend {
 
   constructor(
     private readonly faults: () => FaultProfile,
+    private readonly clock: () => Clock,
     private readonly cert: IssuedCert,
   ) {
     this.routes = { [SHOP_HOST]: shopRoutes(), [CHAT_HOST]: chatRoutes() };
@@ -92,8 +96,12 @@ export class SimBackend {
       json: { error: route ? `no ${req.method} ${url.pathname} on ${host}` : `unknown host ${host}` },
     };
     const wait = (answer.delayMs ?? 0) * this.faults().loadScale + (answer.fixedDelayMs ?? 0);
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    send(res, answer);
+    if (wait > 0) {
+      // The server's time is the device's simulated time (a virtual clock in tests moves it).
+      const clock = this.clock();
+      await (clock.until ? clock.until(clock.now() + wait) : new Promise((r) => setTimeout(r, wait)));
+    }
+    send(res, answer.later ? { ...answer, json: answer.later() } : answer);
   }
 }
 

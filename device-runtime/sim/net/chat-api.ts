@@ -37,9 +37,15 @@ export function chatRoutes(): ApiRoute {
     if (req.method === 'POST') {
       const body = req.body as { text?: unknown; from?: unknown } | undefined;
       if (typeof body?.text !== 'string' || !body.text) return { status: 400, json: { error: 'text is required' } };
-      const msg = { id: nextId++, from: typeof body.from === 'string' ? body.from : 'anonymous', text: body.text };
-      roomOf(req, room).push(msg);
-      return { status: 201, json: { id: msg.id }, delayMs: POST_MS };
+      const from = typeof body.from === 'string' ? body.from : 'anonymous';
+      const text = body.text;
+      // Stored when the server is done with it: the others see it from then on.
+      const later = () => {
+        const msg = { id: nextId++, from, text };
+        roomOf(req, room).push(msg);
+        return { id: msg.id };
+      };
+      return { status: 201, delayMs: POST_MS, later };
     }
     return null;
   };

@@ -17,10 +17,11 @@ const bad = (error: string): ApiResponse => ({ status: 400, json: { error } });
  * The Shop API (`https://api.shop.nestwright.test`): the catalog the app used to make up in
  * memory, paged (`GET /products?page=N`, pages from 1, 20 per page, 200 products, prices in
  * cents), one product (`GET /products/{id}`), coupons (`GET /coupons/{code}` → 200 or 404) and
- * orders (`POST /orders` → 201 `{ orderId }`, numbered from 1001 per server).
+ * orders (`POST /orders` → 201 `{ orderId }`, numbered from 1001 per install).
  */
 export function shopRoutes(): ApiRoute {
-  let lastOrder = 1000;
+  /** Orders are numbered per install (x-installation-id): each install's first order is #1001. */
+  const lastOrder = new Map<string, number>();
   return (req: ApiRequest) => {
     const { method, path } = req;
     if (method === 'GET' && path === '/products') {
@@ -62,7 +63,10 @@ export function shopRoutes(): ApiRoute {
         if (!Number.isInteger(it?.qty) || (it.qty as number) < 1) return bad(`qty of product ${id} must be ≥ 1`);
       }
       if (typeof body?.address !== 'string' || !body.address.trim()) return bad('address is required');
-      return { status: 201, json: { orderId: ++lastOrder }, fixedDelayMs: PAYMENT_MS };
+      const install = String(req.headers['x-installation-id'] ?? '');
+      const orderId = (lastOrder.get(install) ?? 1000) + 1;
+      lastOrder.set(install, orderId);
+      return { status: 201, json: { orderId }, fixedDelayMs: PAYMENT_MS };
     }
     return null;
   };

@@ -1,4 +1,5 @@
 import type { NetInfo } from '../../protocol/index.js';
+import type { Clock } from '../faults/clock.js';
 import type { FaultProfile } from '../faults/profile.js';
 import { BACKEND_HOSTS, SimBackend } from './backend.js';
 import { issueBackendCerts, type IssuedCert } from './ca.js';
@@ -27,12 +28,15 @@ export class SimNetwork {
   private backend: SimBackend | null = null;
   private started: Promise<number> | null = null;
 
-  constructor(private readonly faults: () => FaultProfile) {}
+  constructor(
+    private readonly faults: () => FaultProfile,
+    private readonly clock: () => Clock,
+  ) {}
 
   /** The backend's port, starting it on first use. */
   ready(): Promise<number> {
     if (!this.started) {
-      this.backend = new SimBackend(this.faults, backendCerts().leaf);
+      this.backend = new SimBackend(this.faults, this.clock, backendCerts().leaf);
       this.started = this.backend.start();
       this.started.catch(() => (this.started = null));
     }

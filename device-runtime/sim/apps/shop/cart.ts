@@ -1,11 +1,14 @@
 import { defineActivity } from '../define-app.js';
 import { javaStack } from '../widgets.js';
 import { button, column, editText, iconButton, list, row, text, toolbar, type View } from '../view.js';
-import { cartCount, money, product, type ShopCtx, type ShopData } from './model.js';
+import { cartCount, installHeaders, knownProduct, money, SHOP_API, type ShopCtx, type ShopData } from './model.js';
 
 interface CartState {
   coupon: string;
   discount: number;
+  /** The coupon the server accepted (sent with the order). */
+  applied: string | null;
+  checking: boolean;
 }
 
 /** The known bug: applying an empty coupon crashes the app (issue 5's crash scenario). */
@@ -18,12 +21,12 @@ const EMPTY_COUPON_CRASH = javaStack('java.lang.StringIndexOutOfBoundsException:
 ]);
 
 export function cartTotal(d: ShopData, discount: number): number {
-  const sum = Object.entries(d.cart).reduce((t, [id, q]) => t + product(Number(id)).price * q, 0);
+  const sum = Object.entries(d.cart).reduce((t, [id, q]) => t + knownProduct(d, Number(id)).price * q, 0);
   return Math.round(sum * (1 - discount));
 }
 
 function itemRow(ctx: ShopCtx<CartState>, id: number, qty: number): View {
-  const p = product(id);
+  const p = knownProduct(ctx.data, id);
   return row(
     [
       text(`${p.name} x${qty}`, { id: 'cart_item' }),
@@ -37,17 +40,28 @@ function itemRow(ctx: ShopCtx<CartState>, id: number, qty: number): View {
 
 /** The cart: items, a coupon field (SAVE10 takes 10% off; empty crashes), total, checkout. */
 export const cartActivity = defineActivity<ShopData, CartState>({
-  initialState: () => ({ coupon: '', discount: 0 }),
+  initialState: () => ({ coupon: '', discount: 0, applied: null, checking: false }),
   render: (ctx) => {
     const items = Object.entries(ctx.data.cart);
     const apply = () => {
       const code = ctx.state.coupon;
       ctx.log('D', 'CartViewModel', `applyCoupon("${code}")`);
       if (code.length === 0) return ctx.crash(EMPTY_COUPON_CRASH);
-      if (code.trim().toUpperCase() === 'SAVE10') {
-        ctx.set({ discount: 0.1 });
-        ctx.toast('Coupon applied: 10% off');
-      } else ctx.toast(`Coupon ${code} is not valid`);
+      if (ctx.state.checking) return;
+      ctx.set({ checking: true });
+      ctx.fetch(
+        { url: `${SHOP_API}/coupons/${encodeURIComponent(code.trim())}`, headers: installHeaders(ctx) },
+        (res) => {
+          ctx.set({ checking: false });
+          const body = res.json as { code?: string; percent?: number } | null;
+          if (res.status === 200 && typeof body?.percent === 'number') {
+            ctx.set({ discount: body.percent / 100, applied: body.code ?? code.trim() });
+            ctx.toast(`Coupon applied: ${body.percent}% off`);
+          } else if (res.status === 404) ctx.toast(`Coupon ${code} is not valid`);
+          else if (res.error?.kind === 'offline') ctx.toast("You're offline");
+          else ctx.toast("Couldn't check the coupon, try again");
+        },
+      );
     };
     return column([
       toolbar('Cart', [iconButton('Navigate up', () => ctx.finish(), { id: 'up' })]),
@@ -69,10 +83,18 @@ export const cartActivity = defineActivity<ShopData, CartState>({
         { height: 160 },
       ),
       text(`Total: ${money(cartTotal(ctx.data, ctx.state.discount), ctx)}`, { id: 'total' }),
-      button('Checkout', () => ctx.start('.CheckoutActivity', { discount: ctx.state.discount }), {
-        id: 'checkout',
-        enabled: cartCount(ctx.data) > 0,
-      }),
+      button(
+        'Checkout',
+        () =>
+          ctx.start('.CheckoutActivity', {
+            discount: ctx.state.discount,
+            ...(ctx.state.applied ? { coupon: ctx.state.applied } : {}),
+          }),
+        {
+          id: 'checkout',
+          enabled: cartCount(ctx.data) > 0,
+        },
+      ),
     ]);
   },
 });

@@ -1,0 +1,146 @@
+import { Agent, buildConnector, ProxyAgent, request, type Dispatcher } from 'undici';
+import type { SimNet } from './net-state.js';
+import type { HostEntry, SimNetwork } from './sim-network.js';
+
+/** A request of a simulated app. */
+export interface AppRequest {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Absolute URL, e.g. https://api.shop.nestwright.test/products?page=1 */
+  url: string;
+  /** A JSON body (sent with content-type application/json). */
+  json?: unknown;
+  headers?: Record<string, string>;
+  /** Polling and other work the user does not wait for: does not keep the UI busy. */
+  background?: boolean;
+}
+
+/** Why a request got no answer: no connectivity, a certificate the instance does not trust, anything else. */
+export type NetFailureKind = 'offline' | 'tls' | 'network';
+
+/** What the app gets back: an answer (any status), or the failure that kept it from one. */
+export type AppResponse =
+  | { status: number; json: unknown; error: null }
+  | { status: null; json: null; error: { kind: NetFailureKind; code: string; message: string } };
+
+const TLS_CODES = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|HOSTNAME|ALTNAME/;
+const HEADERS_TIMEOUT_MS = 60_000;
+
+/**
+ * One instance's HTTP client, as its app's process has it inside a NestSpace container: names
+ * resolve through the device's hosts table (`api.shop.nestwright.test:443` → the simulator's
+ * backend on loopback), every request goes through the instance's proxy when net_proxy_set gave
+ * it one (HTTP CONNECT for https), TLS is verified against the instance's trust store (the
+ * system CA — the simulator's — plus the CA net_proxy_set gave), and when the instance is offline
+ * every request fails before a socket opens. Built on undici (Agent with a connector that maps
+ * names, ProxyAgent for the proxy), rebuilt whenever the instance's network setting changes.
+ */
+export class AppHttpClient {
+  private dispatcher: Dispatcher | null = null;
+  private version = -1;
+
+  constructor(
+    private readonly net: SimNet,
+    private readonly network: SimNetwork,
+  ) {}
+
+  async send(req: AppRequest): Promise<AppResponse> {
+    if (this.net.offline) return failure('offline', 'ENETUNREACH', 'no network connection');
+    try {
+      const dispatcher = await this.current();
+      if (this.net.offline) return failure('offline', 'ENETUNREACH', 'no network connection');
+      const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
+      let body: string | undefined;
+      if (req.json !== undefined) {
+        body = JSON.stringify(req.json);
+        headers['content-type'] = 'application/json';
+      }
+      const res = await request(req.url, {
+        method: req.method ?? 'GET',
+        headers,
+        ...(body !== undefined ? { body } : {}),
+        dispatcher,
+        headersTimeout: HEADERS_TIMEOUT_MS,
+        bodyTimeout: HEADERS_TIMEOUT_MS,
+      });
+      const text = await res.body.text();
+      // Offline since the request went out: the answer never arrives.
+      if (this.net.offline) return failure('offline', 'ENETUNREACH', 'no network connection');
+      let json: unknown = null;
+      if (text) {
+        try {
+          json = JSON.parse(text);
+        } catch {
+          json = null;
+        }
+      }
+      return { status: res.statusCode, json, error: null };
+    } catch (e) {
+      return describe(e);
+    }
+  }
+
+  /** Close the connections (the instance is gone or its network changed). */
+  close(): void {
+    const d = this.dispatcher;
+    this.dispatcher = null;
+    void d?.close().catch(() => undefined);
+  }
+
+  private async current(): Promise<Dispatcher> {
+    if (this.dispatcher && this.version === this.net.version) return this.dispatcher;
+    const hosts = await this.network.hosts();
+    if (this.dispatcher && this.version === this.net.version) return this.dispatcher;
+    this.close();
+    const ca = [this.network.systemCa, ...this.net.extraCa];
+    const proxy = this.net.proxy;
+    this.version = this.net.version;
+    this.dispatcher = proxy
+      ? new ProxyAgent({
+          uri: `http://${proxy.host.includes(':') ? `[${proxy.host}]` : proxy.host}:${proxy.port}`,
+          requestTls: { ca },
+          keepAliveTimeout: 4_000,
+        })
+      : new Agent({ connect: mappedConnector(ca, hosts), keepAliveTimeout: 4_000 });
+    return this.dispatcher;
+  }
+}
+
+/** undici's TLS connector, with the names of the hosts table leading where the table says (SNI and verification keep the name). */
+function mappedConnector(ca: string[], hosts: HostEntry[]): buildConnector.connector {
+  const base = buildConnector({ ca, timeout: 10_000 });
+  return (opts, callback) => {
+    const port = Number(opts.port || (opts.protocol === 'http:' ? 80 : 443));
+    const entry = hosts.find((h) => h.host === opts.hostname && h.port === port);
+    if (!entry) return base(opts, callback);
+    return base(
+      { ...opts, hostname: entry.address, port: String(entry.address_port), servername: opts.hostname },
+      callback,
+    );
+  };
+}
+
+function failure(kind: NetFailureKind, code: string, message: string): AppResponse {
+  return { status: null, json: null, error: { kind, code, message } };
+}
+
+function describe(e: unknown): AppResponse {
+  let err = e as { code?: string; message?: string; cause?: unknown } | undefined;
+  // undici wraps socket errors: the cause says what happened.
+  for (let i = 0; i < 3 && err?.cause && typeof err.cause === 'object'; i++) {
+    const cause = err.cause as { code?: string };
+    if (!cause.code) break;
+    err = cause as typeof err;
+  }
+  const code = String(err?.code ?? 'ERR_NETWORK');
+  const message = String(err?.message ?? e);
+  return failure(TLS_CODES.test(code) || /certificate/i.test(message) ? 'tls' : 'network', code, message);
+}
+
+const clients = new WeakMap<SimNet, AppHttpClient>();
+
+/** The HTTP client of the instance whose network is `net` (a new one when its data is reset). */
+export function appHttp(net: SimNet, network: SimNetwork): AppHttpClient {
+  let c = clients.get(net);
+  if (!c) clients.set(net, (c = new AppHttpClient(net, network)));
+  return c;
+}
