@@ -86,6 +86,8 @@ export interface InstancePort extends CallWrapper {
   describeTimeout(ms: number): string;
   /** The clock waits run on: a sleep ends at once when the test times out. */
   readonly clock: Clock;
+  /** Hold the instance's next public calls (their `wrap`) until `work` settles: set-up a spec's next action must not overtake. Local. */
+  hold(work: Promise<unknown>): void;
 }
 
 /** A locator as a feature acts through it: the same actions, waiting and verification a spec gets. */

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { ToolInput, ToolName, ToolResult } from '../../device-runtime/protocol/index.js';
-import type { ApiCall } from '../core/api-call.js';
+import { ApiCall } from '../core/api-call.js';
 import { NestwrightError, TimeoutError } from '../errors.js';
 import type { InstancePort } from '../port.js';
 import { proxyCa } from './ca.js';
@@ -232,7 +232,9 @@ export class AppNetwork implements ProxyHost {
   ): Promise<NetworkEvents[E]> {
     const ms = opts.timeout ?? WAIT_DEFAULT_MS;
     const what = typeof match === 'function' ? 'a predicate' : String(match);
-    // Listening starts now, before the step's first await: the action after the call is not missed.
+    // Listening starts now, and so does the proxy, before the step's first await; the instance's
+    // next call (the action that makes the request) waits until the proxy is set, so it is seen.
+    this.holdStart(false);
     let listener: ((x: NetworkEvents[E]) => void) | null = null;
     const seen = new Promise<NetworkEvents[E]>((resolve, reject) => {
       listener = (x) => {
@@ -269,7 +271,16 @@ export class AppNetwork implements ProxyHost {
 
   on<E extends keyof NetworkEvents>(event: E, listener: (x: NetworkEvents[E]) => void): void {
     this.events.on(event, listener as (x: unknown) => void);
-    void this.wrap('app.on', async (call) => this.start(call)).catch((e: NestwrightError) => this.failures.push(e));
+    this.holdStart(true);
+  }
+
+  /** Start the proxy now, holding the instance's next calls until it is set; `report`: a failure is the test's (no call of the user's gets it). */
+  private holdStart(report: boolean): void {
+    if (this.proxy || this.closed) return;
+    const call = new ApiCall('app.network', this.port.timeout(undefined, 'action'), undefined);
+    const started = this.start(call);
+    this.port.hold(started);
+    started.catch((e: NestwrightError) => void (report && this.failures.push(e)));
   }
 
   off<E extends keyof NetworkEvents>(event: E, listener: (x: NetworkEvents[E]) => void): void {

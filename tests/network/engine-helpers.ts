@@ -109,6 +109,7 @@ export function fakePort(
       return { ok: true };
     },
     trajectory,
+    hold: () => {},
     describeTimeout: (ms: number) => `${ms}ms`,
     timeout: (given: number | undefined) => given ?? 5_000,
   } as unknown as InstancePort;
