@@ -333,6 +333,8 @@ export class App extends LocatorFactory<Locator> {
    *
    * @example
    * ```ts
+   * import type { Request } from 'nestwright';
+   *
    * const log = (request: Request) => console.log(request.url());
    * app.on('request', log);
    * app.off('request', log);

@@ -1,7 +1,7 @@
 import type { TestInfo } from '@playwright/test';
 import type { NestwrightError } from '../errors.js';
-import type { AppNetwork } from './app-network.js';
 import { harDocument, writeHar } from './har.js';
+import type { Exchange } from './proxy.js';
 import { urlMatches } from './url-match.js';
 
 /** `use.recordHar`, Playwright's option: every request of the test written to `path` as HAR. */
@@ -10,6 +10,13 @@ export interface RecordHarOptions {
   path: string;
   /** Only requests whose URL this matches (a glob or a RegExp). */
   urlFilter?: string | RegExp;
+}
+
+/** What a test's network keeps of one instance's (AppNetwork). */
+export interface InstanceNetwork {
+  readonly exchanges: readonly Exchange[];
+  readonly failure: NestwrightError | null;
+  close(): Promise<void>;
 }
 
 /** The name of the HAR attached to a failed test. */
@@ -24,11 +31,11 @@ export const HAR_ATTACHMENT = 'network.har';
  * @internal The fixture's.
  */
 export class TestNetwork {
-  private readonly nets = new Set<AppNetwork>();
+  private readonly nets = new Set<InstanceNetwork>();
 
   constructor(readonly recordHar: RecordHarOptions | undefined) {}
 
-  add(net: AppNetwork): void {
+  add(net: InstanceNetwork): void {
     this.nets.add(net);
   }
 
