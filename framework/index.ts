@@ -58,6 +58,8 @@ export {
   Request,
   Response,
   NETWORK_PRESETS,
+  NETWORK_PRESET_ALIASES,
+  ABORT_CODES,
   type AbortCode,
   type FulfillOptions,
   type ContinueOptions,

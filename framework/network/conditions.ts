@@ -33,10 +33,10 @@ export const NETWORK_PRESETS = {
 } as const satisfies Record<string, NetworkConditions>;
 
 /** The names DevTools gave the same figures before (Puppeteer's `PredefinedNetworkConditions` keeps them). */
-const FORMER_NAMES = { 'Slow 3G': '3G', 'Fast 3G': 'Slow 4G' } as const;
+export const NETWORK_PRESET_ALIASES = { 'Slow 3G': '3G', 'Fast 3G': 'Slow 4G' } as const;
 
 /** A preset's name: DevTools' current one, or its former one. */
-export type NetworkPreset = keyof typeof NETWORK_PRESETS | keyof typeof FORMER_NAMES;
+export type NetworkPreset = keyof typeof NETWORK_PRESETS | keyof typeof NETWORK_PRESET_ALIASES;
 
 const SEGMENT = 1460;
 const MIN_RTO_MS = 200;
@@ -48,10 +48,10 @@ export function resolveConditions(given: NetworkPreset | NetworkConditions | nul
 } {
   if (given === null) return { conditions: null, problem: null };
   if (typeof given === 'string') {
-    const name = (FORMER_NAMES as Record<string, keyof typeof NETWORK_PRESETS>)[given] ?? given;
+    const name = (NETWORK_PRESET_ALIASES as Record<string, keyof typeof NETWORK_PRESETS>)[given] ?? given;
     const preset = (NETWORK_PRESETS as Record<string, NetworkConditions>)[name];
     if (!preset) {
-      const names = [...Object.keys(NETWORK_PRESETS), ...Object.keys(FORMER_NAMES)].map((n) => `'${n}'`);
+      const names = [...Object.keys(NETWORK_PRESETS), ...Object.keys(NETWORK_PRESET_ALIASES)].map((n) => `'${n}'`);
       return { conditions: null, problem: `no preset named '${given}': use one of ${names.join(', ')}, or numbers` };
     }
     return { conditions: { ...preset }, problem: null };

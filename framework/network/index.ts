@@ -11,7 +11,7 @@ export { Route, ABORT_CODES, type AbortCode, type FulfillOptions, type ContinueO
 export { Request, Response, type Headers } from './messages.js';
 export type { RouteHandler } from './proxy.js';
 export type { UrlMatcher } from './url-match.js';
-export { NETWORK_PRESETS, type NetworkConditions, type NetworkPreset } from './conditions.js';
+export { NETWORK_PRESETS, NETWORK_PRESET_ALIASES, type NetworkConditions, type NetworkPreset } from './conditions.js';
 export { NetworkRecordSchema, type NetworkRecord } from './record.js';
 /** @internal The fixture's. */
 export { TestNetwork, setTestNetwork, HAR_ATTACHMENT, type RecordHarOptions } from './test-network.js';

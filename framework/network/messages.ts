@@ -114,12 +114,15 @@ export class Response {
   request(): Request {
     return this.requestValue;
   }
+  /** The URL it answers. */
   url(): string {
     return this.urlValue;
   }
+  /** The HTTP status, e.g. 200. */
   status(): number {
     return this.statusValue;
   }
+  /** The status line's text, e.g. `OK` (empty when the proxy made the response). */
   statusText(): string {
     return this.statusTextValue;
   }
@@ -131,6 +134,7 @@ export class Response {
   headers(): Headers {
     return { ...this.headersValue };
   }
+  /** One header's value, or null. */
   headerValue(name: string): string | null {
     return this.headersValue[name.toLowerCase()] ?? null;
   }
@@ -138,9 +142,11 @@ export class Response {
   async body(): Promise<Buffer> {
     return Buffer.from(this.bodyValue);
   }
+  /** The body as UTF-8 text. */
   async text(): Promise<string> {
     return this.bodyValue.toString('utf8');
   }
+  /** The body parsed as JSON. */
   async json(): Promise<unknown> {
     return JSON.parse(this.bodyValue.toString('utf8'));
   }

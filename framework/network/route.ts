@@ -20,6 +20,7 @@ export const ABORT_CODES = [
   'timedout',
   'failed',
 ] as const;
+/** An error code of `route.abort()`: `'failed'`, `'connectionrefused'`, `'timedout'`, … (Playwright's). */
 export type AbortCode = (typeof ABORT_CODES)[number];
 
 /** What a handler decided for its request. */
