@@ -15,8 +15,8 @@ const SIM = '^device-runtime/sim/';
 const SIM_LAYERS = [
   {
     name: 'environment',
-    path: `${SIM}(faults|channels|web)/`,
-    why: 'clock, randomness, fault profiles, control channels and the browser engine behind WebViews are what everything else runs on; they know nothing of apps or screens',
+    path: `${SIM}(faults|channels|web|net)/`,
+    why: 'clock, randomness, fault profiles, control channels, the browser engine behind WebViews and the network with its app backends are what everything else runs on; they know nothing of apps or screens',
   },
   {
     name: 'apps',

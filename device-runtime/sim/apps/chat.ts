@@ -121,6 +121,7 @@ export const chatApp = defineApp<ChatData>({
           toolbar(`${room} (${me})`, [
             iconButton('Leave room', () => (ctx.update((d) => void (d.name = null)), ctx.finish()), { id: 'leave' }),
           ]),
+          ...(ctx.online() ? [] : [text("You're offline", { id: 'offline', tone: 'muted', height: 96 })]),
           visible.length === 0
             ? text('No messages yet', { id: 'empty' })
             : list(

@@ -168,9 +168,9 @@ export class SimInstance {
   }
 
   /**
-   * An HTTP request of the app (sim/net/http-client.ts). Its answer is posted to the main thread
-   * (run with the next frame, as a Handler message is), to a live activity of a running process
-   * only: a stopped or crashed process never sees it.
+   * An HTTP request of the app (sim/net/http-client.ts). Its answer runs as app code as soon as
+   * it is in (the main thread's looper), in front or behind, for a live activity of a running
+   * process only: a stopped or crashed process never sees it.
    */
   fetch(record: ActivityRecord, req: AppRequest, then: (res: AppResponse) => void): void {
     const entry = { record, background: req.background === true };
@@ -181,7 +181,7 @@ export class SimInstance {
     void sent.then((res) => {
       this.requests.delete(entry);
       if (this.net !== net || !this.stack.includes(record)) return;
-      this.timers.push({ due: this.env.clock.now(), fn: () => then(res), record });
+      this.runApp(() => then(res));
       this.host.invalidate();
     });
   }

@@ -1,6 +1,8 @@
 import type { SimInstance } from '../core/instance.js';
 import type { SimNetwork } from '../net/sim-network.js';
-import { parseCaPem } from '../net/net-state.js';
+import { toolError } from '../../protocol/index.js';
+import { SimError } from '../core/sim-error.js';
+import { BadCaPem, parseCaPem } from '../net/net-state.js';
 import type { DeviceSpace, HandlerGroup, SpaceLookup } from './types.js';
 
 type NetworkTools = 'net_proxy_set' | 'net_proxy_clear' | 'net_offline_set' | 'net_state_get' | 'net_info';
@@ -29,7 +31,17 @@ function target(rt: NetworkHost, args: Ref): { space: DeviceSpace; inst: SimInst
 export const networkHandlers: HandlerGroup<NetworkTools, NetworkHost> = {
   net_proxy_set: (args, rt) => {
     const { inst } = target(rt, args);
-    const ca = parseCaPem('net_proxy_set', args.ca_pem);
+    let ca: string[];
+    try {
+      ca = parseCaPem(args.ca_pem);
+    } catch (e) {
+      if (!(e instanceof BadCaPem)) throw e;
+      throw new SimError(
+        toolError('INVALID_ARGUMENT', `net_proxy_set: ${e.message}`, {
+          hint: 'Pass the proxy\'s CA certificate in PEM form, "-----BEGIN CERTIFICATE-----\\n…base64…\\n-----END CERTIFICATE-----" (e.g. mockttp\'s generateCACertificate().cert).',
+        }),
+      );
+    }
     inst.net.setProxy({ host: args.host, port: args.port }, ca);
     return { ok: true as const };
   },

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Clock } from '../faults/clock.js';
 import type { FaultProfile } from '../faults/profile.js';
+import type { ApiRoute, ApiResponse } from './api.js';
 import type { IssuedCert } from './ca.js';
 import { chatRoutes } from './chat-api.js';
 import { shopRoutes } from './shop-api.js';
@@ -11,26 +12,6 @@ import { shopRoutes } from './shop-api.js';
 export const SHOP_HOST = 'api.shop.nestwright.test';
 export const CHAT_HOST = 'api.chat.nestwright.test';
 export const BACKEND_HOSTS = [SHOP_HOST, CHAT_HOST] as const;
-
-/** A request as a route sees it, and what it answers (`delayMs`: server time, before the fault profile's scale). */
-export interface ApiRequest {
-  method: string;
-  path: string;
-  query: URLSearchParams;
-  body: unknown;
-  headers: IncomingMessage['headers'];
-}
-export interface ApiResponse {
-  status: number;
-  json?: unknown;
-  /** How long the server takes to answer on a mid-range network (scaled by the fault profile's loadScale). */
-  delayMs?: number;
-  /** Not scaled: the payment processor takes this long whatever the profile. */
-  fixedDelayMs?: number;
-  /** Work done once the delay is over (a message is stored when the server is done with it): its value is the body. */
-  later?: () => unknown;
-}
-export type ApiRoute = (req: ApiRequest) => ApiResponse | null;
 
 /**
  * The simulator's app backends: one HTTPS server on loopback per runtime, started when first

@@ -46,33 +46,39 @@ function validity(cert: forge.pki.Certificate): void {
   cert.validity.notAfter = new Date(now + 365 * 24 * 3_600_000);
 }
 
-/** A CA and a leaf for `hosts` (subjectAltName DNS names, plus 127.0.0.1 and localhost), signed by it. */
-export function issueBackendCerts(hosts: readonly string[]): { ca: IssuedCert; leaf: IssuedCert } {
-  const caKeys = keyPair();
+/** A CA certificate and key named `commonName` (self-signed, basicConstraints CA). */
+export function issueCa(commonName: string): IssuedCert {
+  const keys = keyPair();
   const ca = forge.pki.createCertificate();
-  ca.publicKey = caKeys.publicKey;
+  ca.publicKey = keys.publicKey;
   ca.serialNumber = serial();
   validity(ca);
-  const caName = [
-    { name: 'commonName', value: 'nestwright simulator CA' },
+  const name = [
+    { name: 'commonName', value: commonName },
     { name: 'organizationName', value: 'nestwright' },
   ];
-  ca.setSubject(caName);
-  ca.setIssuer(caName);
+  ca.setSubject(name);
+  ca.setIssuer(name);
   ca.setExtensions([
     { name: 'basicConstraints', cA: true, critical: true },
     { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
     { name: 'subjectKeyIdentifier' },
   ]);
-  ca.sign(caKeys.privateKey as forge.pki.rsa.PrivateKey, forge.md.sha256.create());
+  ca.sign(keys.privateKey as forge.pki.rsa.PrivateKey, forge.md.sha256.create());
+  return { cert: forge.pki.certificateToPem(ca), key: keys.pem };
+}
 
-  const leafKeys = keyPair();
+/** A server certificate for `hosts` (subjectAltName DNS names, plus localhost and 127.0.0.1), signed by `ca`. */
+export function issueLeaf(ca: IssuedCert, hosts: readonly string[]): IssuedCert {
+  const caCert = forge.pki.certificateFromPem(ca.cert);
+  const caKey = forge.pki.privateKeyFromPem(ca.key) as forge.pki.rsa.PrivateKey;
+  const keys = keyPair();
   const leaf = forge.pki.createCertificate();
-  leaf.publicKey = leafKeys.publicKey;
+  leaf.publicKey = keys.publicKey;
   leaf.serialNumber = serial();
   validity(leaf);
   leaf.setSubject([{ name: 'commonName', value: hosts[0] ?? 'localhost' }]);
-  leaf.setIssuer(caName);
+  leaf.setIssuer(caCert.subject.attributes);
   leaf.setExtensions([
     { name: 'basicConstraints', cA: false },
     { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
@@ -85,12 +91,14 @@ export function issueBackendCerts(hosts: readonly string[]): { ca: IssuedCert; l
         { type: 7, ip: '127.0.0.1' },
       ],
     },
-    { name: 'authorityKeyIdentifier', keyIdentifier: ca.generateSubjectKeyIdentifier().getBytes() },
+    { name: 'authorityKeyIdentifier', keyIdentifier: caCert.generateSubjectKeyIdentifier().getBytes() },
   ]);
-  leaf.sign(caKeys.privateKey as forge.pki.rsa.PrivateKey, forge.md.sha256.create());
+  leaf.sign(caKey, forge.md.sha256.create());
+  return { cert: forge.pki.certificateToPem(leaf), key: keys.pem };
+}
 
-  return {
-    ca: { cert: forge.pki.certificateToPem(ca), key: caKeys.pem },
-    leaf: { cert: forge.pki.certificateToPem(leaf), key: leafKeys.pem },
-  };
+/** The simulator's CA and a leaf for `hosts` signed by it. */
+export function issueBackendCerts(hosts: readonly string[]): { ca: IssuedCert; leaf: IssuedCert } {
+  const ca = issueCa('nestwright simulator CA');
+  return { ca, leaf: issueLeaf(ca, hosts) };
 }

@@ -1,4 +1,4 @@
-import type { ApiRequest, ApiResponse, ApiRoute } from './backend.js';
+import type { ApiRequest, ApiResponse, ApiRoute } from './api.js';
 
 /** Server time before a posted message is stored (scaled by the fault profile). */
 export const POST_MS = 400;

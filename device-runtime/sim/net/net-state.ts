@@ -1,6 +1,5 @@
 import { X509Certificate } from 'node:crypto';
-import { toolError, type NetProxy, type NetState } from '../../protocol/index.js';
-import { SimError } from '../core/sim-error.js';
+import type { NetProxy, NetState } from '../../protocol/index.js';
 
 /**
  * One instance's network as the net_* tools set it (the `net_proxy` extension): the HTTP proxy
@@ -39,18 +38,18 @@ export class SimNet {
 
 const BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----([\s\S]*?)-----END \1-----/g;
 
+/** What is wrong with a `ca_pem`: thrown by {@link parseCaPem}, answered as INVALID_ARGUMENT. */
+export class BadCaPem extends Error {
+  override readonly name = 'BadCaPem';
+}
+
 /**
- * The certificates of `pem`, each checked with node:crypto's X509Certificate; a bad input is
- * INVALID_ARGUMENT naming what is wrong (no PEM block, a block that is not a certificate, a
+ * The certificates of `pem`, each checked with node:crypto's X509Certificate; a bad input throws
+ * {@link BadCaPem} saying what is wrong (no PEM block, a block that is not a certificate, a
  * certificate that does not parse, one that is not a CA).
  */
-export function parseCaPem(api: string, pem: string): string[] {
-  const bad = (what: string) =>
-    new SimError(
-      toolError('INVALID_ARGUMENT', `${api}: ca_pem ${what}`, {
-        hint: 'Pass the proxy\'s CA certificate in PEM form, "-----BEGIN CERTIFICATE-----\\n…base64…\\n-----END CERTIFICATE-----" (e.g. mockttp\'s generateCACertificate().cert).',
-      }),
-    );
+export function parseCaPem(pem: string): string[] {
+  const bad = (what: string) => new BadCaPem(`ca_pem ${what}`);
   const blocks = [...pem.matchAll(BLOCK)];
   if (blocks.length === 0)
     throw bad('has no PEM block (expected -----BEGIN CERTIFICATE----- … -----END CERTIFICATE-----)');

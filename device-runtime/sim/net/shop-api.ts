@@ -1,5 +1,5 @@
-import { PAGE_SIZE, product, PRODUCT_COUNT } from '../apps/shop/model.js';
-import type { ApiRequest, ApiResponse, ApiRoute } from './backend.js';
+import { PAGE_SIZE, product, PRODUCT_COUNT } from './shop-catalog.js';
+import type { ApiRequest, ApiResponse, ApiRoute } from './api.js';
 
 /** Server times on a mid-range network, before the fault profile's scale (the app's former timers). */
 export const PAGE_MS = 800;

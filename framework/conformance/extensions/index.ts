@@ -1,4 +1,5 @@
 import type { Check } from '../check.js';
+import { netProxyCheck, netProxyErrorsCheck } from './net-proxy.js';
 import { notAdvertisedCheck } from './not-advertised.js';
 import { selectorActionsCheck } from './selector-actions.js';
 import { webviewCheck } from './webview.js';
@@ -7,4 +8,10 @@ import { webviewCheck } from './webview.js';
  * The extensions' checks: one file each in this folder, listed here. An extension's check runs
  * its behaviour when runtime_info advertises it and expects NOT_SUPPORTED when it does not.
  */
-export const extensionChecks: Check[] = [selectorActionsCheck, webviewCheck, notAdvertisedCheck];
+export const extensionChecks: Check[] = [
+  selectorActionsCheck,
+  webviewCheck,
+  netProxyCheck,
+  netProxyErrorsCheck,
+  notAdvertisedCheck,
+];

@@ -1,12 +1,9 @@
 import type { ActivityContext } from '../define-app.js';
 
-export interface Product {
-  id: number;
-  name: string;
-  /** Cents. */
-  price: number;
-  description: string;
-}
+import type { Product } from '../../net/shop-catalog.js';
+import { product } from '../../net/shop-catalog.js';
+
+export type { Product } from '../../net/shop-catalog.js';
 
 export interface ShopData {
   user: string | null;
@@ -28,35 +25,7 @@ export const SHOP_API = 'https://api.shop.nestwright.test';
 
 export type ShopCtx<S = unknown> = ActivityContext<ShopData, S>;
 
-export const PRODUCT_COUNT = 200;
-export const PAGE_SIZE = 20;
-
-const ADJECTIVES = ['Classic', 'Smart', 'Compact', 'Deluxe', 'Eco', 'Ultra', 'Vintage', 'Travel', 'Pro', 'Mini'];
-const NOUNS = [
-  'Backpack',
-  'Lamp',
-  'Kettle',
-  'Headphones',
-  'Mug',
-  'Notebook',
-  'Umbrella',
-  'Speaker',
-  'Bottle',
-  'Watch',
-  'Jacket',
-  'Chair',
-];
-
-/** The catalog, the same on every run: product n is always the same product. */
-export function product(id: number): Product {
-  const name = `${ADJECTIVES[id % ADJECTIVES.length]} ${NOUNS[(id * 7) % NOUNS.length]} ${id}`;
-  return {
-    id,
-    name,
-    price: 499 + ((id * 137) % 9500),
-    description: `${name}: sturdy, light and covered by a two-year warranty.`,
-  };
-}
+export { PAGE_SIZE, product, PRODUCT_COUNT } from '../../net/shop-catalog.js';
 
 /** Money in the instance's locale (`$6.36` in en-US, `6,36 $` in de-DE). */
 export const money = (cents: number, ctx: { readonly world: { money(cents: number): string } }) =>
