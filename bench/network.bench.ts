@@ -1,4 +1,7 @@
 import https from 'node:https';
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { NetInfo } from '../device-runtime/protocol/index.js';
 import { AppNetwork } from '../framework/network/index.js';
 import { fakePort, HOST, proxiedClient, startBackend } from '../tests/network/engine-helpers.js';
 import { median, percentile, round, type BenchSection } from './section.js';
@@ -59,39 +62,27 @@ export async function benchNetwork(): Promise<BenchSection> {
     p.client.close();
     await p.net.close();
 
-    // 16 instances, 50 requests/s each, paced, unrouted (the proxy sends each to the backend).
-    const nets = await Promise.all(Array.from({ length: 16 }, one));
-    let errors = 0;
-    let done = 0;
-    const latencies: number[] = [];
-    const began = performance.now();
-    const end = began + seconds * 1000;
-    await Promise.all(
-      nets.map(async ({ client }) => {
-        const inFlight: Promise<void>[] = [];
-        for (let next = performance.now(); next < end; next += 20) {
-          const wait = next - performance.now();
-          if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-          const t = performance.now();
-          inFlight.push(
-            client.get(url).then(
-              (r) => {
-                if (r.status !== 200) errors++;
-                latencies.push(performance.now() - t);
-                done++;
-              },
-              () => void errors++,
-            ),
-          );
-        }
-        await Promise.all(inFlight);
+    // 16 instances, 50 requests/s each, paced, unrouted (each proxy sends them to the backend);
+    // the clients and the backend in a process of their own, as the apps are on the device.
+    const load = fork(fileURLToPath(new URL('./network-load-worker.ts', import.meta.url)), [], {
+      execArgv: ['--import', 'tsx'],
+    });
+    const { info } = await new Promise<{ info: NetInfo }>((r) => load.once('message', r));
+    const nets = await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        const { port, runtime } = fakePort(info);
+        const net = new AppNetwork(port);
+        await net.wrap('bench', (call) => net.start(call));
+        return { net, proxy: runtime.proxy! };
       }),
     );
-    const wall = (performance.now() - began) / 1000;
-    for (const x of nets) {
-      x.client.close();
-      await x.net.close();
-    }
+    const result = new Promise<{ done: number; errors: number; latencies: number[]; wall: number }>((r) =>
+      load.once('message', r),
+    );
+    load.send({ proxies: nets.map((x) => x.proxy), seconds, rate: 50 });
+    const { done, errors, latencies, wall } = await result;
+    load.kill();
+    for (const x of nets) await x.net.close();
     const d = median(viaDirect);
     const pm = median(viaProxy);
     return {
