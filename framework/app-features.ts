@@ -3,7 +3,7 @@ import { accessibilityAudit, type AccessibilityAuditOptions, type AccessibilityA
 import { AppAi } from './ai/app-ai.js';
 import { AppFunctions } from './functions/index.js';
 import type { AppDriver } from './driver.js';
-import { type Locator, LocatorFactory } from './locator.js';
+import { AppNetworkMembers } from './app-network.js';
 import type { AppPort } from './port.js';
 import { AppWebViews, type WebView, type WebViewOptions } from './webview/index.js';
 import {
@@ -21,11 +21,9 @@ import {
  * delegate to its feature folder over the app's port. Kept apart from `app.ts` so that the app's
  * own surface — locators, keys, lifecycle — reads on one page; `App` is the only subclass.
  */
-export abstract class AppFeatures extends LocatorFactory<Locator> {
+export abstract class AppFeatures extends AppNetworkMembers {
   /** @internal */
   abstract readonly driver: AppDriver;
-  /** @internal */
-  abstract get port(): AppPort;
 
   private aiVerbs: AppAi | undefined;
   /**

@@ -80,6 +80,9 @@ export class AppPortOf implements AppPort {
   wrap<T>(api: string, opts: CallOptions, body: (call: ApiCall) => Promise<T>): Promise<T> {
     return this.d.wrap(api, opts, body);
   }
+  hold(work: Promise<unknown>): void {
+    this.d.hold(work);
+  }
   timeout(given: number | undefined, kind?: 'action' | 'expect'): number {
     return this.d.timeout(given, kind);
   }

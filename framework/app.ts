@@ -109,6 +109,7 @@ export class App extends AppFeatures {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.closeNetwork();
     await this.dispose();
   }
 

@@ -129,7 +129,19 @@ export class AppDriver implements InstancePort {
       this.options.scope?.signal,
       this.options.heal ? CallSite.capture() : undefined,
     );
+    if (this.held.size) await Promise.allSettled([...this.held]);
     return body(call);
+  }
+
+  private readonly held = new Set<Promise<unknown>>();
+
+  /** Hold this instance's next public calls until `work` settles (a feature's set-up they must not overtake). */
+  hold(work: Promise<unknown>): void {
+    this.held.add(work);
+    void work.then(
+      () => this.held.delete(work),
+      () => this.held.delete(work),
+    );
   }
 
   /**

@@ -48,7 +48,7 @@ export async function settleWithin(work: Array<Promise<unknown>>, ms: number): P
  * as attachments the trajectory names (`failure`) so reports can show them on the test.
  */
 export async function attachFailure(app: App, trajectory: Trajectory, testInfo: TestInfo): Promise<void> {
-  const failure: { logcat?: string; tree?: string } = {};
+  const failure: { logcat?: string; tree?: string } = { ...trajectory.failure };
   const lines = await app.driver.watch.logcat(500).catch(() => null);
   if (lines) {
     await testInfo.attach('logcat', { body: lines.join('\n') + '\n', contentType: 'text/plain' });

@@ -17,6 +17,7 @@ import { setTestContext, Space, type TestContext } from './space.js';
 import { Trajectory, TRAJECTORY_ATTACHMENT } from './trajectory.js';
 import { attachFailure, connected, settleWithin, simSettings, STEP_END_GRACE_MS } from './fixture-support.js';
 import { platformPart } from './visual/platform.js';
+import { setTestNetwork, TestNetwork } from './network/index.js';
 import {
   fixtureNames,
   renamedOption,
@@ -83,6 +84,7 @@ const withOptions = base.extend<TestOptions, WorkerOptions>({
   locale: [undefined, { option: true, box: 'self' }],
   timezoneId: [undefined, { option: true, box: 'self' }],
   colorScheme: [undefined, { option: true, box: 'self' }],
+  recordHar: [undefined, { option: true, box: 'self' }],
   _healStore: [healStore, { scope: 'worker', box: true }],
   ai: [undefined, { option: true, box: 'self' }],
   // The test's AI context (options, usage meter, action cache); cache entries written if it passed.
@@ -189,6 +191,7 @@ const fixtures = withOptions.extend<{ app: App; _testContext: TestContext }, { d
         locale,
         timezoneId,
         colorScheme,
+        recordHar,
       },
       use,
       testInfo,
@@ -246,6 +249,8 @@ const fixtures = withOptions.extend<{ app: App; _testContext: TestContext }, { d
         appFixture: false,
       };
       setTestContext(ctx);
+      const network = new TestNetwork(recordHar);
+      setTestNetwork(network);
       await use(ctx);
       // Stop what the timed-out body still runs before clean-up touches the device, so the
       // report shows the timeout and the step it cut short, not clean-up's errors. The body goes
@@ -256,7 +261,11 @@ const fixtures = withOptions.extend<{ app: App; _testContext: TestContext }, { d
         await settleWithin([...inFlight], STEP_END_GRACE_MS);
       }
       setTestContext(null);
+      setTestNetwork(null);
       healer?.finish(testInfo);
+      // Before the instances go: the HAR written or attached, the proxies taken off; a route handler's error fails the test.
+      const net = await network.finish(testInfo);
+      if (net.har) ctx.trajectory.failure = { ...ctx.trajectory.failure, har: net.har };
       // Every instance the test launched (app, newInstance(), space.launch()) is stopped and wiped.
       for (const app of ctx.launched.reverse()) await app.close().catch(() => {});
       // test.use({ app: '…' }) replaces the `app` fixture with the string, so nothing of ours ran
@@ -265,6 +274,7 @@ const fixtures = withOptions.extend<{ app: App; _testContext: TestContext }, { d
         throw renamedOption('app', { at: testInfo });
       }
       // A crash or a lost device ends the test: one that was caught and carried on from still fails it.
+      if (net.failure && testInfo.status === 'passed') throw net.failure;
       const ignored = fatal.find((f) => !f.acknowledged);
       if (ignored && testInfo.status === 'passed') {
         throw new NestwrightError(
@@ -280,7 +290,7 @@ const fixtures = withOptions.extend<{ app: App; _testContext: TestContext }, { d
     { box: 'self', auto: true },
   ],
 
-  app: async ({ app: legacy, apk, space, _testContext, device }, use, testInfo) => {
+  app: async ({ app: legacy, apk, space, _testContext, device, recordHar }, use, testInfo) => {
     _testContext.appFixture = true;
     if (legacy !== undefined) throw renamedOption('app', { config: legacy });
     if (!apk || typeof apk !== 'string') {
@@ -301,6 +311,8 @@ const fixtures = withOptions.extend<{ app: App; _testContext: TestContext }, { d
       ...(faultProfile ? { faultProfile } : {}),
       options: { apk, actionTimeout: _testContext.options.actionTimeout, screenshot: _testContext.options.screenshot },
     };
+    // use.recordHar records from the first request: the instance is routed through its proxy now.
+    if (recordHar) await app.network.wrap('use.recordHar', (call) => app.network.start(call));
     await use(app);
     if (testInfo.status !== testInfo.expectedStatus)
       await attachFailure(app, _testContext.trajectory, testInfo).catch(() => {});

@@ -55,6 +55,26 @@ export type {
 export type { WebView, WebViewOptions } from './webview/index.js';
 export type { AppFunctions, AppFunctionInfo } from './functions/index.js';
 export {
+  Route,
+  Request,
+  Response,
+  NETWORK_PRESETS,
+  NETWORK_PRESET_ALIASES,
+  ABORT_CODES,
+  type AbortCode,
+  type FulfillOptions,
+  type ContinueOptions,
+  type Headers,
+  type NetworkConditions,
+  type NetworkEvents,
+  type NetworkPreset,
+  type NetworkRecord,
+  type RecordHarOptions,
+  type RouteFromHAROptions,
+  type RouteHandler,
+  type UrlMatcher,
+} from './network/index.js';
+export {
   NestwrightError,
   TimeoutError,
   StrictModeViolationError,

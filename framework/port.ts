@@ -11,6 +11,7 @@ import type { CallSite } from './call-site.js';
 import type { ApiCall, CallWrapper } from './core/api-call.js';
 import type { AppCrashedError } from './errors.js';
 import type { Step } from './selector.js';
+import type { NetworkRecord } from './network/record.js';
 import type { TrajectoryStep } from './trajectory.js';
 
 /**
@@ -38,6 +39,8 @@ export type StepMeta = Pick<TrajectoryStep, 'kind' | 'title' | 'selector'>;
 export interface StepLog {
   readonly steps: readonly TrajectoryStep[];
   source: TrajectoryStep['source'];
+  /** The test's requests, as the network feature records them. */
+  readonly network: NetworkRecord[];
 }
 
 /**
@@ -83,6 +86,8 @@ export interface InstancePort extends CallWrapper {
   describeTimeout(ms: number): string;
   /** The clock waits run on: a sleep ends at once when the test times out. */
   readonly clock: Clock;
+  /** Hold the instance's next public calls (their `wrap`) until `work` settles: set-up a spec's next action must not overtake. Local. */
+  hold(work: Promise<unknown>): void;
 }
 
 /** A locator as a feature acts through it: the same actions, waiting and verification a spec gets. */

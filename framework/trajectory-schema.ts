@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { UiNodeSchema } from '../device-runtime/protocol/index.js';
 import { AiStepRecordSchema } from './ai/record.js';
 import { VisualRecordSchema } from './visual/record.js';
+import { NetworkRecordSchema } from './network/record.js';
 
 /**
  * The `nestwright-trajectory` attachment, as zod schemas: what the framework writes
@@ -119,7 +120,11 @@ export const TrajectoryMetaSchema = z.object({
 export type TrajectoryMeta = z.infer<typeof TrajectoryMetaSchema>;
 
 /** Names of test attachments written when the test failed: the full accessibility tree (JSON) and the instance's logcat. */
-export const TrajectoryFailureSchema = z.object({ tree: z.string().optional(), logcat: z.string().optional() });
+export const TrajectoryFailureSchema = z.object({
+  tree: z.string().optional(),
+  logcat: z.string().optional(),
+  har: z.string().optional().describe("The HAR of the test's requests (docs/network.md)"),
+});
 
 /** The attachment body, version 1. */
 export const TrajectorySchema = z.object({
@@ -127,6 +132,10 @@ export const TrajectorySchema = z.object({
   steps: z.array(TrajectoryStepSchema),
   meta: TrajectoryMetaSchema.optional(),
   failure: TrajectoryFailureSchema.optional(),
+  network: z
+    .array(NetworkRecordSchema)
+    .optional()
+    .describe("Every request the test's instances made through their proxies (docs/network.md)"),
 });
 /** The attachment body, version 1. */
 export type TrajectoryDoc = z.infer<typeof TrajectorySchema>;

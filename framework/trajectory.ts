@@ -1,3 +1,4 @@
+import type { NetworkRecord } from './network/record.js';
 import type { TrajectoryDoc, TrajectoryMeta, TrajectoryStep } from './trajectory-schema.js';
 
 export { TRAJECTORY_ATTACHMENT, type HealArbitration, type TrajectoryStep } from './trajectory-schema.js';
@@ -8,7 +9,9 @@ export class Trajectory {
   /** Where the test ran (device, space, instance, package, options), for reports. */
   meta: TrajectoryMeta | undefined;
   /** Names of the attachments written when the test failed. */
-  failure: { logcat?: string; tree?: string } | undefined;
+  failure: { logcat?: string; tree?: string; har?: string } | undefined;
+  /** Every request the test's instances made through their proxies (framework/network/). */
+  readonly network: NetworkRecord[] = [];
   /** What the steps begun now come from: a skill replay sets 'skill' while it runs. */
   source: TrajectoryStep['source'] = 'locator';
 
@@ -19,6 +22,7 @@ export class Trajectory {
       steps: this.steps,
       ...(this.meta ? { meta: this.meta } : {}),
       ...(this.failure ? { failure: this.failure } : {}),
+      ...(this.network.length ? { network: this.network } : {}),
     };
   }
 

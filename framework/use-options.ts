@@ -6,6 +6,7 @@ import type { SkillOptions } from './skills/options.js';
 import type { DriverOptions } from './driver.js';
 import { NestwrightError } from './errors.js';
 import type { HealOption } from './heal/fixture.js';
+import type { RecordHarOptions } from './network/index.js';
 import type { WorldOptions } from './world/index.js';
 
 /**
@@ -82,6 +83,8 @@ export interface NestwrightOptions {
   timezoneId: WorldOptions['timezoneId'];
   /** `'dark'` for dark mode (Playwright's option; default light). */
   colorScheme: WorldOptions['colorScheme'];
+  /** Record every request of the test to a HAR file (Playwright's option): `{ path, urlFilter? }`; docs/network.md. */
+  recordHar: RecordHarOptions | undefined;
 }
 
 /** The options that are worker-scoped, as Playwright's `screenshot` is: set in the config or at the top of a file. */

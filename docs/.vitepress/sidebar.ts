@@ -21,6 +21,7 @@ export const sidebar: SidebarItem[] = [
   { text: 'Devices', link: '/devices' },
   { text: "The app's world", link: '/app-world' },
   { text: 'WebViews', link: '/webviews' },
+  { text: 'Network', link: '/network' },
   { text: 'Continuous integration', link: '/ci' },
   { text: 'AI steps', link: '/ai' },
   { text: 'Model providers', link: '/models' },

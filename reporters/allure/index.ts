@@ -39,6 +39,24 @@ export interface AllureReporterOptions {
 
 type PwAttachment = PwTestResult['attachments'][number];
 
+/** The trajectory's requests as a text table: time, instance, method, status, duration, who answered, URL. */
+function networkTable(records: NonNullable<TrajectoryDoc['network']>): string {
+  const t0 = records[0]!.startedAt;
+  const rows = records.map((r) => [
+    `+${r.startedAt - t0}ms`,
+    r.instance ?? '-',
+    r.method,
+    r.status === null ? `failed (${r.error ?? 'failed'})` : String(r.status),
+    `${r.durationMs}ms`,
+    r.answeredBy,
+    r.url,
+  ]);
+  const head = ['at', 'instance', 'method', 'status', 'time', 'answered by', 'url'];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
+  return [line(head), ...rows.map(line)].join('\n') + '\n';
+}
+
 /**
  * Playwright reporter that writes standard Allure 2 results in which each test is its nestwright
  * trajectory: every action and assertion as a step, nested as the test nested them, with its
@@ -127,10 +145,12 @@ export default class NestwrightAllureReporter implements Reporter {
     // On failure the framework attaches the full tree and the logcat; `failure` may name them.
     const treeRef = doc?.failure?.tree ?? (byName.has(TREE_ATTACHMENT) ? TREE_ATTACHMENT : undefined);
     const logcatRef = doc?.failure?.logcat ?? (byName.has(LOGCAT_ATTACHMENT) ? LOGCAT_ATTACHMENT : undefined);
+    const harRef = doc?.failure?.har;
     for (const ref of [
       TRAJECTORY_ATTACHMENT,
       treeRef,
       logcatRef,
+      harRef,
       ...(doc?.steps ?? []).flatMap((t) => [
         t.screenshots.before,
         t.screenshots.after,
@@ -179,6 +199,7 @@ export default class NestwrightAllureReporter implements Reporter {
       for (const [name, ref, type] of [
         ['full tree', treeRef, 'application/json'],
         ['logcat', logcatRef, 'text/plain'],
+        ['network.har', harRef, 'application/json'],
       ] as const) {
         const body = ref ? ctx.body(ref) : null;
         if (body) attachments.push(this.store.put(name, type, body));
@@ -200,6 +221,9 @@ export default class NestwrightAllureReporter implements Reporter {
         attachments: [],
         parameters: [],
       });
+
+    // Every request the test's instances made (docs/network.md), as a table.
+    if (doc?.network?.length) attachments.push(this.store.text('network', networkTable(doc.network)));
 
     // Whatever the test attached that no step showed: user attachments, the trajectory itself.
     for (const a of result.attachments) {

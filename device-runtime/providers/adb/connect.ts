@@ -6,6 +6,7 @@ import { waitForBoot } from './boot.js';
 import { listDevices } from './devices.js';
 import { ProviderError } from './errors.js';
 import { forwardPort, removeForward } from './forward.js';
+import { ProxyReverse } from './proxy-reverse.js';
 import { WebViewSockets } from './webview-sockets.js';
 import { DeviceMonitor } from './monitor.js';
 import { GuardedTransport } from './guarded-transport.js';
@@ -123,8 +124,9 @@ export async function connectAdb(
     const [inner] = await adb.deviceClock.track(Promise.all([connectMcp(api, url, token, serial), monitor.start()]));
     guard = new GuardedTransport(inner, serial);
     if (monitor.lostReason) guard.lose(monitor.lostReason);
-    // WebViews' DevTools sockets (the `webview` extension) are forwarded as they are listed.
-    const client = new DeviceClient(new WebViewSockets(guard, adb, serial));
+    // WebViews' DevTools sockets (the `webview` extension) are forwarded as they are listed; a
+    // proxy on this machine's loopback (the `net_proxy` extension) is reversed to the phone.
+    const client = new DeviceClient(new ProxyReverse(new WebViewSockets(guard, adb, serial), adb, serial));
     const m = monitor;
     return {
       client,

@@ -1,0 +1,337 @@
+import { EventEmitter } from 'node:events';
+import type { ToolInput, ToolName, ToolResult } from '../../device-runtime/protocol/index.js';
+import { ApiCall } from '../core/api-call.js';
+import { NestwrightError, TimeoutError } from '../errors.js';
+import type { InstancePort } from '../port.js';
+import { proxyCa } from './ca.js';
+import { describeConditions, resolveConditions, type NetworkConditions, type NetworkPreset } from './conditions.js';
+import { findEntry, fulfillFromEntry, readHar, writeHar } from './har.js';
+import type { Request, Response } from './messages.js';
+import { InstanceProxy, type Exchange, type ProxyHost, type RouteEntry, type RouteHandler } from './proxy.js';
+import type { NetworkRecord } from './record.js';
+import { currentTestNetwork } from './test-network.js';
+import { Upstream } from './upstream.js';
+import { describeMatcher, urlMatches, type UrlMatcher } from './url-match.js';
+
+/** The request events, Playwright's names: what each listener gets. */
+export interface NetworkEvents {
+  request: Request;
+  response: Response;
+  requestfinished: Request;
+  requestfailed: Request;
+}
+
+/** `app.routeFromHAR()`'s options, Playwright's. */
+export interface RouteFromHAROptions {
+  /** Only requests whose URL this matches are answered from (or recorded to) the file. */
+  url?: string | RegExp;
+  /** A request the file has no entry for: `'abort'` (default) or `'fallback'` to the next route or the network. */
+  notFound?: 'abort' | 'fallback';
+  /** Record instead: requests go to the network and the file is written when the instance closes. */
+  update?: boolean;
+}
+
+const EXTENSION = 'net_proxy';
+const WAIT_DEFAULT_MS = 30_000;
+
+/**
+ * One instance's network in the test's hands (docs/network.md): its routes, its HAR replays and
+ * recordings, its waits and events, offline and network conditions. App's network members are
+ * this object's. The proxy (proxy.ts) starts with the first call that needs it and is set on the
+ * instance with `net_proxy_set`; everything goes through the device protocol's `net_proxy`
+ * extension, so a runtime without it fails with NOT_SUPPORTED naming the extension.
+ *
+ * @internal App's members are the public API.
+ */
+export class AppNetwork implements ProxyHost {
+  readonly routes: RouteEntry[] = [];
+  conditions: NetworkConditions | null = null;
+  /** Every request the proxy answered, for the HAR. */
+  readonly exchanges: Exchange[] = [];
+  private proxy: Promise<{ proxy: InstanceProxy; upstream: Upstream }> | null = null;
+  private upstreamValue: Upstream | null = null;
+  private readonly events = new EventEmitter();
+  private readonly failures: NestwrightError[] = [];
+  private readonly recordings: Array<{ path: string; url: string | RegExp | undefined }> = [];
+  private closed = false;
+
+  constructor(private readonly port: InstancePort) {
+    this.events.setMaxListeners(0);
+    currentTestNetwork()?.add(this);
+  }
+
+  get instance(): string | null {
+    return this.port.instance;
+  }
+  get upstream(): Upstream {
+    return this.upstreamValue!;
+  }
+  wrap<T>(api: string, body: (call: ApiCall) => Promise<T>): Promise<T> {
+    return this.port.wrap(api, {}, body);
+  }
+
+  seen(request: Request): void {
+    this.events.emit('request', request);
+  }
+
+  done(x: Exchange): void {
+    this.exchanges.push(x);
+    const record: NetworkRecord = {
+      instance: this.port.instance,
+      method: x.request.method(),
+      url: x.request.url(),
+      status: x.response?.status() ?? null,
+      startedAt: x.request._startedAt,
+      durationMs: x.durationMs,
+      answeredBy: x.answeredBy,
+      ...(x.error ? { error: x.error } : {}),
+    };
+    this.port.trajectory.network.push(record);
+    if (x.response) {
+      this.events.emit('response', x.response);
+      this.events.emit('requestfinished', x.request);
+    } else this.events.emit('requestfailed', x.request);
+  }
+
+  handlerFailed(route: RouteEntry, error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    this.failures.push(
+      new NestwrightError('app.route', `the handler of ${route.label} threw, so its request failed: ${message}`, {
+        cause: error,
+        code: 'ROUTE_FAILED',
+      }),
+    );
+  }
+
+  /** The first handler error of the test, if any (the fixture fails the test with it). */
+  get failure(): NestwrightError | null {
+    return this.failures[0] ?? null;
+  }
+
+  /** The proxy, started and set on the instance once. */
+  start(call: ApiCall): Promise<unknown> {
+    if (this.closed) throw call.error(`${this.port.who()} is closed`, { code: 'USAGE' });
+    this.proxy ??= this.startProxy(call).catch((e: unknown) => {
+      this.proxy = null;
+      throw e;
+    });
+    return this.proxy;
+  }
+
+  private async startProxy(call: ApiCall): Promise<{ proxy: InstanceProxy; upstream: Upstream }> {
+    const info = await this.tool(call, 'net_info', {});
+    this.upstreamValue = new Upstream(info);
+    const ca = await proxyCa();
+    const proxy = await InstanceProxy.start(this, ca);
+    try {
+      await this.tool(call, 'net_proxy_set', { ...this.ref(), host: '127.0.0.1', port: proxy.port, ca_pem: ca.cert });
+    } catch (e) {
+      await proxy.stop();
+      throw e;
+    }
+    return { proxy, upstream: this.upstreamValue };
+  }
+
+  private ref(): { space_id: string; package: string; instance?: string } {
+    return {
+      space_id: this.port.spaceId,
+      package: this.port.pkg,
+      ...(this.port.instance ? { instance: this.port.instance } : {}),
+    };
+  }
+
+  /** A `net_proxy` tool call; NOT_SUPPORTED naming the extension when the runtime lacks it. */
+  private async tool<N extends ToolName>(call: ApiCall, tool: N, input: ToolInput<N>): Promise<ToolResult<N>> {
+    if (!(await this.port.offers(EXTENSION)))
+      throw call.error(
+        `this device runtime does not offer ${tool} (NOT_SUPPORTED): it lacks the \`${EXTENSION}\` extension, so the instance's network cannot be routed, recorded or throttled. Run on the simulator or a NestSpace runtime that lists "${EXTENSION}" in runtime_info.extensions.`,
+        { code: 'NOT_SUPPORTED' },
+      );
+    return this.port.call(call, tool, input);
+  }
+
+  private step<T>(api: string, title: string, body: (call: ApiCall) => Promise<T>, timeout?: number): Promise<T> {
+    return this.port.wrap(api, { timeout }, (call) =>
+      this.port.step(call, { kind: 'app', title, selector: null }, () => body(call)),
+    );
+  }
+
+  route(url: UrlMatcher, handler: RouteHandler, opts: { times?: number } = {}): Promise<void> {
+    return this.step('app.route', `Route ${describeMatcher(url)}`, async (call) => {
+      checkMatcher(call, url);
+      if (typeof handler !== 'function')
+        throw call.error('the handler must be a function (route, request) => …', { code: 'USAGE' });
+      if (opts.times !== undefined && (!Number.isInteger(opts.times) || opts.times < 1))
+        throw call.error(`times must be a whole number ≥ 1, got ${String(opts.times)}`, { code: 'USAGE' });
+      await this.start(call);
+      this.routes.push({ matcher: url, handler, times: opts.times, label: `route ${describeMatcher(url)}` });
+    });
+  }
+
+  unroute(url: UrlMatcher, handler?: RouteHandler): Promise<void> {
+    return this.step('app.unroute', `Unroute ${describeMatcher(url)}`, async () => {
+      for (let i = this.routes.length - 1; i >= 0; i--) {
+        const r = this.routes[i]!;
+        if (sameMatcher(r.matcher, url) && (!handler || r.handler === handler)) this.routes.splice(i, 1);
+      }
+    });
+  }
+
+  unrouteAll(): Promise<void> {
+    return this.step('app.unrouteAll', 'Remove every route', async () => {
+      this.routes.length = 0;
+    });
+  }
+
+  routeFromHAR(path: string, opts: RouteFromHAROptions = {}): Promise<void> {
+    const title = `${opts.update ? 'Record' : 'Replay'} ${path}${opts.url ? ` for ${String(opts.url)}` : ''}`;
+    return this.step('app.routeFromHAR', title, async (call) => {
+      if (opts.url !== undefined) checkMatcher(call, opts.url);
+      if (opts.notFound !== undefined && !['abort', 'fallback'].includes(opts.notFound))
+        throw call.error(`notFound is 'abort' or 'fallback', got ${JSON.stringify(opts.notFound)}`, { code: 'USAGE' });
+      if (opts.update) {
+        await this.start(call);
+        this.recordings.push({ path, url: opts.url });
+        return;
+      }
+      const entries = await readHar(call, path);
+      await this.start(call);
+      const notFound = opts.notFound ?? 'abort';
+      this.routes.push({
+        matcher: opts.url ?? '**/*',
+        label: `har ${path}`,
+        times: undefined,
+        handler: async (route, request) => {
+          const entry = findEntry(entries, request);
+          if (entry) return fulfillFromEntry(route, entry);
+          return notFound === 'abort' ? route.abort('failed') : route.fallback();
+        },
+      });
+    });
+  }
+
+  waitForRequest(
+    match: string | RegExp | ((r: Request) => boolean | Promise<boolean>),
+    opts: { timeout?: number } = {},
+  ): Promise<Request> {
+    return this.waitFor('app.waitForRequest', 'request', match, opts);
+  }
+
+  waitForResponse(
+    match: string | RegExp | ((r: Response) => boolean | Promise<boolean>),
+    opts: { timeout?: number } = {},
+  ): Promise<Response> {
+    return this.waitFor('app.waitForResponse', 'response', match, opts);
+  }
+
+  private waitFor<E extends 'request' | 'response'>(
+    api: string,
+    event: E,
+    match: string | RegExp | ((r: NetworkEvents[E]) => boolean | Promise<boolean>),
+    opts: { timeout?: number },
+  ): Promise<NetworkEvents[E]> {
+    const ms = opts.timeout ?? WAIT_DEFAULT_MS;
+    const what = typeof match === 'function' ? 'a predicate' : String(match);
+    // Listening starts now, and so does the proxy, before the step's first await; the instance's
+    // next call (the action that makes the request) waits until the proxy is set, so it is seen.
+    this.holdStart(false);
+    let listener: ((x: NetworkEvents[E]) => void) | null = null;
+    const seen = new Promise<NetworkEvents[E]>((resolve, reject) => {
+      listener = (x) => {
+        const url = x.url();
+        const test = typeof match === 'function' ? match(x) : urlMatches(match, url);
+        void Promise.resolve(test).then((ok) => ok && resolve(x), reject);
+      };
+      this.events.on(event, listener);
+    });
+    return this.step(
+      api,
+      `Wait for ${event} ${what}`,
+      async (call) => {
+        if (typeof match !== 'function') checkMatcher(call, match);
+        await this.start(call);
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        try {
+          return await Promise.race([
+            seen,
+            new Promise<never>((_, reject) => {
+              const seenSoFar = this.exchanges.slice(-5).map((x) => `  ${x.request.method()} ${x.request.url()}`);
+              const message = `Timeout ${this.port.describeTimeout(call.timeout)} exceeded waiting for ${event} ${what}${seenSoFar.length ? `; the last requests were:\n${seenSoFar.join('\n')}` : '; the instance made no request'}`;
+              timer = setTimeout(() => reject(new TimeoutError(call, message, call.log, null)), call.remaining());
+            }),
+          ]);
+        } finally {
+          clearTimeout(timer);
+          this.events.off(event, listener!);
+        }
+      },
+      ms,
+    );
+  }
+
+  on<E extends keyof NetworkEvents>(event: E, listener: (x: NetworkEvents[E]) => void): void {
+    this.events.on(event, listener as (x: unknown) => void);
+    this.holdStart(true);
+  }
+
+  /** Start the proxy now, holding the instance's next calls until it is set; `report`: a failure is the test's (no call of the user's gets it). */
+  private holdStart(report: boolean): void {
+    if (this.proxy || this.closed) return;
+    const call = new ApiCall('app.network', this.port.timeout(undefined, 'action'), undefined);
+    const started = this.start(call);
+    this.port.hold(started);
+    started.catch((e: NestwrightError) => void (report && this.failures.push(e)));
+  }
+
+  off<E extends keyof NetworkEvents>(event: E, listener: (x: NetworkEvents[E]) => void): void {
+    this.events.off(event, listener as (x: unknown) => void);
+  }
+
+  setOffline(offline: boolean): Promise<void> {
+    return this.step('app.setOffline', offline ? 'Go offline' : 'Go back online', async (call) => {
+      if (typeof offline !== 'boolean')
+        throw call.error(`offline is true or false, got ${JSON.stringify(offline)}`, { code: 'USAGE' });
+      await this.tool(call, 'net_offline_set', { ...this.ref(), offline });
+    });
+  }
+
+  emulateNetworkConditions(given: NetworkPreset | NetworkConditions | null): Promise<void> {
+    return this.step('app.emulateNetworkConditions', `Network: ${describeConditions(given)}`, async (call) => {
+      const { conditions, problem } = resolveConditions(given);
+      if (problem) throw call.error(problem, { code: 'USAGE' });
+      await this.start(call);
+      this.conditions = conditions;
+    });
+  }
+
+  /** Write the recordings, take the proxy off the instance and stop it. Idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const r of this.recordings)
+      await writeHar(
+        r.path,
+        r.url === undefined ? this.exchanges : this.exchanges.filter((x) => urlMatches(r.url!, x.request.url())),
+      );
+    const started = await this.proxy?.catch(() => null);
+    if (!started) return;
+    await this.wrap('app.close', (call) => this.port.call(call, 'net_proxy_clear', this.ref())).catch(() => {});
+    await started.proxy.stop();
+    started.upstream.close();
+  }
+}
+
+function checkMatcher(call: ApiCall, url: unknown): void {
+  if (typeof url === 'string' || url instanceof RegExp || typeof url === 'function') return;
+  throw call.error(
+    `the URL is a glob string, a RegExp or a predicate (url: URL) => boolean, got ${JSON.stringify(url)}`,
+    {
+      code: 'USAGE',
+    },
+  );
+}
+
+function sameMatcher(a: UrlMatcher, b: UrlMatcher): boolean {
+  if (a instanceof RegExp && b instanceof RegExp) return a.source === b.source && a.flags === b.flags;
+  return a === b;
+}

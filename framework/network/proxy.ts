@@ -1,0 +1,193 @@
+import { getLocal, type CompletedRequest, type Mockttp } from 'mockttp';
+import type { requestSteps } from 'mockttp';
+
+type CallbackResponseResult = requestSteps.CallbackResponseResult;
+import type { ApiCall } from '../core/api-call.js';
+import type { ProxyCa } from './ca.js';
+import { conditionsDelay, type NetworkConditions } from './conditions.js';
+import { flatHeaders, Request, Response } from './messages.js';
+import { Route, type Decision } from './route.js';
+import type { Upstream } from './upstream.js';
+import { urlMatches, type UrlMatcher } from './url-match.js';
+
+/** A route handler: Playwright's `(route, request) => …`. */
+export type RouteHandler = (route: Route, request: Request) => unknown;
+
+/** A registered route: what it matches, its handler, how many more times it may run. */
+export interface RouteEntry {
+  matcher: UrlMatcher;
+  handler: RouteHandler;
+  /** Left to run; undefined: any number. */
+  times: number | undefined;
+  /** How records name it: `route **\/products*`, `har catalog.har`. */
+  label: string;
+}
+
+/** What happened to one request, for the record, the HAR and the events. */
+export interface Exchange {
+  request: Request;
+  response: Response | null;
+  answeredBy: string;
+  error?: string;
+  durationMs: number;
+}
+
+/** What the proxy reaches of its instance's network controls. */
+export interface ProxyHost {
+  readonly instance: string | null;
+  /** A call context for a Route method (errors named after it). */
+  wrap<T>(api: string, body: (call: ApiCall) => Promise<T>): Promise<T>;
+  /** The routes, latest last (tried latest first). */
+  readonly routes: RouteEntry[];
+  readonly conditions: NetworkConditions | null;
+  readonly upstream: Upstream;
+  seen(request: Request): void;
+  done(exchange: Exchange): void;
+  /** A handler threw: the request failed, and the test fails with this. */
+  handlerFailed(route: RouteEntry, error: unknown): void;
+}
+
+/**
+ * One instance's intercepting proxy: a mockttp server on loopback (HTTP proxy, HTTPS through
+ * CONNECT, TLS terminated with certificates of the worker's CA, HTTP/1.1 and HTTP/2), with a
+ * single callback rule that hands every request to the instance's routes, latest first, as
+ * Playwright's router does; a request no route decides goes to the network ({@link Upstream}).
+ * The network conditions are applied to every answer.
+ *
+ * One proxy per instance, not one per worker: the runtime is told only an address
+ * (`net_proxy_set`), so the port is what says which instance a request came from — two
+ * instances on one device routing the same URL differently need two ports. A proxy starts in a
+ * few milliseconds (the CA, the costly part, is the worker's: ca.ts); figures in docs/network.md.
+ */
+export class InstanceProxy {
+  private constructor(
+    private readonly server: Mockttp,
+    private readonly host: ProxyHost,
+  ) {}
+
+  static async start(host: ProxyHost, ca: ProxyCa): Promise<InstanceProxy> {
+    const server = getLocal({ https: { key: ca.key, cert: ca.cert }, cors: false, recordTraffic: false });
+    await server.start({ startPort: 20_000, endPort: 60_000 });
+    const proxy = new InstanceProxy(server, host);
+    await server.forAnyRequest().thenCallback((req) => proxy.handle(req));
+    return proxy;
+  }
+
+  /** The port on 127.0.0.1. */
+  get port(): number {
+    return this.server.port;
+  }
+
+  async stop(): Promise<void> {
+    await this.server.stop().catch(() => {});
+  }
+
+  private async handle(req: CompletedRequest): Promise<CallbackResponseResult> {
+    const started = Date.now();
+    const headers = flatHeaders(req.headers);
+    delete headers['proxy-connection'];
+    const body = (await req.body.getDecodedBuffer().catch(() => undefined)) ?? req.body.buffer;
+    const request = new Request(req.url, req.method, headers, body, started, this.host.instance);
+    this.host.seen(request);
+    let out: { response: Response | null; raw?: Buffer; answeredBy: string; error?: string };
+    try {
+      out = await this.answer(request);
+    } catch (e) {
+      out = { response: null, answeredBy: 'network', error: (e as Error).message };
+    }
+    const c = this.host.conditions;
+    if (c) {
+      const ms = conditionsDelay(c, request._body.length, out.response?._body.length ?? 0);
+      if (ms > 0) await new Promise((r) => setTimeout(r, ms));
+    }
+    const exchange: Exchange = { request, ...out, durationMs: Date.now() - started };
+    if (out.response) request._response = out.response;
+    else request._failure = out.error ?? 'failed';
+    request._settle();
+    this.host.done(exchange);
+    if (!out.response) return out.error === 'connectionreset' ? 'reset' : 'close';
+    const r = out.response;
+    return out.raw
+      ? { statusCode: r.status(), statusMessage: r.statusText() || undefined, headers: r.headers(), rawBody: out.raw }
+      : { statusCode: r.status(), headers: r.headers(), body: r._body };
+  }
+
+  /** The routes in turn, then the network. */
+  private async answer(
+    request: Request,
+  ): Promise<{ response: Response | null; raw?: Buffer; answeredBy: string; error?: string }> {
+    const routes = this.host.routes;
+    for (let i = routes.length - 1; i >= 0; i--) {
+      const entry = routes[i]!;
+      if (!urlMatches(entry.matcher, request.url())) continue;
+      if (entry.times !== undefined && --entry.times <= 0) routes.splice(routes.indexOf(entry), 1);
+      const { decision, fetched } = await this.run(entry, request);
+      if (!decision) return { response: null, answeredBy: entry.label, error: 'the route handler threw' };
+      if (decision.kind === 'fallback') continue;
+      if (decision.kind === 'abort')
+        return { response: null, answeredBy: `${entry.label} (abort)`, error: decision.code };
+      if (decision.kind === 'continue') return this.network(request, `${entry.label} (continue)`);
+      const response = new Response(request, request.url(), decision.status, '', decision.headers, decision.body);
+      return { response, answeredBy: `${entry.label} (${fetched || decision.fetched ? 'fetch' : 'fulfill'})` };
+    }
+    return this.network(request, 'network');
+  }
+
+  private async network(request: Request, answeredBy: string) {
+    const res = await this.host.upstream.send({
+      url: request.url(),
+      method: request.method(),
+      headers: request.headers(),
+      body: request._body,
+    });
+    const response = new Response(
+      request,
+      request.url(),
+      res.status,
+      res.statusText,
+      flatHeaders(res.headers),
+      res.body,
+    );
+    return { response, raw: res.raw, answeredBy };
+  }
+
+  /** Run one handler until it decides (or throws); null decision: it threw before deciding. */
+  private run(entry: RouteEntry, request: Request): Promise<{ decision: Decision | null; fetched: boolean }> {
+    return new Promise((resolve) => {
+      let decided: Decision | null = null;
+      let fetched = false;
+      const route = new Route({
+        request,
+        wrap: (api, body) => this.host.wrap(api, body),
+        decide: (call, d) => {
+          if (decided)
+            throw call.error(
+              `the route is already handled (${decided.kind}): a handler answers a request once — call fulfill, abort, continue or fallback one time`,
+              { code: 'USAGE' },
+            );
+          decided = d;
+          resolve({ decision: d, fetched });
+        },
+        fetch: async (call) => {
+          fetched = true;
+          try {
+            return await this.network(request, '').then((r) => r.response);
+          } catch (e) {
+            throw call.error(
+              `the network did not answer ${request.method()} ${request.url()}: ${(e as Error).message}`,
+              {
+                cause: e,
+              },
+            );
+          }
+        },
+      });
+      Promise.resolve()
+        .then(() => entry.handler(route, request))
+        .catch((e: unknown) => {
+          this.host.handlerFailed(entry, e);
+          if (!decided) resolve({ decision: null, fetched });
+        });
+    });
+  }
+}
