@@ -13,10 +13,14 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
  * port: the device picks a free port of its own and adb prints it — and hands the runtime that
  * port instead. The reverses go with `close()`. A proxy on another host is passed on untouched.
  * (tcp:0 rather than the same port on both sides: a device may have that port taken, and a
- * simulated one shares this machine's loopback, where the proxy itself holds it.)
+ * simulated one shares this machine's loopback, where the proxy itself holds it.) `net_state_get`
+ * answers with the address as it was given: a device port this transport made reads back as the
+ * test machine's port it leads to.
  */
 export class ProxyReverse implements ToolTransport {
   private readonly reverses = new Map<number, Promise<number>>();
+  /** Device port → the test machine's port it leads to, for the reverses made. */
+  private readonly hostPorts = new Map<number, number>();
 
   constructor(
     private readonly inner: ToolTransport,
@@ -54,7 +58,19 @@ export class ProxyReverse implements ToolTransport {
         { cause: done },
       );
     }
+    if (name === 'net_state_get') return this.asGiven(await this.inner.callTool(name, args, signal));
     return this.inner.callTool(name, args, signal);
+  }
+
+  /** A net_state_get result with a reversed device port read back as the port net_proxy_set was given. */
+  private asGiven(result: CallResult): CallResult {
+    const proxy = (result.structuredContent as { proxy?: { host?: unknown; port?: unknown } | null } | undefined)
+      ?.proxy;
+    if (result.isError || !proxy || typeof proxy.host !== 'string' || !LOOPBACK.has(proxy.host)) return result;
+    const hostPort = typeof proxy.port === 'number' ? this.hostPorts.get(proxy.port) : undefined;
+    if (hostPort === undefined) return result;
+    const structuredContent = { ...result.structuredContent, proxy: { ...proxy, port: hostPort } };
+    return { ...result, structuredContent, content: [{ type: 'text', text: JSON.stringify(structuredContent) }] };
   }
 
   /** The device port that leads to this machine's `port`, made on first use. */
@@ -65,6 +81,7 @@ export class ProxyReverse implements ToolTransport {
         const devicePort = Number(r.stdout.trim().split(/\s+/).pop());
         if (!Number.isInteger(devicePort) || devicePort <= 0)
           throw new Error(`adb reverse did not print the device port it chose (${JSON.stringify(r.stdout)})`);
+        this.hostPorts.set(devicePort, port);
         return devicePort;
       });
       this.reverses.set(port, made);
@@ -76,6 +93,7 @@ export class ProxyReverse implements ToolTransport {
   async close(): Promise<void> {
     const made = await Promise.allSettled(this.reverses.values());
     this.reverses.clear();
+    this.hostPorts.clear();
     const ports = made.flatMap((m) => (m.status === 'fulfilled' ? [m.value] : []));
     await Promise.all(
       ports.map((p) =>
