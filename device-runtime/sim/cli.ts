@@ -203,8 +203,10 @@ export async function simCommand(argv: string[]): Promise<number> {
     process.once('SIGTERM', stop);
   });
   try {
-    await adbd?.close();
-    await sim.close();
+    // A part that cannot close (a connection a client never ends) must not keep a stopped
+    // simulator running: each gets a bounded time, then the process goes on without it.
+    await closeWithin('the adb daemon', () => adbd?.close());
+    await closeWithin('the runtime', () => sim.close());
   } catch (e) {
     // The last changes could not be written (disk full, read-only): say so, and which state survives.
     process.stderr.write(
@@ -213,7 +215,22 @@ export async function simCommand(argv: string[]): Promise<number> {
     return 1;
   }
   out('nestwright sim stopped');
+  // Stopped and saved: a handle something left open (a child browser, a client's socket) must
+  // not keep the process alive. The timer itself does not hold it.
+  setTimeout(() => process.exit(process.exitCode ?? 0), 2_000).unref();
   return 0;
+}
+
+/** How long each part of a stopping simulator may take to close. */
+const CLOSE_MS = 10_000;
+
+async function closeWithin(what: string, close: () => Promise<void> | undefined): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), CLOSE_MS)));
+  const done = await Promise.race([Promise.resolve(close()).then(() => 'closed' as const), late]);
+  clearTimeout(timer);
+  if (done === 'late')
+    process.stderr.write(`nestwright sim: ${what} did not close within ${CLOSE_MS / 1000} s; stopping without it.\n`);
 }
 
 /** `--model …` flags as the agent's options (undefined: none given, the environment decides); checked here, so a bad one fails at start. */

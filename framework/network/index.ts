@@ -13,5 +13,6 @@ export type { RouteHandler } from './proxy.js';
 export type { UrlMatcher } from './url-match.js';
 export { NETWORK_PRESETS, NETWORK_PRESET_ALIASES, type NetworkConditions, type NetworkPreset } from './conditions.js';
 export { NetworkRecordSchema, type NetworkRecord } from './record.js';
+export type { RecordHarOptions } from './test-network.js';
 /** @internal The fixture's. */
-export { TestNetwork, setTestNetwork, HAR_ATTACHMENT, type RecordHarOptions } from './test-network.js';
+export { TestNetwork, setTestNetwork, HAR_ATTACHMENT } from './test-network.js';

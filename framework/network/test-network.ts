@@ -62,7 +62,7 @@ export class TestNetwork {
 
 let current: TestNetwork | null = null;
 
-/** The running test's network (one test at a time per worker), or null outside a test. */
+/** @internal The running test's network (one test at a time per worker), or null outside a test. */
 export function currentTestNetwork(): TestNetwork | null {
   return current;
 }

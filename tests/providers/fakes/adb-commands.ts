@@ -150,6 +150,28 @@ export async function runAdb(adb: AdbHost, argv: string[], serialEnv: string | n
         done({ out: local === 'tcp:0' ? `${r.port}\n` : '' });
       });
     }
+    case 'reverse':
+      // The fake device shares this machine's loopback: a device port leads to the same port here,
+      // so `reverse tcp:0 tcp:N` picks N, as a phone picks a free port of its own.
+      return withDevice((d) => {
+        const mine = reversesOf(d);
+        if (rest[0] === '--list')
+          return done({ out: [...mine].map((p) => `${d.serial} tcp:${p} tcp:${p}\n`).join('') });
+        if (rest[0] === '--remove-all') return (mine.clear(), done({}));
+        if (rest[0] === '--remove') {
+          const port = Number(/^tcp:(\d+)$/.exec(rest[1] ?? '')?.[1]);
+          return mine.delete(port)
+            ? done({})
+            : done({ err: `adb: error: listener '${rest[1] ?? ''}' not found\n`, code: 1 });
+        }
+        const [local, remote] = rest;
+        const target = Number(/^tcp:(\d+)$/.exec(remote ?? '')?.[1]);
+        if (!/^tcp:\d+$/.test(local ?? '') || !target)
+          return done({ err: `adb: error: cannot bind listener: the fake reverses tcp: ports only\n`, code: 1 });
+        const port = local === 'tcp:0' ? target : Number(local!.slice(4));
+        mine.add(port);
+        done({ out: local === 'tcp:0' ? `${port}\n` : '' });
+      });
     case 'install':
       return withDevice((d) => install(d, rest, done));
     case 'uninstall':
@@ -210,4 +232,12 @@ async function install(
     versionCode: info.versionCode,
   });
   done({ out: 'Performing Streamed Install\nSuccess\n' });
+}
+
+/** The ports `adb reverse` made on each fake device. */
+const reverses = new WeakMap<object, Set<number>>();
+function reversesOf(d: object): Set<number> {
+  let set = reverses.get(d);
+  if (!set) reverses.set(d, (set = new Set()));
+  return set;
 }
