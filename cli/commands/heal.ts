@@ -9,13 +9,13 @@
  */
 import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { fingerprintFileOf, updateFingerprintFile } from '../../framework/heal/fingerprint-store.js';
 import { proposalsDir, readProposals, withdrawProposal, type Proposal } from '../../framework/heal/proposals.js';
 import { ApplyError, applyProposal, newProject } from './heal-apply.js';
+import { stdio, type Io } from './io.js';
+import { parseReviewArgs } from './review-args.js';
 
-export type HealIo = { out: (text: string) => void; err: (text: string) => void };
-const stdio: HealIo = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) };
+export type HealIo = Io;
 
 const USAGE = `Usage: nestwright heal [--dir DIR] [--json] [--apply [ID...]] [--reject ID...]
 
@@ -29,42 +29,14 @@ Exit code: 0 done, 1 a proposal could not be applied or was not found, 2 usage e
 `;
 
 export async function healCommand(argv: string[], io: HealIo = stdio): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: true,
-      options: {
-        dir: { type: 'string', default: '.' },
-        json: { type: 'boolean', default: false },
-        apply: { type: 'boolean', default: false },
-        reject: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  } catch (e) {
-    io.err(`heal: ${(e as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  const { values, positionals: ids } = parsed;
-  if (values.help) {
-    io.out(USAGE);
-    return 0;
-  }
-  if (values.apply && values.reject) {
-    io.err(`heal: --apply and --reject together; choose one\n\n${USAGE}`);
-    return 2;
-  }
-  if (ids.length > 0 && !values.apply && !values.reject) {
-    io.err(`heal: proposal ids (${ids.join(' ')}) need --apply or --reject\n\n${USAGE}`);
-    return 2;
-  }
-  if (values.reject && ids.length === 0) {
+  const args = parseReviewArgs('heal', USAGE, argv, io);
+  if (typeof args === 'number') return args;
+  const { ids } = args;
+  if (args.reject && ids.length === 0) {
     io.err(`heal: --reject needs the ids of the proposals to turn down (see \`nestwright heal\`)\n`);
     return 2;
   }
-  const dir = resolve(values.dir);
+  const dir = resolve(args.dir);
   if (!existsSync(dir)) {
     io.err(`heal: --dir ${dir} does not exist\n`);
     return 2;
@@ -79,9 +51,9 @@ export async function healCommand(argv: string[], io: HealIo = stdio): Promise<n
     return 1;
   }
   const chosen = ids.length ? proposals.filter((p) => ids.includes(p.id)) : proposals;
-  if (values.reject) return reject(dir, chosen, io);
-  if (values.apply) return apply(dir, chosen, io);
-  if (values.json) {
+  if (args.reject) return reject(dir, chosen, io);
+  if (args.apply) return apply(dir, chosen, io);
+  if (args.json) {
     io.out(`${JSON.stringify(proposals, null, 2)}\n`);
     return 0;
   }

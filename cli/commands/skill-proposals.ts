@@ -8,7 +8,7 @@
  * `--reject` drops them. Exit code: 0 done, 1 something could not be applied or found, 2 usage.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { isDeepStrictEqual, parseArgs } from 'node:util';
+import { isDeepStrictEqual } from 'node:util';
 import path from 'node:path';
 import { isSeq, parseDocument, stringify } from 'yaml';
 import {
@@ -18,6 +18,7 @@ import {
   type SkillProposal,
 } from '../../framework/skills/proposals.js';
 import { stdio, type Io } from './io.js';
+import { parseReviewArgs } from './review-args.js';
 
 const USAGE = `Usage: nestwright skill proposals [--dir DIR] [--json] [--apply [ID...]] [--reject ID...]
 
@@ -29,30 +30,10 @@ const USAGE = `Usage: nestwright skill proposals [--dir DIR] [--json] [--apply [
 `;
 
 export async function proposalsCommand(argv: string[], io: Io = stdio): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: true,
-      options: {
-        dir: { type: 'string', default: '.' },
-        json: { type: 'boolean', default: false },
-        apply: { type: 'boolean', default: false },
-        reject: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  } catch (e) {
-    io.err(`skill proposals: ${(e as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  const { values, positionals: ids } = parsed;
-  if (values.help) return (io.out(USAGE), 0);
-  if (values.apply && values.reject) return (io.err(`skill proposals: --apply and --reject together\n\n${USAGE}`), 2);
-  if (ids.length && !values.apply && !values.reject)
-    return (io.err(`skill proposals: ids (${ids.join(' ')}) need --apply or --reject\n\n${USAGE}`), 2);
-  const dir = path.resolve(values.dir);
+  const args = parseReviewArgs('skill proposals', USAGE, argv, io);
+  if (typeof args === 'number') return args;
+  const { ids } = args;
+  const dir = path.resolve(args.dir);
   const { proposals, errors } = readSkillProposals(dir);
   for (const e of errors) io.err(`skill proposals: ${e}\n`);
   const unknown = ids.filter((id) => !proposals.some((p) => p.id === id));
@@ -61,13 +42,13 @@ export async function proposalsCommand(argv: string[], io: Io = stdio): Promise<
     return 1;
   }
   const chosen = ids.length ? proposals.filter((p) => ids.includes(p.id)) : proposals;
-  if (!values.apply && !values.reject) {
-    if (values.json) io.out(`${JSON.stringify(proposals, null, 2)}\n`);
+  if (!args.apply && !args.reject) {
+    if (args.json) io.out(`${JSON.stringify(proposals, null, 2)}\n`);
     else if (!proposals.length) io.out(`No skill rewrites proposed (${skillProposalsDir(dir)} is empty).\n`);
     else for (const p of proposals) io.out(describe(p));
     return errors.length ? 1 : 0;
   }
-  if (values.reject) {
+  if (args.reject) {
     for (const p of chosen) removeSkillProposal(dir, p.id);
     io.out(`Dropped ${chosen.length} proposal${chosen.length === 1 ? '' : 's'}.\n`);
     return 0;

@@ -10,7 +10,7 @@ import { AiError } from './errors.js';
 import type { Budget } from './options.js';
 import { perform, type Action, type Params } from './perform.js';
 import { ACT_SYSTEM, instructionBlock } from './prompts.js';
-import type { AiToolCall } from './record.js';
+import { newToolCall, type AiToolCall } from './record.js';
 import { describeStep, ReplayMiss, replayStep } from './replay.js';
 import { screenSignature } from './screen.js';
 import { AiStep, aiStep } from './step.js';
@@ -185,18 +185,7 @@ async function heal(
   const res = await step.request(ACT_SYSTEM, ACT_TOOLS, { type: 'any' }, messages);
   const first = res.toolCalls[0];
   const parsed = first ? ActCallSchema.safeParse({ name: first.name, input: first.input }) : null;
-  const record: AiToolCall = {
-    turn: step.record.turns,
-    tool: first?.name ?? '(none)',
-    input: (first?.input ?? {}) as Record<string, unknown>,
-    node: null,
-    bounds: null,
-    selector: null,
-    before: obs.snapshot_id,
-    after: null,
-    result: 'refused',
-    source: 'model',
-  };
+  const record = newToolCall(step.record.turns, first?.name ?? '(none)', first?.input ?? {}, obs.snapshot_id);
   step.record.calls.push(record);
   if (!parsed?.success || parsed.data.name === 'done' || parsed.data.name === 'give_up') {
     record.message = parsed?.success ? `${parsed.data.name} instead of the step` : 'malformed tool call';

@@ -3,6 +3,7 @@ export {
   AiEvidenceSchema,
   AiStepRecordSchema,
   AiToolCallSchema,
+  newToolCall,
   type AiStepRecord,
   type AiToolCall,
 } from '../../device-runtime/protocol/agent/record.js';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Observation, UiNode } from '../observation.js';
 import type { ContentBlock, ModelMessage, ModelResponse, ToolSpec } from './adapter.js';
 import { ACT_SYSTEM } from './prompts.js';
-import type { AiToolCall } from './record.js';
+import { newToolCall, type AiToolCall } from './record.js';
 import { ActCallSchema, ACT_TOOLS, FUNCTION_TOOL_PREFIX, type ActCall } from './tools.js';
 
 /** An action the model asked for (every act tool but done and give_up). */
@@ -92,21 +92,7 @@ export async function runActLoop<S>(host: ActLoopHost<S>, opts: ActLoopOptions):
     const results: ContentBlock[] = [];
     let acted = false;
     for (const tc of res.toolCalls) {
-      const record: AiToolCall = {
-        turn,
-        tool: tc.name,
-        input: (typeof tc.input === 'object' && tc.input !== null ? tc.input : { arguments: tc.input }) as Record<
-          string,
-          unknown
-        >,
-        node: null,
-        bounds: null,
-        selector: null,
-        before: obs.snapshot_id,
-        after: null,
-        result: 'refused',
-        source: 'model',
-      };
+      const record = newToolCall(turn, tc.name, tc.input, obs.snapshot_id);
       host.record(record);
       const reply = (text: string, isError: boolean, extra: ContentBlock[] = []) =>
         results.push({

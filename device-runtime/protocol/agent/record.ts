@@ -22,6 +22,22 @@ export const AiToolCallSchema = z.object({
 });
 export type AiToolCall = z.infer<typeof AiToolCallSchema>;
 
+/** The record of a model's tool call as it is made: refused until it runs (the caller completes it in place). */
+export function newToolCall(turn: number, tool: string, input: unknown, before: string): AiToolCall {
+  return {
+    turn,
+    tool,
+    input: (typeof input === 'object' && input !== null ? input : { arguments: input }) as Record<string, unknown>,
+    node: null,
+    bounds: null,
+    selector: null,
+    before,
+    after: null,
+    result: 'refused',
+    source: 'model',
+  };
+}
+
 export const AiEvidenceSchema = z.object({ id: z.string(), line: z.string(), bounds: BoundsSchema });
 
 export const AiStepRecordSchema = z.object({

@@ -1,5 +1,5 @@
 import { DeviceError, type CallResult, type ToolTransport } from '../../client/index.js';
-import { toolError } from '../../protocol/index.js';
+import { encodeResult, toolError, TOOLS } from '../../protocol/index.js';
 import type { Adb } from './adb.js';
 
 /** The names of the test machine's loopback, as a proxy address on it is given. */
@@ -70,7 +70,7 @@ export class ProxyReverse implements ToolTransport {
     const hostPort = typeof proxy.port === 'number' ? this.hostPorts.get(proxy.port) : undefined;
     if (hostPort === undefined) return result;
     const structuredContent = { ...result.structuredContent, proxy: { ...proxy, port: hostPort } };
-    return { ...result, structuredContent, content: [{ type: 'text', text: JSON.stringify(structuredContent) }] };
+    return { ...result, ...encodeResult(TOOLS.net_state_get, structuredContent) };
   }
 
   /** The device port that leads to this machine's `port`, made on first use. */

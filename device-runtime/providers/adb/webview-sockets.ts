@@ -1,4 +1,5 @@
 import type { CallResult, ToolTransport } from '../../client/index.js';
+import { encodeResult, TOOLS } from '../../protocol/index.js';
 import type { Adb } from './adb.js';
 import { forwardTo, removeForward } from './forward.js';
 
@@ -39,7 +40,7 @@ export class WebViewSockets implements ToolTransport {
       }),
     );
     const structuredContent = { ...result.structuredContent, webviews: filled };
-    return { ...result, structuredContent, content: [{ type: 'text', text: JSON.stringify(structuredContent) }] };
+    return { ...result, ...encodeResult(TOOLS.webview_list, structuredContent) };
   }
 
   /** The local port forwarded to `socket` on the device, made on first use. */
