@@ -124,6 +124,8 @@ test('opens the cart', async ({ app }) => {
   await app.press('back');
   await app.getByRole('button', { name: 'Log in' }).tap();
   await expect(app.getByText('Catalog', { exact: true })).toBeVisible({ timeout: 20_000 });
+  // The catalog arrives from the shop's server: its rows are on screen before the cart is tapped.
+  await expect(app.getByRole('button', { name: 'Add to cart' }).first()).toBeVisible();
   await app.getByDesc('Cart', { exact: true }).tap();
   await expect(app).toHaveActivity('.CartActivity');
 });
