@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { connect } from 'node:net';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
 import { startSimServer, type RunningSim } from '../../device-runtime/sim/server.js';
@@ -148,8 +149,6 @@ test('record the catalog', async ({ app }) => {
 
 const REPLAY = `${HEAD}
 test('replay the catalog with the backend stopped', async ({ app }) => {
-  // Nothing reaches the network: what the HAR does not answer is refused.
-  await app.route('**/*', (route) => route.abort('connectionrefused'));
   await app.routeFromHAR(process.env.NW_HAR, { url: '**/products*' });
   await app.launch({ activity: '.CatalogActivity' });
   await expect(app.getByText('Smart Speaker 1', { exact: true })).toBeVisible({ timeout: 15_000 });
@@ -162,6 +161,7 @@ let shop: InlineRun;
 let record: InlineRun;
 let replay: InlineRun;
 let unsupported: InlineRun;
+let backendAfterReplay: string;
 const HAR = path.join(ROOT, 'test-results', 'network-har', `catalog-${process.pid}.har`);
 
 test.beforeAll(async () => {
@@ -179,15 +179,24 @@ test('offline on a runtime without net_proxy', async ({ app }) => { await app.se
     runInline({ 'record.spec.ts': RECORD }, { env }),
     runInline({ 'bare.spec.ts': UNSUPPORTED }, { env: bareEnv }),
   ]);
-  // The backend goes; the replay's requests are answered by the HAR alone.
-  await sim.runtime.env.net.close();
+  // The backend goes and stays gone; the replay's requests are answered by the HAR alone.
+  await sim.runtime.env.net.stop();
   replay = await runInline({ 'replay.spec.ts': REPLAY }, { env });
+  backendAfterReplay = await probe((await sim.runtime.env.net.info()).hosts[0]!.address_port);
 });
 
 test.afterAll(async () => {
   await sim?.close();
   await bare?.close();
 });
+
+/** What a TCP connection to the backend's port gets: 'refused' once the backend is stopped. */
+const probe = (port: number) =>
+  new Promise<string>((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => (socket.destroy(), resolve('listening')));
+    socket.once('error', (e: NodeJS.ErrnoException) => resolve(e.code === 'ECONNREFUSED' ? 'refused' : String(e.code)));
+  });
 
 const passed = (run: InlineRun, title: string) => {
   const r = run.result(title);
@@ -239,6 +248,8 @@ test('HAR recorded in one test and replayed in another with the backend stopped'
   const network = trajectoryOf(r).network!;
   expect(network.length).toBeGreaterThan(0);
   for (const x of network.filter((n) => n.url.includes('/products'))) expect(x.answeredBy).toBe(`har ${HAR} (fulfill)`);
+  // The backend did not come back during the replay: its port still refuses connections.
+  expect(backendAfterReplay).toBe('refused');
 });
 
 test('bad input: a throwing handler, fulfilling twice, a malformed HAR', () => {

@@ -27,6 +27,8 @@ function backendCerts() {
 export class SimNetwork {
   private backend: SimBackend | null = null;
   private started: Promise<number> | null = null;
+  /** The port of a backend stopped by stop(): it stays in the hosts table, and nothing listens on it. */
+  private stoppedPort: number | null = null;
 
   constructor(
     private readonly faults: () => FaultProfile,
@@ -35,6 +37,7 @@ export class SimNetwork {
 
   /** The backend's port, starting it on first use. */
   ready(): Promise<number> {
+    if (this.stoppedPort !== null) return Promise.resolve(this.stoppedPort);
     if (!this.started) {
       this.backend = new SimBackend(this.faults, this.clock, backendCerts().leaf);
       this.started = this.backend.start();
@@ -58,7 +61,19 @@ export class SimNetwork {
     return { hosts: await this.hosts(), system_ca_pem: this.systemCa };
   }
 
+  /**
+   * Stop the backend and keep it stopped (a test's "the server is down"): the hosts table still
+   * maps its names to the port it had, where nothing listens, so every request that reaches it
+   * is refused as it would be on a phone. Nothing starts it again; close() ends that.
+   */
+  async stop(): Promise<void> {
+    const port = await this.ready();
+    await this.close();
+    this.stoppedPort = port;
+  }
+
   async close(): Promise<void> {
+    this.stoppedPort = null;
     const b = this.backend;
     this.backend = null;
     this.started = null;
