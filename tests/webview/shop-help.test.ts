@@ -75,6 +75,25 @@ test('two instances, each with its own page and state', async ({ app }) => {
   expect((await ben.webviews()).length).toBe(1);
 });
 
+test("the instance's routes answer the page's requests", async ({ app }) => {
+  await app.route('**/products/1', (route) =>
+    route.fulfill({ json: { id: 1, name: 'Test Lamp', price: 1999 }, headers: { 'access-control-allow-origin': '*' } }),
+  );
+  await openHelp(app);
+  const help = await app.webview();
+  await expect(help.locator('#featured')).toHaveText('Featured: Test Lamp, $19.99');
+  await expect(app.getByText('Featured: Test Lamp, $19.99')).toBeVisible();
+});
+
+test('unrouted, the page gets the real product; offline, it cannot', async ({ app }) => {
+  await openHelp(app);
+  const help = await app.webview();
+  await expect(help.locator('#featured')).toHaveText(/^Featured: Smart Speaker 1, [$][0-9]+[.][0-9]{2}$/);
+  await app.setOffline(true);
+  await help.reload();
+  await expect(help.locator('#featured')).toHaveText("Couldn't load the featured product");
+});
+
 test('no WebView on screen: app.webview() times out naming the screen', async ({ app }) => {
   await app.launch({ activity: '.CatalogActivity' });
   await app.webview({ timeout: 500 });
@@ -127,6 +146,20 @@ test('"Back to shop" closes the screen through the JavaScript bridge; the page c
 test('two instances in parallel, each with its own WebView page and state', () => {
   const r = run.result('two instances, each with its own page and state');
   expect(r.status, r.error).toBe('passed');
+});
+
+test("the instance's network routes apply to its WebView's requests; offline reaches them too", () => {
+  const routed = run.result("the instance's routes answer the page's requests");
+  expect(routed.status, plain(routed.error)).toBe('passed');
+  const traj = JSON.parse(attachmentText(routed.attachments.find((a) => a.name === 'nestwright-trajectory')!)) as {
+    network: Array<{ url: string; answeredBy: string }>;
+  };
+  expect(traj.network.find((n) => n.url.endsWith('/products/1'))).toMatchObject({
+    url: 'https://api.shop.nestwright.test/products/1',
+    answeredBy: 'route **/products/1 (fulfill)',
+  });
+  const real = run.result('unrouted, the page gets the real product; offline, it cannot');
+  expect(real.status, plain(real.error)).toBe('passed');
 });
 
 test('no WebView on screen: the timeout names what was on screen', () => {

@@ -6,7 +6,13 @@ import { bindContext, type ActivityRecord, type ContextHost } from './activity-c
 import { tickWorld } from '../world/app-world.js';
 import { SimWorld } from '../world/sim-world.js';
 import { SimNet } from '../net/net-state.js';
-import { appHttp, type AppRequest, type AppResponse } from '../net/http-client.js';
+import {
+  appHttp,
+  type AppRequest,
+  type AppResponse,
+  type RawAppRequest,
+  type RawAppResponse,
+} from '../net/http-client.js';
 
 /** The space an instance runs in (SimSpace implements it). */
 export interface InstanceHost extends ContextHost {
@@ -182,6 +188,22 @@ export class SimInstance {
       this.requests.delete(entry);
       if (this.net !== net || !this.stack.includes(record)) return;
       this.runApp(() => then(res));
+      this.host.invalidate();
+    });
+  }
+
+  /**
+   * A request of a WebView's page in the activity in front (sim/web/web-page.ts): the same
+   * client, proxy and trust store as the app's own requests; the UI is busy until it is answered.
+   */
+  webFetch(req: RawAppRequest): Promise<RawAppResponse> {
+    const record = this.top;
+    const entry = record ? { record, background: false } : null;
+    if (entry) this.requests.add(entry);
+    const sent = appHttp(this.net, this.env.net).sendRaw(req);
+    this.env.clock.hold?.(sent);
+    return sent.finally(() => {
+      if (entry) this.requests.delete(entry);
       this.host.invalidate();
     });
   }

@@ -65,6 +65,16 @@ export class SimBackend {
         return send(res, { status: 400, json: { error: 'the request body is not JSON' } });
       }
     }
+    // A web page's preflight (the help centre's page fetches from another origin): any origin may ask.
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, {
+        ...CORS,
+        'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE',
+        'access-control-allow-headers': String(req.headers['access-control-request-headers'] ?? 'content-type'),
+        'access-control-max-age': '600',
+      });
+      return void res.end();
+    }
     const route = this.routes[host] as ApiRoute | undefined;
     const answer = route?.({
       method: req.method ?? 'GET',
@@ -86,6 +96,9 @@ export class SimBackend {
   }
 }
 
+/** The APIs answer pages of any origin (a WebView's page at https://appassets.androidplatform.net). */
+const CORS = { 'access-control-allow-origin': '*' };
+
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -104,6 +117,7 @@ function send(res: ServerResponse, answer: ApiResponse): void {
   if (res.destroyed) return;
   const text = answer.json === undefined ? '' : JSON.stringify(answer.json);
   res.writeHead(answer.status, {
+    ...CORS,
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(text),
   });

@@ -14,13 +14,31 @@ export interface AppRequest {
   background?: boolean;
 }
 
+/** A request with any body and headers, as a WebView's page sends it (sim/web/web-page.ts). */
+export interface RawAppRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: Buffer;
+}
+
+/** A raw request's answer (any status, its headers and bytes), or the failure that kept it from one. */
+export type RawAppResponse =
+  | { status: number; headers: Record<string, string>; body: Buffer; error: null }
+  | { status: null; headers: null; body: null; error: AppFailure };
+
 /** Why a request got no answer: no connectivity, a certificate the instance does not trust, anything else. */
 export type NetFailureKind = 'offline' | 'tls' | 'network';
 
 /** What the app gets back: an answer (any status), or the failure that kept it from one. */
 export type AppResponse =
-  | { status: number; json: unknown; error: null }
-  | { status: null; json: null; error: { kind: NetFailureKind; code: string; message: string } };
+  { status: number; json: unknown; error: null } | { status: null; json: null; error: AppFailure };
+
+export interface AppFailure {
+  kind: NetFailureKind;
+  code: string;
+  message: string;
+}
 
 const TLS_CODES = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|HOSTNAME|ALTNAME/;
 const HEADERS_TIMEOUT_MS = 60_000;
@@ -43,37 +61,49 @@ export class AppHttpClient {
     private readonly network: SimNetwork,
   ) {}
 
+  /** A JSON request of the app: the answer's body is parsed (null when it is not JSON). */
   async send(req: AppRequest): Promise<AppResponse> {
+    const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
+    let body: Buffer | undefined;
+    if (req.json !== undefined) {
+      body = Buffer.from(JSON.stringify(req.json));
+      headers['content-type'] = 'application/json';
+    }
+    const res = await this.sendRaw({ method: req.method ?? 'GET', url: req.url, headers, ...(body ? { body } : {}) });
+    if (res.error) return { status: null, json: null, error: res.error };
+    let json: unknown = null;
+    const text = res.body.toString('utf8');
+    if (text) {
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = null;
+      }
+    }
+    return { status: res.status, json, error: null };
+  }
+
+  /** Any request, its body and the answer's as bytes (a WebView's page: documents, scripts, fetches). */
+  async sendRaw(req: RawAppRequest): Promise<RawAppResponse> {
     if (this.net.offline) return failure('offline', 'ENETUNREACH', 'no network connection');
     try {
       const dispatcher = await this.current();
       if (this.net.offline) return failure('offline', 'ENETUNREACH', 'no network connection');
-      const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
-      let body: string | undefined;
-      if (req.json !== undefined) {
-        body = JSON.stringify(req.json);
-        headers['content-type'] = 'application/json';
-      }
       const res = await request(req.url, {
-        method: req.method ?? 'GET',
-        headers,
-        ...(body !== undefined ? { body } : {}),
+        method: req.method as Dispatcher.HttpMethod,
+        headers: req.headers,
+        ...(req.body !== undefined && req.body.length > 0 ? { body: req.body } : {}),
         dispatcher,
         headersTimeout: HEADERS_TIMEOUT_MS,
         bodyTimeout: HEADERS_TIMEOUT_MS,
       });
-      const text = await res.body.text();
+      const body = Buffer.from(await res.body.arrayBuffer());
       // Offline since the request went out: the answer never arrives.
       if (this.net.offline) return failure('offline', 'ENETUNREACH', 'no network connection');
-      let json: unknown = null;
-      if (text) {
-        try {
-          json = JSON.parse(text);
-        } catch {
-          json = null;
-        }
-      }
-      return { status: res.statusCode, json, error: null };
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(res.headers))
+        if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+      return { status: res.statusCode, headers, body, error: null };
     } catch (e) {
       return describe(e);
     }
@@ -119,11 +149,11 @@ function mappedConnector(ca: string[], hosts: HostEntry[]): buildConnector.conne
   };
 }
 
-function failure(kind: NetFailureKind, code: string, message: string): AppResponse {
-  return { status: null, json: null, error: { kind, code, message } };
+function failure(kind: NetFailureKind, code: string, message: string): RawAppResponse {
+  return { status: null, headers: null, body: null, error: { kind, code, message } };
 }
 
-function describe(e: unknown): AppResponse {
+function describe(e: unknown): RawAppResponse {
   let err = e as { code?: string; message?: string; cause?: unknown } | undefined;
   // undici wraps socket errors: the cause says what happened.
   for (let i = 0; i < 3 && err?.cause && typeof err.cause === 'object'; i++) {

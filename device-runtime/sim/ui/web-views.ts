@@ -1,4 +1,5 @@
 import type { Bounds } from '../../protocol/index.js';
+import type { RawAppRequest } from '../net/http-client.js';
 import { CLASS, type View, type ViewKind } from '../apps/view.js';
 import type { WebNode, WebRole } from '../web/ax-nodes.js';
 import type { SimWebEngine } from '../web/web-engine.js';
@@ -23,6 +24,7 @@ export function attachWebViews(frame: Frame, engine: SimWebEngine, spaceId: stri
     crash: (reason: string) => {
       if (fg.status !== 'crashed' && fg.status !== 'stopped') fg.crash(reason);
     },
+    fetch: (req: RawAppRequest) => fg.webFetch(req),
   };
   const walk = (laid: LaidOut) => {
     const v = laid.view;

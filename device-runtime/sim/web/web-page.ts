@@ -1,5 +1,6 @@
 import { PNG } from 'pngjs';
-import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { BrowserContext, CDPSession, Page, Route } from 'playwright-core';
+import type { AppFailure, RawAppRequest, RawAppResponse } from '../net/http-client.js';
 import { readWebNodes, type WebNode } from './ax-nodes.js';
 import { ASSET_ORIGIN, type WebContent, type WebPicture } from './web-content.js';
 
@@ -12,6 +13,8 @@ export interface WebPageOwner {
   run(fn: () => void): void;
   /** The page's renderer died: the app goes with it, as Android's default `onRenderProcessGone` does. */
   crash(reason: string): void;
+  /** A request of the page, sent by the app's network stack (its hosts, proxy, trust store, offline). */
+  fetch(req: RawAppRequest): Promise<RawAppResponse>;
 }
 
 /** The page's renderer crash, in the words Android's WebView logs before the app dies. */
@@ -106,8 +109,23 @@ export class SimWebPage {
         return route.fulfill({ status: 404, contentType: 'text/plain', body: `no asset ${path}` });
       return route.fulfill({ status: 200, contentType: contentType(path), body });
     });
+    // Everything else the page loads goes out as the app's own requests do: the WebView is in
+    // the app's process, so the instance's network (its routes, offline, conditions) is its too.
+    await page.route(
+      (url) => url.origin !== ASSET_ORIGIN && /^https?:$/.test(url.protocol),
+      (route) => this.forward(route),
+    );
     await this.resize();
     await this.navigate();
+  }
+
+  private async forward(route: Route): Promise<void> {
+    const r = route.request();
+    const headers = await r.allHeaders();
+    const res = await this.owner.fetch({ method: r.method(), url: r.url(), headers, ...bodyOf(r.postDataBuffer()) });
+    if (res.error) return route.abort(abortCode(res.error));
+    const out = Object.fromEntries(Object.entries(res.headers).filter(([k]) => !HOP_BY_HOP.has(k)));
+    await route.fulfill({ status: res.status, headers: out, body: res.body });
   }
 
   private async resize(): Promise<void> {
@@ -311,4 +329,19 @@ function contentType(path: string): string {
   if (path.endsWith('.json')) return 'application/json';
   if (path.endsWith('.svg')) return 'image/svg+xml';
   return 'application/octet-stream';
+}
+
+/** Headers of one connection, not of the answer: the page's own connection to Chromium has its own. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'proxy-connection', 'upgrade']);
+
+const bodyOf = (b: Buffer | null) => (b && b.length > 0 ? { body: b } : {});
+
+/** The network error Chromium reports for a failure of the app's network stack. */
+function abortCode(e: AppFailure): string {
+  if (e.kind === 'offline') return 'internetdisconnected';
+  if (e.code === 'ECONNREFUSED') return 'connectionrefused';
+  if (e.code === 'ECONNRESET') return 'connectionreset';
+  if (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') return 'namenotresolved';
+  if (/TIMEOUT/i.test(e.code)) return 'timedout';
+  return 'failed';
 }

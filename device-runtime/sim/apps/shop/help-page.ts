@@ -1,8 +1,12 @@
+import { SHOP_API } from './model.js';
+
 /**
  * The Shop's help centre, its `help/index.html` asset: a heading, a search box that filters the
  * questions as you type, questions that open their answers, and "Back to shop", which calls the
- * app's JavaScript bridge (`ShopBridge.close()`) to close the screen. Plain HTML and script, as
- * an app ships it; the simulator loads it in Chromium.
+ * app's JavaScript bridge (`ShopBridge.close()`) to close the screen, and the featured product,
+ * which the page fetches from the shop's server (`GET /products/1`, a cross-origin request with
+ * CORS) — so an instance's network routes reach it as they reach the app's own requests. Plain
+ * HTML and script, as an app ships it; the simulator loads it in Chromium.
  */
 
 /** The questions and their answers, in the page's order. */
@@ -51,6 +55,7 @@ export const HELP_INDEX_HTML = `<!doctype html>
   .question { display: block; width: 100%; text-align: left; font-size: 18px; padding: 12px 0; background: none; border: none; color: #6750a4; }
   .answer { font-size: 16px; margin: 0 0 12px; }
   #none { color: #666; }
+  #featured { font-size: 16px; margin: 0 0 16px; padding: 12px; background: #f3edf7; border-radius: 8px; }
   #back { font-size: 18px; padding: 12px 24px; background: #6750a4; color: #fff; border: none; border-radius: 24px; }
 </style>
 </head>
@@ -66,8 +71,14 @@ ${HELP_QUESTIONS.map(
 ).join('\n')}
 </ul>
 <p id="none" hidden>No questions match your search.</p>
+<p id="featured" aria-live="polite">Loading the featured product…</p>
 <button id="back">Back to shop</button>
 <script>
+  const featured = document.getElementById('featured');
+  fetch('${SHOP_API}/products/1', { headers: { accept: 'application/json' } })
+    .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
+    .then((p) => (featured.textContent = 'Featured: ' + p.name + ', $' + (p.price / 100).toFixed(2)))
+    .catch(() => (featured.textContent = "Couldn't load the featured product"));
   const search = document.getElementById('search');
   const items = [...document.querySelectorAll('#questions li')];
   search.addEventListener('input', () => {
