@@ -4,7 +4,6 @@ import { AppAi } from './ai/app-ai.js';
 import { AppFunctions } from './functions/index.js';
 import type { AppDriver } from './driver.js';
 import { AppNetworkMembers } from './app-network.js';
-import type { AppPort } from './port.js';
 import { AppWebViews, type WebView, type WebViewOptions } from './webview/index.js';
 import {
   AppWorldControls,

@@ -1,10 +1,5 @@
-import { _baseTest, type TestInfo, type TestType } from '@playwright/test';
-import {
-  connectDevice,
-  DeviceOptionsSchema,
-  startEmbeddedDevice,
-  type EmbeddedDevice,
-} from '../device-runtime/providers/index.js';
+import { _baseTest, type TestType } from '@playwright/test';
+import { connectDevice, startEmbeddedDevice, type EmbeddedDevice } from '../device-runtime/providers/index.js';
 import { App } from './app.js';
 import type { TestScope } from './driver.js';
 import { NestwrightError } from './errors.js';

@@ -7,7 +7,6 @@ import type {
   ToolResult,
   UiNode,
 } from '../device-runtime/protocol/index.js';
-import type { CallSite } from './call-site.js';
 import type { ApiCall, CallWrapper } from './core/api-call.js';
 import type { AppCrashedError } from './errors.js';
 import type { Step } from './selector.js';

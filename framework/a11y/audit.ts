@@ -10,7 +10,7 @@ import { poll } from '../poll.js';
 import { formatSteps, parseSelector, resolveSteps } from '../selector.js';
 import { inTest } from '../step-recorder.js';
 import { auditScreen, checkSeverity, needsPixels, selectRules, subtree, type RuleSelection } from './audit-screen.js';
-import { baselinePath, entryKey, readBaseline, writeBaseline, type BaselineEntry } from './baseline.js';
+import { baselinePath, entryKey, readBaseline, writeBaseline } from './baseline.js';
 import { outlineFindings } from './outline.js';
 import { RULES, type Measured, type RuleName, type Severity } from './rules.js';
 

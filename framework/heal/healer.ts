@@ -3,7 +3,7 @@ import type { Observation, UiNode } from '../../device-runtime/protocol/index.js
 import { CallSite, type Site } from '../call-site.js';
 import type { ApiCall } from '../core/api-call.js';
 import { NestwrightError, StrictModeViolationError, TimeoutError } from '../errors.js';
-import { resolveSteps, type Step } from '../selector.js';
+import { resolveSteps } from '../selector.js';
 import { AiError } from '../ai/errors.js';
 import type { HealableLocator, HealedTarget, LocatorHealing } from '../port.js';
 import type { HealArbitration } from '../trajectory.js';

@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { test } from '@playwright/test';
 import type { Observation } from '../../device-runtime/protocol/index.js';
-import { ownText } from '../../device-runtime/protocol/selector.js';
 import {
   describeCheck,
   describeStep,
@@ -11,29 +10,24 @@ import {
   substitute,
   substituteParams,
   resolveStep,
-  runScriptStep,
   skillScope,
   ScriptError,
   type FlowScript,
-  type Check,
   type ParamValue,
   type Skill,
   type SkillStep,
   type StepKind,
-  type Target,
   type UiSkillStep,
 } from '../../device-runtime/protocol/skill/index.js';
-import { describeScreen, NestwrightError, TimeoutError, type ApiName } from '../errors.js';
-import { poll } from '../poll.js';
+import { NestwrightError, TimeoutError, type ApiName } from '../errors.js';
 import type { ApiCall } from '../core/api-call.js';
-import type { AppPort, PortLocator } from '../port.js';
+import type { AppPort } from '../port.js';
 import { inTest } from '../step-recorder.js';
-import { resolveSteps } from '../selector.js';
 import type { TrajectoryStep } from '../trajectory.js';
-import { evaluate, waitCheck } from './checks.js';
+import { evaluate } from './checks.js';
 import { aiFallback, fallbackOf, isMiss, proposeRewrite } from './fallback.js';
-import { runFnStep } from './fn-step.js';
-import { idle, pick } from './targets.js';
+import { hold, Skipped } from './hold.js';
+import { actStep, type StepPlace, type Via } from './step-actions.js';
 import { loadSkill } from './load.js';
 
 /** A skill with its parameters resolved and every skill it runs loaded and checked too. */
@@ -125,17 +119,6 @@ const trajectoryKind = (kind: StepKind): TrajectoryStep['kind'] =>
       ? 'app'
       : 'action';
 
-/** How a `fn:` step was done; undefined for every other step. */
-type Via = 'function' | 'ui' | 'ai' | { proposal: string } | undefined;
-
-/** A skill step with its parameters in: `${name}` replaced, a function's parameters keeping their types. */
-function withParams(raw: SkillStep, params: Record<string, ParamValue>): SkillStep {
-  const step = substitute(raw, params);
-  return step.kind === 'fn' && raw.kind === 'fn'
-    ? { ...step, fn: { ...step.fn, params: substituteParams(raw.fn.params, params) } }
-    : step;
-}
-
 /** One of a `fn:` step's `ui` steps, as a step of its own (its own checks, title and record). */
 async function uiStep(
   app: AppPort,
@@ -153,9 +136,6 @@ async function uiStep(
     ),
   );
 }
-
-/** A step did not apply (its `when` did not hold, or an optional target was not there). */
-class Skipped extends Error {}
 
 /**
  * Replay a planned skill on an app instance. Every step is a `test.step` and a trajectory record
@@ -311,7 +291,9 @@ async function runStepOnce(
   let via: Via;
   let fellBack: { calls: Awaited<ReturnType<typeof aiFallback>>; why: string } | null = null;
   try {
-    via = (await act(app, planned, index, step, actionTimeout, checkTimeout, call, scope)) || undefined;
+    via =
+      (await actStep(app, step, actionTimeout, checkTimeout, call, scope, place(app, planned, index, call, scope))) ||
+      undefined;
   } catch (e) {
     if (step.optional && e instanceof TimeoutError)
       throw new Skipped(`skipped: optional step's target was not there (${e.message.split('\n')[0]})`);
@@ -331,113 +313,16 @@ async function runStepOnce(
   return via;
 }
 
-/** Wait for a check, as a step of its own; a check that does not hold fails with the screen. */
-async function hold(
-  app: AppPort,
-  phase: 'pre' | 'post' | 'assert',
-  check: Check,
-  timeout: number,
-  call: ApiCall,
-  optional: boolean,
-): Promise<void> {
-  const label = phase === 'assert' ? 'Expect' : phase === 'pre' ? 'Precondition' : 'Post-check';
-  await app.wrap(`skill.${phase}`, {}, (checkCall) =>
-    app.step(
-      checkCall,
-      { kind: 'assertion', title: `${label}: ${describeCheck(check)}`, selector: null },
-      async (record) => {
-        const r = await waitCheck(app, check, timeout, call);
-        record.before = record.after = r.obs?.snapshot_id ?? null;
-        if (r.pass) return;
-        if (optional) throw new Skipped(`skipped: precondition ${describeCheck(check)} did not hold (${r.received})`);
-        const what =
-          phase === 'pre' ? 'precondition not met' : phase === 'post' ? 'post-check failed' : 'assertion failed';
-        throw new TimeoutError(
-          call,
-          `${what}: ${describeCheck(check)} did not hold within ${timeout}ms\n  Expected: ${describeCheck(check)}\n  Received: ${r.received}\nScreen:\n${describeScreen(r.obs)}`,
-          [],
-          r.obs,
-        );
-      },
-    ),
-  );
-}
-
-async function act(
-  app: AppPort,
-  planned: PlannedSkill,
-  index: number,
-  step: SkillStep,
-  timeout: number,
-  checkTimeout: number,
-  call: ApiCall,
-  scope: FlowScript,
-): Promise<Via | void> {
-  switch (step.kind) {
-    case 'launch':
-      return app.launch(step.launch === true ? {} : step.launch);
-    case 'tap':
-      return (await pick(app, step.tap, timeout, call)).tap({ timeout });
-    case 'long_press':
-      return (await pick(app, step.long_press, timeout, call)).longPress({ timeout });
-    case 'fill':
-      return (await pick(app, step.fill.target, timeout, call)).fill(step.fill.value, { timeout });
-    case 'clear':
-      return (await pick(app, step.clear, timeout, call)).clear({ timeout });
-    case 'press':
-      return app.press(step.press);
-    case 'scroll_to':
-      return (await pick(app, step.scroll_to, timeout, call)).scrollIntoView({ timeout });
-    case 'swipe':
-      return (await pick(app, step.swipe.target, timeout, call)).swipe(step.swipe.direction, {
-        timeout,
-        ...(step.swipe.distance !== undefined ? { distance: step.swipe.distance } : {}),
-      });
-    case 'wait_for':
-      return step.wait_for === 'idle'
-        ? idle(app, timeout, call)
-        : hold(app, 'assert', step.wait_for, checkTimeout, call, false);
-    case 'assert':
-      return hold(app, 'assert', step.assert, checkTimeout, call, false);
-    case 'run': {
+/** The step's place in its skill, for the steps that run more steps (`run:`, a `fn:` step's `ui`). */
+function place(app: AppPort, planned: PlannedSkill, index: number, call: ApiCall, scope: FlowScript): StepPlace {
+  return {
+    where: `${shown(planned.path)} step ${index + 1}`,
+    runNested: async (name) => {
       const nested = planned.nested.get(index);
-      if (!nested) throw new NestwrightError(call, `step ${index + 1} runs ${step.run.skill}, which was not planned`);
+      if (!nested) throw new NestwrightError(call, `step ${index + 1} runs ${name}, which was not planned`);
       const r = await replaySkill(app, nested, call, scope);
       if (r.error) throw r.error;
-      return;
-    }
-    case 'fn':
-      return runFnStep(app, step, call, (ui) => uiStep(app, planned, index, ui, call, scope));
-    case 'script':
-      try {
-        return runScriptStep(step, scope, `${shown(planned.path)} step ${index + 1}`);
-      } catch (e) {
-        if (e instanceof ScriptError) throw new NestwrightError(call, e.message, { cause: e });
-        throw e;
-      }
-    case 'hide_keyboard':
-      // Only when it is up: a back with no keyboard would leave the screen.
-      if ((await app.observe(call)).keyboard) await app.press('back');
-      return;
-    case 'stop_app':
-      return app.stop();
-    case 'screenshot': {
-      const png = await app.screenshot(call);
-      if (!png) throw new NestwrightError(call, `screenshot ${step.screenshot}: this runtime takes no screenshots`);
-      const name = step.screenshot.replace(/\.png$/i, '');
-      if (inTest()) await test.info().attach(`${name}.png`, { body: png, contentType: 'image/png' });
-      return;
-    }
-    case 'open_link':
-      return app.intent({ action: 'android.intent.action.VIEW', data: step.open_link });
-    case 'copy_text': {
-      const { node } = await (await pick(app, step.copy_text, timeout, call)).waitForActionable(call, { timeout });
-      scope.maestro.copiedText = ownText(node);
-      return;
-    }
-    default: {
-      const never: never = step;
-      throw new NestwrightError(call, `unknown step ${JSON.stringify(never)}`);
-    }
-  }
+    },
+    uiStep: (ui) => uiStep(app, planned, index, ui, call, scope),
+  };
 }

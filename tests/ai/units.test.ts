@@ -3,7 +3,6 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
-import { z } from 'zod';
 import type { Observation, UiNode } from '../../device-runtime/protocol/index.js';
 import { AnthropicAdapter } from '../../framework/ai/anthropic.js';
 import { cacheKey, readCache, updateCache } from '../../framework/ai/cache.js';

@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { attachmentText, plain, runInline, type InlineRun, type InlineResult } from '../framework/inline.js';
-import { done, giveUp, press, scripted, tap, tool, verdictOn, type Route } from './scripted-model.js';
+import { done, press, scripted, tap, tool, verdictOn, type Route } from './scripted-model.js';
 import { MessagesStandIn, RequestView, type StandInRequest } from './stand-in.js';
 
 /**

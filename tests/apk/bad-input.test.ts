@@ -4,7 +4,6 @@
  */
 import { test, expect } from '@playwright/test';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { ApkError, inspectApk } from '../../device-runtime/apk/index.js';
 import { ApkZip } from '../../device-runtime/apk/zip.js';
 import { buildZip, type ZipSpec } from './zip-builder.js';

@@ -6,9 +6,8 @@
  */
 import { test, expect } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { inspectApk } from '../../device-runtime/apk/index.js';
 import { npmShippedApks, ROOT } from './helpers.js';
 

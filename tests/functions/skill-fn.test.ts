@@ -4,7 +4,7 @@ import { test, expect } from '@playwright/test';
 import { parseSkill } from '../../device-runtime/protocol/skill/index.js';
 import { startSimServer, type RunningSim } from '../../device-runtime/sim/server.js';
 import { attachmentText, plain, runInline, type InlineRun } from '../framework/inline.js';
-import { NOTES, runtime, session, spaceWithNotes, tempDir } from '../runtime/helpers.js';
+import { runtime, session, spaceWithNotes, tempDir } from '../runtime/helpers.js';
 
 /**
  * `fn:` skill steps: the app's function where the runtime has AppFunctions, the step's `ui`

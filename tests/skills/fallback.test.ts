@@ -3,7 +3,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
 import { proposalsCommand } from '../../cli/commands/skill-proposals.js';
-import { done, scripted, tap, typeInto } from '../ai/scripted-model.js';
+import { done, scripted, tap } from '../ai/scripted-model.js';
 import { MessagesStandIn } from '../ai/stand-in.js';
 import { plain, ROOT, runInline } from '../framework/inline.js';
 

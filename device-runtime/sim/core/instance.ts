@@ -1,5 +1,5 @@
 import type { InstanceInfo, LogLine } from '../../protocol/index.js';
-import type { ActivityContext, AppModel, DialogSpec } from '../apps/define-app.js';
+import type { ActivityContext, AppModel } from '../apps/define-app.js';
 import { defaultEnv, type SimEnv } from '../faults/env.js';
 import type { View } from '../apps/view.js';
 import { bindContext, type ActivityRecord, type ContextHost } from './activity-context.js';

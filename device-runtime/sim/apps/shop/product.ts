@@ -1,5 +1,5 @@
 import { defineActivity } from '../define-app.js';
-import { button, column, iconButton, image, progress, row, spacer, text, toolbar } from '../view.js';
+import { button, column, iconButton, image, progress, row, text, toolbar } from '../view.js';
 import { cartAction, type CartAction } from './catalog.js';
 import {
   addToCart,
