@@ -179,13 +179,8 @@ export class SimInstance {
    * process only: a stopped or crashed process never sees it.
    */
   fetch(record: ActivityRecord, req: AppRequest, then: (res: AppResponse) => void): void {
-    const entry = { record, background: req.background === true };
-    this.requests.add(entry);
     const net = this.net;
-    const sent = appHttp(net, this.env.net).send(req);
-    this.env.clock.hold?.(sent);
-    void sent.then((res) => {
-      this.requests.delete(entry);
+    void this.inFlight(record, req.background === true, appHttp(net, this.env.net).send(req)).then((res) => {
       if (this.net !== net || !this.stack.includes(record)) return;
       this.runApp(() => then(res));
       this.host.invalidate();
@@ -197,14 +192,17 @@ export class SimInstance {
    * client, proxy and trust store as the app's own requests; the UI is busy until it is answered.
    */
   webFetch(req: RawAppRequest): Promise<RawAppResponse> {
-    const record = this.top;
-    const entry = record ? { record, background: false } : null;
-    if (entry) this.requests.add(entry);
     const sent = appHttp(this.net, this.env.net).sendRaw(req);
+    return this.inFlight(this.top, false, sent).finally(() => this.host.invalidate());
+  }
+
+  /** A request in flight for `record` (foreground ones keep the UI busy), held by a virtual clock until it settles. */
+  private inFlight<T>(record: ActivityRecord | null | undefined, background: boolean, sent: Promise<T>): Promise<T> {
+    const entry = record ? { record, background } : null;
+    if (entry) this.requests.add(entry);
     this.env.clock.hold?.(sent);
     return sent.finally(() => {
       if (entry) this.requests.delete(entry);
-      this.host.invalidate();
     });
   }
 
