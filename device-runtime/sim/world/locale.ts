@@ -60,26 +60,40 @@ export function checkTimeZone(api: string, timeZone: string): string {
 /** Narrow and ordinary no-break spaces as a plain space, so texts match what a test types (`6,36 $`). */
 const plain = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ');
 
+/**
+ * Formatters kept by locale, time zone and options: building an `Intl` formatter costs far more
+ * than using one, and the simulator formats a screen's dates and prices on every observation.
+ */
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+function dateFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${locale} ${JSON.stringify(options)}`;
+  let f = dateFormats.get(key);
+  if (!f) dateFormats.set(key, (f = new Intl.DateTimeFormat(locale, options)));
+  return f;
+}
+
 /** Money in `locale`: `$6.36` (en-US), `6,36 $` (de-DE). */
 export function formatMoney(cents: number, locale: string, currency = 'USD'): string {
-  return plain(new Intl.NumberFormat(locale, { style: 'currency', currency }).format(cents / 100));
+  const key = `${locale} ${currency}`;
+  let f = numberFormats.get(key);
+  if (!f) numberFormats.set(key, (f = new Intl.NumberFormat(locale, { style: 'currency', currency })));
+  return plain(f.format(cents / 100));
 }
 
 /** `HH:mm`, 24-hour, in `timeZone`. */
 export function formatClock(ms: number, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(ms);
+  const parts = dateFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(
+    ms,
+  );
   const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '00';
   return `${get('hour')}:${get('minute')}`;
 }
 
 /** The calendar day of `ms` in `timeZone`, as `YYYY-MM-DD`. */
 function dayKey(ms: number, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(ms);
+  return dateFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(ms);
 }
 
 /** "Today", "Yesterday" (as seen at `now` in `timeZone`), or the date in `locale` (`14.01.2026`, `Jan 14, 2026`). */
@@ -87,5 +101,5 @@ export function formatDay(ms: number, now: number, locale: string, timeZone: str
   const day = dayKey(ms, timeZone);
   if (day === dayKey(now, timeZone)) return 'Today';
   if (day === dayKey(now - 86_400_000, timeZone)) return 'Yesterday';
-  return plain(new Intl.DateTimeFormat(locale, { timeZone, dateStyle: 'medium' }).format(ms));
+  return plain(dateFormat(locale, { timeZone, dateStyle: 'medium' }).format(ms));
 }
