@@ -64,22 +64,24 @@ const plain = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ');
  * Formatters kept by locale, time zone and options: building an `Intl` formatter costs far more
  * than using one, and the simulator formats a screen's dates and prices on every observation.
  */
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
-const numberFormats = new Map<string, Intl.NumberFormat>();
+const formats = new Map<string, Intl.DateTimeFormat | Intl.NumberFormat>();
 
-function dateFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  const key = `${locale} ${JSON.stringify(options)}`;
-  let f = dateFormats.get(key);
-  if (!f) dateFormats.set(key, (f = new Intl.DateTimeFormat(locale, options)));
+function kept<F extends Intl.DateTimeFormat | Intl.NumberFormat>(key: string, make: () => F): F {
+  let f = formats.get(key) as F | undefined;
+  if (!f) formats.set(key, (f = make()));
   return f;
 }
 
+const dateFormat = (locale: string, options: Intl.DateTimeFormatOptions) =>
+  kept(`date ${locale} ${JSON.stringify(options)}`, () => new Intl.DateTimeFormat(locale, options));
+
 /** Money in `locale`: `$6.36` (en-US), `6,36 $` (de-DE). */
 export function formatMoney(cents: number, locale: string, currency = 'USD'): string {
-  const key = `${locale} ${currency}`;
-  let f = numberFormats.get(key);
-  if (!f) numberFormats.set(key, (f = new Intl.NumberFormat(locale, { style: 'currency', currency })));
-  return plain(f.format(cents / 100));
+  const money = kept(
+    `money ${locale} ${currency}`,
+    () => new Intl.NumberFormat(locale, { style: 'currency', currency }),
+  );
+  return plain(money.format(cents / 100));
 }
 
 /** `HH:mm`, 24-hour, in `timeZone`. */
