@@ -15,20 +15,26 @@ import {
 import type { CallContext, CallOutcome, SimRuntime } from './runtime.js';
 import { screenshotBySha256 } from './ui/screenshot.js';
 
-const TOOL_DESCRIPTORS = TOOL_LIST.map((t) => ({
-  name: t.name,
-  title: t.title.replace(/\s*\{\w+\}/g, '').trim() || t.name,
-  // Agents read descriptions: say which error codes to expect (the envelope is {code, message, retryable, hint}).
-  description: `${t.description} Error codes: ${errorCodesOf(t.name).join(', ')}.`,
-  inputSchema: inputJsonSchema(t) as { type: 'object' },
-  outputSchema: outputJsonSchema(t) as { type: 'object' },
-  annotations: {
-    readOnlyHint: !t.mutating,
-    destructiveHint: t.dangerous,
-    idempotentHint: !t.mutating || 'idempotency_key' in t.input.shape,
-    openWorldHint: false,
-  },
-}));
+/**
+ * What `tools/list` answers, built on the first list (the JSON Schemas of every tool cost about
+ * 150 ms of CPU to derive), not when the simulator loads: a test run's client never lists tools.
+ */
+let toolDescriptors: ReturnType<typeof describeTools> | undefined;
+const describeTools = () =>
+  TOOL_LIST.map((t) => ({
+    name: t.name,
+    title: t.title.replace(/\s*\{\w+\}/g, '').trim() || t.name,
+    // Agents read descriptions: say which error codes to expect (the envelope is {code, message, retryable, hint}).
+    description: `${t.description} Error codes: ${errorCodesOf(t.name).join(', ')}.`,
+    inputSchema: inputJsonSchema(t) as { type: 'object' },
+    outputSchema: outputJsonSchema(t) as { type: 'object' },
+    annotations: {
+      readOnlyHint: !t.mutating,
+      destructiveHint: t.dangerous,
+      idempotentHint: !t.mutating || 'idempotency_key' in t.input.shape,
+      openWorldHint: false,
+    },
+  }));
 
 /**
  * MCP's shape of a call outcome (protocol/wire.ts says why): the result as structured content
@@ -55,7 +61,7 @@ export function createMcpServer(runtime: SimRuntime, ctx: () => CallContext): Se
     { name: 'nestwright-sim', title: 'nestwright simulated NestSpace runtime', version: '0.1.0' },
     { capabilities: { tools: { listChanged: false }, logging: {} } },
   );
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOL_DESCRIPTORS }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (toolDescriptors ??= describeTools()) }));
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) =>
     toCallToolResult(
       req.params.name,

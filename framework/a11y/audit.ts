@@ -1,5 +1,6 @@
 import { test } from '@playwright/test';
-import { PNG } from 'pngjs';
+import { createRequire } from 'node:module';
+import type { PNG } from 'pngjs';
 import type { Observation, UiNode } from '../../device-runtime/protocol/index.js';
 import type { ApiCall } from '../core/api-call.js';
 import type { AppDriver } from '../driver.js';
@@ -13,6 +14,11 @@ import { auditScreen, checkSeverity, needsPixels, selectRules, subtree, type Rul
 import { baselinePath, entryKey, readBaseline, writeBaseline } from './baseline.js';
 import { outlineFindings } from './outline.js';
 import { RULES, type Measured, type RuleName, type Severity } from './rules.js';
+
+/** pngjs, loaded on first use rather than with the framework. */
+let pngjsModule: typeof import('pngjs') | undefined;
+const pngjs = (): typeof import('pngjs') =>
+  (pngjsModule ??= createRequire(import.meta.url)('pngjs') as typeof import('pngjs'));
 
 /** Options of `app.accessibilityAudit()`, `locator.accessibilityAudit()` and `expect(app).toPassAccessibilityAudit()`. */
 export interface AccessibilityAuditOptions {
@@ -236,7 +242,7 @@ export function plain(f: AccessibilityFinding) {
 
 function decode(png: Buffer): PNG | null {
   try {
-    return PNG.sync.read(png);
+    return pngjs().PNG.sync.read(png);
   } catch {
     return null;
   }

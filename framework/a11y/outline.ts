@@ -1,6 +1,12 @@
-import { PNG } from 'pngjs';
+import { createRequire } from 'node:module';
+import type { PNG } from 'pngjs';
 import type { Bounds } from '../../device-runtime/protocol/index.js';
 import type { Severity } from './rules.js';
+
+/** pngjs, loaded on first use rather than with the framework. */
+let pngjsModule: typeof import('pngjs') | undefined;
+const pngjs = (): typeof import('pngjs') =>
+  (pngjsModule ??= createRequire(import.meta.url)('pngjs') as typeof import('pngjs'));
 
 const COLOR: Record<Severity, [number, number, number]> = {
   error: [220, 0, 40],
@@ -18,7 +24,7 @@ export function outlineFindings(
   marks: Array<{ bounds: Bounds; severity: Severity }>,
   screenWidth: number,
 ): Buffer {
-  const out = new PNG({ width: img.width, height: img.height });
+  const out = new (pngjs().PNG)({ width: img.width, height: img.height });
   img.data.copy(out.data);
   const k = img.width / screenWidth;
   const w = Math.max(2, Math.round(6 * k));
@@ -36,5 +42,5 @@ export function outlineFindings(
       }
     }
   }
-  return PNG.sync.write(out);
+  return pngjs().PNG.sync.write(out);
 }

@@ -91,10 +91,26 @@ export function findFingerprint(
   return same[0] ?? null;
 }
 
+/**
+ * When recorded fingerprints are written back to the spec's file: Playwright's `updateSnapshots`,
+ * since fingerprints are baselines next to the spec as snapshots are. `'default'` and `'missing'`
+ * add entries for locators that have none and never rewrite one, so a run over committed files
+ * leaves the tree as it was (a fingerprint is no assertion: a new one does not fail the test, as a
+ * new snapshot does under `'default'`); `'all'` and `'changed'` (`--update-snapshots`) rewrite the
+ * entries that differ; `'none'` writes nothing.
+ */
+export type FingerprintUpdate = 'all' | 'changed' | 'missing' | 'none' | 'default';
+
 /** Worker-wide cache of fingerprint files, with the entries recorded since they were read. */
 export class FingerprintStore {
   private files = new Map<string, FingerprintFile>();
   private dirty = new Map<string, FingerprintEntry[]>();
+
+  constructor(private readonly update: FingerprintUpdate = 'default') {}
+
+  private get addsOnly(): boolean {
+    return this.update === 'missing' || this.update === 'default';
+  }
 
   get(specFile: string): FingerprintFile {
     const path = fingerprintFileOf(specFile);
@@ -104,11 +120,17 @@ export class FingerprintStore {
   }
 
   /** Remember an entry (in memory; written by {@link flush}). */
-  put(specFile: string, entry: FingerprintEntry): void {
+  put(specFile: string, recorded: FingerprintEntry): void {
     const file = this.get(specFile);
+    // In the schema's key order, as entries read back from a file are: a file written again
+    // around a new entry leaves the others byte for byte.
+    const entry = FingerprintEntrySchema.parse(recorded);
     const key = entryKey(entry);
-    if (JSON.stringify(file.entries[key]) === JSON.stringify(entry)) return;
+    const known = file.entries[key];
+    if (JSON.stringify(known) === JSON.stringify(entry)) return;
+    // This run heals from what it saw last either way; the file changes only as `update` allows.
     file.entries[key] = entry;
+    if (this.update === 'none' || (this.addsOnly && known)) return;
     const path = fingerprintFileOf(specFile);
     this.dirty.set(path, [...(this.dirty.get(path) ?? []), entry]);
   }
@@ -120,6 +142,7 @@ export class FingerprintStore {
         let changed = false;
         for (const e of entries) {
           const key = entryKey(e);
+          if (this.addsOnly && f.entries[key]) continue; // another worker added it first
           if (JSON.stringify(f.entries[key]) !== JSON.stringify(e)) {
             f.entries[key] = e;
             changed = true;

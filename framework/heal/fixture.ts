@@ -1,14 +1,21 @@
-import type { TestInfo } from '@playwright/test';
+import type { TestInfo, WorkerInfo } from '@playwright/test';
 import { dirname } from 'node:path';
 import { NestwrightError } from '../errors.js';
-import { FingerprintStore } from './fingerprint-store.js';
+import { FingerprintStore, type FingerprintUpdate } from './fingerprint-store.js';
 import { Healer, type HealMode, type HealOption } from './healer.js';
 
 export type { HealOption };
 
-/** Worker fixture: one fingerprint store per worker, written in one batch when the worker ends. */
-export async function healStore({}: object, use: (s: FingerprintStore) => Promise<void>): Promise<void> {
-  const store = new FingerprintStore();
+/**
+ * Worker fixture: one fingerprint store per worker, written in one batch when the worker ends, as
+ * `--update-snapshots` says (new locators only by default: see {@link FingerprintUpdate}).
+ */
+export async function healStore(
+  {}: object,
+  use: (s: FingerprintStore) => Promise<void>,
+  info: WorkerInfo,
+): Promise<void> {
+  const store = new FingerprintStore(info.config.updateSnapshots as FingerprintUpdate);
   await use(store);
   store.flush();
 }

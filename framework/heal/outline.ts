@@ -1,4 +1,10 @@
-import { PNG } from 'pngjs';
+import { createRequire } from 'node:module';
+import type { PNG } from 'pngjs';
+
+/** pngjs, loaded on first use rather than with the framework. */
+let pngjsModule: typeof import('pngjs') | undefined;
+const pngjs = (): typeof import('pngjs') =>
+  (pngjsModule ??= createRequire(import.meta.url)('pngjs') as typeof import('pngjs'));
 
 /**
  * The screenshot with a node's bounds outlined (a 6 px magenta frame), for proposals. `screenWidth`
@@ -12,7 +18,7 @@ export function outlinePng(
 ): Buffer {
   let img: PNG;
   try {
-    img = PNG.sync.read(png);
+    img = pngjs().PNG.sync.read(png);
   } catch {
     return png;
   }
@@ -32,5 +38,5 @@ export function outlinePng(
       if (x - l < w || r - 1 - x < w || y - t < w || b - 1 - y < w) paint(x, y);
     }
   }
-  return PNG.sync.write(img);
+  return pngjs().PNG.sync.write(img);
 }

@@ -1,4 +1,10 @@
-import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Node } from 'yaml';
+import { createRequire } from 'node:module';
+import type { Node } from 'yaml';
+
+/** yaml, loaded on the first parse rather than with the framework. */
+let yamlModule: typeof import('yaml') | undefined;
+const yaml = (): typeof import('yaml') =>
+  (yamlModule ??= createRequire(import.meta.url)('yaml') as typeof import('yaml'));
 
 /**
  * Maestro flow files read as Maestro reads them: an optional configuration document (`appId`,
@@ -52,8 +58,8 @@ const CONFIG_KEYS = new Set(['appId', 'url', 'name', 'tags', 'env', 'onFlowStart
 export type LineOf = (node: unknown) => number;
 
 export function parseFlow(text: string, file: string): ParsedFlow {
-  const counter = new LineCounter();
-  const docs = parseAllDocuments(text, { lineCounter: counter });
+  const counter = new (yaml().LineCounter)();
+  const docs = yaml().parseAllDocuments(text, { lineCounter: counter });
   const issues: FlowIssue[] = [];
   const lineOf: LineOf = (node) => (node && (node as Node).range ? counter.linePos((node as Node).range![0]).line : 1);
   const empty: FlowConfig = { tags: [], env: {}, onFlowStart: [], onFlowComplete: [], extra: [] };
@@ -73,9 +79,9 @@ export function parseFlow(text: string, file: string): ParsedFlow {
   const header = docs.length > 1 ? docs[0]!.contents : null;
   const body = docs[docs.length - 1]!.contents;
   const config = readConfig(header, file, lineOf, issues);
-  if (body === null || (isScalar(body) && body.value === null))
+  if (body === null || (yaml().isScalar(body) && body.value === null))
     return { file, config, commands: [], line: lineOf(body), issues, lineOf };
-  if (!isSeq(body)) {
+  if (!yaml().isSeq(body)) {
     // A file with only a configuration (config.yaml) or a map where the list should be.
     issues.push({
       file,
@@ -91,7 +97,7 @@ export function parseFlow(text: string, file: string): ParsedFlow {
 function readConfig(header: unknown, file: string, lineOf: LineOf, issues: FlowIssue[]): FlowConfig {
   const config: FlowConfig = { tags: [], env: {}, onFlowStart: [], onFlowComplete: [], extra: [] };
   if (header === null || header === undefined) return config;
-  if (!isMap(header)) {
+  if (!yaml().isMap(header)) {
     issues.push({
       file,
       line: lineOf(header),
@@ -101,7 +107,7 @@ function readConfig(header: unknown, file: string, lineOf: LineOf, issues: FlowI
     return config;
   }
   for (const pair of header.items) {
-    const key = isScalar(pair.key) ? String(pair.key.value) : '';
+    const key = yaml().isScalar(pair.key) ? String(pair.key.value) : '';
     const value = pair.value as Node | null;
     const js = value && 'toJSON' in value ? (value as { toJSON(): unknown }).toJSON() : value;
     const at = lineOf(pair.key);
@@ -124,7 +130,7 @@ function readConfig(header: unknown, file: string, lineOf: LineOf, issues: FlowI
       else bad('env is a map of NAME: value');
     } else {
       const list = key === 'onFlowStart' ? config.onFlowStart : config.onFlowComplete;
-      if (isSeq(value)) list.push(...readCommands(value.items, file, lineOf, issues));
+      if (yaml().isSeq(value)) list.push(...readCommands(value.items, file, lineOf, issues));
       else bad(`${key} is a list of commands`);
     }
   }
@@ -135,11 +141,11 @@ function readConfig(header: unknown, file: string, lineOf: LineOf, issues: FlowI
 export function readCommands(items: unknown[], file: string, lineOf: LineOf, issues: FlowIssue[]): RawCommand[] {
   const out: RawCommand[] = [];
   for (const item of items) {
-    if (isScalar(item) && typeof item.value === 'string') {
+    if (yaml().isScalar(item) && typeof item.value === 'string') {
       out.push({ name: item.value, arg: null, line: lineOf(item), node: null });
       continue;
     }
-    if (isMap(item) && item.items.length >= 1 && isScalar(item.items[0]!.key)) {
+    if (yaml().isMap(item) && item.items.length >= 1 && yaml().isScalar(item.items[0]!.key)) {
       if (item.items.length > 1) {
         issues.push({
           file,
@@ -176,8 +182,8 @@ export function nestedCommands(
   lineOf: LineOf,
   issues: FlowIssue[],
 ): RawCommand[] | null {
-  if (!isMap(cmd.node)) return null;
+  if (!yaml().isMap(cmd.node)) return null;
   const list = cmd.node.get('commands', true);
-  if (!isSeq(list)) return null;
+  if (!yaml().isSeq(list)) return null;
   return readCommands(list.items, file, lineOf, issues);
 }

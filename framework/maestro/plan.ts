@@ -1,9 +1,14 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { createRequire } from 'node:module';
 import { checkCommand, isCommandName, type CommandName } from './commands.js';
 import { nestedCommands, parseFlow, type FlowIssue, type LineOf, type ParsedFlow, type RawCommand } from './parse.js';
 import { checkSyntax } from './script.js';
+
+/** yaml, loaded on the first parse rather than with the framework. */
+let yamlModule: typeof import('yaml') | undefined;
+const yaml = (): typeof import('yaml') =>
+  (yamlModule ??= createRequire(import.meta.url)('yaml') as typeof import('yaml'));
 
 /**
  * The planner: a flow file read, every command checked, every sub-flow (`runFlow: file`, `retry:
@@ -196,7 +201,7 @@ export function flowsIn(dir: string): string[] {
 }
 
 function configGlobs(text: string): string[] | null {
-  const flows = (parseYaml(text) as { flows?: unknown } | null)?.flows;
+  const flows = (yaml().parse(text) as { flows?: unknown } | null)?.flows;
   return Array.isArray(flows) ? flows.map(String) : null;
 }
 

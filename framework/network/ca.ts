@@ -1,5 +1,3 @@
-import { generateCACertificate } from 'mockttp';
-
 /** The proxy's certificate authority: its key (for the proxy) and its certificate (for the instance to trust). */
 export interface ProxyCa {
   key: string;
@@ -16,12 +14,17 @@ let ca: Promise<ProxyCa> | null = null;
  * since a test may route any host the app calls.
  */
 export function proxyCa(): Promise<ProxyCa> {
-  ca ??= generateCACertificate({
-    subject: { commonName: 'nestwright network proxy (test only)', organizationName: 'nestwright' },
-    bits: 2048,
-  }).catch((e: unknown) => {
-    ca = null;
-    throw e;
-  });
+  // mockttp loads on first use (see proxy.ts).
+  ca ??= import('mockttp')
+    .then(({ generateCACertificate }) =>
+      generateCACertificate({
+        subject: { commonName: 'nestwright network proxy (test only)', organizationName: 'nestwright' },
+        bits: 2048,
+      }),
+    )
+    .catch((e: unknown) => {
+      ca = null;
+      throw e;
+    });
   return ca;
 }

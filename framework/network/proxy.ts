@@ -1,4 +1,4 @@
-import { getLocal, type CompletedRequest, type Mockttp } from 'mockttp';
+import type { CompletedRequest, Mockttp } from 'mockttp';
 import type { requestSteps } from 'mockttp';
 
 type CallbackResponseResult = requestSteps.CallbackResponseResult;
@@ -66,6 +66,8 @@ export class InstanceProxy {
   ) {}
 
   static async start(host: ProxyHost, ca: ProxyCa): Promise<InstanceProxy> {
+    // mockttp (about 800 modules) loads on the first proxy a run starts, not with the framework.
+    const { getLocal } = await import('mockttp');
     const server = getLocal({ https: { key: ca.key, cert: ca.cert }, cors: false, recordTraffic: false });
     await server.start({ startPort: 20_000, endPort: 60_000 });
     const proxy = new InstanceProxy(server, host);

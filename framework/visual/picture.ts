@@ -1,4 +1,5 @@
-import sharp from 'sharp';
+import { createRequire } from 'node:module';
+import type SharpFn from 'sharp';
 import type { Bounds } from '../../device-runtime/protocol/index.js';
 
 /** Decoded pixels: 8 bits per channel, RGB (3) or RGBA (4), rows top to bottom. */
@@ -82,6 +83,14 @@ export class Picture {
     }
     return Picture.fromPixels(out);
   }
+}
+
+// sharp (libvips) loads with the first picture that is encoded or decoded, not with the framework.
+const requireHere = createRequire(import.meta.url);
+let sharpFn: typeof SharpFn | undefined;
+function sharp(...args: Parameters<typeof SharpFn>): ReturnType<typeof SharpFn> {
+  sharpFn ??= requireHere('sharp') as typeof SharpFn;
+  return sharpFn(...args);
 }
 
 async function decode(png: Buffer): Promise<Pixels> {

@@ -1,6 +1,12 @@
-import { isMap, isNode, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
+import { createRequire } from 'node:module';
+import type { Document, LineCounter } from 'yaml';
 import type { z } from 'zod';
 import { SkillSchema, type Skill } from './schema.js';
+
+/** yaml, loaded on the first parse rather than with the framework. */
+let yamlModule: typeof import('yaml') | undefined;
+const yaml = (): typeof import('yaml') =>
+  (yamlModule ??= createRequire(import.meta.url)('yaml') as typeof import('yaml'));
 
 /** One problem in a skill file, at its place: `skills/add-note.yaml:7:11 …`. */
 export interface SkillIssue {
@@ -41,7 +47,7 @@ export function positionOf(
 ): { line: number; col: number } {
   for (let n = path.length; n >= 0; n--) {
     const node = doc.getIn(path.slice(0, n) as unknown[], true);
-    if (isNode(node) && node.range) return counter.linePos(node.range[0]);
+    if (yaml().isNode(node) && node.range) return counter.linePos(node.range[0]);
   }
   return { line: 1, col: 1 };
 }
@@ -54,9 +60,9 @@ function keyPosition(
   key: string,
 ): { line: number; col: number } | null {
   const map = path.length ? doc.getIn(path as unknown[], true) : doc.contents;
-  if (!isMap(map)) return null;
-  const pair = map.items.find((p) => isScalar(p.key) && p.key.value === key);
-  return pair && isNode(pair.key) && pair.key.range ? counter.linePos(pair.key.range[0]) : null;
+  if (!yaml().isMap(map)) return null;
+  const pair = map.items.find((p) => yaml().isScalar(p.key) && p.key.value === key);
+  return pair && yaml().isNode(pair.key) && pair.key.range ? counter.linePos(pair.key.range[0]) : null;
 }
 
 /**
@@ -64,8 +70,8 @@ function keyPosition(
  * `SkillParseError`, each at file:line:column, so one run shows every problem to fix.
  */
 export function parseSkill(text: string, file: string): Skill {
-  const counter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false, uniqueKeys: true });
+  const counter = new (yaml().LineCounter)();
+  const doc = yaml().parseDocument(text, { lineCounter: counter, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
     throw new SkillParseError(
       file,

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 
 /**
  * The browser engine behind the simulator's WebViews: Debian's Chromium (`/usr/bin/chromium`, or
@@ -106,6 +106,8 @@ async function launch(path: string): Promise<RunningChromium> {
   });
   // Chromium keeps writing to stderr (warnings); drain it so the pipe never fills.
   child.stderr!.resume();
+  // playwright-core loads with the first WebView, not with the simulator.
+  const { chromium } = await import('playwright-core');
   const browser = await chromium.connectOverCDP(endpoint);
   return { endpoint, browser, pid: child.pid! };
 }
