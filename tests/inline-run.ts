@@ -1,3 +1,4 @@
+import { test } from '@playwright/test';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -21,4 +22,21 @@ export function childEnv(extra: Record<string, string> = {}): Record<string, str
     env[k] = v;
   }
   return Object.assign(env, extra);
+}
+
+/**
+ * A child Playwright run costs seconds: it belongs in the integration tier (tests/tiers.ts), never
+ * in the fast one, which stays the inner loop. Called by every helper that starts one.
+ */
+export function refuseInFastTier(what: string): void {
+  let project: string | undefined;
+  try {
+    project = test.info().project.name;
+  } catch {
+    return; // not inside a test (a script, the bench)
+  }
+  if (project === 'fast')
+    throw new Error(
+      `${what} starts a child Playwright run, which the fast tier does not allow: add ${test.info().file.replace(/.*\/tests\//, 'tests/')} to INTEGRATION (or E2E) in tests/tiers.ts`,
+    );
 }

@@ -1,16 +1,26 @@
 import { defineConfig } from '@playwright/test';
+import { E2E, globs, INTEGRATION } from './tiers.js';
 
 /**
  * Tests of nestwright itself: unit tests next to the code (`*.test.ts`) and end-to-end tests in
- * `tests/` that run the simulator over real HTTP and Playwright on inline specs. No browser.
+ * `tests/` that run the simulator over real HTTP and Playwright on inline specs. One project per
+ * tier (tests/tiers.ts): `fast`, `integration`, `e2e`; `--project` picks one, none runs all.
  */
 export default defineConfig({
   testDir: '..',
-  testMatch: ['**/*.test.ts'],
   testIgnore: ['**/node_modules/**', '**/fixtures/**'],
   timeout: 60_000,
   fullyParallel: true,
   workers: process.env.CI ? 2 : undefined,
   reporter: process.env.CI ? [['list'], ['line']] : 'list',
   outputDir: '../test-results/unit',
+  projects: [
+    {
+      name: 'fast',
+      testMatch: ['**/*.test.ts'],
+      testIgnore: [...globs(INTEGRATION), ...globs(E2E), '**/node_modules/**', '**/fixtures/**'],
+    },
+    { name: 'integration', testMatch: globs(INTEGRATION) },
+    { name: 'e2e', testMatch: globs(E2E) },
+  ],
 });

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { childEnv, writeTree } from '../inline-run.js';
+import { childEnv, refuseInFastTier, writeTree } from '../inline-run.js';
 
 /** The repository root: inline specs live under it so `import … from 'nestwright'` self-resolves. */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -61,6 +61,7 @@ export async function runInline(
   await mkdir(dir, { recursive: true });
   const all = { 'playwright.config.ts': CONFIG(opts.use ?? '', opts.config ?? ''), ...files };
   await writeTree(dir, all);
+  refuseInFastTier('runInline');
   const env = childEnv(opts.env);
   const args = [
     path.join(ROOT, 'node_modules/@playwright/test/cli.js'),

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { childEnv, writeTree } from '../inline-run.js';
+import { childEnv, refuseInFastTier, writeTree } from '../inline-run.js';
 import { ROOT } from '../framework/inline.js';
 
 export interface ProjectRun {
@@ -33,6 +33,7 @@ export async function project(
   run(env?: Record<string, string>): Promise<ProjectRun>;
   cli(args: string[]): Promise<{ code: number; out: string; err: string }>;
 }> {
+  refuseInFastTier('project');
   const dir = path.join(ROOT, 'test-results', 'heal-projects', randomUUID().slice(0, 8));
   await mkdir(dir, { recursive: true });
   await writeTree(dir, files);
