@@ -5,7 +5,7 @@ import { parsePrice, resolveDeviceAgent, type DeviceAgentOptions } from './core/
 import { loadPolicy, TEST_RUN_POLICY } from './core/policy.js';
 import { defaultStateDir } from './core/store.js';
 import { readOrCreateToken } from '../mcp-http/token.js';
-import { simRuntimeService, startAdbd, type RunningAdbd } from './adbd/index.js';
+import { checkKeyFile, simRuntimeService, startAdbd, userKeySources, type RunningAdbd } from './adbd/index.js';
 import { startSimServer } from './server.js';
 
 const USAGE = `usage: nestwright sim [options]
@@ -33,9 +33,17 @@ Run the simulated NestSpace runtime over MCP Streamable HTTP until Ctrl-C.
                         the key comes from ANTHROPIC_API_KEY / OPENAI_API_KEY, never a flag
   --model-price IN,OUT  USD per million input, output tokens (models not in nestwright's table)
   --adb-port N          also be a device that Google's adb reaches: \`adb connect 127.0.0.1:N\`
-                        (0 picks a free port); the runtime is on the device's port 8765
-  --adb-insecure        with --adb-port: no adb AUTH (as a ro.adb.secure=0 build); default:
-                        the host's RSA signature is verified, a new key accepted once
+                        (0 picks a free port); the runtime is on the device's port 8765. adb
+                        gets in when it signs AUTH with a key the device trusts: this user's
+                        ~/.android/adbkey.pub ($ANDROID_USER_HOME, $ADB_VENDOR_KEYS) and
+                        --adb-keys; any other host is listed \`unauthorized\`, as by a phone
+  --adb-keys F          with --adb-port: also trust the keys in F, an adb_keys file (one
+                        adbkey.pub line per key; read again at each AUTH; repeatable)
+  --adb-trust-new-keys  with --adb-port: let in a host whose key no one listed, and trust it
+                        until the simulator stops ("Always allow" for anyone): any local user
+                        can then read the runtime's token with run-as
+  --adb-insecure        with --adb-port: no adb AUTH at all (as a ro.adb.secure=0 build): any
+                        local user can then read the runtime's token with run-as
 `;
 
 /**
@@ -68,6 +76,8 @@ export async function simCommand(argv: string[]): Promise<number> {
         'model-base-url': { type: 'string' },
         'model-price': { type: 'string' },
         'adb-insecure': { type: 'boolean' },
+        'adb-keys': { type: 'string', multiple: true },
+        'adb-trust-new-keys': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -95,7 +105,23 @@ export async function simCommand(argv: string[]): Promise<number> {
   const adbPort = int(values['adb-port'], 0);
   if (adbPort === null || (adbPort ?? 0) > 65535)
     return fail(`--adb-port ${values['adb-port']}: expected a port number 0-65535`);
-  if (values['adb-insecure'] && adbPort === undefined) return fail('--adb-insecure needs --adb-port N');
+  const adbKeys = values['adb-keys'] ?? [];
+  for (const flag of ['adb-insecure', 'adb-trust-new-keys', 'adb-keys'] as const) {
+    if (values[flag] !== undefined && adbPort === undefined) return fail(`--${flag} needs --adb-port N`);
+  }
+  if (values['adb-insecure'] && (adbKeys.length || values['adb-trust-new-keys']))
+    return fail(
+      `--adb-insecure skips AUTH, so --${adbKeys.length ? 'adb-keys' : 'adb-trust-new-keys'} would do nothing; pass one or the other`,
+    );
+  for (const f of adbKeys) {
+    try {
+      checkKeyFile(f);
+    } catch (e) {
+      return fail(
+        `--adb-keys ${(e as Error).message}; it must be an adb_keys file this user owns (one adbkey.pub line per key)`,
+      );
+    }
+  }
   if (slots === null) return fail(`--slots ${values.slots}: expected a whole number ≥ 1`);
   if (idle === null) return fail(`--session-idle-ms ${values['session-idle-ms']}: expected milliseconds ≥ 1`);
   if (values.lan && values['no-auth'])
@@ -172,6 +198,9 @@ export async function simCommand(argv: string[]): Promise<number> {
       adbd = await startAdbd({
         port: adbPort,
         secure: !values['adb-insecure'],
+        keyFiles: adbKeys,
+        trustUserKeys: true,
+        acceptNewKeys: values['adb-trust-new-keys'] ?? false,
         runtime: simRuntimeService({ runtime: sim.runtime, running: sim }),
       });
     } catch (e) {
@@ -193,7 +222,7 @@ export async function simCommand(argv: string[]): Promise<number> {
   );
   if (adbd)
     banner.push(
-      `adb: a device on ${adbd.address} (\`adb connect ${adbd.address}\`; ${values['adb-insecure'] ? 'no AUTH' : 'AUTH: RSA signature verified, a new key accepted'}); the runtime is its port 8765`,
+      `adb: a device on ${adbd.address} (\`adb connect ${adbd.address}\`; ${adbAuthSummary(values, adbKeys)}); the runtime is its port 8765`,
     );
   out(banner.join('\n'));
 
@@ -219,6 +248,15 @@ export async function simCommand(argv: string[]): Promise<number> {
   // not keep the process alive. The timer itself does not hold it.
   setTimeout(() => process.exit(process.exitCode ?? 0), 2_000).unref();
   return 0;
+}
+
+/** What the banner says of the adb daemon's AUTH: who gets in. */
+function adbAuthSummary(v: { 'adb-insecure'?: boolean; 'adb-trust-new-keys'?: boolean }, keyFiles: string[]): string {
+  if (v['adb-insecure']) return 'no AUTH (--adb-insecure): any local user gets in';
+  const trusted = [...userKeySources().map((s) => s.path), ...keyFiles].join(', ');
+  return v['adb-trust-new-keys']
+    ? `AUTH: keys in ${trusted} trusted, and any new key accepted (--adb-trust-new-keys)`
+    : `AUTH: keys in ${trusted} trusted; other hosts stay unauthorized`;
 }
 
 /** How long each part of a stopping simulator may take to close. */

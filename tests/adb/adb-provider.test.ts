@@ -80,20 +80,26 @@ test('through connectDevice: { provider: "adb", serial } picks that device among
   }
 });
 
-test('authentication: the first connection offers the key, the next is verified by its RSA signature; a device that refuses new keys stays unauthorized', async () => {
+test('authentication: a listed key is verified by its RSA signature; a device that accepts new keys takes the one offered; one that knows no key stays unauthorized', async () => {
   adb = (await RealAdb.create()).use();
-  const dev = await adb.device();
+  const listed = await adb.device();
+  expect(listed.adbd.log.some((l) => l.startsWith('AUTH signature verified'))).toBe(true);
+  expect(listed.adbd.log.some((l) => l.startsWith('AUTH new key'))).toBe(false);
+
+  const dev = await adb.device({ keyFiles: [], acceptNewKeys: true });
   expect(dev.adbd.log).toContain('AUTH signature from an unknown key: a new token is sent');
   expect(dev.adbd.log.some((l) => l.startsWith('AUTH new key ') && l.endsWith(' accepted'))).toBe(true);
-  expect(dev.adbd.keys.size).toBe(1);
+  expect(dev.adbd.keys.acceptedCount).toBe(1);
   // Reconnect: adb signs the device's token with the key it now knows.
   await adb.adb('disconnect', dev.serial);
   await adb.waitForState(dev.serial, null);
   await adb.connect(dev.serial);
   expect(dev.adbd.log.some((l) => l.startsWith('AUTH signature verified'))).toBe(true);
 
-  const locked = await adb.device({ acceptNewKeys: false, connect: 'unauthorized' });
-  expect(locked.adbd.log.some((l) => l.endsWith('refused: the host stays unauthorized'))).toBe(true);
+  const locked = await adb.device({ keyFiles: [], connect: 'unauthorized' });
+  expect(locked.adbd.log.some((l) => l.startsWith('AUTH new key ') && l.endsWith('the host stays unauthorized'))).toBe(
+    true,
+  );
   const e = await failure(connectAdb({ serial: locked.serial }));
   expect(e.code).toBe('DEVICE_UNAUTHORIZED');
   expect(e.hint).toContain('Allow USB debugging');

@@ -1,6 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { constants, generateKeyPairSync, privateEncrypt, type KeyObject } from 'node:crypto';
-import net from 'node:net';
+import { generateKeyPairSync } from 'node:crypto';
 import { startAdbd, type RunningAdbd } from '../../device-runtime/sim/adbd/index.js';
 import { parseHostKey, verifySignature } from '../../device-runtime/sim/adbd/auth.js';
 import {
@@ -15,9 +14,8 @@ import {
   AUTH_SIGNATURE,
   AUTH_TOKEN,
   encodePacket,
-  PacketReader,
-  type Packet,
 } from '../../device-runtime/sim/adbd/packet.js';
+import { androidPublicKey, RawHost as Host, signToken as sign } from './raw-host.js';
 
 /**
  * The daemon at the packet level, with no adb installed: what a host that misbehaves gets
@@ -25,88 +23,14 @@ import {
  * check against a key made here the way adb makes its own (Android's RSAPublicKey format).
  */
 
-/** A host side that sends packets and waits for the next one the daemon sends. */
-class Host {
-  private readonly reader = new PacketReader();
-  private readonly queue: Packet[] = [];
-  private wake: (() => void) | null = null;
-  closed = false;
-
-  private constructor(readonly socket: net.Socket) {
-    socket.on('data', (d: Buffer) => {
-      this.queue.push(...this.reader.push(d));
-      this.wake?.();
-    });
-    socket.on('close', () => {
-      this.closed = true;
-      this.wake?.();
-    });
-  }
-
-  static connect(port: number): Promise<Host> {
-    return new Promise((resolve) => {
-      const s = net.connect(port, '127.0.0.1', () => resolve(new Host(s)));
-    });
-  }
-
-  send(command: number, arg0: number, arg1: number, data: Buffer | string = Buffer.alloc(0)): void {
-    this.socket.write(encodePacket(command, arg0, arg1, data));
-  }
-
-  async next(timeoutMs = 10_000): Promise<Packet | null> {
-    const until = Date.now() + timeoutMs;
-    while (this.queue.length === 0 && !this.closed && Date.now() < until) {
-      await new Promise<void>((r) => {
-        this.wake = r;
-        setTimeout(r, 100);
-      });
-    }
-    return this.queue.shift() ?? null;
-  }
-}
-
-/** Android's RSAPublicKey struct for a 2048-bit key, base64, as adb writes adbkey.pub. */
-function androidPublicKey(pub: KeyObject): string {
-  const jwk = pub.export({ format: 'jwk' });
-  const n = BigInt(`0x${Buffer.from(jwk.n!, 'base64url').toString('hex')}`);
-  const e = Number(BigInt(`0x${Buffer.from(jwk.e!, 'base64url').toString('hex')}`));
-  const words = 64;
-  const b32 = 1n << 32n;
-  const modInverse = (a: bigint, m: bigint) => {
-    let [r0, r1, s0, s1] = [a % m, m, 1n, 0n];
-    while (r1 !== 0n) {
-      const q = r0 / r1;
-      [r0, r1, s0, s1] = [r1, r0 - q * r1, s1, s0 - q * s1];
-    }
-    return ((s0 % m) + m) % m;
-  };
-  const n0inv = (b32 - modInverse(n % b32, b32)) % b32;
-  const rr = (1n << 4096n) % n;
-  const le = (x: bigint) => {
-    const b = Buffer.alloc(words * 4);
-    for (let i = 0; i < words * 4; i++) b[i] = Number((x >> BigInt(8 * i)) & 0xffn);
-    return b;
-  };
-  const head = Buffer.alloc(8);
-  head.writeUInt32LE(words, 0);
-  head.writeUInt32LE(Number(n0inv), 4);
-  const tail = Buffer.alloc(4);
-  tail.writeUInt32LE(e, 0);
-  return Buffer.concat([head, le(n), le(rr), tail]).toString('base64');
-}
-
-const SHA1_DIGEST_INFO = Buffer.from('3021300906052b0e03021a05000414', 'hex');
-const sign = (key: KeyObject, token: Buffer) =>
-  privateEncrypt({ key, padding: constants.RSA_PKCS1_PADDING }, Buffer.concat([SHA1_DIGEST_INFO, token]));
-
 let adbd: RunningAdbd | null = null;
 test.afterEach(async () => {
   await adbd?.close();
   adbd = null;
 });
 
-test('AUTH: a key offered is trusted; the next connection signs the token with it and is let in; a wrong signature gets a new token', async () => {
-  adbd = await startAdbd({});
+test('AUTH: a key offered is trusted when the device accepts new keys; the next connection signs the token with it and is let in; a wrong signature gets a new token', async () => {
+  adbd = await startAdbd({ keyFiles: [], acceptNewKeys: true });
   const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const encoded = androidPublicKey(publicKey);
   expect(parseHostKey(Buffer.from(`${encoded} test@host\0`))).not.toBeNull();
@@ -138,7 +62,7 @@ test('AUTH: a key offered is trusted; the next connection signs the token with i
 });
 
 test('a host that skips AUTH, sends a bad header or opens an unknown service is refused; streams follow OPEN/OKAY/WRTE/CLSE', async () => {
-  adbd = await startAdbd({});
+  adbd = await startAdbd({ keyFiles: [] });
   const early = await Host.connect(adbd.port);
   early.send(A_OPEN, 1, 0, 'shell:echo hi\0');
   expect(await early.next()).toBeNull();

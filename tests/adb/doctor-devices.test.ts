@@ -21,7 +21,7 @@ test('doctor finds Debian adb and lists each device with its runtime; devices pr
   try {
     const ok = await adb.device({ model: 'Pixel 8', api: 35, abi: 'arm64-v8a' });
     const bare = await adb.device({ runtimeInstalled: false, running: false });
-    const locked = await adb.device({ acceptNewKeys: false, connect: 'unauthorized' });
+    const locked = await adb.device({ keyFiles: [], connect: 'unauthorized' });
 
     const d = capture();
     await doctorCommand(['--json'], d.cli);

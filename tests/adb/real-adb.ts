@@ -57,6 +57,11 @@ export class RealAdb {
     this.home = mkdtempSync(join(tmpdir(), 'nw-real-adb-'));
   }
 
+  /** The public key this adb server signs AUTH with (made by `adb start-server`): the one its devices trust. */
+  get keyFile(): string {
+    return join(this.home, '.android', 'adbkey.pub');
+  }
+
   static async create(): Promise<RealAdb> {
     const adb = new RealAdb(await freePort());
     await adb.adb('start-server');
@@ -133,6 +138,7 @@ export class RealAdb {
   /**
    * A simulated device (its own SimRuntime, served by adbd) connected to this server. `running`:
    * its runtime service is up before adb sees it; otherwise `am start-foreground-service` starts it.
+   * It trusts this server's key (`keyFiles` given replaces that: `[]` is a device that knows no key).
    */
   async device(
     opts: AdbdOptions & { running?: boolean; runtimePackage?: string; connect?: string | false } = {},
@@ -140,7 +146,7 @@ export class RealAdb {
     const runtime = new SimRuntime({});
     const service = simRuntimeService({ runtime, ...(opts.runtimePackage ? { package: opts.runtimePackage } : {}) });
     if (opts.running ?? true) await service.start();
-    const adbd = await startAdbd({ runtime: service, ...opts });
+    const adbd = await startAdbd({ runtime: service, keyFiles: [this.keyFile], ...opts });
     const dev: SimDevice = {
       adbd,
       runtime,
@@ -157,28 +163,52 @@ export class RealAdb {
 
   /**
    * A device served by `nestwright sim --port 0 --adb-port 0 --ephemeral` in a process of its own
-   * (the command a person runs), connected to this server.
+   * (the command a person runs), connected to this server unless `connect` is false. It trusts
+   * this server's key: `trust: 'flag'` (default) names it with `--adb-keys`; `'home'` runs the
+   * simulator with this server's HOME, so that it is the user's own `~/.android/adbkey.pub`.
    */
-  async simProcess(extra: string[] = []): Promise<{ serial: string; child: ChildProcess }> {
+  async simProcess(
+    extra: string[] = [],
+    opts: { trust?: 'flag' | 'home'; connect?: boolean } = {},
+  ): Promise<{ serial: string; child: ChildProcess; banner: string }> {
+    const trust = opts.trust ?? 'flag';
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'device-runtime/sim/cli-main.ts', '--port', '0', '--adb-port', '0', '--ephemeral', ...extra],
-      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+      [
+        '--import',
+        'tsx',
+        'device-runtime/sim/cli-main.ts',
+        '--port',
+        '0',
+        '--adb-port',
+        '0',
+        '--ephemeral',
+        ...(trust === 'flag' ? ['--adb-keys', this.keyFile] : []),
+        ...extra,
+      ],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'inherit'],
+        env:
+          trust === 'home'
+            ? { ...process.env, HOME: this.home, ANDROID_USER_HOME: '', ADB_VENDOR_KEYS: '' }
+            : process.env,
+      },
     );
     this.children.push(child);
-    const serial = await new Promise<string>((resolve, reject) => {
+    const [serial, banner] = await new Promise<[string, string]>((resolve, reject) => {
       let out = '';
       child.stdout!.on('data', (d: Buffer) => {
         out += d.toString();
         const m = /adb: a device on (127\.0\.0\.1:\d+)/.exec(out);
-        if (m) resolve(m[1]!);
+        if (m) resolve([m[1]!, out]);
       });
       child.once('exit', (code) =>
         reject(new Error(`nestwright sim --adb-port exited (${code}) before it listened:\n${out}`)),
       );
     });
-    await this.connect(serial);
-    return { serial, child };
+    if (opts.connect ?? true) await this.connect(serial);
+    return { serial, child, banner };
   }
 
   /** Kill the private adb server, stop the devices, remove HOME. */

@@ -5,7 +5,8 @@ import { createPublicKey, publicDecrypt, randomBytes, constants, type KeyObject 
  * 20-byte token; the host answers with the token signed by its private key (RSA PKCS#1 v1.5 over
  * the token as a SHA-1 digest); a signature that a known key verifies authorizes the host. A host
  * none of whose keys is known sends its public key instead, which a user accepts on the phone's
- * "Allow USB debugging?" prompt — here `acceptNewKeys` decides, and an accepted key is remembered.
+ * "Allow USB debugging?" prompt; until then adb lists the device `unauthorized`. The simulator
+ * has no one to tap the prompt: `acceptNewKeys` decides, and it is off unless asked for.
  */
 export const TOKEN_SIZE = 20;
 
@@ -20,22 +21,28 @@ export function newToken(): Buffer {
   return randomBytes(TOKEN_SIZE);
 }
 
-/** A host key as adb sends it: base64 of Android's RSAPublicKey struct, a space, `user@host`, NUL. */
+/** A host key: what adb sends in AUTH RSAPUBLICKEY, or a line of adb_keys. */
 export interface HostKey {
   key: KeyObject;
-  /** The base64 text, as adb_keys stores it. */
-  encoded: string;
-  /** `user@host` after the key, or ''. */
+  /** The modulus (base64url): the key's identity, however it was written. */
+  id: string;
+  /** `user@host` after the key, or where it was read; '' when it has no name. */
   comment: string;
 }
 
+/** The key's identity: its RSA modulus. */
+export function keyId(key: KeyObject): string {
+  return key.export({ format: 'jwk' }).n ?? '';
+}
+
 /**
- * Read Android's RSAPublicKey struct (libcrypto_utils android_pubkey): word count, n0inv, the
- * modulus and R² (little-endian), the exponent. Null when the text is not such a key.
+ * Read Android's RSAPublicKey struct (libcrypto_utils android_pubkey) — word count, n0inv, the
+ * modulus and R² (little-endian), the exponent — as base64 followed by ` user@host`, the way
+ * adbkey.pub and adb_keys hold it and AUTH RSAPUBLICKEY carries it. Null when it is not such a key.
  */
-export function parseHostKey(data: Buffer): HostKey | null {
-  const text = data.toString('utf8').replace(/\0+$/, '').trim();
-  const [encoded = '', ...rest] = text.split(' ');
+export function parseHostKey(data: Buffer | string): HostKey | null {
+  const text = (typeof data === 'string' ? data : data.toString('utf8')).replace(/\0+$/, '').trim();
+  const [encoded = '', ...rest] = text.split(/\s+/);
   const raw = Buffer.from(encoded, 'base64');
   if (raw.length !== KEY_BYTES || raw.readUInt32LE(0) !== MODULUS_WORDS) return null;
   const modulus = Buffer.from(raw.subarray(8, 8 + MODULUS_WORDS * 4)).reverse();
@@ -43,15 +50,12 @@ export function parseHostKey(data: Buffer): HostKey | null {
   const e = Buffer.alloc(4);
   e.writeUInt32BE(exponent);
   try {
+    const n = modulus.toString('base64url');
     const key = createPublicKey({
-      key: {
-        kty: 'RSA',
-        n: modulus.toString('base64url'),
-        e: e.subarray(e.findIndex((b) => b !== 0)).toString('base64url'),
-      },
+      key: { kty: 'RSA', n, e: e.subarray(e.findIndex((b) => b !== 0)).toString('base64url') },
       format: 'jwk',
     });
-    return { key, encoded, comment: rest.join(' ') };
+    return { key, id: n, comment: rest.join(' ') };
   } catch {
     return null;
   }
@@ -64,29 +68,5 @@ export function verifySignature(key: KeyObject, token: Buffer, signature: Buffer
     return plain.equals(Buffer.concat([SHA1_DIGEST_INFO, token]));
   } catch {
     return false;
-  }
-}
-
-/** The keys a device trusts (its /data/misc/adb/adb_keys), and whether it trusts new ones. */
-export class AuthorizedKeys {
-  private readonly keys = new Map<string, HostKey>();
-
-  constructor(readonly acceptNewKeys = true) {}
-
-  /** The key, among the trusted ones, that made this signature of the token; null if none. */
-  verify(token: Buffer, signature: Buffer): HostKey | null {
-    for (const k of this.keys.values()) if (verifySignature(k.key, token, signature)) return k;
-    return null;
-  }
-
-  /** The host offered its public key: trusted from now on when the device accepts new keys. */
-  offer(key: HostKey): boolean {
-    if (!this.acceptNewKeys) return false;
-    this.keys.set(key.encoded, key);
-    return true;
-  }
-
-  get size(): number {
-    return this.keys.size;
   }
 }

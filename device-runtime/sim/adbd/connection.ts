@@ -1,5 +1,7 @@
 import type net from 'node:net';
-import { AuthorizedKeys, newToken, parseHostKey } from './auth.js';
+import { newToken, parseHostKey } from './auth.js';
+import type { AuthorizedKeys } from './authorized-keys.js';
+import type { BufferMeter } from './byte-queue.js';
 import {
   A_AUTH,
   A_CLSE,
@@ -29,6 +31,8 @@ export interface ConnectionHooks {
   /** ro.adb.secure: 0 skips AUTH altogether. */
   secure: boolean;
   keys: AuthorizedKeys;
+  /** Shared by the streams' input queues: the most one held. */
+  meter: BufferMeter;
   /** Start the service a host OPEN names on this stream; false: no such service (the stream is refused). */
   open(service: string, stream: AdbStream, conn: AdbdConnection): boolean | Promise<boolean>;
   log(event: string): void;
@@ -79,6 +83,15 @@ export class AdbdConnection implements StreamLink {
 
   forget(localId: number): void {
     this.streams.delete(localId);
+  }
+
+  get meter(): BufferMeter {
+    return this.hooks.meter;
+  }
+
+  misbehaved(reason: string): void {
+    this.hooks.log(reason);
+    this.close();
   }
 
   /** Open a stream from the device to the host (`adb reverse`): resolves once the host accepts it, null if it refuses. */
@@ -177,7 +190,9 @@ export class AdbdConnection implements StreamLink {
         this.authorizedBy = 'new key';
         return this.goOnline();
       }
-      this.hooks.log(`AUTH new key ${key.comment || 'without a name'} refused: the host stays unauthorized`);
+      this.hooks.log(
+        `AUTH new key ${key.comment || 'without a name'} refused (not among the device's keys, and new keys are not accepted): the host stays unauthorized`,
+      );
     }
   }
 

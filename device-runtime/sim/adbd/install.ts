@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { inspectApk } from '../../apk/index.js';
 import type { ByteQueue } from './byte-queue.js';
@@ -35,7 +35,7 @@ export async function installApk(dev: AndroidDevice, path: string, flags: string
   return { out: 'Success\n', code: 0 };
 }
 
-/** `cmd package install -S SIZE …`: the APK's bytes come on stdin (adb's streamed install). */
+/** `cmd package install -S SIZE …`: the APK's bytes come on stdin (adb's streamed install), written to a file as they come. */
 export async function installFromStdin(
   dev: AndroidDevice,
   size: number,
@@ -43,11 +43,24 @@ export async function installFromStdin(
   stdin: ByteQueue,
 ): Promise<Reply> {
   if (!Number.isInteger(size) || size <= 0) return { err: `Error: -S needs a size in bytes\n`, code: 1 };
-  const bytes = await stdin.read(size);
-  if (!bytes) return { out: `Failure [INSTALL_FAILED_INVALID_APK: the stream ended before ${size} bytes]\n`, code: 1 };
   const file = join(dev.root, 'data/local/tmp', `streamed-${process.pid}-${++seq}.apk`);
-  writeFileSync(file, bytes);
   try {
+    const fd = openSync(file, 'w', 0o600);
+    let got = 0;
+    try {
+      while (got < size) {
+        const chunk = await stdin.readSome(Math.min(size - got, stdin.highWater));
+        if (!chunk)
+          return {
+            out: `Failure [INSTALL_FAILED_INVALID_APK: the stream ended after ${got} of ${size} bytes]\n`,
+            code: 1,
+          };
+        writeSync(fd, chunk);
+        got += chunk.length;
+      }
+    } finally {
+      closeSync(fd);
+    }
     return await installApk(dev, file, flags);
   } finally {
     rmSync(file, { force: true });

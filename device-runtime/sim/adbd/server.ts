@@ -1,9 +1,11 @@
 import net from 'node:net';
-import { AuthorizedKeys } from './auth.js';
+import { AuthorizedKeys } from './authorized-keys.js';
+import type { BufferMeter } from './byte-queue.js';
 import { AdbdConnection, DEVICE_FEATURES } from './connection.js';
 import { AndroidDevice, type AndroidDeviceOptions } from './device.js';
 import { startShell } from './shell.js';
 import { startSync } from './sync.js';
+import { userKeySources, type KeySource } from './key-files.js';
 import { openTcp, ReverseForwards } from './tcp.js';
 
 export interface AdbdOptions extends AndroidDeviceOptions {
@@ -14,7 +16,21 @@ export interface AdbdOptions extends AndroidDeviceOptions {
    * keys the device trusts; false lets any host in without AUTH, as a `ro.adb.secure=0` build does.
    */
   secure?: boolean;
-  /** A host whose key is unknown is let in and its key trusted from then on (the "Always allow" tap; default true); false leaves it `unauthorized`. */
+  /**
+   * adb_keys files (one adbkey.pub line per key) whose keys the device trusts, read again at
+   * each AUTH as adbd reads /data/misc/adb/adb_keys. Default: none.
+   */
+  keyFiles?: string[];
+  /**
+   * Also trust this user's own adb keys (`userKeySources()`: ~/.android/adbkey.pub,
+   * $ANDROID_USER_HOME, $ADB_VENDOR_KEYS). Default: true when `keyFiles` is not given.
+   */
+  trustUserKeys?: boolean;
+  /**
+   * A host whose key no one listed is let in, and its key trusted until the daemon stops — the
+   * "Always allow" tap, for anyone who can reach the port. Default false: adb lists the device
+   * `unauthorized` to that host, as a phone does until someone taps Allow.
+   */
   acceptNewKeys?: boolean;
 }
 
@@ -28,6 +44,8 @@ export interface RunningAdbd {
   readonly log: string[];
   /** Host connections that completed the handshake and are still open. */
   onlineConnections(): number;
+  /** The most bytes one stream's input (a push, an install's stdin) has held at once: bounded by the queues' high-water mark. */
+  bufferPeak(): number;
   /** Drop every host connection, as a cable pulled does (the daemon keeps listening; adb reconnects). */
   dropConnections(): void;
   /** Stop listening and drop every connection; the device's runtime is stopped and its files removed. */
@@ -44,16 +62,20 @@ export interface RunningAdbd {
  */
 export async function startAdbd(opts: AdbdOptions = {}): Promise<RunningAdbd> {
   const device = new AndroidDevice(opts);
-  const keys = new AuthorizedKeys(opts.acceptNewKeys ?? true);
   const log: string[] = [];
   const note = (e: string) => {
     log.push(e);
     if (log.length > 500) log.shift();
   };
+  const sources: KeySource[] = [
+    ...((opts.trustUserKeys ?? opts.keyFiles === undefined) ? userKeySources() : []),
+    ...(opts.keyFiles ?? []).map((path): KeySource => ({ path, kind: 'adb_keys', required: true })),
+  ];
+  const keys = new AuthorizedKeys({ sources, acceptNewKeys: opts.acceptNewKeys ?? false, log: note });
+  const meter: BufferMeter = { peak: 0 };
   const connections = new Set<AdbdConnection>();
   const sockets = new Set<net.Socket>();
-  const latest = () => [...connections].reverse().find((c) => c.online) ?? null;
-  const reverse = new ReverseForwards(latest);
+  const reverse = new ReverseForwards();
   const banner = () => {
     const p = device.props();
     return `device::ro.product.name=${p['ro.product.name']};ro.product.model=${p['ro.product.model']};ro.product.device=${p['ro.product.device']};features=${DEVICE_FEATURES.join(',')}`;
@@ -64,13 +86,14 @@ export async function startAdbd(opts: AdbdOptions = {}): Promise<RunningAdbd> {
       banner,
       secure: opts.secure ?? true,
       keys,
+      meter,
       log: note,
-      open: (service, stream) => {
+      open: (service, stream, conn) => {
         if (service.startsWith('shell') || service.startsWith('exec:')) return startShell(device, service, stream);
         if (service === 'sync:') return startSync(device, stream);
         if (service.startsWith('tcp:')) return openTcp(device, service, stream);
         if (service.startsWith('reverse:')) {
-          void reverse.handle(service.slice('reverse:'.length), stream);
+          void reverse.handle(service.slice('reverse:'.length), stream, conn);
           return true;
         }
         note(`OPEN ${service}: no such service on the simulated device`);
@@ -81,6 +104,7 @@ export async function startAdbd(opts: AdbdOptions = {}): Promise<RunningAdbd> {
     socket.once('close', () => {
       connections.delete(conn);
       sockets.delete(socket);
+      reverse.dropConnection(conn);
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -99,6 +123,7 @@ export async function startAdbd(opts: AdbdOptions = {}): Promise<RunningAdbd> {
     keys,
     log,
     onlineConnections: () => [...connections].filter((c) => c.online).length,
+    bufferPeak: () => meter.peak,
     dropConnections,
     async close() {
       const closed = new Promise<void>((r) => server.close(() => r()));

@@ -35,16 +35,22 @@ export function startShell(dev: AndroidDevice, service: string, stream: AdbStrea
     v2 = rest.slice(0, colon).split(',').includes('v2');
     command = rest.slice(colon + 1);
   }
-  const stdin = new ByteQueue();
+  const stdin = new ByteQueue(stream.meter);
   if (v2) {
-    const incoming = new ByteQueue();
+    const incoming = new ByteQueue(stream.meter);
     stream.onData = (d) => incoming.push(d);
     void (async () => {
       for (;;) {
         const head = await incoming.read(5);
         if (!head) break;
-        const data = await incoming.read(head.readUInt32LE(1));
-        if (head[0] === ID_STDIN && data) stdin.push(data);
+        const length = head.readUInt32LE(1);
+        // adb's frames carry at most a packet's payload; a longer claim is not adb's.
+        if (length > incoming.highWater) {
+          stream.abort();
+          break;
+        }
+        const data = await incoming.read(length);
+        if (head[0] === ID_STDIN && data) await stdin.push(data);
         else if (head[0] === ID_CLOSE_STDIN) stdin.end();
       }
       stdin.end();

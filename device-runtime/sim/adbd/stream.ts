@@ -1,3 +1,4 @@
+import type { BufferMeter } from './byte-queue.js';
 import { A_CLSE, A_OKAY, A_WRTE } from './packet.js';
 
 /** What a stream needs of its connection. */
@@ -5,8 +6,19 @@ export interface StreamLink {
   send(command: number, arg0: number, arg1: number, data?: Buffer | string): void;
   /** The largest WRTE the host accepts (agreed in CNXN). */
   readonly maxData: number;
+  /** Where the services' input queues record the most they held. */
+  readonly meter: BufferMeter;
   forget(localId: number): void;
+  /** The host broke the protocol on this stream: the connection is dropped. */
+  misbehaved(reason: string): void;
 }
+
+/**
+ * WRTEs a host may have sent on one stream that the device has not acknowledged yet. adb sends
+ * the next only after the OKAY for the last (no `delayed_ack` is offered in CNXN), so one is the
+ * norm; a host far past that ignores flow control to make the device hold its data, and is dropped.
+ */
+const MAX_UNACKED_WRTES = 4;
 
 /**
  * One adb stream (protocol.txt: OPEN, OKAY, WRTE, CLSE) from the device's side. Writes go out one
@@ -23,7 +35,10 @@ export class AdbStream {
   /** A stream the host opened sends nothing before the device's OKAY has accepted it. */
   private held: boolean;
   private dataHandler: ((data: Buffer) => void | Promise<void>) | null = null;
-  /** What the host wrote before anyone listened (a stream the device opened may get data at once). */
+  /** WRTEs that came before anyone listened (a stream the device opened may get data at once) wait, unacknowledged, for the listener. */
+  private listening: Promise<void>;
+  private listen: () => void = () => {};
+  private unacked = 0;
   private early: Buffer[] = [];
   private readonly closeHandlers: Array<() => void> = [];
 
@@ -34,12 +49,27 @@ export class AdbStream {
   ) {
     this.remoteId = remoteId;
     this.held = remoteId !== 0;
+    this.listening = new Promise<void>((r) => (this.listen = r));
   }
 
-  /** Who takes what the host writes; data that came before is handed over first. */
+  /**
+   * Who takes what the host writes; data that came before is handed over first. The host gets
+   * its OKAY once the handler's promise settles: a handler that waits holds the host back.
+   */
   set onData(f: (data: Buffer) => void | Promise<void>) {
     this.dataHandler = f;
     for (const d of this.early.splice(0)) void f(d);
+    this.listen();
+  }
+
+  /** The largest WRTE the host takes. */
+  get maxData(): number {
+    return this.link.maxData;
+  }
+
+  /** Where this stream's service records the most its input queue held. */
+  get meter(): BufferMeter {
+    return this.link.meter;
   }
 
   /** The device's OKAY has gone out: data may flow. */
@@ -103,10 +133,21 @@ export class AdbStream {
 
   /** The host's WRTE: handed on, then acknowledged. */
   async handleWrite(data: Buffer): Promise<void> {
+    if (++this.unacked > MAX_UNACKED_WRTES) {
+      this.link.misbehaved(
+        `stream ${this.localId}: ${this.unacked} WRTEs without waiting for the device's OKAY: connection dropped`,
+      );
+      return;
+    }
     try {
+      // Handed on at once, in the order the WRTEs came; the OKAY waits for the handler's promise.
       if (this.dataHandler) await this.dataHandler(data);
-      else this.early.push(data);
+      else {
+        this.early.push(data);
+        await this.listening;
+      }
     } finally {
+      this.unacked--;
       if (!this.closed) this.link.send(A_OKAY, this.localId, this.remoteId);
     }
   }
@@ -130,6 +171,7 @@ export class AdbStream {
     this.inFlight?.();
     this.inFlight = null;
     for (const q of this.queue.splice(0)) q.done();
+    this.listen();
     for (const f of this.closeHandlers.splice(0)) f();
   }
 }

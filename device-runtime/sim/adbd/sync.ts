@@ -3,8 +3,9 @@ import {
   mkdirSync,
   openSync,
   readdirSync,
-  readFileSync,
+  readSync,
   renameSync,
+  rmSync,
   statSync,
   utimesSync,
   writeSync,
@@ -34,7 +35,9 @@ const ID = {
   QUIT: id('QUIT'),
 };
 const ENOENT = 2;
+/** The largest DATA chunk either side sends (file_sync_protocol.h SYNC_DATA_MAX); adbd refuses a larger one. */
 const SYNC_DATA_MAX = 64 * 1024;
+let sends = 0;
 
 function words(...w: number[]): Buffer {
   const b = Buffer.alloc(w.length * 4);
@@ -82,42 +85,52 @@ function statOf(path: string | null): Stats | null {
  * QUIT — what `adb push`, `adb pull` and the non-streamed `adb install` use.
  */
 export function startSync(dev: AndroidDevice, stream: AdbStream): boolean {
-  const input = new ByteQueue();
+  const input = new ByteQueue(stream.meter);
   stream.onData = (d) => input.push(d);
   stream.onClose(() => input.end());
   void (async () => {
-    for (;;) {
-      const head = await input.read(8);
-      if (!head) break;
-      const req = head.readUInt32LE(0);
-      const len = head.readUInt32LE(4);
-      if (req === ID.QUIT) break;
-      if (len > 1024) {
-        await stream.write(fail(`sync: path of ${len} bytes is too long`));
-        break;
-      }
-      const name = (await input.read(len))?.toString('utf8');
-      if (name === undefined) break;
-      if (req === ID.STAT) {
-        const st = statOf(dev.hostPath(name));
-        await stream.write(words(ID.STAT, st?.mode ?? 0, st?.size ?? 0, st ? Math.floor(st.mtimeMs / 1000) : 0));
-      } else if (req === ID.STA2 || req === ID.LST2) {
-        await stream.write(statV2(req, statOf(dev.hostPath(name))));
-      } else if (req === ID.LIST) {
-        await stream.write(list(dev, name));
-      } else if (req === ID.SEND) {
-        const ok = await receive(dev, name, input, stream);
-        if (!ok) break;
-      } else if (req === ID.RECV) {
-        await stream.write(send(dev, name));
-      } else {
-        await stream.write(fail(`sync: unknown request 0x${req.toString(16)}`));
-        break;
-      }
+    try {
+      await serve(dev, input, stream);
+    } catch (e) {
+      // A file the device cannot read or write mid-request: FAIL, as adbd answers an I/O error.
+      await stream.write(fail(`sync: ${(e as Error).message}`));
     }
     stream.end();
   })();
   return true;
+}
+
+/** Requests, one after another, until QUIT, the end of the stream, or one that ends the session. */
+async function serve(dev: AndroidDevice, input: ByteQueue, stream: AdbStream): Promise<void> {
+  for (;;) {
+    const head = await input.read(8);
+    if (!head) break;
+    const req = head.readUInt32LE(0);
+    const len = head.readUInt32LE(4);
+    if (req === ID.QUIT) break;
+    if (len > 1024) {
+      await stream.write(fail(`sync: path of ${len} bytes is too long`));
+      break;
+    }
+    const name = (await input.read(len))?.toString('utf8');
+    if (name === undefined) break;
+    if (req === ID.STAT) {
+      const st = statOf(dev.hostPath(name));
+      await stream.write(words(ID.STAT, st?.mode ?? 0, st?.size ?? 0, st ? Math.floor(st.mtimeMs / 1000) : 0));
+    } else if (req === ID.STA2 || req === ID.LST2) {
+      await stream.write(statV2(req, statOf(dev.hostPath(name))));
+    } else if (req === ID.LIST) {
+      await stream.write(list(dev, name));
+    } else if (req === ID.SEND) {
+      const ok = await receive(dev, name, input, stream);
+      if (!ok) break;
+    } else if (req === ID.RECV) {
+      await send(dev, name, stream);
+    } else {
+      await stream.write(fail(`sync: unknown request 0x${req.toString(16)}`));
+      break;
+    }
+  }
 }
 
 function list(dev: AndroidDevice, name: string): Buffer {
@@ -139,28 +152,43 @@ function list(dev: AndroidDevice, name: string): Buffer {
   return Buffer.concat(parts);
 }
 
-function send(dev: AndroidDevice, name: string): Buffer {
-  const p = dev.hostPath(name);
-  let data: Buffer;
+/** RECV: the file in DATA chunks, then DONE — read and sent a WRTE's worth at a time, never whole. */
+async function send(dev: AndroidDevice, name: string, stream: AdbStream): Promise<void> {
+  const path = dev.hostPath(name);
+  let fd: number;
   try {
-    data = readFileSync(p ?? '');
+    if (!path || !statSync(path).isFile()) throw new Error('not a file');
+    fd = openSync(path, 'r');
   } catch {
-    return fail(`remote object '${name}' does not exist`);
+    await stream.write(fail(`remote object '${name}' does not exist`));
+    return;
   }
-  const parts: Buffer[] = [];
-  for (let i = 0; i < data.length; i += SYNC_DATA_MAX) {
-    const chunk = data.subarray(i, i + SYNC_DATA_MAX);
-    parts.push(words(ID.DATA, chunk.length), chunk);
+  try {
+    // As many chunks per WRTE as the host takes, each chunk read when its WRTE is due.
+    const perWrite = Math.max(1, Math.floor(stream.maxData / (SYNC_DATA_MAX + 8)));
+    for (;;) {
+      const parts: Buffer[] = [];
+      let done = false;
+      for (let i = 0; i < perWrite && !done; i++) {
+        const chunk = Buffer.alloc(SYNC_DATA_MAX);
+        const n = readSync(fd, chunk, 0, SYNC_DATA_MAX, null);
+        if (n > 0) parts.push(words(ID.DATA, n), chunk.subarray(0, n));
+        else done = true;
+      }
+      if (done) parts.push(words(ID.DONE, 0));
+      await stream.write(Buffer.concat(parts));
+      if (done || stream.isClosed) return;
+    }
+  } finally {
+    closeSync(fd);
   }
-  parts.push(words(ID.DONE, 0));
-  return Buffer.concat(parts);
 }
 
-/** SEND: `path,mode`, then DATA chunks and DONE(mtime); OKAY once the file is in place, FAIL otherwise. */
+/** SEND: `path,mode`, then DATA chunks (each at most SYNC_DATA_MAX) and DONE(mtime); OKAY once the file is in place, FAIL otherwise. */
 async function receive(dev: AndroidDevice, spec: string, input: ByteQueue, stream: AdbStream): Promise<boolean> {
   const comma = spec.lastIndexOf(',');
   const path = dev.hostPath(comma >= 0 ? spec.slice(0, comma) : spec);
-  const tmp = path ? `${path}.sync-${process.pid}` : null;
+  const tmp = path ? `${path}.sync-${process.pid}-${++sends}` : null;
   let fd: number | null = null;
   let error: string | null = path ? null : `cannot write ${spec}: outside the simulated device's writable tree`;
   try {
@@ -171,29 +199,43 @@ async function receive(dev: AndroidDevice, spec: string, input: ByteQueue, strea
   } catch (e) {
     error = `cannot write ${spec}: ${(e as Error).message}`;
   }
-  for (;;) {
-    const head = await input.read(8);
-    if (!head) return false;
-    const what = head.readUInt32LE(0);
-    const n = head.readUInt32LE(4);
-    if (what === ID.DATA) {
-      const chunk = await input.read(n);
-      if (!chunk) return false;
-      if (fd !== null) writeSync(fd, chunk);
-    } else if (what === ID.DONE) {
-      if (fd !== null) closeSync(fd);
-      if (error || !tmp || !path) {
-        await stream.write(fail(error ?? 'write failed'));
+  const discard = () => {
+    if (fd !== null) closeSync(fd);
+    fd = null;
+    if (tmp) rmSync(tmp, { force: true });
+  };
+  try {
+    for (;;) {
+      const head = await input.read(8);
+      if (!head) return false;
+      const what = head.readUInt32LE(0);
+      const n = head.readUInt32LE(4);
+      if (what === ID.DATA) {
+        if (n > SYNC_DATA_MAX) {
+          await stream.write(fail(`sync: DATA chunk of ${n} bytes is over the ${SYNC_DATA_MAX}-byte limit`));
+          return false;
+        }
+        const chunk = await input.read(n);
+        if (!chunk) return false;
+        if (fd !== null) writeSync(fd, chunk);
+      } else if (what === ID.DONE) {
+        if (error || fd === null || !tmp || !path) {
+          await stream.write(fail(error ?? 'write failed'));
+          return true;
+        }
+        closeSync(fd);
+        fd = null;
+        renameSync(tmp, path);
+        utimesSync(path, n, n);
+        await stream.write(words(ID.OKAY, 0));
         return true;
+      } else {
+        await stream.write(fail('sync: SEND expects DATA or DONE'));
+        return false;
       }
-      renameSync(tmp, path);
-      utimesSync(path, n, n);
-      await stream.write(words(ID.OKAY, 0));
-      return true;
-    } else {
-      if (fd !== null) closeSync(fd);
-      await stream.write(fail('sync: SEND expects DATA or DONE'));
-      return false;
     }
+  } finally {
+    // Whatever did not end in place — refused, cut off, failed — leaves nothing behind.
+    discard();
   }
 }

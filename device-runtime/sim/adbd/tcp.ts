@@ -41,19 +41,19 @@ export function openTcp(dev: AndroidDevice, service: string, stream: AdbStream):
  * The device's half of `adb reverse` (`reverse:forward:[norebind:]tcp:D;tcp:H`, `killforward:`,
  * `killforward-all`, `list-forward`): the device listens on its port D — the simulated device
  * shares the host's loopback, so on 127.0.0.1:D (tcp:0 picks one) — and each connection there
- * becomes a stream the device opens to the host's `tcp:H`.
+ * becomes a stream the device opens to the host's `tcp:H`, on the host connection that asked for
+ * the reverse (as adbd ties a listener to its transport), never another host's. When that
+ * connection goes, its listeners go with it.
  */
 export class ReverseForwards {
-  private readonly listeners = new Map<string, { server: net.Server; remote: string }>();
-
-  constructor(private readonly conn: () => AdbdConnection | null) {}
+  private readonly listeners = new Map<string, { server: net.Server; remote: string; conn: AdbdConnection }>();
 
   list(): Array<{ local: string; remote: string }> {
     return [...this.listeners].map(([local, l]) => ({ local, remote: l.remote }));
   }
 
-  /** Answer one reverse: request on its stream, as handle_forward_request does on the device. */
-  async handle(request: string, stream: AdbStream): Promise<void> {
+  /** Answer one reverse: request that `conn` sent on its stream, as handle_forward_request does on the device. */
+  async handle(request: string, stream: AdbStream, conn: AdbdConnection): Promise<void> {
     const okay = 'OKAY';
     const failWith = (msg: string) => `FAIL${Buffer.byteLength(msg).toString(16).padStart(4, '0')}${msg}`;
     const proto = (s: string) => `${Buffer.byteLength(s).toString(16).padStart(4, '0')}${s}`;
@@ -65,8 +65,7 @@ export class ReverseForwards {
           .join(''),
       );
     } else if (request === 'killforward-all') {
-      for (const l of this.listeners.values()) l.server.close();
-      this.listeners.clear();
+      this.closeAll();
       reply = okay;
     } else if (request.startsWith('killforward:')) {
       const local = request.slice('killforward:'.length);
@@ -88,7 +87,7 @@ export class ReverseForwards {
         reply = failWith('cannot rebind existing socket');
       } else {
         try {
-          const port = await this.listen(Number(lm[1]), local, remote);
+          const port = await this.listen(Number(lm[1]), local, remote, conn);
           reply = okay + (lm[1] === '0' ? proto(String(port)) : '');
         } catch (e) {
           reply = failWith(`cannot bind listener: ${(e as Error).message}`);
@@ -101,19 +100,19 @@ export class ReverseForwards {
     stream.end();
   }
 
-  private listen(port: number, local: string, remote: string): Promise<number> {
+  private listen(port: number, local: string, remote: string, conn: AdbdConnection): Promise<number> {
     const existing = this.listeners.get(local);
     if (existing) {
+      // Rebinding moves the listener to the connection that asked last, as adbd's install_listener does.
       existing.remote = remote;
+      existing.conn = conn;
       return Promise.resolve(port);
     }
     const server = net.createServer((socket) => {
       socket.pause();
-      const conn = this.conn();
-      const target =
-        this.listeners.get(`tcp:${(server.address() as net.AddressInfo).port}`) ?? this.listeners.get(local);
-      if (!conn || !target) return socket.destroy();
-      void conn.openToHost(target.remote).then((stream) => {
+      const target = [...this.listeners.values()].find((l) => l.server === server);
+      if (!target || !target.conn.online) return socket.destroy();
+      void target.conn.openToHost(target.remote).then((stream) => {
         if (!stream) return socket.destroy();
         relay(socket, stream);
         socket.resume();
@@ -123,10 +122,19 @@ export class ReverseForwards {
       server.once('error', reject);
       server.listen(port, '127.0.0.1', () => {
         const actual = (server.address() as net.AddressInfo).port;
-        this.listeners.set(port === 0 ? `tcp:${actual}` : local, { server, remote });
+        this.listeners.set(port === 0 ? `tcp:${actual}` : local, { server, remote, conn });
         resolve(actual);
       });
     });
+  }
+
+  /** The host connection went away: the listeners it made are closed. */
+  dropConnection(conn: AdbdConnection): void {
+    for (const [local, l] of this.listeners) {
+      if (l.conn !== conn) continue;
+      l.server.close();
+      this.listeners.delete(local);
+    }
   }
 
   closeAll(): void {
