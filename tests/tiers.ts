@@ -92,6 +92,7 @@ export const E2E = [
   'tests/providers/example-adb.test.ts',
   'tests/providers/multi-device.test.ts',
   'tests/reporters/allure-html.test.ts',
+  'tests/security/adbd.test.ts',
   'tests/webview/*.test.ts',
 ];
 
