@@ -9,22 +9,9 @@ import yauzl from 'yauzl';
 import { ApkError, check } from './apk-error.js';
 import { ByteView } from './bytes.js';
 import { checkNoOverlap, type EntryRecord } from './zip-bomb.js';
+import type { ZipEntry } from './zip-entry.js';
 
-export type ZipEntry = {
-  fileName: string;
-  compressionMethod: number;
-  generalPurposeBitFlag: number;
-  /** CRC-32 of the inflated data, as the central directory declares it. */
-  crc32: number;
-  compressedSize: number;
-  uncompressedSize: number;
-  relativeOffsetOfLocalHeader: number;
-  /**
-   * Where this entry's record (local header, name, extra field, data) must end: the next record's
-   * local header, or the central directory (./zip-bomb.ts).
-   */
-  recordLimit: number;
-};
+export type { ZipEntry } from './zip-entry.js';
 
 export type CentralDirectoryLocation = {
   offset: number;

@@ -21,7 +21,7 @@
  *    (yauzl's `validateEntrySizes` keeps an entry to its declared size).
  */
 import { ApkError } from './apk-error.js';
-import type { ZipEntry } from './central-directory.js';
+import type { ZipEntry } from './zip-entry.js';
 
 /**
  * The most one APK may make us inflate, in bytes: its manifest, resources, dex files, native-lib
