@@ -8,6 +8,7 @@ import {
   badHostOrOrigin,
   allowedHosts,
   digest,
+  HttpError,
   readJsonBody,
 } from '../../device-runtime/mcp-http/guards.js';
 import { InspectorError, type LiveInspector } from './live.js';
@@ -16,6 +17,8 @@ import type { Trace } from './trace.js';
 /** The page's files: plain HTML, JS and CSS served as they are (no bundler, nothing fetched). */
 const PAGE_DIR = fileURLToPath(new URL('./page/', import.meta.url));
 const STATIC: Record<string, string> = { '/app.js': 'text/javascript', '/style.css': 'text/css' };
+/** The largest API request body: the page sends a selector, a typed value or a path (a few KB at most). */
+const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface InspectorServer {
   /** The page's address with its one-time token: print it, open it. */
@@ -24,8 +27,18 @@ export interface InspectorServer {
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+  // After a 413 the rest of the body is not wanted: close the connection rather than read it.
+  const close = status === 413 ? { connection: 'close' } : {};
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...close });
   res.end(JSON.stringify(body));
+}
+
+/** The page's error body for what an API call threw: `{ code, message }` with its status. */
+function failure(e: unknown): { status: number; body: { code: string; message: string } } {
+  const message = e instanceof Error ? e.message : String(e);
+  if (e instanceof InspectorError) return { status: e.status, body: { code: e.code, message } };
+  if (e instanceof HttpError) return { status: e.status, body: { code: e.code, message } };
+  return { status: 500, body: { code: 'INTERNAL', message } };
 }
 
 /**
@@ -44,7 +57,8 @@ export async function startInspectorServer(opts: {
   const mode = opts.live ? 'live' : 'trace';
 
   async function api(route: string, req: IncomingMessage, url: URL): Promise<unknown> {
-    const body = req.method === 'POST' ? (((await readJsonBody(req, 1024 * 1024)) as Record<string, any>) ?? {}) : {};
+    const body =
+      req.method === 'POST' ? (((await readJsonBody(req, MAX_BODY_BYTES)) as Record<string, any>) ?? {}) : {};
     if (route === 'info') return { mode, app: opts.live?.app ?? null, title: opts.trace?.title ?? null };
     if (route === 'trace') {
       if (!opts.trace) throw new InspectorError('NOT_FOUND', 'no trace in live mode', 404);
@@ -109,8 +123,8 @@ export async function startInspectorServer(opts: {
     try {
       send(res, 200, await api(url.pathname.slice(5), req, url));
     } catch (e) {
-      const status = e instanceof InspectorError ? e.status : 500;
-      send(res, status, { code: (e as { code?: string }).code ?? 'INTERNAL', message: (e as Error).message });
+      const { status, body } = failure(e);
+      send(res, status, body);
     }
   }
 

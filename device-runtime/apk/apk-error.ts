@@ -10,8 +10,18 @@ export class ApkError extends Error {
   readonly reason: string;
   /** The file the error is about, when known. */
   readonly file: string | undefined;
+  /** What to do about it (the end of the message). */
+  readonly hint: string | undefined;
+  /**
+   * Machine-readable facts for the preflight check's `details`; a zip bomb sets `problem`
+   * (`ZIP_ENTRIES_OVERLAP`, `INFLATE_LIMIT`) and the figures.
+   */
+  readonly details: Record<string, unknown> | undefined;
 
-  constructor(reason: string, opts: { file?: string; hint?: string; cause?: unknown } = {}) {
+  constructor(
+    reason: string,
+    opts: { file?: string; hint?: string; cause?: unknown; details?: Record<string, unknown> } = {},
+  ) {
     const where = opts.file ? ` (${opts.file})` : '';
     const hint =
       opts.hint ??
@@ -20,6 +30,8 @@ export class ApkError extends Error {
     this.name = 'ApkError';
     this.reason = reason;
     this.file = opts.file;
+    this.hint = opts.hint;
+    this.details = opts.details;
   }
 }
 
@@ -28,9 +40,10 @@ export function check(cond: boolean, reason: string): asserts cond {
   if (!cond) throw new ApkError(reason);
 }
 
-/** Re-throws `err` as an ApkError tagged with `file` (keeps an existing ApkError's reason). */
+/** Re-throws `err` as an ApkError tagged with `file` (keeps an existing ApkError's reason, hint and details). */
 export function asApkError(err: unknown, file: string): ApkError {
-  if (err instanceof ApkError) return err.file ? err : new ApkError(err.reason, { file, cause: err.cause });
+  if (err instanceof ApkError)
+    return err.file ? err : new ApkError(err.reason, { file, hint: err.hint, details: err.details, cause: err.cause });
   const msg = err instanceof Error ? err.message : String(err);
   return new ApkError(`unreadable zip: ${msg}`, { file, cause: err });
 }

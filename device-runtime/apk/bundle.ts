@@ -28,7 +28,7 @@ export function isBundlePath(path: string): boolean {
 /** Unpacks the installable APKs of a bundle into a temp dir. Call `cleanup` when done (also on error). */
 export async function unpackBundle(path: string): Promise<UnpackedBundle> {
   const kind = extname(path).toLowerCase() === '.xapk' ? 'xapk' : 'apks';
-  const zip = await ApkZip.open(path);
+  const zip = await ApkZip.open(path, { maxInflatedBytes: MAX_BUNDLE_BYTES });
   let dir: string | null = null;
   try {
     const apks = chooseApks([...zip.entries.values()]);

@@ -8,17 +8,10 @@
 import yauzl from 'yauzl';
 import { ApkError, check } from './apk-error.js';
 import { ByteView } from './bytes.js';
+import { checkNoOverlap, type EntryRecord } from './zip-bomb.js';
+import type { ZipEntry } from './zip-entry.js';
 
-export type ZipEntry = {
-  fileName: string;
-  compressionMethod: number;
-  generalPurposeBitFlag: number;
-  /** CRC-32 of the inflated data, as the central directory declares it. */
-  crc32: number;
-  compressedSize: number;
-  uncompressedSize: number;
-  relativeOffsetOfLocalHeader: number;
-};
+export type { ZipEntry } from './zip-entry.js';
 
 export type CentralDirectoryLocation = {
   offset: number;
@@ -70,10 +63,19 @@ export async function locateCentralDirectory(
   throw new ApkError('end of central directory record not found: the file is truncated or is not a zip archive');
 }
 
-/** Parses `count` central directory headers from `cd`. Throws ApkError on any inconsistency. */
-export function parseCentralDirectory(cd: Buffer, count: number, fileSize: number): Map<string, ZipEntry> {
+/**
+ * Parses `count` central directory headers from `cd` (found at `cdOffset` in a file of
+ * `fileSize` bytes). Throws ApkError on any inconsistency, and on records that overlap.
+ */
+export function parseCentralDirectory(
+  cd: Buffer,
+  count: number,
+  fileSize: number,
+  cdOffset: number,
+): Map<string, ZipEntry> {
   const v = new ByteView(cd, 'central directory');
   const entries = new Map<string, ZipEntry>();
+  const records: EntryRecord[] = [];
   let p = 0;
   for (let i = 0; i < count; i++) {
     if (v.u32(p) !== 0x02014b50) throw new ApkError(`central directory entry ${i}: bad signature`);
@@ -93,6 +95,7 @@ export function parseCentralDirectory(cd: Buffer, count: number, fileSize: numbe
       compressedSize: v.u32(p + 20),
       uncompressedSize: v.u32(p + 24),
       relativeOffsetOfLocalHeader: v.u32(p + 42),
+      recordLimit: cdOffset,
     };
     if (
       e.compressedSize === 0xffffffff ||
@@ -115,8 +118,10 @@ export function parseCentralDirectory(cd: Buffer, count: number, fileSize: numbe
     // family of bugs); Android rejects such APKs, so do we.
     if (entries.has(e.fileName)) throw new ApkError(`duplicate zip entry ${e.fileName}`);
     entries.set(e.fileName, e);
+    records.push({ entry: e, nameLength: nameLen });
     p += 46 + nameLen + extraLen + commentLen;
   }
+  checkNoOverlap(records, cdOffset);
   return entries;
 }
 

@@ -28,6 +28,8 @@ const OVERLAP = Math.max(
 export async function scanDex(zip: ApkZip, dexEntries: ZipEntry[]): Promise<DexHints> {
   const found = { keystore: false, playIntegrity: false, gms: false };
   let scannedBytes = 0;
+  // All of them may be scanned to the end (no marker found): refuse up front what could not be.
+  zip.reserve(dexEntries, 'the dex files', MAX_DEX_BYTES);
   for (const entry of dexEntries) {
     let carry = Buffer.alloc(0);
     await zip.scan(entry, MAX_DEX_BYTES, (chunk) => {

@@ -18,6 +18,7 @@ import { createHash } from 'node:crypto';
 import { ApkError } from './apk-error.js';
 import { parseJarManifest, strongestDigest, type JarManifest } from './jar-manifest.js';
 import { JAR_SIG_BLOCK, verifyPkcs7 } from './jar-signature.js';
+import { isZipBomb } from './zip-bomb.js';
 import type { ApkZip, ZipEntry } from './zip.js';
 
 const MAX_META_BYTES = 16 * 1024 * 1024;
@@ -49,12 +50,15 @@ export async function verifyJarSignature(zip: ApkZip, presentSchemes: string[]):
       problems.push(...checkSf(sf, sfName, manifest, mfBytes, presentSchemes).map((p) => `v1: ${p}`));
     }
   } catch (err) {
-    if (err instanceof ApkError) return [...problems, `v1: ${err.reason}`];
+    if (err instanceof ApkError && !isZipBomb(err)) return [...problems, `v1: ${err.reason}`];
     throw err;
   }
   if (problems.length) return problems;
-  for (const entry of zip.entries.values()) {
-    if (entry.fileName.endsWith('/') || entry.fileName.startsWith('META-INF/')) continue;
+  const signed = [...zip.entries.values()].filter(
+    (e) => !e.fileName.endsWith('/') && !e.fileName.startsWith('META-INF/'),
+  );
+  zip.reserve(signed, 'the entries a v1 signature covers', MAX_ENTRY_BYTES);
+  for (const entry of signed) {
     const p = await checkEntry(zip, entry, manifest, sfs);
     if (p) problems.push(`v1: ${p}`);
     if (problems.length >= 5) break; // enough to say why; the rest is noise
@@ -93,7 +97,7 @@ export async function strippedFromBlock(zip: ApkZip, present: string[]): Promise
         ...strippedSchemes(parseJarManifest(await zip.read(e, MAX_META_BYTES), e.fileName), e.fileName, present),
       );
     } catch (err) {
-      if (!(err instanceof ApkError)) throw err;
+      if (!(err instanceof ApkError) || isZipBomb(err)) throw err;
       problems.push(`v1: ${err.reason}`);
     }
   }

@@ -91,7 +91,7 @@ export async function inspectAndPreflight(
             code: 'INVALID_APK',
             status: 'reject',
             message: e.message,
-            details: { reason: e.reason, ...(e.file ? { file: e.file } : {}) },
+            details: { reason: e.reason, ...(e.file ? { file: e.file } : {}), ...e.details },
           },
         ],
       },

@@ -5,7 +5,8 @@
  *
  * Everything here is bounded: entry count, central directory size, per-entry inflated size (the
  * caller states a cap; the declared size is checked before inflating, the actual size while
- * inflating) and raw range reads.
+ * inflating), the total inflated from one file, and raw range reads. Entries whose records
+ * overlap are refused (./zip-bomb.ts).
  *
  * Every entry read to its end has its CRC-32 checked against the central directory (node:zlib's
  * `crc32`, zlib's own implementation); a mismatch is a damaged or altered entry. Reads stopped
@@ -17,6 +18,7 @@ import yauzl from 'yauzl';
 import { ApkError, asApkError } from './apk-error.js';
 import { locateCentralDirectory, parseCentralDirectory, type ZipEntry } from './central-directory.js';
 import { FileRangeReader } from './file-reader.js';
+import { InflateBudget, overlapError } from './zip-bomb.js';
 
 export type { ZipEntry } from './central-directory.js';
 
@@ -38,10 +40,15 @@ export class ApkZip {
     readonly eocdOffset: number,
     readonly zip64: boolean,
     readonly entries: ReadonlyMap<string, ZipEntry>,
+    private readonly budget: InflateBudget,
   ) {}
 
-  /** Opens `path` and reads the whole central directory. Throws ApkError for anything unreadable. */
-  static async open(path: string): Promise<ApkZip> {
+  /**
+   * Opens `path` and reads the whole central directory. Throws ApkError for anything unreadable.
+   * `maxInflatedBytes`: the most all reads of this file may inflate together (default
+   * MAX_INFLATED_BYTES; a bundle passes its own limit for the APKs it unpacks).
+   */
+  static async open(path: string, opts: { maxInflatedBytes?: number } = {}): Promise<ApkZip> {
     let fh: FileHandle;
     try {
       fh = await openFile(path, 'r');
@@ -60,7 +67,7 @@ export class ApkZip {
         throw new ApkError(`central directory declares ${loc.entryCount} entries (limit ${MAX_ENTRIES})`);
       if (loc.size > MAX_CENTRAL_DIRECTORY_BYTES)
         throw new ApkError(`central directory is ${loc.size} bytes (limit ${MAX_CENTRAL_DIRECTORY_BYTES})`);
-      const entries = parseCentralDirectory(await read(loc.offset, loc.size), loc.entryCount, size);
+      const entries = parseCentralDirectory(await read(loc.offset, loc.size), loc.entryCount, size, loc.offset);
       const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
         yauzl.fromRandomAccessReader(
           new FileRangeReader(fh),
@@ -69,7 +76,8 @@ export class ApkZip {
           (err, z) => (err ? reject(err) : resolve(z)),
         ),
       );
-      return new ApkZip(path, zip, fh, size, loc.offset, loc.size, loc.eocdOffset, loc.zip64, entries);
+      const budget = new InflateBudget(opts.maxInflatedBytes);
+      return new ApkZip(path, zip, fh, size, loc.offset, loc.size, loc.eocdOffset, loc.zip64, entries, budget);
     } catch (err) {
       await fh.close().catch(() => undefined);
       throw asApkError(err, path);
@@ -87,6 +95,19 @@ export class ApkZip {
 
   get(name: string): ZipEntry | undefined {
     return this.entries.get(name);
+  }
+
+  /**
+   * Before a pass that inflates many entries (`what`: "the dex files", each read up to
+   * `perEntryCap`): refuses it, inflating nothing, when their declared sizes would take this file
+   * past its inflation limit.
+   */
+  reserve(entries: Iterable<ZipEntry>, what: string, perEntryCap?: number): void {
+    try {
+      this.budget.reserve(entries, what, perEntryCap);
+    } catch (err) {
+      throw asApkError(err, this.path);
+    }
   }
 
   /** Inflates a whole entry, refusing (ApkError) if it declares or produces more than `maxBytes`. */
@@ -121,6 +142,8 @@ export class ApkZip {
         { file: this.path },
       );
     }
+    const deflated = entry.compressionMethod === 8;
+    if (deflated) this.reserve([entry], `entry ${name}`);
     const start = await this.dataOffset(entry);
     let stream: NodeJS.ReadableStream & { destroy(): void };
     try {
@@ -130,7 +153,7 @@ export class ApkZip {
           entry.compressedSize,
           0,
           entry.compressedSize,
-          entry.compressionMethod === 8,
+          deflated,
           entry.uncompressedSize,
           (err, s) => (err ? reject(err) : resolve(s as never)),
         ),
@@ -146,6 +169,7 @@ export class ApkZip {
         total += chunk.length;
         if (total > maxBytes)
           throw new ApkError(`entry ${name} inflates past its ${maxBytes}-byte limit`, { file: this.path });
+        if (deflated) this.budget.add(entry, chunk.length);
         crc = crc32(chunk, crc);
         if ((await onChunk(chunk)) === false) {
           complete = false;
@@ -159,7 +183,7 @@ export class ApkZip {
         );
       }
     } catch (err) {
-      if (err instanceof ApkError) throw err;
+      if (err instanceof ApkError) throw asApkError(err, this.path);
       throw new ApkError(`cannot inflate entry ${name}: ${(err as Error).message}`, { file: this.path, cause: err });
     } finally {
       stream.destroy();
@@ -191,15 +215,20 @@ export class ApkZip {
     return all.subarray(0, Math.min(n, all.length));
   }
 
-  /** Offset of an entry's data in the file: local header offset + 30 + name len + extra len (from the local header). */
+  /**
+   * Offset of an entry's data in the file: local header offset + 30 + name len + extra len (from
+   * the local header). The data must end within the entry's record (./zip-bomb.ts).
+   */
   async dataOffset(entry: ZipEntry): Promise<number> {
     const h = await this.readRange(entry.relativeOffsetOfLocalHeader, 30);
     if (h.readUInt32LE(0) !== 0x04034b50) {
       throw new ApkError(`bad local header signature for ${entry.fileName}`, { file: this.path });
     }
     const start = entry.relativeOffsetOfLocalHeader + 30 + h.readUInt16LE(26) + h.readUInt16LE(28);
-    if (start + entry.compressedSize > this.size) {
-      throw new ApkError(`data of ${entry.fileName} runs past the end of the file`, { file: this.path });
+    const end = start + entry.compressedSize;
+    if (end > entry.recordLimit) {
+      const next = [...this.entries.values()].find((e) => e.relativeOffsetOfLocalHeader === entry.recordLimit);
+      throw asApkError(overlapError(entry, end, next), this.path);
     }
     return start;
   }

@@ -99,13 +99,21 @@ export class HttpError extends Error {
   }
 }
 
-/** Read a JSON body, refusing beyond `max` bytes while it streams (Content-Length may lie or be absent). */
+/**
+ * Read a JSON body of at most `max` bytes: a larger Content-Length is refused before any of the
+ * body is read, and a body that crosses `max` while it streams (Content-Length may lie or be
+ * absent) is refused there. The request is left open (not destroyed) so the 413 reaches the client;
+ * answer it with `connection: close` and Node discards the rest as the socket closes.
+ */
 export async function readJsonBody(req: IncomingMessage, max: number): Promise<unknown> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > max)
+    throw new HttpError(413, 'PAYLOAD_TOO_LARGE', `request body of ${declared} bytes is over the ${max}-byte limit`);
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req) {
+  for await (const chunk of req.iterator({ destroyOnReturn: false })) {
     size += (chunk as Buffer).length;
-    if (size > max) throw new HttpError(413, 'PAYLOAD_TOO_LARGE', `request body is over ${max} bytes`);
+    if (size > max) throw new HttpError(413, 'PAYLOAD_TOO_LARGE', `request body is over the ${max}-byte limit`);
     chunks.push(chunk as Buffer);
   }
   const text = Buffer.concat(chunks).toString('utf8');

@@ -39,5 +39,6 @@ export const sidebar: SidebarItem[] = [
   { text: 'Accessibility audits', link: '/accessibility' },
   { text: 'Device protocol', link: '/protocol' },
   { text: 'Making a runtime nestwright-ready', link: '/runtime-authors' },
+  { text: 'Security', link: '/security' },
   { text: 'API reference', link: '/api/README' },
 ];
