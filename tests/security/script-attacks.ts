@@ -1,0 +1,59 @@
+/**
+ * The attacks on the script sandbox that can hang or kill the process running them, run one after
+ * the other in this process so that tests/security/scripts.test.ts can kill it if one of them gets
+ * out: `node --import tsx tests/security/script-attacks.ts`. Prints one JSON line per attack
+ * (`{ attack, refused, code, message }`), then one line for a script run after all of them (the
+ * host still works, its memory stayed small).
+ */
+import { FlowScript, ScriptError } from '../../device-runtime/protocol/skill/index.js';
+
+/** The time limit of each attack's scope, ms: short, so that the time-outs come quickly. */
+const LIMIT = 1500;
+
+const ATTACKS: Record<string, string> = {
+  // A job of the promise queue runs after the script returns: a timeout on the script alone misses it.
+  'queued-job loop': 'Promise.resolve().then(() => { for (;;) {} }); 1',
+  'queued-job chain': 'function again() { Promise.resolve().then(again) } again(); 1',
+  'memory bomb': 'let a = []; for (;;) a.push(new Array(1e6))',
+  'string bomb': "let s = 'x'; for (;;) s = s + s",
+  'deep recursion': 'function f(n) { return f(n + 1) + 1 } f(0)',
+  // Recursion in the engine's own native code (JSON), not in script functions.
+  'deep native recursion': 'let a = []; for (let i = 0; i < 1e5; i++) a = [a]; JSON.stringify(a)',
+  'dynamic import': "import('node:fs').then((fs) => { output.etc = fs.readdirSync('/etc') })",
+};
+
+async function main(): Promise<void> {
+  const only = process.argv[2];
+  for (const [attack, code] of Object.entries(ATTACKS)) {
+    if (only && attack !== only) continue;
+    const scope = new FlowScript(LIMIT, () => {});
+    let line: Record<string, unknown>;
+    try {
+      await scope.run(code, `${attack}.js`);
+      // Give queued jobs and rejections of the host's own event loop their turn.
+      await new Promise((r) => setTimeout(r, 50));
+      line = { attack, refused: false, output: JSON.stringify(scope.output) };
+    } catch (e) {
+      line = {
+        attack,
+        refused: e instanceof ScriptError,
+        code: (e as { code?: string }).code ?? null,
+        message: (e as Error).message,
+      };
+    }
+    (scope as { dispose?: () => void }).dispose?.();
+    process.stdout.write(`${JSON.stringify(line)}\n`);
+  }
+  const after = new FlowScript(LIMIT, () => {});
+  const value = await after.interpolate('${output.n = 1 + 1}', 'after.js');
+  (after as { dispose?: () => void }).dispose?.();
+  process.stdout.write(
+    `${JSON.stringify({ attack: 'after', value, rssMb: Math.round(process.memoryUsage().rss / 1e6) })}\n`,
+  );
+}
+
+process.on('unhandledRejection', (e) => {
+  process.stdout.write(`${JSON.stringify({ attack: 'unhandled rejection', message: String(e) })}\n`);
+  process.exit(3);
+});
+void main();
