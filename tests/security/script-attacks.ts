@@ -2,8 +2,8 @@
  * The attacks on the script sandbox that can hang or kill the process running them, run one after
  * the other in this process so that tests/security/scripts.test.ts can kill it if one of them gets
  * out: `node --import tsx tests/security/script-attacks.ts`. Prints one JSON line per attack
- * (`{ attack, refused, code, message }`), then one line for a script run after all of them (the
- * host still works, its memory stayed small).
+ * (`{ attack, refused, code, message }`), then one line for a script run after all of them and
+ * one run by a scope made before them (the host still works).
  */
 import { FlowScript, ScriptError } from '../../device-runtime/protocol/skill/index.js';
 
@@ -28,6 +28,9 @@ const ATTACKS: Record<string, { code: string; limit: number }> = {
 
 async function main(): Promise<void> {
   const only = process.argv[2];
+  // A flow running beside the attacks: it still runs its scripts after them.
+  const bystander = new FlowScript(LONG, () => {});
+  await bystander.run('output.user = "ana"', 'bystander.js');
   for (const [attack, { code, limit }] of Object.entries(ATTACKS)) {
     if (only && attack !== only) continue;
     const scope = new FlowScript(limit, () => {});
@@ -45,14 +48,16 @@ async function main(): Promise<void> {
         message: (e as Error).message,
       };
     }
-    (scope as { dispose?: () => void }).dispose?.();
+    scope.dispose();
     process.stdout.write(`${JSON.stringify(line)}\n`);
   }
   const after = new FlowScript(LONG, () => {});
   const value = await after.interpolate('${output.n = 1 + 1}', 'after.js');
-  (after as { dispose?: () => void }).dispose?.();
+  after.dispose();
+  const beside = await bystander.interpolate('${1 + 2}', 'bystander.js');
+  bystander.dispose();
   process.stdout.write(
-    `${JSON.stringify({ attack: 'after', value, rssMb: Math.round(process.memoryUsage().rss / 1e6) })}\n`,
+    `${JSON.stringify({ attack: 'after', value, beside, rssMb: Math.round(process.memoryUsage().rss / 1e6) })}\n`,
   );
 }
 

@@ -1,14 +1,5 @@
 import { spawn } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
@@ -53,6 +44,16 @@ async function refusal(run: () => unknown): Promise<ScriptError> {
   throw new Error(`the script was not refused: it gave ${JSON.stringify(value)}`);
 }
 
+/** What script-attacks.ts prints for each attack, and once after them. */
+interface AttackLine {
+  attack: string;
+  refused?: boolean;
+  code?: string;
+  message?: string;
+  value?: string;
+  beside?: string;
+}
+
 /** Every object a script is handed, and the script's own global object. */
 const HANDED = ['output', 'maestro', 'json', 'console.log', 'http.get', 'this'];
 
@@ -63,7 +64,7 @@ test('a ${…} expression cannot reach the process through the constructor of an
     const attack = `\${${via}.constructor.constructor('return process')().getBuiltinModule('fs').writeFileSync(${JSON.stringify(file)}, 'pwned')}`;
     const e = await refusal(() => scope.interpolate(`id-${attack}`, 'flow.yaml:3'));
     expect(e.code, e.message).toBe('SCRIPT_FAILED');
-    expect(e.message).toMatch(/^flow\.yaml:3: (ReferenceError: '?process'? is not defined|TypeError)/);
+    expect(e.message).toMatch(/^flow\.yaml:3: ReferenceError: '?process'? is not defined$/);
     scope.dispose();
   }
   // The same through a skill step's value, resolved as both the replay and skill_run resolve it.
@@ -95,7 +96,6 @@ test('a runScript and a skill script step cannot list /etc, and output stays the
   expect(await scope.interpolate('${output.user.id}', 'b.js')).toBe('7');
   scope.dispose();
   skill.dispose();
-  expect(readdirSync('/etc').length).toBeGreaterThan(0);
 });
 
 test('require, process, Function and module are not there', async () => {
@@ -137,9 +137,7 @@ test('the attacks that hang or exhaust a process are each stopped with a structu
   const lines = out
     .split('\n')
     .filter(Boolean)
-    .map(
-      (l) => JSON.parse(l) as { attack: string; refused?: boolean; code?: string; message?: string; value?: string },
-    );
+    .map((l) => JSON.parse(l) as AttackLine);
   const by = new Map(lines.map((l) => [l.attack, l]));
   // A QuickJS `new Array(1e6)` is sparse (a length, no elements): that bomb meets the time limit first on a slow machine.
   const expected: Record<string, string[]> = {
@@ -160,6 +158,7 @@ test('the attacks that hang or exhaust a process are each stopped with a structu
     expect(line!.message).toContain(`${attack}.js: `);
   }
   expect(by.get('after')?.value, 'a script after the attacks runs as usual').toBe('2');
+  expect(by.get('after')?.beside, "a flow's scope made before the attacks still runs scripts").toBe('3');
   expect(exit).toBe('0');
 });
 

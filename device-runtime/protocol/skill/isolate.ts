@@ -110,8 +110,8 @@ const HELPERS: Helper[] = ['text', 'outputJson', 'setOutput', 'copied', 'setCopi
 export class Isolate {
   private deadline = 0;
   private interrupted = false;
-  /** Stopped (time, memory, stack) or its engine broke: it takes no more scripts; the scope makes a new one. */
-  spent = false;
+  /** Stopped by a limit: it takes no more scripts. */
+  private spent = false;
   private helpers = new Map<Helper, QuickJSHandle>();
 
   private constructor(
@@ -173,6 +173,11 @@ export class Isolate {
     });
   }
 
+  /** Stopped by a limit, or its engine broke (maybe under another scope): the scope needs a new one. */
+  get stopped(): boolean {
+    return this.spent || this.engine.broken;
+  }
+
   /** Whether `code` parses as an expression (`${…}` holds an expression or statements). */
   isExpression(code: string, where: string): boolean {
     return this.enter(where, () => {
@@ -210,12 +215,12 @@ export class Isolate {
     this.enter(where, () => void this.call(where, 'setCopied', text));
   }
 
-  /** `output` as JSON from a stopped isolate (its queued jobs do not run); null when it cannot be read. */
+  /** `output` as JSON from a stopped isolate (its queued jobs do not run), within a second; null when it cannot be read. */
   salvage(): string | null {
     if (this.engine.broken || !this.rt.alive) return null;
     this.spent = false;
     try {
-      return this.output('(output)');
+      return this.enter('(output)', () => this.call('(output)', 'outputJson'), Math.min(1000, this.limits.timeoutMs));
     } catch {
       return null;
     } finally {
@@ -236,10 +241,9 @@ export class Isolate {
   }
 
   /** Run `body` under a fresh deadline; a trap (the host's stack, an abort in the module) breaks the engine. */
-  private enter<T>(where: string, body: () => T): T {
-    if (this.spent || this.engine.broken)
-      throw new ScriptError('SCRIPT_ENGINE', `${where}: this script scope was stopped`, where);
-    this.deadline = Date.now() + this.limits.timeoutMs;
+  private enter<T>(where: string, body: () => T, timeoutMs = this.limits.timeoutMs): T {
+    if (this.stopped) throw new ScriptError('SCRIPT_ENGINE', `${where}: this script scope was stopped`, where);
+    this.deadline = Date.now() + timeoutMs;
     this.interrupted = false;
     try {
       return body();

@@ -66,7 +66,7 @@ export class FlowScript {
 
   /** A copy of the scope's `output` (its JSON, parsed). */
   get output(): Record<string, unknown> {
-    const json = !this.iso ? this.carried : this.iso.spent ? this.iso.salvage() : this.iso.output('output');
+    const json = !this.iso ? this.carried : this.iso.stopped ? this.iso.salvage() : this.iso.output('output');
     return (json ? (JSON.parse(json) as Record<string, unknown> | null) : null) ?? {};
   }
 
@@ -151,7 +151,7 @@ export class FlowScript {
     } catch (e) {
       failed = e;
     }
-    if (!iso.spent)
+    if (!iso.stopped)
       try {
         this.copied = iso.copiedText(where);
       } catch (e) {
@@ -163,7 +163,7 @@ export class FlowScript {
 
   /** The scope's isolate; a new one (with the old one's state) when there is none or it was stopped. */
   private ready(where: string): Promise<Isolate> {
-    if (this.iso && !this.iso.spent) return Promise.resolve(this.iso);
+    if (this.iso && !this.iso.stopped) return Promise.resolve(this.iso);
     this.creating ??= this.renew(where).finally(() => (this.creating = null));
     return this.creating;
   }
