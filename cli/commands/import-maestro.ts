@@ -1,8 +1,10 @@
 /**
- * `nestwright import maestro <flow.yaml> -o skills/<name>.yaml [--env K=V …] [--app apk|package]`:
+ * `nestwright import maestro <flow.yaml> -o skills/<name>.yaml [--env K=V …] [--app apk|package] [--suite dir]`:
  * a Maestro flow as a skill, and every flow it runs as a skill beside it (one file each, named
  * after its path). Whatever cannot be imported is listed with its file, line and reason (and in a
- * comment at the top of its skill); a bad sub-flow does not stop the others.
+ * comment at the top of its skill); a bad sub-flow does not stop the others. A `runScript` whose
+ * file is outside the suite's folder (the flow's folder, or `--suite`) is not copied
+ * (SCRIPT_OUTSIDE_SUITE).
  * Exit code: 0 everything imported, 1 some commands were not imported (the skills are still
  * written, without them), 2 bad input (usage, no flow file, nothing importable).
  */
@@ -16,12 +18,13 @@ import { importMaestro, type ImportProblem } from '../../framework/skills/maestr
 import { shown as display } from '../../framework/skills/replay.js';
 import { stdio, type Io } from './io.js';
 
-const USAGE = `Usage: nestwright import maestro <flow.yaml> -o skills/<name>.yaml [--env K=V …] [--app apk|package] [--apk path.apk]
+const USAGE = `Usage: nestwright import maestro <flow.yaml> -o skills/<name>.yaml [--env K=V …] [--app apk|package] [--apk path.apk] [--suite dir]
 
   Converts a Maestro flow into a skill. Flows named by runFlow are imported beside it.
   --env   a variable's value, substituted at import time (appId: \${APP_ID} too), repeatable
   --app   the app the skills drive: an APK (its package is read) or a package name
   --apk   the APK the skill installs when run with \`nestwright skill run\` (written as apk:)
+  --suite the suite's folder: runScript files are copied only from inside it (default: the flow's folder)
 Exit code: 0 imported, 1 imported without some commands (listed with their lines), 2 bad input.
 `;
 
@@ -47,6 +50,7 @@ export async function importCommand(argv: string[], io: Io = stdio): Promise<num
         output: { type: 'string', short: 'o' },
         apk: { type: 'string' },
         app: { type: 'string' },
+        suite: { type: 'string' },
         env: { type: 'string', short: 'e', multiple: true, default: [] },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -86,7 +90,12 @@ export async function importCommand(argv: string[], io: Io = stdio): Promise<num
       return 2;
     }
   }
-  const result = importMaestro(flow, { env, ...(app ? { app } : {}) });
+  const suite = parsed.values.suite;
+  if (suite !== undefined && !existsSync(suite)) {
+    io.err(`nestwright import maestro: --suite ${suite}: no such folder\n`);
+    return 2;
+  }
+  const result = importMaestro(flow, { env, ...(app ? { app } : {}), ...(suite !== undefined ? { suite } : {}) });
   const out = path.resolve(parsed.values.output);
   const dir = path.dirname(out);
   const written: string[] = [];
@@ -138,5 +147,5 @@ export async function importCommand(argv: string[], io: Io = stdio): Promise<num
 }
 
 function list(items: ImportProblem[]): string {
-  return items.map((p) => `  ${p.file}:${p.line} ${p.command}: ${p.reason}\n`).join('');
+  return items.map((p) => `  ${p.file}:${p.line} ${p.command}: ${p.code ? `${p.code}: ` : ''}${p.reason}\n`).join('');
 }

@@ -54,7 +54,11 @@ export async function runMaestroFlow(app: App, flow: PlannedFlow, options: Maest
     await runList(state, flow.onFlowStart, vars);
     await runList(state, flow.commands, vars);
   } finally {
-    await runList(state, flow.onFlowComplete, vars);
+    try {
+      await runList(state, flow.onFlowComplete, vars);
+    } finally {
+      state.script.dispose();
+    }
   }
   return state.app;
 }
@@ -105,14 +109,14 @@ async function runCommand(state: RunState, cmd: Command, vars: Record<string, st
 }
 
 /** The argument with `${…}` evaluated, nested command lists left for when they run. */
-function evaluate(state: RunState, cmd: Command, vars: Record<string, string>): unknown {
+async function evaluate(state: RunState, cmd: Command, vars: Record<string, string>): Promise<unknown> {
   state.script.setVariables(vars);
   const where = `${cmd.file}:${cmd.line}`;
   const arg = cmd.arg;
   if (arg && typeof arg === 'object' && !Array.isArray(arg)) {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(arg))
-      out[k] = k === 'commands' || k === 'when' || k === 'while' ? v : state.script.deep(v, where);
+      out[k] = k === 'commands' || k === 'when' || k === 'while' ? v : await state.script.deep(v, where);
     return out;
   }
   return state.script.deep(arg, where);
@@ -126,7 +130,7 @@ export async function condition(
   where: string,
 ): Promise<boolean> {
   state.script.setVariables(vars);
-  const c = state.script.deep(cond, where);
+  const c = await state.script.deep(cond, where);
   if (c.platform !== undefined && String(c.platform).toLowerCase() !== 'android') return false;
   if (c.true !== undefined && !truthy(String(c.true))) return false;
   if (c.visible !== undefined && !(await find(state.app, readSelector(c.visible), state.opts.optionalTimeout)))
@@ -145,7 +149,7 @@ async function execute(state: RunState, cmd: Command, vars: Record<string, strin
   switch (cmd.name) {
     case 'runFlow': {
       if (raw.when && !(await condition(state, raw.when as Record<string, unknown>, vars, where))) return;
-      const a = evaluate(state, cmd, vars) as Record<string, unknown>;
+      const a = (await evaluate(state, cmd, vars)) as Record<string, unknown>;
       const env = Object.fromEntries(
         Object.entries((a.env ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)]),
       );
@@ -161,7 +165,7 @@ async function execute(state: RunState, cmd: Command, vars: Record<string, strin
       return;
     }
     case 'repeat': {
-      const a = evaluate(state, cmd, vars) as Record<string, unknown>;
+      const a = (await evaluate(state, cmd, vars)) as Record<string, unknown>;
       const times = a.times !== undefined ? Number(a.times) : Number.POSITIVE_INFINITY;
       if (!Number.isFinite(times) && !raw.while) throw new Error('repeat needs times or while');
       for (let i = 0; i < times; i++) {
@@ -171,7 +175,7 @@ async function execute(state: RunState, cmd: Command, vars: Record<string, strin
       return;
     }
     case 'retry': {
-      const a = evaluate(state, cmd, vars) as Record<string, unknown>;
+      const a = (await evaluate(state, cmd, vars)) as Record<string, unknown>;
       const retries = Math.min(3, Math.max(0, a.maxRetries !== undefined ? Number(a.maxRetries) : 1));
       const env = Object.fromEntries(
         Object.entries((a.env ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)]),
@@ -191,21 +195,21 @@ async function execute(state: RunState, cmd: Command, vars: Record<string, strin
       state.script.setVariables(vars);
       const text = String(cmd.arg);
       const m = /^\s*\$\{([\s\S]*)\}\s*$/.exec(text);
-      state.script.expression(m ? m[1]! : text, where);
+      await state.script.expression(m ? m[1]! : text, where);
       return;
     }
     case 'runScript': {
       if (raw.when && !(await condition(state, raw.when as Record<string, unknown>, vars, where))) return;
-      const a = evaluate(state, cmd, vars) as Record<string, unknown>;
+      const a = (await evaluate(state, cmd, vars)) as Record<string, unknown>;
       const env = Object.fromEntries(
         Object.entries((a.env ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)]),
       );
       state.script.setVariables({ ...vars, ...env });
-      state.script.run(cmd.script!.code, cmd.script!.file);
+      await state.script.run(cmd.script!.code, cmd.script!.file);
       return;
     }
     case 'assertTrue': {
-      const a = evaluate(state, cmd, vars);
+      const a = await evaluate(state, cmd, vars);
       const value = a && typeof a === 'object' ? String((a as Record<string, unknown>).condition) : String(a);
       if (!truthy(value))
         throw new Error(
@@ -214,6 +218,6 @@ async function execute(state: RunState, cmd: Command, vars: Record<string, strin
       return;
     }
     default:
-      return uiCommand(state, cmd, evaluate(state, cmd, vars), where);
+      return uiCommand(state, cmd, await evaluate(state, cmd, vars), where);
   }
 }

@@ -28,8 +28,8 @@ export interface Command {
   children?: Command[];
   /** The sub-flow of `runFlow: file` / `retry: { file }`. */
   flow?: PlannedFlow;
-  /** The script of `runScript`. */
-  script?: { file: string; code: string };
+  /** The script of `runScript`: its file as shown, its absolute path, its code. */
+  script?: { file: string; path: string; code: string };
 }
 
 export interface PlannedFlow {
@@ -170,7 +170,7 @@ function command(raw: RawCommand, parsed: ParsedFlow, abs: string, ctx: Ctx): Co
       ctx.files.add(at);
       const bad = checkSyntax(code);
       if (bad) issue(`${shownPath(at)}: ${bad}`);
-      cmd.script = { file: shownPath(at), code };
+      cmd.script = { file: shownPath(at), path: at, code };
     }
   } else if (raw.name === 'evalScript') {
     const bad = scriptProblem(String(raw.arg));

@@ -8,5 +8,5 @@ export {
   closing,
   truthy,
   checkSyntax,
-  type HttpResponse,
+  type ScriptErrorCode,
 } from '../../device-runtime/protocol/skill/script.js';

@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { Skill } from '../../device-runtime/protocol/skill/index.js';
 import type { FlowIssue } from '../maestro/parse.js';
@@ -15,7 +16,30 @@ import { convertCommand, paramsIn, targetOf, type Step } from './maestro-steps.j
  * rest is imported.
  */
 
-export type ImportProblem = FlowIssue;
+/**
+ * A command not imported: its file, line and why. `SCRIPT_OUTSIDE_SUITE`: a `runScript` whose file
+ * resolves (through `..`, an absolute path or a symlink) outside the suite's folder; the skill
+ * would carry a copy of that file, so it is left out.
+ */
+export type ImportProblem = FlowIssue & { code?: 'SCRIPT_OUTSIDE_SUITE' };
+
+export interface ImportOptions {
+  /** `--env` values, substituted at import time. */
+  env?: Record<string, string>;
+  /** The app the skills drive (else the flow's `appId`). */
+  app?: string;
+  /** The folder scripts may be copied from: the suite's (default: the flow's own folder). */
+  suite?: string;
+}
+
+/** Why a script may not be copied into a skill: its real path is outside the suite's real folder; null when inside. */
+function outsideSuite(file: string, suite: string): string | null {
+  const real = realpathSync(file);
+  const root = realpathSync(suite);
+  const rel = path.relative(root, real);
+  if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) return null;
+  return `the script ${shownPath(file)}${real !== path.resolve(file) ? ` (a link to ${real})` : ''} is outside the suite's folder ${root}; a skill copies only scripts from inside it: move the script into the suite, or give the folder that holds both with --suite`;
+}
 
 export interface ImportedSkill {
   /** The flow file it came from (as shown), or the inline block's `file:line`. */
@@ -59,12 +83,13 @@ function substitute(value: unknown, env: Record<string, string>): unknown {
   return value;
 }
 
-export function importMaestro(file: string, opts: { env?: Record<string, string>; app?: string } = {}): MaestroImport {
+export function importMaestro(file: string, opts: ImportOptions = {}): MaestroImport {
   const env = opts.env ?? {};
   const plan = planFlow(file);
   const out: MaestroImport = { skills: [], top: null, problems: [...plan.issues], notes: [], commands: [] };
   if (!plan.flow) return out;
   const root = path.dirname(path.resolve(file));
+  const suite = path.resolve(opts.suite ?? root);
   const targets = new Map<string, string>();
   const used = new Set<string>();
   const targetFor = (key: string, base: string) => {
@@ -101,6 +126,18 @@ export function importMaestro(file: string, opts: { env?: Record<string, string>
       const steps: Step[] = [];
       for (const raw of list) {
         const c = { ...raw, arg: substitute(raw.arg, env) };
+        const outside = c.script ? outsideSuite(c.script.path, suite) : null;
+        if (outside) {
+          out.commands.push({ name: c.name, imported: false, file: c.file });
+          out.problems.push({
+            file: c.file,
+            line: c.line,
+            command: c.name,
+            reason: outside,
+            code: 'SCRIPT_OUTSIDE_SUITE',
+          });
+          continue;
+        }
         const r = convertCommand(c);
         if ('reason' in r) {
           out.commands.push({ name: c.name, imported: false, file: c.file });

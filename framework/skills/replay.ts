@@ -147,7 +147,7 @@ export async function replaySkill(
   app: AppPort,
   planned: PlannedSkill,
   call: ApiCall,
-  scope: FlowScript = skillScope((line) => console.log(line)),
+  given?: FlowScript,
 ): Promise<SkillRunResult> {
   const { skill } = planned;
   if (skill.app !== app.package) {
@@ -156,6 +156,8 @@ export async function replaySkill(
       `skill ${skill.name} drives ${skill.app}, but this app is ${app.package}; run it on an instance of ${skill.app}`,
     );
   }
+  // The top skill's scope is shared by the skills it runs, and freed when it ends.
+  const scope = given ?? skillScope((line) => console.log(line));
   const results: SkillStepResult[] = [];
   const previous = app.trajectory.source;
   app.trajectory.source = 'skill';
@@ -166,7 +168,7 @@ export async function replaySkill(
       let step = raw;
       let unresolved: ScriptError | null = null;
       try {
-        step = resolveStep(raw, planned.params, scope, `${shown(planned.path)} step ${i + 1}`);
+        step = await resolveStep(raw, planned.params, scope, `${shown(planned.path)} step ${i + 1}`);
         // A value that is exactly ${name} keeps the parameter's type in a function's parameters.
         if (step.kind === 'fn' && raw.kind === 'fn')
           step = { ...step, fn: { ...step.fn, params: substituteParams(raw.fn.params, planned.params) } };
@@ -236,6 +238,7 @@ export async function replaySkill(
       : all());
   } finally {
     app.trajectory.source = previous;
+    if (!given) scope.dispose();
   }
   return { skill: skill.name, file: planned.path, ok: !error, steps: results, error };
 }

@@ -75,7 +75,7 @@ export async function actStep(
       return runFnStep(app, step, call, at.uiStep);
     case 'script':
       try {
-        return runScriptStep(step, scope, at.where);
+        return await runScriptStep(step, scope, at.where);
       } catch (e) {
         if (e instanceof ScriptError) throw new NestwrightError(call, e.message, { cause: e });
         throw e;

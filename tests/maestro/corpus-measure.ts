@@ -83,7 +83,8 @@ export function measure(root: string): Measure {
       for (const n of new Set(all))
         row(n).planned += Math.max(0, all.filter((x) => x === n).length - (bad.get(n) ?? 0));
       const repo = path.relative(root, file).split(path.sep)[0]!;
-      const imp = importMaestro(file, { env: REPO_ENV[repo] ?? {} });
+      // The suite is the repository's folder: its flows run scripts from sibling folders (`../scripts/x.js`).
+      const imp = importMaestro(file, { env: REPO_ENV[repo] ?? {}, suite: path.join(root, repo) });
       for (const c of imp.commands)
         if (path.resolve(c.file) === path.resolve(file) && c.imported) row(c.name).imported++;
       const mine = imp.problems.filter((p) => path.resolve(p.file) === path.resolve(file));

@@ -133,20 +133,23 @@ test('JavaScript: one scope per run, variables as globals, ${} expressions, a ti
     const lines: string[] = [];
     const js = new FlowScript(3000, (l) => lines.push(l));
     js.setVariables({ NAME: 'Ana', URL: url });
-    expect(js.interpolate('Hello ${NAME}, ${1 + 2} ${ {a: 1}.a }', 'x')).toBe('Hello Ana, 3 1');
-    js.run('output.user = { id: 7 }; maestro.copiedText = "copied"', 's.js');
-    expect(js.interpolate('${output.user.id}-${maestro.copiedText}', 'x')).toBe('7-copied');
-    js.run(
+    expect(await js.interpolate('Hello ${NAME}, ${1 + 2} ${ {a: 1}.a }', 'x')).toBe('Hello Ana, 3 1');
+    await js.run('output.user = { id: 7 }; maestro.copiedText = "copied"', 's.js');
+    expect(await js.interpolate('${output.user.id}-${maestro.copiedText}', 'x')).toBe('7-copied');
+    await js.run(
       'const r = http.post(URL + "/users", { body: { name: NAME } }); output.reply = json(r.body); console.log(r.status)',
       'http.js',
     );
     expect(js.output.reply).toEqual({ method: 'POST', got: { name: 'Ana' } });
     expect(lines).toEqual(['200']);
-    expect(() => js.run('while (true) {}', 'loop.js')).toThrow(
+    await expect(js.run('while (true) {}', 'loop.js')).rejects.toThrow(
       'loop.js: the script ran longer than 3000ms and was stopped',
     );
-    expect(() => js.run('require("fs")', 'escape.js')).toThrow(/require is not defined/);
-    expect(() => js.run('process.exit(1)', 'escape.js')).toThrow(/process is not defined/);
+    // The scope goes on after a stopped script, with what it had.
+    expect(await js.interpolate('${output.user.id}-${maestro.copiedText}-${NAME}', 'x')).toBe('7-copied-Ana');
+    await expect(js.run('require("fs")', 'escape.js')).rejects.toThrow(/'?require'? is not defined/);
+    await expect(js.run('process.exit(1)', 'escape.js')).rejects.toThrow(/'?process'? is not defined/);
+    js.dispose();
   } finally {
     server.kill();
   }

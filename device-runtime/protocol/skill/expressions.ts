@@ -14,14 +14,19 @@ import { closing, FlowScript } from './script.js';
 /** How long one script or `${…}` may run, in milliseconds. */
 export const SCRIPT_TIMEOUT_MS = 10_000;
 
-/** The JavaScript scope of one skill run (shared by the skills it runs, as Maestro shares `output`). */
+/** The JavaScript scope of one skill run (shared by the skills it runs, as Maestro shares `output`); dispose it when the run ends. */
 export function skillScope(log: (line: string) => void = () => {}): FlowScript {
   return new FlowScript(SCRIPT_TIMEOUT_MS, log);
 }
 
 const PLAIN = /^[A-Za-z_][\w-]*$/;
 
-function resolveString(text: string, params: Record<string, ParamValue>, scope: FlowScript, where: string): string {
+async function resolveString(
+  text: string,
+  params: Record<string, ParamValue>,
+  scope: FlowScript,
+  where: string,
+): Promise<string> {
   if (!text.includes('${')) return text;
   let out = '';
   let i = 0;
@@ -33,41 +38,53 @@ function resolveString(text: string, params: Record<string, ParamValue>, scope: 
     out +=
       PLAIN.test(inner) && inner in params
         ? String(params[inner])
-        : scope.interpolate(text.slice(start, end + 1), where);
+        : await scope.interpolate(text.slice(start, end + 1), where);
     i = end + 1;
   }
   return out + text.slice(i);
 }
 
-function deep<T>(value: T, params: Record<string, ParamValue>, scope: FlowScript, where: string): T {
-  if (typeof value === 'string') return resolveString(value, params, scope, where) as T;
-  if (Array.isArray(value)) return value.map((v) => deep(v, params, scope, where)) as T;
-  if (value && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, deep(v, params, scope, where)])) as T;
+/** Every string of a value resolved, in order (a `${…}` may change what the next one sees). */
+async function deep<T>(value: T, params: Record<string, ParamValue>, scope: FlowScript, where: string): Promise<T> {
+  if (typeof value === 'string') return (await resolveString(value, params, scope, where)) as T;
+  if (Array.isArray(value)) {
+    const out: unknown[] = [];
+    for (const v of value) out.push(await deep(v, params, scope, where));
+    return out as T;
+  }
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = await deep(v, params, scope, where);
+    return out as T;
+  }
   return value;
 }
 
 /** A step with its parameters and expressions resolved; `where` names it in a script error. */
-export function resolveStep(
+export async function resolveStep(
   step: SkillStep,
   params: Record<string, ParamValue>,
   scope: FlowScript,
   where: string,
-): SkillStep {
+): Promise<SkillStep> {
   scope.setVariables(Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)])));
   if (step.kind !== 'script') return deep(step, params, scope, where);
   const { script, ...rest } = step;
-  const resolved = deep(rest, params, scope, where);
+  const resolved = await deep(rest, params, scope, where);
   return {
     ...resolved,
     kind: 'script',
-    script: typeof script === 'string' ? script : { ...script, env: deep(script.env, params, scope, where) },
+    script: typeof script === 'string' ? script : { ...script, env: await deep(script.env, params, scope, where) },
   } as SkillStep;
 }
 
 /** Run a `script` step: its env becomes globals of the scope, then the code runs. */
-export function runScriptStep(step: Extract<SkillStep, { kind: 'script' }>, scope: FlowScript, where: string): void {
+export async function runScriptStep(
+  step: Extract<SkillStep, { kind: 'script' }>,
+  scope: FlowScript,
+  where: string,
+): Promise<void> {
   const s = typeof step.script === 'string' ? { code: step.script } : step.script;
   if ('env' in s && s.env) scope.setVariables(s.env);
-  scope.run(s.code, where);
+  await scope.run(s.code, where);
 }

@@ -1,129 +1,97 @@
-import { execFileSync } from 'node:child_process';
 import vm from 'node:vm';
+import { Isolate, type IsolateLimits } from './isolate.js';
+import { ScriptError } from './script-error.js';
+import { httpRequest } from './script-http.js';
+
+export { ScriptError, type ScriptErrorCode } from './script-error.js';
 
 /**
  * The JavaScript of a flow or a skill (`evalScript`, `runScript`, `assertTrue`, `script` steps,
- * `${…}`), run the way
- * Maestro's engine runs it: one scope per flow run in which the environment variables are
- * globals, `output` and `maestro.copiedText` are shared by every script and sub-flow, `json()`
- * parses, `http.get/post/put/delete/request` are synchronous (as in Maestro's GraalJS) and
- * `console.log` reaches the run's output.
+ * `${…}`), run the way Maestro's engine runs it: one scope per flow run in which the environment
+ * variables are globals, `output` and `maestro.copiedText` are shared by every script and
+ * sub-flow, `json()` parses, `http.get/post/put/delete/request` are synchronous (as in Maestro's
+ * GraalJS, see script-http.ts) and `console.log` reaches the run's output.
  *
- * The sandbox is node's own `vm` with a `timeout` on every evaluation: scripts are the team's own
- * test-data set-up code, as trusted as the flow that names them, so the isolation needed is from
- * the runner's globals and from runaway loops, which `vm` gives without a native addon. A script
- * sees no `require`, `process` or file system. `http` is synchronous through a short-lived child
- * process doing one `fetch` (bounded by the same time limit): Maestro scripts read the response
- * on the next line, with no `await`.
+ * Scripts come with flows, and flows are copied from elsewhere, so a scope is an isolate
+ * (isolate.ts: QuickJS in WebAssembly, its own heap) with limits on time (each evaluation with the
+ * promise jobs it queued), memory and stack. A script reaches nothing of the host but the API
+ * above: no `require`, `process`, `import()`, file system or host object. What it computes
+ * crosses back as text: a `${…}`'s value, `output` as JSON, `maestro.copiedText`.
+ *
+ * The engine is loaded on the first evaluation of the process, so every call that may evaluate
+ * is async; a scope with no script costs nothing. A script stopped by a limit ends its isolate
+ * (its queued jobs and heap with it): the next script of the scope gets a new one, with `output`
+ * (up to 1 MB of JSON), the variables and `maestro.copiedText` carried over.
  */
 
-export class ScriptError extends Error {}
+/** The heap of one scope, bytes. */
+export const SCRIPT_MEMORY_BYTES = 64 * 2 ** 20;
+/** The stack of one scope, bytes (QuickJS's count; the host's own stack is below it). */
+export const SCRIPT_STACK_BYTES = 128 * 2 ** 10;
+const CARRY_BYTES = 2 ** 20;
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
-export interface HttpResponse {
-  ok: boolean;
-  status: number;
-  body: string;
-  headers: Record<string, string>;
-}
+/** A scope that was never disposed frees its runtime when it is collected. */
+const unused = new FinalizationRegistry<Isolate>((iso) => iso.dispose());
 
-const FETCH_CHILD = `
-let input = '';
-process.stdin.on('data', (d) => (input += d));
-process.stdin.on('end', async () => {
-  const { url, method, headers, body } = JSON.parse(input);
-  try {
-    const r = await fetch(url, { method, headers, body: body ?? undefined });
-    const h = {};
-    r.headers.forEach((v, k) => (h[k] = v));
-    process.stdout.write(JSON.stringify({ ok: r.ok, status: r.status, body: await r.text(), headers: h }));
-  } catch (e) {
-    process.stdout.write(JSON.stringify({ error: String(e && e.cause ? e.cause : e) + " (url " + JSON.stringify(url) + ")" }));
-  }
-});`;
-
-function request(
-  url: string,
-  method: string,
-  opts: Record<string, unknown> | undefined,
-  timeout: number,
-): HttpResponse {
-  const body = opts?.body;
-  const input = JSON.stringify({
-    url: String(url),
-    method,
-    headers: (opts?.headers as Record<string, string> | undefined) ?? {},
-    body: body === undefined || body === null ? null : typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  let out: string;
-  try {
-    // The runner's own loaders (NODE_OPTIONS of a test worker) stay out of the child.
-    const env = { ...process.env };
-    delete env.NODE_OPTIONS;
-    out = execFileSync(process.execPath, ['-e', FETCH_CHILD], { input, timeout, encoding: 'utf8', env });
-  } catch (e) {
-    throw new ScriptError(
-      `http.${method.toLowerCase()}(${url}): no answer within ${timeout}ms (${(e as Error).message.split('\n')[0]})`,
-    );
-  }
-  const r = JSON.parse(out) as HttpResponse & { error?: string };
-  if (r.error) throw new ScriptError(`http.${method.toLowerCase()}(${url}): ${r.error}`);
-  return r;
-}
-
-/** One flow run's JavaScript scope. */
+/** One flow run's JavaScript scope. Dispose it when the run ends (its heap goes back at once). */
 export class FlowScript {
-  readonly output: Record<string, unknown> = {};
-  readonly maestro: { copiedText: string; platform: string };
-  private readonly context: vm.Context;
+  /** `maestro.copiedText` (what copyTextFrom kept) and `maestro.platform`, as scripts see them. */
+  readonly maestro: { copiedText: string; readonly platform: string };
+  private iso: Isolate | null = null;
+  private creating: Promise<Isolate> | null = null;
+  /** Every variable set, for a new isolate; `pending` those its isolate has not had yet. */
+  private readonly vars = new Map<string, string>();
+  private readonly pending = new Map<string, string>();
+  private copied = '';
+  private copiedChanged = false;
+  private carried: string | null = null;
 
   constructor(
     private readonly timeoutMs: number,
-    log: (line: string) => void,
+    private readonly log: (line: string) => void = () => {},
+    private readonly limits: { memoryBytes?: number; stackBytes?: number } = {},
   ) {
-    this.maestro = { copiedText: '', platform: 'android' };
-    const http = {
-      get: (url: string, o?: Record<string, unknown>) => request(url, 'GET', o, timeoutMs),
-      post: (url: string, o?: Record<string, unknown>) => request(url, 'POST', o, timeoutMs),
-      put: (url: string, o?: Record<string, unknown>) => request(url, 'PUT', o, timeoutMs),
-      delete: (url: string, o?: Record<string, unknown>) => request(url, 'DELETE', o, timeoutMs),
-      request: (url: string, o?: Record<string, unknown>) =>
-        request(url, String(o?.method ?? 'GET').toUpperCase(), o, timeoutMs),
-    };
-    this.context = vm.createContext({
-      output: this.output,
-      maestro: this.maestro,
-      http,
-      json: (s: string) => JSON.parse(s),
-      console: { log: (...a: unknown[]) => log(a.map(String).join(' ')) },
+    const maestro = { platform: 'android' } as { copiedText: string; platform: string };
+    Object.defineProperty(maestro, 'copiedText', {
+      enumerable: true,
+      get: () => this.copied,
+      set: (text: unknown) => {
+        this.copied = String(text);
+        this.copiedChanged = true;
+      },
     });
+    this.maestro = maestro;
+  }
+
+  /** A copy of the scope's `output` (its JSON, parsed). */
+  get output(): Record<string, unknown> {
+    const json = !this.iso ? this.carried : this.iso.stopped ? this.iso.salvage() : this.iso.output('output');
+    return (json ? (JSON.parse(json) as Record<string, unknown> | null) : null) ?? {};
   }
 
   /** Make the variables in scope globals of the script scope (Maestro's env is JavaScript's too). */
   setVariables(vars: Record<string, string>): void {
-    for (const [k, v] of Object.entries(vars)) if (/^[A-Za-z_$][\w$]*$/.test(k)) this.context[k] = v;
+    for (const [k, v] of Object.entries(vars))
+      if (IDENTIFIER.test(k)) {
+        this.vars.set(k, v);
+        this.pending.set(k, v);
+      }
   }
 
-  /** Run a script (a file's text or an `evalScript`), within the time limit. */
-  run(code: string, where: string): unknown {
-    try {
-      return vm.runInContext(code, this.context, { timeout: this.timeoutMs, filename: where });
-    } catch (e) {
-      if (e instanceof ScriptError) throw e;
-      const err = e as Error;
-      if ((err as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT')
-        throw new ScriptError(`${where}: the script ran longer than ${this.timeoutMs}ms and was stopped`);
-      throw new ScriptError(`${where}: ${err?.name ?? 'Error'}: ${err?.message ?? String(e)}`);
-    }
+  /** Run a script (a file's text or an `evalScript`), within the limits. */
+  async run(code: string, where: string): Promise<void> {
+    await this.evaluate(code, where, false);
   }
 
-  /** One `${…}`: an expression (`{a: 1}.a` too), else statements (`a = 1; b = 2`). */
-  expression(code: string, where: string): unknown {
-    if (checkSyntax(`(${code}\n)`) === null) return this.run(`(${code}\n)`, where);
-    return this.run(code, where);
+  /** One `${…}`: an expression (`{a: 1}.a` too), else statements (`a = 1; b = 2`); its value as text. */
+  async expression(code: string, where: string): Promise<string> {
+    const iso = await this.ready(where);
+    return (await this.evaluate(iso.isExpression(code, where) ? `(${code}\n)` : code, where, true))!;
   }
 
   /** A string with its `${expressions}` evaluated (`Hello ${name}`, `${output.user.id}`). */
-  interpolate(text: string, where: string): string {
+  async interpolate(text: string, where: string): Promise<string> {
     if (!text.includes('${')) return text;
     let out = '';
     let i = 0;
@@ -131,29 +99,95 @@ export class FlowScript {
       const start = text.indexOf('${', i);
       if (start < 0) break;
       const end = closing(text, start + 2);
-      if (end < 0) throw new ScriptError(`${where}: \`\${\` without its \`}\` in ${JSON.stringify(text)}`);
-      out += text.slice(i, start);
-      const value = this.expression(text.slice(start + 2, end), where);
-      out +=
-        value === undefined
-          ? 'undefined'
-          : value === null
-            ? 'null'
-            : typeof value === 'object'
-              ? JSON.stringify(value)
-              : String(value);
+      if (end < 0)
+        throw new ScriptError('SCRIPT_FAILED', `${where}: \`\${\` without its \`}\` in ${JSON.stringify(text)}`, where);
+      out += text.slice(i, start) + (await this.expression(text.slice(start + 2, end), where));
       i = end + 1;
     }
     return out + text.slice(i);
   }
 
-  /** Every string inside a value interpolated. */
-  deep<T>(value: T, where: string): T {
-    if (typeof value === 'string') return this.interpolate(value, where) as T;
-    if (Array.isArray(value)) return value.map((v) => this.deep(v, where)) as T;
-    if (value && typeof value === 'object')
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.deep(v, where)])) as T;
+  /** Every string inside a value interpolated, in order. */
+  async deep<T>(value: T, where: string): Promise<T> {
+    if (typeof value === 'string') return (await this.interpolate(value, where)) as T;
+    if (Array.isArray(value)) {
+      const out: unknown[] = [];
+      for (const v of value) out.push(await this.deep(v, where));
+      return out as T;
+    }
+    if (value && typeof value === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(value)) out[k] = await this.deep(v, where);
+      return out as T;
+    }
     return value;
+  }
+
+  /** Free the isolate; a later script gets a new one. */
+  dispose(): void {
+    if (!this.iso) return;
+    unused.unregister(this);
+    this.iso.dispose();
+    this.iso = null;
+    this.pending.clear();
+    for (const [k, v] of this.vars) this.pending.set(k, v);
+    this.copiedChanged = true;
+  }
+
+  private async evaluate(code: string, where: string, text: boolean): Promise<string | undefined> {
+    const iso = await this.ready(where);
+    if (this.pending.size) {
+      iso.setGlobals(this.pending, where);
+      this.pending.clear();
+    }
+    if (this.copiedChanged) {
+      iso.setCopiedText(this.copied, where);
+      this.copiedChanged = false;
+    }
+    let failed: unknown = null;
+    let value: string | undefined;
+    try {
+      value = iso.evaluate(code, where, text);
+    } catch (e) {
+      failed = e;
+    }
+    if (!iso.stopped)
+      try {
+        this.copied = iso.copiedText(where);
+      } catch (e) {
+        failed ??= e;
+      }
+    if (failed) throw failed;
+    return value;
+  }
+
+  /** The scope's isolate; a new one (with the old one's state) when there is none or it was stopped. */
+  private ready(where: string): Promise<Isolate> {
+    if (this.iso && !this.iso.stopped) return Promise.resolve(this.iso);
+    this.creating ??= this.renew(where).finally(() => (this.creating = null));
+    return this.creating;
+  }
+
+  private async renew(where: string): Promise<Isolate> {
+    if (this.iso) {
+      const json = this.iso.salvage();
+      this.carried = json && json.length <= CARRY_BYTES ? json : null;
+      this.dispose();
+    }
+    const iso = await Isolate.create(
+      {
+        timeoutMs: this.timeoutMs,
+        memoryBytes: this.limits.memoryBytes ?? SCRIPT_MEMORY_BYTES,
+        stackBytes: this.limits.stackBytes ?? SCRIPT_STACK_BYTES,
+      } satisfies IsolateLimits,
+      { log: this.log, http: httpRequest },
+      where,
+    );
+    if (this.carried) iso.setOutput(this.carried, where);
+    this.carried = null;
+    this.iso = iso;
+    unused.register(this, iso, this);
+    return iso;
   }
 }
 
@@ -182,7 +216,10 @@ export function truthy(value: string): boolean {
   return v !== '' && !['false', '0', 'null', 'undefined', 'NaN'].includes(v);
 }
 
-/** Syntax-check JavaScript without running it (the planner checks every script before a run). */
+/**
+ * Syntax-check JavaScript without running it (the planner checks every script before a run, with
+ * no engine loaded): V8 compiles the text and nothing ever runs the compiled script.
+ */
 export function checkSyntax(code: string): string | null {
   try {
     new vm.Script(code);

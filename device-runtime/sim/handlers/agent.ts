@@ -114,7 +114,12 @@ export const agentHandlers: HandlerGroup<AgentTools, AgentHost> = {
     }
     const runner = new DeviceSkillRunner(rt, ctx, args.space_id, library);
     const params = runner.plan(entry, args.params);
-    const r = await runner.run(entry, params);
+    let r: Awaited<ReturnType<DeviceSkillRunner['run']>>;
+    try {
+      r = await runner.run(entry, params);
+    } finally {
+      runner.scope.dispose();
+    }
     return {
       ok: r.failed === null,
       steps: runner.evidence.length,

@@ -49,7 +49,7 @@ const MAX_NESTING = 8;
  */
 export class DeviceSkillRunner {
   readonly evidence: Evidence[] = [];
-  /** The run's JavaScript scope: `script` steps, `${…}` expressions and `copy_text`, shared by nested skills. */
+  /** The run's JavaScript scope: `script` steps, `${…}` expressions and `copy_text`, shared by nested skills; its owner disposes it. */
   readonly scope = skillScope();
 
   constructor(
@@ -107,7 +107,7 @@ export class DeviceSkillRunner {
     for (const [i, raw] of skill.steps.entries()) {
       let step: SkillStep;
       try {
-        step = resolveStep(raw, params, this.scope, `${entry.path} step ${i + 1}`);
+        step = await resolveStep(raw, params, this.scope, `${entry.path} step ${i + 1}`);
       } catch (e) {
         if (!(e instanceof ScriptError)) throw e;
         const message = `skill ${skill.name} failed at step ${i + 1} "${raw.intent ?? describeStep(raw)}": ${e.message}`;
@@ -287,7 +287,7 @@ export class DeviceSkillRunner {
       }
       case 'script':
         try {
-          return runScriptStep(step, this.scope, `${entry.path} step`);
+          return await runScriptStep(step, this.scope, `${entry.path} step`);
         } catch (e) {
           if (e instanceof ScriptError) throw new StepFailed(e.message);
           throw e;
