@@ -50,13 +50,13 @@ test("a stranger's 24 MiB nested first frame is refused unparsed with 1009; the 
     phone.socket!.on('close', () => (phoneClosed = true));
     phone.socket!.on('ping', () => pings++);
 
-    stranger = new WebSocket(companion.phonesUrl);
-    stranger.on('error', () => {});
-    await once(stranger, 'open');
-    const closed = new Promise<number>((resolve) => stranger.once('close', (code: number) => resolve(code)));
+    const s = (stranger = new WebSocket(companion.phonesUrl));
+    s.on('error', () => {});
+    const closed = new Promise<number>((resolve) => s.once('close', (code: number) => resolve(code)));
+    await once(s, 'open');
     // 12 Mi opening brackets, then as many closing: JSON.parse builds 12 Mi nested arrays from it.
     const half = 12 * 1024 * 1024;
-    stranger.send('['.repeat(half) + ']'.repeat(half));
+    s.send('['.repeat(half) + ']'.repeat(half));
     expect(await closed).toBe(1009);
 
     // The phone kept answering pings the whole time, and still does: it was never dropped.
