@@ -8,6 +8,8 @@ export const LIMITS = {
   maxHeaderBytes: 64 * 1024,
   maxConcurrent: 32,
   sessionIdleMs: 30 * 60_000,
+  /** A request's headers complete within this (from its first byte, or from the connection's opening). */
+  headersTimeoutMs: 10_000,
 } as const;
 
 export function digest(s: string): Buffer {
@@ -57,28 +59,44 @@ function hostOf(value: string): string {
   return v.split(':')[0]!;
 }
 
-/** Why the request's Host or Origin is not allowed, or null when both are fine. */
+/**
+ * Why the request's Host or Origin is not allowed, or null when both are fine. A request without
+ * Origin is not from a browser's page (or is a same-origin GET) and passes on its Host. `Origin:
+ * null` is refused: browsers send it from sandboxed frames, `file:` and `data:` pages, which any
+ * web page can open, so answering it would let any page call us. The MCP SDK's transport
+ * refuses it the same way (its allowed origins are exact strings, and `null` is never among
+ * them); its `hostHeaderValidation` is Express middleware and checks the Host only, so the
+ * check is ours, on Node's own request.
+ */
 export function badHostOrOrigin(req: IncomingMessage, allowed: Set<string>): string | null {
   const host = req.headers.host;
   if (!host) return 'the request has no Host header';
   if (!allowed.has(hostOf(host))) return `Host ${host} is not allowed`;
   const origin = req.headers.origin;
-  if (origin && origin !== 'null') {
-    let name: string;
-    try {
-      name = new URL(origin).hostname.replace(/^\[|\]$/g, '').toLowerCase();
-    } catch {
-      return `Origin ${origin} is not a URL`;
-    }
-    if (!allowed.has(name)) return `Origin ${origin} is not allowed`;
-  }
-  return null;
+  if (origin === undefined) return null;
+  if (origin.trim() === 'null') return 'Origin null (a sandboxed frame, a file: or data: page) is not allowed';
+  return originAllowed(origin, allowed) ? null : `Origin ${origin} is not allowed`;
 }
 
-/** CORS for the MCP Inspector (docs/protocol.md#transport): only for allowed origins, which badHostOrOrigin checked. */
-export function corsHeaders(req: IncomingMessage): Record<string, string> {
+/** Whether `origin` is an http(s) origin whose host is in the allow-list. */
+function originAllowed(origin: string, allowed: Set<string>): boolean {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
+  return allowed.has(url.hostname.replace(/^\[|\]$/g, '').toLowerCase());
+}
+
+/**
+ * CORS for the MCP Inspector (docs/protocol.md#transport): only for an allowed origin, so a
+ * preflight from any other origin (or `null`) is never answered with an allow-origin.
+ */
+export function corsHeaders(req: IncomingMessage, allowed: Set<string>): Record<string, string> {
   const origin = req.headers.origin;
-  if (!origin) return {};
+  if (!origin || !originAllowed(origin, allowed)) return {};
   return {
     'access-control-allow-origin': origin,
     'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
@@ -102,8 +120,8 @@ export class HttpError extends Error {
 /**
  * Read a JSON body of at most `max` bytes: a larger Content-Length is refused before any of the
  * body is read, and a body that crosses `max` while it streams (Content-Length may lie or be
- * absent) is refused there. The request is left open (not destroyed) so the 413 reaches the client;
- * answer it with `connection: close` and Node discards the rest as the socket closes.
+ * absent) is refused there. A refusal leaves the request as it is (not destroyed, which would
+ * reset the connection before the 413 is out): the caller answers and closes.
  */
 export async function readJsonBody(req: IncomingMessage, max: number): Promise<unknown> {
   const declared = Number(req.headers['content-length'] ?? 0);

@@ -14,6 +14,7 @@ import {
   readJsonBody,
   reply,
 } from './guards.js';
+import { closeAfterResponse } from './lingering-close.js';
 
 export interface McpHttpOptions {
   /** 0 (default) picks a free port. */
@@ -29,14 +30,23 @@ export interface McpHttpOptions {
   allowHosts?: string[];
   /** Idle MCP sessions are closed after this long. Default 30 min. */
   sessionIdleMs?: number;
-  /** Requests in flight beyond this get 429 (32). */
+  /** Authenticated requests in flight beyond this get 429 (32). */
   maxConcurrent?: number;
   /**
-   * Open connections, idle keep-alive ones included, beyond this are answered 429 and closed.
-   * Default 4 × maxConcurrent: HTTP clients keep idle sockets around (16 clients connecting at
-   * once open ~48), and counting those against the 32 would refuse well-behaved clients.
+   * Authenticated connections (ones that have carried a request with the token, or any request
+   * with `noAuth`), idle keep-alive ones included: one more is answered 429 and closed. Default
+   * 4 × maxConcurrent: HTTP clients keep idle sockets around (16 clients connecting at once open
+   * ~48), and counting those against the 32 would refuse well-behaved clients.
    */
   maxConnections?: number;
+  /**
+   * Connections that have not authenticated yet: one more closes the oldest of them (default
+   * maxConnections). They never count against `maxConnections`, so strangers cannot use up the
+   * token holder's budget; this bounds the file descriptors they hold.
+   */
+  maxPendingConnections?: number;
+  /** A request's headers must be complete this long after it began, or after the connection opened (10 s). */
+  headersTimeoutMs?: number;
   maxBodyBytes?: number;
 }
 
@@ -64,9 +74,19 @@ interface Session {
 
 /**
  * Serve MCP over Streamable HTTP at `/mcp` with the transport rules of the device protocol. In
- * order: Host/Origin against the allow-list (403), path (404), load (429), bearer token in
- * constant time (401) — all before a byte of the body is read — then body size from
- * Content-Length and while streaming (413), then the session (404 when unknown or reclaimed).
+ * order: Host/Origin against the allow-list (403; `Origin: null` too), path (404), bearer token
+ * in constant time (401), then load — authenticated connections and requests in flight (429) —
+ * all before a byte of the body is read; then body size from Content-Length and while streaming
+ * (413), then the session (404 when unknown or reclaimed). `Expect: 100-continue` gets its 100
+ * only once all of that has passed, just before the body is read; a refusal is final.
+ *
+ * Connections that have not authenticated are kept apart: they do not count against the
+ * authenticated budget, a new one closes the oldest beyond `maxPendingConnections`, and each
+ * request's headers must be complete within `headersTimeoutMs` (Node's `headersTimeout`, which
+ * counts from the moment the connection opened for its first request), so idle sockets cannot
+ * lock the token holder out. An answer that leaves a body unread (a 413, any refusal before
+ * the body, a refused `Expect`) closes the connection in stages (lingering-close.ts), so that a
+ * client still sending reads it rather than a reset; so does a 429.
  * Both MCP servers of the project (the simulated device and `nestwright mcp`) sit behind it.
  */
 export async function startMcpHttpHost(opts: McpHttpOptions, hooks: McpHttpHooks): Promise<McpHttpHost> {
@@ -82,31 +102,81 @@ export async function startMcpHttpHost(opts: McpHttpOptions, hooks: McpHttpHooks
   const hosts = allowedHosts(!!opts.lan, [...(opts.allowHosts ?? []), ...(opts.host ? [opts.host] : [])]);
   const maxConcurrent = opts.maxConcurrent ?? LIMITS.maxConcurrent;
   const maxConnections = opts.maxConnections ?? maxConcurrent * 4;
+  const maxPending = opts.maxPendingConnections ?? maxConnections;
+  const headersTimeout = opts.headersTimeoutMs ?? LIMITS.headersTimeoutMs;
   const maxBody = opts.maxBodyBytes ?? LIMITS.maxBodyBytes;
   const idleMs = opts.sessionIdleMs ?? LIMITS.sessionIdleMs;
   const sessions = new Map<string, Session>();
-  const sockets = new Set<Socket>();
+  /** Connections without an authenticated request yet, oldest first (a Set keeps insertion order). */
+  const pending = new Set<Socket>();
+  /** Connections that have carried an authenticated request: the budget `maxConnections` counts. */
+  const trusted = new Set<Socket>();
+  /** Requests with `Expect: 100-continue` not yet told to go on. */
+  const awaitingContinue = new WeakSet<IncomingMessage>();
   let inFlight = 0;
+
+  /**
+   * Whether answering now leaves unread a body the client is sending or waiting to send: then
+   * the answer closes the connection (in stages), rather than reading on for the next request.
+   */
+  function leavesBody(req: IncomingMessage): boolean {
+    if (awaitingContinue.has(req)) return true;
+    const declared = (req.headers['content-length'] ?? '0') !== '0' || req.headers['transfer-encoding'] !== undefined;
+    return declared && !req.readableEnded;
+  }
+
+  /** A refusal; a 429 sheds the connection too. */
+  function refuse(
+    req: IncomingMessage,
+    res: ServerResponse,
+    status: number,
+    code: string,
+    message: string,
+    extra: Record<string, string> = {},
+  ): void {
+    if (leavesBody(req)) {
+      req.resume(); // whatever of the body still comes is dropped (a half-read one is not dumped by Node)
+      closeAfterResponse(res);
+    } else if (status === 429) closeAfterResponse(res);
+    reply(res, status, code, message, extra);
+  }
+
+  /** The request's JSON body; a client waiting on `Expect: 100-continue` is told to send it now. */
+  function body(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
+    if (awaitingContinue.delete(req)) res.writeContinue();
+    return readJsonBody(req, maxBody);
+  }
+
+  /** Count the request's connection as authenticated; false when that budget is used up. */
+  function admit(socket: Socket): boolean {
+    if (trusted.has(socket)) return true;
+    if (trusted.size >= maxConnections) return false;
+    pending.delete(socket);
+    trusted.add(socket);
+    return true;
+  }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const bad = badHostOrOrigin(req, hosts);
     if (bad)
-      return reply(
+      return refuse(
+        req,
         res,
         403,
         'FORBIDDEN',
         `${bad}; ${hooks.name} answers loopback names${opts.lan ? ' and its LAN addresses' : ''} (add names with --allow-host)`,
       );
-    const cors = corsHeaders(req);
-    for (const [k, v] of Object.entries(cors)) res.setHeader(k, v);
+    for (const [k, v] of Object.entries(corsHeaders(req, hosts))) res.setHeader(k, v);
     const path = (req.url ?? '/').split('?')[0];
-    if (path !== '/mcp') return reply(res, 404, 'NOT_FOUND', 'the MCP endpoint is /mcp');
+    if (path !== '/mcp') return refuse(req, res, 404, 'NOT_FOUND', 'the MCP endpoint is /mcp');
     if (req.method === 'OPTIONS') {
+      if (leavesBody(req)) closeAfterResponse(res);
       res.writeHead(204).end();
       return;
     }
     if (!opts.noAuth && !authorized(req, expected)) {
-      return reply(
+      return refuse(
+        req,
         res,
         401,
         'UNAUTHORIZED',
@@ -114,10 +184,21 @@ export async function startMcpHttpHost(opts: McpHttpOptions, hooks: McpHttpHooks
         { 'www-authenticate': 'Bearer' },
       );
     }
+    if (!admit(req.socket))
+      return refuse(req, res, 429, 'RATE_LIMITED', `more than ${maxConnections} connections open; retry shortly`, {
+        'retry-after': '1',
+      });
+    inFlight++;
+    res.once('close', () => inFlight--);
+    if (inFlight > maxConcurrent)
+      return refuse(req, res, 429, 'RATE_LIMITED', `more than ${maxConcurrent} requests in flight; retry shortly`, {
+        'retry-after': '1',
+      });
     if (req.method === 'GET') {
       // The servers send notifications only on request streams, so there is no standalone SSE
       // stream (the MCP spec allows 405 here). Held-open GETs would otherwise take half the
       // connection budget. No body: a client that ignores it (the SDK does) would keep the socket busy.
+      if (leavesBody(req)) closeAfterResponse(res);
       res.writeHead(405, { allow: 'POST, DELETE', 'content-length': '0' }).end();
       return;
     }
@@ -132,14 +213,14 @@ export async function startMcpHttpHost(opts: McpHttpOptions, hooks: McpHttpHooks
     if (typeof sid === 'string') {
       const session = sessions.get(sid);
       if (!session)
-        return reply(res, 404, 'SESSION_NOT_FOUND', `unknown or expired session ${sid}; initialize a new one`);
+        return refuse(req, res, 404, 'SESSION_NOT_FOUND', `unknown or expired session ${sid}; initialize a new one`);
       session.lastSeen = Date.now();
-      const body = req.method === 'POST' ? await readJsonBody(req, maxBody) : undefined;
-      session.transport.handleRequest(req, res, body);
+      session.transport.handleRequest(req, res, req.method === 'POST' ? await body(req, res) : undefined);
       return;
     }
-    if (req.method !== 'POST') return reply(res, 400, 'BAD_REQUEST', 'no Mcp-Session-Id; initialize first with POST');
-    const body = await readJsonBody(req, maxBody);
+    if (req.method !== 'POST')
+      return refuse(req, res, 400, 'BAD_REQUEST', 'no Mcp-Session-Id; initialize first with POST');
+    const message = await body(req, res);
     const transport = new NodeStreamableHttpServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
@@ -154,38 +235,49 @@ export async function startMcpHttpHost(opts: McpHttpOptions, hooks: McpHttpHooks
     };
     const server = hooks.newServer(() => transport.sessionId ?? 'anonymous');
     await server.connect(transport);
-    transport.handleRequest(req, res, body);
+    transport.handleRequest(req, res, message);
   }
 
-  const http: HttpServer = createServer({ maxHeaderSize: LIMITS.maxHeaderBytes }, (req, res) => {
-    inFlight++;
-    res.once('close', () => inFlight--);
-    if (inFlight > maxConcurrent) {
-      return reply(res, 429, 'RATE_LIMITED', `more than ${maxConcurrent} requests in flight; retry shortly`, {
-        'retry-after': '1',
-        connection: 'close',
-      });
-    }
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((e: unknown) => {
       const status = e instanceof HttpError ? e.status : 500;
       const code = e instanceof HttpError ? e.code : 'INTERNAL';
-      // After a 413 the rest of the body is not wanted: close instead of draining 40 MB.
-      reply(res, status, code, (e as Error).message, status === 413 ? { connection: 'close' } : {});
+      refuse(req, res, status, code, (e as Error).message);
     });
+  };
+  const http: HttpServer = createServer(
+    {
+      maxHeaderSize: LIMITS.maxHeaderBytes,
+      // How often Node looks for requests past headersTimeout (its default is every 30 s).
+      connectionsCheckingInterval: Math.max(100, Math.min(1_000, headersTimeout / 4)),
+    },
+    onRequest,
+  );
+  // Expect: 100-continue is answered by the handler: 100 just before the body is read, or the refusal instead.
+  http.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    awaitingContinue.add(req);
+    onRequest(req, res);
   });
   // A client reuses an idle keep-alive connection until the server's advertised timeout less a
   // second; at Node's default of 5 s a client stalled by a busy machine can send on a socket the
   // server is closing ("other side closed"). A long idle timeout makes that race rare; idle
-  // sockets are few (one per client) and the connection limit still holds.
+  // sockets are few (one per client) and the connection limit still holds. (headersTimeout does
+  // not apply between requests: it starts with a request's first byte, or with the connection.)
   http.keepAliveTimeout = 65_000;
-  http.headersTimeout = 66_000;
+  http.headersTimeout = headersTimeout;
+  http.requestTimeout = Math.max(http.requestTimeout, headersTimeout);
   http.on('connection', (socket: Socket) => {
-    if (sockets.size >= maxConnections) {
-      socket.end(`HTTP/1.1 429 Too Many Requests\r\nretry-after: 1\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`);
-      return;
+    if (pending.size >= maxPending) {
+      // The oldest stranger makes room: a new connection may be the token holder's.
+      const oldest = pending.values().next().value!;
+      pending.delete(oldest);
+      oldest.destroy();
     }
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
+    pending.add(socket);
+    socket.once('close', () => {
+      pending.delete(socket);
+      trusted.delete(socket);
+    });
   });
 
   // Sessions idle for `idleMs` are closed, which frees what they held.

@@ -17,7 +17,10 @@ export interface HubOptions {
   /** Interval of the WebSocket ping, and how long a phone may stay silent before it is dropped. */
   heartbeatMs?: number;
   heartbeatTimeoutMs?: number;
-  /** A phone must authenticate within this time after connecting. */
+  /**
+   * A phone must authenticate within this time after connecting (default 5 s); its upgrade
+   * request's headers must arrive within it too.
+   */
   authTimeoutMs?: number;
   dialect?: Dialect;
   log?: (line: string) => void;
@@ -27,11 +30,36 @@ export interface HubOptions {
 export const DEVICE_PATH = '/ws/device';
 
 /**
+ * Bytes a connection may send before it has authenticated, frame headers and pongs included.
+ * The auth message is a key and a device's description: a few hundred bytes.
+ */
+export const AUTH_BYTES = 8 * 1024;
+
+/** A phone's message, screen trees and pictures included, after it has authenticated. */
+const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
+
+/** How long a refused connection has to read why before it is cut (it may ignore the closing handshake). */
+const REFUSAL_GRACE_MS = 1_000;
+
+/**
  * The server side of the companion protocol: phones dial in over a WebSocket (the `ws` library;
  * no framing of ours), authenticate with a configured key (compared in constant time; a wrong
  * one gets `auth_error` and is closed; keys are never logged), and are then held by identity so a
  * phone that reconnects is the same phone. The heartbeat is WebSocket ping/pong, which the
  * companion's client answers by itself (the design's `ping` message is answered too).
+ *
+ * The endpoint is there to be dialled into, so strangers reach it too, and until a connection
+ * has authenticated it gets little: its upgrade request must come within `authTimeoutMs`, its
+ * auth message within the same time, and it may send at most AUTH_BYTES before that. The budget
+ * is counted on the TCP (or TLS) socket itself, by a 'data' listener put ahead of ws's, so the
+ * bytes are counted before ws's parser buffers them; past it the connection is paused (ws's
+ * `pause()`: nothing more is read from the network, and ws does not resume it), sent close code
+ * 1009 and cut after a short grace. A 24 MiB frame is thus refused after its first read (64 KiB
+ * at most), never assembled, never parsed. Why not ws's own `maxPayload`: it is one value per
+ * server, fixed for each connection when it opens (ws 8 keeps it in a private field of the
+ * connection's receiver), and a phone's screens after auth need 32 MiB; a second server cannot
+ * take over a connection once it is open. Any refused connection is cut after the grace, so one
+ * that never answers the closing handshake does not hold a socket for ws's 30 s close timeout.
  */
 export class CompanionHub {
   readonly phones = new Map<string, Phone>();
@@ -60,11 +88,15 @@ export class CompanionHub {
   }
 
   async listen(): Promise<{ url: string }> {
-    this.server = this.opts.tls ? createHttpsServer(this.opts.tls) : createHttpServer();
+    // The upgrade request's headers within the auth deadline: an idle TCP connection is not kept for Node's minute.
+    const httpOpts = { connectionsCheckingInterval: Math.max(100, Math.min(1_000, this.opts.authTimeoutMs / 4)) };
+    this.server = this.opts.tls ? createHttpsServer({ ...this.opts.tls, ...httpOpts }) : createHttpServer(httpOpts);
+    this.server.headersTimeout = this.opts.authTimeoutMs;
+    this.server.requestTimeout = this.opts.authTimeoutMs;
     this.server.on('request', (_req, res) =>
       res.writeHead(426, { 'content-type': 'text/plain' }).end(`connect a WebSocket to ${DEVICE_PATH}\n`),
     );
-    this.wss = new WebSocketServer({ server: this.server, path: DEVICE_PATH, maxPayload: 32 * 1024 * 1024 });
+    this.wss = new WebSocketServer({ server: this.server, path: DEVICE_PATH, maxPayload: MAX_MESSAGE_BYTES });
     this.wss.on('connection', (socket, req) => this.accept(socket, req));
     await new Promise<void>((resolve, reject) => {
       this.server.once('error', reject);
@@ -102,25 +134,43 @@ export class CompanionHub {
 
   private accept(socket: WebSocket, req: IncomingMessage): void {
     let phone: Phone | null = null;
+    let refused = false;
     let alive = Date.now();
     (socket as WebSocket & { lastSeen?: () => number }).lastSeen = () => alive;
     socket.on('pong', () => (alive = Date.now()));
-    const authTimer = setTimeout(() => {
-      if (!phone) this.refuse(socket, 'no auth message within the time allowed');
-    }, this.opts.authTimeoutMs);
+    const refuse = (why: string, code = 4001) => {
+      if (refused) return;
+      refused = true;
+      clearTimeout(authTimer);
+      this.opts.log(`companion: ${req.socket.remoteAddress}: refused: ${why}`);
+      this.refuse(socket, why, code);
+    };
+    const authTimer = setTimeout(() => refuse('no auth message within the time allowed'), this.opts.authTimeoutMs);
+    // Counted ahead of ws's own listener: a chunk is counted before ws's parser sees it.
+    let received = 0;
+    const budget = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received <= AUTH_BYTES) return;
+      req.socket.removeListener('data', budget);
+      socket.pause(); // ws gets this one chunk and nothing after it
+      refuse(`more than ${AUTH_BYTES} bytes before authenticating`, 1009);
+    };
+    req.socket.prependListener('data', budget);
     socket.on('message', (data, isBinary) => {
+      if (refused) return;
       alive = Date.now();
       const msg = parseDeviceMessage(isBinary ? '' : data.toString());
       if (msg instanceof Error) {
+        if (!phone) return refuse(`the first message must be auth: ${msg.message}`);
         // A phone's bad message is reported and dropped; the connection stays (one bad frame is not a dead phone).
-        this.opts.log(`companion: ${phone ? `phone ${phone.name}` : req.socket.remoteAddress}: ${msg.message}`);
-        if (!phone) this.refuse(socket, `the first message must be auth: ${msg.message}`);
+        this.opts.log(`companion: phone ${phone.name}: ${msg.message}`);
         return;
       }
       if (!phone) {
-        if (msg.type !== 'auth') return this.refuse(socket, `the first message must be auth, not ${msg.type}`);
-        if (!this.validKey(msg.apiKey)) return this.refuse(socket, 'unknown key');
+        if (msg.type !== 'auth') return refuse(`the first message must be auth, not ${msg.type}`);
+        if (!this.validKey(msg.apiKey)) return refuse('unknown key');
         clearTimeout(authTimer);
+        req.socket.removeListener('data', budget);
         phone = this.admit(socket, msg.apiKey, DeviceInfoSchema.parse(msg.deviceInfo ?? {}));
         return;
       }
@@ -155,8 +205,10 @@ export class CompanionHub {
     return phone;
   }
 
-  private refuse(socket: WebSocket, why: string): void {
-    socket.send(JSON.stringify({ type: 'auth_error', message: `refused: ${why}` }), () => socket.close(4001, 'auth'));
+  /** Tell the connection why, close it with `code`, and cut it if it has not closed after the grace. */
+  private refuse(socket: WebSocket, why: string, code: number): void {
+    socket.send(JSON.stringify({ type: 'auth_error', message: `refused: ${why}` }), () => socket.close(code, 'auth'));
+    setTimeout(() => socket.terminate(), REFUSAL_GRACE_MS).unref();
   }
 
   private validKey(key: string): boolean {

@@ -15,6 +15,8 @@ export interface CompanionServerOptions extends CompanionSessionOptions {
   dialect?: Dialect;
   heartbeatMs?: number;
   heartbeatTimeoutMs?: number;
+  /** A phone must authenticate within this time after connecting (default 5 s). */
+  authTimeoutMs?: number;
   log?: (line: string) => void;
 }
 
@@ -66,6 +68,7 @@ export async function startCompanionServer(opts: CompanionServerOptions): Promis
     ...(opts.dialect ? { dialect: opts.dialect } : {}),
     ...(opts.heartbeatMs ? { heartbeatMs: opts.heartbeatMs } : {}),
     ...(opts.heartbeatTimeoutMs ? { heartbeatTimeoutMs: opts.heartbeatTimeoutMs } : {}),
+    ...(opts.authTimeoutMs ? { authTimeoutMs: opts.authTimeoutMs } : {}),
     ...(opts.log ? { log: opts.log } : {}),
   };
   const hub = new CompanionHub(hubOpts);
