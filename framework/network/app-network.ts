@@ -50,6 +50,7 @@ export class AppNetwork implements ProxyHost {
   readonly exchanges: Exchange[] = [];
   private proxy: Promise<{ proxy: InstanceProxy; upstream: Upstream }> | null = null;
   private upstreamValue: Upstream | null = null;
+  private started: InstanceProxy | null = null;
   private readonly events = new EventEmitter();
   private readonly failures: NestwrightError[] = [];
   private readonly recordings: Array<{ path: string; url: string | RegExp | undefined }> = [];
@@ -124,11 +125,18 @@ export class AppNetwork implements ProxyHost {
     const ca = await proxyCa();
     const proxy = await InstanceProxy.start(this, ca);
     try {
-      await this.tool(call, 'net_proxy_set', { ...this.ref(), host: '127.0.0.1', port: proxy.port, ca_pem: ca.cert });
+      await this.tool(call, 'net_proxy_set', {
+        ...this.ref(),
+        host: '127.0.0.1',
+        port: proxy.port,
+        ca_pem: ca.cert,
+        auth: proxy.credentials,
+      });
     } catch (e) {
       await proxy.stop();
       throw e;
     }
+    this.started = proxy;
     return { proxy, upstream: this.upstreamValue };
   }
 
@@ -256,7 +264,8 @@ export class AppNetwork implements ProxyHost {
             seen,
             new Promise<never>((_, reject) => {
               const seenSoFar = this.exchanges.slice(-5).map((x) => `  ${x.request.method()} ${x.request.url()}`);
-              const message = `Timeout ${this.port.describeTimeout(call.timeout)} exceeded waiting for ${event} ${what}${seenSoFar.length ? `; the last requests were:\n${seenSoFar.join('\n')}` : '; the instance made no request'}`;
+              const refused = this.refusedNote();
+              const message = `Timeout ${this.port.describeTimeout(call.timeout)} exceeded waiting for ${event} ${what}${seenSoFar.length ? `; the last requests were:\n${seenSoFar.join('\n')}` : '; the instance made no request'}${refused}`;
               timer = setTimeout(() => reject(new TimeoutError(call, message, call.log, null)), call.remaining());
             }),
           ]);
@@ -267,6 +276,14 @@ export class AppNetwork implements ProxyHost {
       },
       ms,
     );
+  }
+
+  /** Why requests may not have been seen: connections the proxy refused for lacking its credentials. */
+  private refusedNote(): string {
+    const n = this.started?.refused ?? 0;
+    return n === 0
+      ? ''
+      : `\n(the instance's proxy refused ${n} connection(s) that lacked its credentials: the runtime must send the auth net_proxy_set gave in Proxy-Authorization)`;
   }
 
   on<E extends keyof NetworkEvents>(event: E, listener: (x: NetworkEvents[E]) => void): void {
