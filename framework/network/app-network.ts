@@ -6,6 +6,7 @@ import type { InstancePort } from '../port.js';
 import { proxyCa } from './ca.js';
 import { describeConditions, resolveConditions, type NetworkConditions, type NetworkPreset } from './conditions.js';
 import { findEntry, fulfillFromEntry, readHar, writeHar } from './har.js';
+import { harOptionsProblem } from './har-options.js';
 import type { Request, Response } from './messages.js';
 import { InstanceProxy, type Exchange, type ProxyHost, type RouteEntry, type RouteHandler } from './proxy.js';
 import type { NetworkRecord } from './record.js';
@@ -29,7 +30,15 @@ export interface RouteFromHAROptions {
   notFound?: 'abort' | 'fallback';
   /** Record instead: requests go to the network and the file is written when the instance closes. */
   update?: boolean;
+  /**
+   * When recording (`update`): headers whose values the file leaves out (any case), e.g.
+   * `['authorization', 'cookie', 'set-cookie']`; each stays by name with the value `[redacted]`,
+   * which a replay does not serve.
+   */
+  redact?: string[];
 }
+
+const ROUTE_FROM_HAR_OPTIONS = ['url', 'notFound', 'update', 'redact'] as const;
 
 const EXTENSION = 'net_proxy';
 const WAIT_DEFAULT_MS = 30_000;
@@ -53,7 +62,7 @@ export class AppNetwork implements ProxyHost {
   private started: InstanceProxy | null = null;
   private readonly events = new EventEmitter();
   private readonly failures: NestwrightError[] = [];
-  private readonly recordings: Array<{ path: string; url: string | RegExp | undefined }> = [];
+  private readonly recordings: Array<{ path: string; url: string | RegExp | undefined; redact?: string[] }> = [];
   private closed = false;
 
   constructor(private readonly port: InstancePort) {
@@ -194,12 +203,14 @@ export class AppNetwork implements ProxyHost {
   routeFromHAR(path: string, opts: RouteFromHAROptions = {}): Promise<void> {
     const title = `${opts.update ? 'Record' : 'Replay'} ${path}${opts.url ? ` for ${String(opts.url)}` : ''}`;
     return this.step('app.routeFromHAR', title, async (call) => {
+      const problem = harOptionsProblem(opts, ROUTE_FROM_HAR_OPTIONS);
+      if (problem) throw call.error(problem, { code: 'USAGE' });
       if (opts.url !== undefined) checkMatcher(call, opts.url);
       if (opts.notFound !== undefined && !['abort', 'fallback'].includes(opts.notFound))
         throw call.error(`notFound is 'abort' or 'fallback', got ${JSON.stringify(opts.notFound)}`, { code: 'USAGE' });
       if (opts.update) {
         await this.start(call);
-        this.recordings.push({ path, url: opts.url });
+        this.recordings.push({ path, url: opts.url, ...(opts.redact ? { redact: opts.redact } : {}) });
         return;
       }
       const entries = await readHar(call, path);
@@ -329,6 +340,7 @@ export class AppNetwork implements ProxyHost {
       await writeHar(
         r.path,
         r.url === undefined ? this.exchanges : this.exchanges.filter((x) => urlMatches(r.url!, x.request.url())),
+        r.redact,
       );
     const started = await this.proxy?.catch(() => null);
     if (!started) return;
