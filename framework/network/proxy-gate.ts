@@ -77,7 +77,7 @@ export class ProxyGate {
     this.waiting.add(socket);
     socket.setTimeout(HEAD_TIMEOUT_MS, () => socket.destroy());
     socket.once('close', () => this.waiting.delete(socket));
-    let head = Buffer.alloc(0);
+    let head: Buffer = Buffer.alloc(0);
     const onError = () => socket.destroy();
     const onData = (chunk: Buffer) => {
       head = head.length ? Buffer.concat([head, chunk]) : chunk;

@@ -120,7 +120,7 @@ export function fakePort(
  * An HTTPS client that goes through an HTTP proxy (CONNECT, with the credentials net_proxy_set
  * gave) and trusts `ca`, as an app behind net_proxy_set does; keep-alive.
  */
-export function proxiedClient(proxy: FakeRuntime['proxy'] & {}) {
+export function proxiedClient(proxy: Pick<NonNullable<FakeRuntime['proxy']>, 'port' | 'ca_pem' | 'auth'>) {
   const agent = new https.Agent({ keepAlive: true, maxSockets: 8 });
   const auth = proxy.auth
     ? {
