@@ -37,7 +37,10 @@ export class ProxyGate {
   /** Connections refused for lacking the credentials (or not speaking HTTP/1). */
   refused = 0;
   private readonly expected: Buffer;
-  private readonly waiting = new Set<net.Socket>();
+  /** Every connection still open, handed on or not. */
+  private readonly sockets = new Set<net.Socket>();
+  /** Those not handed on (still sending their first request, or refused). */
+  private readonly deciding = new Set<net.Socket>();
 
   private constructor(
     private readonly server: net.Server,
@@ -66,19 +69,30 @@ export class ProxyGate {
     return (this.server.address() as net.AddressInfo).port;
   }
 
-  /** Stop listening and cut the connections still deciding (mockttp ends those handed to it). */
-  async close(): Promise<void> {
-    for (const s of this.waiting) s.destroy();
-    this.waiting.clear();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  /**
+   * Stop listening, end the connections not handed on, run `stopHandedOn` (mockttp's stop, which
+   * ends the connections it was handed, tunnels and all), then end any left: a keep-alive client
+   * would otherwise hold the server's close.
+   */
+  async close(stopHandedOn: () => Promise<void>): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    for (const s of this.deciding) s.destroy();
+    await stopHandedOn();
+    for (const s of this.sockets) s.destroy();
+    await closed;
   }
 
   private admit(socket: net.Socket): void {
-    this.waiting.add(socket);
-    socket.setTimeout(HEAD_TIMEOUT_MS, () => socket.destroy());
-    socket.once('close', () => this.waiting.delete(socket));
+    this.sockets.add(socket);
+    this.deciding.add(socket);
+    socket.once('close', () => {
+      this.sockets.delete(socket);
+      this.deciding.delete(socket);
+    });
     let head: Buffer = Buffer.alloc(0);
     const onError = () => socket.destroy();
+    const onTimeout = () => socket.destroy();
+    socket.setTimeout(HEAD_TIMEOUT_MS, onTimeout);
     const onData = (chunk: Buffer) => {
       head = head.length ? Buffer.concat([head, chunk]) : chunk;
       // A request line starts with a method's capital letter; a TLS hello or anything else does not.
@@ -94,8 +108,9 @@ export class ProxyGate {
       // fresh connection (httpolyglot peeks with read(), Node's HTTP server listens for 'data').
       socket.off('data', onData);
       socket.off('error', onError);
+      socket.off('timeout', onTimeout);
       socket.setTimeout(0);
-      this.waiting.delete(socket);
+      this.deciding.delete(socket);
       socket.unshift(head);
       this.handOff(socket);
     };
@@ -116,7 +131,6 @@ export class ProxyGate {
   /** Answer `status` (or nothing, to a client not speaking HTTP/1), then close; what it still sends is read and dropped. */
   private refuse(socket: net.Socket, onData: (chunk: Buffer) => void, status: string | null): void {
     this.refused++;
-    this.waiting.delete(socket);
     socket.off('data', onData);
     socket.on('data', () => {});
     socket.setTimeout(LINGER_MS, () => socket.destroy());
@@ -176,7 +190,9 @@ export async function startOffNetwork(mockttp: Mockttp): Promise<{ server: net.S
     await mockttp.start(0);
   } catch (e) {
     await stop();
-    throw e;
+    throw new Error(`the instance proxy could not listen on its private socket ${path}: ${(e as Error).message}`, {
+      cause: e,
+    });
   }
   if (!server || server.address() !== path) {
     await stop();

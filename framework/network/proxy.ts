@@ -85,8 +85,7 @@ export class InstanceProxy {
       await mockttp.forAnyRequest().thenCallback((req) => proxy.handle(req));
       return proxy;
     } catch (e) {
-      await gate?.close();
-      await stop();
+      await (gate ? gate.close(stop) : stop());
       throw e;
     }
   }
@@ -102,8 +101,7 @@ export class InstanceProxy {
   }
 
   async stop(): Promise<void> {
-    await this.gate.close();
-    await this.stopServer();
+    await this.gate.close(this.stopServer);
   }
 
   private async handle(req: CompletedRequest): Promise<CallbackResponseResult> {
