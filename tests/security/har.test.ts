@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type TestInfo } from '@playwright/test';
@@ -26,6 +26,7 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => {
   await backend.server.stop();
+  await rm(dir, { recursive: true, force: true });
 });
 
 const modeOf = async (file: string) => (await stat(file)).mode & 0o777;
