@@ -11,7 +11,7 @@ const port = {
 };
 const backend = await startBackend();
 port.postMessage({ info: backend.info });
-type Load = { proxies: Array<{ port: number; ca_pem: string }>; seconds: number; rate: number };
+type Load = { proxies: Array<Parameters<typeof proxiedClient>[0]>; seconds: number; rate: number };
 port.once('message', (m: Load) => void run(m));
 
 async function run(m: Load): Promise<void> {

@@ -6,6 +6,7 @@ import type { InstancePort } from '../port.js';
 import { proxyCa } from './ca.js';
 import { describeConditions, resolveConditions, type NetworkConditions, type NetworkPreset } from './conditions.js';
 import { findEntry, fulfillFromEntry, readHar, writeHar } from './har.js';
+import { harOptionsProblem } from './har-options.js';
 import type { Request, Response } from './messages.js';
 import { InstanceProxy, type Exchange, type ProxyHost, type RouteEntry, type RouteHandler } from './proxy.js';
 import type { NetworkRecord } from './record.js';
@@ -29,7 +30,15 @@ export interface RouteFromHAROptions {
   notFound?: 'abort' | 'fallback';
   /** Record instead: requests go to the network and the file is written when the instance closes. */
   update?: boolean;
+  /**
+   * When recording (`update`): headers whose values the file leaves out (any case), e.g.
+   * `['authorization', 'cookie', 'set-cookie']`; each stays by name with the value `[redacted]`,
+   * which a replay does not serve.
+   */
+  redact?: string[];
 }
+
+const ROUTE_FROM_HAR_OPTIONS = ['url', 'notFound', 'update', 'redact'] as const;
 
 const EXTENSION = 'net_proxy';
 const WAIT_DEFAULT_MS = 30_000;
@@ -50,9 +59,10 @@ export class AppNetwork implements ProxyHost {
   readonly exchanges: Exchange[] = [];
   private proxy: Promise<{ proxy: InstanceProxy; upstream: Upstream }> | null = null;
   private upstreamValue: Upstream | null = null;
+  private started: InstanceProxy | null = null;
   private readonly events = new EventEmitter();
   private readonly failures: NestwrightError[] = [];
-  private readonly recordings: Array<{ path: string; url: string | RegExp | undefined }> = [];
+  private readonly recordings: Array<{ path: string; url: string | RegExp | undefined; redact?: string[] }> = [];
   private closed = false;
 
   constructor(private readonly port: InstancePort) {
@@ -124,11 +134,18 @@ export class AppNetwork implements ProxyHost {
     const ca = await proxyCa();
     const proxy = await InstanceProxy.start(this, ca);
     try {
-      await this.tool(call, 'net_proxy_set', { ...this.ref(), host: '127.0.0.1', port: proxy.port, ca_pem: ca.cert });
+      await this.tool(call, 'net_proxy_set', {
+        ...this.ref(),
+        host: '127.0.0.1',
+        port: proxy.port,
+        ca_pem: ca.cert,
+        auth: proxy.credentials,
+      });
     } catch (e) {
       await proxy.stop();
       throw e;
     }
+    this.started = proxy;
     return { proxy, upstream: this.upstreamValue };
   }
 
@@ -186,12 +203,14 @@ export class AppNetwork implements ProxyHost {
   routeFromHAR(path: string, opts: RouteFromHAROptions = {}): Promise<void> {
     const title = `${opts.update ? 'Record' : 'Replay'} ${path}${opts.url ? ` for ${String(opts.url)}` : ''}`;
     return this.step('app.routeFromHAR', title, async (call) => {
+      const problem = harOptionsProblem(opts, ROUTE_FROM_HAR_OPTIONS);
+      if (problem) throw call.error(problem, { code: 'USAGE' });
       if (opts.url !== undefined) checkMatcher(call, opts.url);
       if (opts.notFound !== undefined && !['abort', 'fallback'].includes(opts.notFound))
         throw call.error(`notFound is 'abort' or 'fallback', got ${JSON.stringify(opts.notFound)}`, { code: 'USAGE' });
       if (opts.update) {
         await this.start(call);
-        this.recordings.push({ path, url: opts.url });
+        this.recordings.push({ path, url: opts.url, ...(opts.redact ? { redact: opts.redact } : {}) });
         return;
       }
       const entries = await readHar(call, path);
@@ -256,7 +275,8 @@ export class AppNetwork implements ProxyHost {
             seen,
             new Promise<never>((_, reject) => {
               const seenSoFar = this.exchanges.slice(-5).map((x) => `  ${x.request.method()} ${x.request.url()}`);
-              const message = `Timeout ${this.port.describeTimeout(call.timeout)} exceeded waiting for ${event} ${what}${seenSoFar.length ? `; the last requests were:\n${seenSoFar.join('\n')}` : '; the instance made no request'}`;
+              const refused = this.refusedNote();
+              const message = `Timeout ${this.port.describeTimeout(call.timeout)} exceeded waiting for ${event} ${what}${seenSoFar.length ? `; the last requests were:\n${seenSoFar.join('\n')}` : '; the instance made no request'}${refused}`;
               timer = setTimeout(() => reject(new TimeoutError(call, message, call.log, null)), call.remaining());
             }),
           ]);
@@ -267,6 +287,14 @@ export class AppNetwork implements ProxyHost {
       },
       ms,
     );
+  }
+
+  /** Why requests may not have been seen: connections the proxy refused for lacking its credentials. */
+  private refusedNote(): string {
+    const n = this.started?.refused ?? 0;
+    return n === 0
+      ? ''
+      : `\n(the instance's proxy refused ${n} connection(s) that lacked its credentials: the runtime must send the auth net_proxy_set gave in Proxy-Authorization)`;
   }
 
   on<E extends keyof NetworkEvents>(event: E, listener: (x: NetworkEvents[E]) => void): void {
@@ -312,6 +340,7 @@ export class AppNetwork implements ProxyHost {
       await writeHar(
         r.path,
         r.url === undefined ? this.exchanges : this.exchanges.filter((x) => urlMatches(r.url!, x.request.url())),
+        r.redact,
       );
     const started = await this.proxy?.catch(() => null);
     if (!started) return;

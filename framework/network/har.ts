@@ -1,5 +1,6 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { describeIssues } from '../../device-runtime/protocol/index.js';
 import type { ApiCall } from '../core/api-call.js';
@@ -13,7 +14,15 @@ import type { Request } from './messages.js';
  * request with the same method and URL (and, when both have one, the same body); a request no
  * entry answers is aborted (`notFound: 'abort'`, the default) or handed on (`'fallback'`).
  * Bodies are kept as text when they are UTF-8, base64 otherwise (`content.encoding`).
+ *
+ * A HAR holds what the app sent and got, its Authorization and Cookie headers included (as
+ * Playwright's do), so the files are written for the user alone (0600), and `redact` names headers
+ * whose values are left out: such a header stays, by name, with the value {@link REDACTED}, and a
+ * replay does not serve it.
  */
+
+/** The value a redacted header has in a HAR. */
+export const REDACTED = '[redacted]';
 
 const NameValue = z.object({ name: z.string(), value: z.string() });
 const HarEntrySchema = z.object({
@@ -36,19 +45,22 @@ const HarEntrySchema = z.object({
 const HarSchema = z.object({ log: z.object({ entries: z.array(HarEntrySchema) }) });
 type HarEntry = z.infer<typeof HarEntrySchema>;
 
-/** The HAR of these exchanges, as a document. */
-export function harDocument(exchanges: readonly Exchange[]): object {
+/** The HAR of these exchanges, as a document; the headers named in `redact` (any case) without their values. */
+export function harDocument(exchanges: readonly Exchange[], redact: readonly string[] = []): object {
+  const hidden = new Set(redact.map((h) => h.toLowerCase()));
+  const pairs = (h: Record<string, string>) =>
+    Object.entries(h).map(([name, value]) => ({ name, value: hidden.has(name.toLowerCase()) ? REDACTED : value }));
   return {
     log: {
       version: '1.2',
       creator: { name: 'nestwright', version: '1' },
       pages: [],
-      entries: exchanges.map(harEntry),
+      entries: exchanges.map((x) => harEntry(x, pairs)),
     },
   };
 }
 
-function harEntry(x: Exchange): object {
+function harEntry(x: Exchange, pairs: (h: Record<string, string>) => Array<{ name: string; value: string }>): object {
   const req = x.request;
   const url = new URL(req.url());
   const res = x.response;
@@ -86,17 +98,34 @@ function harEntry(x: Exchange): object {
   };
 }
 
-const pairs = (h: Record<string, string>) => Object.entries(h).map(([name, value]) => ({ name, value }));
-
 function bodyOf(b: Buffer): { text: string; encoding?: 'base64' } {
   const text = b.toString('utf8');
   return Buffer.from(text, 'utf8').equals(b) ? { text } : { text: b.toString('base64'), encoding: 'base64' };
 }
 
-/** Write the HAR of `exchanges` to `path` (its folder made). */
-export async function writeHar(path: string, exchanges: readonly Exchange[]): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, JSON.stringify(harDocument(exchanges), null, 2));
+/**
+ * Write the HAR of `exchanges` to `path` (its folder made), readable by the user alone: a new
+ * file of mode 0600 renamed over the old one, so a file that was readable by others is replaced,
+ * not rewritten in place with its old mode.
+ */
+export async function writeHar(
+  path: string,
+  exchanges: readonly Exchange[],
+  redact?: readonly string[],
+): Promise<void> {
+  const dir = dirname(path);
+  await mkdir(dir, { recursive: true });
+  const temp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  const file = await open(temp, 'wx', 0o600);
+  try {
+    await file.writeFile(JSON.stringify(harDocument(exchanges, redact), null, 2));
+  } finally {
+    await file.close();
+  }
+  await rename(temp, path).catch(async (e: unknown) => {
+    await rm(temp, { force: true });
+    throw e;
+  });
 }
 
 /** A HAR file read and checked: its entries, or a HAR_INVALID error naming the bad field. */
@@ -146,6 +175,7 @@ export function fulfillFromEntry(route: Route, entry: HarEntry): Promise<void> {
   for (const h of entry.response.headers) {
     const name = h.name.toLowerCase();
     if (name === 'content-encoding' || name === 'content-length' || name === 'transfer-encoding') continue;
+    if (h.value === REDACTED) continue;
     headers[name] = headers[name] ? `${headers[name]}, ${h.value}` : h.value;
   }
   return route.fulfill({ status: entry.response.status, headers, body });

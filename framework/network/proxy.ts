@@ -6,6 +6,7 @@ import type { ApiCall } from '../core/api-call.js';
 import type { ProxyCa } from './ca.js';
 import { conditionsDelay, type NetworkConditions } from './conditions.js';
 import { flatHeaders, Request, Response } from './messages.js';
+import { newCredentials, ProxyGate, startOffNetwork, type ProxyCredentials } from './proxy-gate.js';
 import { Route, type Decision } from './route.js';
 import type { Upstream } from './upstream.js';
 import { urlMatches, type UrlMatcher } from './url-match.js';
@@ -48,46 +49,68 @@ export interface ProxyHost {
 }
 
 /**
- * One instance's intercepting proxy: a mockttp server on loopback (HTTP proxy, HTTPS through
- * CONNECT, TLS terminated with certificates of the worker's CA, HTTP/1.1 and HTTP/2), with a
- * single callback rule that hands every request to the instance's routes, latest first, as
- * Playwright's router does; a request no route decides goes to the network ({@link Upstream}).
- * The network conditions are applied to every answer.
+ * One instance's intercepting proxy: a mockttp server (HTTP proxy, HTTPS through CONNECT, TLS
+ * terminated with certificates of the worker's CA, HTTP/1.1 and HTTP/2), with a single callback
+ * rule that hands every request to the instance's routes, latest first, as Playwright's router
+ * does; a request no route decides goes to the network ({@link Upstream}). The network
+ * conditions are applied to every answer.
  *
- * One proxy per instance, not one per worker: the runtime is told only an address
- * (`net_proxy_set`), so the port is what says which instance a request came from — two
- * instances on one device routing the same URL differently need two ports. A proxy starts in a
- * few milliseconds (the CA, the costly part, is the worker's: ca.ts); figures in docs/network.md.
+ * It is the instance's alone: clients reach it only through its {@link ProxyGate}, on 127.0.0.1,
+ * with credentials made for it and given to the runtime with `net_proxy_set` (`auth`); mockttp
+ * itself listens on no TCP port (proxy-gate.ts says why and how). A phone reaches it through
+ * `adb reverse`, which ends on this loopback too.
+ *
+ * One proxy per instance, not one per worker: the runtime is told only an address and
+ * credentials (`net_proxy_set`), so the port is what says which instance a request came from —
+ * two instances on one device routing the same URL differently need two ports. A proxy starts in
+ * a few milliseconds (the CA, the costly part, is the worker's: ca.ts); figures in docs/network.md.
  */
 export class InstanceProxy {
   private constructor(
-    private readonly server: Mockttp,
+    private readonly stopServer: () => Promise<void>,
+    private readonly gate: ProxyGate,
     private readonly host: ProxyHost,
+    /** What the instance's runtime sends in Proxy-Authorization (net_proxy_set's `auth`). */
+    readonly credentials: ProxyCredentials,
   ) {}
 
   static async start(host: ProxyHost, ca: ProxyCa): Promise<InstanceProxy> {
     // mockttp (about 800 modules) loads on the first proxy a run starts, not with the framework.
     const { getLocal } = await import('mockttp');
-    const server = getLocal({ https: { key: ca.key, cert: ca.cert }, cors: false, recordTraffic: false });
-    await server.start({ startPort: 20_000, endPort: 60_000 });
-    const proxy = new InstanceProxy(server, host);
-    await server.forAnyRequest().thenCallback((req) => proxy.handle(req));
-    return proxy;
+    const mockttp: Mockttp = getLocal({ https: { key: ca.key, cert: ca.cert }, cors: false, recordTraffic: false });
+    const { server, stop } = await startOffNetwork(mockttp);
+    const credentials = newCredentials();
+    let gate: ProxyGate | null = null;
+    try {
+      gate = await ProxyGate.open(credentials, (socket) => server.emit('connection', socket));
+      const proxy = new InstanceProxy(stop, gate, host, credentials);
+      await mockttp.forAnyRequest().thenCallback((req) => proxy.handle(req));
+      return proxy;
+    } catch (e) {
+      await (gate ? gate.close(stop) : stop());
+      throw e;
+    }
   }
 
   /** The port on 127.0.0.1. */
   get port(): number {
-    return this.server.port;
+    return this.gate.port;
+  }
+
+  /** Connections refused so far for lacking the credentials. */
+  get refused(): number {
+    return this.gate.refused;
   }
 
   async stop(): Promise<void> {
-    await this.server.stop().catch(() => {});
+    await this.gate.close(this.stopServer);
   }
 
   private async handle(req: CompletedRequest): Promise<CallbackResponseResult> {
     const started = Date.now();
     const headers = flatHeaders(req.headers);
     delete headers['proxy-connection'];
+    delete headers['proxy-authorization'];
     const body = (await req.body.getDecodedBuffer().catch(() => undefined)) ?? req.body.buffer;
     const request = new Request(req.url, req.method, headers, body, started, this.host.instance);
     this.host.seen(request);

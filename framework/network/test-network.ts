@@ -1,6 +1,8 @@
+import { rm } from 'node:fs/promises';
 import type { TestInfo } from '@playwright/test';
-import type { NestwrightError } from '../errors.js';
-import { harDocument, writeHar } from './har.js';
+import { NestwrightError } from '../errors.js';
+import { writeHar } from './har.js';
+import { checkHarOptions } from './har-options.js';
 import type { Exchange } from './proxy.js';
 import { urlMatches } from './url-match.js';
 
@@ -10,7 +12,16 @@ export interface RecordHarOptions {
   path: string;
   /** Only requests whose URL this matches (a glob or a RegExp). */
   urlFilter?: string | RegExp;
+  /**
+   * Headers whose values the HAR leaves out (any case), e.g. `['authorization', 'cookie',
+   * 'set-cookie']`: each stays by name with the value `[redacted]`. Also applies to the
+   * `network.har` attached to a failed test. Without it the HAR keeps every header, as
+   * Playwright's does.
+   */
+  redact?: string[];
 }
+
+const RECORD_HAR_OPTIONS = ['path', 'urlFilter', 'redact'] as const;
 
 /** What a test's network keeps of one instance's (AppNetwork). */
 export interface InstanceNetwork {
@@ -33,7 +44,24 @@ export const HAR_ATTACHMENT = 'network.har';
 export class TestNetwork {
   private readonly nets = new Set<InstanceNetwork>();
 
-  constructor(readonly recordHar: RecordHarOptions | undefined) {}
+  /** @throws NestwrightError (`use.recordHar: …`, USAGE) for options it does not know or cannot use. */
+  constructor(readonly recordHar: RecordHarOptions | undefined) {
+    if (recordHar === undefined) return;
+    checkHarOptions('use.recordHar', recordHar, RECORD_HAR_OPTIONS);
+    if (typeof recordHar.path !== 'string' || !recordHar.path)
+      throw new NestwrightError(
+        'use.recordHar',
+        `path is required: where the HAR is written, e.g. { path: 'fixtures/har/catalog.har' }`,
+        {
+          code: 'USAGE',
+        },
+      );
+    const filter: unknown = recordHar.urlFilter;
+    if (filter !== undefined && typeof filter !== 'string' && !(filter instanceof RegExp))
+      throw new NestwrightError('use.recordHar', `urlFilter is a glob or a RegExp, got ${JSON.stringify(filter)}`, {
+        code: 'USAGE',
+      });
+  }
 
   add(net: InstanceNetwork): void {
     this.nets.add(net);
@@ -44,16 +72,20 @@ export class TestNetwork {
     const nets = [...this.nets];
     for (const n of nets) await n.close();
     const all = nets.flatMap((n) => n.exchanges).sort((a, b) => a.request._startedAt - b.request._startedAt);
+    const redact = this.recordHar?.redact;
     if (this.recordHar) {
       const filter = this.recordHar.urlFilter;
-      await writeHar(this.recordHar.path, filter ? all.filter((x) => urlMatches(filter, x.request.url())) : all);
+      const kept = filter ? all.filter((x) => urlMatches(filter, x.request.url())) : all;
+      await writeHar(this.recordHar.path, kept, redact);
     }
     let har: string | null = null;
     if (testInfo.status !== testInfo.expectedStatus && all.length > 0) {
-      await testInfo.attach(HAR_ATTACHMENT, {
-        body: JSON.stringify(harDocument(all), null, 2),
-        contentType: 'application/json',
-      });
+      // Attached as a file of the user's alone (Playwright copies it, mode and all, into the
+      // test's attachments), not as bytes a reporter writes with its own mode.
+      const file = testInfo.outputPath(HAR_ATTACHMENT);
+      await writeHar(file, all, redact);
+      await testInfo.attach(HAR_ATTACHMENT, { path: file, contentType: 'application/json' });
+      await rm(file, { force: true });
       har = HAR_ATTACHMENT;
     }
     return { har, failure: nets.map((n) => n.failure).find((f) => f) ?? null };

@@ -45,7 +45,7 @@ test('through an intercepting proxy with its CA: the app shows what the proxy ch
   await h.call('space_launch', { package: SHOP });
   await h.call('net_proxy_set', { package: SHOP, host: '127.0.0.1', port: p.port, ca_pem: p.ca.cert });
   expect(await h.call('net_state_get', { package: SHOP })).toEqual({
-    proxy: { host: '127.0.0.1', port: p.port },
+    proxy: { host: '127.0.0.1', port: p.port, auth: false },
     extra_ca: true,
     offline: false,
   });

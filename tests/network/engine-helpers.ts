@@ -56,7 +56,7 @@ export async function startBackend(): Promise<{ server: Mockttp; ca: string; inf
 
 /** What the fake runtime saw of the proxy tools. */
 export interface FakeRuntime {
-  proxy: { host: string; port: number; ca_pem: string } | null;
+  proxy: { host: string; port: number; ca_pem: string; auth?: { username: string; password: string } } | null;
   offline: boolean;
   calls: string[];
 }
@@ -116,14 +116,28 @@ export function fakePort(
   return { port, runtime, trajectory };
 }
 
-/** An HTTPS client that goes through an HTTP proxy (CONNECT) and trusts `ca`, as an app behind net_proxy_set does; keep-alive. */
-export function proxiedClient(proxy: { port: number; ca_pem: string }) {
+/**
+ * An HTTPS client that goes through an HTTP proxy (CONNECT, with the credentials net_proxy_set
+ * gave) and trusts `ca`, as an app behind net_proxy_set does; keep-alive.
+ */
+export function proxiedClient(proxy: Pick<NonNullable<FakeRuntime['proxy']>, 'port' | 'ca_pem' | 'auth'>) {
   const agent = new https.Agent({ keepAlive: true, maxSockets: 8 });
+  const auth = proxy.auth
+    ? {
+        'proxy-authorization': `Basic ${Buffer.from(`${proxy.auth.username}:${proxy.auth.password}`).toString('base64')}`,
+      }
+    : undefined;
   (agent as unknown as { createConnection: unknown }).createConnection = (
     o: { host: string; port: number; servername?: string },
     cb: (err: Error | null, s?: Duplex) => void,
   ) => {
-    const req = http.request({ host: '127.0.0.1', port: proxy.port, method: 'CONNECT', path: `${o.host}:${o.port}` });
+    const req = http.request({
+      host: '127.0.0.1',
+      port: proxy.port,
+      method: 'CONNECT',
+      path: `${o.host}:${o.port}`,
+      ...(auth ? { headers: auth } : {}),
+    });
     req.on('connect', (res, socket) => {
       if (res.statusCode !== 200) return cb(new Error(`CONNECT answered ${res.statusCode}`));
       const t = tls.connect({ socket, servername: o.host, ca: proxy.ca_pem }, () => cb(null, t));
@@ -132,7 +146,7 @@ export function proxiedClient(proxy: { port: number; ca_pem: string }) {
     req.on('error', (e) => cb(e));
     req.end();
   };
-  const request = (method: string, url: string, body?: unknown) =>
+  const request = (method: string, url: string, body?: unknown, headers: Record<string, string> = {}) =>
     new Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }>((resolve, reject) => {
       const u = new URL(url);
       const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
@@ -143,7 +157,10 @@ export function proxiedClient(proxy: { port: number; ca_pem: string }) {
           path: u.pathname + u.search,
           method,
           agent,
-          headers: data ? { 'content-type': 'application/json', 'content-length': data.length } : {},
+          headers: {
+            ...headers,
+            ...(data ? { 'content-type': 'application/json', 'content-length': data.length } : {}),
+          },
         },
         (res) => {
           const chunks: Buffer[] = [];
@@ -158,8 +175,8 @@ export function proxiedClient(proxy: { port: number; ca_pem: string }) {
       r.end(data);
     });
   return {
-    get: (url: string) => request('GET', url),
-    post: (url: string, body: unknown) => request('POST', url, body),
+    get: (url: string, headers?: Record<string, string>) => request('GET', url, undefined, headers),
+    post: (url: string, body: unknown, headers?: Record<string, string>) => request('POST', url, body, headers),
     close: () => agent.destroy(),
   };
 }

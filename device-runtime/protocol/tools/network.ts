@@ -33,9 +33,35 @@ export const NetProxySchema = z.object({
 });
 export type NetProxy = z.infer<typeof NetProxySchema>;
 
+/**
+ * The proxy's credentials (HTTP Basic, RFC 7617): a proxy on the test machine relays only for
+ * the runtime it was set on, and answers 407 to a connection whose first request lacks them.
+ */
+export const NetProxyAuthSchema = z
+  .object({
+    username: z
+      .string()
+      .min(1)
+      .max(256)
+      .regex(/^[^:\u0000-\u001f\u007f]+$/, 'a Basic user-id has no colon and no control characters'),
+    password: z
+      .string()
+      .min(1)
+      .max(256)
+      .regex(/^[^\u0000-\u001f\u007f]+$/, 'a Basic password has no control characters'),
+  })
+  .describe(
+    'Credentials the instance sends to the proxy: `Proxy-Authorization: Basic base64(username:password)` on every connection it opens to it (each CONNECT, and each request of a plain one). A secret: never read back, logged or shown; gone with net_proxy_clear',
+  );
+export type NetProxyAuth = z.infer<typeof NetProxyAuthSchema>;
+
 /** What the network tools have set on one instance. */
 export const NetStateSchema = z.object({
-  proxy: NetProxySchema.nullable().describe('null: the instance connects directly'),
+  proxy: NetProxySchema.extend({
+    auth: z.boolean().describe('Whether net_proxy_set gave credentials (never the credentials themselves)'),
+  })
+    .nullable()
+    .describe('null: the instance connects directly'),
   extra_ca: z.boolean().describe('Whether the instance trusts a CA given with net_proxy_set'),
   offline: z.boolean().describe('true: the instance has no connectivity; every socket it opens fails'),
 });
@@ -63,18 +89,24 @@ export const net_proxy_set = defineTool({
   name: 'net_proxy_set',
   title: 'Route {package} through proxy {host}:{port}',
   description:
-    "Send every HTTP(S) request the instance's app makes through the HTTP proxy host:port (HTTP CONNECT for https), and make the instance trust `ca_pem` in addition to its system trust store. Replaces an earlier setting.",
+    "Send every HTTP(S) request the instance's app makes, its WebViews' included, through the HTTP proxy host:port (HTTP CONNECT for https), with `auth` in Proxy-Authorization when given, and make the instance trust `ca_pem` in addition to its system trust store. Replaces an earlier setting.",
   mutating: true,
   extension: true,
   group: 'net_proxy',
-  input: z.object({ ...instanceRef, ...NetProxySchema.shape, ca_pem: CaPemSchema }),
+  input: z.object({
+    ...instanceRef,
+    ...NetProxySchema.shape,
+    ca_pem: CaPemSchema,
+    auth: NetProxyAuthSchema.optional(),
+  }),
   result: Ok,
 });
 
 export const net_proxy_clear = defineTool({
   name: 'net_proxy_clear',
   title: 'Connect {package} directly',
-  description: 'The instance connects directly again, and no longer trusts the CA net_proxy_set gave it.',
+  description:
+    'The instance connects directly again, no longer trusts the CA net_proxy_set gave it, and forgets its proxy credentials.',
   mutating: true,
   extension: true,
   group: 'net_proxy',
@@ -97,7 +129,8 @@ export const net_offline_set = defineTool({
 export const net_state_get = defineTool({
   name: 'net_state_get',
   title: 'Read the network of {package}',
-  description: 'What the network tools have set on an instance: its proxy, whether it trusts an extra CA, offline.',
+  description:
+    'What the network tools have set on an instance: its proxy (and whether it has credentials for it, never what they are), whether it trusts an extra CA, offline.',
   extension: true,
   group: 'net_proxy',
   input: z.object(instanceRef),

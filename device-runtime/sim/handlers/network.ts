@@ -42,7 +42,7 @@ export const networkHandlers: HandlerGroup<NetworkTools, NetworkHost> = {
         }),
       );
     }
-    inst.net.setProxy({ host: args.host, port: args.port }, ca);
+    inst.net.setProxy({ host: args.host, port: args.port, ...(args.auth ? { auth: args.auth } : {}) }, ca);
     return { ok: true as const };
   },
 

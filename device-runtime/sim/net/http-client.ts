@@ -47,7 +47,8 @@ const HEADERS_TIMEOUT_MS = 60_000;
  * One instance's HTTP client, as its app's process has it inside a NestSpace container: names
  * resolve through the device's hosts table (`api.shop.nestwright.test:443` → the simulator's
  * backend on loopback), every request goes through the instance's proxy when net_proxy_set gave
- * it one (HTTP CONNECT for https), TLS is verified against the instance's trust store (the
+ * it one (HTTP CONNECT for https, with the credentials it gave in Proxy-Authorization — undici's
+ * ProxyAgent sends them on every CONNECT), TLS is verified against the instance's trust store (the
  * system CA — the simulator's — plus the CA net_proxy_set gave), and when the instance is offline
  * every request fails before a socket opens. Built on undici (Agent with a connector that maps
  * names, ProxyAgent for the proxy), rebuilt whenever the instance's network setting changes.
@@ -127,6 +128,7 @@ export class AppHttpClient {
     this.dispatcher = proxy
       ? new ProxyAgent({
           uri: `http://${proxy.host.includes(':') ? `[${proxy.host}]` : proxy.host}:${proxy.port}`,
+          ...(proxy.auth ? { token: basicAuth(proxy.auth) } : {}),
           requestTls: { ca },
           keepAliveTimeout: 4_000,
         })
@@ -147,6 +149,11 @@ function mappedConnector(ca: string[], hosts: HostEntry[]): buildConnector.conne
       callback,
     );
   };
+}
+
+/** `Proxy-Authorization`'s value for these credentials (RFC 7617, UTF-8). */
+function basicAuth(auth: { username: string; password: string }): string {
+  return `Basic ${Buffer.from(`${auth.username}:${auth.password}`, 'utf8').toString('base64')}`;
 }
 
 function failure(kind: NetFailureKind, code: string, message: string): RawAppResponse {

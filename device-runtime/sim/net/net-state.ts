@@ -1,21 +1,25 @@
 import { X509Certificate } from 'node:crypto';
-import type { NetProxy, NetState } from '../../protocol/index.js';
+import type { NetProxy, NetProxyAuth, NetState } from '../../protocol/index.js';
+
+/** A proxy as net_proxy_set gave it: where, and the credentials the instance sends it (if any). */
+export type SimProxy = NetProxy & { auth?: NetProxyAuth };
 
 /**
  * One instance's network as the net_* tools set it (the `net_proxy` extension): the HTTP proxy
- * its requests go through, the CA certificates it trusts besides the system store, and whether it
- * is offline. Held by the instance and reset with its data, so it is gone with the instance.
+ * its requests go through (and the credentials it sends that proxy), the CA certificates it
+ * trusts besides the system store, and whether it is offline. Held by the instance in memory only
+ * (never in the saved state) and reset with its data, so it is gone with the instance.
  */
 export class SimNet {
-  proxy: NetProxy | null = null;
+  proxy: SimProxy | null = null;
   /** PEM certificates trusted besides the system store (from net_proxy_set). */
   extraCa: string[] = [];
   offline = false;
   /** Bumped on every change: an HTTP client built for an older setting is rebuilt. */
   version = 0;
 
-  setProxy(proxy: NetProxy, ca: string[]): void {
-    this.proxy = { host: proxy.host, port: proxy.port };
+  setProxy(proxy: SimProxy, ca: string[]): void {
+    this.proxy = { host: proxy.host, port: proxy.port, ...(proxy.auth ? { auth: { ...proxy.auth } } : {}) };
     this.extraCa = ca;
     this.version++;
   }
@@ -32,7 +36,12 @@ export class SimNet {
   }
 
   state(): NetState {
-    return { proxy: this.proxy ? { ...this.proxy } : null, extra_ca: this.extraCa.length > 0, offline: this.offline };
+    const p = this.proxy;
+    return {
+      proxy: p ? { host: p.host, port: p.port, auth: p.auth !== undefined } : null,
+      extra_ca: this.extraCa.length > 0,
+      offline: this.offline,
+    };
   }
 }
 

@@ -23,6 +23,9 @@ onmKv22FS/KQaT/w6htutEQ=
 -----END CERTIFICATE-----
 `;
 
+/** Credentials for the checks to hand to net_proxy_set: the runtime keeps them and never reads them back. */
+const CONFORMANCE_AUTH = { username: 'nestwright', password: 'conformance-proxy-secret-7f3a' };
+
 const NET_TOOLS: Array<[string, Record<string, unknown>]> = [
   ['net_info', {}],
   ['net_state_get', {}],
@@ -51,17 +54,17 @@ async function notAdvertised(ctx: ConformanceContext, space_id: string) {
 /**
  * Extension `net_proxy`: net_info answers its shape; on a running instance net_proxy_set,
  * net_offline_set and net_proxy_clear change what net_state_get reads, the offline flag
- * independent of the proxy. Not advertised: NOT_SUPPORTED, so a client fails `app.route()`
- * naming the extension.
+ * independent of the proxy; credentials given with the proxy are kept (`auth: true`) but never
+ * read back. Not advertised: NOT_SUPPORTED, so a client fails `app.route()` naming the extension.
  */
 export const netProxyCheck: Check = {
   id: 'extensions.net_proxy',
   group: 'extensions',
-  title: "net_proxy: an instance's proxy, extra CA and offline flag are set, read and cleared",
+  title: "net_proxy: an instance's proxy, its credentials, extra CA and offline flag are set, read and cleared",
   section: 'extension net_proxy (not in the design): docs/protocol.md#net_proxy_set',
   expects:
-    'advertised: net_info answers {hosts, system_ca_pem}; a fresh instance reads {proxy: null, extra_ca: false, offline: false}; after net_proxy_set {host, port, ca_pem} it reads the proxy and extra_ca true; net_offline_set true reads offline true with the proxy kept; net_proxy_clear reads proxy null, extra_ca false, offline kept; not advertised: NOT_SUPPORTED',
-  fix: "Keep each instance's proxy, CA and offline flag (and route its app's traffic by them), answer net_state_get with what is set, or leave net_proxy out of runtime_info.extensions and answer NOT_SUPPORTED.",
+    'advertised: net_info answers {hosts, system_ca_pem}; a fresh instance reads {proxy: null, extra_ca: false, offline: false}; after net_proxy_set {host, port, ca_pem, auth} it reads the proxy with auth true (and nowhere the password) and extra_ca true; net_proxy_set again without auth reads auth false; net_offline_set true reads offline true with the proxy kept; net_proxy_clear reads proxy null, extra_ca false, offline kept; not advertised: NOT_SUPPORTED',
+  fix: "Keep each instance's proxy, its credentials, CA and offline flag (and route its app's traffic by them, sending the credentials in Proxy-Authorization), answer net_state_get with what is set — whether there are credentials, never them — or leave net_proxy out of runtime_info.extensions and answer NOT_SUPPORTED.",
   required: true,
   async run(ctx) {
     const space_id = await ctx.space();
@@ -83,16 +86,28 @@ export const netProxyCheck: Check = {
         `net_state_get ${when} read ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`,
       );
     same(await read('on a fresh instance'), { proxy: null, extra_ca: false, offline: false }, 'on a fresh instance');
-    await ctx.main.ok('net_proxy_set', { ...ref, host: '127.0.0.1', port: 8899, ca_pem: CONFORMANCE_CA_PEM });
+    const set = { ...ref, host: '127.0.0.1', port: 8899, ca_pem: CONFORMANCE_CA_PEM };
+    await ctx.main.ok('net_proxy_set', { ...set, auth: CONFORMANCE_AUTH });
+    const withAuth = await read('after net_proxy_set with auth');
+    expectThat(
+      !JSON.stringify(withAuth).includes(CONFORMANCE_AUTH.password),
+      'net_state_get read back the proxy password net_proxy_set gave: it is a secret, answer auth: true only',
+    );
     same(
-      await read('after net_proxy_set'),
-      { proxy: { host: '127.0.0.1', port: 8899 }, extra_ca: true, offline: false },
-      'after net_proxy_set',
+      withAuth,
+      { proxy: { host: '127.0.0.1', port: 8899, auth: true }, extra_ca: true, offline: false },
+      'after net_proxy_set with auth',
+    );
+    await ctx.main.ok('net_proxy_set', set);
+    same(
+      await read('after net_proxy_set without auth'),
+      { proxy: { host: '127.0.0.1', port: 8899, auth: false }, extra_ca: true, offline: false },
+      'after net_proxy_set without auth (it replaces the earlier setting)',
     );
     await ctx.main.ok('net_offline_set', { ...ref, offline: true });
     same(
       await read('after net_offline_set true'),
-      { proxy: { host: '127.0.0.1', port: 8899 }, extra_ca: true, offline: true },
+      { proxy: { host: '127.0.0.1', port: 8899, auth: false }, extra_ca: true, offline: true },
       'after net_offline_set true',
     );
     await ctx.main.ok('net_proxy_clear', ref);
@@ -112,11 +127,12 @@ export const netProxyCheck: Check = {
 export const netProxyErrorsCheck: Check = {
   id: 'extensions.net_proxy_errors',
   group: 'extensions',
-  title: 'net_proxy: a bad CA is INVALID_ARGUMENT naming ca_pem; an instance that does not exist is INSTANCE_NOT_FOUND',
+  title:
+    'net_proxy: a bad CA is INVALID_ARGUMENT naming ca_pem, bad credentials naming auth; an instance that does not exist is INSTANCE_NOT_FOUND',
   section: 'extension net_proxy (not in the design): docs/protocol.md#net_proxy_set',
   expects:
-    'advertised: net_proxy_set with ca_pem "not a certificate" (or a key instead of a certificate) answers INVALID_ARGUMENT whose message names ca_pem; net_state_get and net_offline_set for instance "no-such-instance-conformance" answer INSTANCE_NOT_FOUND; not advertised: NOT_SUPPORTED',
-  fix: 'Parse ca_pem as PEM certificates and refuse anything else with INVALID_ARGUMENT saying what is wrong; look the instance up as the world tools do.',
+    'advertised: net_proxy_set with ca_pem "not a certificate" (or a key instead of a certificate) answers INVALID_ARGUMENT whose message names ca_pem; with auth whose username has a colon (or whose password has a line break) INVALID_ARGUMENT naming auth; net_state_get and net_offline_set for instance "no-such-instance-conformance" answer INSTANCE_NOT_FOUND; not advertised: NOT_SUPPORTED',
+  fix: "Parse ca_pem as PEM certificates and refuse anything else with INVALID_ARGUMENT saying what is wrong; check auth as net_proxy_set's schema says (a Basic user-id has no colon, neither part a control character); look the instance up as the world tools do.",
   required: true,
   async run(ctx) {
     const space_id = await ctx.space();
@@ -134,6 +150,23 @@ export const netProxyErrorsCheck: Check = {
       expectThat(
         !a.ok && a.error.code === 'INVALID_ARGUMENT' && a.error.message.includes('ca_pem'),
         `net_proxy_set with ca_pem ${JSON.stringify(ca_pem.slice(0, 40))} answered ${describeAnswer(a)}`,
+      );
+      got.push(a.ok ? 'ok' : a.error.message);
+    }
+    for (const auth of [
+      { username: 'a:b', password: 'x' },
+      { username: 'a', password: 'x\r\nX-Injected: 1' },
+    ]) {
+      const a = await ctx.main.call('net_proxy_set', {
+        ...ref,
+        host: '127.0.0.1',
+        port: 8899,
+        ca_pem: CONFORMANCE_CA_PEM,
+        auth,
+      });
+      expectThat(
+        !a.ok && a.error.code === 'INVALID_ARGUMENT' && a.error.message.includes('auth'),
+        `net_proxy_set with auth ${JSON.stringify(auth)} answered ${describeAnswer(a)}`,
       );
       got.push(a.ok ? 'ok' : a.error.message);
     }
