@@ -93,6 +93,7 @@ export const E2E = [
   'tests/providers/multi-device.test.ts',
   'tests/reporters/allure-html.test.ts',
   'tests/security/adbd.test.ts',
+  'tests/security/proxy.test.ts',
   'tests/security/zip-bomb.test.ts',
   'tests/webview/*.test.ts',
 ];
