@@ -6,7 +6,7 @@ import {
   DeviceOptionsSchema,
   EMBEDDED_TOKEN_ENV,
   EMBEDDED_URL_ENV,
-  startEmbeddedDevice,
+  startEmbeddedDeviceEarly,
   startCompanion,
   startRunEmulators,
 } from '../device-runtime/providers/index.js';
@@ -55,17 +55,27 @@ async function startRunSim(config: FullConfig): Promise<(() => Promise<void>) | 
   const faults = process.env.NESTWRIGHT_FAULTS ?? first.faults;
   const seed = process.env.NESTWRIGHT_SEED ? Number(process.env.NESTWRIGHT_SEED) : first.seed;
   const slots = first.slots;
-  const sim = await startEmbeddedDevice({
+  // Not awaited: the simulator loads while Playwright starts the workers (they reach it through
+  // the environment; one that connects first waits on the port until it serves).
+  const sim = await startEmbeddedDeviceEarly({
     ...(faults ? { faults } : {}),
     ...(seed !== undefined ? { seed } : {}),
     ...(slots !== undefined ? { slots } : {}),
+  });
+  let failure: unknown = null;
+  sim.ready.catch((e: unknown) => {
+    failure = e;
+    process.stderr.write(
+      `nestwright: the embedded simulated device did not start: ${(e as Error).stack ?? String(e)}\n`,
+    );
   });
   process.env[EMBEDDED_URL_ENV] = sim.url;
   process.env[EMBEDDED_TOKEN_ENV] = sim.token;
   return async () => {
     delete process.env[EMBEDDED_URL_ENV];
     delete process.env[EMBEDDED_TOKEN_ENV];
-    await sim.close();
+    if (failure) throw failure;
+    await (await sim.ready).close();
   };
 }
 

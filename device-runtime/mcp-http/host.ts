@@ -15,10 +15,16 @@ import {
   reply,
 } from './guards.js';
 import { closeAfterResponse } from './lingering-close.js';
+import type { EarlyListener } from './early-listener.js';
 
 export interface McpHttpOptions {
   /** 0 (default) picks a free port. */
   port?: number;
+  /**
+   * Serve the connections of this listener, already listening on 127.0.0.1 (`port` and `host`
+   * are then its own): see early-listener.ts. Closed with the server.
+   */
+  listener?: EarlyListener;
   /** 127.0.0.1 unless `lan` is set (LAN only when asked for explicitly, and with a token). */
   host?: string;
   lan?: boolean;
@@ -290,11 +296,18 @@ export async function startMcpHttpHost(opts: McpHttpOptions, hooks: McpHttpHooks
   );
   reaper.unref();
 
+  const listener = opts.listener;
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
-    http.listen(opts.port ?? 0, host, () => resolve());
+    if (listener) http.listen(listener.handle, () => resolve());
+    else http.listen(opts.port ?? 0, host, () => resolve());
   });
-  const { port } = http.address() as AddressInfo;
+  // Connections that waited on the early listener go the way accepted ones go.
+  for (const socket of listener?.drain() ?? []) {
+    http.emit('connection', socket);
+    socket.resume();
+  }
+  const port = listener ? listener.port : (http.address() as AddressInfo).port;
   const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   return {
     url: `http://${urlHost}:${port}/mcp`,

@@ -1,6 +1,8 @@
 import { classifyTransportFailure, DeviceClient, McpToolTransport, DeviceError } from '../client/index.js';
 import { describeIssues, toolError } from '../protocol/index.js';
 import { DeviceOptionsSchema, type DeviceOptions } from './options.js';
+import { listenEarly, type EarlyListener } from '../mcp-http/early-listener.js';
+import { randomBytes } from 'node:crypto';
 
 export { DeviceOptionsSchema, type DeviceOptions } from './options.js';
 
@@ -47,10 +49,35 @@ export interface EmbeddedDevice {
  * (`aapm,no-accessibility,no-shizuku`), so a whole run can exercise the Shizuku fallback.
  */
 export async function startEmbeddedDevice(
-  opts: { faults?: string; seed?: number; slots?: number } = {},
+  opts: {
+    faults?: string;
+    seed?: number;
+    slots?: number;
+    /** Serve this early listener's port (global setup: see mcp-http/early-listener.ts), with this token. */
+    listener?: EarlyListener;
+    token?: string;
+  } = {},
 ): Promise<EmbeddedDevice> {
   const { startSimServer, channelsFromEnv } = await import('../sim/index.js');
   return startSimServer({ ...(opts as object), channels: channelsFromEnv() } as never);
+}
+
+/**
+ * The embedded simulated runtime for a test run, started without holding the run up: its address
+ * and token are known at once (a port already listening on 127.0.0.1, a fresh token), while the
+ * simulator loads beside Playwright starting its workers; a worker that connects first waits
+ * for it. `ready` settles when it serves, or fails with why it cannot (the port is then closed).
+ */
+export async function startEmbeddedDeviceEarly(
+  opts: { faults?: string; seed?: number; slots?: number } = {},
+): Promise<{ url: string; token: string; ready: Promise<EmbeddedDevice> }> {
+  const listener = await listenEarly();
+  const token = randomBytes(24).toString('base64url');
+  const ready = startEmbeddedDevice({ ...opts, listener, token }).catch(async (e: unknown) => {
+    await listener.close();
+    throw e;
+  });
+  return { url: `http://127.0.0.1:${listener.port}/mcp`, token, ready };
 }
 
 /**

@@ -103,7 +103,7 @@ async function runFlow(app: App, script: string): Promise<Record<string, unknown
   const plan = planFlow(file);
   expect(plan.issues).toEqual([]);
   const logged: string[] = [];
-  await runMaestroFlow(app, plan.flow, { log: (line) => logged.push(line) });
+  await runMaestroFlow(app, plan.flow!, { log: (line) => logged.push(line) });
   return JSON.parse(logged.at(-1)!) as Record<string, unknown>;
 }
 
