@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Attachment } from 'allure-js-commons';
 
@@ -14,11 +14,15 @@ const EXTENSIONS: Record<string, string> = {
   'application/vnd.allure.image.diff': 'imagediff',
 };
 
+const PRIVATE = (name: string) => name.toLowerCase().endsWith('.har');
+
 /**
  * Content-addressed attachment files in an allure-results directory: a body is stored once under
  * the sha256 of its bytes, however many steps, tests or shards refer to it. Shard directories can
  * therefore be copied into one without clashes, and a suite that sees the same screen a thousand
  * times stores it once. Cost: one hash per put; a write only for bytes not seen before.
+ * A HAR (`*.har`: every header the app sent, `Authorization` and `Cookie` included) is written
+ * readable by its owner alone (0600), as nestwright writes the HAR it attaches (docs/security.md).
  */
 export class ContentStore {
   private readonly known = new Set<string>();
@@ -37,11 +41,12 @@ export class ContentStore {
       this.known.add(source);
       const file = join(this.dir, source);
       if (!existsSync(file)) {
-        writeFileSync(file, bytes);
+        writeFileSync(file, bytes, { mode: PRIVATE(name) ? 0o600 : 0o666 });
         this.bytesWritten += bytes.length;
         this.filesWritten++;
       }
     }
+    if (PRIVATE(name)) chmodSync(join(this.dir, source), 0o600); // the same bytes, stored before under another name
     return { name, type: contentType, source };
   }
 
