@@ -34,40 +34,39 @@ function linkModules(dir: string, skip: string[] = []): void {
   }
 }
 
-function plainProject(root: string): string {
-  const dir = path.join(root, 'plain');
+/** A project in `root/name`: its package.json, a one-worker config and one spec, linked to our node_modules. */
+function project(root: string, name: string, config: string, spec: string, skip: string[] = []): string {
+  const dir = path.join(root, name);
   mkdirSync(path.join(dir, 'tests'), { recursive: true });
-  linkModules(dir);
-  writeFileSync(path.join(dir, 'package.json'), '{ "name": "plain", "type": "module" }\n');
-  writeFileSync(
-    path.join(dir, 'playwright.config.ts'),
-    "import { defineConfig } from '@playwright/test';\nexport default defineConfig({ testDir: './tests', workers: 1, reporter: 'line' });\n",
-  );
-  writeFileSync(
-    path.join(dir, 'tests', 'one.spec.ts'),
-    "import { test, expect } from '@playwright/test';\ntest('one', async () => {\n  expect('Notes').toBe('Notes');\n});\n",
-  );
+  linkModules(dir, skip);
+  writeFileSync(path.join(dir, 'package.json'), `{ "name": "${name}", "type": "module" }\n`);
+  writeFileSync(path.join(dir, 'playwright.config.ts'), config);
+  writeFileSync(path.join(dir, 'tests', 'one.spec.ts'), spec);
   return dir;
 }
 
+const plainProject = (root: string) =>
+  project(
+    root,
+    'plain',
+    "import { defineConfig } from '@playwright/test';\nexport default defineConfig({ testDir: './tests', workers: 1, reporter: 'line' });\n",
+    "import { test, expect } from '@playwright/test';\ntest('one', async () => {\n  expect('Notes').toBe('Notes');\n});\n",
+  );
+
+/** The package as `npm pack` ships it (dist/, bin/, package.json, the sample APK). */
 function nestwrightProject(root: string): string {
-  const dir = path.join(root, 'nestwright');
-  mkdirSync(path.join(dir, 'tests'), { recursive: true });
-  linkModules(dir, ['nestwright']);
+  const dir = project(
+    root,
+    'one-test',
+    "import { defineConfig } from 'nestwright';\nexport default defineConfig({ testDir: './tests', workers: 1, reporter: 'line', use: { apk: 'node_modules/nestwright/fixtures/apks/notes.apk' } });\n",
+    "import { test, expect } from 'nestwright';\ntest('one', async ({ app }) => {\n  await expect(app.getByText('New note')).toBeVisible();\n});\n",
+    ['nestwright'],
+  );
   const pkg = path.join(dir, 'node_modules', 'nestwright');
   for (const part of ['dist', 'bin', 'package.json'])
     cpSync(path.join(ROOT, part), path.join(pkg, part), { recursive: true });
   mkdirSync(path.join(pkg, 'fixtures', 'apks'), { recursive: true });
   cpSync(path.join(ROOT, 'fixtures/apks/notes.apk'), path.join(pkg, 'fixtures/apks/notes.apk'));
-  writeFileSync(path.join(dir, 'package.json'), '{ "name": "one-test", "type": "module" }\n');
-  writeFileSync(
-    path.join(dir, 'playwright.config.ts'),
-    "import { defineConfig } from 'nestwright';\nexport default defineConfig({ testDir: './tests', workers: 1, reporter: 'line', use: { apk: 'node_modules/nestwright/fixtures/apks/notes.apk' } });\n",
-  );
-  writeFileSync(
-    path.join(dir, 'tests', 'one.spec.ts'),
-    "import { test, expect } from 'nestwright';\ntest('one', async ({ app }) => {\n  await expect(app.getByText('New note')).toBeVisible();\n});\n",
-  );
   return dir;
 }
 
@@ -108,22 +107,20 @@ export async function benchStart(): Promise<BenchSection> {
       n.wall.push(b.wall);
       n.cpu.push(b.cpu);
     }
-    const row = (name: string, xs: number[], ys: number[], vs: number[]) => ({
+    // Each side against the plain project, in wall time and in CPU.
+    const row = (name: string, side: typeof p) => ({
       measure: name,
-      n: xs.length,
-      median_ms: round(median(xs)),
-      p95_ms: round(percentile(xs, 95)),
-      cpu_ms: round(median(ys)),
+      n: side.wall.length,
+      median_ms: round(median(side.wall)),
+      p95_ms: round(percentile(side.wall, 95)),
+      cpu_ms: round(median(side.cpu)),
       vs: 'plain @playwright/test',
-      ratio: round(median(xs) / median(vs)),
-      cpu_ratio: round(median(ys) / median(vs === p.wall ? p.cpu : p.cpu)),
+      ratio: round(median(side.wall) / median(p.wall)),
+      cpu_ratio: round(median(side.cpu) / median(p.cpu)),
     });
     return {
       title: 'start: a one-test project, cold `playwright test`, paired',
-      rows: [
-        row('plain @playwright/test, one test', p.wall, p.cpu, p.wall),
-        row('nestwright, one toBeVisible on Notes', n.wall, n.cpu, p.wall),
-      ],
+      rows: [row('plain @playwright/test, one test', p), row('nestwright, one toBeVisible on Notes', n)],
       notes: [
         `${RUNS} alternated pairs, load average ${loadavg()[0]!.toFixed(2)} at the end (${load.toFixed(2)} at the start)`,
       ],

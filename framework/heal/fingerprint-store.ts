@@ -122,15 +122,16 @@ export class FingerprintStore {
   /** Remember an entry (in memory; written by {@link flush}). */
   put(specFile: string, recorded: FingerprintEntry): void {
     const file = this.get(specFile);
+    const key = entryKey(recorded);
+    const known = file.entries[key];
+    // This run heals from what it saw last either way; the file changes only as `update` allows
+    // (by default, an action on a known locator stops here, before any copy or comparison).
+    file.entries[key] = recorded;
+    if (this.update === 'none' || (this.addsOnly && known)) return;
     // In the schema's key order, as entries read back from a file are: a file written again
     // around a new entry leaves the others byte for byte.
     const entry = FingerprintEntrySchema.parse(recorded);
-    const key = entryKey(entry);
-    const known = file.entries[key];
     if (JSON.stringify(known) === JSON.stringify(entry)) return;
-    // This run heals from what it saw last either way; the file changes only as `update` allows.
-    file.entries[key] = entry;
-    if (this.update === 'none' || (this.addsOnly && known)) return;
     const path = fingerprintFileOf(specFile);
     this.dirty.set(path, [...(this.dirty.get(path) ?? []), entry]);
   }
