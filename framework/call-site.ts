@@ -1,5 +1,6 @@
-import { dirname, resolve, sep } from 'node:path';
+import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ownCodeDirs } from './package-root.js';
 
 /**
  * Where a public API call was made in user code: the spec's file, line and column. Healing keys
@@ -7,13 +8,12 @@ import { fileURLToPath } from 'node:url';
  * await, while the caller is still on the stack.
  */
 
-/** framework/ (dist/framework/ when installed): frames in it are nestwright's, not the user's. */
-const FRAMEWORK_DIR = dirname(fileURLToPath(import.meta.url)) + sep;
 /**
- * device-runtime/protocol/ (beside framework/, in the sources and in dist/): the agent core's
- * act loop calls the locators of an AI step, and is nestwright's too.
+ * nestwright's own frames are not the user's: all of dist/ when compiled; from the sources,
+ * framework/ and device-runtime/protocol/ (the agent core's act loop calls the locators of an AI
+ * step, and is nestwright's too).
  */
-const PROTOCOL_DIR = resolve(FRAMEWORK_DIR, '..', 'device-runtime', 'protocol') + sep;
+const OWN_DIRS = ownCodeDirs('framework', join('device-runtime', 'protocol'));
 
 export interface Site {
   file: string;
@@ -34,7 +34,7 @@ export function userSite(stack: string | undefined): Site | null {
 }
 
 const inUserCode = (file: string) =>
-  !file.startsWith(FRAMEWORK_DIR) && !file.startsWith(PROTOCOL_DIR) && !file.includes(`${sep}node_modules${sep}`);
+  !OWN_DIRS.some((d) => file.startsWith(d)) && !file.includes(`${sep}node_modules${sep}`);
 
 type FormatStack = (error: Error, frames: NodeJS.CallSite[]) => unknown;
 

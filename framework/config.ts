@@ -1,7 +1,6 @@
 import { defineConfig as pwDefineConfig, type PlaywrightTestConfig } from '@playwright/test';
-import { extname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { NestwrightUse } from './fixtures.js';
+import { ownModule } from './package-root.js';
 
 type Use = Omit<NonNullable<PlaywrightTestConfig['use']>, keyof NestwrightUse> & NestwrightUse;
 type Config = Omit<PlaywrightTestConfig, 'use' | 'projects'> & {
@@ -9,8 +8,8 @@ type Config = Omit<PlaywrightTestConfig, 'use' | 'projects'> & {
   projects?: Array<Omit<NonNullable<PlaywrightTestConfig['projects']>[number], 'use'> & { use?: Use }>;
 };
 
-// global-setup.js next to this file when compiled (dist/), global-setup.ts when run from source.
-const GLOBAL_SETUP = fileURLToPath(new URL(`./global-setup${extname(import.meta.url)}`, import.meta.url));
+// dist/framework/global-setup.js compiled, framework/global-setup.ts when run from source.
+const GLOBAL_SETUP = ownModule('framework/global-setup');
 
 /**
  * Playwright's defineConfig, plus nestwright's global setup: one embedded simulated device for

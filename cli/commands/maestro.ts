@@ -12,11 +12,11 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { readApkFile } from '../../device-runtime/apk/apk-file.js';
 import { flowsIn, planFlow, resolveAppId, shownPath } from '../../framework/maestro/plan.js';
 import type { MaestroManifest } from '../../framework/maestro/spec.js';
+import { ownModule } from '../../framework/package-root.js';
 import { stdio, type Io } from './io.js';
 
 const USAGE = `Usage: nestwright maestro test <flow.yaml | folder>… [options]
@@ -160,11 +160,7 @@ export async function maestroCommand(argv: string[], io: Io = stdio): Promise<nu
   const dir = path.resolve('test-results', 'maestro-run', randomUUID().slice(0, 8));
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  const mod = (rel: string) => {
-    const base = path.resolve(here, '../..', rel);
-    return existsSync(`${base}.ts`) ? `${base}.ts` : `${base}.js`;
-  };
+  const mod = ownModule;
   writeFileSync(
     path.join(dir, 'maestro.spec.ts'),
     `import { defineMaestroTests } from ${JSON.stringify(mod('framework/maestro/spec'))};\ndefineMaestroTests(${JSON.stringify(path.join(dir, 'manifest.json'))});\n`,

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { COMPILED, PACKAGE_ROOT } from '../../framework/package-root.js';
 import {
   authorized,
   badHostOrOrigin,
@@ -15,7 +16,7 @@ import { InspectorError, type LiveInspector } from './live.js';
 import type { Trace } from './trace.js';
 
 /** The page's files: plain HTML, JS and CSS served as they are (no bundler, nothing fetched). */
-const PAGE_DIR = fileURLToPath(new URL('./page/', import.meta.url));
+const PAGE_DIR = path.join(COMPILED ? path.join(PACKAGE_ROOT, 'dist') : PACKAGE_ROOT, 'cli', 'inspector', 'page');
 const STATIC: Record<string, string> = { '/app.js': 'text/javascript', '/style.css': 'text/css' };
 /** The largest API request body: the page sends a selector, a typed value or a path (a few KB at most). */
 const MAX_BODY_BYTES = 1024 * 1024;

@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { AgentError } from './errors.js';
+import { ownModule } from '../../framework/package-root.js';
 import { PROGRESS_MARKER } from './progress-reporter.js';
 import { plain, type JsonReport } from './report.js';
 
@@ -43,10 +42,9 @@ function playwrightCli(root: string): string {
   }
 }
 
-/** This module's sibling, compiled (`.js`) or as source (`.ts`, when run from the repository). */
+/** A module beside this one (cli/mcp/), compiled or as source (`.ts`, when run from the repository). */
 function sibling(name: string): string {
-  const js = fileURLToPath(new URL(`./${name}.js`, import.meta.url));
-  return existsSync(js) ? js : js.replace(/\.js$/, '.ts');
+  return ownModule(`cli/mcp/${name}`);
 }
 
 /** The environment of a child run: ours, minus what would make it think it is a worker of another run. */

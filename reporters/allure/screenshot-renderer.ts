@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, extname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Attachment } from 'allure-js-commons';
+import { COMPILED, ownModule } from '../../framework/package-root.js';
 import { RENDER_VERSION, renderScreenshot, type Bounds, type RenderOptions } from './render.js';
 
 /**
@@ -112,9 +113,10 @@ export class ScreenshotRenderer {
  * it registers tsx (a devDependency) before importing `render-worker.ts`.
  */
 function startWorker(): Worker {
-  if (extname(import.meta.url) === '.js') return new Worker(new URL('./render-worker.js', import.meta.url));
+  const worker = ownModule('reporters/allure/render-worker');
+  if (COMPILED) return new Worker(worker);
   const tsx = pathToFileURL(tsxEsmApi()).href;
-  const script = new URL('./render-worker.ts', import.meta.url).href;
+  const script = pathToFileURL(worker).href;
   return new Worker(
     `import(${JSON.stringify(tsx)}).then((m) => { (m.register ?? m.default.register)(); return import(${JSON.stringify(script)}); })`,
     { eval: true },

@@ -36,6 +36,7 @@ const ALLOWED = [
   /^bin\/nestwright\.js$/,
   /^fixtures\/apks\/(notes|shop|chat)\.apk$/,
   /^dist\/(framework|device-runtime|reporters|cli)\/[\w./-]+\.(js|js\.map|d\.ts)$/,
+  /^dist\/chunks\/[\w-]+\.js(\.map)?$/, // the code the bundle's entry points share (ci/bundle.mjs)
   /^dist\/cli\/inspector\/page\/[\w.-]+\.(html|css|js)$/, // the inspector's page, served as files
 ];
 
