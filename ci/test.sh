@@ -20,18 +20,27 @@ only="${NESTWRIGHT_TEST_STAGES:-}"
 
 wanted() { [[ -z "$only" || ",$only," == *",$1,"* ]]; }
 
-# stage NAME COMMAND...: run it, record its wall time and status.
+# The CPU seconds (user + system) used so far by this shell's finished children, into $cpu_now.
+# (`times` in a command substitution would count the subshell's children, not this shell's.)
+children_cpu() {
+  times >test-reports/.times
+  cpu_now=$(tail -1 test-reports/.times | tr -d s | awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, p, "m"); t += p[1] * 60 + p[2] } printf "%d", t }')
+}
+
+# stage NAME COMMAND...: run it, record its wall time, its CPU time and status.
 stage() {
   local name="$1"
   shift
   wanted "$name" || return 0
-  local start=$SECONDS
+  local start=$SECONDS cpu_now cpu0
+  children_cpu
+  cpu0=$cpu_now
   echo "== $name: $*"
-  if "$@"; then
-    echo "$name ok $((SECONDS - start))s" >>test-reports/stages.txt
-  else
-    echo "$name FAILED $((SECONDS - start))s" >>test-reports/stages.txt
-  fi
+  local status=ok
+  "$@" || status=FAILED
+  children_cpu
+  local wall=$((SECONDS - start)) cpu=$((cpu_now - cpu0))
+  echo "$name $status ${wall}s cpu ${cpu}s" >>test-reports/stages.txt
 }
 
 static() {
