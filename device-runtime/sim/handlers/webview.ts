@@ -16,6 +16,9 @@ export const webviewHandlers: HandlerGroup<'webview_list', WebViewHost> = {
     const space = rt.space(args.space_id);
     space.app(args.package);
     const inst = space.instance(args.package, args.instance ?? '0');
+    // A WebView exists once its activity is laid out, as on a device: compose the screen as it is
+    // now (its WebViews' pages are made as a frame is composed), not only when something looked.
+    space.screen.frame();
     await syncWeb(space);
     if (inst.status === 'crashed') {
       throw new SimError(
