@@ -1,11 +1,14 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { App } from '../../framework/app.js';
 import { runMaestroFlow } from '../../framework/maestro/execute.js';
 import { planFlow } from '../../framework/maestro/plan.js';
+import { FlowScript } from '../../device-runtime/protocol/skill/index.js';
 import { AppNetwork, type Request } from '../../framework/network/index.js';
 import type { AppPort } from '../../framework/port.js';
 import { planSkill, replaySkill } from '../../framework/skills/index.js';
@@ -167,5 +170,40 @@ test('a skill script step: the route answers http.get, the server sees nothing',
     expect(net.exchanges.map((x) => x.request.url())).toEqual([url]);
   } finally {
     await net.close();
+  }
+});
+
+test('http from a promise job the script queued goes through the route as well', async () => {
+  const { net, app } = instance();
+  try {
+    await net.route('**/api/**', (r) => r.fulfill({ body: '{"from":"route"}' }));
+    const url = `http://127.0.0.1:${server.port}/api/job`;
+    const out = await runFlow(app, `Promise.resolve().then(() => { output.x = json(http.get('${url}').body).from })`);
+    expect(out.x).toBe('route');
+    expect(server.hits).toEqual([]);
+    expect(net.exchanges.map((x) => x.request.url())).toEqual([url]);
+  } finally {
+    await net.close();
+  }
+});
+
+test('a script waiting on http is still stopped by its time limit (SCRIPT_TIMEOUT), the wait bounded by the time left', async () => {
+  // A server in this process that never answers: the script waits on its own thread.
+  const silent = net.createServer(() => {}).listen(0, '127.0.0.1');
+  await once(silent, 'listening');
+  const port = (silent.address() as net.AddressInfo).port;
+  const scope = new FlowScript(1_000);
+  try {
+    const run = scope.run(
+      `try { http.get('http://127.0.0.1:${port}/') } catch (e) { output.waited = String(e) } for (;;) {}`,
+      'wait.js',
+    );
+    await expect(run).rejects.toMatchObject({ code: 'SCRIPT_TIMEOUT' });
+    expect(String((await scope.output()).waited)).toContain(`http.get(http://127.0.0.1:${port}/): no answer within`);
+    // The scope carries on.
+    expect(await scope.interpolate('${output.waited ? 1 + 1 : 0}', 'after.js')).toBe('2');
+  } finally {
+    scope.dispose();
+    silent.close();
   }
 });
