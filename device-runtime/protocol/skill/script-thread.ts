@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, extname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { dirname, join, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { IsolateLimits } from './isolate.js';
 import { ScriptError, type ScriptErrorCode } from './script-error.js';
@@ -19,8 +19,12 @@ import { ScriptError, type ScriptErrorCode } from './script-error.js';
  * the request asynchronously (script-http.ts: through the instance's proxy, or direct) and posts
  * the answer on a port the script's thread reads synchronously (`receiveMessageOnPort`), then bumps
  * the counter. The isolate stays QuickJS in WebAssembly with the same limits; the thread only
- * lets it wait. (QuickJS's asyncify build, which suspends a script inside this thread instead,
- * nests about 20 calls before the host's stack ends it, and runs 2.7 times slower.)
+ * lets it wait. The other ways were weighed: the isolate on this thread, blocked while another
+ * thread makes the request, deadlocks on every routed request (its answer is made on this
+ * thread's loop); only the scripts that call `http` on a thread cannot be told apart (a scope's
+ * state is one heap, and any script may reach `http`, through a function an earlier one defined or
+ * `globalThis['ht' + 'tp']`); QuickJS's asyncify build, which suspends a script inside this
+ * thread, lets the host's stack end a recursion long before the isolate's stack limit, and is slower.
  *
  * Cost: one message each way per evaluation (figures in docs/maestro.md). The thread starts with
  * the process's first script (a run without scripts starts none) and is reused by every scope.
@@ -267,14 +271,21 @@ export class ScriptThread {
 }
 
 /**
- * The script thread. Compiled (the published package) it is plain `script-worker.js` beside this
- * file. Run from the TypeScript sources (this repository: Playwright's loader, tsx) the thread is
- * TypeScript too, and a worker thread does not inherit its parent's loader, so it registers tsx
- * (a devDependency) before importing `script-worker.ts` (as reporters/allure's render thread does).
+ * The script thread. Compiled (the published package) it is `dist/device-runtime/protocol/skill/
+ * script-worker.js`, an entry point of the bundle (ci/bundle.mjs); this module's code may sit in a
+ * shared chunk, so the path is taken from the package root, as framework/package-root.ts does (the
+ * protocol imports nothing outside itself). Run from the TypeScript sources (this repository:
+ * Playwright's loader, tsx) the thread is TypeScript too, and a worker thread does not inherit its
+ * parent's loader, so it registers tsx (a devDependency) before importing `script-worker.ts` (as
+ * reporters/allure's render thread does).
  */
 function startWorker(data: ThreadData): Worker {
   const options = { workerData: data, transferList: [data.jobs, data.answers] };
-  if (extname(import.meta.url) === '.js') return new Worker(new URL('./script-worker.js', import.meta.url), options);
+  const here = fileURLToPath(import.meta.url);
+  if (here.endsWith('.js')) {
+    const root = here.slice(0, here.lastIndexOf(`${sep}dist${sep}`));
+    return new Worker(join(root, 'dist', 'device-runtime', 'protocol', 'skill', 'script-worker.js'), options);
+  }
   const tsx = pathToFileURL(tsxEsmApi()).href;
   const script = new URL('./script-worker.ts', import.meta.url).href;
   return new Worker(

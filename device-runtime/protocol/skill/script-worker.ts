@@ -15,7 +15,7 @@ import {
 /**
  * A script thread (script-thread.ts says why there is one): the scopes' isolates, each message
  * run as it arrives, one at a time. Between messages the thread sleeps on its jobs counter, not in
- * its event loop (a wake-up through the loop costs a third more per evaluation); the loop runs only
+ * its event loop (a futex wakes it sooner than the loop's message handle would); the loop runs only
  * while the engine loads. A script's `http` posts the request to the thread that sent the
  * evaluation and sleeps until that thread answers (or the evaluation's time is up); its
  * `console.log` lines are posted as they come, ahead of the evaluation's answer.
