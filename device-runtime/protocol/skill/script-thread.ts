@@ -112,6 +112,8 @@ interface Job {
   host: ScriptHost | null;
   /** The watchdog's bound, ms, or 0 for none. */
   limitMs: number;
+  /** The first error of the host's log while the job ran. */
+  logFailed?: Error;
   resolve(reply: Reply): void;
   reject(error: ScriptError): void;
 }
@@ -223,12 +225,22 @@ export class ScriptThread {
     }
     const job = this.current;
     if (!job || job.message.id !== m.id) return;
-    if (m.kind === 'log') job.host?.log(m.line);
-    else if (m.kind === 'http') void this.http(job, m);
+    if (m.kind === 'log') {
+      try {
+        job.host?.log(m.line);
+      } catch (e) {
+        // The script's log sink failed: the evaluation fails with it once it ends, as it would have in the script.
+        job.logFailed ??= e as Error;
+      }
+    } else if (m.kind === 'http') void this.http(job, m);
     else {
       clearTimeout(this.watchdog);
       this.current = null;
-      job.resolve(m);
+      if (job.logFailed && !m.error) {
+        const where = job.message.op === 'eval' ? job.message.where : '(output)';
+        const why = `${where}: console.log failed: ${job.logFailed.message}`;
+        job.resolve({ ...m, error: { code: 'SCRIPT_FAILED', message: why, where } });
+      } else job.resolve(m);
       this.pump();
     }
   }
@@ -237,7 +249,8 @@ export class ScriptThread {
   private async http(job: Job, m: Extract<FromThread, { kind: 'http' }>): Promise<void> {
     let answer: HttpAnswer;
     try {
-      answer = { seq: m.seq, answer: await job.host!.http(m.request, m.timeoutMs) };
+      if (!job.host) throw new Error('http is not available here');
+      answer = { seq: m.seq, answer: await job.host.http(m.request, m.timeoutMs) };
     } catch (e) {
       answer = { seq: m.seq, error: (e as Error).message };
     }

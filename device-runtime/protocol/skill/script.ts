@@ -96,7 +96,9 @@ export class FlowScript {
   /** A copy of the scope's `output` (its JSON, parsed). */
   async output(): Promise<Record<string, unknown>> {
     if (!this.thread || this.thread.dead) return {};
-    const json = this.check(await this.thread.send({ op: 'output', scope: this.id }, null, 0)).value;
+    // Reading `output` runs the script's code too (a `toJSON`): with its log and http, within its limit.
+    const reply = await this.thread.send({ op: 'output', scope: this.id }, this.host, this.timeoutMs);
+    const json = this.check(reply).value;
     return (json ? (JSON.parse(json) as Record<string, unknown> | null) : null) ?? {};
   }
 
