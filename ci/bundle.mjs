@@ -36,6 +36,7 @@ export const ENTRIES = [
   'framework/config', // nestwright maestro test's generated config
   'framework/maestro/spec', // nestwright maestro test's generated spec
   'reporters/allure/render-worker', // the screenshot renderer's worker thread
+  'device-runtime/protocol/skill/script-worker', // the flow and skill scripts' thread
   'cli/mcp/progress-reporter', // the agent MCP server's run_tests reporter
 ];
 

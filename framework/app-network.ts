@@ -1,3 +1,4 @@
+import type { ScriptRoute } from '../device-runtime/protocol/skill/index.js';
 import { LocatorFactory, type Locator } from './locator.js';
 import type { AppPort } from './port.js';
 import {
@@ -27,6 +28,11 @@ export abstract class AppNetworkMembers extends LocatorFactory<Locator> {
   /** The instance's proxy and routes end with it (App.close). */
   protected async closeNetwork(): Promise<void> {
     await this.networkControls?.close();
+  }
+
+  /** @internal The instance's proxy a flow's or skill's script `http` goes through; null when none runs. */
+  scriptNetwork(): Promise<ScriptRoute | null> {
+    return this.networkControls?.scriptRoute() ?? Promise.resolve(null);
   }
 
   /** @internal This instance's network (docs/network.md): App's network members are its. */

@@ -1,4 +1,5 @@
 import type { Clock, Key, Observation, ToolInput, ToolName, ToolResult } from '../device-runtime/protocol/index.js';
+import type { ScriptRoute } from '../device-runtime/protocol/skill/index.js';
 import type { ApiCall, CallOptions } from './core/api-call.js';
 import type { AppDriver } from './driver.js';
 import type { AppCrashedError } from './errors.js';
@@ -13,6 +14,7 @@ export interface AppActions {
   readonly functions: PortFunctions;
   stop(): Promise<void>;
   intent(opts: { data?: string; action?: string }): Promise<void>;
+  scriptNetwork(): Promise<ScriptRoute | null>;
 }
 
 /**
@@ -106,5 +108,8 @@ export class AppPortOf implements AppPort {
   }
   intent(opts: { data?: string; action?: string }): Promise<void> {
     return this.app.intent(opts);
+  }
+  scriptNetwork(): Promise<ScriptRoute | null> {
+    return this.app.scriptNetwork();
   }
 }

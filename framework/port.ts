@@ -7,6 +7,7 @@ import type {
   ToolResult,
   UiNode,
 } from '../device-runtime/protocol/index.js';
+import type { ScriptRoute } from '../device-runtime/protocol/skill/index.js';
 import type { ApiCall, CallWrapper } from './core/api-call.js';
 import type { AppCrashedError } from './errors.js';
 import type { Step } from './selector.js';
@@ -142,6 +143,8 @@ export interface AppPort extends InstancePort {
   stop(): Promise<void>;
   /** `app.intent()`. */
   intent(opts: { data?: string; action?: string }): Promise<void>;
+  /** The instance's network proxy a script's `http` goes through (`app.route()` and the HAR see it); null when none runs. Local (waits for a proxy still starting). */
+  scriptNetwork(): Promise<ScriptRoute | null>;
 }
 
 /** What a locator is to healing: its steps, how it reads, and the instance it acts on. */

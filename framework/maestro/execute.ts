@@ -39,7 +39,8 @@ export async function runMaestroFlow(app: App, flow: PlannedFlow, options: Maest
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   const state: RunState = {
     app,
-    script: new FlowScript(options.scriptTimeout ?? 10_000, log),
+    // A script's http goes through the instance's network proxy when one runs (routes and HAR see it).
+    script: new FlowScript(options.scriptTimeout ?? 10_000, log, {}, () => state.app.scriptNetwork()),
     opts: {
       env: options.env ?? {},
       lookupTimeout: options.lookupTimeout ?? 17_000,

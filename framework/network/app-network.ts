@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { ToolInput, ToolName, ToolResult } from '../../device-runtime/protocol/index.js';
+import type { ScriptRoute } from '../../device-runtime/protocol/skill/index.js';
 import { ApiCall } from '../core/api-call.js';
 import { NestwrightError, TimeoutError } from '../errors.js';
 import type { InstancePort } from '../port.js';
@@ -60,6 +61,8 @@ export class AppNetwork implements ProxyHost {
   private proxy: Promise<{ proxy: InstanceProxy; upstream: Upstream }> | null = null;
   private upstreamValue: Upstream | null = null;
   private started: InstanceProxy | null = null;
+  /** The CA certificate (PEM) the started proxy's TLS is signed with. */
+  private startedCa = '';
   private readonly events = new EventEmitter();
   private readonly failures: NestwrightError[] = [];
   private readonly recordings: Array<{ path: string; url: string | RegExp | undefined; redact?: string[] }> = [];
@@ -146,6 +149,7 @@ export class AppNetwork implements ProxyHost {
       throw e;
     }
     this.started = proxy;
+    this.startedCa = ca.cert;
     return { proxy, upstream: this.upstreamValue };
   }
 
@@ -330,6 +334,20 @@ export class AppNetwork implements ProxyHost {
       await this.start(call);
       this.conditions = conditions;
     });
+  }
+
+  /**
+   * The way a flow's or skill's script `http` takes through this instance's network: the proxy's
+   * 127.0.0.1 URL, its credentials and the CA to trust; null when no proxy runs (the request then
+   * goes straight from this host, as Maestro's does). A proxy still starting is waited for. Asked
+   * at each request, so a route added between two requests is seen by the second.
+   */
+  async scriptRoute(): Promise<ScriptRoute | null> {
+    if (this.closed || !this.proxy) return null;
+    const { proxy } = await this.proxy;
+    if (this.closed) return null;
+    const { username, password } = proxy.credentials;
+    return { proxyUrl: `http://127.0.0.1:${proxy.port}`, username, password, caPem: this.startedCa };
   }
 
   /** Write the recordings, take the proxy off the instance and stop it. Idempotent. */

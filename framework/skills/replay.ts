@@ -157,7 +157,13 @@ export async function replaySkill(
     );
   }
   // The top skill's scope is shared by the skills it runs, and freed when it ends.
-  const scope = given ?? skillScope((line) => console.log(line));
+  // A script's http goes through the instance's network proxy when one runs (routes and HAR see it).
+  const scope =
+    given ??
+    skillScope(
+      (line) => console.log(line),
+      () => app.scriptNetwork(),
+    );
   const results: SkillStepResult[] = [];
   const previous = app.trajectory.source;
   app.trajectory.source = 'skill';

@@ -124,8 +124,7 @@ test('the planner reads sub-flows and scripts, collects every problem at its fil
 });
 
 test('JavaScript: one scope per run, variables as globals, ${} expressions, a time limit, synchronous http', async () => {
-  // The server runs in its own process: the script's http is synchronous, as in Maestro, and
-  // blocks this one until the answer comes.
+  // The script's http is synchronous, as in Maestro: the script waits on its thread for the answer.
   const server = spawn(process.execPath, ['-e', SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<string>((r) => server.stdout.once('data', (d) => r(String(d).trim())));
   const url = `http://127.0.0.1:${port}`;
@@ -140,7 +139,7 @@ test('JavaScript: one scope per run, variables as globals, ${} expressions, a ti
       'const r = http.post(URL + "/users", { body: { name: NAME } }); output.reply = json(r.body); console.log(r.status)',
       'http.js',
     );
-    expect(js.output.reply).toEqual({ method: 'POST', got: { name: 'Ana' } });
+    expect((await js.output()).reply).toEqual({ method: 'POST', got: { name: 'Ana' } });
     expect(lines).toEqual(['200']);
     await expect(js.run('while (true) {}', 'loop.js')).rejects.toThrow(
       'loop.js: the script ran longer than 3000ms and was stopped',

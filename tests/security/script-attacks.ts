@@ -39,7 +39,7 @@ async function main(): Promise<void> {
       await scope.run(code, `${attack}.js`);
       // Give queued jobs and rejections of the host's own event loop their turn.
       await new Promise((r) => setTimeout(r, 50));
-      line = { attack, refused: false, output: JSON.stringify(scope.output) };
+      line = { attack, refused: false, output: JSON.stringify(await scope.output()) };
     } catch (e) {
       line = {
         attack,

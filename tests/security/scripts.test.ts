@@ -85,14 +85,14 @@ test('a runScript and a skill script step cannot list /etc, and output stays the
   const e = await refusal(() => scope.run(list, 'setup.js'));
   expect(e.code).toBe('SCRIPT_FAILED');
   expect(e.message).toContain('setup.js: ');
-  expect(scope.output).toEqual({});
+  expect(await scope.output()).toEqual({});
   const step: Extract<SkillStep, { kind: 'script' }> = { kind: 'script', script: list };
   const skill = skillScope();
   await refusal(() => runScriptStep(step, skill, 'skills/s.yaml step 2'));
-  expect(skill.output).toEqual({});
+  expect(await skill.output()).toEqual({});
   // What the host reads of `output` is a copy: changing it changes nothing in the scope.
   await scope.run('output.user = { id: 7 }', 'a.js');
-  (scope.output as { user: { id: number } }).user.id = 8;
+  ((await scope.output()) as { user: { id: number } }).user.id = 8;
   expect(await scope.interpolate('${output.user.id}', 'b.js')).toBe('7');
   scope.dispose();
   skill.dispose();

@@ -1,6 +1,6 @@
 import type { ParamValue } from './params.js';
 import type { SkillStep } from './schema.js';
-import { closing, FlowScript } from './script.js';
+import { closing, FlowScript, type ScriptRoute } from './script.js';
 
 /**
  * A skill step's values at run time. `${NAME}` of a declared parameter is its value; any other
@@ -14,9 +14,16 @@ import { closing, FlowScript } from './script.js';
 /** How long one script or `${…}` may run, in milliseconds. */
 export const SCRIPT_TIMEOUT_MS = 10_000;
 
-/** The JavaScript scope of one skill run (shared by the skills it runs, as Maestro shares `output`); dispose it when the run ends. */
-export function skillScope(log: (line: string) => void = () => {}): FlowScript {
-  return new FlowScript(SCRIPT_TIMEOUT_MS, log);
+/**
+ * The JavaScript scope of one skill run (shared by the skills it runs, as Maestro shares `output`);
+ * dispose it when the run ends. `network`: the instance's proxy a script's `http` goes through
+ * (asked at each request); none: straight from this host.
+ */
+export function skillScope(
+  log: (line: string) => void = () => {},
+  network?: () => Promise<ScriptRoute | null>,
+): FlowScript {
+  return new FlowScript(SCRIPT_TIMEOUT_MS, log, {}, network);
 }
 
 const PLAIN = /^[A-Za-z_][\w-]*$/;

@@ -14,10 +14,11 @@ import { ScriptError, type ScriptErrorCode } from './script-error.js';
  * addon (a compiler at install time, a build per Node version) that starts a V8 per isolate.
  * QuickJS in WebAssembly is plain JavaScript and a .wasm file to install, keeps every object of a
  * script in the module's linear memory, and runs promise jobs only when asked to, here under the
- * same deadline as the script. It runs synchronously, so Maestro's synchronous `http` stays so.
+ * same deadline as the script. It runs synchronously, so Maestro's synchronous `http` stays so:
+ * isolates live on a script thread (script-thread.ts), where a host function may wait.
  *
- * The module is loaded on the first script of the process (a WebAssembly compile, tens of ms) and
- * shared by every scope; a run without scripts never loads it. Wasm frames run on the host's own
+ * The module is loaded when the thread starts (a WebAssembly compile, tens of ms) and shared by
+ * every scope on it; a run without scripts never starts the thread. Wasm frames run on the host's own
  * stack: a recursion that the stack limit does not catch (the engine's native code) overflows the
  * host stack instead, which leaves the module in an unknown state, so that module is dropped and
  * the next script loads a new one.
@@ -36,7 +37,7 @@ export interface IsolateLimits {
 /** What a script may reach of the host: both take and give text. */
 export interface IsolateHost {
   log(line: string): void;
-  /** An http request as JSON, answered within `timeoutMs` (the time the evaluation has left). */
+  /** An http request as JSON, answered within `timeoutMs` (the time the evaluation has left); it may block. */
   http(request: string, timeoutMs: number): string;
 }
 
@@ -68,6 +69,11 @@ async function engine(where: string): Promise<Engine> {
     }
     if (loading === pending) loading = null;
   }
+}
+
+/** Load the engine now (a script thread does as it starts), so its first script does not wait for it. */
+export async function loadEngine(where: string): Promise<void> {
+  await engine(where);
 }
 
 /**

@@ -1,16 +1,19 @@
 import vm from 'node:vm';
-import { Isolate, type IsolateLimits } from './isolate.js';
+import type { IsolateLimits } from './isolate.js';
 import { ScriptError } from './script-error.js';
-import { httpRequest } from './script-http.js';
+import { describeRequest, httpRequest, type ScriptRoute } from './script-http.js';
+import { placeScope, type Reply, type ScriptHost, type ScriptThread, type ToThread } from './script-thread.js';
 
 export { ScriptError, type ScriptErrorCode } from './script-error.js';
+export type { ScriptRoute } from './script-http.js';
 
 /**
  * The JavaScript of a flow or a skill (`evalScript`, `runScript`, `assertTrue`, `script` steps,
  * `${…}`), run the way Maestro's engine runs it: one scope per flow run in which the environment
  * variables are globals, `output` and `maestro.copiedText` are shared by every script and
  * sub-flow, `json()` parses, `http.get/post/put/delete/request` are synchronous (as in Maestro's
- * GraalJS, see script-http.ts) and `console.log` reaches the run's output.
+ * GraalJS) and go through the app instance's network proxy when one runs (script-http.ts), and
+ * `console.log` reaches the run's output.
  *
  * Scripts come with flows, and flows are copied from elsewhere, so a scope is an isolate
  * (isolate.ts: QuickJS in WebAssembly, its own heap) with limits on time (each evaluation with the
@@ -18,39 +21,51 @@ export { ScriptError, type ScriptErrorCode } from './script-error.js';
  * above: no `require`, `process`, `import()`, file system or host object. What it computes
  * crosses back as text: a `${…}`'s value, `output` as JSON, `maestro.copiedText`.
  *
- * The engine is loaded on the first evaluation of the process, so every call that may evaluate
- * is async; a scope with no script costs nothing. A script stopped by a limit ends its isolate
- * (its queued jobs and heap with it): the next script of the scope gets a new one, with `output`
- * (up to 1 MB of JSON), the variables and `maestro.copiedText` carried over.
+ * The isolates live on a script thread (script-thread.ts: so that a script can wait for its http
+ * while this thread's event loop answers it), started with the process's first script: every call
+ * that may evaluate is async, and a scope with no script costs nothing. A script stopped by a
+ * limit ends its isolate (its queued jobs and heap with it): the next script of the scope gets a
+ * new one, with `output` (up to 1 MB of JSON), the variables and `maestro.copiedText` carried over.
  */
 
 /** The heap of one scope, bytes. */
 export const SCRIPT_MEMORY_BYTES = 64 * 2 ** 20;
 /** The stack of one scope, bytes (QuickJS's count; the host's own stack is below it). */
 export const SCRIPT_STACK_BYTES = 128 * 2 ** 10;
-const CARRY_BYTES = 2 ** 20;
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
-/** A scope that was never disposed frees its runtime when it is collected. */
-const unused = new FinalizationRegistry<Isolate>((iso) => iso.dispose());
+let nextScope = 1;
+
+/** A scope that was never disposed frees its isolate when it is collected. */
+const unused = new FinalizationRegistry<{ thread: ScriptThread; scope: number }>(({ thread, scope }) =>
+  release(thread, scope),
+);
+
+function release(thread: ScriptThread, scope: number): void {
+  if (!thread.dead) void thread.send({ op: 'dispose', scope }, null, 0).catch(() => {});
+  thread.release();
+}
 
 /** One flow run's JavaScript scope. Dispose it when the run ends (its heap goes back at once). */
 export class FlowScript {
   /** `maestro.copiedText` (what copyTextFrom kept) and `maestro.platform`, as scripts see them. */
   readonly maestro: { copiedText: string; readonly platform: string };
-  private iso: Isolate | null = null;
-  private creating: Promise<Isolate> | null = null;
-  /** Every variable set, for a new isolate; `pending` those its isolate has not had yet. */
+  private readonly id = nextScope++;
+  /** The thread holding this scope's isolate, once it ran a script there. */
+  private thread: ScriptThread | null = null;
+  /** Every variable set, for a new thread; `pending` those the thread has not had yet. */
   private readonly vars = new Map<string, string>();
   private readonly pending = new Map<string, string>();
   private copied = '';
   private copiedChanged = false;
-  private carried: string | null = null;
+  private readonly host: ScriptHost;
 
   constructor(
     private readonly timeoutMs: number,
-    private readonly log: (line: string) => void = () => {},
+    log: (line: string) => void = () => {},
     private readonly limits: { memoryBytes?: number; stackBytes?: number } = {},
+    /** The instance's network proxy `http` goes through, asked at each request; null (or none): direct. */
+    network?: () => ScriptRoute | null | Promise<ScriptRoute | null>,
   ) {
     const maestro = { platform: 'android' } as { copiedText: string; platform: string };
     Object.defineProperty(maestro, 'copiedText', {
@@ -62,11 +77,28 @@ export class FlowScript {
       },
     });
     this.maestro = maestro;
+    this.host = {
+      log,
+      async http(request, ms) {
+        let route: ScriptRoute | null;
+        try {
+          route = (await network?.()) ?? null;
+        } catch (e) {
+          throw new Error(
+            `${describeRequest(request)}: the instance's network proxy did not start: ${(e as Error).message}`,
+          );
+        }
+        return httpRequest(request, ms, route);
+      },
+    };
   }
 
   /** A copy of the scope's `output` (its JSON, parsed). */
-  get output(): Record<string, unknown> {
-    const json = !this.iso ? this.carried : this.iso.stopped ? this.iso.salvage() : this.iso.output('output');
+  async output(): Promise<Record<string, unknown>> {
+    if (!this.thread || this.thread.dead) return {};
+    // Reading `output` runs the script's code too (a `toJSON`): with its log and http, within its limit.
+    const reply = await this.thread.send({ op: 'output', scope: this.id }, this.host, this.timeoutMs);
+    const json = this.check(reply).value;
     return (json ? (JSON.parse(json) as Record<string, unknown> | null) : null) ?? {};
   }
 
@@ -81,13 +113,12 @@ export class FlowScript {
 
   /** Run a script (a file's text or an `evalScript`), within the limits. */
   async run(code: string, where: string): Promise<void> {
-    await this.evaluate(code, where, false);
+    await this.evaluate(code, where, 'run');
   }
 
   /** One `${…}`: an expression (`{a: 1}.a` too), else statements (`a = 1; b = 2`); its value as text. */
   async expression(code: string, where: string): Promise<string> {
-    const iso = await this.ready(where);
-    return (await this.evaluate(iso.isExpression(code, where) ? `(${code}\n)` : code, where, true))!;
+    return (await this.evaluate(code, where, 'expression'))!;
   }
 
   /** A string with its `${expressions}` evaluated (`Hello ${name}`, `${output.user.id}`). */
@@ -123,71 +154,49 @@ export class FlowScript {
     return value;
   }
 
-  /** Free the isolate; a later script gets a new one. */
+  /** Free the isolate; a later script gets a new one (with the variables and `maestro.copiedText`). */
   dispose(): void {
-    if (!this.iso) return;
+    if (!this.thread) return;
     unused.unregister(this);
-    this.iso.dispose();
-    this.iso = null;
-    this.pending.clear();
-    for (const [k, v] of this.vars) this.pending.set(k, v);
-    this.copiedChanged = true;
+    release(this.thread, this.id);
+    this.thread = null;
   }
 
-  private async evaluate(code: string, where: string, text: boolean): Promise<string | undefined> {
-    const iso = await this.ready(where);
-    if (this.pending.size) {
-      iso.setGlobals(this.pending, where);
-      this.pending.clear();
-    }
-    if (this.copiedChanged) {
-      iso.setCopiedText(this.copied, where);
-      this.copiedChanged = false;
-    }
-    let failed: unknown = null;
-    let value: string | undefined;
-    try {
-      value = iso.evaluate(code, where, text);
-    } catch (e) {
-      failed = e;
-    }
-    if (!iso.stopped)
-      try {
-        this.copied = iso.copiedText(where);
-      } catch (e) {
-        failed ??= e;
-      }
-    if (failed) throw failed;
-    return value;
-  }
-
-  /** The scope's isolate; a new one (with the old one's state) when there is none or it was stopped. */
-  private ready(where: string): Promise<Isolate> {
-    if (this.iso && !this.iso.stopped) return Promise.resolve(this.iso);
-    this.creating ??= this.renew(where).finally(() => (this.creating = null));
-    return this.creating;
-  }
-
-  private async renew(where: string): Promise<Isolate> {
-    if (this.iso) {
-      const json = this.iso.salvage();
-      this.carried = json && json.length <= CARRY_BYTES ? json : null;
-      this.dispose();
-    }
-    const iso = await Isolate.create(
-      {
+  private async evaluate(code: string, where: string, mode: 'run' | 'expression'): Promise<string | undefined> {
+    let limits: IsolateLimits | undefined;
+    if (!this.thread || this.thread.dead) {
+      if (this.thread) this.dispose();
+      this.thread = placeScope();
+      unused.register(this, { thread: this.thread, scope: this.id }, this);
+      limits = {
         timeoutMs: this.timeoutMs,
         memoryBytes: this.limits.memoryBytes ?? SCRIPT_MEMORY_BYTES,
         stackBytes: this.limits.stackBytes ?? SCRIPT_STACK_BYTES,
-      } satisfies IsolateLimits,
-      { log: this.log, http: httpRequest },
+      };
+      // A new isolate there: it gets every variable and the copied text.
+      for (const [k, v] of this.vars) this.pending.set(k, v);
+      this.copiedChanged = true;
+    }
+    const message: Omit<Extract<ToThread, { op: 'eval' }>, 'id'> = {
+      op: 'eval',
+      scope: this.id,
+      ...(limits ? { limits } : {}),
+      vars: [...this.pending],
+      ...(this.copiedChanged ? { copied: this.copied } : {}),
+      code,
       where,
-    );
-    if (this.carried) iso.setOutput(this.carried, where);
-    this.carried = null;
-    this.iso = iso;
-    unused.register(this, iso, this);
-    return iso;
+      mode,
+    };
+    this.pending.clear();
+    this.copiedChanged = false;
+    const reply = await this.thread.send(message, this.host, this.timeoutMs);
+    if (reply.copied !== undefined) this.copied = reply.copied;
+    return this.check(reply).value ?? undefined;
+  }
+
+  private check(reply: Reply): Reply {
+    if (reply.error) throw new ScriptError(reply.error.code, reply.error.message, reply.error.where);
+    return reply;
   }
 }
 

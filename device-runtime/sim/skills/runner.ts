@@ -49,7 +49,11 @@ const MAX_NESTING = 8;
  */
 export class DeviceSkillRunner {
   readonly evidence: Evidence[] = [];
-  /** The run's JavaScript scope: `script` steps, `${…}` expressions and `copy_text`, shared by nested skills; its owner disposes it. */
+  /**
+   * The run's JavaScript scope: `script` steps, `${…}` expressions and `copy_text`, shared by nested
+   * skills; its owner disposes it. A script's `http` goes straight from this host: the device knows
+   * no test's proxy (the framework's own replay sends it through the instance's network).
+   */
   readonly scope = skillScope();
 
   constructor(
