@@ -17,7 +17,8 @@ import { reviveRun, type InlineRun } from './inline.js';
  */
 export async function sharedBatch<T extends Record<string, unknown>>(name: string, make: () => Promise<T>): Promise<T> {
   const info = test.info();
-  const key = createHash('sha256').update(`${info.file}\0${name}`).digest('hex').slice(0, 16);
+  // A retry (--retries) starts the runs again: it is there for a run that may go otherwise.
+  const key = createHash('sha256').update(`${info.file}\0${name}\0${info.retry}`).digest('hex').slice(0, 16);
   const file = path.join(info.project.outputDir, '.shared-batches', `${process.ppid}-${key}.json`);
   if (existsSync(file)) {
     const saved = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
