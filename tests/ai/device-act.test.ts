@@ -1,7 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { AiStepRecordSchema } from '../../device-runtime/protocol/agent/record.js';
 import { startSimServer, type RunningSim } from '../../device-runtime/sim/server.js';
-import { attachmentText, runInline } from '../framework/inline.js';
+import { attachmentText, runInline, type InlineRun } from '../framework/inline.js';
+import { sharedBatch } from '../framework/shared-batch.js';
 import { done, scripted, tap, typeInto } from './scripted-model.js';
 import { MessagesStandIn } from './stand-in.js';
 
@@ -9,48 +10,58 @@ import { MessagesStandIn } from './stand-in.js';
  * `app.ai.act(…, { on: 'device' })`: inline specs against simulators started here, one whose
  * own agent has a model (the Messages API stand-in), one that offers no agent. The step's record
  * has the shape of a local act's; a runtime without the agent fails the step naming the API.
+ * One child run: a spec file for each simulator.
  */
-let model: MessagesStandIn;
-let withAgent: RunningSim;
-let without: RunningSim;
-test.beforeAll(async () => {
-  model = await MessagesStandIn.start(
-    scripted([
-      {
-        match: 'create a note titled',
-        turns: [tap('New note'), typeInto('title', 'Buy milk'), tap('Save'), done('note created on the device')],
-      },
-    ]),
-  );
-  withAgent = await startSimServer({
-    port: 0,
-    agent: { provider: 'anthropic', model: 'claude-haiku-5-5', apiKey: 'test-key', baseURL: model.url },
-  });
-  without = await startSimServer({ port: 0, withoutExtensions: ['local_agent'] });
-});
-test.afterAll(async () => {
-  await withAgent?.close();
-  await without?.close();
-  await model?.close();
-});
-
-const SPEC = `import { test, expect } from 'nestwright';
+const SPEC = (title: string, sim: RunningSim) => `import { test, expect } from 'nestwright';
 test.use({ apk: 'fixtures/apks/notes.apk' });
 test.describe.configure({ timeout: 120_000 });
-test.use({ actionTimeout: 10_000 });
-test('on the device', async ({ app }) => {
+test.use({ actionTimeout: 10_000, deviceOptions: { provider: 'sim', url: '${sim.url}', token: '${sim.token}' } });
+test('${title}', async ({ app }) => {
   await app.ai.act('create a note titled {title}', { params: { title: 'Buy milk' }, on: 'device' });
   await expect(app.getByText('Buy milk', { exact: true })).toBeVisible();
 });
 `;
 
-const on = (sim: RunningSim) => `deviceOptions: { provider: 'sim', url: '${sim.url}', token: '${sim.token}' }`;
+test.describe.configure({ mode: 'default' });
 
-test("the device's agent does the step; the trajectory record has the shape of a local act's", async () => {
-  test.setTimeout(180_000);
-  const r = await runInline({ 'device.spec.ts': SPEC }, { use: on(withAgent) });
-  const res = r.result('on the device');
-  expect(res.status, res.error + r.stderr).toBe('passed');
+let run: InlineRun;
+// What the model was sent: its instructions, in order.
+let instructions: string[];
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  ({ run, instructions } = await sharedBatch('device-act', async () => {
+    const model = await MessagesStandIn.start(
+      scripted([
+        {
+          match: 'create a note titled',
+          turns: [tap('New note'), typeInto('title', 'Buy milk'), tap('Save'), done('note created on the device')],
+        },
+      ]),
+    );
+    const withAgent = await startSimServer({
+      port: 0,
+      agent: { provider: 'anthropic', model: 'claude-haiku-5-5', apiKey: 'test-key', baseURL: model.url },
+    });
+    const without = await startSimServer({ port: 0, withoutExtensions: ['local_agent'] });
+    try {
+      // One run: each file's test.use names its simulator.
+      const run = await runInline({
+        'agent.spec.ts': SPEC('on the device', withAgent),
+        'no-agent.spec.ts': SPEC('on a device without an agent', without),
+      });
+      return { run, instructions: model.requests.map((q) => q.view.instruction) };
+    } finally {
+      await withAgent.close();
+      await without.close();
+      await model.close();
+    }
+  }));
+});
+
+test("the device's agent does the step; the trajectory record has the shape of a local act's", () => {
+  const res = run.result('on the device');
+  expect(res.status, res.error + run.stderr).toBe('passed');
   const steps = JSON.parse(attachmentText(res.attachments.find((a) => a.name === 'nestwright-trajectory')!)).steps;
   const ai = steps.find((s: any) => s.ai)!;
   expect(ai.source).toBe('ai');
@@ -65,15 +76,13 @@ test("the device's agent does the step; the trajectory record has the shape of a
   expect(rec.usage.requests).toBe(4);
   expect(rec.costUsd).toBeGreaterThan(0);
   // The model saw the goal with its parameter filled in.
-  expect(model.requests[0]!.view.instruction).toBe('create a note titled Buy milk');
+  expect(instructions[0]).toBe('create a note titled Buy milk');
 });
 
-test('a runtime without its own agent fails the step with AI_NOT_SUPPORTED, naming the API', async () => {
-  test.setTimeout(180_000);
-  const before = model.requests.length;
-  const r = await runInline({ 'device.spec.ts': SPEC }, { use: on(without) });
-  const res = r.result('on the device');
+test('a runtime without its own agent fails the step with AI_NOT_SUPPORTED, naming the API', () => {
+  const res = run.result('on a device without an agent');
   expect(res.status).toBe('failed');
   expect(res.error).toContain("ai.act: [AI_NOT_SUPPORTED] { on: 'device' } needs a runtime that runs its own agent");
-  expect(model.requests.length).toBe(before);
+  // The model was asked only by the device that has an agent: the other test's four requests.
+  expect(instructions).toHaveLength(4);
 });

@@ -7,7 +7,8 @@ import { AiError } from '../../framework/ai/errors.js';
 import { resolveAiOptions } from '../../framework/ai/options.js';
 import { ACT_TOOLS, VERDICT_TOOL } from '../../framework/ai/tools.js';
 import { fingerprintOf, heal, modelArbiter } from '../../framework/heal/index.js';
-import { attachmentText, ROOT, runInline } from '../framework/inline.js';
+import { attachmentText, ROOT, runInline, type InlineRun } from '../framework/inline.js';
+import { sharedBatch } from '../framework/shared-batch.js';
 import { btn, field, screen, toolbar } from '../heal/corpus/dsl.js';
 import { ChatCompletionsStandIn, type ChatScript } from './chat-stand-in.js';
 import { exampleModel } from './example-model.js';
@@ -16,7 +17,8 @@ import { scripted, tap, typeInto, done, verdictOn } from './scripted-model.js';
 /**
  * The openai-compatible provider (Chat Completions with tools) against a local stand-in on
  * loopback: the adapter's wire format, streaming, usage, retries and malformed tool arguments;
- * then the example AI specs, verdicts and the heal arbiter run through it.
+ * then the example AI specs, verdicts and the heal arbiter run through it (the specs in one
+ * child run).
  */
 let api: ChatCompletionsStandIn;
 test.beforeAll(async () => (api = await ChatCompletionsStandIn.start()));
@@ -190,10 +192,11 @@ test('the heal arbiter through the openai-compatible adapter', async () => {
   expect(api.requests[0]!.chat.tools.map((t: any) => t.function.name)).toEqual(['choose', 'none']);
 });
 
-const NOTES_REPAIR = `import { test, expect } from 'nestwright';
+// Its model (a stand-in of its own, streaming) named by the file's test.use.
+const NOTES_REPAIR = (url: string) => `import { test, expect } from 'nestwright';
 test.use({ apk: 'fixtures/apks/notes.apk' });
 test.describe.configure({ timeout: 120_000 });
-test.use({ actionTimeout: 10_000 });
+test.use({ actionTimeout: 10_000, ai: { provider: 'openai-compatible', baseURL: '${url}', model: 'local-model', ${PRICES}, cache: 'off', stream: true } });
 test('a malformed call is repaired, then a verdict', async ({ app }) => {
   await app.ai.act('create a note titled {title}', { params: { title: 'Buy milk' } });
   await app.ai.assert('the note "Buy milk" is in the list');
@@ -201,71 +204,102 @@ test('a malformed call is repaired, then a verdict', async ({ app }) => {
 });
 `;
 
-test('act repairs a malformed tool call in the next turn; verdicts pass and fail, through openai-compatible', async () => {
-  test.setTimeout(240_000);
-  const routes = scripted([
-    {
-      match: 'create a note titled',
-      turns: [
-        () => ({ kind: 'raw-args', name: 'tap', arguments: '{"node_id": n_1' }) as never,
-        tap('New note'),
-        typeInto('title', 'Buy milk'),
-        tap('Save'),
-        done('created'),
-      ],
-    },
-    { match: 'MISSING', answer: verdictOn('Pay rent') },
-    { match: 'Buy milk', answer: verdictOn('Buy milk') },
-  ]);
-  api.script = routes as ChatScript;
-  const r = await runInline(
-    { 'notes.spec.ts': NOTES_REPAIR },
-    {
-      use: `ai: { provider: 'openai-compatible', baseURL: '${api.url}', model: 'local-model', ${PRICES}, cache: 'off', stream: true }`,
-    },
-  );
-  const res = r.result('a malformed call is repaired, then a verdict');
-  expect(res.status, res.error + r.stderr).toBe('passed');
-  const steps = JSON.parse(
-    attachmentText(res.attachments.find((a) => a.name === 'nestwright-trajectory')!),
-  ).steps.filter((s: any) => s.ai);
-  expect(steps.map((s: any) => s.ai.verb)).toEqual(['act', 'assert', 'assert']);
-  const act = steps[0].ai;
-  expect(act.model).toBe('local-model');
-  expect(act.calls[0]).toMatchObject({ tool: 'tap', result: 'refused', message: expect.stringMatching(/not JSON/) });
-  expect(act.calls.slice(1).map((c: any) => c.tool)).toEqual(['tap', 'type_text', 'tap', 'done']);
-  expect(act.costUsd).toBeGreaterThan(0);
-  // The repair turn told the model what was wrong with its arguments.
-  const repair = api.requests.find((q) => q.view.turn === 1 && q.view.instruction.includes('create a note'))!;
-  expect(repair.view.lastResult()).toMatchObject({
-    isError: true,
-    text: expect.stringMatching(/arguments are not JSON/),
-  });
-  expect(steps[1].ai.verdict).toMatchObject({ pass: true, grounded: true });
-});
+/** What a stand-in was sent, as far as the tests read it. */
+type Sent = { model: string; turn: number; instruction: string; lastResult: unknown };
+const sent = (s: ChatCompletionsStandIn): Sent[] =>
+  s.requests.map((q) => ({
+    model: q.chat.model,
+    turn: q.view.turn,
+    instruction: q.view.instruction,
+    lastResult: q.view.lastResult(),
+  }));
 
-test('the example AI specs pass with the model behind the openai-compatible provider', async () => {
-  test.setTimeout(400_000);
-  api.script = exampleModel() as ChatScript;
-  const files = Object.fromEntries(
-    await Promise.all(
-      ['notes-ai.spec.ts', 'shop-ai.spec.ts'].map(async (f) => [
-        f,
-        await readFile(path.join(ROOT, 'specs', f), 'utf8'),
-      ]),
-    ),
-  );
-  const r = await runInline(files, {
-    use: `actionTimeout: 10_000, ai: { provider: 'openai-compatible', baseURL: '${api.url}', model: 'local-model', ${PRICES}, cache: 'off' }`,
-    config: 'timeout: 180_000,',
+/**
+ * One child run for the two tests below, each file with a stand-in of its own (so each script
+ * and each request log is one test's): the repair spec and the example AI specs.
+ */
+test.describe('child runs through the openai-compatible provider', () => {
+  test.describe.configure({ mode: 'default' });
+
+  let run: InlineRun;
+  let repairSent: Sent[];
+  let examplesSent: Sent[];
+
+  test.beforeAll(async () => {
+    test.setTimeout(400_000);
+    ({ run, repairSent, examplesSent } = await sharedBatch('openai', async () => {
+      const repair = await ChatCompletionsStandIn.start();
+      const examples = await ChatCompletionsStandIn.start();
+      try {
+        repair.script = scripted([
+          {
+            match: 'create a note titled',
+            turns: [
+              () => ({ kind: 'raw-args', name: 'tap', arguments: '{"node_id": n_1' }) as never,
+              tap('New note'),
+              typeInto('title', 'Buy milk'),
+              tap('Save'),
+              done('created'),
+            ],
+          },
+          { match: 'MISSING', answer: verdictOn('Pay rent') },
+          { match: 'Buy milk', answer: verdictOn('Buy milk') },
+        ]) as ChatScript;
+        examples.script = exampleModel() as ChatScript;
+        const files = Object.fromEntries(
+          await Promise.all(
+            ['notes-ai.spec.ts', 'shop-ai.spec.ts'].map(async (f) => [
+              f,
+              await readFile(path.join(ROOT, 'specs', f), 'utf8'),
+            ]),
+          ),
+        );
+        const run = await runInline(
+          { ...files, 'repair.spec.ts': NOTES_REPAIR(repair.url) },
+          {
+            use: `actionTimeout: 10_000, ai: { provider: 'openai-compatible', baseURL: '${examples.url}', model: 'local-model', ${PRICES}, cache: 'off' }`,
+            config: 'timeout: 180_000,',
+          },
+        );
+        return { run, repairSent: sent(repair), examplesSent: sent(examples) };
+      } finally {
+        await repair.close();
+        await examples.close();
+      }
+    }));
   });
-  expect(
-    r.results.map((x) => [x.title, x.status]),
-    r.results.map((x) => x.error).join('\n') + r.stderr,
-  ).toEqual([
-    ['creates and deletes a note, by instruction', 'passed'],
-    ['signs in and adds a product to the cart, by instruction', 'passed'],
-  ]);
-  expect(api.requests.length).toBeGreaterThanOrEqual(10);
-  expect(new Set(api.requests.map((q) => q.chat.model))).toEqual(new Set(['local-model']));
+
+  test('act repairs a malformed tool call in the next turn; verdicts pass and fail, through openai-compatible', () => {
+    const res = run.result('a malformed call is repaired, then a verdict');
+    expect(res.status, res.error + run.stderr).toBe('passed');
+    const steps = JSON.parse(
+      attachmentText(res.attachments.find((a) => a.name === 'nestwright-trajectory')!),
+    ).steps.filter((s: any) => s.ai);
+    expect(steps.map((s: any) => s.ai.verb)).toEqual(['act', 'assert', 'assert']);
+    const act = steps[0].ai;
+    expect(act.model).toBe('local-model');
+    expect(act.calls[0]).toMatchObject({ tool: 'tap', result: 'refused', message: expect.stringMatching(/not JSON/) });
+    expect(act.calls.slice(1).map((c: any) => c.tool)).toEqual(['tap', 'type_text', 'tap', 'done']);
+    expect(act.costUsd).toBeGreaterThan(0);
+    // The repair turn told the model what was wrong with its arguments.
+    const repair = repairSent.find((q) => q.turn === 1 && q.instruction.includes('create a note'))!;
+    expect(repair.lastResult).toMatchObject({
+      isError: true,
+      text: expect.stringMatching(/arguments are not JSON/),
+    });
+    expect(steps[1].ai.verdict).toMatchObject({ pass: true, grounded: true });
+  });
+
+  test('the example AI specs pass with the model behind the openai-compatible provider', () => {
+    const examples = run.results.filter((x) => x.title !== 'a malformed call is repaired, then a verdict');
+    expect(
+      examples.map((x) => [x.title, x.status]),
+      examples.map((x) => x.error).join('\n') + run.stderr,
+    ).toEqual([
+      ['creates and deletes a note, by instruction', 'passed'],
+      ['signs in and adds a product to the cart, by instruction', 'passed'],
+    ]);
+    expect(examplesSent.length).toBeGreaterThanOrEqual(10);
+    expect(new Set(examplesSent.map((q) => q.model))).toEqual(new Set(['local-model']));
+  });
 });

@@ -1,10 +1,15 @@
 import { test, expect } from '@playwright/test';
+import { startSimServer } from '../../device-runtime/sim/server.js';
 import { attachmentText, plain, runInline, type InlineRun } from './inline.js';
+import { sharedBatch } from './shared-batch.js';
 
 /**
  * What ends a test at once instead of waiting for a timeout: the app crashing (APP_CRASHED),
  * the device going away (DEVICE_DISCONNECTED). And what waits instead of failing: more workers
- * than the device has process slots (NO_PROCESS_SLOT is retried until a slot frees).
+ * than the device has process slots (NO_PROCESS_SLOT is retried until a slot frees), and the
+ * hostile fault profile. One child run of three workers for all: the three files of the slot test
+ * sort first, so each starts on a worker of its own against a one-slot simulator of this file's,
+ * and the hostile file has a hostile simulator of its own (test.use({ deviceOptions })).
  */
 test.describe.configure({ mode: 'default' });
 
@@ -34,13 +39,52 @@ export async function startProxy(target: string) {
 }
 `;
 
+// Three files (a, b, c: first in the run's order) of two tests each, on a device with one process slot.
+const SLOTS = (n: number) => `import { test, expect } from 'nestwright';
+test.use({ apk: 'fixtures/apks/notes.apk', deviceOptions: { provider: 'sim', url: process.env.NW_SLOTS_URL, token: process.env.NW_SLOTS_TOKEN } });
+for (let i = 0; i < 2; i++) {
+  test('worker file ${n} test ' + i, async ({ app }) => {
+    await app.getByText('New note').tap();
+    await app.getById('title').fill('Note ${n}.' + i);
+    await app.getByRole('button', { name: 'Save' }).tap();
+    await expect(app.getByText('Note ${n}.' + i)).toBeVisible();
+  });
+}
+`;
+
+// The hostile profile, four times over (as --repeat-each=4 would), on a simulator of its own.
+const HOSTILE = `import { test, expect, devices } from 'nestwright';
+test.use({ apk: 'fixtures/apks/notes.apk', deviceOptions: devices.sim({ faults: 'hostile', seed: 7 }), actionTimeout: 10_000 });
+for (let i = 0; i < 4; i++) {
+  test('create, edit, delete ' + i, async ({ app }) => {
+    await app.getByText('New note').tap();
+    await app.getById('title').fill('Tea');
+    await app.getByRole('button', { name: 'Save' }).tap();
+    await app.getByText('Tea', { exact: true }).tap();
+    await app.getById('title').fill('Green tea');
+    await app.getByRole('button', { name: 'Save' }).tap();
+    await app.getByText('Green tea').longPress();
+    await app.getByText('Delete', { exact: true }).tap();
+    await app.getByRole('button', { name: 'Delete' }).tap();
+    await expect(app.getByText('No notes yet')).toBeVisible();
+  });
+}
+`;
+
 let run: InlineRun;
 
 test.beforeAll(async () => {
-  test.setTimeout(240_000);
-  run = await runInline(
-    {
-      'crash.spec.ts': `import { test, expect, AppCrashedError } from 'nestwright';
+  test.setTimeout(400_000);
+  ({ run } = await sharedBatch('faults', async () => {
+    const slots = await startSimServer({ slots: 1 });
+    try {
+      const run = await runInline(
+        {
+          'a.spec.ts': SLOTS(1),
+          'b.spec.ts': SLOTS(2),
+          'c.spec.ts': SLOTS(3),
+          'hostile.spec.ts': HOSTILE,
+          'crash.spec.ts': `import { test, expect, AppCrashedError } from 'nestwright';
 test.use({ apk: 'fixtures/apks/shop.apk' });
 test('empty coupon crashes the shop', async ({ app }) => {
   await app.launch({ activity: '.CartActivity' });
@@ -64,8 +108,8 @@ test('an assertion on a crashed app fails with the crash too', async ({ app }) =
   await expect(app.getByText('Total')).toBeVisible({ timeout: 20_000 });
 });
 `,
-      'proxy.ts': PROXY,
-      'disconnect.spec.ts': `import { test, expect } from 'nestwright';
+          'proxy.ts': PROXY,
+          'disconnect.spec.ts': `import { test, expect } from 'nestwright';
 import { startProxy } from './proxy.js';
 // Workers see the run's simulator in the environment; the runner (listing tests) does not.
 const proxy = process.env.NESTWRIGHT_SIM_URL ? await startProxy(process.env.NESTWRIGHT_SIM_URL) : null;
@@ -80,15 +124,26 @@ test('the device goes away mid-test', async ({ app }) => {
   await app.getByText('New note').tap();
 });
 `,
-      'unreachable.spec.ts': `import { test, expect } from 'nestwright';
+          'unreachable.spec.ts': `import { test, expect } from 'nestwright';
 test.use({ apk: 'fixtures/apks/notes.apk', deviceOptions: { provider: 'sim', url: 'http://127.0.0.1:9/mcp', token: 'x' } });
 test('no device at the url', async ({ app }) => {
   await app.getByText('New note').tap();
 });
 `,
-    },
-    { workers: 2, use: 'actionTimeout: 20_000,', config: 'timeout: 60_000,' },
-  );
+        },
+        {
+          workers: 3,
+          use: 'actionTimeout: 20_000,',
+          // A file to a worker: the slot test's three files start at once, as three workers of their own.
+          config: 'timeout: 60_000, fullyParallel: false,',
+          env: { NW_SLOTS_URL: slots.url, NW_SLOTS_TOKEN: slots.token },
+        },
+      );
+      return { run };
+    } finally {
+      await slots.close();
+    }
+  }));
 });
 
 test('APP_CRASHED: the action fails at once with AppCrashedError naming the reason', async () => {
@@ -146,54 +201,14 @@ test('DEVICE_DISCONNECTED at connect: the fixture says what to check', async () 
   expect(msg).toContain('Is the runtime running?');
 });
 
-test('NO_PROCESS_SLOT: more workers than slots wait for one instead of failing', async () => {
-  test.setTimeout(240_000);
-  const spec = (n: number) => `import { test, expect } from 'nestwright';
-test.use({ apk: 'fixtures/apks/notes.apk' });
-for (let i = 0; i < 2; i++) {
-  test('worker file ${n} test ' + i, async ({ app }) => {
-    await app.getByText('New note').tap();
-    await app.getById('title').fill('Note ${n}.' + i);
-    await app.getByRole('button', { name: 'Save' }).tap();
-    await expect(app.getByText('Note ${n}.' + i)).toBeVisible();
-  });
-}
-`;
-  const slots = await runInline(
-    { 'a.spec.ts': spec(1), 'b.spec.ts': spec(2), 'c.spec.ts': spec(3) },
-    { workers: 3, use: "deviceOptions: { provider: 'sim', slots: 1 },", config: 'fullyParallel: false,' },
-  );
-  expect(slots.results).toHaveLength(6);
-  for (const r of slots.results) expect(r.status, `${r.title}: ${r.error}`).toBe('passed');
+test('NO_PROCESS_SLOT: more workers than slots wait for one instead of failing', () => {
+  const slots = run.results.filter((r) => r.title.startsWith('worker file '));
+  expect(slots).toHaveLength(6);
+  for (const r of slots) expect(r.status, `${r.title}: ${r.error}`).toBe('passed');
 });
 
-test('the hostile profile (missing trees, animations, dropped input) needs no sleeps or retries in specs', async () => {
-  test.setTimeout(300_000);
-  const hostile = await runInline(
-    {
-      'hostile.spec.ts': `import { test, expect } from 'nestwright';
-test.use({ apk: 'fixtures/apks/notes.apk' });
-test('create, edit, delete', async ({ app }) => {
-  await app.getByText('New note').tap();
-  await app.getById('title').fill('Tea');
-  await app.getByRole('button', { name: 'Save' }).tap();
-  await app.getByText('Tea', { exact: true }).tap();
-  await app.getById('title').fill('Green tea');
-  await app.getByRole('button', { name: 'Save' }).tap();
-  await app.getByText('Green tea').longPress();
-  await app.getByText('Delete', { exact: true }).tap();
-  await app.getByRole('button', { name: 'Delete' }).tap();
-  await expect(app.getByText('No notes yet')).toBeVisible();
-});
-`,
-    },
-    {
-      env: { NESTWRIGHT_FAULTS: 'hostile', NESTWRIGHT_SEED: '7' },
-      args: ['--repeat-each=4'],
-      use: 'actionTimeout: 10_000,',
-      config: 'timeout: 60_000,',
-    },
-  );
-  expect(hostile.results).toHaveLength(4);
-  for (const r of hostile.results) expect(r.status, plain(r.error)).toBe('passed');
+test('the hostile profile (missing trees, animations, dropped input) needs no sleeps or retries in specs', () => {
+  const hostile = run.results.filter((r) => r.title.startsWith('create, edit, delete '));
+  expect(hostile).toHaveLength(4);
+  for (const r of hostile) expect(r.status, plain(r.error)).toBe('passed');
 });

@@ -16,6 +16,8 @@ export interface InlineResult {
   error: string;
   attachments: Array<{ name: string; contentType: string; body?: string; path?: string }>;
   steps: string[];
+  /** What the test printed (console.log in the spec): tests of one run each read their own. */
+  stdout: string;
 }
 
 export interface InlineRun {
@@ -105,22 +107,29 @@ export async function runInline(
           error: (r.errors ?? []).map((e: any) => e.message ?? e.value ?? '').join('\n\n'),
           attachments: r.attachments ?? [],
           steps: flattenSteps(r.steps ?? []),
+          stdout: (r.stdout ?? []).map((o: any) => o.text ?? Buffer.from(o.buffer ?? '', 'base64').toString()).join(''),
         });
       }
     }
   };
   for (const s of raw.suites ?? []) walk(s, []);
   const globalErrors = (raw.errors ?? []).map((e: any) => e.message).join('\n');
+  return reviveRun({ exitCode, results, stderr: stderr + globalErrors, raw });
+}
+
+/**
+ * A run's data with its `result(title)` lookup: what runInline returns, and what a run read
+ * back from JSON (tests/framework/shared-batch.ts) becomes again.
+ */
+export function reviveRun(data: Omit<InlineRun, 'result'>): InlineRun {
+  const { results, stderr } = data;
   return {
-    exitCode,
-    results,
-    stderr: stderr + globalErrors,
-    raw,
+    ...data,
     result(title: string) {
       const r = results.find((x) => x.title === title);
       if (!r)
         throw new Error(
-          `no test "${title}" in the run; ran: ${results.map((x) => x.title).join(', ') || 'nothing'}\n${stderr}${globalErrors}`,
+          `no test "${title}" in the run; ran: ${results.map((x) => x.title).join(', ') || 'nothing'}\n${stderr}`,
         );
       return r;
     },

@@ -1,8 +1,9 @@
 import { test, expect } from '@playwright/test';
-import { startSimServer, type RunningSim } from '../../device-runtime/sim/server.js';
+import { startSimServer } from '../../device-runtime/sim/server.js';
 import { done, scripted, tap, tool, typeInto, type Turn } from '../ai/scripted-model.js';
 import { MessagesStandIn } from '../ai/stand-in.js';
 import { attachmentText, plain, runInline, type InlineResult, type InlineRun } from '../framework/inline.js';
+import { sharedBatch } from '../framework/shared-batch.js';
 
 /**
  * `app.ai.act` with the app's functions offered as tools beside the UI actions: with the stand-in
@@ -43,52 +44,64 @@ test('a bad parameter goes back to the model', async ({ app }) => {
 });
 `;
 
-let model: MessagesStandIn;
-let sim: RunningSim;
-let fast: InlineRun;
-let bare: InlineRun;
+// The same instruction on a runtime without AppFunctions: a file of its own, its device named by test.use.
+const BARE = SPEC.replace(/\ntest\('a bad parameter[\s\S]*$/, '\n')
+  .replaceAll('Buy milk', 'Buy bread')
+  .replace("test('act'", "test('act without AppFunctions'")
+  .replace(
+    'actionTimeout: 10_000 });',
+    "actionTimeout: 10_000, deviceOptions: { provider: 'sim', url: process.env.NW_BARE_URL, token: process.env.NW_BARE_TOKEN } });",
+  );
+
+let run: InlineRun;
+let requests: Array<{ body: any; texts: string[]; offered: boolean }>;
 
 test.beforeAll(async () => {
   test.setTimeout(400_000);
-  const t = Array.from({ length: 12 }, (_, i) => either(TURNS.fn, TURNS.ui)) as Turn[];
-  model = await MessagesStandIn.start(
-    scripted([
-      { match: 'create a note titled', turns: t },
-      {
-        match: 'make a note with a bad title',
-        turns: [
-          () => tool('fn_createNote', { title: 42 }),
-          () => tool('fn_createNote', { title: 'Repaired' }),
-          done('repaired'),
-        ],
-      },
-    ]),
-  );
-  sim = await startSimServer({ appFunctions: false });
-  const use = (extra = '') => `ai: { baseURL: '${model.url}', apiKey: 'test-key', cache: 'off' }, ${extra}`;
-  [fast, bare] = await Promise.all([
-    runInline({ 'fn-ai.spec.ts': SPEC }, { workers: 1, use: use() }),
-    runInline(
-      { 'fn-ai.spec.ts': SPEC.replace(/\ntest\('a bad parameter[\s\S]*$/, '\n').replaceAll('Buy milk', 'Buy bread') },
-      {
-        workers: 1,
-        use: use(`deviceOptions: { provider: 'sim', url: process.env.NW_BARE_URL, token: process.env.NW_BARE_TOKEN },`),
-        env: { NW_BARE_URL: sim.url, NW_BARE_TOKEN: sim.token },
-      },
-    ),
-  ]);
-});
-
-test.afterAll(async () => {
-  await model?.close();
-  await sim?.close();
+  ({ run, requests } = await sharedBatch('ai-functions', async () => {
+    const t = Array.from({ length: 12 }, (_, i) => either(TURNS.fn, TURNS.ui)) as Turn[];
+    const model = await MessagesStandIn.start(
+      scripted([
+        { match: 'create a note titled', turns: t },
+        {
+          match: 'make a note with a bad title',
+          turns: [
+            () => tool('fn_createNote', { title: 42 }),
+            () => tool('fn_createNote', { title: 'Repaired' }),
+            done('repaired'),
+          ],
+        },
+      ]),
+    );
+    const sim = await startSimServer({ appFunctions: false });
+    try {
+      const run = await runInline(
+        { 'fn-ai.spec.ts': SPEC, 'fn-ai-bare.spec.ts': BARE },
+        {
+          workers: 1,
+          use: `ai: { baseURL: '${model.url}', apiKey: 'test-key', cache: 'off' },`,
+          env: { NW_BARE_URL: sim.url, NW_BARE_TOKEN: sim.token },
+        },
+      );
+      // What the model was sent, as far as the tests read it.
+      const requests = model.requests.map((q) => ({
+        body: q.body,
+        texts: q.view.texts(),
+        offered: offered('fn_createNote')(q.view),
+      }));
+      return { run, requests };
+    } finally {
+      await model.close();
+      await sim.close();
+    }
+  }));
 });
 
 const trajectory = (r: InlineResult) =>
   JSON.parse(attachmentText(r.attachments.find((a) => a.name === 'nestwright-trajectory')!));
 
 test('the functions are offered beside the UI actions and the model uses one: two model requests, no taps', () => {
-  const r = fast.result('act');
+  const r = run.result('act');
   expect(r.status, plain(r.error)).toBe('passed');
   const t = trajectory(r);
   const ai = t.steps.find((s: any) => s.ai).ai;
@@ -97,8 +110,8 @@ test('the functions are offered beside the UI actions and the model uses one: tw
   const fn = t.steps.find((s: any) => s.source === 'function');
   expect(fn).toMatchObject({ function: { id: 'createNote', by: 'ai', params: { title: 'Buy milk' } } });
   expect(t.steps.some((s: any) => s.api === 'locator.tap')).toBe(false);
-  // The first request of this run's step (the other run, on a device without AppFunctions, types "Buy bread").
-  const first = model.requests.find((q) => q.view.texts().some((x) => x.includes('Buy milk')))!.body;
+  // The first request of this test's step (the other file's, on a device without AppFunctions, types "Buy bread").
+  const first = requests.find((q) => q.texts.some((x) => x.includes('Buy milk')))!.body;
   expect(first.tools.map((x: any) => x.name)).toEqual(
     expect.arrayContaining(['tap', 'type_text', 'done', 'fn_createNote', 'fn_findNotes', 'fn_deleteNote']),
   );
@@ -108,7 +121,7 @@ test('the functions are offered beside the UI actions and the model uses one: tw
 });
 
 test('a parameter the app refuses goes back to the model, which repairs it', () => {
-  const r = fast.result('a bad parameter goes back to the model');
+  const r = run.result('a bad parameter goes back to the model');
   expect(r.status, plain(r.error)).toBe('passed');
   const calls = trajectory(r).steps.find((s: any) => s.ai).ai.calls;
   expect(calls.map((c: any) => [c.tool, c.result])).toEqual([
@@ -120,12 +133,12 @@ test('a parameter the app refuses goes back to the model, which repairs it', () 
 });
 
 test('without AppFunctions the same instruction goes through the screens: UI tools only, four requests', () => {
-  const r = bare.result('act');
+  const r = run.result('act without AppFunctions');
   expect(r.status, plain(r.error)).toBe('passed');
   const ai = trajectory(r).steps.find((s: any) => s.ai).ai;
   expect(ai.calls.map((c: any) => c.tool)).toEqual(['tap', 'type_text', 'tap', 'done']);
   expect(ai.usage.requests).toBe(4);
-  const bareRequests = model.requests.filter((q) => q.view.texts().some((x) => x.includes('Buy bread')));
+  const bareRequests = requests.filter((q) => q.texts.some((x) => x.includes('Buy bread')));
   expect(bareRequests.length).toBe(4);
-  expect(bareRequests.some((q) => offered('fn_createNote')(q.view))).toBe(false);
+  expect(bareRequests.some((q) => q.offered)).toBe(false);
 });

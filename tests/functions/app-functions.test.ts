@@ -1,6 +1,7 @@
 import { test, expect } from '@playwright/test';
-import { startSimServer, type RunningSim } from '../../device-runtime/sim/server.js';
+import { startSimServer } from '../../device-runtime/sim/server.js';
 import { attachmentText, plain, runInline, type InlineRun } from '../framework/inline.js';
+import { sharedBatch } from '../framework/shared-batch.js';
 
 /**
  * `app.functions` end to end: inline specs on the simulator list and call Notes' and Shop's
@@ -57,20 +58,22 @@ test('without AppFunctions: NOT_SUPPORTED naming the appfn tools', async ({ app 
 `;
 
 let run: InlineRun;
-let bare: InlineRun;
-let sim: RunningSim;
 
 test.beforeAll(async () => {
   test.setTimeout(300_000);
-  sim = await startSimServer({ appFunctions: false });
-  [run, bare] = await Promise.all([
-    runInline({ 'fns.spec.ts': SPECS }, { workers: 1 }),
-    runInline({ 'bare.spec.ts': BARE }, { workers: 1, env: { NW_BARE_URL: sim.url, NW_BARE_TOKEN: sim.token } }),
-  ]);
-});
-
-test.afterAll(async () => {
-  await sim?.close();
+  ({ run } = await sharedBatch('functions', async () => {
+    const sim = await startSimServer({ appFunctions: false });
+    try {
+      // One run: the bare file reaches a simulator without AppFunctions through its test.use.
+      const run = await runInline(
+        { 'fns.spec.ts': SPECS, 'bare.spec.ts': BARE },
+        { workers: 1, env: { NW_BARE_URL: sim.url, NW_BARE_TOKEN: sim.token } },
+      );
+      return { run };
+    } finally {
+      await sim.close();
+    }
+  }));
 });
 
 const trajectoryOf = (r: InlineRun, title: string) =>
@@ -108,6 +111,6 @@ test('each call is a step of the trajectory with source function, its params and
 });
 
 test('a runtime without AppFunctions', () => {
-  const r = bare.result('without AppFunctions: NOT_SUPPORTED naming the appfn tools');
+  const r = run.result('without AppFunctions: NOT_SUPPORTED naming the appfn tools');
   expect(r.status, plain(r.error)).toBe('passed');
 });

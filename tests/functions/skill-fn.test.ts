@@ -2,8 +2,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
 import { parseSkill } from '../../device-runtime/protocol/skill/index.js';
-import { startSimServer, type RunningSim } from '../../device-runtime/sim/server.js';
+import { startSimServer } from '../../device-runtime/sim/server.js';
 import { attachmentText, plain, runInline, type InlineRun } from '../framework/inline.js';
+import { sharedBatch } from '../framework/shared-batch.js';
 import { runtime, session, spaceWithNotes, tempDir } from '../runtime/helpers.js';
 
 /**
@@ -42,8 +43,7 @@ steps:
     post: [{ visible: id=title }]
 `;
 
-const SPEC = `import { test, expect } from 'nestwright';
-test.use({ apk: 'fixtures/apks/notes.apk' });
+const TESTS = `
 test('fn step', async ({ app }) => {
   const r = await app.runSkill('quick-note.yaml', { title: 'Milk' });
   console.log('VIA ' + r.steps.map((s) => s.via ?? '-').join(','));
@@ -58,40 +58,50 @@ test('no ui steps', async ({ app }) => {
   console.log('ERR ' + e.message.split('\\n').join(' | '));
 });
 `;
+const SPEC = `import { test, expect } from 'nestwright';
+test.use({ apk: 'fixtures/apks/notes.apk' });
+${TESTS}`;
+// The same tests on a runtime without AppFunctions, in a describe of their own.
+const BARE = `import { test, expect } from 'nestwright';
+test.use({ apk: 'fixtures/apks/notes.apk', deviceOptions: { provider: 'sim', url: process.env.NW_BARE_URL, token: process.env.NW_BARE_TOKEN } });
+test.describe('without AppFunctions', () => {${TESTS}});
+`;
+const BARE_TITLE = (title: string) => `without AppFunctions > ${title}`;
 
-let fast: InlineRun;
-let bare: InlineRun;
-let sim: RunningSim;
+let run: InlineRun;
 
 test.beforeAll(async () => {
   test.setTimeout(300_000);
-  sim = await startSimServer({ appFunctions: false });
-  const files = { 'quick-note.yaml': SKILL, 'no-ui.yaml': NO_UI, 'unknown-fn.yaml': UNKNOWN_FN, 'fn.spec.ts': SPEC };
-  [fast, bare] = await Promise.all([
-    runInline(files, { workers: 1 }),
-    runInline(files, {
-      workers: 1,
-      use: `deviceOptions: { provider: 'sim', url: process.env.NW_BARE_URL, token: process.env.NW_BARE_TOKEN },`,
-      env: { NW_BARE_URL: sim.url, NW_BARE_TOKEN: sim.token },
-    }),
-  ]);
+  ({ run } = await sharedBatch('skill-fn', async () => {
+    const sim = await startSimServer({ appFunctions: false });
+    try {
+      const files = {
+        'quick-note.yaml': SKILL,
+        'no-ui.yaml': NO_UI,
+        'unknown-fn.yaml': UNKNOWN_FN,
+        'fn.spec.ts': SPEC,
+        'fn-bare.spec.ts': BARE,
+      };
+      const run = await runInline(files, { workers: 1, env: { NW_BARE_URL: sim.url, NW_BARE_TOKEN: sim.token } });
+      return { run };
+    } finally {
+      await sim.close();
+    }
+  }));
 });
 
-test.afterAll(async () => {
-  await sim?.close();
-});
-
-const out = (r: InlineRun, title: string) => {
-  const res = r.result(title);
+/** What a test printed; it must have passed. */
+const out = (title: string) => {
+  const res = run.result(title);
   expect(res.status, plain(res.error)).toBe('passed');
-  return r.stderr + JSON.stringify(r.raw);
+  return res.stdout;
 };
 
 test('the framework calls the function where the runtime has it: one step with source function, the post-check holds', () => {
-  const text = out(fast, 'fn step');
+  const text = out('fn step');
   expect(text).toContain('VIA function');
   const t = JSON.parse(
-    attachmentText(fast.result('fn step').attachments.find((a) => a.name === 'nestwright-trajectory')!),
+    attachmentText(run.result('fn step').attachments.find((a) => a.name === 'nestwright-trajectory')!),
   );
   const fn = t.steps.find((s: any) => s.api === 'app.functions.call' || s.source === 'function');
   expect(fn).toMatchObject({
@@ -103,17 +113,17 @@ test('the framework calls the function where the runtime has it: one step with s
 });
 
 test('without AppFunctions the same skill runs its ui steps, and the post-check holds', () => {
-  expect(out(bare, 'fn step')).toContain('VIA ui');
+  expect(out(BARE_TITLE('fn step'))).toContain('VIA ui');
   const t = JSON.parse(
-    attachmentText(bare.result('fn step').attachments.find((a) => a.name === 'nestwright-trajectory')!),
+    attachmentText(run.result(BARE_TITLE('fn step')).attachments.find((a) => a.name === 'nestwright-trajectory')!),
   );
   expect(t.steps.filter((s: any) => s.api === 'locator.tap')).toHaveLength(2);
   expect(t.steps.some((s: any) => s.source === 'function')).toBe(false);
 });
 
 test('a function the app does not declare falls back to the ui steps; no ui steps is an error that says so', () => {
-  out(fast, 'unknown function falls back to the ui steps');
-  expect(out(bare, 'no ui steps')).toContain(
+  out('unknown function falls back to the ui steps');
+  expect(out(BARE_TITLE('no ui steps'))).toContain(
     'the step calls createNote, but this device runtime offers no AppFunctions, and the step has no ui: steps',
   );
 });

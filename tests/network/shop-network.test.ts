@@ -2,15 +2,17 @@ import { readFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
-import { startSimServer, type RunningSim } from '../../device-runtime/sim/server.js';
+import { startSimServer } from '../../device-runtime/sim/server.js';
 import { plain, ROOT, runInline, type InlineRun } from '../framework/inline.js';
+import { sharedBatch } from '../framework/shared-batch.js';
 
 /**
  * The network feature on the simulator's Shop (docs/network.md): its app makes real HTTPS
  * requests to its backend through each instance's proxy, and the test routes, fetches, waits,
  * records and replays them, takes the instance offline and slows it down. Each spec runs in
  * Playwright on a simulator of this file's (so its backend can be stopped between the HAR runs);
- * bad input and a runtime without the `net_proxy` extension are said so, naming the API.
+ * bad input and a runtime without the `net_proxy` extension are said so, naming the API. Two
+ * child runs: everything but the replay, then the replay with the backend stopped.
  */
 test.describe.configure({ mode: 'default' });
 
@@ -155,39 +157,50 @@ test('replay the catalog with the backend stopped', async ({ app }) => {
 });
 `;
 
-let sim: RunningSim;
-let bare: RunningSim;
-let shop: InlineRun;
-let record: InlineRun;
-let replay: InlineRun;
-let unsupported: InlineRun;
-let backendAfterReplay: string;
-const HAR = path.join(ROOT, 'test-results', 'network-har', `catalog-${process.pid}.har`);
-
-test.beforeAll(async () => {
-  test.setTimeout(600_000);
-  sim = await startSimServer({});
-  bare = await startSimServer({ withoutExtensions: ['net_proxy'] });
-  const env = { NW_URL: sim.url, NW_TOKEN: sim.token, NW_HAR: HAR };
-  const bareEnv = { NW_URL: bare.url, NW_TOKEN: bare.token };
-  const UNSUPPORTED = `${HEAD}
+const UNSUPPORTED = `${HEAD.replace('process.env.NW_URL', 'process.env.NW_BARE_URL').replace('process.env.NW_TOKEN', 'process.env.NW_BARE_TOKEN')}
 test('route on a runtime without net_proxy', async ({ app }) => { await app.route('**/*', (r) => r.continue()); });
 test('offline on a runtime without net_proxy', async ({ app }) => { await app.setOffline(true); });
 `;
-  [shop, record, unsupported] = await Promise.all([
-    runInline({ 'shop.spec.ts': SHOP }, { env, workers: 2 }),
-    runInline({ 'record.spec.ts': RECORD }, { env }),
-    runInline({ 'bare.spec.ts': UNSUPPORTED }, { env: bareEnv }),
-  ]);
-  // The backend goes and stays gone; the replay's requests are answered by the HAR alone.
-  await sim.runtime.env.net.stop();
-  replay = await runInline({ 'replay.spec.ts': REPLAY }, { env });
-  backendAfterReplay = await probe((await sim.runtime.env.net.info()).hosts[0]!.address_port);
-});
 
-test.afterAll(async () => {
-  await sim?.close();
-  await bare?.close();
+let shop: InlineRun;
+let replay: InlineRun;
+let backendAfterReplay: string;
+// The recorded HAR: its path (the replay's routes name it) and the URLs it holds.
+let har: { path: string; urls: string[] };
+
+test.beforeAll(async () => {
+  test.setTimeout(600_000);
+  ({ shop, replay, backendAfterReplay, har } = await sharedBatch('network', async () => {
+    const HAR = path.join(ROOT, 'test-results', 'network-har', `catalog-${process.pid}.har`);
+    const sim = await startSimServer({});
+    const bare = await startSimServer({ withoutExtensions: ['net_proxy'] });
+    try {
+      const env = {
+        NW_URL: sim.url,
+        NW_TOKEN: sim.token,
+        NW_HAR: HAR,
+        NW_BARE_URL: bare.url,
+        NW_BARE_TOKEN: bare.token,
+      };
+      // One run: the Shop's specs, the recording (a file of its own, for its recordHar) and the bare runtime's.
+      const shop = await runInline(
+        { 'shop.spec.ts': SHOP, 'record.spec.ts': RECORD, 'bare.spec.ts': UNSUPPORTED },
+        { env, workers: 2 },
+      );
+      // The backend goes and stays gone; the replay's requests are answered by the HAR alone.
+      await sim.runtime.env.net.stop();
+      const replay = await runInline({ 'replay.spec.ts': REPLAY }, { env });
+      const backendAfterReplay = await probe((await sim.runtime.env.net.info()).hosts[0]!.address_port);
+      const recorded = JSON.parse(await readFile(HAR, 'utf8')) as {
+        log: { entries: Array<{ request: { url: string } }> };
+      };
+      const har = { path: HAR, urls: recorded.log.entries.map((e) => e.request.url) };
+      return { shop, replay, backendAfterReplay, har };
+    } finally {
+      await sim.close();
+      await bare.close();
+    }
+  }));
 });
 
 /** What a TCP connection to the backend's port gets: 'refused' once the backend is stopped. */
@@ -240,14 +253,14 @@ test('a 400 ms latency makes the catalog load measurably slower', () => {
   for (const slow of ms.slice(2)) expect(slow).toBeGreaterThanOrEqual(400);
 });
 
-test('HAR recorded in one test and replayed in another with the backend stopped', async () => {
-  passed(record, 'record the catalog');
-  const har = JSON.parse(await readFile(HAR, 'utf8')) as { log: { entries: Array<{ request: { url: string } }> } };
-  expect(har.log.entries.map((e) => e.request.url)).toContain('https://api.shop.nestwright.test/products?page=1');
+test('HAR recorded in one test and replayed in another with the backend stopped', () => {
+  passed(shop, 'record the catalog');
+  expect(har.urls).toContain('https://api.shop.nestwright.test/products?page=1');
   const r = passed(replay, 'replay the catalog with the backend stopped');
   const network = trajectoryOf(r).network!;
   expect(network.length).toBeGreaterThan(0);
-  for (const x of network.filter((n) => n.url.includes('/products'))) expect(x.answeredBy).toBe(`har ${HAR} (fulfill)`);
+  for (const x of network.filter((n) => n.url.includes('/products')))
+    expect(x.answeredBy).toBe(`har ${har.path} (fulfill)`);
   // The backend did not come back during the replay: its port still refuses connections.
   expect(backendAfterReplay).toBe('refused');
 });
@@ -281,7 +294,7 @@ test('a runtime without the net_proxy extension: NOT_SUPPORTED naming it', () =>
     ['route on a runtime without net_proxy', 'app.route'],
     ['offline on a runtime without net_proxy', 'app.setOffline'],
   ]) {
-    const r = unsupported.result(title);
+    const r = shop.result(title);
     expect(r.status).toBe('failed');
     expect(plain(r.error)).toContain(`${api}: this device runtime does not offer`);
     expect(plain(r.error)).toContain('lacks the `net_proxy` extension');

@@ -1,13 +1,15 @@
 import { test, expect } from '@playwright/test';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSimServer, type RunningSim } from '../../device-runtime/sim/server.js';
+import { startSimServer } from '../../device-runtime/sim/server.js';
 import { plain, runInline, type InlineRun } from '../framework/inline.js';
+import { sharedBatch } from '../framework/shared-batch.js';
 
 /**
  * Chat's notifications, push messages and camera; two tests in parallel on one device, each in its
  * own city, time and format; a runtime without the `world` extension failing with NOT_SUPPORTED.
+ * One child run of two workers for all three files.
  */
 test.describe.configure({ mode: 'default' });
 
@@ -108,24 +110,25 @@ test.describe('an option', () => {
 });
 `;
 
-let chat: InlineRun;
-let parallel: InlineRun;
-let bare: InlineRun;
-let sim: RunningSim;
+let run: InlineRun;
 
 test.beforeAll(async () => {
   test.setTimeout(400_000);
-  sim = await startSimServer({ withoutExtensions: ['world'] });
-  const dir = mkdtempSync(join(tmpdir(), 'nw-meet-'));
-  [chat, parallel, bare] = await Promise.all([
-    runInline({ 'chat-world.spec.ts': CHAT }, { workers: 1 }),
-    runInline({ 'parallel.spec.ts': PARALLEL(dir) }, { workers: 2 }),
-    runInline({ 'bare.spec.ts': BARE }, { workers: 1, env: { NW_BARE_URL: sim.url, NW_BARE_TOKEN: sim.token } }),
-  ]);
-});
-
-test.afterAll(async () => {
-  await sim?.close();
+  ({ run } = await sharedBatch('world', async () => {
+    const sim = await startSimServer({ withoutExtensions: ['world'] });
+    const dir = mkdtempSync(join(tmpdir(), 'nw-meet-'));
+    try {
+      // One run, two workers: the cities' file sorts first, so its two tests start together.
+      const run = await runInline(
+        { 'a-parallel.spec.ts': PARALLEL(dir), 'chat-world.spec.ts': CHAT, 'bare.spec.ts': BARE },
+        { workers: 2, env: { NW_BARE_URL: sim.url, NW_BARE_TOKEN: sim.token } },
+      );
+      return { run };
+    } finally {
+      await sim.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }));
 });
 
 for (const title of [
@@ -134,7 +137,7 @@ for (const title of [
   'Attach photo sends the camera picture: its size, or the default one',
 ]) {
   test(`chat: ${title}`, () => {
-    const r = chat.result(title);
+    const r = run.result(title);
     expect(r.status, plain(r.error)).toBe('passed');
   });
 }
@@ -144,15 +147,15 @@ test('two tests in parallel on one device: Tokyo at 09:00 JST and Berlin at 23:0
     'Tokyo > Tokyo sees only its own city, time and format',
     'Berlin > Berlin sees only its own city, time and format',
   ]) {
-    const r = parallel.result(title);
+    const r = run.result(title);
     expect(r.status, plain(r.error)).toBe('passed');
   }
 });
 
 test('a runtime without the world extension: NOT_SUPPORTED naming the tool, for calls and for options', () => {
-  const calls = bare.result('every world call fails with NOT_SUPPORTED naming its tool');
+  const calls = run.result('every world call fails with NOT_SUPPORTED naming its tool');
   expect(calls.status, plain(calls.error)).toBe('passed');
-  const option = bare.result('an option > a world option on such a runtime fails the launch with NOT_SUPPORTED');
+  const option = run.result('an option > a world option on such a runtime fails the launch with NOT_SUPPORTED');
   expect(option.status).toBe('failed');
   expect(plain(option.error)).toContain('use.locale: this device runtime does not offer the `world` extension');
 });
