@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
 import { parseSkill, SkillParseError } from '../../device-runtime/protocol/skill/index.js';
 import { readApkFile } from '../../device-runtime/apk/apk-file.js';
+import { shellEnv } from '../../framework/maestro/plan.js';
 import { importMaestro, type ImportProblem } from '../../framework/skills/maestro.js';
 import { shown as display } from '../../framework/skills/replay.js';
 import { stdio, type Io } from './io.js';
@@ -21,7 +22,8 @@ import { stdio, type Io } from './io.js';
 const USAGE = `Usage: nestwright import maestro <flow.yaml> -o skills/<name>.yaml [--env K=V …] [--app apk|package] [--apk path.apk] [--suite dir]
 
   Converts a Maestro flow into a skill. Flows named by runFlow are imported beside it.
-  --env   a variable's value, substituted at import time (appId: \${APP_ID} too), repeatable
+  --env   a variable's value, substituted at import time (appId: \${APP_ID} too), repeatable;
+          the shell's MAESTRO_* variables are read as Maestro reads them
   --app   the app the skills drive: an APK (its package is read) or a package name
   --apk   the APK the skill installs when run with \`nestwright skill run\` (written as apk:)
   --suite the suite's folder: runScript files are copied only from inside it (default: the flow's folder)
@@ -72,7 +74,7 @@ export async function importCommand(argv: string[], io: Io = stdio): Promise<num
     io.err(`nestwright import maestro: no flow file ${path.resolve(flow)}\n`);
     return 2;
   }
-  const env: Record<string, string> = {};
+  const env: Record<string, string> = shellEnv(); // MAESTRO_* from the shell, as Maestro reads them
   for (const kv of parsed.values.env!) {
     const at = kv.indexOf('=');
     if (at <= 0) {

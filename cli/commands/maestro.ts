@@ -5,7 +5,8 @@
  * every command checked): a flow that does not plan is reported with its file and line and
  * nothing runs. Then Playwright Test runs one test per flow, each on a fresh instance of the
  * flow's app, `--workers` at a time on one device.
- * Exit code: 0 every flow passed, 1 a flow failed, 2 bad input (usage, a flow that does not plan).
+ * A flow that does not plan is listed with its file and line and left out; the others run.
+ * Exit code: 0 every flow passed, 1 a flow failed or did not plan, 2 bad input (usage, no flow that plans).
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -14,7 +15,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { readApkFile } from '../../device-runtime/apk/apk-file.js';
-import { flowsIn, planFlow, resolveAppId, shownPath } from '../../framework/maestro/plan.js';
+import { flowsIn, planFlow, resolveAppId, shellEnv, shownPath } from '../../framework/maestro/plan.js';
 import type { MaestroManifest } from '../../framework/maestro/spec.js';
 import { ownModule } from '../../framework/package-root.js';
 import { stdio, type Io } from './io.js';
@@ -32,7 +33,9 @@ const USAGE = `Usage: nestwright maestro test <flow.yaml | folder>… [options]
   --lookup-timeout ms  how long a lookup waits for an element (default 17000, as Maestro)
   --optional-timeout ms  how long an optional lookup or a when/while condition waits (default 7000)
   --device URL         a NestSpace runtime (default: the simulated device)
-Exit code: 0 passed, 1 a flow failed, 2 bad input (a flow that does not plan is listed with file:line).
+A flow that does not plan is listed with file:line and not run; the others are. The shell's MAESTRO_*
+variables are read as Maestro reads them (--env wins).
+Exit code: 0 passed, 1 a flow failed or did not plan, 2 bad input (no flow that plans).
 `;
 
 const list = (v: string | undefined) =>
@@ -82,7 +85,7 @@ export async function maestroCommand(argv: string[], io: Io = stdio): Promise<nu
     io.out(USAGE);
     return 0;
   }
-  const env: Record<string, string> = {};
+  const env: Record<string, string> = shellEnv(); // MAESTRO_* from the shell, as Maestro reads them
   for (const kv of v.env!) {
     const at = kv.indexOf('=');
     if (at <= 0) {
@@ -142,6 +145,7 @@ export async function maestroCommand(argv: string[], io: Io = stdio): Promise<nu
       problems.push(`  ${shownPath(file)}:1 appId: ${app.error}`);
       continue;
     }
+    if (plan.issues.length) continue; // never run part of a flow
     manifest.flows.push({
       file,
       title: `${plan.flow.name} (${shownPath(file)})`,
@@ -149,10 +153,15 @@ export async function maestroCommand(argv: string[], io: Io = stdio): Promise<nu
       tags,
     });
   }
-  if (problems.length) {
+  // A flow that does not plan is reported and left out; the others still run (the run fails).
+  if (problems.length && !manifest.flows.length) {
     io.err(`nestwright maestro test: ${problems.length} problem(s); nothing was run:\n${problems.join('\n')}\n`);
     return 2;
   }
+  if (problems.length)
+    io.err(
+      `nestwright maestro test: ${problems.length} problem(s); the flows they are in are not run, the ${manifest.flows.length} other flow(s) are:\n${problems.join('\n')}\n`,
+    );
   if (!manifest.flows.length) {
     io.err('nestwright maestro test: no flow left to run (check --include-tags / --exclude-tags)\n');
     return 2;
@@ -200,5 +209,6 @@ export default defineConfig({
   });
   child.stdout.on('data', (d: Buffer) => io.out(d.toString()));
   child.stderr.on('data', (d: Buffer) => io.err(d.toString()));
-  return new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
+  const code = await new Promise<number>((resolve) => child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))));
+  return code === 0 && problems.length ? 1 : code;
 }

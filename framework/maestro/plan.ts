@@ -227,6 +227,16 @@ function walk(dir: string): string[] {
   return out;
 }
 
+/**
+ * The shell's variables a flow sees without `--env`: as Maestro, those whose name starts with
+ * `MAESTRO_` (`appId: ${MAESTRO_APP_ID}` resolves from the environment). `--env` values win.
+ */
+export function shellEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (k.startsWith('MAESTRO_') && v !== undefined) out[k] = v;
+  return out;
+}
+
 /** `appId: ${APP_ID}` (or any `${NAME}`) with the values in scope, or the reason it stays unknown. */
 export function resolveAppId(appId: string | null, env: Record<string, string>): { appId: string } | { error: string } {
   if (!appId) return { error: 'the flow has no `appId:` before `---`' };
@@ -236,7 +246,12 @@ export function resolveAppId(appId: string | null, env: Record<string, string>):
     missing ??= k;
     return _m;
   });
-  if (missing) return { error: `appId ${appId}: ${missing} has no value; give it with --env ${missing}=<package>` };
+  if (missing)
+    return {
+      error: `appId ${appId}: ${missing} has no value; give it with --env ${missing}=<package>${
+        /^MAESTRO_/.test(missing) ? ` or export ${missing}` : ''
+      }`,
+    };
   if (out.includes('${')) return { error: `appId ${appId}: only \${NAME} variables are resolved in appId` };
   return { appId: out };
 }

@@ -19,10 +19,10 @@ interface Run {
   report: any;
 }
 
-async function maestro(args: string[], json?: string): Promise<Run> {
+async function maestro(args: string[], json?: string, extraEnv: Record<string, string> = {}): Promise<Run> {
   const child = spawn(process.execPath, [path.join(ROOT, 'bin/nestwright.js'), 'maestro', 'test', ...args], {
     cwd: ROOT,
-    env: childEnv(json ? { NESTWRIGHT_MAESTRO_JSON: json } : {}),
+    env: childEnv({ ...extraEnv, ...(json ? { NESTWRIGHT_MAESTRO_JSON: json } : {}) }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -179,4 +179,27 @@ test('flows that do not plan run nothing: every problem with its file and line, 
   ])
     expect(run.out).toContain(line);
   expect(run.out).toContain('nothing was run');
+});
+
+test('a folder where one flow does not plan runs the others, reports that one, and fails (exit 1); MAESTRO_* variables resolve appId', async () => {
+  test.setTimeout(120_000);
+  const dir = path.join(tmp, 'mixed');
+  const { mkdir } = await import('node:fs/promises');
+  await mkdir(dir, { recursive: true });
+  // As Maestro: MAESTRO_APP_ID comes from the shell, with no --env.
+  await writeFile(
+    path.join(dir, 'good.yaml'),
+    'appId: ${MAESTRO_APP_ID}\nname: good\n---\n- launchApp\n- assertVisible: "No notes yet"\n',
+  );
+  await writeFile(path.join(dir, 'broken.yaml'), 'appId: ${MAESTRO_APP_ID}\nname: broken\n---\n- frobnicate: 1\n');
+  const json = path.join(tmp, 'mixed.json');
+  const run = await maestro([dir, '--app', 'fixtures/apks/notes.apk'], json, {
+    MAESTRO_APP_ID: 'com.nestwright.notes',
+  });
+  expect(run.code, run.out).toBe(1);
+  const shown = path.relative(ROOT, dir);
+  expect(run.out).toContain('1 problem(s); the flows they are in are not run, the 1 other flow(s) are:');
+  expect(run.out).toContain(`${shown}/broken.yaml:4 frobnicate: \`frobnicate\` is not a Maestro command`);
+  const all = results(run.report);
+  expect(all.map((r) => [r.title.split(' (')[0], r.status])).toEqual([['good', 'passed']]);
 });
