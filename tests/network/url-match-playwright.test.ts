@@ -1,8 +1,10 @@
+import { createRequire } from 'node:module';
 import vm from 'node:vm';
 import { expect, test } from '@playwright/test';
 import { NestwrightError } from '../../framework/errors.js';
 import { AppNetwork } from '../../framework/network/index.js';
-import { globToRegex, urlMatches, type UrlMatcher } from '../../framework/network/url-match.js';
+import { TestNetwork } from '../../framework/network/test-network.js';
+import { globToRegex, playwrightMatcher, urlMatches, type UrlMatcher } from '../../framework/network/url-match.js';
 import { catalogPage, fakePort, HOST, proxiedClient, startBackend } from './engine-helpers.js';
 
 /**
@@ -162,6 +164,29 @@ test('the glob cases of the browser tests, as matches (interception.spec.ts, pag
   for (let i = 0; i < 3; ++i) soft(pwUrlMatches(undefined, 'http://localhost:8907/intercept-me', global)).toBeTruthy();
 });
 
+test("the matcher is playwright-core's own (lib/coreBundle's iso), the runner's copy", () => {
+  const iso = (createRequire(import.meta.url)('playwright-core/lib/coreBundle') as { iso: Record<string, unknown> })
+    .iso;
+  const pw = playwrightMatcher();
+  expect(pw.urlMatches).toBe(iso.urlMatches);
+  expect(pw.globToRegexPattern).toBe(iso.globToRegexPattern);
+});
+
+test('use.recordHar refuses a urlFilter with an unbalanced brace, naming the option', () => {
+  const e = (() => {
+    try {
+      return new TestNetwork({ path: 'x.har', urlFilter: '**/api/{v1' });
+    } catch (x) {
+      return x;
+    }
+  })();
+  expect(e).toBeInstanceOf(NestwrightError);
+  expect((e as NestwrightError).code).toBe('USAGE');
+  expect((e as Error).message).toMatch(
+    /^use\.recordHar: urlFilter is a glob or a RegExp, got "\*\*\/api\/\{v1" \(.*unmatched '\{'/,
+  );
+});
+
 test.describe('through app.route on a real backend', () => {
   test.describe.configure({ mode: 'default' });
   let backend: Awaited<ReturnType<typeof startBackend>>;
@@ -187,6 +212,17 @@ test.describe('through app.route on a real backend', () => {
     expect((e as NestwrightError).code).toBe('USAGE');
     expect((e as NestwrightError).message).toContain(`unmatched '{'`);
     expect((e as NestwrightError).message).toContain('app.route');
+    await n.close();
+  });
+
+  test('app.waitForRequest refuses an invalid glob; requests made meanwhile still flow', async () => {
+    const n = await network();
+    const e = await n.net.waitForRequest('**/orders{', { timeout: 2_000 }).catch((x: unknown) => x);
+    expect((e as NestwrightError).code).toBe('USAGE');
+    expect((e as Error).message).toMatch(/^app\.waitForRequest: Invalid glob pattern "\*\*\/orders\{": unmatched '\{'/);
+    const request = n.net.waitForRequest('**/products?page=1');
+    expect((await n.client.get(`https://${HOST}/products?page=1`)).status).toBe(200);
+    expect((await request).url()).toBe(`https://${HOST}/products?page=1`);
     await n.close();
   });
 
