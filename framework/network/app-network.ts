@@ -13,7 +13,7 @@ import { InstanceProxy, type Exchange, type ProxyHost, type RouteEntry, type Rou
 import type { NetworkRecord } from './record.js';
 import { currentTestNetwork } from './test-network.js';
 import { Upstream } from './upstream.js';
-import { describeMatcher, urlMatches, type UrlMatcher } from './url-match.js';
+import { describeMatcher, matcherProblem, sameMatcher, urlMatches, type UrlMatcher } from './url-match.js';
 
 /** The request events, Playwright's names: what each listener gets. */
 export interface NetworkEvents {
@@ -259,8 +259,11 @@ export class AppNetwork implements ProxyHost {
     // next call (the action that makes the request) waits until the proxy is set, so it is seen.
     this.holdStart(false);
     let listener: ((x: NetworkEvents[E]) => void) | null = null;
+    // A bad matcher is refused by the step below; its listener must not throw meanwhile.
+    const valid = typeof match === 'function' || matcherProblem(match) === null;
     const seen = new Promise<NetworkEvents[E]>((resolve, reject) => {
       listener = (x) => {
+        if (!valid) return;
         const url = x.url();
         const test = typeof match === 'function' ? match(x) : urlMatches(match, url);
         void Promise.resolve(test).then((ok) => ok && resolve(x), reject);
@@ -369,16 +372,6 @@ export class AppNetwork implements ProxyHost {
 }
 
 function checkMatcher(call: ApiCall, url: unknown): void {
-  if (typeof url === 'string' || url instanceof RegExp || typeof url === 'function') return;
-  throw call.error(
-    `the URL is a glob string, a RegExp or a predicate (url: URL) => boolean, got ${JSON.stringify(url)}`,
-    {
-      code: 'USAGE',
-    },
-  );
-}
-
-function sameMatcher(a: UrlMatcher, b: UrlMatcher): boolean {
-  if (a instanceof RegExp && b instanceof RegExp) return a.source === b.source && a.flags === b.flags;
-  return a === b;
+  const problem = matcherProblem(url);
+  if (problem) throw call.error(problem, { code: 'USAGE' });
 }

@@ -4,7 +4,7 @@ import { NestwrightError } from '../errors.js';
 import { writeHar } from './har.js';
 import { checkHarOptions } from './har-options.js';
 import type { Exchange } from './proxy.js';
-import { urlMatches } from './url-match.js';
+import { matcherProblem, urlMatches } from './url-match.js';
 
 /** `use.recordHar`, Playwright's option: every request of the test written to `path` as HAR. */
 export interface RecordHarOptions {
@@ -57,10 +57,14 @@ export class TestNetwork {
         },
       );
     const filter: unknown = recordHar.urlFilter;
-    if (filter !== undefined && typeof filter !== 'string' && !(filter instanceof RegExp))
-      throw new NestwrightError('use.recordHar', `urlFilter is a glob or a RegExp, got ${JSON.stringify(filter)}`, {
-        code: 'USAGE',
-      });
+    if (filter !== undefined && (typeof filter === 'function' || matcherProblem(filter)))
+      throw new NestwrightError(
+        'use.recordHar',
+        `urlFilter is a glob or a RegExp, got ${JSON.stringify(filter)}${typeof filter === 'string' ? ` (${matcherProblem(filter)})` : ''}`,
+        {
+          code: 'USAGE',
+        },
+      );
   }
 
   add(net: InstanceNetwork): void {
