@@ -20,30 +20,7 @@ export async function swipe(
       const { node, obs } = await findNode(call, locator, { enabled: false, scroll: false });
       record.node = node;
       record.before = obs.snapshot_id;
-      const [l, t, r, b] = node.bounds;
-      const cx = Math.round((l + r) / 2);
-      const cy = Math.round((t + b) / 2);
-      const dx = Math.round(((r - l) * distance) / 2);
-      const dy = Math.round(((b - t) * distance) / 2);
-      const ends: Record<typeof direction, [[number, number], [number, number]]> = {
-        up: [
-          [cx, cy + dy],
-          [cx, cy - dy],
-        ],
-        down: [
-          [cx, cy - dy],
-          [cx, cy + dy],
-        ],
-        left: [
-          [cx + dx, cy],
-          [cx - dx, cy],
-        ],
-        right: [
-          [cx - dx, cy],
-          [cx + dx, cy],
-        ],
-      };
-      const [from, to] = ends[direction];
+      const [from, to] = swipeEnds(node.bounds, direction, distance);
       await d.calls.call(call, 'ui_swipe', { space_id: d.spaceId, from, to, duration_ms: opts.duration ?? 300 });
       const after = await d.watch.observe(call);
       record.after = after.snapshot_id;
@@ -77,4 +54,63 @@ async function pressVerified(
     record.after = obs.snapshot_id;
     if (effect || attempt >= 3) return;
   }
+}
+
+type Direction = 'up' | 'down' | 'left' | 'right';
+
+/** From and to of a swipe across `bounds` from its center towards `direction`, `distance` of its size. */
+function swipeEnds(
+  bounds: readonly [number, number, number, number],
+  direction: Direction,
+  distance: number,
+): [[number, number], [number, number]] {
+  const [l, t, r, b] = bounds;
+  const cx = Math.round((l + r) / 2);
+  const cy = Math.round((t + b) / 2);
+  const dx = Math.round(((r - l) * distance) / 2);
+  const dy = Math.round(((b - t) * distance) / 2);
+  const ends: Record<Direction, [[number, number], [number, number]]> = {
+    up: [
+      [cx, cy + dy],
+      [cx, cy - dy],
+    ],
+    down: [
+      [cx, cy - dy],
+      [cx, cy + dy],
+    ],
+    left: [
+      [cx + dx, cy],
+      [cx - dx, cy],
+    ],
+    right: [
+      [cx - dx, cy],
+      [cx + dx, cy],
+    ],
+  };
+  return ends[direction];
+}
+
+/**
+ * Swipe across the screen itself from its center towards `direction`, whatever is on it (Maestro's
+ * `scroll` and `scrollUntilVisible` swipe the screen, not an element: an element chosen while a
+ * list loads may be gone before the swipe).
+ */
+export async function swipeScreen(
+  call: ApiCall,
+  d: AppDriver,
+  direction: Direction,
+  opts: { distance?: number; duration?: number } = {},
+): Promise<void> {
+  const distance = Math.min(0.95, Math.max(0.05, opts.distance ?? 0.6));
+  await d.steps.step(
+    call,
+    { kind: 'action', title: `Swipe ${direction} on the screen`, selector: null },
+    async (record) => {
+      const obs = await d.watch.observe(call);
+      record.before = obs.snapshot_id;
+      const [from, to] = swipeEnds([0, 0, obs.screen.width, obs.screen.height], direction, distance);
+      await d.calls.call(call, 'ui_swipe', { space_id: d.spaceId, from, to, duration_ms: opts.duration ?? 300 });
+      record.after = (await d.watch.observe(call)).snapshot_id;
+    },
+  );
 }

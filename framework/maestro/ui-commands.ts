@@ -3,6 +3,8 @@ import { test } from '@playwright/test';
 import { inTest } from '../step-recorder.js';
 import { describeScreen, NestwrightError } from '../errors.js';
 import { poll } from '../poll.js';
+import type { App } from '../app.js';
+import { swipeScreen } from '../core/gestures.js';
 import { fieldValue } from '../../device-runtime/protocol/selector.js';
 import { KEYS, NOT_HONOURED, type CommandName } from './commands.js';
 import { find, gone, locatorFor, nodeAt, present, screenNode, type Found } from './element.js';
@@ -170,12 +172,8 @@ export async function uiCommand(state: RunState, cmd: Command, arg: unknown, whe
       });
       return;
     }
-    case 'scroll': {
-      const obs = await app().observe();
-      const node = screenNode(obs);
-      if (!node) throw new Error('nothing on screen to scroll');
-      return locatorFor(app(), { node, obs }).swipe('up');
-    }
+    case 'scroll':
+      return screenSwipe(app(), 'up');
     case 'scrollUntilVisible': {
       const sel = readSelector(a.element);
       const timeout = Number(a.timeout ?? 20_000);
@@ -190,10 +188,7 @@ export async function uiCommand(state: RunState, cmd: Command, arg: unknown, whe
             `${describeSelector(sel)} did not come into view after scrolling ${direction(a.direction)} for ${timeout}ms`,
           );
         }
-        const obs = await app().observe();
-        const node = screenNode(obs);
-        if (!node) throw new Error('nothing on screen to scroll');
-        await locatorFor(app(), { node, obs }).swipe(swipe[direction(a.direction)], { distance: 0.5 });
+        await screenSwipe(app(), swipe[direction(a.direction)], 0.5);
       }
     }
     case 'swipe': {
@@ -293,4 +288,14 @@ function metres(a: [number, number], b: [number, number]): number {
     Math.sin(rad(b[0] - a[0]) / 2) ** 2 +
     Math.cos(rad(a[0])) * Math.cos(rad(b[0])) * Math.sin(rad(b[1] - a[1]) / 2) ** 2;
   return 2 * 6_371_000 * Math.asin(Math.sqrt(h));
+}
+
+/**
+ * Maestro's `scroll` and `scrollUntilVisible` swipe the screen from its center, not an element:
+ * one picked while a list loads (its progress bar) may be gone by the time of the swipe.
+ */
+function screenSwipe(app: App, dir: 'up' | 'down' | 'left' | 'right', distance?: number): Promise<void> {
+  return app.driver.wrap('maestro.scroll', {}, (call) =>
+    swipeScreen(call, app.driver, dir, distance === undefined ? {} : { distance }),
+  );
 }

@@ -192,14 +192,26 @@ test('a folder where one flow does not plan runs the others, reports that one, a
     'appId: ${MAESTRO_APP_ID}\nname: good\n---\n- launchApp\n- assertVisible: "No notes yet"\n',
   );
   await writeFile(path.join(dir, 'broken.yaml'), 'appId: ${MAESTRO_APP_ID}\nname: broken\n---\n- frobnicate: 1\n');
+  // scrollUntilVisible swipes the screen from its center, as Maestro's does, not an element picked
+  // once (a list's progress bar, gone by the time of the swipe).
+  await writeFile(
+    path.join(dir, 'scroll.yaml'),
+    'appId: com.android.settings\nname: scroll\n---\n- launchApp\n- scroll\n- scrollUntilVisible:\n    element: "About phone"\n- tapOn: "About phone"\n',
+  );
   const json = path.join(tmp, 'mixed.json');
   const run = await maestro([dir, '--app', 'fixtures/apks/notes.apk'], json, {
     MAESTRO_APP_ID: 'com.nestwright.notes',
   });
   expect(run.code, run.out).toBe(1);
   const shown = path.relative(ROOT, dir);
-  expect(run.out).toContain('1 problem(s); the flows they are in are not run, the 1 other flow(s) are:');
+  expect(run.out).toContain('1 problem(s); the flows they are in are not run, the 2 other flow(s) are:');
   expect(run.out).toContain(`${shown}/broken.yaml:4 frobnicate: \`frobnicate\` is not a Maestro command`);
   const all = results(run.report);
-  expect(all.map((r) => [r.title.split(' (')[0], r.status])).toEqual([['good', 'passed']]);
+  expect(all.map((r) => [r.title.split(' (')[0], r.status]).sort()).toEqual([
+    ['good', 'passed'],
+    ['scroll', 'passed'],
+  ]);
+  const scroll = all.find((r) => r.title.startsWith('scroll'))!;
+  expect(scroll.steps).toContain('Swipe up on the screen');
+  expect(scroll.steps.filter((t) => /^Swipe .* on (?!the screen)/.test(t))).toEqual([]);
 });
