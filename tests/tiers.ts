@@ -40,6 +40,7 @@ export const INTEGRATION = [
   'tests/framework/paged-list.test.ts',
   'tests/framework/secret-artifacts.test.ts',
   'tests/framework/text.test.ts',
+  'tests/framework/visual-playwright.test.ts',
   'tests/framework/visual.test.ts',
   'tests/functions/*.test.ts',
   'tests/heal/e2e.test.ts',

@@ -31,8 +31,15 @@ const AROUND = 3;
 
 /**
  * Compare `actual` with `expected` as Playwright's default comparator does: pixelmatch (the kept
- * library Playwright itself wraps) with `threshold` 0.2, images of different sizes padded to
- * the larger and reported as such, and the pixel limits of `maxDiffPixels`/`maxDiffPixelRatio`.
+ * library Playwright itself wraps) with `threshold` 0.2 and semi-transparent pixels blended over
+ * white (Playwright's copy of pixelmatch; pixelmatch 7 would blend over a checkerboard), images
+ * of different sizes padded with transparent pixels to the larger and reported as such, so
+ * padding counts only where the larger picture is not white, and the pixel limits of
+ * `maxDiffPixels`/`maxDiffPixelRatio` (the ratio of the padded size, as Playwright's).
+ * Playwright's own comparator (`getComparator` of playwright-core's bundle) is not called: it
+ * returns a message but not the count the report records, decodes with pngjs, and cannot skip
+ * the rows that are the same; tests/framework/visual-compare.test.ts checks that both say the
+ * same.
  * `exclude` (boxes in the pictures' pixels) are left out: the expected pixels are used there.
  * Identical PNG bytes match without decoding either picture; otherwise only the band of rows
  * whose bytes differ (found with a native memory compare) goes through pixelmatch, and the diff
@@ -64,6 +71,7 @@ export async function compareImages(
   const count = band
     ? pixelmatch(rgba(e, band[0], band[1]), rgba(a, band[0], band[1]), undefined, width, band[1] - band[0], {
         threshold,
+        checkerboard: false,
       })
     : 0;
   const byRatio = tol.maxDiffPixelRatio !== undefined ? e.width * e.height * tol.maxDiffPixelRatio : undefined;
@@ -75,7 +83,7 @@ export async function compareImages(
   const pixels = count > limit ? `${count} pixels (ratio ${ratio.toFixed(2)} of all image pixels) are different.` : '';
   if (!pixels && !sizes) return { ...MATCH, diffPixels: count, ratio };
   const diff = blank(width, height, 4);
-  pixelmatch(rgba(e, 0, height), rgba(a, 0, height), diff.data, width, height, { threshold });
+  pixelmatch(rgba(e, 0, height), rgba(a, 0, height), diff.data, width, height, { threshold, checkerboard: false });
   return { errorMessage: sizes + pixels, diffPixels: count, ratio, diff: Picture.fromPixels(diff) };
 }
 

@@ -41,17 +41,32 @@ export interface ResolvedOptions<L> extends ScreenshotOptions<L> {
 /** Options only a call can give: Playwright does not take them from the config either. */
 const CALL_ONLY = ['clip', 'mask', 'maskColor'] as const;
 
-/** The config's `expect.toHaveScreenshot` (its project's), under the call's options. */
+/**
+ * The config's `expect.toHaveScreenshot` for the test's project, read where Playwright's own
+ * toHaveScreenshot reads it: `testInfo._projectInternal.expect`, the runner's resolved config
+ * (the project's `expect` when it has one, else the top level's: the two are not merged). The
+ * public `testInfo.project` does not carry `expect`. Without that field (another runner
+ * version), no defaults: the call's options and the built-in defaults hold.
+ */
+function configDefaults(api: ApiName, testInfo: TestInfo): Record<string, unknown> {
+  const internal = (testInfo as { _projectInternal?: { expect?: { toHaveScreenshot?: unknown } } })._projectInternal;
+  const given = internal?.expect?.toHaveScreenshot;
+  if (given === undefined) return {};
+  if (typeof given !== 'object' || given === null || Array.isArray(given))
+    throw new NestwrightError(api, "the config's `expect.toHaveScreenshot` must be an object of options", {
+      code: 'INVALID_ARGUMENT',
+    });
+  return given as Record<string, unknown>;
+}
+
+/** The config's `expect.toHaveScreenshot` (its project's, else the top level's), under the call's options. */
 export function resolveOptions<L>(
   api: ApiName,
   testInfo: TestInfo,
   given: ScreenshotOptions<L>,
   isLocator: (v: unknown) => boolean,
 ): ResolvedOptions<L> {
-  const fromConfig = {
-    ...((testInfo.project as { expect?: { toHaveScreenshot?: Record<string, unknown> } }).expect?.toHaveScreenshot ??
-      {}),
-  };
+  const fromConfig = { ...configDefaults(api, testInfo) };
   for (const k of CALL_ONLY) delete fromConfig[k];
   const o = { ...(fromConfig as ScreenshotOptions<L>), ...given };
   const bad = (what: string) => new NestwrightError(api, what, { code: 'INVALID_ARGUMENT' });

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { createRequire } from 'node:module';
 import pixelmatch from 'pixelmatch';
 import sharp from 'sharp';
 import { SimRuntime } from '../../device-runtime/sim/runtime.js';
@@ -25,9 +26,16 @@ test.beforeAll(async () => {
   rt.close();
 });
 
+/** Playwright's own comparator, as its toHaveScreenshot calls it: the reference for counts and messages. */
+const playwrightCompare: (actual: Buffer, expected: Buffer, options?: object) => { errorMessage: string } | null =
+  createRequire(import.meta.url)('playwright-core/lib/coreBundle').utils.getComparator('image/png');
+
 const copy = (p: Pixels): Pixels => ({ ...p, data: Buffer.from(p.data) });
 const whole = (a: Pixels, e: Pixels, threshold = 0.2) =>
-  pixelmatch(rgba(e, 0, e.height), rgba(a, 0, a.height), undefined, a.width, a.height, { threshold });
+  pixelmatch(rgba(e, 0, e.height), rgba(a, 0, a.height), undefined, a.width, a.height, {
+    threshold,
+    checkerboard: false,
+  });
 
 /** Paint a soft-edged disc (anti-aliased rim, as text and icons have) at (cx, cy). */
 function disc(p: Pixels, cx: number, cy: number, r: number, rgb: [number, number, number]): void {
@@ -112,4 +120,34 @@ test('an RGBA picture compares with an RGB one by its pixels', async () => {
     errorMessage: null,
     diffPixels: 0,
   });
+});
+
+test('a size mismatch counts and says what Playwright says (to-have-screenshot.spec.ts: should attach expected/actual/diff when sizes are different)', async () => {
+  const black2x2 = await sharp({ create: { width: 2, height: 2, channels: 4, background: '#000000ff' } })
+    .png()
+    .toBuffer();
+  const white = await sharp({ create: { width: 1280, height: 720, channels: 3, background: '#ffffff' } })
+    .png()
+    .toBuffer();
+  const port = await compareImages(Picture.fromPng(white), Picture.fromPng(black2x2), {});
+  expect(port.errorMessage).toBe(
+    'Expected an image 2px by 2px, received 1280px by 720px. 4 pixels (ratio 0.01 of all image pixels) are different.',
+  );
+  expect(port.diffPixels).toBe(4);
+  const diff = await sharp(await port.diff!.png()).metadata();
+  expect([diff.width, diff.height]).toEqual([1280, 720]);
+  // The real screen (scaled down to keep this quick) against a smaller copy, both ways round, with and without limits.
+  const shot = await sharp(screen).resize(270, 600).png().toBuffer();
+  const small = await sharp(shot).resize(135, 300).png().toBuffer();
+  const tolerances = [{}, { threshold: 0 }, { maxDiffPixels: 100_000 }, { maxDiffPixelRatio: 0.5 }];
+  for (const [actual, expected] of [
+    [small, shot],
+    [shot, small],
+    [white, shot],
+  ] as const) {
+    for (const tol of tolerances) {
+      const ours = await compareImages(Picture.fromPng(actual), Picture.fromPng(expected), tol);
+      expect(ours.errorMessage, JSON.stringify(tol)).toBe(playwrightCompare(actual, expected, tol)!.errorMessage);
+    }
+  }
 });
