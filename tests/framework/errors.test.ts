@@ -57,6 +57,8 @@ const codeOf = (p: Promise<unknown>) => p.then(() => 'no error', (e) => (e insta
 test('every error has a code', async ({ app }) => {
   expect(await codeOf(app.getByText('Nothing like this').tap({ timeout: 200 }))).toBe('TIMEOUT');
   await app.launch({ activity: '.CatalogActivity' });
+  // The catalog loads over the network: on a loaded machine, longer than the 2 s action timeout.
+  await expect(app.getByRole('button', { name: 'Add to cart' }).first()).toBeVisible({ timeout: 20_000 });
   expect(await codeOf(app.getByRole('button', { name: 'Add to cart' }).tap())).toBe('STRICT_MODE_VIOLATION');
   expect(await codeOf(app.intent({ activity: '.NoSuchActivity' }))).toBe('INVALID_ARGUMENT');
   expect(await codeOf(Promise.resolve().then(() => app.locator('bogus=1')))).toBe('USAGE');
