@@ -1,4 +1,5 @@
 import { errors, expect, test } from '@playwright/test';
+import { NestwrightError, TimeoutError } from '../../framework/errors.js';
 import { AppNetwork } from '../../framework/network/index.js';
 import type { Route } from '../../framework/network/route.js';
 import type { Request } from '../../framework/network/messages.js';
@@ -139,7 +140,11 @@ test("a request wait's timeout is Playwright's TimeoutError (page-wait-for-respo
   const n = await network();
   const e = await n.net.waitForResponse(() => false, { timeout: 1 }).catch((x: unknown) => x);
   expect(e).toBeInstanceOf(errors.TimeoutError);
-  expect((e as Error).message).toContain('Timeout 1ms exceeded');
+  // Still nestwright's own: its TimeoutError, a NestwrightError with the API and TIMEOUT.
+  expect(e).toBeInstanceOf(TimeoutError);
+  expect(e).toBeInstanceOf(NestwrightError);
+  expect(e).toMatchObject({ api: 'app.waitForResponse', code: 'TIMEOUT', fatal: false });
+  expect((e as Error).message).toContain('app.waitForResponse: Timeout 1ms exceeded');
   await n.close();
 });
 
