@@ -1,6 +1,6 @@
 import { errors, expect, test } from '@playwright/test';
 import { NestwrightError, TimeoutError } from '../../framework/errors.js';
-import { AppNetwork } from '../../framework/network/index.js';
+import { AppNetwork, setTestNetwork, TestNetwork } from '../../framework/network/index.js';
 import type { Route } from '../../framework/network/route.js';
 import type { Request } from '../../framework/network/messages.js';
 import { fakePort, HOST, proxiedClient, startBackend } from './engine-helpers.js';
@@ -217,4 +217,30 @@ test('route.fetch stops after maxRedirects (global-fetch.spec.ts: should throw a
   await n.client.get(`${ORIGIN}/loop`).catch(() => {});
   expect((await error)?.message).toContain('Max redirect count exceeded');
   await n.close();
+});
+
+test("a handler's error is the test's even when an assertion failed too (playwright.unhandled.spec.ts: should produce unhandledRejection when page.route raises)", async ({}, testInfo) => {
+  const testNetwork = new TestNetwork(undefined);
+  setTestNetwork(testNetwork);
+  let n: Awaited<ReturnType<typeof network>>;
+  try {
+    n = await network();
+  } finally {
+    setTestNetwork(null);
+  }
+  await n.net.route('**/products*', () => {
+    throw new Error('foobar');
+  });
+  await n.client.get(CATALOG).catch(() => {});
+  n.client.close();
+  // The test then failed an assertion: the fixture's view of it at its end.
+  const failed = {
+    status: 'failed' as const,
+    expectedStatus: 'passed' as const,
+    outputPath: (name: string) => testInfo.outputPath(name),
+    attach: async () => {},
+  };
+  const { failure } = await testNetwork.finish(failed);
+  expect(failure).toBeInstanceOf(NestwrightError);
+  expect(failure?.message).toBe('app.route: the handler of route **/products* threw, so its request failed: foobar');
 });
