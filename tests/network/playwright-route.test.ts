@@ -1,5 +1,6 @@
 import { errors, expect, test } from '@playwright/test';
 import { NestwrightError, TimeoutError } from '../../framework/errors.js';
+import { test as nwTest } from '../../framework/index.js';
 import { AppNetwork, setTestNetwork, TestNetwork } from '../../framework/network/index.js';
 import type { Route } from '../../framework/network/route.js';
 import type { Request } from '../../framework/network/messages.js';
@@ -243,4 +244,23 @@ test("a handler's error is the test's even when an assertion failed too (playwri
   const { failure } = await testNetwork.finish(failed);
   expect(failure).toBeInstanceOf(NestwrightError);
   expect(failure?.message).toBe('app.route: the handler of route **/products* threw, so its request failed: foobar');
+});
+
+nwTest.describe('on the Shop', () => {
+  nwTest.use({ apk: 'fixtures/apks/shop.apk' });
+
+  nwTest(
+    "a wait started before launch sees the launch's own request (page-wait-for-response.spec.ts: should work)",
+    async ({ app }) => {
+      const seen: string[] = [];
+      app.on('request', (r) => seen.push(r.url()));
+      const response = app.waitForResponse('**/products?page=1', { timeout: 10_000 });
+      await app.launch({ activity: '.CatalogActivity' });
+      // Nothing looks at the screen before the wait ends: the request is the launch's alone.
+      const r = await response;
+      expect(r.status()).toBe(200);
+      expect(((await r.json()) as { items: unknown[] }).items).toHaveLength(20);
+      expect(seen).toEqual([r.url()]);
+    },
+  );
 });
