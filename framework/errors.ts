@@ -99,7 +99,7 @@ export class NestwrightError extends Error {
    * A {@link TimeoutError} is one too: it is Playwright's `errors.TimeoutError` (so `e instanceof
    * errors.TimeoutError` holds, as for a Playwright timeout), which a class can extend only once.
    */
-  static [Symbol.hasInstance](x: unknown): boolean {
+  static override [Symbol.hasInstance](x: unknown): boolean {
     return (
       Function.prototype[Symbol.hasInstance].call(this, x) || (this === NestwrightError && x instanceof TimeoutError)
     );
