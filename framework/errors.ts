@@ -1,3 +1,4 @@
+import { errors as playwrightErrors } from '@playwright/test';
 import { DeviceError } from '../device-runtime/client/index.js';
 import type { ErrorCode, Observation, UiNode } from '../device-runtime/protocol/index.js';
 import { describeNode } from '../device-runtime/protocol/actionability.js';
@@ -93,6 +94,16 @@ export class NestwrightError extends Error {
   get fatal(): boolean {
     return FATAL_CODES.has(this.code);
   }
+
+  /**
+   * A {@link TimeoutError} is one too: it is Playwright's `errors.TimeoutError` (so `e instanceof
+   * errors.TimeoutError` holds, as for a Playwright timeout), which a class can extend only once.
+   */
+  static override [Symbol.hasInstance](x: unknown): boolean {
+    return (
+      Function.prototype[Symbol.hasInstance].call(this, x) || (this === NestwrightError && x instanceof TimeoutError)
+    );
+  }
 }
 
 /** The code of the device error (or nestwright error) `e` was caused by, if any. */
@@ -117,7 +128,12 @@ function codeOf(e: unknown): NestwrightErrorCode | undefined {
  * }
  * ```
  */
-export class TimeoutError extends NestwrightError {
+export class TimeoutError extends playwrightErrors.TimeoutError {
+  /** The API that timed out, e.g. `locator.tap`. */
+  readonly api: string;
+  /** Always `TIMEOUT`. */
+  readonly code: NestwrightErrorCode = 'TIMEOUT';
+
   /** @internal Thrown by the framework. */
   constructor(
     api: ApiName,
@@ -128,7 +144,17 @@ export class TimeoutError extends NestwrightError {
     readonly observation: Observation | null,
     options?: { cause?: unknown },
   ) {
-    super(api, message, { ...options, code: 'TIMEOUT' });
+    const name = typeof api === 'string' ? api : api.api;
+    super(`${name}: ${message}`);
+    this.api = name;
+    this.name = 'TimeoutError';
+    if (options?.cause !== undefined)
+      Object.defineProperty(this, 'cause', { value: options.cause, writable: true, configurable: true });
+  }
+
+  /** A timeout never ends the test by itself. */
+  get fatal(): boolean {
+    return false;
   }
 }
 

@@ -269,7 +269,7 @@ const fixtures = withOptions.extend<{ app: App; _testContext: TestContext }, { d
         throw renamedOption('app', { at: testInfo });
       }
       // A crash or a lost device ends the test: one that was caught and carried on from still fails it.
-      if (net.failure && testInfo.status === 'passed') throw net.failure;
+      if (net.failure) throw net.failure;
       const ignored = fatal.find((f) => !f.acknowledged);
       if (ignored && testInfo.status === 'passed') {
         throw new NestwrightError(

@@ -281,10 +281,13 @@ export class AppNetwork implements ProxyHost {
           return await Promise.race([
             seen,
             new Promise<never>((_, reject) => {
-              const seenSoFar = this.exchanges.slice(-5).map((x) => `  ${x.request.method()} ${x.request.url()}`);
-              const refused = this.refusedNote();
-              const message = `Timeout ${this.port.describeTimeout(call.timeout)} exceeded waiting for ${event} ${what}${seenSoFar.length ? `; the last requests were:\n${seenSoFar.join('\n')}` : '; the instance made no request'}${refused}`;
-              timer = setTimeout(() => reject(new TimeoutError(call, message, call.log, null)), call.remaining());
+              // What came is read when the time is up, not when the wait began.
+              const timedOut = () => {
+                const seenSoFar = this.exchanges.slice(-5).map((x) => `  ${x.request.method()} ${x.request.url()}`);
+                const message = `Timeout ${this.port.describeTimeout(call.timeout)} exceeded waiting for ${event} ${what}${seenSoFar.length ? `; the last requests were:\n${seenSoFar.join('\n')}` : '; the instance made no request'}${this.refusedNote()}`;
+                reject(new TimeoutError(call, message, call.log, null));
+              };
+              timer = setTimeout(timedOut, call.remaining());
             }),
           ]);
         } finally {

@@ -25,6 +25,8 @@ export class Request {
   /** @internal Set when it failed: the error text (`net::ERR_FAILED`, the abort code). */
   _failure: string | null = null;
   private settled!: () => void;
+  /** A route set the body (then an empty one is `''`, not null, as Playwright's). */
+  private bodySet = false;
   private readonly done = new Promise<void>((r) => (this.settled = r));
 
   /** @internal Made by the instance's proxy. */
@@ -55,13 +57,17 @@ export class Request {
   headerValue(name: string): string | null {
     return this.headersValue[name.toLowerCase()] ?? null;
   }
-  /** The body as text, or null when there is none. */
+  /** All the request's headers (Playwright's `allHeaders()`; the proxy sees them all, so `headers()` too). */
+  async allHeaders(): Promise<Headers> {
+    return this.headers();
+  }
+  /** The body as text, or null when there is none (`''` when a route set it so). */
   postData(): string | null {
-    return this.bodyValue.length ? this.bodyValue.toString('utf8') : null;
+    return this.bodyValue.length || this.bodySet ? this.bodyValue.toString('utf8') : null;
   }
   /** The body as bytes, or null. */
   postDataBuffer(): Buffer | null {
-    return this.bodyValue.length ? Buffer.from(this.bodyValue) : null;
+    return this.bodyValue.length || this.bodySet ? Buffer.from(this.bodyValue) : null;
   }
   /** The body parsed: JSON, or a form (`application/x-www-form-urlencoded`) as an object; null without a body. */
   postDataJSON(): unknown {
@@ -86,7 +92,10 @@ export class Request {
     if (o.url !== undefined) this.urlValue = o.url;
     if (o.method !== undefined) this.methodValue = o.method.toUpperCase();
     if (o.headers !== undefined) this.headersValue = flatHeaders(o.headers);
-    if (o.body !== undefined) this.bodyValue = o.body;
+    if (o.body !== undefined) {
+      this.bodyValue = o.body;
+      this.bodySet = true;
+    }
   }
   /** @internal The body as sent, for the network and the HAR. */
   get _body(): Buffer {
@@ -122,7 +131,7 @@ export class Response {
   status(): number {
     return this.statusValue;
   }
-  /** The status line's text, e.g. `OK` (empty when the proxy made the response). */
+  /** The status line's text, e.g. `OK`; a route's response has the status's standard phrase (`Unknown` for one without). */
   statusText(): string {
     return this.statusTextValue;
   }
@@ -133,6 +142,10 @@ export class Response {
   /** Its headers, names lower-cased. */
   headers(): Headers {
     return { ...this.headersValue };
+  }
+  /** All the response's headers (Playwright's `allHeaders()`; the proxy sees them all, so `headers()` too). */
+  async allHeaders(): Promise<Headers> {
+    return this.headers();
   }
   /** One header's value, or null. */
   headerValue(name: string): string | null {

@@ -1,13 +1,15 @@
+import { STATUS_CODES } from 'node:http';
 import type { CompletedRequest, Mockttp } from 'mockttp';
 import type { requestSteps } from 'mockttp';
 
 type CallbackResponseResult = requestSteps.CallbackResponseResult;
 import type { ApiCall } from '../core/api-call.js';
+import { NestwrightError } from '../errors.js';
 import type { ProxyCa } from './ca.js';
 import { conditionsDelay, type NetworkConditions } from './conditions.js';
 import { flatHeaders, Request, Response } from './messages.js';
 import { newCredentials, ProxyGate, startOffNetwork, type ProxyCredentials } from './proxy-gate.js';
-import { Route, type Decision } from './route.js';
+import { abortErrorText, networkErrorText, Route, type Decision } from './route.js';
 import type { Upstream } from './upstream.js';
 import { urlMatches, type UrlMatcher } from './url-match.js';
 
@@ -32,6 +34,18 @@ export interface Exchange {
   error?: string;
   durationMs: number;
 }
+
+/** How the proxy answered one request: `error` for the record, `errorText` (`net::ERR_…`) for `request.failure()`. */
+interface Answer {
+  response: Response | null;
+  raw?: Buffer;
+  answeredBy: string;
+  error?: string;
+  errorText?: string;
+}
+
+/** The statuses a fetch follows. */
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** What the proxy reaches of its instance's network controls. */
 export interface ProxyHost {
@@ -114,45 +128,66 @@ export class InstanceProxy {
     const body = (await req.body.getDecodedBuffer().catch(() => undefined)) ?? req.body.buffer;
     const request = new Request(req.url, req.method, headers, body, started, this.host.instance);
     this.host.seen(request);
-    let out: { response: Response | null; raw?: Buffer; answeredBy: string; error?: string };
+    let out: Answer;
     try {
       out = await this.answer(request);
     } catch (e) {
-      out = { response: null, answeredBy: 'network', error: (e as Error).message };
+      out = { response: null, answeredBy: 'network', error: (e as Error).message, errorText: networkErrorText(e) };
     }
     const c = this.host.conditions;
     if (c) {
       const ms = conditionsDelay(c, request._body.length, out.response?._body.length ?? 0);
       if (ms > 0) await new Promise((r) => setTimeout(r, ms));
     }
-    const exchange: Exchange = { request, ...out, durationMs: Date.now() - started };
+    const { errorText, ...answered } = out;
+    const exchange: Exchange = { request, ...answered, durationMs: Date.now() - started };
     if (out.response) request._response = out.response;
-    else request._failure = out.error ?? 'failed';
+    else request._failure = errorText ?? 'net::ERR_FAILED';
     request._settle();
     this.host.done(exchange);
     if (!out.response) return out.error === 'connectionreset' ? 'reset' : 'close';
     const r = out.response;
     return out.raw
       ? { statusCode: r.status(), statusMessage: r.statusText() || undefined, headers: r.headers(), rawBody: out.raw }
-      : { statusCode: r.status(), headers: r.headers(), body: r._body };
+      : { statusCode: r.status(), statusMessage: r.statusText(), headers: r.headers(), body: r._body };
   }
 
   /** The routes in turn, then the network. */
-  private async answer(
-    request: Request,
-  ): Promise<{ response: Response | null; raw?: Buffer; answeredBy: string; error?: string }> {
+  private async answer(request: Request): Promise<Answer> {
     const routes = this.host.routes;
-    for (let i = routes.length - 1; i >= 0; i--) {
-      const entry = routes[i]!;
+    // The routes as the request found them (Playwright's snapshot): a handler that routes or
+    // unroutes changes what later requests meet, not which handlers this one goes through.
+    for (const entry of routes.slice().reverse()) {
       if (!urlMatches(entry.matcher, request.url())) continue;
-      if (entry.times !== undefined && --entry.times <= 0) routes.splice(routes.indexOf(entry), 1);
+      // Unrouted since the request came (by an earlier handler of it): skipped.
+      const index = routes.indexOf(entry);
+      if (index === -1) continue;
+      if (entry.times !== undefined && --entry.times <= 0) routes.splice(index, 1);
       const { decision, fetched } = await this.run(entry, request);
-      if (!decision) return { response: null, answeredBy: entry.label, error: 'the route handler threw' };
+      if (!decision)
+        return {
+          response: null,
+          answeredBy: entry.label,
+          error: 'the route handler threw',
+          errorText: 'net::ERR_FAILED',
+        };
       if (decision.kind === 'fallback') continue;
       if (decision.kind === 'abort')
-        return { response: null, answeredBy: `${entry.label} (abort)`, error: decision.code };
+        return {
+          response: null,
+          answeredBy: `${entry.label} (abort)`,
+          error: decision.code,
+          errorText: abortErrorText(decision.code),
+        };
       if (decision.kind === 'continue') return this.network(request, `${entry.label} (continue)`);
-      const response = new Response(request, request.url(), decision.status, '', decision.headers, decision.body);
+      const response = new Response(
+        request,
+        request.url(),
+        decision.status,
+        reasonPhrase(decision.status),
+        decision.headers,
+        decision.body,
+      );
       return { response, answeredBy: `${entry.label} (${fetched || decision.fetched ? 'fetch' : 'fulfill'})` };
     }
     return this.network(request, 'network');
@@ -176,6 +211,43 @@ export class InstanceProxy {
     return { response, raw: res.raw, answeredBy };
   }
 
+  /**
+   * `route.fetch()`: the request to the network, following redirects as Playwright's fetch does
+   * (303, and 301/302 of a POST, become a GET without a body; 307/308 keep both). The response is
+   * the last one, its `url()` where it came from; the request itself is not changed.
+   */
+  private async fetchFollowing(call: ApiCall, request: Request, maxRedirects: number): Promise<Response> {
+    let out = { url: request.url(), method: request.method(), headers: request.headers(), body: request._body };
+    for (let left = maxRedirects; ; left--) {
+      const res = await this.host.upstream.send(out);
+      const location = res.headers['location'];
+      const next = typeof location === 'string' && REDIRECTS.has(res.status) ? new URL(location, out.url) : null;
+      if (!next || maxRedirects === 0)
+        return new Response(request, out.url, res.status, res.statusText, flatHeaders(res.headers), res.body);
+      if (left <= 0)
+        throw call.error(
+          `Max redirect count exceeded: ${request.url()} redirected more than ${maxRedirects} times (last to ${next.href}); raise maxRedirects, or 0 to get the redirect itself`,
+          { code: 'USAGE' },
+        );
+      const toGet = res.status === 303 || ((res.status === 301 || res.status === 302) && out.method === 'POST');
+      const headers = { ...out.headers };
+      if (toGet) {
+        delete headers['content-type'];
+        delete headers['content-length'];
+      }
+      if (next.origin !== new URL(out.url).origin) {
+        delete headers['authorization'];
+        delete headers['cookie'];
+      }
+      out = {
+        url: next.href,
+        method: toGet && out.method !== 'HEAD' ? 'GET' : out.method,
+        headers,
+        body: toGet ? Buffer.alloc(0) : out.body,
+      };
+    }
+  }
+
   /** Run one handler until it decides (or throws); null decision: it threw before deciding. */
   private run(entry: RouteEntry, request: Request): Promise<{ decision: Decision | null; fetched: boolean }> {
     return new Promise((resolve) => {
@@ -187,17 +259,18 @@ export class InstanceProxy {
         decide: (call, d) => {
           if (decided)
             throw call.error(
-              `the route is already handled (${decided.kind}): a handler answers a request once — call fulfill, abort, continue or fallback one time`,
+              `Route is already handled! (${decided.kind}): a handler answers a request once — call fulfill, abort, continue or fallback one time`,
               { code: 'USAGE' },
             );
           decided = d;
           resolve({ decision: d, fetched });
         },
-        fetch: async (call) => {
+        fetch: async (call, maxRedirects) => {
           fetched = true;
           try {
-            return await this.network(request, '').then((r) => r.response);
+            return await this.fetchFollowing(call, request, maxRedirects);
           } catch (e) {
+            if (e instanceof NestwrightError) throw e;
             throw call.error(
               `the network did not answer ${request.method()} ${request.url()}: ${(e as Error).message}`,
               {
@@ -215,4 +288,9 @@ export class InstanceProxy {
         });
     });
   }
+}
+
+/** The standard reason phrase of a status a route made, as Playwright gives it (`Unknown` for one without). */
+function reasonPhrase(status: number): string {
+  return STATUS_CODES[status] ?? 'Unknown';
 }

@@ -23,6 +23,43 @@ export const ABORT_CODES = [
 /** An error code of `route.abort()`: `'failed'`, `'connectionrefused'`, `'timedout'`, … (Playwright's). */
 export type AbortCode = (typeof ABORT_CODES)[number];
 
+/** Playwright's (Chromium's) failure text for an abort code: `connectionrefused` → `net::ERR_CONNECTION_REFUSED`. */
+export function abortErrorText(code: AbortCode): string {
+  const words: Partial<Record<AbortCode, string>> = {
+    accessdenied: 'ACCESS_DENIED',
+    addressunreachable: 'ADDRESS_UNREACHABLE',
+    blockedbyclient: 'BLOCKED_BY_CLIENT',
+    blockedbyresponse: 'BLOCKED_BY_RESPONSE',
+    connectionaborted: 'CONNECTION_ABORTED',
+    connectionclosed: 'CONNECTION_CLOSED',
+    connectionfailed: 'CONNECTION_FAILED',
+    connectionrefused: 'CONNECTION_REFUSED',
+    connectionreset: 'CONNECTION_RESET',
+    internetdisconnected: 'INTERNET_DISCONNECTED',
+    namenotresolved: 'NAME_NOT_RESOLVED',
+    timedout: 'TIMED_OUT',
+  };
+  return `net::ERR_${words[code] ?? code.toUpperCase()}`;
+}
+
+/** The failure text of a request the network did not answer, from Node's error code. */
+export function networkErrorText(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  const byCode: Record<string, string> = {
+    ECONNREFUSED: 'net::ERR_CONNECTION_REFUSED',
+    ECONNRESET: 'net::ERR_CONNECTION_RESET',
+    ECONNABORTED: 'net::ERR_CONNECTION_ABORTED',
+    ENOTFOUND: 'net::ERR_NAME_NOT_RESOLVED',
+    EAI_AGAIN: 'net::ERR_NAME_NOT_RESOLVED',
+    ETIMEDOUT: 'net::ERR_TIMED_OUT',
+    EHOSTUNREACH: 'net::ERR_ADDRESS_UNREACHABLE',
+    ENETUNREACH: 'net::ERR_INTERNET_DISCONNECTED',
+  };
+  if (code && byCode[code]) return byCode[code];
+  if (code && /CERT|SSL|TLS|SELF_SIGNED/.test(code)) return 'net::ERR_CERT_INVALID';
+  return 'net::ERR_FAILED';
+}
+
 /** What a handler decided for its request. */
 export type Decision =
   | { kind: 'fulfill'; status: number; headers: Headers; body: Buffer; fetched: boolean }
@@ -54,6 +91,12 @@ export interface ContinueOptions {
   postData?: string | Buffer | unknown;
 }
 
+/** `route.fetch()`'s options, Playwright's: the overrides, and how many redirects it follows. */
+export interface FetchOptions extends ContinueOptions {
+  /** Redirects followed before it gives up (default 20); 0: the redirect itself is the response. */
+  maxRedirects?: number;
+}
+
 /** What a Route reaches of its proxy. */
 export interface RouteContext {
   readonly request: Request;
@@ -61,8 +104,8 @@ export interface RouteContext {
   wrap<T>(api: string, body: (call: ApiCall) => Promise<T>): Promise<T>;
   /** Record the handler's decision; throws when it already made one. */
   decide(call: ApiCall, d: Decision): void;
-  /** The request sent to the network now, as it stands. */
-  fetch(call: ApiCall): Promise<Response>;
+  /** The request sent to the network now, as it stands, following up to `maxRedirects` redirects. */
+  fetch(call: ApiCall, maxRedirects: number): Promise<Response>;
 }
 
 const MIME: Record<string, string> = {
@@ -137,7 +180,7 @@ export class Route {
   /** Send the request to the network (with `opts` changed); no later handler sees it. */
   continue(opts: ContinueOptions = {}): Promise<void> {
     return this.ctx.wrap('route.continue', async (call) => {
-      this.override(opts);
+      this.override(call, opts);
       this.ctx.decide(call, { kind: 'continue' });
     });
   }
@@ -145,20 +188,37 @@ export class Route {
   /** Hand the request (with `opts` changed) to the handler registered before this one, or to the network. */
   fallback(opts: ContinueOptions = {}): Promise<void> {
     return this.ctx.wrap('route.fallback', async (call) => {
-      this.override(opts);
+      this.override(call, opts);
       this.ctx.decide(call, { kind: 'fallback' });
     });
   }
 
   /** The real response to this request (with `opts` changed), to read or to change and `fulfill({ response })` with. */
-  fetch(opts: ContinueOptions = {}): Promise<Response> {
+  fetch(opts: FetchOptions = {}): Promise<Response> {
     return this.ctx.wrap('route.fetch', async (call) => {
-      this.override(opts);
-      return this.ctx.fetch(call);
+      const { maxRedirects = 20, ...overrides } = opts;
+      if (!Number.isInteger(maxRedirects) || maxRedirects < 0)
+        throw call.error(`maxRedirects must be a whole number ≥ 0, got ${String(maxRedirects)}`, { code: 'USAGE' });
+      this.override(call, overrides);
+      return this.ctx.fetch(call, maxRedirects);
     });
   }
 
-  private override(o: ContinueOptions): void {
+  private override(call: ApiCall, o: ContinueOptions): void {
+    if (o.url !== undefined) {
+      const from = new URL(this.ctx.request.url()).protocol;
+      let to: string;
+      try {
+        to = new URL(o.url).protocol;
+      } catch {
+        throw call.error(`url must be an absolute URL, got ${JSON.stringify(o.url)}`, { code: 'USAGE' });
+      }
+      if (to !== from)
+        throw call.error(
+          `New URL must have same protocol as overridden URL (${from} → ${to}): change the host or path, not the scheme`,
+          { code: 'USAGE' },
+        );
+    }
     const body =
       o.postData === undefined
         ? undefined

@@ -71,8 +71,10 @@ export class TestNetwork {
     this.nets.add(net);
   }
 
-  /** At the test's end: returns the name of the HAR attached (if any) and the first handler error. */
-  async finish(testInfo: TestInfo): Promise<{ har: string | null; failure: NestwrightError | null }> {
+  /** At the test's end: returns the name of the HAR attached (if any) and the error to fail the test with. */
+  async finish(
+    testInfo: Pick<TestInfo, 'status' | 'expectedStatus' | 'outputPath' | 'attach'>,
+  ): Promise<{ har: string | null; failure: NestwrightError | null }> {
     const nets = [...this.nets];
     for (const n of nets) await n.close();
     const all = nets.flatMap((n) => n.exchanges).sort((a, b) => a.request._startedAt - b.request._startedAt);
@@ -92,6 +94,9 @@ export class TestNetwork {
       await rm(file, { force: true });
       har = HAR_ATTACHMENT;
     }
+    // Whatever else failed: Playwright reports a route handler's error (an unhandled rejection)
+    // with the test's own failure, not instead of it, and so does the fixture (a teardown error
+    // joins the test's errors).
     return { har, failure: nets.map((n) => n.failure).find((f) => f) ?? null };
   }
 }

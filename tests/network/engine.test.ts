@@ -192,7 +192,7 @@ test('fulfilling twice: the first answer stands, the second call throws and fail
   });
   const res = await n.client.get(CATALOG);
   expect([res.status, res.text]).toEqual([200, 'one']);
-  await expect.poll(() => n.net.failure?.message).toMatch(/route\.fulfill: the route is already handled \(fulfill\)/);
+  await expect.poll(() => n.net.failure?.message).toMatch(/route\.fulfill: Route is already handled! \(fulfill\)/);
   await n.close();
 });
 

@@ -159,10 +159,15 @@ export const spaceHandlers: HandlerGroup<SpaceTools, SpaceHost> = {
         inst,
       );
     space.bringToFront(inst);
+    // The launched activity draws its first frame now, as Android's does before `am start -W`
+    // returns: what its first render starts (the Shop's catalog request) starts with the launch,
+    // not when something first looks at the screen.
+    const activity = inst.top!.name;
+    inst.render();
     return {
       package: args.package,
       instance: inst.id,
-      activity: inst.top!.name,
+      activity,
       slot,
       cold_start: cold,
       restarted_after_crash: restarted,
