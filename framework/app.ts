@@ -229,8 +229,8 @@ export class App extends AppFeatures {
    * });
    * ```
    */
-  async screenshot(opts: { scale?: number; optional?: false }): Promise<Buffer>;
-  async screenshot(opts?: { scale?: number; optional?: boolean }): Promise<Buffer | null>;
+  async screenshot(opts?: { scale?: number; optional?: false }): Promise<Buffer>;
+  async screenshot(opts: { scale?: number; optional: boolean }): Promise<Buffer | null>;
   async screenshot(opts: { scale?: number; optional?: boolean } = {}): Promise<Buffer | null> {
     return this.driver.wrap('app.screenshot', {}, (call) => actions.screenshot(call, this.driver, opts));
   }

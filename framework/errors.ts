@@ -10,7 +10,8 @@ export { describeNode };
  * `SPACE_NOT_FOUND`, … — the device's own when it answered with one), or one of the framework's:
  * `STRICT_MODE_VIOLATION` (more than one match), `SKILL_INVALID` and `SKILL_FAILED` (skills), `MAESTRO_INVALID` and `MAESTRO_FAILED` (Maestro flows), `CRASH_IGNORED` (a test caught a fatal error and
  * carried on), `USAGE` (the API was called wrongly: wrong argument, missing option),
- * `OPTION_RENAMED` (an option set under its old name: `use.app` is `use.apk` now), `ROUTE_FAILED`
+ * `OPTION_RENAMED` (an option set under its old name: `use.app` is `use.apk` now), `OPTION_INVALID`
+ * (a mistyped key or value of nestwright's own options: `deviceOptions: { fault }`), `ROUTE_FAILED`
  * (a route handler threw) and `HAR_INVALID` (a HAR file that cannot be read or replayed), and the
  * `AI_*` codes of AI steps (framework/ai/errors.ts).
  */
@@ -24,6 +25,7 @@ export type NestwrightErrorCode =
   | 'CRASH_IGNORED'
   | 'USAGE'
   | 'OPTION_RENAMED'
+  | 'OPTION_INVALID'
   | 'ROUTE_FAILED'
   | 'HAR_INVALID'
   | `AI_${string}`;

@@ -13,6 +13,7 @@ import { Trajectory, TRAJECTORY_ATTACHMENT } from './trajectory.js';
 import { attachFailure, connected, settleWithin, simSettings, STEP_END_GRACE_MS } from './fixture-support.js';
 import { platformPart } from './visual/platform.js';
 import { setTestNetwork, TestNetwork } from './network/index.js';
+import { checkOptions } from './option-check.js';
 import {
   fixtureNames,
   renamedOption,
@@ -36,6 +37,7 @@ type TestOptions = NestwrightTestOptions & {
    */
   app: App | undefined;
   _trajectory: Trajectory;
+  _options: void;
   _ai: void;
   _skills: void;
 };
@@ -82,12 +84,22 @@ const withOptions = base.extend<TestOptions, WorkerOptions>({
   recordHar: [undefined, { option: true, box: 'self' }],
   _healStore: [healStore, { scope: 'worker', box: true }],
   ai: [undefined, { option: true, box: 'self' }],
+  skills: [undefined, { option: true, box: 'self' }],
+  // A mistyped key or value of the test's options fails the test before anything reads it (the
+  // config's were checked by the global setup; these may come from test.use()). First: auto
+  // fixtures are set up in the order they are declared.
+  _options: [
+    async ({ trajectory, deviceActions, colorScheme, heal, ai, skills }, use) => {
+      checkOptions({ trajectory, deviceActions, colorScheme, heal, ai, skills });
+      await use();
+    },
+    { auto: true, box: 'self' },
+  ],
   // The test's AI context (options, usage meter, action cache); cache entries written if it passed.
   // The per-test plumbing (_ai, _trajectory, _testContext) is `box: 'self'`: no step of its own,
   // which `box: true` still makes (hidden in reports, but begun, ended and sent to the runner
   // twice per test each: six steps per test, with their stacks, for nothing shown).
   _ai: [async ({ ai }, use, testInfo) => runWithAi(ai, testInfo, use), { auto: true, box: 'self' }],
-  skills: [undefined, { option: true, box: 'self' }],
   _skills: [async ({ skills }, use, testInfo) => runWithSkills(skills, testInfo, use), { auto: true, box: 'self' }],
   _trajectory: [
     async ({ trajectory }, use, testInfo) => {
@@ -118,8 +130,9 @@ const withOptions = base.extend<TestOptions, WorkerOptions>({
  */
 const fixtures = withOptions.extend<{ app: App; _testContext: TestContext }, { device: Device; space: Space }>({
   device: [
-    async ({ deviceOptions, device: legacy }, use, workerInfo) => {
+    async ({ deviceOptions, channel, device: legacy }, use, workerInfo) => {
       if (legacy !== undefined) throw renamedOption('device', { config: legacy });
+      checkOptions({ deviceOptions, channel });
       const options = deviceOptions ?? { provider: 'sim' };
       // The run's simulator has the config's faults and slots. A file that asks for other ones
       // with test.use({ deviceOptions: devices.sim({ faults: 'hostile' }) }) gets a simulator of

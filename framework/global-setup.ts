@@ -11,6 +11,7 @@ import {
   startRunEmulators,
 } from '../device-runtime/providers/index.js';
 import { clearProposals } from './heal/proposals.js';
+import { checkOptions } from './option-check.js';
 import { renamedOption } from './use-options.js';
 
 /**
@@ -22,12 +23,14 @@ import { renamedOption } from './use-options.js';
 export default async function globalSetup(config: FullConfig): Promise<(() => Promise<void>) | undefined> {
   // `nestwright heal` lists the proposals of the last run: this run's start clears the previous one's.
   clearProposals(config.configFile ? dirname(config.configFile) : config.rootDir);
-  // An option under its old name fails the run here, once, before any worker starts.
+  // An option under its old name, or a mistyped key or value of one of nestwright's (a `fault`
+  // that would run on `instant`), fails the run here, once, before any worker starts.
   for (const p of config.projects) {
     for (const key of ['app', 'device'] as const) {
       const legacy: unknown = Reflect.get(p.use, key);
       if (legacy !== undefined) throw renamedOption(key, { config: legacy });
     }
+    checkOptions(p.use as Record<string, unknown>);
   }
   // `{ provider: 'emulator', avd }`: one emulator per AVD for the run, started when none runs it.
   const stopEmulators = await startRunEmulators(config.projects.map((p) => Reflect.get(p.use, 'deviceOptions')));

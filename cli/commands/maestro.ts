@@ -10,7 +10,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -33,6 +33,8 @@ const USAGE = `Usage: nestwright maestro test <flow.yaml | folder>… [options]
   --lookup-timeout ms  how long a lookup waits for an element (default 17000, as Maestro)
   --optional-timeout ms  how long an optional lookup or a when/while condition waits (default 7000)
   --device URL         a NestSpace runtime (default: the simulated device)
+  --keep               keep the run's folder test-results/maestro-run/<id> (its Playwright config and
+                       output); removed after the run otherwise. NESTWRIGHT_MAESTRO_KEEP=1 does the same
 A flow that does not plan is listed with file:line and not run; the others are. The shell's MAESTRO_*
 variables are read as Maestro reads them (--env wins).
 Exit code: 0 passed, 1 a flow failed or did not plan, 2 bad input (no flow that plans).
@@ -73,6 +75,7 @@ export async function maestroCommand(argv: string[], io: Io = stdio): Promise<nu
         'lookup-timeout': { type: 'string' },
         'optional-timeout': { type: 'string' },
         device: { type: 'string' },
+        keep: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -209,6 +212,16 @@ export default defineConfig({
   });
   child.stdout.on('data', (d: Buffer) => io.out(d.toString()));
   child.stderr.on('data', (d: Buffer) => io.err(d.toString()));
-  const code = await new Promise<number>((resolve) => child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))));
+  const code = await new Promise<number>((resolve) => child.on('close', (c, signal) => resolve(c ?? (signal ? 1 : 0))));
+  // The folder is this run's scaffolding (config, manifest, spec) and Playwright's output; the
+  // reports (allure-results, --format) are outside it, with the failures' attachments. Left
+  // behind, one accumulates per run.
+  if (v.keep || process.env.NESTWRIGHT_MAESTRO_KEEP === '1') io.err(`nestwright maestro test: kept ${dir}\n`);
+  else {
+    rmSync(dir, { recursive: true, force: true });
+    try {
+      rmdirSync(path.dirname(dir)); // maestro-run itself, when no other run is using it
+    } catch {}
+  }
   return code === 0 && problems.length ? 1 : code;
 }

@@ -96,7 +96,10 @@ export function stop(call: ApiCall, d: AppDriver): Promise<void> {
   });
 }
 
-/** `app.screenshot()`: our instance brought to the front, then one ui_screenshot (null when the runtime has none). */
+/**
+ * `app.screenshot()`: our instance brought to the front, then one ui_screenshot. A runtime without
+ * it throws, as documented; `{ optional: true }` gets null instead.
+ */
 export async function screenshot(
   call: ApiCall,
   d: AppDriver,
@@ -104,9 +107,9 @@ export async function screenshot(
 ): Promise<Buffer | null> {
   await d.watch.observe(call);
   const png = await d.screenshots.take(call, opts.scale ?? 1);
-  if (!png && opts.optional === false) {
+  if (!png && opts.optional !== true) {
     throw call.error(
-      'this device runtime does not offer ui_screenshot (NOT_SUPPORTED); use app.observe() for the screen as nodes',
+      'this device runtime does not offer ui_screenshot (NOT_SUPPORTED); use app.observe() for the screen as nodes, or app.screenshot({ optional: true }) to get null instead',
     );
   }
   return png;

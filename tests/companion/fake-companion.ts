@@ -24,8 +24,11 @@ export interface FakeCompanionOptions {
   apks?: string[];
   /** 'published': answers the companion app's messages; 'design' also takes `execute` and `get_screenshot`. */
   dialect?: 'published' | 'design';
-  /** Answer `clear_data` (a companion that can reset an app); the published app cannot. */
-  canClear?: boolean;
+  /**
+   * Answer `clear_data` (a companion that can reset an app); the published app cannot. `'refuses'`:
+   * answer it `{ success: false, error: 'unsupported: clear_data' }`, as an app answers an action it does not know.
+   */
+  canClear?: boolean | 'refuses';
   edges?: Edges;
 }
 
@@ -173,6 +176,8 @@ export class FakeCompanion {
       if (this.opts.dialect !== 'design') return;
       return this.send({ type: 'screenshot', requestId: msg.requestId, image: await this.jpeg() });
     }
+    if (msg.type === 'clear_data' && this.opts.canClear === 'refuses')
+      return this.send({ type: 'result', requestId: msg.requestId, success: false, error: 'unsupported: clear_data' });
     if (msg.type === 'clear_data' && !this.opts.canClear) return;
     try {
       const data = await this.act(msg);

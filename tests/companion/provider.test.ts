@@ -193,6 +193,25 @@ test('the published app: no get_screenshot, no clear_data; both are found out on
   }
 });
 
+test('a phone that refuses clear_data (unsupported) is remembered as one that cannot clear, as a silent one is: launches go on', async () => {
+  const s = await setUp({ canClear: 'refuses' });
+  try {
+    const first = await s.client.call('space_launch', { space_id: s.space, package: 'com.nestwright.notes' });
+    expect(first.cold_start).toBe(true);
+    await s.client.call('space_stop', { space_id: s.space, package: 'com.nestwright.notes', remove_instance: true });
+    await s.client.call('space_launch', { space_id: s.space, package: 'com.nestwright.notes' });
+    expect((await s.client.call('ui_observe', { space_id: s.space })).package).toBe('com.nestwright.notes');
+    // Asked once, then remembered for the phone: the second launch does not ask again.
+    expect(s.phone.received.filter((m) => m.type === 'clear_data')).toHaveLength(1);
+    const noDice = (await s.client
+      .call('space_stop', { space_id: s.space, package: 'com.nestwright.notes', clear_data: true })
+      .catch((e: unknown) => e)) as DeviceError;
+    expect(noDice.code).toBe('NOT_SUPPORTED');
+  } finally {
+    await tearDown(s);
+  }
+});
+
 test('nestwright devices --companion lists the phones that dial in while it waits; bad flags are usage errors', async () => {
   const out: string[] = [];
   const err: string[] = [];

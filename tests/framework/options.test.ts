@@ -72,6 +72,31 @@ test('old screenshot value', async ({ app }) => {
   await expect(app.getByText('New note')).toBeVisible();
 });
 `,
+      'typo-device.spec.ts': `import { test, expect } from 'nestwright';
+test.use({ apk: 'fixtures/apks/notes.apk', deviceOptions: { provider: 'sim', fault: 'hostile' } });
+test('a mistyped key in test.use({ deviceOptions })', async ({ app }) => {
+  await expect(app.getByText('New note')).toBeVisible();
+});
+`,
+      'typo-values.spec.ts': `import { test, expect } from 'nestwright';
+test.use({ apk: 'fixtures/apks/notes.apk' });
+test.describe('colorScheme', () => {
+  test.use({ colorScheme: 'drak' });
+  test('a mistyped colorScheme', async ({ app }) => {
+    await expect(app.getByText('New note')).toBeVisible();
+  });
+});
+test.describe('heal', () => {
+  test.use({ heal: { mdoe: 'auto' } });
+  test('a mistyped key of heal, with no app', async () => {});
+});
+test.describe('a user option', () => {
+  test.use({ baseURL: 'http://127.0.0.1:1', video: 'off', trajectory: 'off' });
+  test("Playwright's own keys beside ours", async ({ app }) => {
+    await expect(app.getByText('New note')).toBeVisible();
+  });
+});
+`,
     },
     { workers: 2 },
   );
@@ -130,6 +155,41 @@ test("screenshot: 'every-step' fails naming Playwright's 'on'", async () => {
   const r = run.result('old screenshot value');
   expect(r.status).toBe('failed');
   expect(plain(r.error)).toContain("use.screenshot: 'every-step' is Playwright's 'on' now: write screenshot: 'on'");
+});
+
+test('a mistyped key of test.use({ deviceOptions }) fails the worker with OPTION_INVALID, naming the nearest key', async () => {
+  const r = run.result('a mistyped key in test.use({ deviceOptions })');
+  expect(r.status).toBe('failed');
+  expect(plain(r.error)).toContain(
+    'use.deviceOptions.fault: no such option; did you mean `faults`? The options here are provider, url, token, faults, seed, slots.',
+  );
+});
+
+test('a mistyped value or key of a test option in test.use() fails the test with OPTION_INVALID; other keys pass', async () => {
+  const scheme = run.result('colorScheme > a mistyped colorScheme');
+  expect(scheme.status).toBe('failed');
+  expect(plain(scheme.error)).toContain(
+    "use.colorScheme: 'drak' is not one of 'light', 'dark', 'no-preference'; did you mean 'dark'?",
+  );
+  const heal = run.result('heal > a mistyped key of heal, with no app');
+  expect(heal.status).toBe('failed');
+  expect(plain(heal.error)).toContain('use.heal.mdoe: no such option; did you mean `mode`?');
+  const other = run.result("a user option > Playwright's own keys beside ours");
+  expect(other.status, other.error).toBe('passed');
+});
+
+test('mistyped options in a nestwright config fail the run before any worker, naming the nearest key', async () => {
+  const r = await runInline(
+    { 'a.spec.ts': `import { test } from 'nestwright';\ntest('never runs', async ({ app }) => {});\n` },
+    {
+      use: "apk: 'fixtures/apks/notes.apk', deviceOptions: { provider: 'sim', fault: 'hostile' }, colorScheme: 'drak'",
+    },
+  );
+  expect(r.exitCode).not.toBe(0);
+  expect(r.results.every((x) => x.status !== 'passed')).toBe(true);
+  expect(plain(r.stderr)).toContain(
+    'use.deviceOptions.fault: no such option; did you mean `faults`? The options here are provider, url, token, faults, seed, slots. (and use.colorScheme)',
+  );
 });
 
 test('use.app in a nestwright config fails the run before any worker, naming use.apk', async () => {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -74,9 +74,13 @@ test.afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
+/** The run folders `nestwright maestro test` left in test-results/maestro-run. */
+const runFolders = () => readdir(path.join(ROOT, 'test-results', 'maestro-run')).catch(() => [] as string[]);
+
 test('the suite of the simulated apps passes with 4 workers on one device, with a JUnit report', async () => {
   test.setTimeout(240_000);
   const junit = path.join(tmp, 'junit.xml');
+  const before = await runFolders();
   const run = await maestro(
     [
       'tests/maestro/flows',
@@ -122,6 +126,8 @@ test('the suite of the simulated apps passes with 4 workers on one device, with 
   expect(run.out).toContain('titles: Seeded 1, Seeded 2');
   const xml = await readFile(junit, 'utf8');
   expect(xml.match(/<testcase /g)).toHaveLength(9);
+  // The run's folder (its config and Playwright's output) is gone; the reports stay.
+  expect((await runFolders()).filter((f) => !before.includes(f))).toEqual([]);
 });
 
 test('a failing flow names its file and line; what the device cannot do fails, never passes; tags select', async () => {
@@ -139,11 +145,20 @@ test('a failing flow names its file and line; what the device cannot do fails, n
     'appId: com.nestwright.notes\ntags: [broken]\n---\n- launchApp\n- startRecording: video\n',
   );
   await writeFile(path.join(dir, 'skipped.yaml'), 'appId: com.nestwright.notes\ntags: [slow]\n---\n- launchApp\n');
+  const before = await runFolders();
   const run = await maestro(
     [dir, '--app', 'fixtures/apks/notes.apk', '--exclude-tags', 'slow', '--lookup-timeout', '1500'],
     path.join(tmp, 'failing.json'),
+    { NESTWRIGHT_MAESTRO_KEEP: '1' },
   );
   expect(run.code, run.out).toBe(1);
+  // NESTWRIGHT_MAESTRO_KEEP=1 keeps the run's folder, and says where it is.
+  const kept = (await runFolders()).filter((f) => !before.includes(f));
+  expect(kept).toHaveLength(1);
+  const keptDir = path.join(ROOT, 'test-results', 'maestro-run', kept[0]!);
+  expect(run.out).toContain(`nestwright maestro test: kept ${keptDir}`);
+  expect(await readFile(path.join(keptDir, 'playwright.config.ts'), 'utf8')).toContain('defineConfig');
+  await rm(keptDir, { recursive: true, force: true });
   const all = results(run.report);
   expect(all.map((r) => r.title.split(' ')[0]).sort()).toEqual(['missing-button', 'record']);
   const missing = all.find((r) => r.title.startsWith('missing-button'))!;

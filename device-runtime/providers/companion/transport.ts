@@ -98,9 +98,15 @@ export class CompanionToolTransport implements ToolTransport {
     const a = await phone.request(req, timeoutMs);
     if (a.type !== 'result')
       throw fail('PROTOCOL_ERROR', `${tool}: the phone answered ${req.type} with ${a.type}, not result`);
+    // The phone answers with text only: classified here, once, into the code everything above reads.
+    // `unsupported: <action>` is how the app refuses an action it does not know.
     if (!a.success)
       throw fail(
-        /not found|no focused/i.test(a.error ?? '') ? 'NODE_NOT_FOUND' : 'INTERNAL',
+        /^unsupported\b/i.test(a.error ?? '')
+          ? 'NOT_SUPPORTED'
+          : /not found|no focused/i.test(a.error ?? '')
+            ? 'NODE_NOT_FOUND'
+            : 'INTERNAL',
         `${tool}: the phone could not ${req.type}: ${a.error ?? 'no reason given'}`,
         {
           hint: /accessibility service not running/i.test(a.error ?? '')
@@ -163,7 +169,8 @@ export class CompanionToolTransport implements ToolTransport {
 
   /**
    * A new instance starts from cleared data where the phone can (`clear_data`); a phone that does
-   * not answer it within 2 s (the published app ignores unknown messages) is remembered as one
+   * not answer it within 2 s (an app that ignores unknown messages) or refuses it (`unsupported:
+   * clear_data`, how the published app answers an action it does not know) is remembered as one
    * that cannot, and its tests share the app's data (docs/devices.md#companion).
    */
   private async clearData(phone: Phone, pkg: string): Promise<void> {
@@ -177,7 +184,8 @@ export class CompanionToolTransport implements ToolTransport {
       );
       phone.canClear = true;
     } catch (e) {
-      if ((e as { envelope?: { code?: string } }).envelope?.code !== 'TIMEOUT' || phone.canClear) throw e;
+      const code = (e as { envelope?: { code?: string } }).envelope?.code;
+      if ((code !== 'TIMEOUT' && code !== 'NOT_SUPPORTED') || phone.canClear) throw e;
       phone.canClear = false;
     }
   }
