@@ -104,14 +104,16 @@ export async function startInspectorServer(opts: {
         res.end('nestwright inspector: wrong or missing token. Open the address the command printed.\n');
         return;
       }
+      const page = await readFile(path.join(PAGE_DIR, 'index.html')); // read before the head is sent
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-      res.end(await readFile(PAGE_DIR + 'index.html'));
+      res.end(page);
       return;
     }
     const type = STATIC[url.pathname];
     if (type) {
+      const file = await readFile(path.join(PAGE_DIR, url.pathname.slice(1)));
       res.writeHead(200, { 'content-type': type });
-      res.end(await readFile(PAGE_DIR + url.pathname.slice(1)));
+      res.end(file);
       return;
     }
     if (!url.pathname.startsWith('/api/'))
@@ -130,7 +132,10 @@ export async function startInspectorServer(opts: {
   }
 
   const http = createServer((req, res) => {
-    handle(req, res).catch((e: Error) => send(res, 500, { code: 'INTERNAL', message: e.message }));
+    handle(req, res).catch((e: Error) =>
+      // After the head went out, an answer cannot change: end the connection instead of the process.
+      res.headersSent ? res.destroy(e) : send(res, 500, { code: 'INTERNAL', message: e.message }),
+    );
   });
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
