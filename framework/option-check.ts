@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { z } from 'zod';
-import { DeviceOptionsSchema } from '../device-runtime/providers/options.js';
+import { DeviceOptionsSchema } from '../device-runtime/providers/index.js';
 import { AiOptionsSchema } from './ai/options.js';
 import { NestwrightError } from './errors.js';
 import { SkillOptionsSchema } from './skills/options.js';
