@@ -154,7 +154,18 @@ export class TimeoutError extends playwrightErrors.TimeoutError {
       Object.defineProperty(this, 'cause', { value: options.cause, writable: true, configurable: true });
   }
 
-  /** A timeout never ends the test by itself. */
+  /**
+   * A timeout never ends the test by itself: catch it and carry on, as with Playwright's.
+   *
+   * @example
+   * ```ts
+   * try {
+   *   await app.getByText('Rate this app').tap({ timeout: 1_000 });
+   * } catch (e) {
+   *   if (!(e instanceof TimeoutError) || e.fatal) throw e; // no prompt this time: carry on
+   * }
+   * ```
+   */
   get fatal(): boolean {
     return false;
   }

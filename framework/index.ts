@@ -64,6 +64,7 @@ export {
   type AbortCode,
   type FulfillOptions,
   type ContinueOptions,
+  type FetchOptions,
   type Headers,
   type NetworkConditions,
   type NetworkEvents,

@@ -7,7 +7,14 @@
 /** @internal App's network members are the public API. */
 export { AppNetwork } from './app-network.js';
 export type { NetworkEvents, RouteFromHAROptions } from './app-network.js';
-export { Route, ABORT_CODES, type AbortCode, type FulfillOptions, type ContinueOptions } from './route.js';
+export {
+  Route,
+  ABORT_CODES,
+  type AbortCode,
+  type FulfillOptions,
+  type ContinueOptions,
+  type FetchOptions,
+} from './route.js';
 export { Request, Response, type Headers } from './messages.js';
 export type { RouteHandler } from './proxy.js';
 export type { UrlMatcher } from './url-match.js';

@@ -14,7 +14,7 @@ import { NestwrightError } from '../errors.js';
  * `foo bar` as `foo%20bar`, IDN hosts, the root's `/`); an unbalanced `{` or `}` is an error.
  * `lib/coreBundle` is an entry point, not a documented API: tests/network/url-match-playwright.test.ts
  * holds Playwright's own assertions, so an upgrade that moves or changes it fails there, and
- * {@link playwrightMatcher} says so by name rather than matching differently.
+ * `playwrightMatcher()` says so by name rather than matching differently.
  */
 export type UrlMatcher = string | RegExp | ((url: URL) => boolean);
 

@@ -273,7 +273,7 @@ test('bad input: a throwing handler, fulfilling twice, a malformed HAR', () => {
   );
   const twice = shop.result('fulfilling twice: the first answer stands, the test reports the second');
   expect(twice.status).toBe('failed');
-  expect(plain(twice.error)).toContain('route.fulfill: the route is already handled (fulfill)');
+  expect(plain(twice.error)).toContain('route.fulfill: Route is already handled! (fulfill)');
   const bad = shop.result('a malformed HAR is refused naming the field');
   expect(bad.status).toBe('failed');
   expect(plain(bad.error)).toMatch(
