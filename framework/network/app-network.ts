@@ -6,7 +6,9 @@ import { NestwrightError, TimeoutError } from '../errors.js';
 import type { InstancePort } from '../port.js';
 import { proxyCa } from './ca.js';
 import { describeConditions, resolveConditions, type NetworkConditions, type NetworkPreset } from './conditions.js';
-import { findEntry, fulfillFromEntry, readHar, writeHar } from './har.js';
+import type { HarFile } from './har.js';
+import { harReplay } from './har-replay.js';
+import { writeHar, type HarWriteOptions } from './har-write.js';
 import { harOptionsProblem } from './har-options.js';
 import type { Request, Response } from './messages.js';
 import { InstanceProxy, type Exchange, type ProxyHost, type RouteEntry, type RouteHandler } from './proxy.js';
@@ -37,9 +39,13 @@ export interface RouteFromHAROptions {
    * which a replay does not serve.
    */
   redact?: string[];
+  /** When recording: bodies in files beside the HAR or in its archive (`'attach'`, default) or in the HAR (`'embed'`). */
+  updateContent?: 'attach' | 'embed';
+  /** When recording: only what a replay needs (`'minimal'`, default) or sizes and timings too (`'full'`). */
+  updateMode?: 'minimal' | 'full';
 }
 
-const ROUTE_FROM_HAR_OPTIONS = ['url', 'notFound', 'update', 'redact'] as const;
+const ROUTE_FROM_HAR_OPTIONS = ['url', 'notFound', 'update', 'redact', 'updateContent', 'updateMode'] as const;
 
 const EXTENSION = 'net_proxy';
 const WAIT_DEFAULT_MS = 30_000;
@@ -65,7 +71,9 @@ export class AppNetwork implements ProxyHost {
   private startedCa = '';
   private readonly events = new EventEmitter();
   private readonly failures: NestwrightError[] = [];
-  private readonly recordings: Array<{ path: string; url: string | RegExp | undefined; redact?: string[] }> = [];
+  private readonly recordings: Array<{ path: string; url: string | RegExp | undefined; options: HarWriteOptions }> = [];
+  /** The HARs replayed, open until the instance closes (an archive keeps its file open). */
+  private readonly replayed: HarFile[] = [];
   private closed = false;
 
   constructor(private readonly port: InstancePort) {
@@ -214,22 +222,25 @@ export class AppNetwork implements ProxyHost {
         throw call.error(`notFound is 'abort' or 'fallback', got ${JSON.stringify(opts.notFound)}`, { code: 'USAGE' });
       if (opts.update) {
         await this.start(call);
-        this.recordings.push({ path, url: opts.url, ...(opts.redact ? { redact: opts.redact } : {}) });
+        // Playwright's defaults for a recording made by routeFromHAR: bodies attached, minimal entries.
+        const options = {
+          redact: opts.redact,
+          content: opts.updateContent ?? 'attach',
+          mode: opts.updateMode ?? 'minimal',
+        };
+        this.recordings.push({ path, url: opts.url, options });
         return;
       }
-      const entries = await readHar(call, path);
-      await this.start(call);
-      const notFound = opts.notFound ?? 'abort';
-      this.routes.push({
-        matcher: opts.url ?? '**/*',
-        label: `har ${path}`,
-        times: undefined,
-        handler: async (route, request) => {
-          const entry = findEntry(entries, request);
-          if (entry) return fulfillFromEntry(route, entry);
-          return notFound === 'abort' ? route.abort('failed') : route.fallback();
-        },
-      });
+      const { handler, har } = await harReplay(call, path, opts.notFound ?? 'abort');
+      this.replayed.push(har);
+      if (har.problem) call.log.push(`${har.problem}; with notFound: 'fallback' every request falls through`);
+      try {
+        await this.start(call);
+      } catch (e) {
+        har.close();
+        throw e;
+      }
+      this.routes.push({ matcher: opts.url ?? '**/*', label: `har ${path}`, times: undefined, handler });
     });
   }
 
@@ -360,11 +371,12 @@ export class AppNetwork implements ProxyHost {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    for (const har of this.replayed) har.close();
     for (const r of this.recordings)
       await writeHar(
         r.path,
         r.url === undefined ? this.exchanges : this.exchanges.filter((x) => urlMatches(r.url!, x.request.url())),
-        r.redact,
+        r.options,
       );
     const started = await this.proxy?.catch(() => null);
     if (!started) return;

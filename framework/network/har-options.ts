@@ -17,8 +17,23 @@ export function harOptionsProblem(given: unknown, known: readonly string[]): str
   if (unknown !== undefined)
     return `unknown option ${JSON.stringify(unknown)}: the options are ${known.join(', ')} (docs/network.md#har)`;
   const redact = (given as { redact?: unknown }).redact;
-  return redact === undefined ? null : redactProblem(redact);
+  const redactProblemText = redact === undefined ? null : redactProblem(redact);
+  if (redactProblemText) return redactProblemText;
+  for (const [key, values] of Object.entries(CHOICES)) {
+    const value = (given as Record<string, unknown>)[key];
+    if (value !== undefined && known.includes(key) && !values.includes(value as string))
+      return `${key} is ${values.map((v) => `'${v}'`).join(', ')} or left out, got ${describe(value)}`;
+  }
+  return null;
 }
+
+/** The options that take one of a few words (Playwright's): what each takes. */
+const CHOICES: Record<string, readonly string[]> = {
+  content: ['omit', 'embed', 'attach'],
+  mode: ['minimal', 'full'],
+  updateContent: ['embed', 'attach'],
+  updateMode: ['minimal', 'full'],
+};
 
 /** What is wrong with a `redact` value (an array of header names), or null. */
 function redactProblem(redact: unknown): string | null {

@@ -1,19 +1,15 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { describeIssues } from '../../device-runtime/protocol/index.js';
 import type { ApiCall } from '../core/api-call.js';
-import type { Exchange } from './proxy.js';
-import type { Route } from './route.js';
-import type { Request } from './messages.js';
+import { HarZip, MAX_HAR_INFLATED_BYTES } from './har-zip.js';
 
 /**
- * HAR 1.2 (the W3C draft every browser's DevTools writes): the test's requests recorded, and a
- * recorded file replayed by `app.routeFromHAR()`, with Playwright's rules — an entry answers a
- * request with the same method and URL (and, when both have one, the same body); a request no
- * entry answers is aborted (`notFound: 'abort'`, the default) or handed on (`'fallback'`).
- * Bodies are kept as text when they are UTF-8, base64 otherwise (`content.encoding`).
+ * HAR 1.2 (the W3C draft every browser's DevTools writes), read for `app.routeFromHAR()`, as
+ * Playwright reads it: a `.har` file whose bodies are in it (`content.text`) or in files beside it
+ * (`content._file`, Playwright's `content: 'attach'`), or a `.zip` archive holding the HAR and its
+ * bodies. Matching is har-match.ts, answering har-replay.ts, writing har-write.ts.
  *
  * A HAR holds what the app sent and got, its Authorization and Cookie headers included (as
  * Playwright's do), so the files are written for the user alone (0600), and `redact` names headers
@@ -25,158 +21,137 @@ import type { Request } from './messages.js';
 export const REDACTED = '[redacted]';
 
 const NameValue = z.object({ name: z.string(), value: z.string() });
+/** A body: in the HAR (`text`, base64 when `encoding` says so) or stored beside it (`_file`). */
+const BodySchema = z.object({
+  mimeType: z.string().optional(),
+  text: z.string().optional(),
+  encoding: z.string().optional(),
+  _file: z.string().optional(),
+});
 const HarEntrySchema = z.object({
   request: z.object({
     method: z.string(),
     url: z.string().url(),
-    postData: z.object({ mimeType: z.string().optional(), text: z.string().optional() }).optional(),
+    headers: z.array(NameValue).optional(),
+    postData: BodySchema.optional(),
   }),
   response: z.object({
     status: z.number().int(),
     statusText: z.string().optional(),
     headers: z.array(NameValue),
-    content: z.object({
-      mimeType: z.string().optional(),
-      text: z.string().optional(),
-      encoding: z.string().optional(),
-    }),
+    content: BodySchema,
   }),
 });
 const HarSchema = z.object({ log: z.object({ entries: z.array(HarEntrySchema) }) });
-type HarEntry = z.infer<typeof HarEntrySchema>;
+export type HarEntry = z.infer<typeof HarEntrySchema>;
+type Body = z.infer<typeof BodySchema>;
 
-/** The HAR of these exchanges, as a document; the headers named in `redact` (any case) without their values. */
-export function harDocument(exchanges: readonly Exchange[], redact: readonly string[] = []): object {
-  const hidden = new Set(redact.map((h) => h.toLowerCase()));
-  const pairs = (h: Record<string, string>) =>
-    Object.entries(h).map(([name, value]) => ({ name, value: hidden.has(name.toLowerCase()) ? REDACTED : value }));
-  return {
-    log: {
-      version: '1.2',
-      creator: { name: 'nestwright', version: '1' },
-      pages: [],
-      entries: exchanges.map((x) => harEntry(x, pairs)),
-    },
-  };
+/** A HAR open for replay: its entries and the bodies they keep. */
+export interface HarFile {
+  readonly entries: readonly HarEntry[];
+  /** What was wrong with a HAR opened `tolerant`ly (it then has no entries), or null. */
+  readonly problem: string | null;
+  /** A body's bytes, wherever the HAR keeps it. */
+  body(b: Body): Promise<Buffer>;
+  close(): void;
 }
 
-function harEntry(x: Exchange, pairs: (h: Record<string, string>) => Array<{ name: string; value: string }>): object {
-  const req = x.request;
-  const url = new URL(req.url());
-  const res = x.response;
-  const content = res ? bodyOf(res._body) : { text: '' };
-  const body = req._body;
-  return {
-    startedDateTime: new Date(req._startedAt).toISOString(),
-    time: x.durationMs,
-    request: {
-      method: req.method(),
-      url: req.url(),
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: pairs(req.headers()),
-      queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
-      ...(body.length ? { postData: { mimeType: req.headerValue('content-type') ?? '', ...bodyOf(body) } } : {}),
-      headersSize: -1,
-      bodySize: body.length,
-    },
-    response: {
-      status: res?.status() ?? 0,
-      statusText: res?.statusText() ?? '',
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: res ? pairs(res.headers()) : [],
-      content: { size: res?._body.length ?? 0, mimeType: res?.headerValue('content-type') ?? '', ...content },
-      redirectURL: res?.headerValue('location') ?? '',
-      headersSize: -1,
-      bodySize: res?._body.length ?? -1,
-      ...(x.error ? { _failureText: x.error } : {}),
-    },
-    cache: {},
-    timings: { send: 0, wait: x.durationMs, receive: 0 },
-    _answeredBy: x.answeredBy,
-  };
-}
-
-function bodyOf(b: Buffer): { text: string; encoding?: 'base64' } {
-  const text = b.toString('utf8');
-  return Buffer.from(text, 'utf8').equals(b) ? { text } : { text: b.toString('base64'), encoding: 'base64' };
-}
+const RECORD_FIRST = 'record it first with app.routeFromHAR(path, { update: true }) or use.recordHar';
 
 /**
- * Write the HAR of `exchanges` to `path` (its folder made), readable by the user alone: a new
- * file of mode 0600 renamed over the old one, so a file that was readable by others is replaced,
- * not rewritten in place with its old mode.
+ * Opens the HAR at `path` (`.zip`: an archive) and checks it; a HAR_INVALID error names the
+ * problem. `tolerant` (Playwright's `notFound: 'fallback'`): a file that is JSON but not a HAR
+ * opens with no entries, its {@link HarFile.problem} said, so every request falls through.
  */
-export async function writeHar(
-  path: string,
-  exchanges: readonly Exchange[],
-  redact?: readonly string[],
-): Promise<void> {
-  const dir = dirname(path);
-  await mkdir(dir, { recursive: true });
-  const temp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-  const file = await open(temp, 'wx', 0o600);
-  try {
-    await file.writeFile(JSON.stringify(harDocument(exchanges, redact), null, 2));
-  } finally {
-    await file.close();
+export async function openHar(call: ApiCall, path: string, tolerant = false): Promise<HarFile> {
+  const invalid = (message: string) => call.error(message, { code: 'HAR_INVALID' });
+  let zip: HarZip | null = null;
+  let text: string;
+  if (path.endsWith('.zip')) {
+    try {
+      zip = await HarZip.open(path);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw invalid(`cannot open ${path} as a HAR archive: ${(e as Error).message}${code ? `; ${RECORD_FIRST}` : ''}`);
+    }
+    const name = zip.names().find((n) => n.endsWith('.har'));
+    try {
+      if (!name) throw new Error('it has no .har file (a HAR archive holds har.har and the bodies it names)');
+      text = (await zip.read(name)).toString('utf8');
+    } catch (e) {
+      zip.close();
+      throw invalid(`cannot read ${path}: ${(e as Error).message}`);
+    }
+  } else {
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (e) {
+      throw invalid(
+        `cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): ${RECORD_FIRST}`,
+      );
+    }
   }
-  await rename(temp, path).catch(async (e: unknown) => {
-    await rm(temp, { force: true });
+  try {
+    return parse(path, text, zip, tolerant, invalid);
+  } catch (e) {
+    zip?.close();
     throw e;
-  });
+  }
 }
 
-/** A HAR file read and checked: its entries, or a HAR_INVALID error naming the bad field. */
-export async function readHar(call: ApiCall, path: string): Promise<HarEntry[]> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    throw call.error(
-      `cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): record it first with app.routeFromHAR(path, { update: true }) or use.recordHar`,
-      { code: 'HAR_INVALID' },
-    );
-  }
+function parse(
+  path: string,
+  text: string,
+  zip: HarZip | null,
+  tolerant: boolean,
+  invalid: (message: string) => Error,
+): HarFile {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (e) {
-    throw call.error(
+    throw invalid(
       `${path} is not JSON (${(e as Error).message}): a HAR file is the JSON DevTools and Playwright write`,
-      {
-        code: 'HAR_INVALID',
-      },
     );
   }
   const parsed = HarSchema.safeParse(json);
-  if (!parsed.success)
-    throw call.error(`${path} is not a HAR file: ${describeIssues(parsed.error, 'har')}`, { code: 'HAR_INVALID' });
-  return parsed.data.log.entries;
-}
-
-/** The entry that answers `request`: the same method and URL, and body when both have one. */
-export function findEntry(entries: readonly HarEntry[], request: Request): HarEntry | undefined {
-  const body = request.postData();
-  const same = entries.filter((e) => e.request.method === request.method() && e.request.url === request.url());
-  return (
-    same.find((e) => body === null || e.request.postData?.text === undefined || e.request.postData.text === body) ??
-    same[0]
-  );
-}
-
-/** Answer `route` from `entry`. */
-export function fulfillFromEntry(route: Route, entry: HarEntry): Promise<void> {
-  const c = entry.response.content;
-  const body =
-    c.text === undefined ? Buffer.alloc(0) : Buffer.from(c.text, c.encoding === 'base64' ? 'base64' : 'utf8');
-  const headers: Record<string, string> = {};
-  for (const h of entry.response.headers) {
-    const name = h.name.toLowerCase();
-    if (name === 'content-encoding' || name === 'content-length' || name === 'transfer-encoding') continue;
-    if (h.value === REDACTED) continue;
-    headers[name] = headers[name] ? `${headers[name]}, ${h.value}` : h.value;
+  let problem: string | null = null;
+  if (!parsed.success) {
+    problem = `${path} is not a HAR file: ${describeIssues(parsed.error, 'har')}`;
+    if (!tolerant) throw invalid(problem);
   }
-  return route.fulfill({ status: entry.response.status, headers, body });
+  const entries = parsed.success ? parsed.data.log.entries : [];
+  const base = dirname(path);
+  if (!zip) {
+    // A body beside the HAR is read from the HAR's folder, never from elsewhere.
+    for (const [i, e] of entries.entries())
+      for (const file of [e.request.postData?._file, e.response.content._file])
+        if (file !== undefined && !inside(base, file))
+          throw invalid(
+            `har.log.entries[${i}]: _file ${JSON.stringify(file)} is outside the HAR's folder ${base}; bodies are stored beside the HAR`,
+          );
+  }
+  return {
+    entries,
+    problem,
+    body: (b) =>
+      b._file === undefined ? Promise.resolve(inline(b)) : zip ? zip.read(b._file) : readBeside(base, b._file),
+    close: () => zip?.close(),
+  };
+}
+
+function inline(b: Body): Buffer {
+  return Buffer.from(b.text ?? '', b.encoding === 'base64' ? 'base64' : 'utf8');
+}
+
+function inside(base: string, file: string): boolean {
+  const rel = relative(base, resolve(base, file));
+  return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
+}
+
+async function readBeside(base: string, file: string): Promise<Buffer> {
+  const path = resolve(base, file);
+  if ((await stat(path)).size > MAX_HAR_INFLATED_BYTES)
+    throw new Error(`${path} is over ${MAX_HAR_INFLATED_BYTES} bytes, the most a HAR body may be`);
+  return readFile(path);
 }

@@ -33,6 +33,8 @@ export interface Exchange {
   answeredBy: string;
   error?: string;
   durationMs: number;
+  /** The response body's size as the network sent it (content-encoded); absent when a route answered. */
+  encodedBodySize?: number;
 }
 
 /** How the proxy answered one request: `error` for the record, `errorText` (`net::ERR_…`) for `request.failure()`. */
@@ -139,8 +141,13 @@ export class InstanceProxy {
       const ms = conditionsDelay(c, request._body.length, out.response?._body.length ?? 0);
       if (ms > 0) await new Promise((r) => setTimeout(r, ms));
     }
-    const { errorText, ...answered } = out;
-    const exchange: Exchange = { request, ...answered, durationMs: Date.now() - started };
+    const { errorText, raw, ...answered } = out;
+    const exchange: Exchange = {
+      request,
+      ...answered,
+      durationMs: Date.now() - started,
+      ...(raw ? { encodedBodySize: raw.length } : {}),
+    };
     if (out.response) request._response = out.response;
     else request._failure = errorText ?? 'net::ERR_FAILED';
     request._settle();

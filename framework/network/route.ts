@@ -108,7 +108,8 @@ export interface RouteContext {
   fetch(call: ApiCall, maxRedirects: number): Promise<Response>;
 }
 
-const MIME: Record<string, string> = {
+/** The content type of a file by its extension (route.fulfill's `path`; a recorded body's file name). */
+export const MIME_TYPES: Readonly<Record<string, string>> = {
   '.json': 'application/json',
   '.html': 'text/html',
   '.txt': 'text/plain',
@@ -153,7 +154,7 @@ export class Route {
             code: 'USAGE',
           });
         });
-        headers['content-type'] ??= MIME[extname(opts.path).toLowerCase()] ?? 'application/octet-stream';
+        headers['content-type'] ??= MIME_TYPES[extname(opts.path).toLowerCase()] ?? 'application/octet-stream';
       }
       if (opts.contentType) headers['content-type'] = opts.contentType;
       // The body is served decoded: a fetched response's encoding no longer describes it.

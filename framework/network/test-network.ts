@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import type { TestInfo } from '@playwright/test';
 import { NestwrightError } from '../errors.js';
-import { writeHar } from './har.js';
+import { writeHar, type HarContent, type HarMode } from './har-write.js';
 import { checkHarOptions } from './har-options.js';
 import type { Exchange } from './proxy.js';
 import { matcherProblem, urlMatches } from './url-match.js';
@@ -19,9 +19,17 @@ export interface RecordHarOptions {
    * Playwright's does.
    */
   redact?: string[];
+  /**
+   * Where bodies go: `'embed'` in the HAR (the default for a `.har`), `'attach'` in files beside
+   * it named by their SHA-1 (the default for a `.zip`, where they go in the archive), `'omit'`
+   * nowhere.
+   */
+  content?: HarContent;
+  /** `'full'` (default) keeps sizes, timings and pages; `'minimal'` only what a replay needs. */
+  mode?: HarMode;
 }
 
-const RECORD_HAR_OPTIONS = ['path', 'urlFilter', 'redact'] as const;
+const RECORD_HAR_OPTIONS = ['path', 'urlFilter', 'redact', 'content', 'mode'] as const;
 
 /** What a test's network keeps of one instance's (AppNetwork). */
 export interface InstanceNetwork {
@@ -80,16 +88,16 @@ export class TestNetwork {
     const all = nets.flatMap((n) => n.exchanges).sort((a, b) => a.request._startedAt - b.request._startedAt);
     const redact = this.recordHar?.redact;
     if (this.recordHar) {
-      const filter = this.recordHar.urlFilter;
+      const { urlFilter: filter, content, mode } = this.recordHar;
       const kept = filter ? all.filter((x) => urlMatches(filter, x.request.url())) : all;
-      await writeHar(this.recordHar.path, kept, redact);
+      await writeHar(this.recordHar.path, kept, { redact, content, mode });
     }
     let har: string | null = null;
     if (testInfo.status !== testInfo.expectedStatus && all.length > 0) {
       // Attached as a file of the user's alone (Playwright copies it, mode and all, into the
       // test's attachments), not as bytes a reporter writes with its own mode.
       const file = testInfo.outputPath(HAR_ATTACHMENT);
-      await writeHar(file, all, redact);
+      await writeHar(file, all, { redact });
       await testInfo.attach(HAR_ATTACHMENT, { path: file, contentType: 'application/json' });
       await rm(file, { force: true });
       har = HAR_ATTACHMENT;
