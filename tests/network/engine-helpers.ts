@@ -147,36 +147,43 @@ export function proxiedClient(proxy: Pick<NonNullable<FakeRuntime['proxy']>, 'po
     req.end();
   };
   const request = (method: string, url: string, body?: unknown, headers: Record<string, string> = {}) =>
-    new Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }>((resolve, reject) => {
-      const u = new URL(url);
-      const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-      const r = https.request(
-        {
-          host: u.hostname,
-          port: Number(u.port || 443),
-          path: u.pathname + u.search,
-          method,
-          agent,
-          headers: {
-            ...headers,
-            ...(data ? { 'content-type': 'application/json', 'content-length': data.length } : {}),
-          },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () =>
-            resolve({ status: res.statusCode!, headers: res.headers, text: Buffer.concat(chunks).toString() }),
-          );
-          res.on('error', reject);
-        },
-      );
-      r.on('error', reject);
-      r.end(data);
+    send(method, url, body === undefined ? undefined : Buffer.from(JSON.stringify(body)), {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
     });
+  const send = (method: string, url: string, data: Buffer | undefined, headers: Record<string, string> = {}) =>
+    new Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string; body: Buffer }>(
+      (resolve, reject) => {
+        const u = new URL(url);
+        const r = https.request(
+          {
+            host: u.hostname,
+            port: Number(u.port || 443),
+            path: u.pathname + u.search,
+            method,
+            agent,
+            headers: { ...headers, ...(data ? { 'content-length': data.length } : {}) },
+          },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => {
+              const body = Buffer.concat(chunks);
+              resolve({ status: res.statusCode!, headers: res.headers, text: body.toString(), body });
+            });
+            res.on('error', reject);
+          },
+        );
+        r.on('error', reject);
+        r.end(data);
+      },
+    );
   return {
     get: (url: string, headers?: Record<string, string>) => request('GET', url, undefined, headers),
     post: (url: string, body: unknown, headers?: Record<string, string>) => request('POST', url, body, headers),
+    /** Any method with this body as it is (its content-type among `headers`). */
+    send: (method: string, url: string, body: string | Buffer | undefined, headers?: Record<string, string>) =>
+      send(method, url, typeof body === 'string' ? Buffer.from(body) : body, headers),
     close: () => agent.destroy(),
   };
 }
