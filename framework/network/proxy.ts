@@ -154,9 +154,10 @@ export class InstanceProxy {
     this.host.done(exchange);
     if (!out.response) return out.error === 'connectionreset' ? 'reset' : 'close';
     const r = out.response;
+    const sent = wireHeaders(r.headers());
     return out.raw
-      ? { statusCode: r.status(), statusMessage: r.statusText() || undefined, headers: r.headers(), rawBody: out.raw }
-      : { statusCode: r.status(), statusMessage: r.statusText(), headers: r.headers(), body: r._body };
+      ? { statusCode: r.status(), statusMessage: r.statusText() || undefined, headers: sent, rawBody: out.raw }
+      : { statusCode: r.status(), statusMessage: r.statusText(), headers: sent, body: r._body };
   }
 
   /** The routes in turn, then the network. */
@@ -295,6 +296,12 @@ export class InstanceProxy {
         });
     });
   }
+}
+
+/** Headers as they go to the app: each cookie of `set-cookie` (one per line in {@link Headers}) a header of its own. */
+function wireHeaders(h: Record<string, string>): Record<string, string | string[]> {
+  const cookies = h['set-cookie'];
+  return cookies?.includes('\n') ? { ...h, 'set-cookie': cookies.split('\n') } : h;
 }
 
 /** The standard reason phrase of a status a route made, as Playwright gives it (`Unknown` for one without). */

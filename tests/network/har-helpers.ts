@@ -41,6 +41,10 @@ export async function harBackend(): Promise<Backend> {
   await s.forPost('/post').thenReply(200, 'ok');
   await s.forPost('/form.html').thenReply(200, '<div>done</div>', { 'content-type': 'text/html' });
   await s.forGet('/x').thenCloseConnection();
+  await s.forGet('/cookies').thenCallback((req) => {
+    const cookies = new URL(req.url).searchParams.getAll('c');
+    return { statusCode: 200, headers: { 'content-type': 'text/html', 'set-cookie': cookies }, body: '' };
+  });
   return backend;
 }
 

@@ -222,3 +222,24 @@ test('a request that failed when recorded fails when replayed, at once and witho
   expect(n.trajectory.network[0]).toMatchObject({ url: `https://${HOST}/x`, status: null, error: 'failed' });
   await n.close();
 });
+
+test('each Set-Cookie of a response reaches the app, is recorded as a header of its own and served again (browsercontext-har.spec.ts: should record multiple set-cookie headers)', async () => {
+  const cookies = ['first=foo', 'second=bar'];
+  const file = path.join(dir, 'cookies.har');
+  const url = `${ORIGIN}/cookies?${cookies.map((c) => `c=${encodeURIComponent(c)}`).join('&')}`;
+  const rec = await network(backend);
+  await rec.net.routeFromHAR(file, { update: true });
+  expect((await rec.client.get(url)).headers['set-cookie']).toEqual(cookies);
+  await rec.close();
+  const recorded = JSON.parse(await readFile(file, 'utf8')) as {
+    log: { entries: Array<{ response: { headers: H } }> };
+  };
+  expect(recorded.log.entries[0]!.response.headers.filter((h) => h.name === 'set-cookie')).toEqual(
+    cookies.map((value) => ({ name: 'set-cookie', value })),
+  );
+
+  const n = await network('gone');
+  await n.net.routeFromHAR(file, { notFound: 'abort' });
+  expect((await n.client.get(url)).headers['set-cookie']).toEqual(cookies);
+  await n.close();
+});
