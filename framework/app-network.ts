@@ -82,9 +82,9 @@ export abstract class AppNetworkMembers extends LocatorFactory<Locator> {
   }
 
   /**
-   * Answer this instance's requests from a HAR file (Playwright's `page.routeFromHAR`), or with
-   * `update: true` record them to it (written when the instance closes). A request the file has
-   * no entry for is aborted (`notFound: 'fallback'` hands it on).
+   * Answer this instance's requests from a HAR file or a `.zip` HAR archive (Playwright's
+   * `page.routeFromHAR`), or with `update: true` record them to it (written when the instance
+   * closes). A request the file has no entry for is aborted (`notFound: 'fallback'` hands it on).
    *
    * @example
    * ```ts

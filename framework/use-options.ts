@@ -83,7 +83,7 @@ export interface NestwrightOptions {
   timezoneId: WorldOptions['timezoneId'];
   /** `'dark'` for dark mode (Playwright's option; default light). */
   colorScheme: WorldOptions['colorScheme'];
-  /** Record every request of the test to a HAR file (Playwright's option): `{ path, urlFilter?, redact? }`; docs/network.md. */
+  /** Record every request of the test to a HAR file or `.zip` archive (Playwright's option): `{ path, urlFilter?, redact?, content?, mode? }`; docs/network.md. */
   recordHar: RecordHarOptions | undefined;
 }
 

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import type { TestInfo } from '@playwright/test';
 import { NestwrightError } from '../errors.js';
-import { writeHar, type HarContent, type HarMode } from './har-write.js';
+import { writeHar } from './har-write.js';
 import { checkHarOptions } from './har-options.js';
 import type { Exchange } from './proxy.js';
 import { matcherProblem, urlMatches } from './url-match.js';
@@ -24,9 +24,9 @@ export interface RecordHarOptions {
    * it named by their SHA-1 (the default for a `.zip`, where they go in the archive), `'omit'`
    * nowhere.
    */
-  content?: HarContent;
+  content?: 'omit' | 'embed' | 'attach';
   /** `'full'` (default) keeps sizes, timings and pages; `'minimal'` only what a replay needs. */
-  mode?: HarMode;
+  mode?: 'minimal' | 'full';
 }
 
 const RECORD_HAR_OPTIONS = ['path', 'urlFilter', 'redact', 'content', 'mode'] as const;
