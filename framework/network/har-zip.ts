@@ -40,6 +40,8 @@ export class HarZip {
     try {
       zip = await yauzl.openPromise(path, { lazyEntries: true, autoClose: false, validateEntrySizes: true });
     } catch (e) {
+      // A file that is not there (or not readable) says so, with its code; anything else is not a zip.
+      if ((e as NodeJS.ErrnoException).code) throw e;
       throw new HarZipError(`not a zip archive (${(e as Error).message})`);
     }
     try {

@@ -177,4 +177,7 @@ test('an entry that inflates past the size it declares is refused, and so is an 
   const empty = await fresh('nohar.zip');
   await writeFile(empty, buildZip([{ name: 'page.html', data: Buffer.from(PAGE) }]));
   expect((await refused(empty)).message).toMatch(/it has no \.har file/);
+  expect((await refused(path.join(dir, 'missing.zip'))).message).toMatch(
+    /^app\.routeFromHAR: cannot open .*missing\.zip as a HAR archive: ENOENT.*; record it first with app\.routeFromHAR\(path, \{ update: true \}\)/,
+  );
 });
