@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { REDACTED } from './har.js';
+import { requestCookies, responseCookies, type HarCookie } from './har-cookies.js';
 import { writeZip } from './har-zip.js';
 import type { Request, Response } from './messages.js';
 import type { Exchange } from './proxy.js';
@@ -50,12 +51,15 @@ export function harDocument(exchanges: readonly Exchange[], opts: HarWriteOption
   const full = (opts.mode ?? 'full') === 'full';
   const content = opts.content ?? 'embed';
   const body = (b: Buffer, mimeType: string) => storedBody(b, mimeType, content, opts.attach);
+  // Cookies are read from their headers: none from a header whose value is redacted, none in minimal mode.
+  const cookies = (header: 'cookie' | 'set-cookie', value: string | null): HarCookie[] =>
+    !full || hidden.has(header) ? [] : header === 'cookie' ? requestCookies(value) : responseCookies(value);
   return {
     log: {
       version: '1.2',
       creator: { name: 'nestwright', version: '1' },
       ...(full ? { pages: [] } : {}),
-      entries: exchanges.map((x) => harEntry(x, { pairs, full, body })),
+      entries: exchanges.map((x) => harEntry(x, { pairs, full, body, cookies })),
     },
   };
 }
@@ -64,9 +68,11 @@ interface EntryParts {
   pairs: (h: Record<string, string>) => NameValue[];
   full: boolean;
   body: (b: Buffer, mimeType: string) => { text?: string; encoding?: 'base64'; _file?: string };
+  cookies: (header: 'cookie' | 'set-cookie', value: string | null) => HarCookie[];
 }
 
-function harEntry(x: Exchange, { pairs, full, body }: EntryParts): object {
+function harEntry(x: Exchange, parts: EntryParts): object {
+  const { pairs, full, body, cookies } = parts;
   const req = x.request;
   const res = x.response;
   const size = (n: number) => (full ? n : -1);
@@ -77,14 +83,14 @@ function harEntry(x: Exchange, { pairs, full, body }: EntryParts): object {
       method: req.method(),
       url: req.url(),
       httpVersion: 'HTTP/1.1',
-      cookies: [],
+      cookies: cookies('cookie', req.headerValue('cookie')),
       headers: pairs(req.headers()),
       queryString: [...new URL(req.url()).searchParams].map(([name, value]) => ({ name, value })),
       ...postData(req, body),
       headersSize: -1,
       bodySize: size(req._body.length),
     },
-    response: res ? responseOf(x, res, { pairs, full, body }) : failedResponse(x, full),
+    response: res ? responseOf(x, res, parts) : failedResponse(x, full),
     cache: {},
     timings: full ? { send: 0, wait: x.durationMs, receive: 0 } : { send: -1, wait: -1, receive: -1 },
     _answeredBy: x.answeredBy,
@@ -101,7 +107,7 @@ function postData(req: Request, body: EntryParts['body']): object {
   return { postData: { mimeType, params, text: '', ...body(data, mimeType) } };
 }
 
-function responseOf(x: Exchange, res: Response, { pairs, full, body }: EntryParts): object {
+function responseOf(x: Exchange, res: Response, { pairs, full, body, cookies }: EntryParts): object {
   const mimeType = res.headerValue('content-type') ?? 'x-unknown';
   const location = res.headerValue('location');
   const decoded = res._body.length;
@@ -109,7 +115,7 @@ function responseOf(x: Exchange, res: Response, { pairs, full, body }: EntryPart
     status: res.status(),
     statusText: res.statusText(),
     httpVersion: 'HTTP/1.1',
-    cookies: [],
+    cookies: cookies('set-cookie', res.headerValue('set-cookie')),
     headers: pairs(res.headers()),
     content: {
       size: full ? decoded : -1,

@@ -184,3 +184,57 @@ test('content and mode take only their words, naming the option', () => {
   );
   expect(refused({ mode: 'small' })).toBe(`use.recordHar: mode is 'minimal', 'full' or left out, got "small"`);
 });
+
+test('cookies are read from the Cookie and Set-Cookie headers, attributes and all (har.spec.ts: should include cookies, should include set-cookies, should include set-cookies with lowercase attributes, should skip invalid Expires, should include secure set-cookies)', async () => {
+  const set = [
+    'name1=value1; HttpOnly',
+    'name2="value2"',
+    'name3=value4; Path=/; Domain=example.com; Max-Age=1500',
+    'name=value; path=/; httponly; secure; samesite=Lax',
+    'name=value;Expires=Sat Sep 14 01:02:27 CET 2024',
+    'name1=value1; Secure',
+  ];
+  const url = `${ORIGIN}/cookies?${set.map((c) => `c=${encodeURIComponent(c)}`).join('&')}`;
+  const { log } = await recorded('test.har', {}, async (c) => {
+    await c.get(url, { cookie: 'name1="value1"; name2=val"ue2; name3=val=ue3; name4=val,ue4' });
+  });
+  const [e] = log.entries as Array<HarLog['entries'][number] & CookieParts>;
+  expect(e!.request.cookies).toEqual([
+    { name: 'name1', value: '"value1"' },
+    { name: 'name2', value: 'val"ue2' },
+    { name: 'name3', value: 'val=ue3' },
+    { name: 'name4', value: 'val,ue4' },
+  ]);
+  const cookies = e!.response.cookies;
+  expect(cookies[0]).toEqual({ name: 'name1', value: 'value1', httpOnly: true });
+  expect(cookies[1]).toEqual({ name: 'name2', value: '"value2"' });
+  expect(new Date(cookies[2]!.expires!).valueOf()).toBeGreaterThan(Date.now());
+  expect(cookies[2]).toMatchObject({ path: '/', domain: 'example.com' });
+  expect(cookies[3]).toEqual({
+    name: 'name',
+    value: 'value',
+    path: '/',
+    httpOnly: true,
+    secure: true,
+    sameSite: 'Lax',
+  });
+  expect(cookies[4]).toEqual({ name: 'name', value: 'value' });
+  expect(cookies[5]).toEqual({ name: 'name1', value: 'value1', secure: true });
+});
+
+test("a redacted Cookie or Set-Cookie header gives no cookies, and mode: 'minimal' records none", async () => {
+  const url = `${ORIGIN}/cookies?c=${encodeURIComponent('sid=s3cret-set')}`;
+  const visit = async (c: Client) => void (await c.get(url, { cookie: 'sid=req-s3cret' }));
+  for (const options of [{ redact: ['Cookie', 'set-cookie'] }, { mode: 'minimal' as const }]) {
+    const { file, log } = await recorded('test.har', options, visit);
+    const [e] = log.entries as Array<HarLog['entries'][number] & CookieParts>;
+    expect([e!.request.cookies, e!.response.cookies]).toEqual([[], []]);
+    // (The Set-Cookie's value is in the URL this backend takes it from; the request's cookie is nowhere.)
+    if (options.redact) expect(await readFile(file, 'utf8')).not.toContain('req-s3cret');
+  }
+});
+
+type CookieParts = {
+  request: { cookies: Array<Record<string, unknown>> };
+  response: { cookies: Array<{ expires?: string } & Record<string, unknown>> };
+};
