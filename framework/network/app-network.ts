@@ -232,7 +232,6 @@ export class AppNetwork implements ProxyHost {
         return;
       }
       const { handler, har } = await harReplay(call, path, opts.notFound ?? 'abort');
-      this.replayed.push(har);
       if (har.problem) call.log.push(`${har.problem}; with notFound: 'fallback' every request falls through`);
       try {
         await this.start(call);
@@ -240,6 +239,7 @@ export class AppNetwork implements ProxyHost {
         har.close();
         throw e;
       }
+      this.replayed.push(har);
       this.routes.push({ matcher: opts.url ?? '**/*', label: `har ${path}`, times: undefined, handler });
     });
   }

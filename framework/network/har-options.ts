@@ -17,8 +17,8 @@ export function harOptionsProblem(given: unknown, known: readonly string[]): str
   if (unknown !== undefined)
     return `unknown option ${JSON.stringify(unknown)}: the options are ${known.join(', ')} (docs/network.md#har)`;
   const redact = (given as { redact?: unknown }).redact;
-  const redactProblemText = redact === undefined ? null : redactProblem(redact);
-  if (redactProblemText) return redactProblemText;
+  const problem = redact === undefined ? null : redactProblem(redact);
+  if (problem) return problem;
   for (const [key, values] of Object.entries(CHOICES)) {
     const value = (given as Record<string, unknown>)[key];
     if (value !== undefined && known.includes(key) && !values.includes(value as string))

@@ -159,7 +159,7 @@ function storedBody(
   content: HarContent,
   attach: Attach | undefined,
 ): { text?: string; encoding?: 'base64'; _file?: string } {
-  if (content === 'omit' || b.length === 0) return {};
+  if (content === 'omit') return {};
   if (content === 'attach' && attach) return { _file: attach(b, mimeType) };
   const text = b.toString('utf8');
   return Buffer.from(text, 'utf8').equals(b) ? { text } : { text: b.toString('base64'), encoding: 'base64' };

@@ -27,6 +27,7 @@ export class HarZipError extends Error {}
 /** A HAR archive open for reading: its entries by name, each inflated at most once. */
 export class HarZip {
   private inflated = 0;
+  private closed = false;
   private readonly cache = new Map<string, Promise<Buffer>>();
 
   private constructor(
@@ -99,7 +100,10 @@ export class HarZip {
     return Buffer.concat(chunks);
   }
 
+  /** Closes the file (once; again is a no-op). */
   close(): void {
+    if (this.closed) return;
+    this.closed = true;
     this.zip.close();
   }
 }
