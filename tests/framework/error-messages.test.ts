@@ -1,0 +1,81 @@
+import path from 'node:path';
+import { test, expect } from '@playwright/test';
+import { DeviceClient, McpToolTransport } from '../../device-runtime/client/index.js';
+import { inMemoryTransport } from '../../device-runtime/sim/index.js';
+import { SimRuntime } from '../../device-runtime/sim/runtime.js';
+import { NestwrightError } from '../../framework/errors.js';
+import { Space } from '../../framework/space.js';
+import { ROOT } from './inline.js';
+
+/**
+ * Error messages that name the fix (issue 48, item 16): what a newcomer writing specs from the
+ * docs met, each checked against an in-process simulator over the in-memory MCP transport.
+ */
+
+const SHOP = path.join(ROOT, 'fixtures/apks/shop.apk');
+
+async function sim(): Promise<{ space: Space; close: () => Promise<void> }> {
+  const rt = new SimRuntime({});
+  const client = new DeviceClient(await McpToolTransport.connect(await inMemoryTransport(rt)));
+  const space = await Space.create(client, 'errors');
+  return {
+    space,
+    close: async () => {
+      await client.close();
+      rt.close();
+    },
+  };
+}
+
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error('expected an error');
+    },
+    (e: unknown) => e as NestwrightError,
+  );
+
+test('a missing APK is APK_NOT_FOUND, naming the path it tried and the directory a relative path is resolved from', async () => {
+  const { space, close } = await sim();
+  try {
+    const e = await failure(space.install('fixtures/apks/nope.apk'));
+    expect(e).toBeInstanceOf(NestwrightError);
+    expect(e.code).toBe('APK_NOT_FOUND');
+    expect(e.message).toBe(
+      `space.install: no APK at fixtures/apks/nope.apk: ${path.resolve('fixtures/apks/nope.apk')} does not exist ` +
+        `(a relative path is resolved from the directory the tests run in, ${process.cwd()}). ` +
+        'Set use.apk to the path of an .apk, .apks or .xapk file, relative to that directory or absolute, or to the package of an app already in the space.',
+    );
+    // The device's answer stays as the cause, not in the message.
+    expect(e.message).not.toContain('INVALID_APK');
+    expect(e.message).not.toContain('space_install_apk');
+    // An absolute path is named once.
+    const abs = await failure(space.install(path.join(ROOT, 'nope.apk')));
+    expect(abs.code).toBe('APK_NOT_FOUND');
+    expect(abs.message).toContain(`no APK at ${path.join(ROOT, 'nope.apk')}: `);
+    expect(abs.message).not.toContain('relative path');
+    // A file that is there but is no APK is still the device's INVALID_APK.
+    const bad = await failure(space.install(path.join(ROOT, 'package.json')));
+    expect(bad.code).not.toBe('APK_NOT_FOUND');
+    // And a real one installs, from a relative path too.
+    expect(await space.install(path.relative(process.cwd(), SHOP))).toBe('com.nestwright.shop');
+  } finally {
+    await close();
+  }
+});
+
+test('a package that is not installed says to set use.apk, not to call space_install_apk', async () => {
+  const { space, close } = await sim();
+  try {
+    const e = await failure(space.launch('com.example.nothere'));
+    expect(e).toBeInstanceOf(NestwrightError);
+    expect(e.code).toBe('APP_NOT_INSTALLED');
+    expect(e.message).toBe(
+      "space.launch: com.example.nothere is not installed in the space. Set use.apk to its APK path (test.use({ apk: 'fixtures/apks/notes.apk' })), or pass the path to space.launch(), so it is installed first.",
+    );
+    expect(e.message).not.toContain('space_install_apk');
+    expect(e.message).not.toContain('space_permissions');
+  } finally {
+    await close();
+  }
+});
