@@ -5,6 +5,7 @@ import { inMemoryTransport } from '../../device-runtime/sim/index.js';
 import { SimRuntime } from '../../device-runtime/sim/runtime.js';
 import { NestwrightError } from '../../framework/errors.js';
 import { Space } from '../../framework/space.js';
+import { applyWorldOptions } from '../../framework/world/index.js';
 import { ROOT } from './inline.js';
 
 /**
@@ -75,6 +76,29 @@ test('a package that is not installed says to set use.apk, not to call space_ins
     );
     expect(e.message).not.toContain('space_install_apk');
     expect(e.message).not.toContain('space_permissions');
+  } finally {
+    await close();
+  }
+});
+
+test('a time-zone typo names the closest zone (Europe/Berln → Europe/Berlin), not its alphabetical neighbours', async () => {
+  const { space, close } = await sim();
+  try {
+    const app = await space.launch(SHOP);
+    const ref = { space_id: space.id, package: app.package, ...(app.instance ? { instance: app.instance } : {}) };
+    const e = await failure(applyWorldOptions(space.client, ref, { timezoneId: 'Europe/Berln' }));
+    expect(e).toBeInstanceOf(NestwrightError);
+    expect(e.code).toBe('INVALID_ARGUMENT');
+    expect(e.message).toContain('use.timezoneId: ');
+    expect(e.message).toContain('unknown time zone "Europe/Berln"');
+    expect(e.message).toContain('Did you mean Europe/Berlin?');
+    expect(e.message).not.toMatch(/Amsterdam|Andorra|Astrakhan/);
+    // No close name: the zones of the same city, else examples.
+    const city = await failure(applyWorldOptions(space.client, ref, { timezoneId: 'Germany/Berlin' }));
+    expect(city.message).toContain('Did you mean Europe/Berlin?');
+    const far = await failure(applyWorldOptions(space.client, ref, { timezoneId: 'Mars/Olympus_Mons' }));
+    expect(far.message).toContain('Give an IANA time zone such as Europe/Berlin, Asia/Tokyo or UTC');
+    expect(far.message).not.toContain('Did you mean');
   } finally {
     await close();
   }
