@@ -3,7 +3,9 @@ import { test, expect } from '@playwright/test';
 import { DeviceClient, McpToolTransport } from '../../device-runtime/client/index.js';
 import { inMemoryTransport } from '../../device-runtime/sim/index.js';
 import { SimRuntime } from '../../device-runtime/sim/runtime.js';
+import { ApiCall } from '../../framework/core/api-call.js';
 import { NestwrightError } from '../../framework/errors.js';
+import { ROLES, type Role } from '../../framework/selector.js';
 import { Space } from '../../framework/space.js';
 import { applyWorldOptions } from '../../framework/world/index.js';
 import { ROOT } from './inline.js';
@@ -99,6 +101,37 @@ test('a time-zone typo names the closest zone (Europe/Berln → Europe/Berlin), 
     const far = await failure(applyWorldOptions(space.client, ref, { timezoneId: 'Mars/Olympus_Mons' }));
     expect(far.message).toContain('Give an IANA time zone such as Europe/Berlin, Asia/Tokyo or UTC');
     expect(far.message).not.toContain('Did you mean');
+  } finally {
+    await close();
+  }
+});
+
+test("getByRole('buton') is refused at once, naming the nearest role; roles are a closed, typed set", async () => {
+  const { space, close } = await sim();
+  try {
+    const app = await space.launch(SHOP);
+    const e = (() => {
+      try {
+        // @ts-expect-error roles are a union type: a misspelt one does not compile.
+        app.getByRole('buton');
+      } catch (x) {
+        return x as NestwrightError;
+      }
+      throw new Error('expected getByRole to throw at once');
+    })();
+    expect(e).toBeInstanceOf(NestwrightError);
+    expect(e.code).toBe('USAGE');
+    expect(e.message).toBe(
+      `getByRole: unknown role "buton"; did you mean 'button'? The roles are ${ROLES.join(', ')}.`,
+    );
+    // On a locator too, and a role far from every known one names none.
+    expect(() => app.getById('login').getByRole('zzzzzz' as Role)).toThrow(
+      'getByRole: unknown role "zzzzzz". The roles are button,',
+    );
+    // Every role an observation of the simulator names is one getByRole takes.
+    const obs = await app.driver.observe(new ApiCall('test', 2_000, undefined));
+    for (const n of obs.nodes) expect(ROLES).toContain(n.role);
+    expect(await app.getByRole('button', { name: 'Log in' }).count()).toBe(1);
   } finally {
     await close();
   }
