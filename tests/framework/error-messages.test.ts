@@ -1,6 +1,12 @@
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
 import { DeviceClient, McpToolTransport } from '../../device-runtime/client/index.js';
+import {
+  waitForActionable,
+  type ActionabilityIO,
+  type Observation,
+  type UiNode,
+} from '../../device-runtime/protocol/index.js';
 import { inMemoryTransport } from '../../device-runtime/sim/index.js';
 import { SimRuntime } from '../../device-runtime/sim/runtime.js';
 import { ApiCall } from '../../framework/core/api-call.js';
@@ -8,6 +14,7 @@ import { NestwrightError } from '../../framework/errors.js';
 import { ROLES, type Role } from '../../framework/selector.js';
 import { Space } from '../../framework/space.js';
 import { applyWorldOptions } from '../../framework/world/index.js';
+import { session } from '../runtime/helpers.js';
 import { ROOT } from './inline.js';
 
 /**
@@ -16,6 +23,21 @@ import { ROOT } from './inline.js';
  */
 
 const SHOP = path.join(ROOT, 'fixtures/apks/shop.apk');
+
+const NODE: UiNode = {
+  id: 'n',
+  role: 'text',
+  text: null,
+  desc: null,
+  bounds: [0, 0, 10, 10],
+  clickable: false,
+  editable: false,
+  scrollable: false,
+  enabled: true,
+  focused: false,
+  selected: false,
+  parent: null,
+};
 
 async function sim(): Promise<{ space: Space; close: () => Promise<void> }> {
   const rt = new SimRuntime({});
@@ -134,5 +156,81 @@ test("getByRole('buton') is refused at once, naming the nearest role; roles are 
     expect(await app.getByRole('button', { name: 'Log in' }).count()).toBe(1);
   } finally {
     await close();
+  }
+});
+
+/** A screen with one scrollable list of `pages` pages, none holding what is searched for. */
+function listScreen(pages: number) {
+  let page = 0;
+  let now = 0;
+  const obs = (): Observation =>
+    ({
+      snapshot_id: `s_${page}`,
+      package: 'com.example',
+      activity: '.List',
+      tree_missing: false,
+      nodes: [
+        { ...NODE, id: 'list', role: 'list', scrollable: true, bounds: [0, 0, 1080, 2000] },
+        { ...NODE, id: 'row', role: 'text', text: `Row ${page}`, parent: 'list', bounds: [0, 0, 1080, 100] },
+      ],
+    }) as Observation;
+  const io: ActionabilityIO = {
+    observe: async () => ((now += 30), obs()),
+    scroll: async (direction) => {
+      now += 200;
+      const next = Math.max(0, Math.min(pages - 1, page + (direction === 'down' ? 1 : -1)));
+      const moved = next !== page;
+      page = next;
+      return moved;
+    },
+    hideKeyboard: async () => {},
+    // The test's own time: the wait is as long on a loaded machine as on an idle one.
+    clock: { now: () => now, sleep: async (ms) => void (now += ms) },
+  };
+  return io;
+}
+
+test('scrolling for a node that is not there says once that the whole list was searched, with the swipes', async () => {
+  const log: string[] = [];
+  const r = await waitForActionable(
+    listScreen(12),
+    [{ kind: 'text', text: 'Nothing like this', exact: false }],
+    { timeoutMs: 30_000, enabled: false },
+    log,
+  );
+  expect(r.status).toBe('timeout');
+  expect(log[0]).toBe("waiting for text='Nothing like this'");
+  const list = log.filter((l) => l.includes('list'));
+  expect(list).toHaveLength(1);
+  expect(list[0]).toMatch(
+    /^ {2}no match in the whole list: searched it from its top to its end, \d+ swipes \(\d+ down, \d+ up\), reaching an end \d+ times$/,
+  );
+  expect(log.length).toBeLessThan(5);
+});
+
+test("the device's own search of a list (ui_scroll by selector) says it in one line too", async () => {
+  const rt = new SimRuntime({});
+  const s = session(rt, 'scroll');
+  try {
+    const { space_id } = await s.ok('space_create', { name: 'shop' });
+    await s.ok('session_acquire', { space_id });
+    await s.ok('space_install_apk', { space_id, apk_paths: [SHOP] });
+    const { instance } = await s.ok('space_launch', {
+      space_id,
+      package: 'com.nestwright.shop',
+      activity: '.CatalogActivity',
+    });
+    const e = await s.fail('ui_scroll', {
+      space_id,
+      app: { package: 'com.nestwright.shop', instance },
+      selector: [{ kind: 'text', text: 'Nothing like this', exact: false }],
+      wait: { timeout_ms: 6_000, enabled: false, scroll: true },
+    });
+    expect(e.code).toBe('TIMEOUT');
+    const log = (e.details as { log: string[] }).log;
+    expect(log.filter((l) => /scrolling the list|the whole list/.test(l))).toHaveLength(1);
+    expect(log.length).toBeLessThan(6);
+  } finally {
+    rt.close();
   }
 });
