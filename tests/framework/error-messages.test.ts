@@ -10,9 +10,12 @@ import {
 import { inMemoryTransport } from '../../device-runtime/sim/index.js';
 import { SimRuntime } from '../../device-runtime/sim/runtime.js';
 import { ApiCall } from '../../framework/core/api-call.js';
-import { NestwrightError } from '../../framework/errors.js';
+import { NestwrightError, TimeoutError } from '../../framework/errors.js';
+import { FingerprintStore } from '../../framework/heal/fingerprint-store.js';
+import { Healer } from '../../framework/heal/healer.js';
 import { ROLES, type Role } from '../../framework/selector.js';
 import { Space } from '../../framework/space.js';
+import { Trajectory } from '../../framework/trajectory.js';
 import { applyWorldOptions } from '../../framework/world/index.js';
 import { session } from '../runtime/helpers.js';
 import { ROOT } from './inline.js';
@@ -234,3 +237,58 @@ test("the device's own search of a list (ui_scroll by selector) says it in one l
     rt.close();
   }
 });
+
+for (const deviceActions of ['auto', 'off'] as const) {
+  test(`a locator that matches nothing names the closest node on screen and its locator, with no heal line unless healing is in use (device actions ${deviceActions})`, async () => {
+    const { space, close } = await sim();
+    try {
+      const launch = (mode: 'suggest' | 'auto') =>
+        space.launch(SHOP, new Trajectory(), {
+          actionTimeout: 1_000,
+          expectTimeout: 1_000,
+          deviceActions,
+          heal: new Healer(mode, new FingerprintStore(), ROOT, 'error messages'),
+        });
+      const app = await launch('suggest');
+      const e = await failure(app.getByText('Log inn').tap());
+      expect(e).toBeInstanceOf(TimeoutError);
+      expect(e.message).toMatch(
+        /^locator\.tap: timeout 1000ms exceeded\.\nClosest on screen: button "Log in" id=login \[[\d,]+\] — app\.getById\('login'\)\nCall log:/,
+      );
+      // Healing is on ('suggest', the default) but this spec has no fingerprints: no heal line.
+      expect(e.message).not.toContain('heal:');
+      expect(e.message).not.toMatch(/hint:|observe/);
+      // A role's name is compared too; nothing near says nothing.
+      const role = await failure(app.getByRole('button', { name: 'Log inn' }).tap());
+      expect(role.message).toContain(`Closest on screen: button "Log in" id=login`);
+      const far = await failure(app.getByText('Nothing like this').tap());
+      expect(far.message).not.toContain('Closest on screen');
+      // Asked for (auto): the heal line says why nothing was healed.
+      const auto = await launch('auto');
+      const healed = await failure(auto.getByText('Log inn').tap());
+      expect(healed.message).toContain("heal: no fingerprint of text='Log inn'");
+    } finally {
+      await close();
+    }
+  });
+
+  test(`fill on a node that is no field says what it is and which fields there are, without the protocol's hint (device actions ${deviceActions})`, async () => {
+    const { space, close } = await sim();
+    try {
+      const app = await space.launch(SHOP, new Trajectory(), {
+        actionTimeout: 1_000,
+        expectTimeout: 1_000,
+        deviceActions,
+      });
+      const e = await failure(app.getByText('Sign in to continue').fill('ana@example.com'));
+      expect(e).toBeInstanceOf(NestwrightError);
+      expect(e.code).toBe('USAGE');
+      expect(e.message).toMatch(
+        /^locator\.fill: text='Sign in to continue' is text "Sign in to continue" id=subtitle \[[\d,]+\], which is not a text field: fill types into an editable one \(a textbox\)\. The fields on screen:\n {4}textbox id=email \[[\d,]+\] — app\.getById\('email'\)\n {4}textbox id=password/,
+      );
+      expect(e.message).not.toMatch(/hint:|observe|ui_set_text|n_\d/);
+    } finally {
+      await close();
+    }
+  });
+}
