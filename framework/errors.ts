@@ -277,7 +277,10 @@ export class TestEndedError extends NestwrightError {
   }
 }
 
-/** One line per node, as shown in errors and call logs. */
+/** Playwright's call-log layout: a line per wait, its details indented below it. */
+export function formatCallLog(log: string[]): string {
+  return log.map((l) => (l.startsWith('  ') ? `    - ${l.trimStart()}` : `  - ${l}`)).join('\n');
+}
 
 /** The screen as text, for failure messages: one node per line, indented by depth. */
 export function describeScreen(obs: Observation | null, max = 40): string {

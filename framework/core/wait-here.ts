@@ -6,7 +6,14 @@ import {
 } from '../../device-runtime/protocol/index.js';
 import { DeviceError } from '../../device-runtime/client/index.js';
 import { nearest } from '../../device-runtime/protocol/nearest.js';
-import { describeNode, describeScreen, NestwrightError, StrictModeViolationError, TimeoutError } from '../errors.js';
+import {
+  describeNode,
+  describeScreen,
+  formatCallLog,
+  NestwrightError,
+  StrictModeViolationError,
+  TimeoutError,
+} from '../errors.js';
 import { resolveSteps, type Step } from '../selector.js';
 import { suggestLocators } from '../suggest.js';
 import type { LocatorRef } from './actuator.js';
@@ -75,15 +82,10 @@ export function waitTimeout(
   const closest = closestOnScreen(locator.steps, obs);
   return new TimeoutError(
     call,
-    `timeout ${locator.driver.describeTimeout(timeout)} exceeded.\n${closest ? `${closest}\n` : ''}Call log:\n${formatLog(log)}\nScreen:\n${describeScreen(obs)}`,
+    `timeout ${locator.driver.describeTimeout(timeout)} exceeded.\n${closest ? `${closest}\n` : ''}Call log:\n${formatCallLog(log)}\nScreen:\n${describeScreen(obs)}`,
     log,
     obs,
   );
-}
-
-/** Playwright's call-log layout: a line per wait, its details indented below it. */
-function formatLog(log: string[]): string {
-  return log.map((l) => (l.startsWith('  ') ? `    - ${l.trimStart()}` : `  - ${l}`)).join('\n');
 }
 
 /**

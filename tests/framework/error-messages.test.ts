@@ -13,6 +13,7 @@ import { ApiCall } from '../../framework/core/api-call.js';
 import { NestwrightError, TimeoutError } from '../../framework/errors.js';
 import { FingerprintStore } from '../../framework/heal/fingerprint-store.js';
 import { Healer } from '../../framework/heal/healer.js';
+import { setTestNetwork, TestNetwork } from '../../framework/network/index.js';
 import { ROLES, type Role } from '../../framework/selector.js';
 import { Space } from '../../framework/space.js';
 import { Trajectory } from '../../framework/trajectory.js';
@@ -292,3 +293,57 @@ for (const deviceActions of ['auto', 'off'] as const) {
     }
   });
 }
+
+/** The running test's scope, as the fixture makes it: `end()` is its timeout. */
+function testScope() {
+  const ended = new AbortController();
+  const scope = {
+    signal: ended.signal,
+    endReason: () => 'Test timeout of 8000ms exceeded.',
+    track: <T>(work: Promise<T>) => work,
+    raised: () => {},
+    acknowledge: () => false,
+  };
+  return { scope, end: () => ended.abort() };
+}
+
+test('a test that times out waiting on a request (or a route) that never matched names the URLs the instance did request', async () => {
+  const { space, close } = await sim();
+  const network = new TestNetwork(undefined);
+  setTestNetwork(network);
+  try {
+    const { scope, end } = testScope();
+    const app = await space.launch(SHOP, new Trajectory(), { actionTimeout: 5_000, expectTimeout: 5_000, scope });
+    await app.route('**/nomatch/**', (route) => route.fulfill({ body: '[]' }));
+    const catalog = app.waitForResponse('**/products*', { timeout: 30_000 });
+    await app.launch({ activity: '.CatalogActivity' });
+    const seen = (await catalog).url();
+    // The request never comes; the test's timeout ends the wait.
+    const waiting = failure(app.waitForRequest('**/nomatch/**'));
+    setTimeout(end, 200);
+    const e = await waiting;
+    expect(e).toBeInstanceOf(TimeoutError);
+    expect(e.message).toContain(
+      'app.waitForRequest: Test timeout of 8000ms exceeded. This step was running: Wait for request **/nomatch/**',
+    );
+    expect(e.message).toContain(
+      "Call log:\n  - waiting for request **/nomatch/**\n    - no request matched; the instance's last requests (most recent last):\n",
+    );
+    expect(e.message).toContain(`    - GET ${seen}`);
+    // The route that matched nothing is named when the test ends, with the same requests.
+    const { failure: routes } = await network.finish({
+      status: 'timedOut',
+      expectedStatus: 'passed',
+      outputPath: (...p: string[]) => path.join(test.info().outputPath(), ...p),
+      attach: async () => {},
+    });
+    expect(routes?.code).toBe('TIMEOUT');
+    expect(routes?.message).toContain(
+      "app.route: the test timed out, and route **/nomatch/** matched no request. The instance's last requests (most recent last):\n",
+    );
+    expect(routes?.message).toContain(`  GET ${seen}`);
+  } finally {
+    setTestNetwork(null);
+    await close();
+  }
+});
