@@ -12,7 +12,8 @@ export { describeNode };
  * carried on), `USAGE` (the API was called wrongly: wrong argument, missing option),
  * `OPTION_RENAMED` (an option set under its old name: `use.app` is `use.apk` now), `OPTION_INVALID`
  * (a mistyped key or value of nestwright's own options: `deviceOptions: { fault }`), `ROUTE_FAILED`
- * (a route handler threw) and `HAR_INVALID` (a HAR file that cannot be read or replayed), and the
+ * (a route handler threw), `HAR_INVALID` (a HAR file that cannot be read or replayed),
+ * `APK_NOT_FOUND` (`use.apk` or `space.install()` names a file that does not exist), and the
  * `AI_*` codes of AI steps (framework/ai/errors.ts).
  */
 export type NestwrightErrorCode =
@@ -28,6 +29,7 @@ export type NestwrightErrorCode =
   | 'OPTION_INVALID'
   | 'ROUTE_FAILED'
   | 'HAR_INVALID'
+  | 'APK_NOT_FOUND'
   | `AI_${string}`;
 
 /**
@@ -275,7 +277,10 @@ export class TestEndedError extends NestwrightError {
   }
 }
 
-/** One line per node, as shown in errors and call logs. */
+/** Playwright's call-log layout: a line per wait, its details indented below it. */
+export function formatCallLog(log: string[]): string {
+  return log.map((l) => (l.startsWith('  ') ? `    - ${l.trimStart()}` : `  - ${l}`)).join('\n');
+}
 
 /** The screen as text, for failure messages: one node per line, indented by depth. */
 export function describeScreen(obs: Observation | null, max = 40): string {

@@ -277,9 +277,11 @@ const fixtures = withOptions.extend<{ app: App; _testContext: TestContext }, { d
       // Every instance the test launched (app, newInstance(), space.launch()) is stopped and wiped.
       for (const app of ctx.launched.reverse()) await app.close().catch(() => {});
       // test.use({ app: '…' }) replaces the `app` fixture with the string, so nothing of ours ran
-      // for it: found here, after the test, when the test asked for `app` and the fixture never ran.
+      // for it: found here, after the test, when the test asked for `app` and the fixture never ran;
+      // what the body then threw (`app.getByText is not a function`) follows from it: quoted in it.
       if (!ctx.appFixture && ctx.launched.length === 0 && fixtureNames(testInfo.fn).includes('app')) {
-        throw renamedOption('app', { at: testInfo });
+        const then = testInfo.errors.splice(0).map((e) => (e.message ?? e.value ?? '').split('\n')[0]!);
+        throw renamedOption('app', { at: testInfo, then: then.filter(Boolean) });
       }
       // A crash or a lost device ends the test: one that was caught and carried on from still fails it.
       if (net.failure) throw net.failure;

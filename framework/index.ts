@@ -39,6 +39,7 @@ export type {
   RuleSelection as AccessibilityRuleSelection,
 } from './a11y/index.js';
 export { Locator, type RoleOptions } from './locator.js';
+export type { Role } from './selector.js';
 export { Space } from './space.js';
 export type {
   AppClock,

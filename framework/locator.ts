@@ -11,7 +11,7 @@ import type { ApiCall } from './core/api-call.js';
 import { pressKey, swipe } from './core/gestures.js';
 import { LocatorFactory, textMatch } from './core/locator-factory.js';
 import * as reads from './core/locator-reads.js';
-import { resolveNow } from './core/wait-here.js';
+import { fillError, resolveNow } from './core/wait-here.js';
 import type { AppDriver } from './driver.js';
 import { NestwrightError } from './errors.js';
 import { formatSteps, type Step } from './selector.js';
@@ -252,7 +252,8 @@ export class Locator extends LocatorFactory<Locator> {
         : text === ''
           ? { text }
           : (node: UiNode | null) => ({ text: node && !node.password ? text : '***' });
-      return act(call, this, { tool: 'ui_set_text', args: { text }, took: fieldHolds(this.steps, text), title });
+      const action = { tool: 'ui_set_text' as const, args: { text }, took: fieldHolds(this.steps, text), title };
+      return act(call, this, action).catch(async (e: unknown) => Promise.reject(await fillError(call, this, e)));
     });
   }
 

@@ -7,6 +7,8 @@ export {
   fullText,
   matchText,
   resolveSteps,
+  ROLES,
+  type Role,
   type Step,
   type TextMatch,
 } from '../device-runtime/protocol/selector.js';

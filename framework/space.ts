@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { DeviceClient } from '../device-runtime/client/index.js';
 import { DeviceError } from '../device-runtime/client/index.js';
 import { App } from './app.js';
@@ -61,6 +63,22 @@ function currentTest(): TestContext {
 }
 
 const looksLikeApk = (s: string) => /\.(apk|apks|xapk)$/i.test(s);
+/** A content URI or other URL (`content://…`): read by the device, never resolved here. */
+const looksLikeUri = (s: string) => /^[a-z][a-z0-9+.-]*:\/\//i.test(s);
+
+/**
+ * `APK_NOT_FOUND`: the APK path names no file on this machine. Says the path as given, where it
+ * was looked for and the directory a relative path is resolved from (the one the tests run in).
+ */
+function apkNotFound(apk: string, local: string, cause: unknown): NestwrightError {
+  const from =
+    local === apk ? '' : ` (a relative path is resolved from the directory the tests run in, ${process.cwd()})`;
+  return new NestwrightError(
+    'space.install',
+    `no APK at ${apk}: ${local} does not exist${from}. Set use.apk to the path of an .apk, .apks or .xapk file, relative to that directory or absolute, or to the package of an app already in the space.`,
+    { code: 'APK_NOT_FOUND', cause },
+  );
+}
 
 /**
  * A virtual space owned by one worker: its own display, an EXCLUSIVE lease, the apps installed
@@ -117,7 +135,8 @@ export class Space {
    * the same path returns the package without asking the device, and the device call carries an
    * idempotency key (`<space id>:<path>`) so a retried install is not done twice. The app stays
    * until the space is deleted; its instances are what tests start and wipe. A refused APK throws a
-   * `NestwrightError` named `space.install` with the device's message and code.
+   * `NestwrightError` named `space.install` with the device's message and code; a path that names
+   * no file, `APK_NOT_FOUND` (a relative path is resolved from the directory the tests run in).
    *
    * `space.launch('x.apk')` and `use.apk` install for you; call it to install ahead of time or
    * to get the package name.
@@ -131,15 +150,19 @@ export class Space {
   async install(apk: string): Promise<string> {
     const known = this.installed.get(apk);
     if (known) return known;
+    // The protocol takes absolute paths: a relative one is resolved here, where the tests run.
+    const local = looksLikeUri(apk) ? null : resolve(apk);
     try {
       const r = await this.client.call('space_install_apk', {
         space_id: this.id,
-        apk_paths: [apk],
+        apk_paths: [local ?? apk],
         idempotency_key: `${this.id}:${apk}`,
       });
       this.installed.set(apk, r.package);
       return r.package;
     } catch (e) {
+      // Asked only once the device refused: a remote runtime may read a path this machine lacks.
+      if (local && e instanceof DeviceError && !existsSync(local)) throw apkNotFound(apk, local, e);
       throw new NestwrightError('space.install', e instanceof Error ? e.message : String(e), { cause: e });
     }
   }
@@ -185,10 +208,10 @@ export class Space {
     ctx: TestContext,
   ): Promise<App> {
     const pkg = await this.ensure(app);
-    await this.resetPermissions(pkg, ctx.permissions, ctx.appPackage === pkg);
     const fresh = await this.client.hasExtension('instance');
     let launched;
     try {
+      await this.resetPermissions(pkg, ctx.permissions, ctx.appPackage === pkg);
       // More workers than process slots: wait for a slot (NO_PROCESS_SLOT is retryable).
       launched = await withRetry(
         'space.launch',
@@ -198,10 +221,11 @@ export class Space {
           this.client.call('space_launch', { space_id: this.id, package: pkg, ...(fresh ? { instance: 'new' } : {}) }),
       );
     } catch (e) {
+      // The device's hint speaks to protocol callers (space_install_apk); a test sets use.apk.
       if (e instanceof DeviceError && e.code === 'APP_NOT_INSTALLED') {
         throw new NestwrightError(
           'space.launch',
-          `${pkg} is not installed in the space. Set use.apk to the APK path (e.g. 'fixtures/apks/notes.apk') so it is installed first.`,
+          `${pkg} is not installed in the space. Set use.apk to its APK path (test.use({ apk: 'fixtures/apks/notes.apk' })), or pass the path to space.launch(), so it is installed first.`,
           { cause: e },
         );
       }

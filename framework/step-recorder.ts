@@ -1,7 +1,7 @@
 import { test } from '@playwright/test';
 import type { ApiCall } from './core/api-call.js';
 import type { DeviceCalls, TestScope } from './device-calls.js';
-import { describeScreen, DeviceDisconnectedError, TimeoutError } from './errors.js';
+import { describeScreen, DeviceDisconnectedError, formatCallLog, TimeoutError } from './errors.js';
 import type { Screenshots } from './screenshots.js';
 import type { Trajectory, TrajectoryStep } from './trajectory.js';
 
@@ -62,8 +62,8 @@ export class StepRecorder {
         const e = scope?.signal.aborted
           ? new TimeoutError(
               call,
-              `${scope.endReason()} This step was running: ${meta.title} (for ${Date.now() - record.startedAt}ms).\nScreen (last seen):\n${describeScreen(calls.lastSeen)}`,
-              [],
+              `${scope.endReason()} This step was running: ${meta.title} (for ${Date.now() - record.startedAt}ms).\n${call.log.length ? `Call log:\n${formatCallLog(call.log)}\n` : ''}Screen (last seen):\n${describeScreen(calls.lastSeen)}`,
+              [...call.log],
               calls.lastSeen,
             )
           : caught;

@@ -149,7 +149,14 @@ const FIXTURE_IS = { app: 'the launched instance of the app', device: 'the conne
  */
 export function renamedOption(
   key: RenamedKey,
-  from: { config: unknown } | { value?: unknown; at?: { file: string; line: number; column: number } },
+  from:
+    | { config: unknown }
+    | {
+        value?: unknown;
+        at?: { file: string; line: number; column: number };
+        /** What the test then failed with, on the value it got instead of the fixture's. */
+        then?: string[];
+      },
 ): NestwrightError {
   const to = RENAMED_OPTIONS[key];
   const what = `the option is \`${to}\` now: \`${key}\` is the fixture, ${FIXTURE_IS[key]}`;
@@ -164,9 +171,12 @@ export function renamedOption(
     from.value !== undefined
       ? `write test.use({ ${to}: ${show(from.value)} })`
       : `write test.use({ ${to}: … }) with the value you gave \`${key}\``;
+  const then = from.then?.length
+    ? ` (The test then failed on the value it got for \`${key}\`: ${from.then.join('; ')}.)`
+    : '';
   const error = new NestwrightError(
     `test.use({ ${key} })`,
-    `replaced the \`${key}\` fixture with a value; ${what}. ${fix}.`,
+    `replaced the \`${key}\` fixture with a value; ${what}. ${fix}.${then}`,
     { code: 'OPTION_RENAMED' },
   );
   // Thrown from the fixtures' clean-up, where no frame of the spec is on the stack: the stack

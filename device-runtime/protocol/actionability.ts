@@ -107,6 +107,19 @@ export async function waitForActionable(
   let stuck = 0;
   let keyboardTries = 0;
   let ambiguous: UiNode[] | null = null;
+  // The search of the list, said in one line updated in place (a line per swipe was hundreds
+  // of identical lines): how many swipes, whether it reached the list's end and top, page loads.
+  const search = { down: 0, up: 0, ends: 0, bottom: false, top: false, loads: 0, line: -1 };
+  const searched = () => {
+    const swipes = plural(search.down + search.up, 'swipe');
+    const loads = search.loads ? `; waited ${plural(search.loads, 'time')} for the list to load more rows` : '';
+    const line =
+      search.bottom && search.top
+        ? `no match in the whole list: searched it from its top to its end, ${swipes} (${search.down} down, ${search.up} up), reaching an end ${plural(search.ends, 'time')}${loads}`
+        : `no match yet; scrolling the list ${direction} to bring it into view: ${swipes} so far${search.bottom ? ', reached its end' : ''}${search.top ? ', reached its top' : ''}${loads}`;
+    if (search.line < 0) search.line = log.push(`  ${line}`) - 1;
+    else log[search.line] = `  ${line}`;
+  };
   const r = await poll(
     opts.timeoutMs,
     async (attempt) => {
@@ -137,21 +150,23 @@ export async function waitForActionable(
         if (opts.scroll !== false && direction === 'down' && listLoading(obs)) {
           // A progress indicator in the list: its next page is on the way. Wait, do not turn.
           stuck = 0;
-          return note(log, 'no match yet; the list is loading more (a progress indicator in it), waiting');
+          search.loads++;
+          searched();
+          return { done: false };
         }
         if (opts.scroll !== false && obs.nodes.some((n) => n.scrollable)) {
           const moved = await io.scroll(direction);
+          search[direction]++;
           // At the bottom a list may still be loading its next page: look a few times before
           // turning back up.
           stuck = moved ? 0 : stuck + 1;
           if (!moved && (direction === 'up' || stuck >= 3)) {
+            search[direction === 'down' ? 'bottom' : 'top'] = true;
+            search.ends++;
             direction = direction === 'down' ? 'up' : 'down';
             stuck = 0;
           }
-          note(
-            log,
-            `no match yet; scrolling the list ${moved ? direction : `(at its end; next: ${direction})`} to bring it into view`,
-          );
+          searched();
           // A scroll that moved shows new rows: look at once. At the end, wait as usual.
           return { done: false, again: moved };
         }
@@ -311,6 +326,8 @@ function listLoading(obs: Observation): boolean {
     return false;
   });
 }
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function note(log: string[], line: string): { done: false } {
   if (log[log.length - 1] !== `  ${line}`) log.push(`  ${line}`);

@@ -17,6 +17,34 @@ export class SelectorSyntaxError extends Error {
 /** Text to match: a substring (case-insensitive), the exact text, or a RegExp. */
 export type TextMatch = { text: string | RegExp; exact: boolean };
 /**
+ * The roles observations name nodes by, which `getByRole` takes: the simulator's views, the
+ * Android view classes the providers map (device-runtime/providers/android-roles.ts), a WebView
+ * page's headings, links and radios, and the list rows a runtime may mark.
+ */
+export const ROLES = [
+  'button',
+  'checkbox',
+  'switch',
+  'radio',
+  'textbox',
+  'text',
+  'heading',
+  'link',
+  'image',
+  'list',
+  'listitem',
+  'group',
+  'toolbar',
+  'progressbar',
+  'webview',
+  'canvas',
+  'view',
+] as const;
+
+/** A role `getByRole` takes (see {@link ROLES}). */
+export type Role = (typeof ROLES)[number];
+
+/**
  * A locator's description: a chain of steps, each narrowing the previous step's matches (the
  * next step searches the descendants of each match, like Playwright's `>>`).
  */

@@ -1,4 +1,6 @@
-import { parseSelector, type Step, type TextMatch } from '../selector.js';
+import { nearest } from '../../device-runtime/protocol/nearest.js';
+import { NestwrightError } from '../errors.js';
+import { parseSelector, ROLES, type Role, type Step, type TextMatch } from '../selector.js';
 
 /** What `getByRole(role, options)` narrows by, besides the role. Unset fields match anything. */
 export interface RoleOptions {
@@ -65,8 +67,9 @@ export abstract class LocatorFactory<L> {
   }
   /**
    * Nodes of an accessibility role (`button`, `checkbox`, `textbox`, `listitem`, …, as the
-   * observation names them), narrowed by name and state ({@link RoleOptions}). Selector form:
-   * `role=button[name="Save"][disabled=false]`.
+   * observation names them: {@link Role}), narrowed by name and state ({@link RoleOptions}).
+   * Selector form: `role=button[name="Save"][disabled=false]`. A role no observation names
+   * throws at once (`USAGE`), with the nearest one.
    *
    * @example
    * ```ts
@@ -74,7 +77,15 @@ export abstract class LocatorFactory<L> {
    * await expect(app.getByRole('checkbox', { name: 'I accept the terms', checked: true })).toBeVisible();
    * ```
    */
-  getByRole(role: string, opts: RoleOptions = {}): L {
+  getByRole(role: Role, opts: RoleOptions = {}): L {
+    if (!(ROLES as readonly string[]).includes(role)) {
+      const near = typeof role === 'string' ? nearest(role, ROLES) : undefined;
+      throw new NestwrightError(
+        'getByRole',
+        `unknown role ${JSON.stringify(role)}${near ? `; did you mean '${near}'?` : '.'} The roles are ${ROLES.join(', ')}.`,
+        { code: 'USAGE' },
+      );
+    }
     const { name, exact, ...states } = opts;
     return this.chain([
       { kind: 'role', role, ...(name !== undefined ? { name: textMatch(name, exact) } : {}), ...states },

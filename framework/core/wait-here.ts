@@ -4,8 +4,18 @@ import {
   type Observation,
   type UiNode,
 } from '../../device-runtime/protocol/index.js';
-import { describeScreen, StrictModeViolationError, TimeoutError } from '../errors.js';
-import { resolveSteps } from '../selector.js';
+import { DeviceError } from '../../device-runtime/client/index.js';
+import { nearest } from '../../device-runtime/protocol/nearest.js';
+import {
+  describeNode,
+  describeScreen,
+  formatCallLog,
+  NestwrightError,
+  StrictModeViolationError,
+  TimeoutError,
+} from '../errors.js';
+import { resolveSteps, type Step } from '../selector.js';
+import { suggestLocators } from '../suggest.js';
 import type { LocatorRef } from './actuator.js';
 import type { ApiCall } from './api-call.js';
 
@@ -69,15 +79,63 @@ export function waitTimeout(
   timeout = call.timeout,
   log = call.log,
 ): TimeoutError {
+  const closest = closestOnScreen(locator.steps, obs);
   return new TimeoutError(
     call,
-    `timeout ${locator.driver.describeTimeout(timeout)} exceeded.\nCall log:\n${formatLog(log)}\nScreen:\n${describeScreen(obs)}`,
+    `timeout ${locator.driver.describeTimeout(timeout)} exceeded.\n${closest ? `${closest}\n` : ''}Call log:\n${formatCallLog(log)}\nScreen:\n${describeScreen(obs)}`,
     log,
     obs,
   );
 }
 
-/** Playwright's call-log layout: a line per wait, its details indented below it. */
-function formatLog(log: string[]): string {
-  return log.map((l) => (l.startsWith('  ') ? `    - ${l.trimStart()}` : `  - ${l}`)).join('\n');
+/**
+ * What a test author can act on when a locator matched nothing: the node of the last screen
+ * whose text, description or id is nearest to what the locator's last naming step asks for (a
+ * typo, another case), and the locator that names it. Null when nothing is near.
+ */
+function closestOnScreen(steps: Step[], obs: Observation | null): string | null {
+  if (!obs || obs.tree_missing) return null;
+  const step = [...steps]
+    .reverse()
+    .find((s) => s.kind === 'text' || s.kind === 'desc' || s.kind === 'id' || s.kind === 'role');
+  if (!step) return null;
+  const wanted =
+    step.kind === 'id' ? step.id.replace(/^.*:id\//, '') : step.kind === 'role' ? step.name?.text : step.text;
+  if (typeof wanted !== 'string' || !wanted) return null;
+  const valuesOf = (n: UiNode): Array<string | null | undefined> =>
+    step.kind === 'id' ? [n.res_id?.replace(/^.*:id\//, '')] : [n.text, n.desc];
+  const byValue = new Map<string, UiNode>();
+  for (const n of obs.nodes) for (const v of valuesOf(n)) if (v && !byValue.has(v)) byValue.set(v, n);
+  const near = nearest(wanted, [...byValue.keys()]);
+  const node = near === undefined ? undefined : byValue.get(near);
+  if (!node) return null;
+  return `Closest on screen: ${named(obs, node)}`;
+}
+
+/** A node as the screen lists it, and the locator that names it alone, when there is one. */
+function named(obs: Observation, node: UiNode): string {
+  const best = suggestLocators(obs, node.id).find((x) => x.strictSafe);
+  return `${describeNode(node)}${best ? ` — ${best.code}` : ''}`;
+}
+
+/**
+ * `fill`'s error when the device refused to type into its node (INVALID_ARGUMENT of ui_set_text)
+ * and the screen shows that node is not editable: what it is and the fields there are, instead
+ * of the protocol's hint (which speaks of node ids and observing). Any other error as it was.
+ */
+export async function fillError(call: ApiCall, locator: LocatorRef, e: unknown): Promise<unknown> {
+  const cause = e instanceof NestwrightError ? e.cause : undefined;
+  if (!(cause instanceof DeviceError) || cause.tool !== 'ui_set_text' || cause.code !== 'INVALID_ARGUMENT') return e;
+  const obs = await locator.driver.watch.observe(call).catch(() => null);
+  const node = obs && !obs.tree_missing ? resolveSteps(obs.nodes, locator.steps)[0] : undefined;
+  if (!obs || !node || node.editable) return e;
+  const fields = obs.nodes.filter((n) => n.editable).slice(0, 5);
+  return call.error(
+    `${locator.toString()} is ${describeNode(node)}, which is not a text field: fill types into an editable one (a textbox)${
+      fields.length
+        ? `. The fields on screen:\n${fields.map((f) => `    ${named(obs, f)}`).join('\n')}`
+        : ', and there is none on screen.'
+    }`,
+    { cause: e, code: 'USAGE' },
+  );
 }

@@ -143,11 +143,16 @@ export class Healer implements LocatorHealing {
     const site = (call.at ?? CallSite.capture()).user();
     const entry = this.remembered(site, selector);
     const where = site ? `${relative(this.projectDir, site.file)}:${site.line}` : 'this step';
-    if (!entry)
+    if (!entry) {
+      // Noise for a locator that never resolved (a typo, a new step): said only where healing is
+      // in use — asked for (auto), or with fingerprints of this spec that this one lacks.
+      const inUse = this.mode === 'auto' || (site && Object.keys(this.store.get(site.file).entries).length > 0);
+      if (!inUse) throw error;
       throw addTo(
         error,
         `heal: no fingerprint of ${selector} at ${where} (one is recorded when the locator resolves in a run with heal on); nothing to heal from.`,
       );
+    }
     const input = { selector: locator.steps, fingerprint: entry.fingerprint, observation: obs };
     let arbitration: HealArbitration | undefined;
     let result: HealResult;

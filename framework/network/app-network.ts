@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { ToolInput, ToolName, ToolResult } from '../../device-runtime/protocol/index.js';
 import type { ScriptRoute } from '../../device-runtime/protocol/skill/index.js';
 import { ApiCall } from '../core/api-call.js';
-import { NestwrightError, TimeoutError } from '../errors.js';
+import { NestwrightError, TestEndedError, TimeoutError } from '../errors.js';
 import type { InstancePort } from '../port.js';
 import { proxyCa } from './ca.js';
 import { describeConditions, resolveConditions, type NetworkConditions, type NetworkPreset } from './conditions.js';
@@ -286,28 +286,48 @@ export class AppNetwork implements ProxyHost {
       `Wait for ${event} ${what}`,
       async (call) => {
         if (typeof match !== 'function') checkMatcher(call, match);
+        call.log.push(`waiting for ${event} ${what}`);
         await this.start(call);
         let timer: ReturnType<typeof setTimeout> | undefined;
+        let ended: (() => void) | undefined;
         try {
           return await Promise.race([
             seen,
             new Promise<never>((_, reject) => {
               // What came is read when the time is up, not when the wait began.
               const timedOut = () => {
-                const seenSoFar = this.exchanges.slice(-5).map((x) => `  ${x.request.method()} ${x.request.url()}`);
+                const seenSoFar = this.lastRequests().map((r) => `  ${r}`);
                 const message = `Timeout ${this.port.describeTimeout(call.timeout)} exceeded waiting for ${event} ${what}${seenSoFar.length ? `; the last requests were:\n${seenSoFar.join('\n')}` : '; the instance made no request'}${this.refusedNote()}`;
                 reject(new TimeoutError(call, message, call.log, null));
               };
               timer = setTimeout(timedOut, call.remaining());
+              // The test's timeout first: its step's call log names what the instance did request.
+              ended = () => {
+                const last = this.lastRequests();
+                call.log.push(
+                  last.length
+                    ? `  no ${event} matched; the instance's last requests (most recent last):`
+                    : `  no ${event} matched; the instance made no request`,
+                  ...last.map((r) => `  ${r}`),
+                );
+                reject(new TestEndedError());
+              };
+              call.signal?.addEventListener('abort', ended, { once: true });
             }),
           ]);
         } finally {
           clearTimeout(timer);
+          if (ended) call.signal?.removeEventListener('abort', ended);
           this.events.off(event, listener!);
         }
       },
       ms,
     );
+  }
+
+  /** The instance's last requests (at most 5, most recent last), as `GET https://…`. */
+  lastRequests(): string[] {
+    return this.exchanges.slice(-5).map((x) => `${x.request.method()} ${x.request.url()}`);
   }
 
   /** Why requests may not have been seen: connections the proxy refused for lacking its credentials. */

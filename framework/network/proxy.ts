@@ -24,6 +24,8 @@ export interface RouteEntry {
   times: number | undefined;
   /** How records name it: `route **\/products*`, `har catalog.har`. */
   label: string;
+  /** Requests it matched so far: a test that timed out names the routes that matched none. */
+  matched?: number;
 }
 
 /** What happened to one request, for the record, the HAR and the events. */
@@ -170,6 +172,7 @@ export class InstanceProxy {
       // Unrouted since the request came (by an earlier handler of it): skipped.
       const index = routes.indexOf(entry);
       if (index === -1) continue;
+      entry.matched = (entry.matched ?? 0) + 1;
       if (entry.times !== undefined && --entry.times <= 0) routes.splice(index, 1);
       const { decision, fetched } = await this.run(entry, request);
       if (!decision)

@@ -3,7 +3,7 @@ import type { TestInfo } from '@playwright/test';
 import { NestwrightError } from '../errors.js';
 import { writeHar } from './har-write.js';
 import { checkHarOptions } from './har-options.js';
-import type { Exchange } from './proxy.js';
+import type { Exchange, RouteEntry } from './proxy.js';
 import { matcherProblem, urlMatches } from './url-match.js';
 
 /** `use.recordHar`, Playwright's option: every request of the test written to `path` as HAR. */
@@ -35,6 +35,10 @@ const RECORD_HAR_OPTIONS = ['path', 'urlFilter', 'redact', 'content', 'mode'] as
 export interface InstanceNetwork {
   readonly exchanges: readonly Exchange[];
   readonly failure: NestwrightError | null;
+  /** The routes still in place. */
+  readonly routes: readonly RouteEntry[];
+  /** The last requests (most recent last), as `GET https://…`. */
+  lastRequests(): string[];
   close(): Promise<void>;
 }
 
@@ -105,8 +109,28 @@ export class TestNetwork {
     // Whatever else failed: Playwright reports a route handler's error (an unhandled rejection)
     // with the test's own failure, not instead of it, and so does the fixture (a teardown error
     // joins the test's errors).
-    return { har, failure: nets.map((n) => n.failure).find((f) => f) ?? null };
+    const failure = nets.map((n) => n.failure).find((f) => f) ?? null;
+    return { har, failure: failure ?? (testInfo.status === 'timedOut' ? unmatchedRoutes(nets) : null) };
   }
+}
+
+/**
+ * A test that timed out with routes that matched no request (it may have waited on one): which,
+ * and what the instances did request instead, as Playwright users look for in its report.
+ */
+function unmatchedRoutes(nets: InstanceNetwork[]): NestwrightError | null {
+  const idle = nets.flatMap((n) => n.routes.filter((r) => !r.matched).map((r) => r.label));
+  if (idle.length === 0) return null;
+  const last = nets.flatMap((n) => n.lastRequests()).slice(-5);
+  return new NestwrightError(
+    'app.route',
+    `the test timed out, and ${idle.join(', ')} matched no request. ${
+      last.length
+        ? `The instance's last requests (most recent last):\n${last.map((r) => `  ${r}`).join('\n')}`
+        : 'The instance made no request.'
+    }\nCheck the pattern against these URLs (a glob matches the whole URL: '**/products*').`,
+    { code: 'TIMEOUT' },
+  );
 }
 
 let current: TestNetwork | null = null;

@@ -131,6 +131,14 @@ test('test.use({ app: string }) fails with the rename, the test that asked for a
     expect(error).toContain(`> ${line} | test('${title}'`);
     expect(error).not.toContain('use-options.ts');
   }
+  // The rename comes first and alone: what the body then threw on the string is quoted in it,
+  // not reported before it (issue 48, item 16f).
+  const used = plain(run.result('old key in test.use, used').error);
+  expect(used).toMatch(/^NestwrightError: test\.use\(\{ app \}\): replaced the `app` fixture with a value/);
+  expect(used).toContain(
+    'with the value you gave `app`. (The test then failed on the value it got for `app`: TypeError: app.getByText is not a function.)',
+  );
+  expect(used.match(/is not a function/g)).toHaveLength(1);
 });
 
 test("test.use({ app: string }) through a user's test.extend(), with only a fixture of the user's asking for app, fails (the type check names the rename)", async () => {

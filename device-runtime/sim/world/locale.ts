@@ -1,4 +1,5 @@
 import { toolError } from '../../protocol/index.js';
+import { nearest } from '../../protocol/nearest.js';
 import { SimError } from '../core/sim-error.js';
 
 /**
@@ -45,13 +46,15 @@ export function checkTimeZone(api: string, timeZone: string): string {
     new Intl.DateTimeFormat('en-US', { timeZone });
     return timeZone;
   } catch {
+    // The closest name (a typo: Europe/Berln), else zones of the same city (Germany/Berlin).
     const city = timeZone.split('/').pop()!.toLowerCase();
-    const near = zones
-      .filter((z) => z.toLowerCase().includes(city) || z.split('/')[0] === timeZone.split('/')[0])
-      .slice(0, 5);
+    const closest = nearest(timeZone, zones);
+    const near = closest ? [closest] : zones.filter((z) => z.split('/').pop()!.toLowerCase() === city).slice(0, 3);
     throw new SimError(
       toolError('INVALID_ARGUMENT', `${api}: unknown time zone ${JSON.stringify(timeZone)}`, {
-        hint: `Give an IANA time zone such as Europe/Berlin, Asia/Tokyo or UTC${near.length ? `; near it: ${near.join(', ')}` : ''}.`,
+        hint: near.length
+          ? `Did you mean ${near.join(' or ')}? Give an IANA time zone (Intl.supportedValuesOf('timeZone') lists them).`
+          : `Give an IANA time zone such as Europe/Berlin, Asia/Tokyo or UTC (Intl.supportedValuesOf('timeZone') lists them).`,
       }),
     );
   }
