@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
 import type { DeviceClient } from '../device-runtime/client/index.js';
 import { DeviceError } from '../device-runtime/client/index.js';
 import { App } from './app.js';
@@ -63,6 +65,20 @@ function currentTest(): TestContext {
 const looksLikeApk = (s: string) => /\.(apk|apks|xapk)$/i.test(s);
 
 /**
+ * The file a relative APK path names: resolved from `base` (the config file's folder), as
+ * Playwright resolves the paths of its config, so a run from another folder finds the same file.
+ * A path that is there only from the current directory is still found there: a config written
+ * when paths were read from the current directory keeps working.
+ */
+export function resolveApkPath(apk: string, base: string | undefined): string {
+  if (isAbsolute(apk)) return apk;
+  const fromConfig = resolve(base ?? process.cwd(), apk);
+  if (existsSync(fromConfig)) return fromConfig;
+  const fromCwd = resolve(apk);
+  return existsSync(fromCwd) ? fromCwd : fromConfig;
+}
+
+/**
  * A virtual space owned by one worker: its own display, an EXCLUSIVE lease, the apps installed
  * into it once. Deleted when the worker ends.
  *
@@ -94,6 +110,8 @@ export class Space {
     readonly id: string,
     /** The space's name, e.g. `worker-0-0` for the fixture's, `extra-0` for `device.newSpace()`'s. */
     readonly name: string,
+    /** The folder relative APK paths are resolved from (the config file's); the current directory when unset. */
+    private readonly apkBase?: string,
   ) {}
 
   /**
@@ -101,14 +119,15 @@ export class Space {
    * queueing up to 60 s per try and trying again for two minutes while it is `SPACE_BUSY`.
    *
    * @internal The fixtures call it; a test uses `device.newSpace()`, which also deletes it.
+   * @param apkBase The folder relative APK paths are resolved from: the config file's, in a test.
    */
-  static async create(client: DeviceClient, name: string): Promise<Space> {
+  static async create(client: DeviceClient, name: string, apkBase?: string): Promise<Space> {
     const s = await client.call('space_create', { name });
     // SPACE_BUSY waits: session_acquire queues for the lease; if the queue gives up, ask again.
     await withRetry('space.create', ['SPACE_BUSY'], 120_000, () =>
       client.call('session_acquire', { space_id: s.space_id, mode: 'EXCLUSIVE', ttl_ms: 3_600_000, wait_ms: 60_000 }),
     );
-    return new Space(client, s.space_id, s.name);
+    return new Space(client, s.space_id, s.name, apkBase);
   }
 
   /**
@@ -120,7 +139,8 @@ export class Space {
    * `NestwrightError` named `space.install` with the device's message and code.
    *
    * `space.launch('x.apk')` and `use.apk` install for you; call it to install ahead of time or
-   * to get the package name.
+   * to get the package name. A relative path is resolved from the folder of the config file, as
+   * Playwright resolves its config's paths (or from the current directory, when the file is only there).
    *
    * @example
    * ```ts
@@ -129,15 +149,16 @@ export class Space {
    * ```
    */
   async install(apk: string): Promise<string> {
-    const known = this.installed.get(apk);
+    const file = resolveApkPath(apk, this.apkBase);
+    const known = this.installed.get(file);
     if (known) return known;
     try {
       const r = await this.client.call('space_install_apk', {
         space_id: this.id,
-        apk_paths: [apk],
-        idempotency_key: `${this.id}:${apk}`,
+        apk_paths: [file],
+        idempotency_key: `${this.id}:${file}`,
       });
-      this.installed.set(apk, r.package);
+      this.installed.set(file, r.package);
       return r.package;
     } catch (e) {
       throw new NestwrightError('space.install', e instanceof Error ? e.message : String(e), { cause: e });
