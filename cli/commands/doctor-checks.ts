@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { Adb } from '../../device-runtime/providers/adb/adb.js';
 import { describeDevices, runtimeCell } from '../../device-runtime/providers/adb/describe.js';
 import { findSdkTool, sdkRoot } from '../../device-runtime/providers/adb/sdk.js';
-import { chromiumMissing, chromiumPath } from '../../device-runtime/sim/web/chromium.js';
 
 export interface Check {
   name: string;
@@ -256,6 +255,8 @@ export async function checkSimulator(): Promise<Check> {
  * /usr/bin/chromium (the path the simulator itself uses). Without it a WebView is a box with no page.
  */
 export async function checkChromium(ms: number): Promise<Check> {
+  // Loaded when asked, as checkSimulator loads the simulator: importing this file stays cheap.
+  const { chromiumMissing, chromiumPath } = await import('../../device-runtime/sim/index.js');
   const path = chromiumPath();
   const named = process.env.NESTWRIGHT_CHROMIUM ? ' (NESTWRIGHT_CHROMIUM)' : '';
   const fix =
