@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { DeviceClient } from '../device-runtime/client/index.js';
@@ -63,6 +64,12 @@ function currentTest(): TestContext {
 }
 
 const looksLikeApk = (s: string) => /\.(apk|apks|xapk)$/i.test(s);
+
+/** The install's idempotency key, `<space id>:<path>`; a path too long for the protocol's 200 characters goes by its hash. */
+function installKey(space: string, file: string): string {
+  const key = `${space}:${file}`;
+  return key.length <= 200 ? key : `${space}:sha256:${createHash('sha256').update(file).digest('hex')}`;
+}
 
 /**
  * The file a relative APK path names: resolved from `base` (the config file's folder), as
@@ -156,7 +163,7 @@ export class Space {
       const r = await this.client.call('space_install_apk', {
         space_id: this.id,
         apk_paths: [file],
-        idempotency_key: `${this.id}:${file}`,
+        idempotency_key: installKey(this.id, file),
       });
       this.installed.set(file, r.package);
       return r.package;

@@ -82,9 +82,12 @@ test('npm pack holds the compiled package and nothing else', async () => {
     'LICENSE',
     'README.md',
     'fixtures/apks/notes.apk',
+    'fixtures/apks/shop.apk',
+    'fixtures/apks/chat.apk',
     'dist/reporters/allure/render-worker.js',
     'dist/framework/global-setup.js',
-    'dist/cli/inspector/page/index.html',
+    'dist/cli/inspector/page/live.html',
+    'dist/cli/inspector/page/trace.html',
   ])
     expect(files).toContain(f);
   note(
