@@ -1,9 +1,10 @@
 /**
  * `nestwright init [--force] [--json]`: set up nestwright in the project in the current directory
  * (empty or existing): a playwright.config.ts, an example spec against the sample Notes app, the
- * sample apps' APKs (Notes, Shop, Chat) where the docs name them, `test`/`test:report` scripts in package.json and .gitignore lines. An existing file
- * or script that differs is left alone unless --force; .gitignore only gains lines. Everything is
- * checked before anything is written, so bad input (an unreadable package.json) changes nothing.
+ * sample apps' APKs (Notes, Shop, Chat) where the docs name them, `test`/`test:report` scripts in
+ * package.json and .gitignore lines. An existing file or script that differs is left alone unless
+ * --force; .gitignore only gains lines. Everything is checked before anything is written, so bad
+ * input (an unreadable package.json) changes nothing.
  * Exit code: 0 done (also when everything was skipped), 1 could not write, 2 usage or bad input.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
