@@ -1,4 +1,5 @@
-import { _baseTest, type TestType } from '@playwright/test';
+import { _baseTest, type TestType, type WorkerInfo } from '@playwright/test';
+import { dirname } from 'node:path';
 import { connectDevice, startEmbeddedDevice, type EmbeddedDevice } from '../device-runtime/providers/index.js';
 import { App } from './app.js';
 import type { TestScope } from './driver.js';
@@ -56,6 +57,10 @@ type WorkerOptions = NestwrightWorkerOptions & {
  * app merges them in: `mergeTests(test, browserTest)`.
  */
 const base = _baseTest;
+
+/** The folder relative APK paths are resolved from: the config file's, as for every path of a Playwright config. */
+const apkBase = (workerInfo: WorkerInfo): string | undefined =>
+  workerInfo.config.configFile ? dirname(workerInfo.config.configFile) : undefined;
 
 /**
  * Layer 1: options. `actionTimeout`, `screenshot`, `permissions` and `channel` have the names and
@@ -159,7 +164,7 @@ const fixtures = withOptions.extend<{ app: App; _testContext: TestContext }, { d
         client: conn.client,
         info: () => conn.client.info(),
         newSpace: async (name?: string) => {
-          const s = await Space.create(conn.client, name ?? `extra-${extra.length}`);
+          const s = await Space.create(conn.client, name ?? `extra-${extra.length}`, apkBase(workerInfo));
           extra.push(s);
           return s;
         },
@@ -177,6 +182,7 @@ const fixtures = withOptions.extend<{ app: App; _testContext: TestContext }, { d
       const space = await Space.create(
         connected(device).client,
         `worker-${workerInfo.parallelIndex}-${workerInfo.workerIndex}`,
+        apkBase(workerInfo),
       );
       await use(space);
       await space.delete().catch(() => {});

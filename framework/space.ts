@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import type { DeviceClient } from '../device-runtime/client/index.js';
 import { DeviceError } from '../device-runtime/client/index.js';
 import { App } from './app.js';
@@ -68,16 +69,38 @@ const looksLikeUri = (s: string) => /^[a-z][a-z0-9+.-]*:\/\//i.test(s);
 
 /**
  * `APK_NOT_FOUND`: the APK path names no file on this machine. Says the path as given, where it
- * was looked for and the directory a relative path is resolved from (the one the tests run in).
+ * was looked for and the directory a relative path is resolved from (the config file's, then the current directory).
  */
-function apkNotFound(apk: string, local: string, cause: unknown): NestwrightError {
+function apkNotFound(apk: string, local: string, base: string | undefined, cause: unknown): NestwrightError {
   const from =
-    local === apk ? '' : ` (a relative path is resolved from the directory the tests run in, ${process.cwd()})`;
+    local === apk
+      ? ''
+      : ` (a relative path is resolved from the config file's folder, ${base ?? process.cwd()}, then from the current directory)`;
   return new NestwrightError(
     'space.install',
-    `no APK at ${apk}: ${local} does not exist${from}. Set use.apk to the path of an .apk, .apks or .xapk file, relative to that directory or absolute, or to the package of an app already in the space.`,
+    `no APK at ${apk}: ${local} does not exist${from}. Set use.apk to the path of an .apk, .apks or .xapk file, relative to the config file or absolute, or to the package of an app already in the space.`,
     { code: 'APK_NOT_FOUND', cause },
   );
+}
+
+/** The install's idempotency key, `<space id>:<path>`; a path too long for the protocol's 200 characters goes by its hash. */
+function installKey(space: string, file: string): string {
+  const key = `${space}:${file}`;
+  return key.length <= 200 ? key : `${space}:sha256:${createHash('sha256').update(file).digest('hex')}`;
+}
+
+/**
+ * The file a relative APK path names: resolved from `base` (the config file's folder), as
+ * Playwright resolves the paths of its config, so a run from another folder finds the same file.
+ * A path that is there only from the current directory is still found there: a config written
+ * when paths were read from the current directory keeps working.
+ */
+export function resolveApkPath(apk: string, base: string | undefined): string {
+  if (isAbsolute(apk)) return apk;
+  const fromConfig = resolve(base ?? process.cwd(), apk);
+  if (existsSync(fromConfig)) return fromConfig;
+  const fromCwd = resolve(apk);
+  return existsSync(fromCwd) ? fromCwd : fromConfig;
 }
 
 /**
@@ -112,6 +135,8 @@ export class Space {
     readonly id: string,
     /** The space's name, e.g. `worker-0-0` for the fixture's, `extra-0` for `device.newSpace()`'s. */
     readonly name: string,
+    /** The folder relative APK paths are resolved from (the config file's); the current directory when unset. */
+    private readonly apkBase?: string,
   ) {}
 
   /**
@@ -119,14 +144,15 @@ export class Space {
    * queueing up to 60 s per try and trying again for two minutes while it is `SPACE_BUSY`.
    *
    * @internal The fixtures call it; a test uses `device.newSpace()`, which also deletes it.
+   * @param apkBase The folder relative APK paths are resolved from: the config file's, in a test.
    */
-  static async create(client: DeviceClient, name: string): Promise<Space> {
+  static async create(client: DeviceClient, name: string, apkBase?: string): Promise<Space> {
     const s = await client.call('space_create', { name });
     // SPACE_BUSY waits: session_acquire queues for the lease; if the queue gives up, ask again.
     await withRetry('space.create', ['SPACE_BUSY'], 120_000, () =>
       client.call('session_acquire', { space_id: s.space_id, mode: 'EXCLUSIVE', ttl_ms: 3_600_000, wait_ms: 60_000 }),
     );
-    return new Space(client, s.space_id, s.name);
+    return new Space(client, s.space_id, s.name, apkBase);
   }
 
   /**
@@ -136,10 +162,11 @@ export class Space {
    * idempotency key (`<space id>:<path>`) so a retried install is not done twice. The app stays
    * until the space is deleted; its instances are what tests start and wipe. A refused APK throws a
    * `NestwrightError` named `space.install` with the device's message and code; a path that names
-   * no file, `APK_NOT_FOUND` (a relative path is resolved from the directory the tests run in).
+   * no file, `APK_NOT_FOUND`.
    *
    * `space.launch('x.apk')` and `use.apk` install for you; call it to install ahead of time or
-   * to get the package name.
+   * to get the package name. A relative path is resolved from the folder of the config file, as
+   * Playwright resolves its config's paths (or from the current directory, when the file is only there).
    *
    * @example
    * ```ts
@@ -148,21 +175,22 @@ export class Space {
    * ```
    */
   async install(apk: string): Promise<string> {
-    const known = this.installed.get(apk);
+    // The protocol takes absolute paths: a relative one is resolved here (resolveApkPath).
+    const local = looksLikeUri(apk) ? null : resolveApkPath(apk, this.apkBase);
+    const file = local ?? apk;
+    const known = this.installed.get(file);
     if (known) return known;
-    // The protocol takes absolute paths: a relative one is resolved here, where the tests run.
-    const local = looksLikeUri(apk) ? null : resolve(apk);
     try {
       const r = await this.client.call('space_install_apk', {
         space_id: this.id,
         apk_paths: [local ?? apk],
-        idempotency_key: `${this.id}:${apk}`,
+        idempotency_key: installKey(this.id, local ?? apk),
       });
-      this.installed.set(apk, r.package);
+      this.installed.set(file, r.package);
       return r.package;
     } catch (e) {
       // Asked only once the device refused: a remote runtime may read a path this machine lacks.
-      if (local && e instanceof DeviceError && !existsSync(local)) throw apkNotFound(apk, local, e);
+      if (local && e instanceof DeviceError && !existsSync(local)) throw apkNotFound(apk, local, this.apkBase, e);
       throw new NestwrightError('space.install', e instanceof Error ? e.message : String(e), { cause: e });
     }
   }

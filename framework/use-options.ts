@@ -35,7 +35,8 @@ export interface NestwrightOptions {
   deviceOptions: DeviceOptions;
   /**
    * The app the `app` fixture launches: an APK path (`'fixtures/apks/notes.apk'`, installed into
-   * the worker's space once), or the package of an app already in the space (`'com.android.settings'`).
+   * the worker's space once; a relative one is resolved from the config file's folder), or the
+   * package of an app already in the space (`'com.android.settings'`).
    */
   apk: string | undefined;
   /**

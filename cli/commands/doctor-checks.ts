@@ -235,7 +235,7 @@ export async function checkSimulator(): Promise<Check> {
       return {
         name: 'simulator',
         status: 'ok',
-        detail: 'the embedded simulated runtime starts and answers MCP (`npm run example` runs here)',
+        detail: 'the embedded simulated runtime starts and answers MCP (the default `sim` provider runs here)',
       };
     } finally {
       await sim.close();
@@ -248,6 +248,25 @@ export async function checkSimulator(): Promise<Check> {
       fix: 'Run `npm ci` in the project.',
     };
   }
+}
+
+/**
+ * The Chromium the simulator renders apps' WebViews in: NESTWRIGHT_CHROMIUM, else Debian's
+ * /usr/bin/chromium (the path the simulator itself uses). Without it a WebView is a box with no page.
+ */
+export async function checkChromium(ms: number): Promise<Check> {
+  // Loaded when asked, as checkSimulator loads the simulator: importing this file stays cheap.
+  const { chromiumMissing, chromiumPath } = await import('../../device-runtime/sim/index.js');
+  const path = chromiumPath();
+  const named = process.env.NESTWRIGHT_CHROMIUM ? ' (NESTWRIGHT_CHROMIUM)' : '';
+  const fix =
+    "Debian: `apt-get install chromium`, or set NESTWRIGHT_CHROMIUM to a Chromium executable (the simulator renders apps' WebViews in it; without it a WebView shows no page).";
+  if (chromiumMissing(path))
+    return { name: 'Chromium', status: 'missing', detail: `no Chromium at ${path}${named}`, fix };
+  const v = await firstLine(path, ['--version'], ms);
+  return v
+    ? { name: 'Chromium', status: 'ok', detail: `${v} at ${path}${named}, for the simulator's WebViews` }
+    : { name: 'Chromium', status: 'warn', detail: `${path}${named} did not answer \`--version\` within ${ms} ms`, fix };
 }
 
 function findOnPath(tool: string): string | null {

@@ -1,6 +1,7 @@
 /**
  * `nestwright doctor [--json]`: Node, Java, the Android SDK, adb, the emulator and AVDs, KVM,
- * each device with its NestSpace runtime, and the embedded simulator — one line each, ok or
+ * each device with its NestSpace runtime, the embedded simulator and the Chromium it renders
+ * WebViews in — one line each, ok or
  * missing with the fix. Every check runs at once with a budget, so the answer comes in well
  * under 2 s even when a tool hangs. Exit code: 0 when tests can run somewhere (the simulator, at
  * least), 1 when not, 2 usage error.
@@ -8,6 +9,7 @@
 import { parseArgs } from 'node:util';
 import {
   checkAdb,
+  checkChromium,
   checkDevices,
   checkEmulator,
   checkJava,
@@ -44,14 +46,15 @@ function within<T extends Check | Check[]>(name: string, p: Promise<T>): Promise
 
 export async function runChecks(): Promise<Check[]> {
   const BUDGET_MS = budgetMs();
-  const [java, adb, emulator, devices, simulator] = await Promise.all([
+  const [java, adb, emulator, devices, simulator, chromium] = await Promise.all([
     within('Java', checkJava(BUDGET_MS)),
     within('adb', checkAdb(BUDGET_MS)),
     within('emulator', checkEmulator(BUDGET_MS)),
     within('devices', checkDevices(BUDGET_MS)),
     within('simulator', checkSimulator()),
+    within('Chromium', checkChromium(BUDGET_MS)),
   ]);
-  return [checkNode(), java, checkSdk(), adb, emulator, checkKvm(), devices, simulator].flat();
+  return [checkNode(), java, checkSdk(), adb, emulator, checkKvm(), devices, simulator, chromium].flat();
 }
 
 export function renderChecks(checks: Check[], ms: number): string {
@@ -61,12 +64,16 @@ export function renderChecks(checks: Check[], ms: number): string {
       `  ${c.status.padEnd(7)}  ${c.name.padEnd(width)}  ${c.detail}${c.fix ? `\n  ${' '.repeat(7)}  ${' '.repeat(width)}  fix: ${c.fix}` : ''}`,
   );
   const sim = checks.find((c) => c.name === 'simulator')?.status === 'ok';
-  const android = checks.filter((c) => !['Node', 'simulator'].includes(c.name));
+  const android = checks.filter((c) => !['Node', 'simulator', 'Chromium'].includes(c.name));
+  const chromium = checks.find((c) => c.name === 'Chromium');
   const androidMissing = android.filter((c) => c.status === 'missing').length;
   const summary = [
     sim
-      ? 'Simulator: ready — the example suite and the `sim` provider run here.'
+      ? 'Simulator: ready — specs on the `sim` provider (the default) run here.'
       : 'Simulator: NOT working — see its line.',
+    chromium?.status === 'ok'
+      ? "WebViews: ready — the simulator renders apps' WebViews in Chromium."
+      : "WebViews: no Chromium — an app's WebView shows no page on the simulator until the Chromium line is fixed.",
     androidMissing === 0
       ? 'Android: ready for the adb / emulator providers.'
       : `Android: ${androidMissing} missing — the adb and emulator providers need the lines above fixed (the simulator does not).`,

@@ -2,7 +2,16 @@
 
 export const CONFIG_FILE = 'playwright.config.ts';
 export const SPEC_FILE = 'specs/notes.spec.ts';
-export const APK_FILE = 'apks/notes.apk';
+/**
+ * The sample apps, copied where every page of the docs names them (`fixtures/apks/shop.apk`), so
+ * an example copied from the docs runs in the project as written.
+ */
+export const SAMPLE_APKS = [
+  { file: 'fixtures/apks/notes.apk', what: 'the sample Notes app' },
+  { file: 'fixtures/apks/shop.apk', what: 'the sample Shop app (the docs: network, WebViews, world, accessibility)' },
+  { file: 'fixtures/apks/chat.apk', what: 'the sample Chat app (the docs: two users, one device)' },
+] as const;
+export const APK_FILE = SAMPLE_APKS[0].file;
 
 export const CONFIG = `import { defineConfig } from 'nestwright';
 

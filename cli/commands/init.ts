@@ -1,9 +1,10 @@
 /**
  * `nestwright init [--force] [--json]`: set up nestwright in the project in the current directory
  * (empty or existing): a playwright.config.ts, an example spec against the sample Notes app, the
- * app's APK, `test`/`test:report` scripts in package.json and .gitignore lines. An existing file
- * or script that differs is left alone unless --force; .gitignore only gains lines. Everything is
- * checked before anything is written, so bad input (an unreadable package.json) changes nothing.
+ * sample apps' APKs (Notes, Shop, Chat) where the docs name them, `test`/`test:report` scripts in
+ * package.json and .gitignore lines. An existing file or script that differs is left alone unless
+ * --force; .gitignore only gains lines. Everything is checked before anything is written, so bad
+ * input (an unreadable package.json) changes nothing.
  * Exit code: 0 done (also when everything was skipped), 1 could not write, 2 usage or bad input.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -11,7 +12,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { APK_FILE, CONFIG, CONFIG_FILE, GITIGNORE, SCRIPTS, SPEC, SPEC_FILE } from './init-templates.js';
+import { CONFIG, CONFIG_FILE, GITIGNORE, SAMPLE_APKS, SCRIPTS, SPEC, SPEC_FILE } from './init-templates.js';
 
 export type InitIo = { out: (text: string) => void; err: (text: string) => void; cwd: string };
 const stdio: InitIo = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t), cwd: process.cwd() };
@@ -33,11 +34,11 @@ Sets up nestwright in the project in the current directory:
 ${[
   [CONFIG_FILE, 'the embedded simulated device and the Allure reporter'],
   [SPEC_FILE, 'an example spec against the sample Notes app'],
-  [APK_FILE, 'the sample Notes app'],
+  ...SAMPLE_APKS.map((a) => [a.file, a.what.replace(/ \(.*/, '')]),
   ['package.json', '"test" and "test:report" scripts (package.json is created if missing)'],
   ['.gitignore', 'test output directories'],
 ]
-  .map(([f, what]) => `  ${f!.padEnd(22)}${what}`)
+  .map(([f, what]) => `  ${f!.padEnd(26)}${what}`)
   .join('\n')}
 
   --force   overwrite files and scripts that differ (otherwise they are kept and listed as skipped)
@@ -113,7 +114,7 @@ function parseOrFail(argv: string[]) {
 async function init(root: string, force: boolean): Promise<InitStep[]> {
   if (!existsSync(root) || !statSync(root).isDirectory()) fail('NOT_A_DIRECTORY', `${root} is not a directory`);
   const pkg = readPackageJson(root);
-  const apk = sampleApk();
+  const apks = SAMPLE_APKS.map((a) => ({ ...a, body: sampleApk(a.file) }));
   const writes: Array<{ path: string; body: string | Buffer }> = [];
   const steps: InitStep[] = [];
 
@@ -132,7 +133,7 @@ async function init(root: string, force: boolean): Promise<InitStep[]> {
   };
   file(CONFIG_FILE, CONFIG, 'the embedded simulated device and the Allure reporter');
   file(SPEC_FILE, SPEC, 'an example spec against the sample Notes app');
-  file(APK_FILE, apk, 'the sample Notes app');
+  for (const a of apks) file(a.file, a.body, a.what);
 
   // package.json: add the scripts; a different script of the same name stays unless --force.
   const scripts: Record<string, string> = { ...(pkg.data.scripts as Record<string, string> | undefined) };
@@ -219,10 +220,10 @@ function readPackageJson(root: string): { exists: boolean; data: Record<string, 
   return { exists: true, data: data as Record<string, unknown>, indent: /^\{\s*\n(\s+)"/.exec(text)?.[1] ?? 2 };
 }
 
-/** notes.apk as shipped in the package (found by the package's own name: same from cli/ and dist/cli/). */
-function sampleApk(): Buffer {
+/** A sample APK as shipped in the package, at the same path (found by the package's own name: same from cli/ and dist/cli/). */
+function sampleApk(file: string): Buffer {
   const root = dirname(createRequire(import.meta.url).resolve('nestwright/package.json'));
-  const path = join(root, 'fixtures/apks/notes.apk');
+  const path = join(root, file);
   if (!existsSync(path))
     fail(
       'SAMPLE_MISSING',

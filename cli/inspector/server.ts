@@ -15,7 +15,11 @@ import {
 import { InspectorError, type LiveInspector } from './live.js';
 import type { Trace } from './trace.js';
 
-/** The page's files: plain HTML, JS and CSS served as they are (no bundler, nothing fetched). */
+/**
+ * The page's files: plain HTML, JS and CSS served as they are (no bundler, nothing fetched). Each
+ * mode has its own HTML: the trace viewer's is read-only, with none of the live inspector's
+ * controls or its picture of the device's screen.
+ */
 const PAGE_DIR = path.join(COMPILED ? path.join(PACKAGE_ROOT, 'dist') : PACKAGE_ROOT, 'cli', 'inspector', 'page');
 const STATIC: Record<string, string> = { '/app.js': 'text/javascript', '/style.css': 'text/css' };
 /** The largest API request body: the page sends a selector, a typed value or a path (a few KB at most). */
@@ -104,7 +108,7 @@ export async function startInspectorServer(opts: {
         res.end('nestwright inspector: wrong or missing token. Open the address the command printed.\n');
         return;
       }
-      const page = await readFile(path.join(PAGE_DIR, 'index.html')); // read before the head is sent
+      const page = await readFile(path.join(PAGE_DIR, `${mode}.html`)); // read before the head is sent
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
       res.end(page);
       return;

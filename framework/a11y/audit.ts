@@ -67,7 +67,7 @@ export interface AccessibilityAuditResult {
   /** The activity audited, as observations name it. */
   screen: string;
   snapshotId: string;
-  /** Set when this run wrote the baseline file (`--update-snapshots`, or a first run without one). */
+  /** Set when this run wrote the baseline file (`--update-snapshots`, or a screen it did not list yet). */
   baselineWritten: string | null;
 }
 
@@ -159,13 +159,17 @@ export async function accessibilityAudit(
       });
       let written: string | null = null;
       if (file) {
-        const mode = inTest() ? test.info().config.updateSnapshots : 'none';
+        // The runner's modes, read as toHaveScreenshot reads them: with no flag ('default') and with
+        // --update-snapshots=missing a screen the baseline does not list is written, and with no
+        // flag the test fails once; 'all' and 'changed' rewrite; 'none' writes nothing.
+        const mode: string = inTest() ? test.info().config.updateSnapshots : 'none';
+        const writesMissing = mode === 'missing' || mode === 'default';
         const hasEntries = (previous ?? []).some((e) => e.test === testTitle && e.screen === screen);
         if (
           mode === 'all' ||
           mode === 'changed' ||
-          (mode === 'missing' && !previous) ||
-          (mode === 'missing' && !hasEntries && findings.length > 0)
+          (writesMissing && !previous) ||
+          (writesMissing && !hasEntries && findings.length > 0)
         ) {
           const changed =
             mode === 'all' || findings.some((f) => !f.baselined) || [...accepted.values()].some((n) => n > 0);
@@ -179,7 +183,8 @@ export async function accessibilityAudit(
             );
             written = file;
           }
-          if (mode !== 'missing') for (const f of findings) f.baselined = true;
+          // Without the flag the findings just written still fail the test, once: nothing is accepted silently.
+          if (mode !== 'default') for (const f of findings) f.baselined = true;
         }
       }
       if (findings.length > 0 && inTest()) {

@@ -39,11 +39,10 @@ export async function toPassAccessibilityAudit(
       ? 'Expected: a new finding\nReceived: none\n'
       : `${r.violations.length} new finding${r.violations.length === 1 ? '' : 's'}${accepted ? ` (${accepted} more accepted by the baseline)` : ''}:\n${r.violations.map((f) => `  - ${formatFinding(f)}`).join('\n')}\n` +
         (firstWrite
-          ? `\nThe baseline ${r.baselineWritten} did not list this screen; it was written with these findings. Give each a reason, or fix them.\n`
-          : '') +
-        (opts.baseline
-          ? '\nAccept them with --update-snapshots (then say why in the baseline file), or fix them.'
-          : ''));
+          ? `\nThe baseline ${r.baselineWritten} did not list this screen; it was written with these findings, and the next run accepts them. Give each a reason there, or fix them.`
+          : opts.baseline
+            ? '\nAccept them with --update-snapshots (then say why in the baseline file), or fix them.'
+            : ''));
   // Playwright inverts `pass` for .not itself.
   return { pass, message, name: 'toPassAccessibilityAudit' };
 }

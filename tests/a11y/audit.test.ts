@@ -87,29 +87,43 @@ test('broken baseline', async ({ app }) => {
 });
 `;
 
+// No baseline file yet and no flag: written and failing once, as a missing screenshot is; the next run passes.
+const FIRST = `${PRODUCT}
+test('first audit', async ({ app }) => {
+  await product(app);
+  await expect(app).toPassAccessibilityAudit({ baseline: true, minimumSeverity: 'warning' });
+});
+`;
+
 const BROKEN = '{ "findings": [ oops';
 
 let update: InlineRun, plainRun: InlineRun, fresh: InlineRun;
 // The baseline files as the runs left them.
 let written: Array<{ rule: string; selector: string; reason: string }>;
+let firstWritten: Array<{ rule: string; selector: string; reason: string }> | null;
 let broken: { text: string; exists: boolean };
 
 test.beforeAll(async () => {
   test.setTimeout(400_000);
-  ({ update, plainRun, fresh, written, broken } = await sharedBatch('audit', async () => {
+  ({ update, plainRun, fresh, written, broken, firstWritten } = await sharedBatch('audit', async () => {
     const dir = path.join(ROOT, 'test-results', 'inline', `a11y-${randomUUID().slice(0, 8)}`);
     mkdirSync(path.join(dir, '__a11y__'), { recursive: true });
     const brokenFile = path.join(dir, '__a11y__', 'bad.spec.json');
     writeFileSync(brokenFile, BROKEN);
     const findings = { ...SPECS('on'), ...SPECS('off') };
-    const files = { 'base.spec.ts': BASELINE, 'bad.spec.ts': BAD, ...findings };
+    const files = { 'base.spec.ts': BASELINE, 'bad.spec.ts': BAD, 'first.spec.ts': FIRST, ...findings };
+    const firstFile = path.join(dir, '__a11y__', 'first.spec.json');
     try {
       const update = await runInline(files, { dir, args: ['base.spec.ts', 'bad.spec.ts', '--update-snapshots'] });
       const written = JSON.parse(readFileSync(path.join(dir, '__a11y__', 'base.spec.json'), 'utf8')).findings;
       const broken = { text: readFileSync(brokenFile, 'utf8'), exists: existsSync(brokenFile) };
-      const plainRun = await runInline(files, { dir, args: ['base.spec.ts', ...Object.keys(findings)] });
-      const fresh = await runInline(files, { dir, args: ['base.spec.ts'], env: { A11Y_NEW: '1' } });
-      return { update, plainRun, fresh, written, broken };
+      const plainRun = await runInline(files, {
+        dir,
+        args: ['base.spec.ts', 'first.spec.ts', ...Object.keys(findings)],
+      });
+      const firstWritten = existsSync(firstFile) ? JSON.parse(readFileSync(firstFile, 'utf8')).findings : null;
+      const fresh = await runInline(files, { dir, args: ['base.spec.ts', 'first.spec.ts'], env: { A11Y_NEW: '1' } });
+      return { update, plainRun, fresh, written, broken, firstWritten };
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -178,6 +192,22 @@ test('a baseline: written with --update-snapshots, then only a new violation fai
   expect(msg).toContain('TouchTargetSizeCheck id=close_promo');
   expect(msg).not.toContain('SpeakableTextPresentCheck id=share');
   expect(msg).toContain('--update-snapshots');
+});
+
+test('a missing baseline, without --update-snapshots: written with the findings, the test fails once, the next run passes (as toHaveScreenshot)', () => {
+  const first = plainRun.result('first audit');
+  expect(first.status).toBe('failed');
+  const msg = plain(first.error);
+  expect(msg).toContain('4 new findings');
+  expect(msg).toMatch(/The baseline .*first\.spec\.json did not list this screen; it was written with these findings/);
+  expect(firstWritten?.map((e) => `${e.rule} ${e.selector}`).sort()).toEqual([
+    'DuplicateSpeakableTextCheck id=add_to_cart',
+    'SpeakableTextPresentCheck id=share',
+    'TextContrastCheck text="Rated 4.5 of 5"',
+    'TouchTargetSizeCheck id=close_promo',
+  ]);
+  const again = fresh.result('first audit');
+  expect(again.status, again.error).toBe('passed');
 });
 
 test('bad input: an unknown rule name, a baseline that is not JSON (left as it is, even with --update-snapshots)', () => {

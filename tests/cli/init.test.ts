@@ -18,10 +18,12 @@ test('in an empty directory init writes everything, and a second run changes not
   const d = dir();
   const first = await init(d);
   expect(first.code).toBe(0);
-  for (const f of ['playwright.config.ts', 'specs/notes.spec.ts', 'apks/notes.apk', 'package.json', '.gitignore'])
+  const apks = ['notes', 'shop', 'chat'].map((a) => `fixtures/apks/${a}.apk`); // where the docs name them
+  for (const f of ['playwright.config.ts', 'specs/notes.spec.ts', ...apks, 'package.json', '.gitignore'])
     expect(status(first.steps, f)).toEqual(['wrote']);
   expect(readFileSync(path.join(d, 'playwright.config.ts'), 'utf8')).toContain("from 'nestwright'");
-  expect(readFileSync(path.join(d, 'apks/notes.apk')).subarray(0, 2).toString()).toBe('PK');
+  for (const a of apks) expect(readFileSync(path.join(d, a)).subarray(0, 2).toString()).toBe('PK');
+  expect(readFileSync(path.join(d, 'specs/notes.spec.ts'), 'utf8')).toContain("apk: 'fixtures/apks/notes.apk'");
   const pkg = JSON.parse(readFileSync(path.join(d, 'package.json'), 'utf8'));
   expect(pkg).toMatchObject({
     private: true,

@@ -72,8 +72,8 @@ test('a missing APK is APK_NOT_FOUND, naming the path it tried and the directory
     expect(e.code).toBe('APK_NOT_FOUND');
     expect(e.message).toBe(
       `space.install: no APK at fixtures/apks/nope.apk: ${path.resolve('fixtures/apks/nope.apk')} does not exist ` +
-        `(a relative path is resolved from the directory the tests run in, ${process.cwd()}). ` +
-        'Set use.apk to the path of an .apk, .apks or .xapk file, relative to that directory or absolute, or to the package of an app already in the space.',
+        `(a relative path is resolved from the config file's folder, ${process.cwd()}, then from the current directory). ` +
+        'Set use.apk to the path of an .apk, .apks or .xapk file, relative to the config file or absolute, or to the package of an app already in the space.',
     );
     // The device's answer stays as the cause, not in the message.
     expect(e.message).not.toContain('INVALID_APK');

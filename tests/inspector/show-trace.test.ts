@@ -1,9 +1,10 @@
-import { test, expect, type Browser } from '@playwright/test';
+import { test, expect, type Browser, type Page } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { PNG } from 'pngjs';
 import { runWithAllure } from '../reporters/run-inline.js';
-import { BIN } from '../mcp-agent/helpers.js';
+import { BIN, makeProject, NOTES_APK } from '../mcp-agent/helpers.js';
 import { HAVE_CHROMIUM, launch, startCommand } from './helpers.js';
 
 test.describe.configure({ timeout: 240_000 });
@@ -98,4 +99,82 @@ test('show-trace refuses what is not a trace, with exit code 2 and what it expec
   const codegen = spawnSync(process.execPath, [BIN, 'codegen', '--no-open'], { encoding: 'utf8' });
   expect(codegen.status).toBe(2);
   expect(codegen.stderr).toContain('give one of --app path.apk or --package P');
+});
+
+/** The live inspector's controls, by role and name: none of them belongs on a trace. */
+const LIVE_CONTROLS = [
+  ['radio', 'Pick'],
+  ['radio', 'Tap'],
+  ['radio', 'Fill'],
+  ['button', '◀ Back'],
+  ['button', 'Undo'],
+  ['button', 'Save'],
+  ['button', 'Reconnect'],
+  ['heading', /^Recording\b/], // its name holds its Undo button's
+  ['img', 'the device screen'],
+] as const;
+
+/** Every img on the page that has no picture (not loaded, or loaded as nothing): by alt text or address. */
+const brokenImages = (page: Page) =>
+  page.$$eval('img', (imgs) =>
+    imgs.filter((i) => !(i.complete && i.naturalWidth > 0)).map((i) => i.alt || i.src.slice(0, 60) || '(no src)'),
+  );
+
+test('the trace viewer is read-only: no live controls, no picture of a device, no broken image; the live inspector keeps them', async () => {
+  // A trajectory file as a test run saves it, with its screenshot beside it.
+  const dir = path.join(path.dirname(BIN), '..', 'test-results', 'show-trace-read-only');
+  await mkdir(dir, { recursive: true });
+  const png = new PNG({ width: 36, height: 64 });
+  png.data.fill(0x80);
+  await writeFile(path.join(dir, 'after.png'), PNG.sync.write(png));
+  const file = path.join(dir, 'trajectory.json');
+  await writeFile(
+    file,
+    JSON.stringify({
+      version: 1,
+      steps: [
+        {
+          title: "Tap text='New note'",
+          result: 'passed',
+          selector: 'text="New note"',
+          durationMs: 12,
+          screenshots: { after: 'after.png' },
+        },
+      ],
+    }),
+  );
+  const viewer = await startCommand(['show-trace', file], dir);
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  page.setDefaultTimeout(20_000);
+  try {
+    await page.goto(viewer.url);
+    await expect(page.getByTestId('step').getByRole('img', { name: 'screenshot after' })).toBeVisible();
+    for (const [role, name] of LIVE_CONTROLS)
+      await expect(page.getByRole(role, { name, exact: true, includeHidden: true }), `${role} "${name}"`).toHaveCount(
+        0,
+      );
+    await expect(page.getByTestId('save-path')).toHaveCount(0); // the specs/recorded.spec.ts box
+    expect(await brokenImages(page)).toEqual([]);
+  } finally {
+    await page.close();
+    viewer.child.kill('SIGTERM');
+  }
+
+  const project = await makeProject({});
+  const inspector = await startCommand(['codegen', '--app', NOTES_APK], project.dir);
+  const live = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  live.setDefaultTimeout(20_000);
+  try {
+    await live.goto(inspector.url);
+    await expect(live.locator('#tree li', { hasText: '"New note"' })).toBeVisible();
+    // All but Reconnect, which shows only while the device is disconnected.
+    for (const [role, name] of LIVE_CONTROLS.filter(([, name]) => name !== 'Reconnect'))
+      await expect(live.getByRole(role, { name, exact: true }), `${role} "${name}"`).toBeVisible();
+    await expect(live.getByTestId('save-path')).toHaveValue('specs/recorded.spec.ts');
+    expect(await brokenImages(live)).toEqual([]);
+  } finally {
+    await live.close();
+    inspector.child.kill('SIGTERM');
+    await project.remove();
+  }
 });

@@ -82,9 +82,12 @@ test('npm pack holds the compiled package and nothing else', async () => {
     'LICENSE',
     'README.md',
     'fixtures/apks/notes.apk',
+    'fixtures/apks/shop.apk',
+    'fixtures/apks/chat.apk',
     'dist/reporters/allure/render-worker.js',
     'dist/framework/global-setup.js',
-    'dist/cli/inspector/page/index.html',
+    'dist/cli/inspector/page/live.html',
+    'dist/cli/inspector/page/trace.html',
   ])
     expect(files).toContain(f);
   note(
@@ -180,7 +183,8 @@ test('installed into a fresh project, init and the first run are green with no T
 
   const init = await run('npx', ['nestwright', 'init'], project);
   expect(init.code, init.out).toBe(0);
-  for (const f of ['playwright.config.ts', 'specs/notes.spec.ts', 'apks/notes.apk', '.gitignore']) {
+  const apks = ['notes', 'shop', 'chat'].map((a) => `fixtures/apks/${a}.apk`);
+  for (const f of ['playwright.config.ts', 'specs/notes.spec.ts', ...apks, '.gitignore']) {
     expect(init.out).toMatch(new RegExp(`wrote\\s+${f.replace('.', '\\.')}`));
     expect(existsSync(path.join(project, f))).toBe(true);
   }
@@ -242,7 +246,7 @@ test('a hand-written spec: fixtures, locators, expect, subpath exports, types, t
 test('the compiled command line and render worker run on their own', async () => {
   const version = await run('npx', ['nestwright', '--version'], project);
   expect(version.out.trim()).toBe(JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version);
-  const inspect = await run('npx', ['nestwright', 'inspect', 'apks/notes.apk', '--json'], project);
+  const inspect = await run('npx', ['nestwright', 'inspect', 'fixtures/apks/notes.apk', '--json'], project);
   expect(inspect.code, inspect.out).toBe(0);
   expect(JSON.parse(inspect.out)).toBeTruthy();
   // The Allure reporter falls back to rendering inline when its thread cannot start; check the
@@ -262,14 +266,14 @@ test('the compiled command line and render worker run on their own', async () =>
 test('healing from the compiled package: a spec for Notes 1.0 heals on 2.0, `npx nestwright heal --apply` fixes it', async () => {
   // Notes 2.0 is the app's next build (renamed ids, "Create note"): not shipped, copied in as a
   // user would get their own app's update.
-  copyFileSync(path.join(ROOT, 'fixtures/apks/notes-v2.apk'), path.join(project, 'apks/notes-v2.apk'));
+  copyFileSync(path.join(ROOT, 'fixtures/apks/notes-v2.apk'), path.join(project, 'fixtures/apks/notes-v2.apk'));
   writeFileSync(path.join(project, 'specs/heal.spec.ts'), HEAL_SPEC);
   const v1 = await run('npx', ['playwright', 'test', 'specs/heal.spec.ts'], project);
   expect(v1.code, v1.out).toBe(0);
   expect(existsSync(path.join(project, 'specs/__fingerprints__/heal.spec.ts.json'))).toBe(true);
 
   const v2 = await run('npx', ['playwright', 'test', 'specs/heal.spec.ts'], project, 300_000, {
-    NOTES_APK: 'apks/notes-v2.apk',
+    NOTES_APK: 'fixtures/apks/notes-v2.apk',
     HEAL: 'auto',
   });
   expect(v2.code, v2.out).toBe(0);
@@ -285,19 +289,19 @@ test('healing from the compiled package: a spec for Notes 1.0 heals on 2.0, `npx
     ),
   );
   const fixed = await run('npx', ['playwright', 'test', 'specs/heal.spec.ts'], project, 300_000, {
-    NOTES_APK: 'apks/notes-v2.apk',
+    NOTES_APK: 'fixtures/apks/notes-v2.apk',
     HEAL: 'off',
   });
   expect(fixed.code, fixed.out).toBe(0);
 });
 
-/** Written against Notes 1.0; NOTES_APK=apks/notes-v2.apk runs it on 2.0, installed over 1.0 as an update. */
+/** Written against Notes 1.0; NOTES_APK=fixtures/apks/notes-v2.apk runs it on 2.0, installed over 1.0 as an update. */
 const HEAL_SPEC = `import { test, expect } from 'nestwright';
 
-const apk = process.env.NOTES_APK ?? 'apks/notes.apk';
+const apk = process.env.NOTES_APK ?? 'fixtures/apks/notes.apk';
 test.use({ apk: apk, heal: (process.env.HEAL ?? 'suggest') as 'suggest' });
 test.beforeAll(async ({ space }) => {
-  if (apk.endsWith('notes-v2.apk')) await space.install('apks/notes.apk');
+  if (apk.endsWith('notes-v2.apk')) await space.install('fixtures/apks/notes.apk');
 });
 
 test('creates a note', async ({ app }) => {

@@ -58,7 +58,7 @@ import { DeviceClient } from 'nestwright/client';
 const test = base.extend<{ titles: Locator }>({
   titles: async ({ app }, use) => use(app.getById('note_title')),
 });
-test.use({ apk: 'apks/notes.apk', screenshot: 'on' });
+test.use({ apk: 'fixtures/apks/notes.apk', screenshot: 'on' });
 
 test.describe('notes, by hand', () => {
   test('adds two notes and finds one among them', async ({ app, titles }) => {

@@ -107,3 +107,40 @@ test('with the fake SDK: doctor lists adb, the AVDs and each device with its run
     await fake.close();
   }
 });
+
+test("doctor checks the Chromium the simulator's WebViews need, says what to install when it is absent, and names no script of nestwright's own repository", async () => {
+  const saved = process.env.NESTWRIGHT_CHROMIUM;
+  const run = async () => {
+    const d = capture();
+    await doctorCommand(['--json'], d.cli);
+    const text = capture();
+    await doctorCommand([], text.cli);
+    const { checks } = JSON.parse(d.io.text) as { checks: Array<{ name: string; status: string; detail: string }> };
+    return { chromium: checks.find((c) => c.name === 'Chromium'), text: text.io.text };
+  };
+  try {
+    process.env.NESTWRIGHT_CHROMIUM = '/nonexistent/chromium';
+    const absent = await run();
+    expect(absent.chromium).toMatchObject({
+      status: 'missing',
+      detail: 'no Chromium at /nonexistent/chromium (NESTWRIGHT_CHROMIUM)',
+    });
+    expect(absent.text).toMatch(
+      /missing +Chromium +no Chromium at \/nonexistent\/chromium.*\n +fix: Debian: `apt-get install chromium`/,
+    );
+    expect(absent.text).toContain("WebViews: no Chromium — an app's WebView shows no page");
+    // In a user's project there is no `npm run example`: doctor speaks of what runs there.
+    expect(absent.text).not.toContain('npm run example');
+    expect(absent.text).not.toContain('example suite');
+
+    delete process.env.NESTWRIGHT_CHROMIUM;
+    test.skip(!existsSync('/usr/bin/chromium'), "Debian's /usr/bin/chromium is absent on this machine");
+    const present = await run();
+    expect(present.chromium!.detail).toContain('at /usr/bin/chromium');
+    // ok, or (on a very busy machine) reported as not answering `--version` in time.
+    expect(['ok', 'warn']).toContain(present.chromium!.status);
+  } finally {
+    if (saved === undefined) delete process.env.NESTWRIGHT_CHROMIUM;
+    else process.env.NESTWRIGHT_CHROMIUM = saved;
+  }
+});

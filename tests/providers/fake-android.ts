@@ -35,7 +35,8 @@ export class FakeAndroid {
       ['cmdline-tools/latest/bin', 'avdmanager'],
     ] as const) {
       mkdirSync(join(this.sdk, sub), { recursive: true });
-      symlinkSync(join(FAKES, tool), join(this.sdk, sub, tool));
+      // The fakes are `<tool>.mjs` (so the formatter and linter read them); the SDK names them bare.
+      symlinkSync(join(FAKES, `${tool}.mjs`), join(this.sdk, sub, tool));
     }
     mkdirSync(join(this.dir, 'avd'), { recursive: true });
     for (const [name, a] of Object.entries(avds)) {
@@ -88,7 +89,7 @@ export class FakeAndroid {
   /** Run the fake adb as a child process would. */
   async adb(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
     try {
-      const r = await run(join(FAKES, 'adb'), args, { env: { ...process.env, ...this.env() } });
+      const r = await run(join(FAKES, 'adb.mjs'), args, { env: { ...process.env, ...this.env() } });
       return { stdout: r.stdout, stderr: r.stderr, code: 0 };
     } catch (e) {
       const x = e as { stdout: string; stderr: string; code: number };

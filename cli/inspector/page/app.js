@@ -124,7 +124,10 @@ async function refresh() {
     state.screen = s;
     state.hash = s.hash;
     $('where').textContent = `${s.package || '(no app)'} ${s.activity || ''}`;
-    if (s.png) $('shot').src = s.png;
+    if (s.png) {
+      $('shot').src = s.png;
+      $('shot').hidden = false; // shown once there is a picture: no broken image before the first screen
+    }
     if (state.picked && !s.nodes.some((n) => n.id === state.picked)) state.picked = null;
     renderTree();
     boxes();

@@ -6,4 +6,11 @@
 import { connectOrStart } from './client-lib.mjs';
 
 const sock = await connectOrStart('adb', true);
-sock.write(JSON.stringify({ tool: 'adb', argv: process.argv.slice(2), cwd: process.cwd(), serialEnv: process.env.ANDROID_SERIAL ?? null }) + '\n');
+sock.write(
+  JSON.stringify({
+    tool: 'adb',
+    argv: process.argv.slice(2),
+    cwd: process.cwd(),
+    serialEnv: process.env.ANDROID_SERIAL ?? null,
+  }) + '\n',
+);

@@ -15,7 +15,12 @@ const flag = (f) => argv.includes(f);
 const value = (f) => (argv.includes(f) ? argv[argv.indexOf(f) + 1] : undefined);
 
 if (flag('-list-avds')) {
-  const names = existsSync(avdHome) ? readdirSync(avdHome).filter((f) => f.endsWith('.ini')).map((f) => f.slice(0, -4)).sort() : [];
+  const names = existsSync(avdHome)
+    ? readdirSync(avdHome)
+        .filter((f) => f.endsWith('.ini'))
+        .map((f) => f.slice(0, -4))
+        .sort()
+    : [];
   process.stdout.write(names.map((n) => `${n}\n`).join(''));
   process.exit(0);
 }
@@ -25,15 +30,22 @@ if (flag('-version')) {
 }
 const avd = value('-avd') ?? (argv[0]?.startsWith('@') ? argv[0].slice(1) : undefined);
 if (!avd) {
-  process.stderr.write('ERROR   | No AVD specified. Use \'@foo\' or \'-avd foo\' to launch a virtual device named \'foo\'\n');
+  process.stderr.write("ERROR   | No AVD specified. Use '@foo' or '-avd foo' to launch a virtual device named 'foo'\n");
   process.exit(1);
 }
 const ini = join(avdHome, `${avd}.ini`);
 if (!existsSync(ini)) {
-  process.stderr.write(`PANIC: Unknown AVD name [${avd}], use -list-avds to see valid list.\nHOME is defined but there is no file ${avd}.ini in $HOME/.android/avd\n`);
+  process.stderr.write(
+    `PANIC: Unknown AVD name [${avd}], use -list-avds to see valid list.\nHOME is defined but there is no file ${avd}.ini in $HOME/.android/avd\n`,
+  );
   process.exit(1);
 }
-const conf = Object.fromEntries(readFileSync(ini, 'utf8').split('\n').filter((l) => l.includes('=')).map((l) => [l.slice(0, l.indexOf('=')).trim(), l.slice(l.indexOf('=') + 1).trim()]));
+const conf = Object.fromEntries(
+  readFileSync(ini, 'utf8')
+    .split('\n')
+    .filter((l) => l.includes('='))
+    .map((l) => [l.slice(0, l.indexOf('=')).trim(), l.slice(l.indexOf('=') + 1).trim()]),
+);
 const port = Number(value('-port') ?? 5554);
 const snapshots = join(avdHome, `${avd}.avd`, 'snapshots', value('-snapshot') ?? 'default_boot');
 const noSnapshot = flag('-no-snapshot');
@@ -42,7 +54,9 @@ const coldMs = Number(conf['fake.bootMs'] ?? 1500);
 const bootMs = quick ? Math.round(coldMs / 5) : coldMs;
 const runtime = conf['fake.runtime'] ?? 'running';
 const t0 = Date.now();
-process.stdout.write(`INFO    | Android emulator version 35.2.10.0 (fake)\nINFO    | ${quick ? `Loading snapshot '${value('-snapshot') ?? 'default_boot'}'` : 'Cold boot: requested by the user'}\n`);
+process.stdout.write(
+  `INFO    | Android emulator version 35.2.10.0 (fake)\nINFO    | ${quick ? `Loading snapshot '${value('-snapshot') ?? 'default_boot'}'` : 'Cold boot: requested by the user'}\n`,
+);
 
 const sock = await connectOrStart('emulator', false);
 const device = {
@@ -69,7 +83,8 @@ relayMessages(sock, (msg) => {
     process.stderr.write(`ERROR   | ${msg.error}: another emulator uses console port ${port}\n`);
     process.exit(1);
   }
-  if (msg.attached) setTimeout(() => process.stdout.write(`INFO    | Boot completed in ${Date.now() - t0} ms\n`), bootMs);
+  if (msg.attached)
+    setTimeout(() => process.stdout.write(`INFO    | Boot completed in ${Date.now() - t0} ms\n`), bootMs);
   if (msg.kill) exit(0);
   return true;
 });
