@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # `npm test`: every check and every tier of nestwright's own tests (tests/tiers.ts), no check
 # dropped. What mostly waits runs beside what uses the CPU, on a 2-core machine:
-#   1. the static checks (tsc, typed ESLint, Prettier, dependency-cruiser)  ‖  the example suite
-#      under `hostile` faults (it waits on injected delays: ~20 s of CPU in ~2 min), 3 workers (the
-#      simulator has 4 process slots, and the chat spec holds two instances at once)
-#   2. the fast tier
-#   3. the integration tier (child runs), then the example suite on `instant`, with and without
+#   1. the fast tier  ‖  the static checks (tsc, typed ESLint, Prettier, dependency-cruiser)  ‖
+#      the example suite under `hostile` faults (it waits on injected delays: ~20 s of CPU in
+#      ~2 min), 3 workers (the simulator has 4 process slots, and the chat spec holds two
+#      instances at once)
+#   2. the integration tier (child runs) and the end-to-end tier (Chromium, Java, Appium, adb,
+#      npm pack, the docs builds) in one run  ‖  the example suite on `instant`, with and without
 #      the device-side actions
-#   4. the end-to-end tier (Chromium, Java, Appium, adb, npm pack, the docs builds)
 # Every stage runs even when an earlier one failed, so one run shows every failure; the script
 # fails when any did. Each stage's wall time is printed at the end (test-reports/stages.txt).
 # NESTWRIGHT_TEST_STAGES=static,fast,… runs only the named stages.
@@ -55,32 +55,62 @@ static() {
 example() {
   local report="$1"
   shift
-  PLAYWRIGHT_JSON_OUTPUT_FILE="test-reports/$report.json" npx playwright test --config playwright.config.ts --reporter=list,json "$@"
+  # Its own output folder: the three example runs may run at once.
+  PLAYWRIGHT_JSON_OUTPUT_FILE="test-reports/$report.json" npx playwright test --config playwright.config.ts --output="test-results/$report" --reporter=list,json "$@"
 }
 
 tier() {
   PLAYWRIGHT_JSON_OUTPUT_FILE="test-reports/$1.json" npx playwright test --config tests/playwright.config.ts --project="$1" --reporter=list,json
 }
 
+# tiers A B: both tiers' projects in one run, 3 workers.
+tiers() {
+  PLAYWRIGHT_JSON_OUTPUT_FILE="test-reports/$1+$2.json" npx playwright test --config tests/playwright.config.ts --project="$1" --project="$2" --workers=3 --reporter=list,json
+}
+
 hostile() { NESTWRIGHT_FAULTS=hostile NESTWRIGHT_SEED=7 example example-hostile --workers=3; }
 client_side() { NESTWRIGHT_DEVICE_ACTIONS=off example example-client-side; }
 
-# 1. static checks beside the hostile example (its output goes to a log, printed after).
-if wanted hostile; then
-  stage hostile hostile >test-reports/hostile.log 2>&1 &
-  hostile_pid=$!
-fi
-stage static static
-if [[ -n "${hostile_pid:-}" ]]; then
-  wait "$hostile_pid"
-  cat test-reports/hostile.log
-  # the background stage's record: a failure there shows in stages.txt, counted below
-fi
+# What waits runs beside what computes; each background stage's output goes to a log, printed
+# when it ends. Stages that run together have their CPU and wall time recorded each on its own.
+background() {
+  local name="$1"
+  shift
+  wanted "$name" || return 0
+  stage "$name" "$@" >"test-reports/$name.log" 2>&1 &
+  eval "${name//-/_}_pid=$!"
+}
+finish() {
+  local pid_var="${1//-/_}_pid"
+  [[ -n "${!pid_var:-}" ]] || return 0
+  wait "${!pid_var}"
+  echo "== $1 (ran in the background)"
+  cat "test-reports/$1.log"
+}
+
+# 1. the static checks and the hostile example (which waits on injected delays) beside the fast tier
+background hostile hostile
+background static static
 stage fast tier fast
-stage integration tier integration
-stage example example example
-stage client-side client_side
-stage e2e tier e2e
+finish static
+finish hostile
+
+# 2. the integration and end-to-end tiers in one run of 3 workers (each tier alone leaves about a
+#    third of the machine idle: child runs and tools wait on each other), the e2e project first
+#    (tests/playwright.config.ts orders it so) so its long serial files do not end the run alone;
+#    the example suite on `instant`, with and without the device-side actions, beside them.
+if wanted integration && wanted e2e; then
+  background example example example
+  background client-side client_side
+  stage integration+e2e tiers integration e2e
+  finish example
+  finish client-side
+else
+  stage integration tier integration
+  stage example example example
+  stage client-side client_side
+  stage e2e tier e2e
+fi
 
 echo
 echo "== stages (wall time)"
