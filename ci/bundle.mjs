@@ -16,7 +16,6 @@
  */
 import { build } from 'esbuild';
 import { mkdtempSync, readdirSync, renameSync, rmSync, statSync, cpSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -78,7 +77,11 @@ function jsFiles(dir) {
 }
 
 export async function bundle() {
-  const out = mkdtempSync(path.join(tmpdir(), 'nestwright-bundle-'));
+  // Beside dist/, at its depth: the source maps' paths are relative to their file, so a map written
+  // here names `../../framework/x.ts` and stays right once copied into dist/ (from a folder in /tmp,
+  // they named `../../../work/…`, which points outside the package wherever it is installed). The
+  // maps carry each source's text (sourcesContent): the package ships no .ts.
+  const out = mkdtempSync(path.join(ROOT, '.bundle-'));
   try {
     await build({
       entryPoints: ENTRIES.map((e) => ({ in: path.join(DIST, `${e}.js`), out: e })),

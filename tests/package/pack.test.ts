@@ -106,6 +106,23 @@ test('the packed declarations hide every @internal member: none is reachable fro
     const untar = await run('tar', ['-xzf', tarball, '-C', dir, 'package/dist'], ROOT);
     expect(untar.code, untar.out).toBe(0);
     const pkg = path.join(dir, 'package');
+    // Source maps name their sources inside the package and carry their text (no .ts is shipped), so
+    // a stack trace or a debugger maps to code it can show, wherever the package is installed.
+    const maps = readdirSync(path.join(pkg, 'dist'), { recursive: true, encoding: 'utf8' }).filter((f) =>
+      f.endsWith('.js.map'),
+    );
+    expect(maps.length).toBeGreaterThan(10);
+    for (const m of maps) {
+      const map = JSON.parse(readFileSync(path.join(pkg, 'dist', m), 'utf8')) as {
+        sources: string[];
+        sourcesContent?: Array<string | null>;
+      };
+      for (const [i, source] of map.sources.entries()) {
+        const at = path.resolve(path.dirname(path.join(pkg, 'dist', m)), source);
+        expect(at.startsWith(pkg + path.sep), `${m}: ${source} is outside the package`).toBe(true);
+        expect(typeof map.sourcesContent?.[i], `${m}: ${source} has no text`).toBe('string');
+      }
+    }
     const roots = ['App', 'Locator', 'Space', 'Device', 'DeviceApi', 'NestwrightMatchers', 'expect'];
     const { members, types } = reachableMembers(path.join(pkg, 'dist/framework/index.d.ts'), roots, pkg);
     const internal = internalMembers(path.join(ROOT, 'framework'));
