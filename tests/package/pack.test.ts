@@ -120,7 +120,9 @@ test('the packed declarations hide every @internal member: none is reachable fro
       for (const [i, source] of map.sources.entries()) {
         const at = path.resolve(path.dirname(path.join(pkg, 'dist', m)), source);
         expect(at.startsWith(pkg + path.sep), `${m}: ${source} is outside the package`).toBe(true);
-        expect(typeof map.sourcesContent?.[i], `${m}: ${source} has no text`).toBe('string');
+        // A bundled dependency's own map may lack its text (the MCP SDK's do); nestwright's never do.
+        if (!source.includes('node_modules/'))
+          expect(typeof map.sourcesContent?.[i], `${m}: ${source} has no text`).toBe('string');
       }
     }
     const roots = ['App', 'Locator', 'Space', 'Device', 'DeviceApi', 'NestwrightMatchers', 'expect'];
