@@ -23,8 +23,10 @@ wanted() { [[ -z "$only" || ",$only," == *",$1,"* ]]; }
 # The CPU seconds (user + system) used so far by this shell's finished children, into $cpu_now.
 # (`times` in a command substitution would count the subshell's children, not this shell's.)
 children_cpu() {
-  times >test-reports/.times
-  cpu_now=$(tail -1 test-reports/.times | tr -d s | awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, p, "m"); t += p[1] * 60 + p[2] } printf "%d", t }')
+  local file="test-reports/.times.$BASHPID" # one per shell: stages in the background read theirs at once
+  times >"$file"
+  cpu_now=$(tail -1 "$file" | tr -d s | awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, p, "m"); t += p[1] * 60 + p[2] } printf "%d", t }')
+  rm -f "$file"
 }
 
 # stage NAME COMMAND...: run it, record its wall time, its CPU time and status.
