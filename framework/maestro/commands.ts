@@ -68,11 +68,11 @@ export const NOT_HONOURED: Partial<Record<CommandName, string>> = {
   setOrientation: 'a virtual space has a fixed display orientation',
   setAirplaneMode: 'airplane mode is device-wide; set the instance offline with the network options instead',
   toggleAirplaneMode: 'airplane mode is device-wide; set the instance offline with the network options instead',
-  assertWithAI: 'write it as `app.ai.assert()` in a spec: a Maestro flow has no model configured',
-  assertNoDefectsWithAI: 'write it as `app.ai.assert()` in a spec: a Maestro flow has no model configured',
-  extractTextWithAI: 'write it as `app.ai.extract()` in a spec: a Maestro flow has no model configured',
   assertScreenshot: 'compare screens with `expect(app).toHaveScreenshot()` in a spec',
 };
+
+/** The names `inputRandomPersonName` types (a run picks one; an imported skill's expression does too). */
+export const RANDOM_NAMES = ['Ana Lima', 'John Smith', 'Mei Chen', 'Omar Haddad', 'Sofia Rossi', 'Kofi Mensah'];
 
 export const KEYS: Record<string, 'back' | 'home' | 'recents' | 'enter' | 'delete' | 'tab' | 'search' | 'menu'> = {
   enter: 'enter',

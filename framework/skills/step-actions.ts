@@ -22,8 +22,8 @@ export type Via = 'function' | 'ui' | 'ai' | { proposal: string } | undefined;
 export interface StepPlace {
   /** `skills/x.yaml step 3`, for script errors. */
   where: string;
-  /** Replay the skill a `run:` step names (planned with the skill). */
-  runNested(skill: string): Promise<void>;
+  /** Replay the skill a `run:` step names (planned with the skill), `times` or while its `while` holds. */
+  runNested(run: Extract<SkillStep, { kind: 'run' }>['run']): Promise<void>;
   /** One of a `fn:` step's `ui` steps, as a step of its own. */
   uiStep(ui: UiSkillStep): Promise<void>;
 }
@@ -59,6 +59,7 @@ export async function actStep(
     case 'scroll_to':
       return (await pick(app, step.scroll_to, timeout, call)).scrollIntoView({ timeout });
     case 'swipe':
+      if (step.swipe.target === undefined) return swipeScreen(app, call, step.swipe.direction, step.swipe.distance);
       return (await pick(app, step.swipe.target, timeout, call)).swipe(step.swipe.direction, {
         timeout,
         ...(step.swipe.distance !== undefined ? { distance: step.swipe.distance } : {}),
@@ -70,7 +71,7 @@ export async function actStep(
     case 'assert':
       return hold(app, 'assert', step.assert, checkTimeout, call, false);
     case 'run':
-      return at.runNested(step.run.skill);
+      return at.runNested(step.run);
     case 'fn':
       return runFnStep(app, step, call, at.uiStep);
     case 'script':
@@ -105,4 +106,36 @@ export async function actStep(
       throw new NestwrightError(call, `unknown step ${JSON.stringify(never)}`);
     }
   }
+}
+
+/** A swipe across the screen from its centre (Maestro's `scroll` and screen `swipe`), `distance` of its size. */
+async function swipeScreen(
+  app: AppPort,
+  call: ApiCall,
+  direction: 'up' | 'down' | 'left' | 'right',
+  distance = 0.6,
+): Promise<void> {
+  const { width, height } = (await app.observe(call)).screen;
+  const [cx, cy] = [Math.round(width / 2), Math.round(height / 2)];
+  const [dx, dy] = [Math.round((width * distance) / 2), Math.round((height * distance) / 2)];
+  const ends: Record<typeof direction, [[number, number], [number, number]]> = {
+    up: [
+      [cx, cy + dy],
+      [cx, cy - dy],
+    ],
+    down: [
+      [cx, cy - dy],
+      [cx, cy + dy],
+    ],
+    left: [
+      [cx + dx, cy],
+      [cx - dx, cy],
+    ],
+    right: [
+      [cx - dx, cy],
+      [cx + dx, cy],
+    ],
+  };
+  const [from, to] = ends[direction];
+  await app.call(call, 'ui_swipe', { space_id: app.spaceId, from, to, duration_ms: 300 });
 }

@@ -67,7 +67,7 @@ export const CheckSchema = z.preprocess(
   keyed(CHECK_KEYS, 'check'),
   z.discriminatedUnion('kind', [
     z.strictObject({ kind: z.literal('visible'), visible: TargetSchema.describe('On screen (any alternative)') }),
-    z.strictObject({ kind: z.literal('hidden'), hidden: SelectorSchema.describe('Not on screen') }),
+    z.strictObject({ kind: z.literal('hidden'), hidden: TargetSchema.describe('Not on screen (no alternative)') }),
     z.strictObject({
       kind: z.literal('text'),
       text: z
@@ -175,7 +175,7 @@ const UI_VARIANTS = [
   z.strictObject({
     kind: z.literal('swipe'),
     swipe: z.strictObject({
-      target: TargetSchema,
+      target: TargetSchema.optional().describe('The node to swipe on; without it, the screen from its centre'),
       direction: z.enum(['up', 'down', 'left', 'right']),
       distance: z.number().min(0.05).max(0.95).optional(),
     }),
@@ -192,6 +192,14 @@ const UI_VARIANTS = [
     run: z.strictObject({
       skill: z.string().min(1).describe('Path of the skill, relative to this file'),
       params: z.record(z.string(), ParamValueSchema).default({}),
+      // A Maestro `repeat`: `times` and `while`, alone or both.
+      times: z
+        .union([z.number().int().min(0), z.string().regex(/\$\{[^}]*\}/, 'times is a number or a ${…} expression')])
+        .optional()
+        .describe('Run the skill this many times (a number, or a ${…} expression evaluated when the step runs)'),
+      while: CheckSchema.optional().describe(
+        'Run the skill again while this holds on the screen, checked before each run (its ${…} evaluated each time); without times, until it does not',
+      ),
     }),
     ...common,
   }),
