@@ -35,10 +35,18 @@ async function maestro(args: string[], json?: string, extraEnv: Record<string, s
   return { code, out: plain(out), report };
 }
 
-function results(
-  report: any,
-): Array<{ title: string; status: string; worker: number; steps: string[]; error: string }> {
-  const out: Array<{ title: string; status: string; worker: number; steps: string[]; error: string }> = [];
+interface Result {
+  title: string;
+  status: string;
+  worker: number;
+  steps: string[];
+  error: string;
+  /** The test's location, as the report gives it. */
+  at: string;
+}
+
+function results(report: any): Result[] {
+  const out: Result[] = [];
   const flat = (steps: any[]): string[] => steps.flatMap((s) => [s.title, ...flat(s.steps ?? [])]);
   const walk = (suite: any) => {
     for (const s of suite.suites ?? []) walk(s);
@@ -51,6 +59,7 @@ function results(
           worker: r.parallelIndex,
           steps: flat(r.steps ?? []),
           error: (r.errors ?? []).map((e: any) => e.message).join('\n'),
+          at: `${path.basename(spec.file)}:${spec.line}:${spec.column}`,
         });
       }
   };
@@ -132,7 +141,7 @@ test('the suite of the simulated apps passes with 4 workers on one device, with 
   expect((await runFolders()).filter((f) => !before.includes(f))).toEqual([]);
 });
 
-test('a failing flow names its file and line; what the device cannot do fails, never passes; tags select; AI commands ask app.ai', async () => {
+test('a failing flow names its file and line; what the device cannot do fails, never passes; tags select; AI commands ask app.ai; a test is at its flow file', async () => {
   test.setTimeout(180_000);
   const dir = path.join(tmp, 'failing');
   await rm(dir, { recursive: true, force: true });
@@ -175,6 +184,8 @@ test('a failing flow names its file and line; what the device cannot do fails, n
   await rm(keptDir, { recursive: true, force: true });
   const all = results(run.report);
   expect(all.map((r) => r.title.split(' ')[0]).sort()).toEqual(['ai', 'missing-button', 'record']);
+  // A flow's test is at the flow's file in reports (issue 48, item 14), not at the runner's spec module.
+  expect(all.map((r) => r.at).sort()).toEqual(['ai.yaml:1:1', 'missing-button.yaml:1:1', 'record.yaml:1:1']);
   const ai = all.find((r) => r.title.startsWith('ai'))!;
   expect(ai.error).toContain('ai.yaml:7 assertWithAI failed');
   expect(ai.error).toContain('[AI_ASSERTION_FAILED] "A note titled Milk is in the list" is false on this screen');
