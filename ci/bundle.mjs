@@ -15,7 +15,7 @@
  * gives paths from the package root.
  */
 import { build } from 'esbuild';
-import { mkdtempSync, readdirSync, renameSync, rmSync, statSync, cpSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, cpSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -99,9 +99,35 @@ export async function bundle() {
     });
     // tsc's JavaScript out, the bundle in; the declarations stay.
     for (const f of jsFiles(DIST)) rmSync(f);
+    rebaseMaps(out);
     cpSync(out, DIST, { recursive: true });
   } finally {
     rmSync(out, { recursive: true, force: true });
+  }
+}
+
+/**
+ * esbuild writes each map's `sources` relative to the folder it built in (a temporary one), so
+ * copied into dist/ they would point nowhere (`../../../tmp/…`, or the build machine's path).
+ * Rebase them on the map's place in dist/: a source of this package reads `../../framework/x.ts`
+ * (from the package root), a bundled dependency's `../../node_modules/zod/…`. The maps carry
+ * every source's text (`sourcesContent`), so a stack trace mapped through them shows the code
+ * though the package ships no TypeScript.
+ */
+function rebaseMaps(out) {
+  for (const file of jsFiles(out).filter((f) => f.endsWith('.js.map'))) {
+    const map = JSON.parse(readFileSync(file, 'utf8'));
+    const from = path.dirname(file);
+    const to = path.join(DIST, path.relative(out, from));
+    map.sources = map.sources.map((s) => {
+      const abs = path.resolve(from, s);
+      const i = abs.lastIndexOf(`${path.sep}node_modules${path.sep}`);
+      const inPackage = path.relative(ROOT, abs);
+      const target =
+        i >= 0 ? path.join(ROOT, abs.slice(i + 1)) : inPackage.startsWith('..') ? abs : path.join(ROOT, inPackage);
+      return path.relative(to, target).split(path.sep).join('/');
+    });
+    writeFileSync(file, JSON.stringify(map));
   }
 }
 

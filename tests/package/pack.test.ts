@@ -87,6 +87,21 @@ test('npm pack holds the compiled package and nothing else', async () => {
     'dist/cli/inspector/page/index.html',
   ])
     expect(files).toContain(f);
+  // Source maps point inside the package (a stack trace reads node_modules/nestwright/framework/x.ts,
+  // not the build machine's path) and carry the text of every source of this package.
+  const outside: string[] = [];
+  for (const f of files.filter((x) => x.endsWith('.js.map'))) {
+    const map = JSON.parse(readFileSync(path.join(ROOT, f), 'utf8')) as {
+      sources: string[];
+      sourcesContent?: string[];
+    };
+    map.sources.forEach((s, i) => {
+      const rel = path.relative(ROOT, path.resolve(path.dirname(path.join(ROOT, f)), s));
+      if (rel.startsWith('..') || (!rel.startsWith('node_modules') && !map.sourcesContent?.[i]))
+        outside.push(`${f}: ${s}`);
+    });
+  }
+  expect(outside).toEqual([]);
   note(
     'tarball',
     `${info!.filename}: ${info!.size} bytes, ${info!.entryCount} files (${packed.ms} ms to build and pack)`,
