@@ -74,6 +74,12 @@ export const NOT_HONOURED: Partial<Record<CommandName, string>> = {
 /** The names `inputRandomPersonName` types (a run picks one; an imported skill's expression does too). */
 export const RANDOM_NAMES = ['Ana Lima', 'John Smith', 'Mei Chen', 'Omar Haddad', 'Sofia Rossi', 'Kofi Mensah'];
 
+/** `pressKey: Enter` or, as Maestro's YamlPressKey also reads it, `pressKey: { key: Enter }`: the key's name, lower case. */
+export function keyName(arg: unknown): string {
+  const key = arg && typeof arg === 'object' && !Array.isArray(arg) ? (arg as Json).key : arg;
+  return String(key).trim().toLowerCase();
+}
+
 export const KEYS: Record<string, 'back' | 'home' | 'recents' | 'enter' | 'delete' | 'tab' | 'search' | 'menu'> = {
   enter: 'enter',
   home: 'home',
@@ -234,7 +240,7 @@ export function checkCommand(name: CommandName, arg: unknown): string | null {
       return a.from !== undefined ? selectorProblem(a.from, 'swipe.from') : null;
     }
     case 'pressKey': {
-      const key = String(arg).trim().toLowerCase();
+      const key = keyName(arg);
       if (KEYS[key] || DEVICE_KEYS.includes(key)) return null;
       return `key ${JSON.stringify(arg)}: Maestro's keys are ${[...Object.keys(KEYS), ...DEVICE_KEYS].join(', ')}`;
     }

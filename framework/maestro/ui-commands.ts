@@ -7,7 +7,7 @@ import type { App } from '../app.js';
 import { swipeScreen } from '../core/gestures.js';
 import { fieldValue } from '../../device-runtime/protocol/selector.js';
 import { aiCommand } from './ai-commands.js';
-import { KEYS, NOT_HONOURED, RANDOM_NAMES, type CommandName } from './commands.js';
+import { keyName, KEYS, NOT_HONOURED, RANDOM_NAMES, type CommandName } from './commands.js';
 import { find, gone, locatorFor, nodeAt, present, screenNode, type Found } from './element.js';
 import { screenshotPath, type RunState } from './state.js';
 import type { Command } from './plan.js';
@@ -221,7 +221,7 @@ export async function uiCommand(state: RunState, cmd: Command, arg: unknown, whe
       // Hides it when it is up; with no keyboard nothing is pressed (a back would leave the screen).
       return app().hideKeyboard();
     case 'pressKey': {
-      const key = KEYS[String(arg).trim().toLowerCase()];
+      const key = KEYS[keyName(arg)];
       if (!key) throw notSupported(`key ${JSON.stringify(arg)} has no key event on a virtual space`);
       return app().press(key);
     }

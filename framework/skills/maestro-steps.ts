@@ -1,5 +1,5 @@
 import { PARAM_REF } from '../../device-runtime/protocol/skill/index.js';
-import { KEYS, RANDOM_NAMES } from '../maestro/commands.js';
+import { keyName, KEYS, RANDOM_NAMES } from '../maestro/commands.js';
 import type { Command } from '../maestro/plan.js';
 import { maestroRegex, readSelector, SelectorError, type MaestroSelector } from '../maestro/selector.js';
 
@@ -179,7 +179,7 @@ export function convertCommand(cmd: Command, app: string | null = null): Convert
     case 'back':
       return { steps: [{ press: 'back' }] };
     case 'pressKey': {
-      const key = KEYS[String(arg).trim().toLowerCase()];
+      const key = KEYS[keyName(arg)];
       return key
         ? { steps: [{ press: key }] }
         : { reason: `key ${JSON.stringify(arg)} has no key event on a virtual space` };

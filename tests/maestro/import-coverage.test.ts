@@ -113,7 +113,7 @@ test('selector relations: nearest first, alternatives as the anchor, the >> insi
   expect(resolveSteps(screen, fromWireSteps(JSON.parse(JSON.stringify(wire))))).toEqual(resolveSteps(screen, steps));
 });
 
-test('repeat with while or a computed times, screen swipes, inputRandom*, the flow app named, 10_000 import as steps', async () => {
+test('repeat with while or a computed times, screen swipes, inputRandom*, the flow app named, pressKey { key }, 10_000 import as steps', async () => {
   const dir = await flows({
     'loop.yaml': `appId: com.x
 ---
@@ -149,6 +149,8 @@ test('repeat with while or a computed times, screen swipes, inputRandom*, the fl
 - stopApp: com.x
 - killApp:
     appId: com.other
+- pressKey:
+    key: Enter
 `,
   });
   try {
@@ -188,6 +190,8 @@ test('repeat with while or a computed times, screen swipes, inputRandom*, the fl
       timeout: 10000,
     });
     expect(steps[11]).toEqual({ stop_app: true });
+    // pressKey as a map, as Maestro's YamlPressKey reads it too.
+    expect(steps[12]).toEqual({ press: 'enter' });
     // inputRandom*: the runner's values, computed when the step runs.
     const scope = skillScope();
     try {
