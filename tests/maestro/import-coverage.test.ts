@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,6 +11,7 @@ import { fromWireSteps, toWireSteps, WireStepSchema } from '../../device-runtime
 import { parseFlow } from '../../framework/maestro/parse.js';
 import { matchSelector, readSelector } from '../../framework/maestro/selector.js';
 import { importMaestro } from '../../framework/skills/maestro.js';
+import { ROOT } from '../framework/inline.js';
 
 /**
  * What real suites use and skills used to leave out (issue 48, item 18): relative selectors and
@@ -221,4 +223,17 @@ test('YAML 1.1 numbers: Maestro reads timeout: 10_000 as 10000 (Jackson); other 
   );
   expect(f.issues).toEqual([]);
   expect(f.commands.map((c) => c.arg)).toEqual([{ visible: 'A', timeout: 300000 }, '1_2a', '1_000']);
+});
+
+test('nestwright import maestro loads no Playwright (an import needs the planner and the importer, not the replay)', () => {
+  // Loading Playwright was most of the command's start-up; its CommonJS modules show in require's cache.
+  const probe = `await import(${JSON.stringify(path.join(ROOT, 'cli/commands/import-maestro.ts'))});
+const { createRequire } = await import('node:module');
+const loaded = Object.keys(createRequire(import.meta.url).cache);
+console.log(JSON.stringify(loaded.filter((k) => /node_modules[\\/](@?playwright[^\\/]*)[\\/]/.test(k))));`;
+  const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', probe], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  expect(JSON.parse(out.trim().split('\n').at(-1)!)).toEqual([]);
 });
