@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NestwrightError } from '../errors.js';
+import { NO_DEFECTS } from './commands.js';
 import type { RunState } from './state.js';
 
 /**
@@ -15,10 +16,6 @@ import type { RunState } from './state.js';
 type Json = Record<string, unknown>;
 export const AI_COMMANDS = ['assertWithAI', 'assertNoDefectsWithAI', 'extractTextWithAI'] as const;
 export type AiCommand = (typeof AI_COMMANDS)[number];
-
-/** What Maestro's assertNoDefectsWithAI asks the model to look for. */
-const NO_DEFECTS =
-  'The screen shows no visual defects: no text or element is cut off, overlapping another, or clearly misaligned within its container, and no error placeholder is shown';
 
 export async function aiCommand(
   state: RunState,

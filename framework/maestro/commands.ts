@@ -71,6 +71,10 @@ export const NOT_HONOURED: Partial<Record<CommandName, string>> = {
   assertScreenshot: 'compare screens with `expect(app).toHaveScreenshot()` in a spec',
 };
 
+/** What Maestro's assertNoDefectsWithAI asks the model to look for. */
+export const NO_DEFECTS =
+  'The screen shows no visual defects: no text or element is cut off, overlapping another, or clearly misaligned within its container, and no error placeholder is shown';
+
 /** The names `inputRandomPersonName` types (a run picks one; an imported skill's expression does too). */
 export const RANDOM_NAMES = ['Ana Lima', 'John Smith', 'Mei Chen', 'Omar Haddad', 'Sofia Rossi', 'Kofi Mensah'];
 

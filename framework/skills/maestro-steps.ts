@@ -1,5 +1,5 @@
 import { PARAM_REF } from '../../device-runtime/protocol/skill/index.js';
-import { keyName, KEYS, RANDOM_NAMES } from '../maestro/commands.js';
+import { keyName, KEYS, NO_DEFECTS, RANDOM_NAMES } from '../maestro/commands.js';
 import type { Command } from '../maestro/plan.js';
 import { maestroRegex, readSelector, SelectorError, type MaestroSelector } from '../maestro/selector.js';
 
@@ -240,6 +240,18 @@ export function convertCommand(cmd: Command, app: string | null = null): Convert
         ...(a.autoVerify || a.browser
           ? { note: 'openLink: the link opens with a VIEW intent (autoVerify and browser are not applied)' }
           : {}),
+      };
+    }
+    case 'assertWithAI':
+    case 'assertNoDefectsWithAI': {
+      const statement =
+        cmd.name === 'assertNoDefectsWithAI' ? NO_DEFECTS : typeof arg === 'string' ? arg : String(a.assertion ?? '');
+      if (!statement) return { reason: 'assertWithAI names no assertion' };
+      // Optional unless it says not, as in Maestro.
+      const optional = a.optional !== false && a.optional !== 'false';
+      return {
+        steps: [{ ai_assert: statement, ...(optional ? { optional: true } : {}) }],
+        note: `${cmd.name}: an ai_assert step, judged by the model of the test that replays the skill (use.ai); skill_run on a device has none`,
       };
     }
     case 'clearKeychain':

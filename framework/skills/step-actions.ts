@@ -12,7 +12,8 @@ import { NestwrightError } from '../errors.js';
 import type { AppPort } from '../port.js';
 import { inTest } from '../step-recorder.js';
 import { runFnStep } from './fn-step.js';
-import { hold } from './hold.js';
+import { assertStatement } from '../ai/verdict.js';
+import { hold, Skipped } from './hold.js';
 import { idle, pick } from './targets.js';
 
 /** How a `fn:` step was done; undefined for every other step. */
@@ -96,6 +97,15 @@ export async function actStep(
     }
     case 'open_link':
       return app.intent({ action: 'android.intent.action.VIEW', data: step.open_link });
+    case 'ai_assert':
+      try {
+        return await assertStatement(app, step.ai_assert);
+      } catch (e) {
+        // Maestro's assertWithAI is optional by default: a false verdict skips, a model that cannot be asked fails.
+        if (step.optional && (e as { code?: string }).code === 'AI_ASSERTION_FAILED')
+          throw new Skipped(`skipped: ${(e as Error).message.split('\n')[0]}`);
+        throw e;
+      }
     case 'copy_text': {
       const { node } = await (await pick(app, step.copy_text, timeout, call)).waitForActionable(call, { timeout });
       scope.maestro.copiedText = ownText(node);

@@ -115,7 +115,7 @@ test('selector relations: nearest first, alternatives as the anchor, the >> insi
   expect(resolveSteps(screen, fromWireSteps(JSON.parse(JSON.stringify(wire))))).toEqual(resolveSteps(screen, steps));
 });
 
-test('repeat with while or a computed times, screen swipes, inputRandom*, the flow app named, pressKey { key }, 10_000 import as steps', async () => {
+test('repeat with while or a computed times, screen swipes, inputRandom*, the flow app named, pressKey { key }, assertWithAI, 10_000 import as steps', async () => {
   const dir = await flows({
     'loop.yaml': `appId: com.x
 ---
@@ -153,6 +153,10 @@ test('repeat with while or a computed times, screen swipes, inputRandom*, the fl
     appId: com.other
 - pressKey:
     key: Enter
+- assertWithAI: The list is sorted by date
+- assertWithAI:
+    assertion: The total is 42
+    optional: false
 `,
   });
   try {
@@ -194,6 +198,11 @@ test('repeat with while or a computed times, screen swipes, inputRandom*, the fl
     expect(steps[11]).toEqual({ stop_app: true });
     // pressKey as a map, as Maestro's YamlPressKey reads it too.
     expect(steps[12]).toEqual({ press: 'enter' });
+    // assertWithAI: the model's verdict (app.ai.assert), optional unless it says not, as in Maestro.
+    expect(steps.slice(13)).toEqual([
+      { ai_assert: 'The list is sorted by date', optional: true },
+      { ai_assert: 'The total is 42' },
+    ]);
     // inputRandom*: the runner's values, computed when the step runs.
     const scope = skillScope();
     try {

@@ -29,6 +29,11 @@ steps:
   - tap: 'id=new_note >> below="id=toolbar_title"'
   - assert: { visible: id=title }
 `;
+const AI = `name: notes.ai
+app: com.nestwright.notes
+steps:
+  - ai_assert: The list is empty
+`;
 const TURN = `name: notes.turn
 app: com.nestwright.notes
 steps:
@@ -46,6 +51,7 @@ test.beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'nw-loops-'));
   writeFileSync(path.join(dir, 'loops.yaml'), LOOPS);
   writeFileSync(path.join(dir, 'turn.yaml'), TURN);
+  writeFileSync(path.join(dir, 'ai.yaml'), AI);
   sim = await startSimServer({ skills: dir });
   client = new Client({ name: 'loops-test', version: '0' });
   await client.connect(
@@ -70,11 +76,15 @@ test('skill_run: run steps loop with times and while, a swipe needs no target, s
   const out = r.structuredContent;
   expect(out, JSON.stringify(out.evidence, null, 1)).toMatchObject({ ok: true, failed_step: null });
   const titles = out.evidence.map((e: { status: string; title: string }) => `${e.status} ${e.title}`);
-  expect(titles).toContain(
-    'passed notes.loops 2/10: Run skill turn.yaml 5 times while true "${output.n < 3}"',
-  );
+  expect(titles).toContain('passed notes.loops 2/10: Run skill turn.yaml 5 times while true "${output.n < 3}"');
   expect(titles).toContain('passed notes.loops 8/10: Swipe up on the screen');
   expect(titles).toContain('passed notes.loops 9/10: Tap id=new_note >> below="id=toolbar_title"');
   // Three turns of the first loop, two of the second, none of the third.
   expect(titles.filter((t: string) => t.includes('notes.turn 1/1'))).toHaveLength(5);
+});
+
+test('skill_run: an ai_assert step fails NOT_SUPPORTED on a device, which runs no model', async () => {
+  const out = (await call('skill_run', { space_id: space, skill: 'notes.ai', params: {} })).structuredContent;
+  expect(out).toMatchObject({ ok: false, failed_step: 1 });
+  expect(out.message).toContain('NOT_SUPPORTED: an ai_assert step needs a model');
 });

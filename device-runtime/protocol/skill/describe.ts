@@ -92,6 +92,8 @@ export function describeStep(step: SkillStep): string {
       return `Open ${step.open_link}`;
     case 'copy_text':
       return `Copy the text of ${describeTarget(step.copy_text)}`;
+    case 'ai_assert':
+      return `AI assert: ${step.ai_assert}`;
     default: {
       const never: never = step;
       throw new Error(`unknown step ${JSON.stringify(never)}`);

@@ -152,6 +152,8 @@ const STEP_KEYS = [
   'stop_app',
   'open_link',
   'screenshot',
+  // Maestro's assertWithAI (issue 48).
+  'ai_assert',
 ] as const;
 
 const ParamValueSchema = z.union([z.string(), z.number(), z.boolean()]);
@@ -232,6 +234,16 @@ const UI_VARIANTS = [
   z.strictObject({
     kind: z.literal('open_link'),
     open_link: z.string().min(1).describe('Open a link (a deep link or a web address) with a VIEW intent'),
+    ...common,
+  }),
+  z.strictObject({
+    kind: z.literal('ai_assert'),
+    ai_assert: z
+      .string()
+      .min(1)
+      .describe(
+        'A statement the model judges on the current screen (app.ai.assert, configured with use.ai); a runtime without a model fails it',
+      ),
     ...common,
   }),
   z.strictObject({

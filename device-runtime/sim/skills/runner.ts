@@ -349,6 +349,11 @@ export class DeviceSkillRunner {
         return on(step.copy_text, async (n) => {
           this.scope.maestro.copiedText = ownText(n);
         });
+      case 'ai_assert':
+        // No model runs on the device: the framework's replay (app.runSkill in a test) asks one.
+        throw new StepFailed(
+          `NOT_SUPPORTED: an ai_assert step needs a model, which this runtime has not; replay the skill in a test (app.runSkill, with use.ai) to judge ${JSON.stringify(step.ai_assert)}`,
+        );
       default: {
         const never: never = step;
         throw new SimError(toolError('INVALID_ARGUMENT', `unknown step ${JSON.stringify(never)}`));
