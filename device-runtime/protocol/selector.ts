@@ -390,7 +390,7 @@ export function parseSelector(selector: string): Step[] {
       }
       default:
         throw new SelectorSyntaxError(
-          `unknown selector engine "${engine}=" in ${JSON.stringify(selector)}; use text=, desc=, id=, class=, role=, has-text=, nth=, ${RELATIONS.join('=, ')}= or ${STATES.join('=, ')}=`,
+          `unknown selector engine "${engine}=" in ${JSON.stringify(selector)}; use text=, desc=, id=, class=, role=, has-text=, nth=, a relation (${RELATIONS.join('=, ')}=) or a state (${STATES.join('=, ')}=)`,
         );
     }
   });
