@@ -5,11 +5,11 @@ import type { UiNode } from './observation.js';
  * (`below=`, `above=`, `left-of=`, `right-of=`, `child-of=`, `has=`, `has-child=`), and the
  * state engines (`enabled=`, `checked=`, `focused=`, `selected=`, `scrollable=`). They keep the matches so far
  * (the whole screen at the start of a chain) that stand in that relation to an anchor, the
- * first node (in screen order) matched by a nested selector or by any of its alternatives.
- * They are what Maestro's relative selectors mean, so an imported flow keeps its meaning: a
- * side keeps the nodes wholly on that side of the anchor, nearest first (centre to centre);
- * `child-of` the nodes inside any anchor, `has-child` the parents of one, `has` the nodes with
- * one inside.
+ * nodes (in screen order) matched by a nested selector or by any of its alternatives.
+ * They are what Maestro's relative selectors mean (maestro-client's `Filters`, Orchestra's
+ * `buildFilter`), so an imported flow keeps its meaning: a side keeps the nodes whose top (or
+ * left) edge is past any anchor's, nearest first when nothing came before it; `child-of` the
+ * nodes inside the first anchor, `has-child` its parent, `has` the nodes with an anchor inside.
  */
 
 export const RELATIONS = ['below', 'above', 'left-of', 'right-of', 'child-of', 'has', 'has-child'] as const;
@@ -30,48 +30,63 @@ export function descendants(all: UiNode[], root: UiNode): UiNode[] {
 }
 
 const center = (n: UiNode) => [(n.bounds[0] + n.bounds[2]) / 2, (n.bounds[1] + n.bounds[3]) / 2] as const;
+const distance = (a: UiNode, b: UiNode) => Math.hypot(center(a)[0] - center(b)[0], center(a)[1] - center(b)[1]);
 
-/** The nodes of `nodes` on one side of `anchor`, nearest first. */
-export function onSide(nodes: UiNode[], anchor: UiNode, where: 'below' | 'above' | 'left-of' | 'right-of'): UiNode[] {
-  const [ax, ay] = center(anchor);
-  const keep = nodes.filter((n) => {
-    if (n.id === anchor.id) return false;
-    const [l, t, r, b] = n.bounds;
-    if (where === 'below') return t >= anchor.bounds[3];
-    if (where === 'above') return b <= anchor.bounds[1];
-    if (where === 'left-of') return r <= anchor.bounds[0];
-    return l >= anchor.bounds[2];
-  });
-  const dist = (n: UiNode) => Math.hypot(center(n)[0] - ax, center(n)[1] - ay);
-  return keep.sort((a, b) => dist(a) - dist(b));
+/**
+ * Whether `n` is on that side of `anchor`, as Maestro's `Filters` compare them: by their top
+ * edges (`below`, `above`) or their left edges (`left-of`, `right-of`).
+ */
+function onSideOf(n: UiNode, anchor: UiNode, where: Side): boolean {
+  if (n.id === anchor.id) return false;
+  if (where === 'below') return n.bounds[1] > anchor.bounds[1];
+  if (where === 'above') return n.bounds[1] < anchor.bounds[1];
+  if (where === 'left-of') return n.bounds[0] < anchor.bounds[0];
+  return n.bounds[0] > anchor.bounds[0];
+}
+
+export type Side = 'below' | 'above' | 'left-of' | 'right-of';
+
+/**
+ * The nodes of `nodes` on one side of any of `anchors`. As in Maestro: when the side is the
+ * first thing a selector says, nearest first (centre to centre, to the nearest anchor on that
+ * side); after a text or an id, in the order those found them.
+ */
+export function onSide(nodes: UiNode[], anchors: UiNode[], where: Side, keepOrder: boolean): UiNode[] {
+  const near = new Map<string, number>();
+  for (const n of nodes)
+    for (const a of anchors)
+      if (onSideOf(n, a, where)) near.set(n.id, Math.min(near.get(n.id) ?? Infinity, distance(n, a)));
+  const kept = nodes.filter((n) => near.has(n.id));
+  return keepOrder ? kept : kept.sort((a, b) => near.get(a.id)! - near.get(b.id)!);
 }
 
 /**
  * Keep the nodes of `current` in relation `rel` to what `anchors` finds: `anchors(scope)` gives
  * the anchor matches within `scope` (the whole screen, or a node's subtree for `has`), in screen
- * order.
+ * order. `keepOrder`: the chain matched something before (a text, an id), whose order stays.
+ * `child-of` and `has-child` take the first anchor (Maestro finds one parent, one child).
  */
 export function relate(
   all: UiNode[],
   current: UiNode[],
   rel: Relation,
   anchors: (scope: UiNode[]) => UiNode[],
+  keepOrder: boolean,
 ): UiNode[] {
   switch (rel) {
     case 'below':
     case 'above':
     case 'left-of':
-    case 'right-of': {
-      const anchor = anchors(all)[0];
-      return anchor ? onSide(current, anchor, rel) : [];
-    }
+    case 'right-of':
+      return onSide(current, anchors(all), rel, keepOrder);
     case 'child-of': {
-      const inside = new Set(anchors(all).flatMap((a) => descendants(all, a).map((n) => n.id)));
+      const parent = anchors(all)[0];
+      const inside = new Set(parent ? descendants(all, parent).map((n) => n.id) : []);
       return current.filter((n) => inside.has(n.id));
     }
     case 'has-child': {
-      const parents = new Set(anchors(all).map((n) => n.parent));
-      return current.filter((n) => parents.has(n.id));
+      const child = anchors(all)[0];
+      return child ? current.filter((n) => n.id === child.parent) : [];
     }
     case 'has':
       return current.filter((n) => anchors(descendants(all, n)).length > 0);

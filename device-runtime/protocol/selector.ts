@@ -134,10 +134,16 @@ export function resolveSteps(all: UiNode[], steps: Step[]): UiNode[] {
     }
     if (step.kind === 'relative') {
       const anchor = step.anchor;
-      current = relate(all, current ?? all, step.rel, (scope) => {
-        const ids = new Set(anchor.flatMap((alt) => resolveSteps(scope, alt).map((n) => n.id)));
-        return scope.filter((n) => ids.has(n.id));
-      });
+      current = relate(
+        all,
+        current ?? all,
+        step.rel,
+        (scope) => {
+          const ids = new Set(anchor.flatMap((alt) => resolveSteps(scope, alt).map((n) => n.id)));
+          return scope.filter((n) => ids.has(n.id));
+        },
+        current !== null,
+      );
       continue;
     }
     if (step.kind === 'state') {

@@ -37,14 +37,18 @@ export function targetOf(raw: unknown): string[] | string {
   return targetsFor(sel);
 }
 
-/** Maestro's relative selectors, as the selector syntax's relations (in the order Maestro filters). */
+/**
+ * Maestro's relative selectors as the selector syntax's relations. The sides come right after the
+ * text or id: Maestro keeps the order of its first filter (the text's, else the first side's,
+ * nearest first), and the other relations only filter.
+ */
 const RELATIONS = [
-  ['childOf', 'child-of'],
-  ['containsChild', 'has-child'],
   ['below', 'below'],
   ['above', 'above'],
   ['leftOf', 'left-of'],
   ['rightOf', 'right-of'],
+  ['childOf', 'child-of'],
+  ['containsChild', 'has-child'],
 ] as const;
 
 function targetsFor(sel: MaestroSelector): string[] | string {
@@ -67,8 +71,6 @@ function targetsFor(sel: MaestroSelector): string[] | string {
   } else if (sel.text !== undefined) own = [`text=${textStep(sel.text)}`, `desc=${textStep(sel.text)}`];
   else own = [];
   const filters: string[] = [];
-  for (const k of ['enabled', 'checked', 'focused', 'selected'] as const)
-    if (sel[k] !== undefined) filters.push(`${k}=${sel[k]}`);
   const nested = (inner: MaestroSelector): string | null => {
     const t = targetsFor(inner);
     if (typeof t === 'string') return null;
@@ -86,7 +88,11 @@ function targetsFor(sel: MaestroSelector): string[] | string {
     if (anchor === null) return `selector \`containsDescendants\`: ${targetsFor(inner) as string}`;
     filters.push(`has=${anchor}`);
   }
+  for (const k of ['enabled', 'checked', 'focused', 'selected'] as const)
+    if (sel[k] !== undefined) filters.push(`${k}=${sel[k]}`);
+  // Maestro acts on the first match; a relation or state usually matches several (a locator is strict).
   if (sel.index !== undefined) filters.push(`nth=${Number(sel.index)}`);
+  else if (filters.length) filters.push('nth=0');
   if (!own.length && !filters.length) return 'a skill target needs a text, an id, a state or a relative selector';
   if (!own.length) return [filters.join(' >> ')];
   return own.map((o) => [o, ...filters].join(' >> '));

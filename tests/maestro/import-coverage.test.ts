@@ -79,7 +79,8 @@ test('relative selectors and states import as selector relations that find what 
     const r = importMaestro(path.join(dir, 'form.yaml'));
     expect(r.problems).toEqual([]);
     const steps = r.skills[0]!.skill!.steps as Array<{ tap: string | string[] }>;
-    expect(steps[0]!.tap).toBe('id=field >> below=["text=/^(?:Name)$/is","desc=/^(?:Name)$/is"]');
+    // Maestro acts on the first match: nth=0 where a relation may match several (a locator is strict).
+    expect(steps[0]!.tap).toBe('id=field >> below=["text=/^(?:Name)$/is","desc=/^(?:Name)$/is"] >> nth=0');
     // Each alternative of a target, resolved by the protocol's engine, finds the runner's first match.
     steps.forEach((step, i) => {
       const want = matchSelector(screen, readSelector(selectors[i]))[0]?.id ?? null;
@@ -88,9 +89,9 @@ test('relative selectors and states import as selector relations that find what 
       expect({ i, got }).toEqual({ i, got: want });
     });
     expect(steps.map((s) => s.tap).slice(3, 6)).toEqual([
-      'left-of=["text=/^(?:Accept)$/is","desc=/^(?:Accept)$/is"]',
-      'right-of=["text=/^(?:Terms)$/is","desc=/^(?:Terms)$/is"]',
-      ['text=/^(?:Terms)$/is >> child-of="id=row"', 'desc=/^(?:Terms)$/is >> child-of="id=row"'],
+      'left-of=["text=/^(?:Accept)$/is","desc=/^(?:Accept)$/is"] >> nth=0',
+      'right-of=["text=/^(?:Terms)$/is","desc=/^(?:Terms)$/is"] >> nth=0',
+      ['text=/^(?:Terms)$/is >> child-of="id=row" >> nth=0', 'desc=/^(?:Terms)$/is >> child-of="id=row" >> nth=0'],
     ]);
     for (const s of r.skills) parseSkill(stringify(s.skill), s.target);
   } finally {
@@ -100,7 +101,10 @@ test('relative selectors and states import as selector relations that find what 
 
 test('selector relations: nearest first, alternatives as the anchor, the >> inside a quoted anchor, bad values named', () => {
   const ids = (sel: string) => resolveSteps(screen, parseSelector(sel)).map((n) => n.id);
-  expect(ids('id=field >> below="text=Email"')).toEqual(['email', 'name']); // nearest first
+  expect(ids('below="text=Email" >> id=field')).toEqual([]); // a step after a relation searches inside its matches
+  expect(ids('id=field >> below="text=Email"')).toEqual(['email', 'name']); // after an id: the id's order
+  expect(ids('below="text=Email" >> role=textbox')).toEqual([]);
+  expect(ids('below="text=Email" >> nth=1')).toEqual(['name-label']); // first in a chain: nearest first
   expect(ids('id=field >> below=["text=Nope","text=Name"]')).toEqual(['name']);
   expect(ids('below="text=Nope"')).toEqual([]);
   expect(ids('has-child="text=Terms >> nth=0"')).toEqual(['row']);
