@@ -185,6 +185,12 @@ export function selectorOf(steps: Step[]): string {
         case 'or':
         case 'and':
           return formatSteps([s]);
+        case 'relative': {
+          const list = s.anchor.map(selectorOf);
+          return `${s.rel}=${JSON.stringify(list.length === 1 ? list[0] : list)}`;
+        }
+        case 'state':
+          return `${s.state}=${s.value}`;
       }
     })
     .join(' >> ');

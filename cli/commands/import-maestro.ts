@@ -14,9 +14,9 @@ import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
 import { parseSkill, SkillParseError } from '../../device-runtime/protocol/skill/index.js';
 import { readApkFile } from '../../device-runtime/apk/apk-file.js';
-import { shellEnv } from '../../framework/maestro/plan.js';
+// Only the planner and the importer: the replay would load Playwright, which an import never needs.
+import { shellEnv, shownPath as display } from '../../framework/maestro/plan.js';
 import { importMaestro, type ImportProblem } from '../../framework/skills/maestro.js';
-import { shown as display } from '../../framework/skills/replay.js';
 import { stdio, type Io } from './io.js';
 
 const USAGE = `Usage: nestwright import maestro <flow.yaml> -o skills/<name>.yaml [--env K=V …] [--app apk|package] [--apk path.apk] [--suite dir]

@@ -1,4 +1,5 @@
 import type { UiNode } from './observation.js';
+import { inState, relate, RELATIONS, STATES, type NodeState, type Relation } from './selector-relative.js';
 
 /**
  * The one selector engine: the framework resolves locators with it, and a device runtime that
@@ -67,7 +68,11 @@ export type Step =
   /** Locator.or(): what the chain so far matches, plus what `other` (a chain from the screen) matches. */
   | { kind: 'or'; other: Step[] }
   /** Locator.and(): what the chain so far matches that `other` matches too. */
-  | { kind: 'and'; other: Step[] };
+  | { kind: 'and'; other: Step[] }
+  /** `below="text=Email"`: the matches so far in that relation to the first node `anchor` finds (any alternative). */
+  | { kind: 'relative'; rel: Relation; anchor: Step[][] }
+  /** `checked=true`: the matches so far in that state. */
+  | { kind: 'state'; state: NodeState; value: boolean };
 
 /** Whether a node's own text (or description) matches `m`: a substring, whitespace normalized and case-insensitive; equal with `exact`; a RegExp tests it. */
 export function matchText(value: string | null | undefined, m: TextMatch): boolean {
@@ -155,6 +160,24 @@ export function resolveSteps(all: UiNode[], steps: Step[]): UiNode[] {
       });
       continue;
     }
+    if (step.kind === 'relative') {
+      const anchor = step.anchor;
+      current = relate(
+        all,
+        current ?? all,
+        step.rel,
+        (scope) => {
+          const ids = new Set(anchor.flatMap((alt) => resolveSteps(scope, alt).map((n) => n.id)));
+          return scope.filter((n) => ids.has(n.id));
+        },
+        current !== null,
+      );
+      continue;
+    }
+    if (step.kind === 'state') {
+      current = (current ?? all).filter((n) => inState(n, step.state, step.value));
+      continue;
+    }
     if (step.kind === 'or' || step.kind === 'and') {
       const mine: UiNode[] = current ?? all;
       const other = new Set(resolveSteps(all, step.other).map((n) => n.id));
@@ -187,7 +210,10 @@ function idPattern(id: string): RegExp | null {
   return re;
 }
 
-function matchStep(n: UiNode, step: Exclude<Step, { kind: 'nth' | 'filter' | 'or' | 'and' }>): boolean {
+function matchStep(
+  n: UiNode,
+  step: Exclude<Step, { kind: 'nth' | 'filter' | 'or' | 'and' | 'relative' | 'state' }>,
+): boolean {
   switch (step.kind) {
     case 'text':
       return matchText(n.text, step);
@@ -242,20 +268,87 @@ export function formatSteps(steps: Step[]): string {
         case 'or':
         case 'and':
           return `${s.kind}(${formatSteps(s.other)})`;
+        case 'relative':
+          return `${s.rel}=${anchorText(s.anchor)}`;
+        case 'state':
+          return `${s.state}=${s.value}`;
       }
     })
     .join(' >> ');
+}
+
+/** A relation's anchor as written: one nested selector as a JSON string, alternatives as a JSON array. */
+export function anchorText(anchor: Step[][]): string {
+  const list = anchor.map((alt) => formatSteps(alt));
+  return JSON.stringify(list.length === 1 ? list[0] : list);
+}
+
+const NESTED = new RegExp(`^\\s*(?:${RELATIONS.join('|')})=(?=["[])`);
+
+/**
+ * The parts of a selector, split at `>>`; a relation's value (`below="id=a >> nth=0"`, or an
+ * array of alternatives) is JSON, and the `>>` inside it stay with it.
+ */
+function splitParts(selector: string): string[] {
+  const parts: string[] = [];
+  let i = 0;
+  while (i < selector.length) {
+    let j = i;
+    const head = NESTED.exec(selector.slice(i));
+    if (head) {
+      // Skip the JSON value: strings with their escapes, brackets balanced.
+      j = i + head[0].length;
+      let depth = 0;
+      let inString = false;
+      for (; j < selector.length; j++) {
+        const c = selector[j];
+        if (inString) {
+          if (c === '\\') j++;
+          else if (c === '"') inString = false;
+        } else if (c === '"') inString = true;
+        else if (c === '[') depth++;
+        else if (c === ']') depth--;
+        if (!inString && depth === 0 && (c === '"' || c === ']')) {
+          j++;
+          break;
+        }
+      }
+    }
+    const next = selector.indexOf('>>', j);
+    const end = next < 0 ? selector.length : next;
+    parts.push(selector.slice(i, end).trim());
+    i = next < 0 ? selector.length : next + 2;
+  }
+  return parts.filter(Boolean);
+}
+
+function parseAnchor(engine: string, value: string, selector: string): Step[][] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    parsed = undefined;
+  }
+  const list = typeof parsed === 'string' ? [parsed] : parsed;
+  if (!Array.isArray(list) || list.length === 0 || !list.every((x) => typeof x === 'string'))
+    throw new SelectorSyntaxError(
+      `${engine}= takes a quoted selector or a list of them, e.g. ${engine}="text=Email" or ${engine}=["text=Email","desc=Email"]; got ${JSON.stringify(value)} in ${JSON.stringify(selector)}`,
+    );
+  return list.map((x) => parseSelector(x));
 }
 
 /**
  * Parse the selector syntax of `app.locator()`: parts joined by `>>`, each `engine=value`:
  * `text=Save` (substring, case-insensitive) or `text="Save"` (exact), `desc=…`, `id=save` or
  * `id=pkg:id/save`, `class=Button`, `role=button[name="Save"][checked=true]`, `has-text=Milk`
- * (keep the matches that contain the text), `nth=0`.
+ * (keep the matches that contain the text), `nth=0`. Relations keep the matches so far that stand
+ * so to an anchor (selector-relative.ts): `below="text=Email"`, `above=`, `left-of=`, `right-of=`,
+ * `child-of=`, `has=`, `has-child=`, the anchor a quoted selector or a JSON list of alternatives;
+ * states keep the matches in a state: `checked=true`, `enabled=`, `focused=`, `selected=`, `scrollable=`.
  * A part without `engine=` is text.
  */
 export function parseSelector(selector: string): Step[] {
-  const parts = selector.split(/\s*>>\s*/).filter(Boolean);
+  const parts = splitParts(selector);
   if (parts.length === 0)
     throw new SelectorSyntaxError(`empty selector; write e.g. text="Save" or role=button[name="Save"]`);
   return parts.map((part) => {
@@ -282,6 +375,24 @@ export function parseSelector(selector: string): Step[] {
         return { kind: 'id', id: value };
       case 'class':
         return { kind: 'class', className: value };
+      case 'below':
+      case 'above':
+      case 'left-of':
+      case 'right-of':
+      case 'child-of':
+      case 'has':
+      case 'has-child':
+        return { kind: 'relative', rel: engine, anchor: parseAnchor(engine, value, selector) };
+      case 'enabled':
+      case 'checked':
+      case 'focused':
+      case 'selected':
+      case 'scrollable':
+        if (value !== 'true' && value !== 'false')
+          throw new SelectorSyntaxError(
+            `${engine}= takes true or false, got ${JSON.stringify(value)} in ${JSON.stringify(selector)}`,
+          );
+        return { kind: 'state', state: engine, value: value === 'true' };
       case 'has-text':
         // Keeps the matches so far that contain the text (themselves or a descendant), like
         // .filter({ hasText }): `role=listitem >> has-text="Milk" >> role=checkbox`.
@@ -313,7 +424,7 @@ export function parseSelector(selector: string): Step[] {
       }
       default:
         throw new SelectorSyntaxError(
-          `unknown selector engine "${engine}=" in ${JSON.stringify(selector)}; use text=, desc=, id=, class=, role=, has-text= or nth=`,
+          `unknown selector engine "${engine}=" in ${JSON.stringify(selector)}; use text=, desc=, id=, class=, role=, has-text=, nth=, a relation (${RELATIONS.join('=, ')}=) or a state (${STATES.join('=, ')}=)`,
         );
     }
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RELATIONS, STATES, type NodeState, type Relation } from './selector-relative.js';
 import type { Step, TextMatch } from './selector.js';
 
 /**
@@ -29,7 +30,9 @@ export type WireStep =
     }
   | { kind: 'filter'; hasText?: WireText; hasNotText?: WireText; has?: WireStep[] }
   | { kind: 'nth'; index: number }
-  | { kind: 'or' | 'and'; other: WireStep[] };
+  | { kind: 'or' | 'and'; other: WireStep[] }
+  | { kind: 'relative'; rel: Relation; anchor: WireStep[][] }
+  | { kind: 'state'; state: NodeState; value: boolean };
 
 const text = WireTextSchema;
 export const WireStepSchema: z.ZodType<WireStep> = z.lazy(() =>
@@ -55,6 +58,12 @@ export const WireStepSchema: z.ZodType<WireStep> = z.lazy(() =>
     }),
     z.object({ kind: z.literal('nth'), index: z.number().int() }),
     z.object({ kind: z.enum(['or', 'and']), other: z.array(WireStepSchema).min(1) }),
+    z.object({
+      kind: z.literal('relative'),
+      rel: z.enum(RELATIONS),
+      anchor: z.array(z.array(WireStepSchema).min(1)).min(1),
+    }),
+    z.object({ kind: z.literal('state'), state: z.enum(STATES), value: z.boolean() }),
   ]),
 ) as z.ZodType<WireStep>;
 
@@ -85,6 +94,8 @@ export function toWireSteps(steps: Step[]): WireStep[] {
       case 'or':
       case 'and':
         return { kind: s.kind, other: toWireSteps(s.other) };
+      case 'relative':
+        return { kind: 'relative', rel: s.rel, anchor: s.anchor.map(toWireSteps) };
       default:
         return s;
     }
@@ -113,6 +124,8 @@ export function fromWireSteps(wire: WireStep[]): Step[] {
       case 'or':
       case 'and':
         return { kind: s.kind, other: fromWireSteps(s.other) };
+      case 'relative':
+        return { kind: 'relative', rel: s.rel, anchor: s.anchor.map(fromWireSteps) };
       default:
         return s;
     }

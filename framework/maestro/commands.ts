@@ -68,11 +68,21 @@ export const NOT_HONOURED: Partial<Record<CommandName, string>> = {
   setOrientation: 'a virtual space has a fixed display orientation',
   setAirplaneMode: 'airplane mode is device-wide; set the instance offline with the network options instead',
   toggleAirplaneMode: 'airplane mode is device-wide; set the instance offline with the network options instead',
-  assertWithAI: 'write it as `app.ai.assert()` in a spec: a Maestro flow has no model configured',
-  assertNoDefectsWithAI: 'write it as `app.ai.assert()` in a spec: a Maestro flow has no model configured',
-  extractTextWithAI: 'write it as `app.ai.extract()` in a spec: a Maestro flow has no model configured',
   assertScreenshot: 'compare screens with `expect(app).toHaveScreenshot()` in a spec',
 };
+
+/** What Maestro's assertNoDefectsWithAI asks the model to look for. */
+export const NO_DEFECTS =
+  'The screen shows no visual defects: no text or element is cut off, overlapping another, or clearly misaligned within its container, and no error placeholder is shown';
+
+/** The names `inputRandomPersonName` types (a run picks one; an imported skill's expression does too). */
+export const RANDOM_NAMES = ['Ana Lima', 'John Smith', 'Mei Chen', 'Omar Haddad', 'Sofia Rossi', 'Kofi Mensah'];
+
+/** `pressKey: Enter` or, as Maestro's YamlPressKey also reads it, `pressKey: { key: Enter }`: the key's name, lower case. */
+export function keyName(arg: unknown): string {
+  const key = arg && typeof arg === 'object' && !Array.isArray(arg) ? (arg as Json).key : arg;
+  return String(key).trim().toLowerCase();
+}
 
 export const KEYS: Record<string, 'back' | 'home' | 'recents' | 'enter' | 'delete' | 'tab' | 'search' | 'menu'> = {
   enter: 'enter',
@@ -234,7 +244,7 @@ export function checkCommand(name: CommandName, arg: unknown): string | null {
       return a.from !== undefined ? selectorProblem(a.from, 'swipe.from') : null;
     }
     case 'pressKey': {
-      const key = String(arg).trim().toLowerCase();
+      const key = keyName(arg);
       if (KEYS[key] || DEVICE_KEYS.includes(key)) return null;
       return `key ${JSON.stringify(arg)}: Maestro's keys are ${[...Object.keys(KEYS), ...DEVICE_KEYS].join(', ')}`;
     }

@@ -49,6 +49,7 @@ export async function runMaestroFlow(app: App, flow: PlannedFlow, options: Maest
       outputDir: options.outputDir,
     },
     where: flow.file,
+    log,
   };
   const vars = { ...flow.env, ...state.opts.env };
   try {

@@ -57,9 +57,20 @@ const CONFIG_KEYS = new Set(['appId', 'url', 'name', 'tags', 'env', 'onFlowStart
 /** Where a node starts, 1-based. */
 export type LineOf = (node: unknown) => number;
 
+/**
+ * `300_000`: Maestro reads flows with Jackson, which takes YAML 1.1's underscores in numbers
+ * (`timeout: 10_000`); the YAML 1.2 core schema would read a string.
+ */
+const UNDERSCORED_INT = {
+  default: true,
+  tag: 'tag:yaml.org,2002:int',
+  test: /^[-+]?[0-9]+(?:_+[0-9]+)+$/,
+  resolve: (s: string) => Number(s.replace(/_/g, '')),
+};
+
 export function parseFlow(text: string, file: string): ParsedFlow {
   const counter = new (yaml().LineCounter)();
-  const docs = yaml().parseAllDocuments(text, { lineCounter: counter });
+  const docs = yaml().parseAllDocuments(text, { lineCounter: counter, customTags: [UNDERSCORED_INT] });
   const issues: FlowIssue[] = [];
   const lineOf: LineOf = (node) => (node && (node as Node).range ? counter.linePos((node as Node).range![0]).line : 1);
   const empty: FlowConfig = { tags: [], env: {}, onFlowStart: [], onFlowComplete: [], extra: [] };

@@ -1,4 +1,5 @@
 import type { UiNode } from '../../device-runtime/protocol/index.js';
+import { onSide, type Side } from '../../device-runtime/protocol/selector-relative.js';
 
 /**
  * Maestro's element selectors, matched the way Maestro matches them (its `Orchestra` filters):
@@ -6,10 +7,12 @@ import type { UiNode } from '../../device-runtime/protocol/index.js';
  * accessibility text, case-insensitive with `.` matching line breaks (a text equal to the
  * pattern also matches, so `Price ($)` finds its node); `id` is matched the same way against the
  * full resource id or the part after `/`; states (`enabled`, `checked`, `focused`, `selected`)
- * filter; relative selectors (`below`, `above`, `leftOf`, `rightOf`) keep the nodes on that side
- * of the anchor, nearest first; `childOf` keeps descendants, `containsChild` parents of a match,
- * `containsDescendants` nodes with all of them below; `index` picks among the matches in screen
- * order. Not strict: like Maestro, an action takes the first match.
+ * filter; relative selectors (`below`, `above`, `leftOf`, `rightOf`) keep the nodes whose top
+ * (left) edge is past an anchor's, nearest first when no text or id came first; `childOf` keeps
+ * what is inside the first parent found, `containsChild` the parent of the first child found,
+ * `containsDescendants` nodes with all of them below; `index` picks among the matches by top,
+ * then left edge; without it, clickable matches come first. Not strict: like Maestro, an action
+ * takes the first match.
  */
 export interface MaestroSelector {
   text?: string;
@@ -31,6 +34,12 @@ export interface MaestroSelector {
 }
 
 const RELATIVE = ['below', 'above', 'leftOf', 'rightOf', 'childOf', 'containsChild'] as const;
+const SIDES = [
+  ['below', 'below'],
+  ['above', 'above'],
+  ['leftOf', 'left-of'],
+  ['rightOf', 'right-of'],
+] as const satisfies ReadonlyArray<readonly [keyof MaestroSelector, Side]>;
 const STATES = ['enabled', 'checked', 'focused', 'selected'] as const;
 /** Keys of a selector map that are options of the command, not of the selector. */
 export const COMMAND_OPTIONS = new Set([
@@ -125,23 +134,6 @@ function within(all: UiNode[], root: UiNode): UiNode[] {
   return out;
 }
 
-const center = (n: UiNode) => [(n.bounds[0] + n.bounds[2]) / 2, (n.bounds[1] + n.bounds[3]) / 2] as const;
-
-/** Nodes on one side of the anchor, nearest first (Maestro sorts relative matches by distance). */
-function side(nodes: UiNode[], anchor: UiNode, where: 'below' | 'above' | 'leftOf' | 'rightOf'): UiNode[] {
-  const [ax, ay] = center(anchor);
-  const keep = nodes.filter((n) => {
-    if (n.id === anchor.id) return false;
-    const [l, t, r, b] = n.bounds;
-    if (where === 'below') return t >= anchor.bounds[3];
-    if (where === 'above') return b <= anchor.bounds[1];
-    if (where === 'leftOf') return r <= anchor.bounds[0];
-    return l >= anchor.bounds[2];
-  });
-  const dist = (n: UiNode) => Math.hypot(center(n)[0] - ax, center(n)[1] - ay);
-  return keep.sort((a, b) => dist(a) - dist(b));
-}
-
 /** Every node of the screen the selector matches, in Maestro's order (index applied). */
 export function matchSelector(all: UiNode[], sel: MaestroSelector): UiNode[] {
   let out = all;
@@ -164,13 +156,15 @@ export function matchSelector(all: UiNode[], sel: MaestroSelector): UiNode[] {
   if (sel.checked !== undefined) out = out.filter((n) => (n.checked ?? false) === sel.checked);
   if (sel.focused !== undefined) out = out.filter((n) => n.focused === sel.focused);
   if (sel.selected !== undefined) out = out.filter((n) => n.selected === sel.selected);
+  // Orchestra finds one parent and searches inside it; containsChild looks for one child's parent.
   if (sel.childOf) {
-    const inside = new Set(matchSelector(all, sel.childOf).flatMap((a) => within(all, a).map((n) => n.id)));
+    const parent = matchSelector(all, sel.childOf)[0];
+    const inside = new Set(parent ? within(all, parent).map((n) => n.id) : []);
     out = out.filter((n) => inside.has(n.id));
   }
   if (sel.containsChild) {
-    const parents = new Set(matchSelector(all, sel.containsChild).map((n) => n.parent));
-    out = out.filter((n) => parents.has(n.id));
+    const child = matchSelector(all, sel.containsChild)[0];
+    out = child ? out.filter((n) => n.id === child.parent) : [];
   }
   if (sel.containsDescendants) {
     const wanted = sel.containsDescendants;
@@ -179,17 +173,23 @@ export function matchSelector(all: UiNode[], sel: MaestroSelector): UiNode[] {
       return wanted.every((w) => matchSelector(below, w).length > 0);
     });
   }
-  for (const where of ['below', 'above', 'leftOf', 'rightOf'] as const) {
+  // Maestro intersects its filters in the order of the first: the text's or id's, else the
+  // first side's (nearest first, to any anchor).
+  let ordered = sel.text !== undefined || sel.id !== undefined;
+  for (const [where, side] of SIDES) {
     const rel = sel[where];
     if (!rel) continue;
-    const anchor = matchSelector(all, rel)[0];
-    out = anchor ? side(out, anchor, where) : [];
+    out = onSide(out, matchSelector(all, rel), side, ordered);
+    ordered = true;
   }
   if (sel.index !== undefined) {
+    // Filters.index: the matches by their top, then their left edge.
     const at = Number(sel.index);
-    out = out[at] ? [out[at]!] : [];
+    const sorted = [...out].sort((a, b) => a.bounds[1] - b.bounds[1] || a.bounds[0] - b.bounds[0]);
+    return sorted[at] ? [sorted[at]!] : [];
   }
-  return out;
+  // Filters.clickableFirst.
+  return [...out.filter((n) => n.clickable), ...out.filter((n) => !n.clickable)];
 }
 
 /** How a selector reads in titles and errors: `text "Save" below id "title"`. */

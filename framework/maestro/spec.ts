@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import vm from 'node:vm';
 import { test } from '../fixtures.js';
 import { MaestroFlowError, runMaestroFlow } from './execute.js';
 import { planFlow } from './plan.js';
@@ -17,12 +18,27 @@ export interface MaestroManifest {
   optionalTimeout?: number;
 }
 
+type Declare = (t: typeof test, title: string, details: { tag: string[] }, body: Parameters<typeof test>[2]) => void;
+
+/**
+ * `test()` called from the flow's own file: Playwright takes a test's location (the report's
+ * `flow.yaml:1:1`, not this module's line in node_modules) from the stack frame that calls
+ * `test()`, and a function compiled with the flow's path as its file name is that frame. The
+ * code compiled is this fixed call, nothing of the flow.
+ */
+function declareIn(file: string): Declare {
+  return vm.runInThisContext('(t, title, details, body) => t(title, details, body)', {
+    filename: file,
+    columnOffset: -'(t, title, details, body) => '.length,
+  }) as Declare;
+}
+
 export function defineMaestroTests(manifestFile: string): void {
   const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as MaestroManifest;
   for (const flow of manifest.flows) {
     test.describe(() => {
       test.use({ apk: flow.apk });
-      test(flow.title, { tag: flow.tags.map((t) => `@${t}`) }, async ({ app }) => {
+      declareIn(flow.file)(test, flow.title, { tag: flow.tags.map((t) => `@${t}`) }, async ({ app }) => {
         const plan = planFlow(flow.file);
         if (!plan.flow || plan.issues.length)
           throw new MaestroFlowError(

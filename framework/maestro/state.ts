@@ -27,6 +27,8 @@ export interface RunState {
   opts: Required<Omit<MaestroRunOptions, 'outputDir' | 'log'>> & Pick<MaestroRunOptions, 'outputDir'>;
   /** The file of the flow being run, for messages. */
   where: string;
+  /** Where the run prints (a script's `console.log`, an optional AI assertion that did not hold). */
+  log: (line: string) => void;
 }
 
 /** Where takeScreenshot writes. */

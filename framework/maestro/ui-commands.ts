@@ -6,7 +6,8 @@ import { poll } from '../poll.js';
 import type { App } from '../app.js';
 import { swipeScreen } from '../core/gestures.js';
 import { fieldValue } from '../../device-runtime/protocol/selector.js';
-import { KEYS, NOT_HONOURED, type CommandName } from './commands.js';
+import { aiCommand } from './ai-commands.js';
+import { keyName, KEYS, NOT_HONOURED, RANDOM_NAMES, type CommandName } from './commands.js';
 import { find, gone, locatorFor, nodeAt, present, screenNode, type Found } from './element.js';
 import { screenshotPath, type RunState } from './state.js';
 import type { Command } from './plan.js';
@@ -34,7 +35,6 @@ async function required(state: RunState, sel: MaestroSelector, optional: boolean
 
 const random = (n: number, chars: string) =>
   Array.from({ length: n }, () => chars[Math.floor(Math.random() * chars.length)]).join('');
-const NAMES = ['Ana Lima', 'John Smith', 'Mei Chen', 'Omar Haddad', 'Sofia Rossi', 'Kofi Mensah'];
 
 /** The focused field, and what it holds. */
 async function focusedField(state: RunState): Promise<{ found: Found; value: string }> {
@@ -115,7 +115,7 @@ export async function uiCommand(state: RunState, cmd: Command, arg: unknown, whe
     case 'inputRandomEmail':
       return type(state, `${random(8, 'abcdefghijklmnopqrstuvwxyz')}@example.com`);
     case 'inputRandomPersonName':
-      return type(state, NAMES[Math.floor(Math.random() * NAMES.length)]!);
+      return type(state, RANDOM_NAMES[Math.floor(Math.random() * RANDOM_NAMES.length)]!);
     case 'eraseText': {
       const n = Number(typeof arg === 'object' && arg ? (a.charactersToErase ?? 50) : (arg ?? 50));
       const { found, value } = await focusedField(state);
@@ -221,7 +221,7 @@ export async function uiCommand(state: RunState, cmd: Command, arg: unknown, whe
       // Hides it when it is up; with no keyboard nothing is pressed (a back would leave the screen).
       return app().hideKeyboard();
     case 'pressKey': {
-      const key = KEYS[String(arg).trim().toLowerCase()];
+      const key = KEYS[keyName(arg)];
       if (!key) throw notSupported(`key ${JSON.stringify(arg)} has no key event on a virtual space`);
       return app().press(key);
     }
@@ -259,15 +259,16 @@ export async function uiCommand(state: RunState, cmd: Command, arg: unknown, whe
       throw notSupported(
         'permissions are granted by the app when it asks (the dialog is on screen: tap "Allow"); the device protocol sets none ahead',
       );
+    case 'assertWithAI':
+    case 'assertNoDefectsWithAI':
+    case 'extractTextWithAI':
+      return aiCommand(state, name, arg, where, state.log);
     case 'startRecording':
     case 'stopRecording':
     case 'addMedia':
     case 'setOrientation':
     case 'setAirplaneMode':
     case 'toggleAirplaneMode':
-    case 'assertWithAI':
-    case 'assertNoDefectsWithAI':
-    case 'extractTextWithAI':
     case 'assertScreenshot':
       throw notSupported(`${name} cannot be honoured on this device: ${NOT_HONOURED[name]} (${where})`);
     default: {

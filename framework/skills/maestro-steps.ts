@@ -1,5 +1,5 @@
 import { PARAM_REF } from '../../device-runtime/protocol/skill/index.js';
-import { KEYS } from '../maestro/commands.js';
+import { keyName, KEYS, NO_DEFECTS, RANDOM_NAMES } from '../maestro/commands.js';
 import type { Command } from '../maestro/plan.js';
 import { maestroRegex, readSelector, SelectorError, type MaestroSelector } from '../maestro/selector.js';
 
@@ -34,25 +34,26 @@ export function targetOf(raw: unknown): string[] | string {
     if (e instanceof SelectorError) return e.message;
     throw e;
   }
-  const unsupported = (
-    [
-      'below',
-      'above',
-      'leftOf',
-      'rightOf',
-      'childOf',
-      'containsChild',
-      'containsDescendants',
-      'enabled',
-      'checked',
-      'focused',
-      'selected',
-    ] as const
-  ).filter((k) => sel[k] !== undefined);
-  if (sel.point !== undefined) unsupported.unshift('point' as never);
-  if (unsupported.length)
-    return `selector ${unsupported.map((k) => `\`${k}\``).join(', ')}: a skill target is a text, description or id (with nth); write the step by hand`;
-  const nth = sel.index !== undefined ? ` >> nth=${Number(sel.index)}` : '';
+  return targetsFor(sel);
+}
+
+/**
+ * Maestro's relative selectors as the selector syntax's relations. The sides come right after the
+ * text or id: Maestro keeps the order of its first filter (the text's, else the first side's,
+ * nearest first), and the other relations only filter.
+ */
+const RELATIONS = [
+  ['below', 'below'],
+  ['above', 'above'],
+  ['leftOf', 'left-of'],
+  ['rightOf', 'right-of'],
+  ['childOf', 'child-of'],
+  ['containsChild', 'has-child'],
+] as const;
+
+function targetsFor(sel: MaestroSelector): string[] | string {
+  if (sel.point !== undefined)
+    return 'selector `point`: a skill target is a node, not a place in it; write the step by hand';
   // `${NAME}` stays a parameter reference inside the pattern; the rest is escaped when it is plain text.
   const keep = (t: string, f: (x: string) => string) =>
     t
@@ -60,28 +61,59 @@ export function targetOf(raw: unknown): string[] | string {
       .map((x, i) => (i % 2 ? x : f(x)))
       .join('');
   const textStep = (t: string) => regexText(PATTERN.test(t.replace(/\$\{[^}]*\}/g, '')) ? t : keep(t, escape));
+  let own: string[];
   if (sel.id !== undefined) {
     const id = sel.id;
     // An id pattern is Maestro's regex over the full id or the name after `:id/`, as the runner reads it.
     const plain = !PATTERN.test(id.replace(/\$\{[^}]*\}/g, '').replace(/^[\w.]+:id\//, ''));
     const idSel = plain ? id : String(maestroRegex(id));
-    const withText = sel.text !== undefined ? ` >> has-text=${textStep(sel.text)}` : '';
-    return [`id=${idSel}${withText}${nth}`];
+    own = [`id=${idSel}${sel.text !== undefined ? ` >> has-text=${textStep(sel.text)}` : ''}`];
+  } else if (sel.text !== undefined) own = [`text=${textStep(sel.text)}`, `desc=${textStep(sel.text)}`];
+  else own = [];
+  const filters: string[] = [];
+  const nested = (inner: MaestroSelector): string | null => {
+    const t = targetsFor(inner);
+    if (typeof t === 'string') return null;
+    return JSON.stringify(t.length === 1 ? t[0] : t);
+  };
+  for (const [key, engine] of RELATIONS) {
+    const inner = sel[key];
+    if (!inner) continue;
+    const anchor = nested(inner);
+    if (anchor === null) return `selector \`${key}\`: ${targetsFor(inner) as string}`;
+    filters.push(`${engine}=${anchor}`);
   }
-  if (sel.text === undefined) return 'a skill target needs a text or an id';
-  return [`text=${textStep(sel.text)}${nth}`, `desc=${textStep(sel.text)}${nth}`];
+  for (const inner of sel.containsDescendants ?? []) {
+    const anchor = nested(inner);
+    if (anchor === null) return `selector \`containsDescendants\`: ${targetsFor(inner) as string}`;
+    filters.push(`has=${anchor}`);
+  }
+  for (const k of ['enabled', 'checked', 'focused', 'selected'] as const)
+    if (sel[k] !== undefined) filters.push(`${k}=${sel[k]}`);
+  // Maestro acts on the first match; a relation or state usually matches several (a locator is strict).
+  if (sel.index !== undefined) filters.push(`nth=${Number(sel.index)}`);
+  else if (filters.length) filters.push('nth=0');
+  if (!own.length && !filters.length) return 'a skill target needs a text, an id, a state or a relative selector';
+  if (!own.length) return [filters.join(' >> ')];
+  return own.map((o) => [o, ...filters].join(' >> '));
 }
 
 const one = (t: string[]) => (t.length === 1 ? t[0]! : t);
 
-export function convertCommand(cmd: Command): Converted {
+/**
+ * `app`: the package the skill drives; a `launchApp`/`stopApp` that names it (flows often write
+ * their own appId out) is of the skill's app, not another.
+ */
+export function convertCommand(cmd: Command, app: string | null = null): Converted {
   const arg = cmd.arg;
   const a = (arg && typeof arg === 'object' && !Array.isArray(arg) ? arg : {}) as Json;
+  const named = typeof arg === 'string' ? arg : typeof a.appId === 'string' ? a.appId : null;
+  const other = named !== null && named.trim() !== app;
   const opt = a.optional === true ? { optional: true } : {};
   const target = (sel: unknown) => targetOf(sel);
   switch (cmd.name) {
     case 'launchApp': {
-      if (typeof arg === 'string' || a.appId) return { reason: 'launchApp of another app: a skill drives one app' };
+      if (other) return { reason: `launchApp of ${named}: a skill drives one app (${app ?? 'its app'})` };
       return {
         steps: [{ launch: true }],
         ...(a.clearState
@@ -102,6 +134,14 @@ export function convertCommand(cmd: Command): Converted {
       return {
         steps: [{ fill: { target: FOCUSED, value: String(typeof arg === 'object' && arg ? a.text : arg) } }],
         note: 'inputText types at the end of the focused field; the skill fills it (the same when it was empty)',
+      };
+    case 'inputRandomText':
+    case 'inputRandomNumber':
+    case 'inputRandomEmail':
+    case 'inputRandomPersonName':
+      return {
+        steps: [{ fill: { target: FOCUSED, value: `\${${randomExpression(cmd.name, a)}}` } }],
+        note: `${cmd.name}: the skill fills the focused field with a value computed when the step runs`,
       };
     case 'eraseText':
       return {
@@ -134,9 +174,10 @@ export function convertCommand(cmd: Command): Converted {
           : {}),
       };
     }
+    case 'scroll':
+      return { steps: [{ swipe: { direction: 'up' } }] };
     case 'swipe': {
-      if (a.from === undefined)
-        return { reason: 'a swipe across the screen (no `from`): a skill swipe names the node it swipes' };
+      if (a.from === undefined) return screenSwipe(a);
       const t = target(a.from);
       if (typeof t === 'string') return { reason: t };
       return { steps: [{ swipe: { target: one(t), direction: String(a.direction ?? 'up').toLowerCase() } }] };
@@ -144,7 +185,7 @@ export function convertCommand(cmd: Command): Converted {
     case 'back':
       return { steps: [{ press: 'back' }] };
     case 'pressKey': {
-      const key = KEYS[String(arg).trim().toLowerCase()];
+      const key = KEYS[keyName(arg)];
       return key
         ? { steps: [{ press: key }] }
         : { reason: `key ${JSON.stringify(arg)} has no key event on a virtual space` };
@@ -195,7 +236,7 @@ export function convertCommand(cmd: Command): Converted {
     }
     case 'stopApp':
     case 'killApp':
-      if (typeof arg === 'string' || a.appId) return { reason: `${cmd.name} of another app: a skill drives one app` };
+      if (other) return { reason: `${cmd.name} of ${named}: a skill drives one app (${app ?? 'its app'})` };
       return { steps: [{ stop_app: true }] };
     case 'openLink': {
       const link = typeof arg === 'string' ? arg : a.link;
@@ -205,6 +246,18 @@ export function convertCommand(cmd: Command): Converted {
         ...(a.autoVerify || a.browser
           ? { note: 'openLink: the link opens with a VIEW intent (autoVerify and browser are not applied)' }
           : {}),
+      };
+    }
+    case 'assertWithAI':
+    case 'assertNoDefectsWithAI': {
+      const statement =
+        cmd.name === 'assertNoDefectsWithAI' ? NO_DEFECTS : typeof arg === 'string' ? arg : String(a.assertion ?? '');
+      if (!statement) return { reason: 'assertWithAI names no assertion' };
+      // Optional unless it says not, as in Maestro.
+      const optional = a.optional !== false && a.optional !== 'false';
+      return {
+        steps: [{ ai_assert: statement, ...(optional ? { optional: true } : {}) }],
+        note: `${cmd.name}: an ai_assert step, judged by the model of the test that replays the skill (use.ai); skill_run on a device has none`,
       };
     }
     case 'clearKeychain':
@@ -220,9 +273,36 @@ export function convertCommand(cmd: Command): Converted {
   }
 }
 
+/** A swipe across the screen, as the runner does it: from its centre; `start`/`end` give the direction and, in percent, the distance. */
+function screenSwipe(a: Json): Converted {
+  if (a.direction !== undefined) return { steps: [{ swipe: { direction: String(a.direction).toLowerCase() } }] };
+  const point = (p: unknown) => /^\s*(-?\d+(?:\.\d+)?)(%?)\s*,\s*(-?\d+(?:\.\d+)?)(%?)\s*$/.exec(String(p));
+  const [s, e] = [point(a.start), point(a.end)];
+  if (!s || !e) return { reason: 'swipe: give a direction, from, or start and end points (`50%,80%`)' };
+  const [dx, dy] = [Number(e[1]) - Number(s[1]), Number(e[3]) - Number(s[3])];
+  const across = Math.abs(dx) > Math.abs(dy);
+  const direction = across ? (dx > 0 ? 'right' : 'left') : dy > 0 ? 'down' : 'up';
+  const percent = across ? s[2] && e[2] : s[4] && e[4];
+  const distance = Math.min(0.95, Math.max(0.05, Math.abs(across ? dx : dy) / 100));
+  return {
+    steps: [{ swipe: { direction, ...(percent ? { distance } : {}) } }],
+    note: `swipe from ${a.start} to ${a.end}: the skill swipes ${direction} across the screen from its centre${percent ? '' : ' (points in pixels: the default distance)'}`,
+  };
+}
+
+/** What a run of the runner types for an `inputRandom*` (ui-commands.ts), as JavaScript for a skill's `${…}`. */
+function randomExpression(name: string, a: Json): string {
+  const chars = (n: unknown, set: string) =>
+    `Array.from(Array(${Math.max(1, Math.min(256, Number(n ?? 8) || 8))}), () => '${set}'[Math.floor(Math.random() * ${set.length})]).join('')`;
+  if (name === 'inputRandomNumber') return chars(a.length, '0123456789');
+  if (name === 'inputRandomEmail') return `${chars(8, 'abcdefghijklmnopqrstuvwxyz')} + '@example.com'`;
+  if (name === 'inputRandomPersonName')
+    return `${JSON.stringify(RANDOM_NAMES).replace(/"/g, "'")}[Math.floor(Math.random() * ${RANDOM_NAMES.length})]`;
+  return chars(a.length, 'abcdefghijklmnopqrstuvwxyz');
+}
+
 const REASONS: Partial<Record<string, string>> = {
   clearState: 'a skill run starts on a fresh instance; it has no step that wipes the data mid-way',
-  scroll: 'a screen-wide scroll: a skill scroll names the node it scrolls to (scroll_to)',
 };
 
 /** The `${NAME}` parameters a value refers to (a script's code is JavaScript, not a reference). */

@@ -83,6 +83,17 @@ function substitute(value: unknown, env: Record<string, string>): unknown {
   return value;
 }
 
+/** A Maestro condition (`when`, a repeat's `while`) as a skill check, or why it has none. */
+function condition(w: Json): Json | string {
+  if (w.true !== undefined) return { true: typeof w.true === 'boolean' ? w.true : String(w.true) };
+  const t = (w.visible ?? w.notVisible) as unknown;
+  if (t === undefined) return 'a condition is visible, notVisible, true or platform';
+  const target = targetOf(t);
+  if (typeof target === 'string') return target;
+  const one = target.length === 1 ? target[0] : target;
+  return w.visible !== undefined ? { visible: one } : { hidden: one };
+}
+
 export function importMaestro(file: string, opts: ImportOptions = {}): MaestroImport {
   const env = opts.env ?? {};
   const plan = planFlow(file);
@@ -138,7 +149,7 @@ export function importMaestro(file: string, opts: ImportOptions = {}): MaestroIm
           });
           continue;
         }
-        const r = convertCommand(c);
+        const r = convertCommand(c, app);
         if ('reason' in r) {
           out.commands.push({ name: c.name, imported: false, file: c.file });
           issue(c, r.reason);
@@ -163,35 +174,36 @@ export function importMaestro(file: string, opts: ImportOptions = {}): MaestroIm
       let when: Json | undefined;
       if (a.when) {
         const w = a.when as Json;
-        if (w.true !== undefined) when = { true: typeof w.true === 'boolean' ? w.true : String(w.true) };
         if (w.platform !== undefined && String(w.platform).toLowerCase() !== 'android')
           return (note(c, `runs on ${w.platform} only: left out of the Android skill`), []);
-        const t = (w.visible ?? w.notVisible) as unknown;
-        if (t !== undefined) {
-          const target = targetOf(t);
-          if (typeof target === 'string') return (issue(c, `when: ${target}`), null);
-          if (w.visible !== undefined) when = { visible: target.length === 1 ? target[0] : target };
-          else if (target.length === 1) when = { hidden: target[0] };
-          else
-            return (issue(c, 'when notVisible of a text: a skill `when` holds one hidden selector; give the id'), null);
+        if (w.true !== undefined || w.visible !== undefined || w.notVisible !== undefined) {
+          const cond = condition(w);
+          if (typeof cond === 'string') return (issue(c, `when: ${cond}`), null);
+          when = cond;
         }
       }
       let times = 1;
+      // A loop the skill runs (`run` with `times`/`while`), not steps written out.
+      let loop: { times?: number | string; while?: Json } | undefined;
       if (c.name === 'repeat') {
-        if (a.while !== undefined)
-          return (issue(c, 'repeat while: a skill has no loops; run the flow with `nestwright maestro test`'), null);
-        times = Number(a.times);
-        if (!Number.isInteger(times) || times < 1 || times > 20)
-          return (
-            issue(c, `repeat ${String(a.times)} times: a skill repeats a step by writing it again (up to 20)`),
-            null
-          );
+        if (a.while !== undefined) {
+          const cond = condition(a.while as Json);
+          if (typeof cond === 'string') return (issue(c, `repeat while: ${cond}`), null);
+          loop = { while: cond };
+        }
+        const n = Number(a.times);
+        if (a.times === undefined) times = 1;
+        else if (typeof a.times === 'string' && /\$\{/.test(a.times)) loop = { ...loop, times: a.times };
+        else if (!Number.isInteger(n) || n < 0)
+          return (issue(c, `repeat ${String(a.times)} times: times is a whole number or a \${…} expression`), null);
+        else if (loop || n > 20) loop = { ...loop, times: n };
+        else times = n;
       }
       const retries = c.name === 'retry' ? Math.min(3, Math.max(1, Number(a.maxRetries ?? 1))) : undefined;
       const extra = { ...(when ? { when } : {}), ...(retries ? { retries } : {}) };
       let skillFile: string | null = null;
       if (c.flow) skillFile = flowTarget(c.flow);
-      else if (when || retries) {
+      else if (when || retries || loop) {
         // Inline commands that must pass or be skipped as one: a skill of their own.
         const key = `${c.file}:${c.line}`;
         skillFile = targetFor(key, `${ownerTarget.replace(/\.yaml$/, '')}-${c.name}-line-${c.line}`);
@@ -210,7 +222,7 @@ export function importMaestro(file: string, opts: ImportOptions = {}): MaestroIm
         out.skills.push(makeSkill(inline, key, skillFile, inner));
       }
       if (skillFile) {
-        const steps = Array.from({ length: times }, () => ({ run: { skill: skillFile, params }, ...extra }));
+        const steps = Array.from({ length: times }, () => ({ run: { skill: skillFile, params, ...loop }, ...extra }));
         runs.push({ steps, target: skillFile, cmd: c, counted: out.commands.length });
         return steps;
       }

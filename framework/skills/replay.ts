@@ -9,7 +9,9 @@ import {
   SkillParamError,
   substitute,
   substituteParams,
+  resolveCheck,
   resolveStep,
+  runTimes,
   skillScope,
   ScriptError,
   type FlowScript,
@@ -326,11 +328,22 @@ async function runStepOnce(
 function place(app: AppPort, planned: PlannedSkill, index: number, call: ApiCall, scope: FlowScript): StepPlace {
   return {
     where: `${shown(planned.path)} step ${index + 1}`,
-    runNested: async (name) => {
+    runNested: async (run) => {
       const nested = planned.nested.get(index);
-      if (!nested) throw new NestwrightError(call, `step ${index + 1} runs ${name}, which was not planned`);
-      const r = await replaySkill(app, nested, call, scope);
-      if (r.error) throw r.error;
+      if (!nested) throw new NestwrightError(call, `step ${index + 1} runs ${run.skill}, which was not planned`);
+      const times = runTimes(run);
+      if (times === null)
+        throw new NestwrightError(call, `step ${index + 1}: times ${JSON.stringify(run.times)} is not a whole number`);
+      const where = `${shown(planned.path)} step ${index + 1}`;
+      for (let n = 0; n < times; n++) {
+        // Maestro's repeat: the condition is checked on the screen before each run.
+        if (run.while) {
+          const check = await resolveCheck(run.while, planned.params, scope, where);
+          if (!evaluate(check, await app.observe(call), call).pass) break;
+        }
+        const r = await replaySkill(app, nested, call, scope);
+        if (r.error) throw r.error;
+      }
     },
     uiStep: (ui) => uiStep(app, planned, index, ui, call, scope),
   };

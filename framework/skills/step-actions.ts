@@ -12,7 +12,8 @@ import { NestwrightError } from '../errors.js';
 import type { AppPort } from '../port.js';
 import { inTest } from '../step-recorder.js';
 import { runFnStep } from './fn-step.js';
-import { hold } from './hold.js';
+import { assertStatement } from '../ai/verdict.js';
+import { hold, Skipped } from './hold.js';
 import { idle, pick } from './targets.js';
 
 /** How a `fn:` step was done; undefined for every other step. */
@@ -22,8 +23,8 @@ export type Via = 'function' | 'ui' | 'ai' | { proposal: string } | undefined;
 export interface StepPlace {
   /** `skills/x.yaml step 3`, for script errors. */
   where: string;
-  /** Replay the skill a `run:` step names (planned with the skill). */
-  runNested(skill: string): Promise<void>;
+  /** Replay the skill a `run:` step names (planned with the skill), `times` or while its `while` holds. */
+  runNested(run: Extract<SkillStep, { kind: 'run' }>['run']): Promise<void>;
   /** One of a `fn:` step's `ui` steps, as a step of its own. */
   uiStep(ui: UiSkillStep): Promise<void>;
 }
@@ -59,6 +60,7 @@ export async function actStep(
     case 'scroll_to':
       return (await pick(app, step.scroll_to, timeout, call)).scrollIntoView({ timeout });
     case 'swipe':
+      if (step.swipe.target === undefined) return swipeScreen(app, call, step.swipe.direction, step.swipe.distance);
       return (await pick(app, step.swipe.target, timeout, call)).swipe(step.swipe.direction, {
         timeout,
         ...(step.swipe.distance !== undefined ? { distance: step.swipe.distance } : {}),
@@ -70,7 +72,7 @@ export async function actStep(
     case 'assert':
       return hold(app, 'assert', step.assert, checkTimeout, call, false);
     case 'run':
-      return at.runNested(step.run.skill);
+      return at.runNested(step.run);
     case 'fn':
       return runFnStep(app, step, call, at.uiStep);
     case 'script':
@@ -95,6 +97,15 @@ export async function actStep(
     }
     case 'open_link':
       return app.intent({ action: 'android.intent.action.VIEW', data: step.open_link });
+    case 'ai_assert':
+      try {
+        return await assertStatement(app, step.ai_assert);
+      } catch (e) {
+        // Maestro's assertWithAI is optional by default: a false verdict skips, a model that cannot be asked fails.
+        if (step.optional && (e as { code?: string }).code === 'AI_ASSERTION_FAILED')
+          throw new Skipped(`skipped: ${(e as Error).message.split('\n')[0]}`);
+        throw e;
+      }
     case 'copy_text': {
       const { node } = await (await pick(app, step.copy_text, timeout, call)).waitForActionable(call, { timeout });
       scope.maestro.copiedText = ownText(node);
@@ -105,4 +116,36 @@ export async function actStep(
       throw new NestwrightError(call, `unknown step ${JSON.stringify(never)}`);
     }
   }
+}
+
+/** A swipe across the screen from its centre (Maestro's `scroll` and screen `swipe`), `distance` of its size. */
+async function swipeScreen(
+  app: AppPort,
+  call: ApiCall,
+  direction: 'up' | 'down' | 'left' | 'right',
+  distance = 0.6,
+): Promise<void> {
+  const { width, height } = (await app.observe(call)).screen;
+  const [cx, cy] = [Math.round(width / 2), Math.round(height / 2)];
+  const [dx, dy] = [Math.round((width * distance) / 2), Math.round((height * distance) / 2)];
+  const ends: Record<typeof direction, [[number, number], [number, number]]> = {
+    up: [
+      [cx, cy + dy],
+      [cx, cy - dy],
+    ],
+    down: [
+      [cx, cy - dy],
+      [cx, cy + dy],
+    ],
+    left: [
+      [cx + dx, cy],
+      [cx - dx, cy],
+    ],
+    right: [
+      [cx - dx, cy],
+      [cx + dx, cy],
+    ],
+  };
+  const [from, to] = ends[direction];
+  await app.call(call, 'ui_swipe', { space_id: app.spaceId, from, to, duration_ms: 300 });
 }

@@ -45,7 +45,7 @@ test('parseSelector: engines, exact and regex text, role attributes, chains', ()
 
 test('parseSelector: errors name the API and say what to write', () => {
   expect(() => parseSelector('css=.x')).toThrow(
-    'app.locator: unknown selector engine "css=" in "css=.x"; use text=, desc=, id=, class=, role=, has-text= or nth=',
+    'app.locator: unknown selector engine "css=" in "css=.x"; use text=, desc=, id=, class=, role=, has-text=, nth=, a relation (below=, above=, left-of=, right-of=, child-of=, has=, has-child=) or a state (enabled=, checked=, focused=, selected=, scrollable=)',
   );
   expect(() => parseSelector('nth=first')).toThrow('app.locator: nth= takes an integer');
   expect(() => parseSelector('role=button[size=2]')).toThrow('unknown role attribute [size]');

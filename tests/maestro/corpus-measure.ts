@@ -18,6 +18,14 @@ import { importMaestro } from '../../framework/skills/maestro.js';
  */
 export const REPO_ENV: Record<string, Record<string, string>> = {
   'element-hq__element-x-android': { MAESTRO_APP_ID: 'io.element.android.x.debug' },
+  // dev-packages/e2e-tests/cli.mjs: `maestro test --env APP_ID=com.rndiffapp` on Android.
+  'getsentry__sentry-react-native': { APP_ID: 'com.rndiffapp' },
+  // scripts/runMaestro.ts: MAESTRO_APP_ID defaults to co.edgesecure.app.
+  'EdgeApp__edge-react-gui': { MAESTRO_APP_ID: 'co.edgesecure.app' },
+  // scripts/e2e-android-perf-local.sh: `maestro test -e APP_ID="me.rainbow"`.
+  'rainbow-me__rainbow': { APP_ID: 'me.rainbow' },
+  // package.json: `"test-android": "maestro test -e APP_ID=com.stripe.react.native"`.
+  'stripe__stripe-react-native': { APP_ID: 'com.stripe.react.native' },
 };
 
 export interface Row {

@@ -4,6 +4,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
+import { MessagesStandIn } from '../ai/stand-in.js';
+import { scripted, verdictOn } from '../ai/scripted-model.js';
 import { childEnv } from '../inline-run.js';
 import { plain, ROOT } from '../framework/inline.js';
 
@@ -33,10 +35,18 @@ async function maestro(args: string[], json?: string, extraEnv: Record<string, s
   return { code, out: plain(out), report };
 }
 
-function results(
-  report: any,
-): Array<{ title: string; status: string; worker: number; steps: string[]; error: string }> {
-  const out: Array<{ title: string; status: string; worker: number; steps: string[]; error: string }> = [];
+interface Result {
+  title: string;
+  status: string;
+  worker: number;
+  steps: string[];
+  error: string;
+  /** The test's location, as the report gives it. */
+  at: string;
+}
+
+function results(report: any): Result[] {
+  const out: Result[] = [];
   const flat = (steps: any[]): string[] => steps.flatMap((s) => [s.title, ...flat(s.steps ?? [])]);
   const walk = (suite: any) => {
     for (const s of suite.suites ?? []) walk(s);
@@ -49,6 +59,7 @@ function results(
           worker: r.parallelIndex,
           steps: flat(r.steps ?? []),
           error: (r.errors ?? []).map((e: any) => e.message).join('\n'),
+          at: `${path.basename(spec.file)}:${spec.line}:${spec.column}`,
         });
       }
   };
@@ -130,7 +141,7 @@ test('the suite of the simulated apps passes with 4 workers on one device, with 
   expect((await runFolders()).filter((f) => !before.includes(f))).toEqual([]);
 });
 
-test('a failing flow names its file and line; what the device cannot do fails, never passes; tags select', async () => {
+test('a failing flow names its file and line; what the device cannot do fails, never passes; tags select; AI commands ask app.ai; a test is at its flow file', async () => {
   test.setTimeout(180_000);
   const dir = path.join(tmp, 'failing');
   await rm(dir, { recursive: true, force: true });
@@ -145,12 +156,24 @@ test('a failing flow names its file and line; what the device cannot do fails, n
     'appId: com.nestwright.notes\ntags: [broken]\n---\n- launchApp\n- startRecording: video\n',
   );
   await writeFile(path.join(dir, 'skipped.yaml'), 'appId: com.nestwright.notes\ntags: [slow]\n---\n- launchApp\n');
+  // The AI commands ask app.ai (here a stand-in for the model): assertWithAI is optional unless it says not.
+  await writeFile(
+    path.join(dir, 'ai.yaml'),
+    'appId: com.nestwright.notes\ntags: [broken]\n---\n- launchApp\n- assertWithAI: The screen says No notes yet\n- assertWithAI: A note titled Milk is in the list\n- assertWithAI:\n    assertion: A note titled Milk is in the list\n    optional: false\n- tapOn: "Not reached"\n',
+  );
+  const model = await MessagesStandIn.start(
+    scripted([
+      { match: 'No notes yet', answer: verdictOn('No notes yet') },
+      { match: 'titled Milk', answer: verdictOn('Milk') },
+    ]),
+  );
   const before = await runFolders();
   const run = await maestro(
     [dir, '--app', 'fixtures/apks/notes.apk', '--exclude-tags', 'slow', '--lookup-timeout', '1500'],
     path.join(tmp, 'failing.json'),
-    { NESTWRIGHT_MAESTRO_KEEP: '1' },
-  );
+    { NESTWRIGHT_MAESTRO_KEEP: '1', ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'stand-in' },
+  ).finally(() => model.close());
+  expect(model.requests.map((r) => r.view.verb)).toEqual(['verdict', 'verdict', 'verdict']);
   expect(run.code, run.out).toBe(1);
   // NESTWRIGHT_MAESTRO_KEEP=1 keeps the run's folder, and says where it is.
   const kept = (await runFolders()).filter((f) => !before.includes(f));
@@ -160,7 +183,12 @@ test('a failing flow names its file and line; what the device cannot do fails, n
   expect(await readFile(path.join(keptDir, 'playwright.config.ts'), 'utf8')).toContain('defineConfig');
   await rm(keptDir, { recursive: true, force: true });
   const all = results(run.report);
-  expect(all.map((r) => r.title.split(' ')[0]).sort()).toEqual(['missing-button', 'record']);
+  expect(all.map((r) => r.title.split(' ')[0]).sort()).toEqual(['ai', 'missing-button', 'record']);
+  // A flow's test is at the flow's file in reports (issue 48, item 14), not at the runner's spec module.
+  expect(all.map((r) => r.at).sort()).toEqual(['ai.yaml:1:1', 'missing-button.yaml:1:1', 'record.yaml:1:1']);
+  const ai = all.find((r) => r.title.startsWith('ai'))!;
+  expect(ai.error).toContain('ai.yaml:7 assertWithAI failed');
+  expect(ai.error).toContain('[AI_ASSERTION_FAILED] "A note titled Milk is in the list" is false on this screen');
   const missing = all.find((r) => r.title.startsWith('missing-button'))!;
   expect(missing.error).toContain(
     'missing-button.yaml:7 tapOn failed: no element matches text "There is no such button" after 1500ms',

@@ -78,7 +78,10 @@ test('ids match the full resource id or the name after the slash; states and rel
   expect(ids({ id: 'save', text: 'Save' })).toEqual(['c']);
   expect(ids({ text: 'Save', below: 'Line one.*' })).toEqual(['c', 'd']);
   expect(ids({ text: 'Save', above: { id: 'save_2' } })).toEqual(['c']);
-  expect(ids({ leftOf: 'Terms' })[0]).toBe('d'); // nearest first
+  // Maestro's Filters compare left (top) edges and, a side first, order by distance: the list
+  // (left edge 0, centre nearest) comes before the Save button.
+  expect(ids({ leftOf: 'Terms' }).slice(0, 2)).toEqual(['list', 'd']);
+  expect(ids({ below: 'Price ($)' })).toEqual(['b', 'c', 'd', 'e', 'f']); // tops below the anchor's top, nearest first
   expect(ids({ rightOf: { id: 'save_2' } })).toEqual(['e']);
   expect(ids({ text: 'Save', index: 1 })).toEqual(['d']);
   expect(ids({ childOf: { id: 'nope' } })).toEqual([]);

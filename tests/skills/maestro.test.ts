@@ -194,7 +194,7 @@ function cli(args: string[]): Promise<{ code: number; out: string; err: string }
   });
 }
 
-test('nestwright import maestro: a flow with runFlow and env becomes two skills, and the imported skill runs', async () => {
+test('nestwright import maestro: a flow with runFlow and env becomes two skills, and the imported skill runs (relative selectors, repeat while)', async () => {
   test.setTimeout(480_000);
   const dir = await mkdtemp(path.join(tmpdir(), 'nw-maestro-'));
   try {
@@ -224,11 +224,34 @@ env:
 - waitForAnimationToEnd
 - assertVisible: \${TITLE}
 - assertNotVisible: "No notes yet"
+# Relative selectors (selector relations in the skill).
+- assertVisible:
+    id: note_date
+    below:
+      text: \${TITLE}
+    childOf:
+      id: note_row
 - tapOn:
     text: \${TITLE}
+    childOf:
+      id: note_row
 - assertVisible:
     id: "toolbar_title"
 - back
+# repeat while: a loop the skill runs, its condition looked at before each turn.
+- tapOn:
+    id: overflow
+- tapOn: Load sample notes
+- evalScript: \${output.scrolls = 0}
+- repeat:
+    times: 20
+    while:
+      notVisible: "Sample note number 20"
+    commands:
+      - scroll
+      - evalScript: \${output.scrolls = output.scrolls + 1}
+- assertVisible: "Sample note number 20"
+- assertTrue: \${output.scrolls > 0 && output.scrolls < 20}
 - scrollUntilVisible:
     element:
       text: "New note"

@@ -42,7 +42,8 @@ export function evaluateCheck(check: Check, obs: Observation, describe: (n: UiNo
       return { pass: false, received: 'not on screen' };
     }
     case 'hidden': {
-      const nodes = matches(obs, check.hidden);
+      const alternatives = typeof check.hidden === 'string' ? [check.hidden] : check.hidden;
+      const nodes = alternatives.flatMap((sel) => matches(obs, sel));
       return nodes.length === 0
         ? { pass: true, received: 'not on screen' }
         : { pass: false, received: `visible: ${nodes.map(describe).join('; ')}` };

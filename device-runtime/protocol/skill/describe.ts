@@ -19,7 +19,7 @@ export function stepSelector(step: SkillStep): string | null {
     case 'scroll_to':
       return describeTarget(step.scroll_to);
     case 'swipe':
-      return describeTarget(step.swipe.target);
+      return step.swipe.target === undefined ? null : describeTarget(step.swipe.target);
     case 'copy_text':
       return describeTarget(step.copy_text);
     default:
@@ -33,7 +33,7 @@ export function describeCheck(check: Check): string {
     case 'visible':
       return `visible ${describeTarget(check.visible)}`;
     case 'hidden':
-      return `hidden ${check.hidden}`;
+      return `hidden ${describeTarget(check.hidden)}`;
     case 'text':
       return `text of ${check.text.target} ${check.text.exact ? 'is' : 'contains'} ${JSON.stringify(check.text.value)}`;
     case 'count':
@@ -67,13 +67,15 @@ export function describeStep(step: SkillStep): string {
     case 'scroll_to':
       return `Scroll to ${describeTarget(step.scroll_to)}`;
     case 'swipe':
-      return `Swipe ${step.swipe.direction} on ${describeTarget(step.swipe.target)}`;
+      return `Swipe ${step.swipe.direction} on ${step.swipe.target === undefined ? 'the screen' : describeTarget(step.swipe.target)}`;
     case 'wait_for':
       return `Wait for ${step.wait_for === 'idle' ? 'the screen to settle' : describeCheck(step.wait_for)}`;
     case 'assert':
       return `Assert ${describeCheck(step.assert)}`;
-    case 'run':
-      return `Run skill ${step.run.skill}`;
+    case 'run': {
+      const times = step.run.times !== undefined ? ` ${step.run.times} times` : '';
+      return `Run skill ${step.run.skill}${times}${step.run.while ? ` while ${describeCheck(step.run.while)}` : ''}`;
+    }
     case 'fn':
       return `Call ${step.fn.name}${step.ui ? ` (or ${step.ui.length} UI step${step.ui.length > 1 ? 's' : ''})` : ''}`;
     case 'script': {
@@ -90,6 +92,8 @@ export function describeStep(step: SkillStep): string {
       return `Open ${step.open_link}`;
     case 'copy_text':
       return `Copy the text of ${describeTarget(step.copy_text)}`;
+    case 'ai_assert':
+      return `AI assert: ${step.ai_assert}`;
     default: {
       const never: never = step;
       throw new Error(`unknown step ${JSON.stringify(never)}`);

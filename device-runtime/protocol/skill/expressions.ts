@@ -1,5 +1,5 @@
 import type { ParamValue } from './params.js';
-import type { SkillStep } from './schema.js';
+import type { Check, SkillStep } from './schema.js';
 import { closing, FlowScript, type ScriptRoute } from './script.js';
 
 /**
@@ -75,6 +75,12 @@ export async function resolveStep(
   where: string,
 ): Promise<SkillStep> {
   scope.setVariables(Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)])));
+  if (step.kind === 'run' && step.run.while) {
+    // A loop's condition is evaluated before each run (resolveCheck), not once with the step.
+    const { while: cond, ...run } = step.run;
+    const resolved = await deep({ ...step, run }, params, scope, where);
+    return { ...resolved, run: { ...resolved.run, while: cond } } as SkillStep;
+  }
   if (step.kind !== 'script') return deep(step, params, scope, where);
   const { script, ...rest } = step;
   const resolved = await deep(rest, params, scope, where);
@@ -83,6 +89,26 @@ export async function resolveStep(
     kind: 'script',
     script: typeof script === 'string' ? script : { ...script, env: await deep(script.env, params, scope, where) },
   } as SkillStep;
+}
+
+/** A check with its parameters and expressions resolved now (a `run` step's `while`, before each run). */
+export async function resolveCheck(
+  check: Check,
+  params: Record<string, ParamValue>,
+  scope: FlowScript,
+  where: string,
+): Promise<Check> {
+  return deep(check, params, scope, where);
+}
+
+/**
+ * How many times a `run` step runs its skill: `times` (resolved), else once, or until its
+ * `while` stops holding; null when `times` did not come to a whole number.
+ */
+export function runTimes(run: { times?: number | string; while?: unknown }): number | null {
+  if (run.times === undefined) return run.while ? Infinity : 1;
+  const n = Number(String(run.times).trim());
+  return Number.isInteger(n) && n >= 0 ? n : null;
 }
 
 /** Run a `script` step: its env becomes globals of the scope, then the code runs. */

@@ -67,7 +67,7 @@ export const CheckSchema = z.preprocess(
   keyed(CHECK_KEYS, 'check'),
   z.discriminatedUnion('kind', [
     z.strictObject({ kind: z.literal('visible'), visible: TargetSchema.describe('On screen (any alternative)') }),
-    z.strictObject({ kind: z.literal('hidden'), hidden: SelectorSchema.describe('Not on screen') }),
+    z.strictObject({ kind: z.literal('hidden'), hidden: TargetSchema.describe('Not on screen (no alternative)') }),
     z.strictObject({
       kind: z.literal('text'),
       text: z
@@ -152,6 +152,8 @@ const STEP_KEYS = [
   'stop_app',
   'open_link',
   'screenshot',
+  // Maestro's assertWithAI (issue 48).
+  'ai_assert',
 ] as const;
 
 const ParamValueSchema = z.union([z.string(), z.number(), z.boolean()]);
@@ -175,7 +177,7 @@ const UI_VARIANTS = [
   z.strictObject({
     kind: z.literal('swipe'),
     swipe: z.strictObject({
-      target: TargetSchema,
+      target: TargetSchema.optional().describe('The node to swipe on; without it, the screen from its centre'),
       direction: z.enum(['up', 'down', 'left', 'right']),
       distance: z.number().min(0.05).max(0.95).optional(),
     }),
@@ -192,6 +194,14 @@ const UI_VARIANTS = [
     run: z.strictObject({
       skill: z.string().min(1).describe('Path of the skill, relative to this file'),
       params: z.record(z.string(), ParamValueSchema).default({}),
+      // A Maestro `repeat`: `times` and `while`, alone or both.
+      times: z
+        .union([z.number().int().min(0), z.string().regex(/\$\{[^}]*\}/, 'times is a number or a ${…} expression')])
+        .optional()
+        .describe('Run the skill this many times (a number, or a ${…} expression evaluated when the step runs)'),
+      while: CheckSchema.optional().describe(
+        'Run the skill again while this holds on the screen, checked before each run (its ${…} evaluated each time); without times, until it does not',
+      ),
     }),
     ...common,
   }),
@@ -224,6 +234,16 @@ const UI_VARIANTS = [
   z.strictObject({
     kind: z.literal('open_link'),
     open_link: z.string().min(1).describe('Open a link (a deep link or a web address) with a VIEW intent'),
+    ...common,
+  }),
+  z.strictObject({
+    kind: z.literal('ai_assert'),
+    ai_assert: z
+      .string()
+      .min(1)
+      .describe(
+        'A statement the model judges on the current screen (app.ai.assert, configured with use.ai); a runtime without a model fails it',
+      ),
     ...common,
   }),
   z.strictObject({

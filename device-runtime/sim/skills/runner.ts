@@ -16,8 +16,10 @@ import {
   SkillParamError,
   substitute,
   substituteParams,
+  resolveCheck,
   resolveStep,
   runScriptStep,
+  runTimes,
   skillScope,
   ScriptError,
   type Check,
@@ -99,11 +101,28 @@ export class DeviceSkillRunner {
     return params;
   }
 
+  /** The parameters of the skill whose steps are running (a `run` step's `while` is resolved with them). */
+  private params: Record<string, ParamValue> = {};
+
   /** Replay; the first failed step ends the run. Returns the 1-based failed step, or null. */
   async run(
     entry: LibrarySkill,
     params: Record<string, ParamValue>,
     prefix = '',
+  ): Promise<{ failed: number | null; message: string | null }> {
+    const outer = this.params;
+    this.params = params;
+    try {
+      return await this.runSteps(entry, params, prefix);
+    } finally {
+      this.params = outer;
+    }
+  }
+
+  private async runSteps(
+    entry: LibrarySkill,
+    params: Record<string, ParamValue>,
+    prefix: string,
   ): Promise<{ failed: number | null; message: string | null }> {
     const { skill } = entry;
     const first = await this.observe();
@@ -231,9 +250,9 @@ export class DeviceSkillRunner {
         );
       case 'scroll_to':
         return on(step.scroll_to, async () => {});
-      case 'swipe':
-        return on(step.swipe.target, (n) => {
-          const [l, t, r, b] = n.bounds;
+      case 'swipe': {
+        const swipeOn = (bounds: readonly [number, number, number, number]) => {
+          const [l, t, r, b] = bounds;
           const [cx, cy] = [Math.round((l + r) / 2), Math.round((t + b) / 2)];
           const d = step.swipe.distance ?? 0.6;
           const [dx, dy] = [Math.round(((r - l) * d) / 2), Math.round(((b - t) * d) / 2)];
@@ -255,7 +274,13 @@ export class DeviceSkillRunner {
                   ? [cx - dx, cy]
                   : [cx + dx, cy];
           return this.call('ui_swipe', { space_id: id, from, to, duration_ms: 300 });
-        });
+        };
+        if (step.swipe.target !== undefined) return on(step.swipe.target, (n) => swipeOn(n.bounds));
+        // No target: the screen, from its centre (Maestro's `scroll` and screen `swipe`).
+        const { width, height } = (await this.observe()).screen;
+        await swipeOn([0, 0, width, height]);
+        return;
+      }
       case 'press':
         await this.call('ui_key', { space_id: id, key: step.press });
         return;
@@ -265,8 +290,17 @@ export class DeviceSkillRunner {
         return this.hold('assertion failed', step.assert, timeout, false);
       case 'run': {
         const nested = this.library.byPath(entry.path, step.run.skill)!;
-        const r = await this.run(nested, resolveParams(nested.skill, step.run.params), `${prefix}  `);
-        if (r.failed !== null) throw new StepFailed(r.message ?? 'a step of the skill it runs failed');
+        const times = runTimes(step.run);
+        if (times === null) throw new StepFailed(`times ${JSON.stringify(step.run.times)} is not a whole number`);
+        for (let n = 0; n < times; n++) {
+          // Maestro's repeat: the condition is checked on the screen before each run.
+          if (step.run.while) {
+            const check = await resolveCheck(step.run.while, this.params, this.scope, `${entry.path} step`);
+            if (!evaluateCheck(check, await this.observe()).pass) break;
+          }
+          const r = await this.run(nested, resolveParams(nested.skill, step.run.params), `${prefix}  `);
+          if (r.failed !== null) throw new StepFailed(r.message ?? 'a step of the skill it runs failed');
+        }
         return;
       }
       case 'fn': {
@@ -315,6 +349,11 @@ export class DeviceSkillRunner {
         return on(step.copy_text, async (n) => {
           this.scope.maestro.copiedText = ownText(n);
         });
+      case 'ai_assert':
+        // No model runs on the device: the framework's replay (app.runSkill in a test) asks one.
+        throw new StepFailed(
+          `NOT_SUPPORTED: an ai_assert step needs a model, which this runtime has not; replay the skill in a test (app.runSkill, with use.ai) to judge ${JSON.stringify(step.ai_assert)}`,
+        );
       default: {
         const never: never = step;
         throw new SimError(toolError('INVALID_ARGUMENT', `unknown step ${JSON.stringify(never)}`));

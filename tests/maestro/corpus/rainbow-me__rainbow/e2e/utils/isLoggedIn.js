@@ -1,0 +1,3 @@
+/* eslint-disable no-undef */
+
+output.isLoggedIn = true;
