@@ -13,8 +13,10 @@ import type { UiNode } from './observation.js';
  */
 
 export const RELATIONS = ['below', 'above', 'left-of', 'right-of', 'child-of', 'has', 'has-child'] as const;
+/** A selector relation (`below=`, `child-of=`, …): where a node is against the nodes its anchor selector matches. */
 export type Relation = (typeof RELATIONS)[number];
 export const STATES = ['enabled', 'checked', 'focused', 'selected', 'scrollable'] as const;
+/** A node state a selector can require (`checked=true`, `enabled=false`, …). */
 export type NodeState = (typeof STATES)[number];
 
 /** Nodes of `all` below `root` (by the observation's parent links), `root` not included. */
