@@ -27,7 +27,7 @@ export * from './tools/network.js';
 export * from './tool-errors.js';
 export * from './wire.js';
 export * from './selector.js';
-export type { NodeState, Relation } from './selector-relative.js';
+export { RELATIONS, STATES, type NodeState, type Relation } from './selector-relative.js';
 export * from './wire-steps.js';
 export * from './actionability.js';
 export * from './issues.js';

@@ -12,9 +12,11 @@ import type { UiNode } from './observation.js';
  * nodes inside the first anchor, `has-child` its parent, `has` the nodes with an anchor inside.
  */
 
+/** Every selector relation, in the order the selector syntax documents them. */
 export const RELATIONS = ['below', 'above', 'left-of', 'right-of', 'child-of', 'has', 'has-child'] as const;
 /** A selector relation (`below=`, `child-of=`, …): where a node is against the nodes its anchor selector matches. */
 export type Relation = (typeof RELATIONS)[number];
+/** Every node state a selector can require. */
 export const STATES = ['enabled', 'checked', 'focused', 'selected', 'scrollable'] as const;
 /** A node state a selector can require (`checked=true`, `enabled=false`, …). */
 export type NodeState = (typeof STATES)[number];
