@@ -29,19 +29,26 @@ children_cpu() {
   rm -f "$file"
 }
 
-# stage NAME COMMAND...: run it, record its wall time, its CPU time and status.
+# stage NAME COMMAND...: run it, record its wall time, its CPU time and status. The command runs in
+# a subshell that reads its own children's CPU: a background stage that ends meanwhile is reaped
+# by this shell, and would count in the stage that was running here.
 stage() {
   local name="$1"
   shift
   wanted "$name" || return 0
-  local start=$SECONDS cpu_now cpu0
-  children_cpu
-  cpu0=$cpu_now
+  local start=$SECONDS cpu_file="test-reports/.cpu.$name"
   echo "== $name: $*"
   local status=ok
-  "$@" || status=FAILED
-  children_cpu
-  local wall=$((SECONDS - start)) cpu=$((cpu_now - cpu0))
+  (
+    rc=0
+    "$@" || rc=$?
+    children_cpu
+    echo "$cpu_now" >"$cpu_file"
+    exit $rc
+  ) || status=FAILED
+  local wall=$((SECONDS - start)) cpu
+  cpu=$(cat "$cpu_file" 2>/dev/null || echo '?')
+  rm -f "$cpu_file"
   echo "$name $status ${wall}s cpu ${cpu}s" >>test-reports/stages.txt
 }
 
