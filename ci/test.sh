@@ -5,9 +5,9 @@
 #      the example suite under `hostile` faults (it waits on injected delays: ~20 s of CPU in
 #      ~2 min), 3 workers (the simulator has 4 process slots, and the chat spec holds two
 #      instances at once)
-#   2. the integration tier (child runs) and the end-to-end tier (Chromium, Java, Appium, adb,
-#      npm pack, the docs builds) in one run  ‖  the example suite on `instant`, with and without
-#      the device-side actions
+#   2. the integration tier (child runs), the example suite on `instant` with and without the
+#      device-side actions, then the end-to-end tier (Chromium, Java, Appium, adb, npm pack, the
+#      docs builds)
 # Every stage runs even when an earlier one failed, so one run shows every failure; the script
 # fails when any did. Each stage's wall time is printed at the end (test-reports/stages.txt).
 # NESTWRIGHT_TEST_STAGES=static,fast,… runs only the named stages.
@@ -72,10 +72,6 @@ tier() {
   PLAYWRIGHT_JSON_OUTPUT_FILE="test-reports/$1.json" npx playwright test --config tests/playwright.config.ts --project="$1" --reporter=list,json
 }
 
-# tiers A B: both tiers' projects in one run, 3 workers.
-tiers() {
-  PLAYWRIGHT_JSON_OUTPUT_FILE="test-reports/$1+$2.json" npx playwright test --config tests/playwright.config.ts --project="$1" --project="$2" --workers=3 --reporter=list,json
-}
 
 hostile() { NESTWRIGHT_FAULTS=hostile NESTWRIGHT_SEED=7 example example-hostile --workers=3; }
 client_side() { NESTWRIGHT_DEVICE_ACTIONS=off example example-client-side; }
@@ -104,22 +100,14 @@ stage fast tier fast
 finish static
 finish hostile
 
-# 2. the integration and end-to-end tiers in one run of 3 workers (each tier alone leaves about a
-#    third of the machine idle: child runs and tools wait on each other), the e2e project first
-#    (tests/playwright.config.ts orders it so) so its long serial files do not end the run alone;
-#    the example suite on `instant`, with and without the device-side actions, beside them.
-if wanted integration && wanted e2e; then
-  background example example example
-  background client-side client_side
-  stage integration+e2e tiers integration e2e
-  finish example
-  finish client-side
-else
-  stage integration tier integration
-  stage example example example
-  stage client-side client_side
-  stage e2e tier e2e
-fi
+# 2. the integration tier, the example suite on `instant` with and without the device-side actions,
+#    and the end-to-end tier, one after another with 2 workers each. (Run side by side, 3 workers
+#    in all, they took longer and used a fifth more CPU: child runs, simulators and browsers
+#    contending for 2 cores do more work each.)
+stage integration tier integration
+stage example example example
+stage client-side client_side
+stage e2e tier e2e
 
 echo
 echo "== stages (wall time)"

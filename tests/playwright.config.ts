@@ -20,9 +20,7 @@ export default defineConfig({
       testMatch: ['**/*.test.ts'],
       testIgnore: [...globs(INTEGRATION), ...globs(E2E), '**/node_modules/**', '**/fixtures/**'],
     },
-    // e2e before integration: when both run at once (ci/test.sh), e2e's long serial files (npm pack,
-    // the Appium and adb suites) start first, and integration's many short files fill in beside them.
-    { name: 'e2e', testMatch: globs(E2E) },
     { name: 'integration', testMatch: globs(INTEGRATION) },
+    { name: 'e2e', testMatch: globs(E2E) },
   ],
 });
