@@ -1,4 +1,5 @@
 import { formatTitle, screenChanged, TOOLS, type Key } from '../../device-runtime/protocol/index.js';
+import { swipeEnds, type SwipeDirection } from '../../device-runtime/protocol/swipe.js';
 import type { AppDriver } from '../driver.js';
 import { findNode } from './action.js';
 import type { LocatorRef } from './actuator.js';
@@ -56,40 +57,6 @@ async function pressVerified(
   }
 }
 
-type Direction = 'up' | 'down' | 'left' | 'right';
-
-/** From and to of a swipe across `bounds` from its center towards `direction`, `distance` of its size. */
-function swipeEnds(
-  bounds: readonly [number, number, number, number],
-  direction: Direction,
-  distance: number,
-): [[number, number], [number, number]] {
-  const [l, t, r, b] = bounds;
-  const cx = Math.round((l + r) / 2);
-  const cy = Math.round((t + b) / 2);
-  const dx = Math.round(((r - l) * distance) / 2);
-  const dy = Math.round(((b - t) * distance) / 2);
-  const ends: Record<Direction, [[number, number], [number, number]]> = {
-    up: [
-      [cx, cy + dy],
-      [cx, cy - dy],
-    ],
-    down: [
-      [cx, cy - dy],
-      [cx, cy + dy],
-    ],
-    left: [
-      [cx + dx, cy],
-      [cx - dx, cy],
-    ],
-    right: [
-      [cx - dx, cy],
-      [cx + dx, cy],
-    ],
-  };
-  return ends[direction];
-}
-
 /**
  * Swipe across the screen itself from its center towards `direction`, whatever is on it (Maestro's
  * `scroll` and `scrollUntilVisible` swipe the screen, not an element: an element chosen while a
@@ -98,7 +65,7 @@ function swipeEnds(
 export async function swipeScreen(
   call: ApiCall,
   d: AppDriver,
-  direction: Direction,
+  direction: SwipeDirection,
   opts: { distance?: number; duration?: number } = {},
 ): Promise<void> {
   const distance = Math.min(0.95, Math.max(0.05, opts.distance ?? 0.6));

@@ -1,5 +1,6 @@
 import { test } from '@playwright/test';
 import { ownText } from '../../device-runtime/protocol/selector.js';
+import { swipeEnds, type SwipeDirection } from '../../device-runtime/protocol/swipe.js';
 import {
   runScriptStep,
   ScriptError,
@@ -119,33 +120,8 @@ export async function actStep(
 }
 
 /** A swipe across the screen from its centre (Maestro's `scroll` and screen `swipe`), `distance` of its size. */
-async function swipeScreen(
-  app: AppPort,
-  call: ApiCall,
-  direction: 'up' | 'down' | 'left' | 'right',
-  distance = 0.6,
-): Promise<void> {
+async function swipeScreen(app: AppPort, call: ApiCall, direction: SwipeDirection, distance = 0.6): Promise<void> {
   const { width, height } = (await app.observe(call)).screen;
-  const [cx, cy] = [Math.round(width / 2), Math.round(height / 2)];
-  const [dx, dy] = [Math.round((width * distance) / 2), Math.round((height * distance) / 2)];
-  const ends: Record<typeof direction, [[number, number], [number, number]]> = {
-    up: [
-      [cx, cy + dy],
-      [cx, cy - dy],
-    ],
-    down: [
-      [cx, cy - dy],
-      [cx, cy + dy],
-    ],
-    left: [
-      [cx + dx, cy],
-      [cx - dx, cy],
-    ],
-    right: [
-      [cx - dx, cy],
-      [cx + dx, cy],
-    ],
-  };
-  const [from, to] = ends[direction];
+  const [from, to] = swipeEnds([0, 0, width, height], direction, distance);
   await app.call(call, 'ui_swipe', { space_id: app.spaceId, from, to, duration_ms: 300 });
 }

@@ -7,6 +7,7 @@ import {
   type UiNode,
 } from '../../protocol/index.js';
 import { ownText, parseSelector, resolveSteps } from '../../protocol/selector.js';
+import { swipeEnds } from '../../protocol/swipe.js';
 import {
   describeCheck,
   describeStep,
@@ -252,27 +253,7 @@ export class DeviceSkillRunner {
         return on(step.scroll_to, async () => {});
       case 'swipe': {
         const swipeOn = (bounds: readonly [number, number, number, number]) => {
-          const [l, t, r, b] = bounds;
-          const [cx, cy] = [Math.round((l + r) / 2), Math.round((t + b) / 2)];
-          const d = step.swipe.distance ?? 0.6;
-          const [dx, dy] = [Math.round(((r - l) * d) / 2), Math.round(((b - t) * d) / 2)];
-          const dir = step.swipe.direction;
-          const from: [number, number] =
-            dir === 'up'
-              ? [cx, cy + dy]
-              : dir === 'down'
-                ? [cx, cy - dy]
-                : dir === 'left'
-                  ? [cx + dx, cy]
-                  : [cx - dx, cy];
-          const to: [number, number] =
-            dir === 'up'
-              ? [cx, cy - dy]
-              : dir === 'down'
-                ? [cx, cy + dy]
-                : dir === 'left'
-                  ? [cx - dx, cy]
-                  : [cx + dx, cy];
+          const [from, to] = swipeEnds(bounds, step.swipe.direction, step.swipe.distance ?? 0.6);
           return this.call('ui_swipe', { space_id: id, from, to, duration_ms: 300 });
         };
         if (step.swipe.target !== undefined) return on(step.swipe.target, (n) => swipeOn(n.bounds));
