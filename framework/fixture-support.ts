@@ -3,6 +3,8 @@ import { DeviceOptionsSchema } from '../device-runtime/providers/index.js';
 import type { App } from './app.js';
 import type { Device } from './device.js';
 import type { Trajectory } from './trajectory.js';
+import type { TestEnd } from './core/lifecycle.js';
+import type { TestContext } from './core/running-test.js';
 import { renamedOption } from './use-options.js';
 
 /**
@@ -41,6 +43,30 @@ export async function settleWithin(work: Array<Promise<unknown>>, ms: number): P
   let timer: ReturnType<typeof setTimeout> | undefined;
   await Promise.race([Promise.allSettled(work), new Promise((r) => (timer = setTimeout(r, ms)))]);
   clearTimeout(timer);
+}
+
+/** The lifecycle's view of the test's end (core/lifecycle.ts): its outcome, instances and where files go. */
+export function testEnd(testInfo: TestInfo, ctx: TestContext): TestEnd {
+  const failed = testInfo.status !== testInfo.expectedStatus;
+  return {
+    outcome: {
+      status: testInfo.status ?? 'passed',
+      expectedStatus: testInfo.expectedStatus,
+      failed,
+      retry: testInfo.retry,
+    },
+    instances: ctx.launched.map((app) => app.driver),
+    startedAt: ctx.trajectory.startedAt,
+    attach: ({ name, ...a }) => testInfo.attach(name, a),
+    steps: ctx.trajectory.steps,
+    failureArtifact: (key, name) => {
+      const failure = { ...ctx.trajectory.failure };
+      if (key === 'har' || key === 'tree' || key === 'logcat') failure[key] = name;
+      else failure[key] = [...(failure[key] ?? []), name];
+      ctx.trajectory.failure = failure;
+    },
+    outputPath: (...segments) => testInfo.outputPath(...segments),
+  };
 }
 
 /**

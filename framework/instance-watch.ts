@@ -23,6 +23,8 @@ export class InstanceWatch {
   constructor(
     private readonly calls: DeviceCalls,
     private readonly ref: InstanceRef,
+    /** The test's features that act before the screen is read (the lifecycle's `beforeObserve`); null: none. */
+    private readonly beforeObserve: (() => Promise<void>) | null = null,
   ) {}
 
   /** `com.example.app@2`: the package, and the instance when there is one. */
@@ -36,6 +38,7 @@ export class InstanceWatch {
    * prompt, a system dialog), which is part of our screen and must not be dismissed.
    */
   async observe(call: ApiCall, opts: { detail?: 'compact' | 'full'; maxNodes?: number } = {}): Promise<Observation> {
+    if (this.beforeObserve) await this.beforeObserve();
     const args = {
       space_id: this.ref.spaceId,
       max_nodes: opts.maxNodes ?? 400,

@@ -124,7 +124,21 @@ export const TrajectoryFailureSchema = z.object({
   tree: z.string().optional(),
   logcat: z.string().optional(),
   har: z.string().optional().describe("The HAR of the test's requests (docs/network.md)"),
+  video: z
+    .array(z.string())
+    .optional()
+    .describe('The video attachments, one per instance the test used (docs/video.md)'),
+  logs: z
+    .array(z.string())
+    .optional()
+    .describe('The device log attachments, one per instance the test used (docs/fixtures.md#device-logs)'),
+  crashes: z
+    .array(z.string())
+    .optional()
+    .describe('The crash and ANR attachments, one per instance that crashed or stopped answering'),
 });
+/** Names of the attachments a failed test kept, by kind. */
+export type TrajectoryFailure = z.infer<typeof TrajectoryFailureSchema>;
 
 /** The attachment body, version 1. */
 export const TrajectorySchema = z.object({
