@@ -221,6 +221,10 @@ export class AppDriver implements InstancePort {
     return this.watch.state(call);
   }
 
+  logcat(call: ApiCall, opts?: { maxLines?: number; sinceMs?: number; afterTest?: boolean }): Promise<string[]> {
+    return this.watch.logcat({ call, ...opts });
+  }
+
   crashed(call: ApiCall, state?: InstanceState): Promise<AppCrashedError | null> {
     return this.watch.crashed(call, state);
   }

@@ -70,16 +70,11 @@ export function testEnd(testInfo: TestInfo, ctx: TestContext): TestEnd {
 }
 
 /**
- * A failed test keeps what explains it: the instance's logcat and the full accessibility tree,
- * as attachments the trajectory names (`failure`) so reports can show them on the test.
+ * A failed test keeps the full accessibility tree of its app, as an attachment the trajectory
+ * names (`failure.tree`) so reports can show it on the test. The instances' logs are the
+ * `deviceLogs` feature's (framework/device-logs).
  */
 export async function attachFailure(app: App, trajectory: Trajectory, testInfo: TestInfo): Promise<void> {
-  const failure: { logcat?: string; tree?: string } = { ...trajectory.failure };
-  const lines = await app.driver.watch.logcat(500).catch(() => null);
-  if (lines) {
-    await testInfo.attach('logcat', { body: lines.join('\n') + '\n', contentType: 'text/plain' });
-    failure.logcat = 'logcat';
-  }
   const d = app.driver;
   const tree = await d
     .wrap('test', {}, (call) =>
@@ -88,7 +83,6 @@ export async function attachFailure(app: App, trajectory: Trajectory, testInfo: 
     .catch(() => null);
   if (tree) {
     await testInfo.attach('full tree', { body: JSON.stringify(tree, null, 2), contentType: 'application/json' });
-    failure.tree = 'full tree';
+    trajectory.failure = { ...trajectory.failure, tree: 'full tree' };
   }
-  trajectory.failure = failure;
 }

@@ -12,6 +12,7 @@ import type { Device } from './device.js';
 import { Space } from './space.js';
 import { runTest, TestContext } from './core/running-test.js';
 import { Lifecycle } from './core/lifecycle.js';
+import { deviceLogsFixtures } from './device-logs/index.js';
 import { worldFeature } from './world/world-feature.js';
 import { Trajectory, TRAJECTORY_ATTACHMENT } from './trajectory.js';
 import { attachFailure, connected, settleWithin, simSettings, STEP_END_GRACE_MS, testEnd } from './fixture-support.js';
@@ -22,6 +23,7 @@ import {
   fixtureNames,
   renamedOption,
   trajectoryScreenshots,
+  type FeatureOption,
   type NestwrightTestOptions,
   type NestwrightWorkerOptions,
 } from './use-options.js';
@@ -33,7 +35,7 @@ export type {
   NestwrightWorkerOptions,
 } from './use-options.js';
 
-type TestOptions = NestwrightTestOptions & {
+type TestOptions = Omit<NestwrightTestOptions, FeatureOption> & {
   /**
    * `use.app`, the old name of `apk`: declared only so a config that still sets it gets an error
    * naming `apk` rather than Playwright's "cannot be overridden". The `app` fixture replaces it
@@ -416,4 +418,4 @@ export interface NestwrightWorkerArgs {
 export const test: TestType<
   NestwrightTestArgs & NestwrightTestOptions,
   NestwrightWorkerArgs & NestwrightWorkerOptions
-> = fixtures;
+> = fixtures.extend(deviceLogsFixtures);

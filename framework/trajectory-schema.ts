@@ -153,3 +153,12 @@ export const TrajectorySchema = z.object({
 });
 /** The attachment body, version 1. */
 export type TrajectoryDoc = z.infer<typeof TrajectorySchema>;
+
+/**
+ * The one name of an instance's device log attachment (`logcat com.nestwright.notes@2`), in the
+ * test's attachments, the trajectory's `failure.logs`, Allure and the MCP server's failure reader.
+ */
+export const deviceLogName = (who: string): string => `logcat ${who}`;
+
+/** The one name of an instance's crash and ANR report attachment (`crash com.nestwright.shop@1`). */
+export const crashReportName = (who: string): string => `crash ${who}`;
