@@ -2,8 +2,7 @@ import type { TestInfo } from '@playwright/test';
 import { DeviceOptionsSchema } from '../device-runtime/providers/index.js';
 import type { App } from './app.js';
 import type { Device } from './device.js';
-import type { Trajectory } from './trajectory.js';
-import type { TestEnd } from './core/lifecycle.js';
+import type { InstanceFeature, TestEnd } from './core/lifecycle.js';
 import type { TestContext } from './core/running-test.js';
 import { renamedOption } from './use-options.js';
 
@@ -59,6 +58,7 @@ export function testEnd(testInfo: TestInfo, ctx: TestContext): TestEnd {
     startedAt: ctx.trajectory.startedAt,
     attach: ({ name, ...a }) => testInfo.attach(name, a),
     steps: ctx.trajectory.steps,
+    annotations: testInfo.annotations,
     failureArtifact: (key, name) => {
       const failure = { ...ctx.trajectory.failure };
       if (key === 'har' || key === 'tree' || key === 'logcat') failure[key] = name;
@@ -70,19 +70,24 @@ export function testEnd(testInfo: TestInfo, ctx: TestContext): TestEnd {
 }
 
 /**
- * A failed test keeps the full accessibility tree of its app, as an attachment the trajectory
- * names (`failure.tree`) so reports can show it on the test. The instances' logs are the
- * `deviceLogs` feature's (framework/device-logs).
+ * A failed test keeps the full accessibility tree of its app (the `app` fixture's instance), as an
+ * attachment the trajectory names (`failure.tree`) so reports can show it on the test: a
+ * lifecycle feature the `app` fixture adds. The instances' logs are the `deviceLogs` feature's.
  */
-export async function attachFailure(app: App, trajectory: Trajectory, testInfo: TestInfo): Promise<void> {
-  const d = app.driver;
-  const tree = await d
-    .wrap('test', {}, (call) =>
-      d.calls.afterTest(call, 'ui_observe', { space_id: d.spaceId, detail: 'full', max_nodes: 5000 }),
-    )
-    .catch(() => null);
-  if (tree) {
-    await testInfo.attach('full tree', { body: JSON.stringify(tree, null, 2), contentType: 'application/json' });
-    trajectory.failure = { ...trajectory.failure, tree: 'full tree' };
-  }
+export function failureTreeFeature(app: App): InstanceFeature {
+  return {
+    name: 'failure tree',
+    async ended(end) {
+      if (!end.outcome.failed) return;
+      const d = app.driver;
+      const tree = await d
+        .wrap('test', {}, (call) =>
+          d.calls.afterTest(call, 'ui_observe', { space_id: d.spaceId, detail: 'full', max_nodes: 5000 }),
+        )
+        .catch(() => null);
+      if (!tree) return;
+      await end.attach({ name: 'full tree', body: JSON.stringify(tree, null, 2), contentType: 'application/json' });
+      end.failureArtifact('tree', 'full tree');
+    },
+  };
 }

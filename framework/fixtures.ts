@@ -4,7 +4,7 @@ import { connectDevice, startEmbeddedDevice, type EmbeddedDevice } from '../devi
 import { App } from './app.js';
 import type { TestScope } from './driver.js';
 import { NestwrightError } from './errors.js';
-import { healerFor, healStore } from './heal/fixture.js';
+import { healerFor, healFeature, healStore } from './heal/fixture.js';
 import type { FingerprintStore } from './heal/fingerprint-store.js';
 import { runWithAi } from './ai/index.js';
 import { runWithSkills } from './skills/options.js';
@@ -15,7 +15,14 @@ import { Lifecycle } from './core/lifecycle.js';
 import { deviceLogsFixtures } from './device-logs/index.js';
 import { worldFeature } from './world/world-feature.js';
 import { Trajectory, TRAJECTORY_ATTACHMENT } from './trajectory.js';
-import { attachFailure, connected, settleWithin, simSettings, STEP_END_GRACE_MS, testEnd } from './fixture-support.js';
+import {
+  failureTreeFeature,
+  connected,
+  settleWithin,
+  simSettings,
+  STEP_END_GRACE_MS,
+  testEnd,
+} from './fixture-support.js';
 import { platformPart } from './visual/platform.js';
 import { networkFeature, TEST_NETWORK, TestNetwork } from './network/index.js';
 import { checkOptions } from './option-check.js';
@@ -267,6 +274,7 @@ const fixtures = withOptions.extend<
       const network = new TestNetwork(recordHar);
       ctx.set(TEST_NETWORK, network);
       ctx.lifecycle.add(networkFeature(network));
+      if (healer) ctx.lifecycle.add(healFeature(healer));
       const world = worldFeature({ geolocation, locale, timezoneId, colorScheme });
       if (world) ctx.lifecycle.add(world);
       await runTest(ctx, () => use(ctx));
@@ -283,7 +291,6 @@ const fixtures = withOptions.extend<
       // the instances are gone.
       let ended: unknown = null;
       await ctx.lifecycle.ended(testEnd(testInfo, ctx)).catch((e: unknown) => void (ended = e));
-      healer?.finish(testInfo);
       // Every instance the test launched (app, newInstance(), space.launch()) is stopped and wiped.
       for (const app of ctx.launched.reverse()) await app.close().catch(() => {});
       // test.use({ app: '…' }) replaces the `app` fixture with the string, so nothing of ours ran
@@ -344,9 +351,8 @@ const fixtures = withOptions.extend<
     };
     // use.recordHar records from the first request: the instance is routed through its proxy now.
     if (recordHar) await app.network.wrap('use.recordHar', (call) => app.network.start(call));
+    _testContext.lifecycle.add(failureTreeFeature(app));
     await use(app);
-    if (testInfo.status !== testInfo.expectedStatus)
-      await attachFailure(app, _testContext.trajectory, testInfo).catch(() => {});
   },
 });
 

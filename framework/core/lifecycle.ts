@@ -71,6 +71,8 @@ export interface TestEnd {
   outputPath(...segments: string[]): string;
   /** When the test began, ms since the epoch (as the trajectory's steps' `startedAt`), for timelines. */
   readonly startedAt: number;
+  /** The test's annotations (Playwright's `testInfo.annotations`): a feature adds its notes to the report here. */
+  readonly annotations: Array<{ type: string; description?: string }>;
   /** The test's steps so far, for timelines (a video's step titles). */
   readonly steps: readonly TrajectoryStep[];
 }
