@@ -63,6 +63,35 @@ const simLayerRules = SIM_LAYERS.slice(0, -1).map((layer, i) => ({
   to: { path: SIM_LAYERS.slice(i + 1).map((l) => l.path) },
 }));
 
+/**
+ * The framework's parts (ARCHITECTURE.md draws them): the core (framework/core/: App, Locator,
+ * Space, expect, the driver and its parts), the feature port and its leaves, the features (one
+ * folder each), the runner (framework/runner/: fixtures, options, global setup) and the tools
+ * only the CLI uses (framework/tools/). Maestro flows (framework/maestro/) run on the public API
+ * (App, Locator, gestures), as a user's spec does: above the core, below the runner. The rules below are allow-lists: an import they do not
+ * name fails, so a new file cannot quietly cross a boundary.
+ */
+const FEATURE_FOLDERS = [
+  'a11y',
+  'ai',
+  'device-logs',
+  'functions',
+  'heal',
+  'network',
+  'skills',
+  'video',
+  'visual',
+  'webview',
+  'world',
+];
+const FEATURE = `^framework/(${FEATURE_FOLDERS.join('|')})/`;
+const LEAVES =
+  '^framework/(core/(port|errors|selector|trajectory|trajectory-schema|poll|call-site|api-call|lifecycle|test-slot|secret|package-root|in-test)|(ai|network|visual)/record)\\.ts$';
+/** Maestro's flow language (parsing, planning, its selectors): pure, so skills read flows with it too. */
+const MAESTRO_LANGUAGE = '^framework/maestro/(parse|plan|commands|selector|script)\\.ts$';
+/** The core's composition roots: App and the members it is built from, and expect(). */
+const CORE_ROOTS = '^framework/core/(app|app-features|app-network-members|expect)\\.ts$';
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -77,12 +106,53 @@ module.exports = {
     {
       name: 'framework-features-use-the-port',
       comment:
-        'framework/ai, heal, skills and webview (the features) reach the core only through framework/port.ts (observe, act through a locator, record a step, screenshot, timeouts, clock) and its leaf modules (errors, selector, trajectory, poll, call-site, core/api-call: the call context), never App, Locator, the driver or its parts: the app attaches them, and the core can change behind the port (ARCHITECTURE.md).',
+        'A feature folder (framework/<feature>/) imports, of the framework, only its own folder, other features, the feature port (framework/core/port.ts) and the leaves beside it (errors, selector, trajectory, poll, call-site, the call context, the lifecycle, the test slots, secrets): never App, Locator, Space, the driver or its parts, the runner or the tools. The core attaches the features; the core can change behind the port (ARCHITECTURE.md). An allow-list: anything not named here fails.',
       severity: 'error',
-      from: { path: '^framework/(ai|heal|skills|webview|functions)/' },
-      to: {
-        path: '^framework/(app|app-port|driver|locator|locator-[\\w-]+|space|fixtures|expect|device|device-calls|instance-watch|screenshots|use-options|global-setup|suggest|core/(?!api-call\\.)[\\w-]+)\\.ts$',
+      from: { path: FEATURE },
+      to: { path: '^framework/', pathNot: [FEATURE, LEAVES, MAESTRO_LANGUAGE] },
+    },
+    {
+      name: 'framework-leaves-are-leaves',
+      comment:
+        'The port and its leaves (framework/core/port.ts, errors, selector, trajectory, poll, call-site, api-call, lifecycle, test-slot, secret, package-root, in-test, and the trajectory record schemas of the AI, network and visual features) import only each other (and the protocol): every feature depends on them, so they depend on nothing that depends on a feature. An allow-list.',
+      severity: 'error',
+      from: { path: LEAVES },
+      to: { path: '^framework/', pathNot: [LEAVES] },
+    },
+    {
+      name: 'framework-maestro-language-is-pure',
+      comment:
+        "Maestro's flow language (framework/maestro/parse, plan, commands, selector, script) imports only the protocol and itself: the features (skills) and the flow runner both read flows with it.",
+      severity: 'error',
+      from: { path: MAESTRO_LANGUAGE },
+      to: { path: '^framework/', pathNot: [MAESTRO_LANGUAGE] },
+    },
+    {
+      name: 'framework-core-attaches-features-at-its-roots',
+      comment:
+        "The core (framework/core/) imports the core and its leaves; only its composition roots — App (app.ts and the members it is built from), expect() and the index — import features, as Playwright's Page composes its features as members. Never the runner (framework/runner/: the fixtures, options, global setup) or the tools only the CLI uses (framework/tools/). An allow-list.",
+      severity: 'error',
+      from: { path: '^framework/core/', pathNot: CORE_ROOTS },
+      to: { path: '^framework/', pathNot: ['^framework/core/', LEAVES] },
+    },
+    {
+      name: 'framework-core-roots-not-above',
+      comment:
+        "The core's composition roots attach features, but import neither the runner (framework/runner/) nor the CLI's tools (framework/tools/).",
+      severity: 'error',
+      from: { path: CORE_ROOTS },
+      to: { path: '^framework/(runner|tools)/' },
+    },
+    {
+      name: 'framework-features-not-the-runner',
+      comment:
+        'Nothing below the runner imports it: the fixtures, options and global setup (framework/runner/) are the top of the framework, with the index; a feature registers with them, they are not called from it.',
+      severity: 'error',
+      from: {
+        path: '^framework/',
+        pathNot: ['^framework/runner/', '^framework/index\\.ts$', '^framework/conformance/', '^framework/tools/'],
       },
+      to: { path: '^framework/runner/' },
     },
     {
       name: 'protocol-is-self-contained',

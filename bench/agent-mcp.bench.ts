@@ -10,9 +10,9 @@ import {
   connectDevice,
   startEmbeddedDevice,
 } from '../device-runtime/providers/index.js';
-import { Locator } from '../framework/locator.js';
-import { parseLocatorInput } from '../framework/expression.js';
-import { Space } from '../framework/space.js';
+import { Locator } from '../framework/core/locator.js';
+import { parseLocatorInput } from '../framework/tools/expression.js';
+import { Space } from '../framework/core/space.js';
 import { median, percentile, round, sample, type BenchSection } from './section.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -8,9 +8,9 @@ import {
   startEmbeddedDevice,
 } from '../device-runtime/providers/index.js';
 import type { DeviceClient } from '../device-runtime/client/index.js';
-import { expect } from '../framework/expect.js';
-import { Space } from '../framework/space.js';
-import type { App } from '../framework/app.js';
+import { expect } from '../framework/core/expect.js';
+import { Space } from '../framework/core/space.js';
+import type { App } from '../framework/core/app.js';
 import { median, percentile, round, sample, type BenchSection } from './section.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

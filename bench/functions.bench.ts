@@ -1,7 +1,7 @@
 import { startSimServer, type RunningSim } from '../device-runtime/sim/server.js';
 import { connectDevice } from '../device-runtime/providers/index.js';
-import { Space } from '../framework/space.js';
-import { Trajectory } from '../framework/trajectory.js';
+import { Space } from '../framework/core/space.js';
+import { Trajectory } from '../framework/core/trajectory.js';
 import { done, scripted, tap, tool, typeInto, type Turn } from '../tests/ai/scripted-model.js';
 import { MessagesStandIn } from '../tests/ai/stand-in.js';
 import { median, percentile, round, type BenchSection } from './section.js';

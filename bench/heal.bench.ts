@@ -1,5 +1,5 @@
 import { fingerprintOf, heal } from '../framework/heal/index.js';
-import { parseSelector, resolveSteps } from '../framework/selector.js';
+import { parseSelector, resolveSteps } from '../framework/core/selector.js';
 import { evaluate, tally } from '../tests/heal/corpus/evaluate.js';
 import { HOLDOUT } from '../tests/heal/corpus/holdout.js';
 import { HOLDOUT2 } from '../tests/heal/corpus/holdout2.js';
@@ -73,8 +73,8 @@ export async function benchHealCorpus(): Promise<BenchSection> {
 export async function benchHealActionPath(): Promise<BenchSection> {
   const { connectDevice, EMBEDDED_TOKEN_ENV, EMBEDDED_URL_ENV, startEmbeddedDevice } =
     await import('../device-runtime/providers/index.js');
-  const { Space } = await import('../framework/space.js');
-  const { Trajectory } = await import('../framework/trajectory.js');
+  const { Space } = await import('../framework/core/space.js');
+  const { Trajectory } = await import('../framework/core/trajectory.js');
   const { Healer } = await import('../framework/heal/healer.js');
   const { FingerprintStore } = await import('../framework/heal/fingerprint-store.js');
   const { mkdtempSync, rmSync } = await import('node:fs');

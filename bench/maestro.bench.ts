@@ -13,8 +13,8 @@ import { runMaestroFlow } from '../framework/maestro/execute.js';
 import { planFlow } from '../framework/maestro/plan.js';
 import { replaySkill } from '../framework/skills/index.js';
 import { importMaestro } from '../framework/skills/maestro.js';
-import { Space } from '../framework/space.js';
-import { Trajectory } from '../framework/trajectory.js';
+import { Space } from '../framework/core/space.js';
+import { Trajectory } from '../framework/core/trajectory.js';
 import { median, percentile, round, type BenchSection } from './section.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -10,8 +10,8 @@ import {
 } from '../device-runtime/providers/index.js';
 import { replaySkill, type PlannedSkill } from '../framework/skills/index.js';
 import { trajectoryToSkill } from '../framework/skills/record.js';
-import { Space } from '../framework/space.js';
-import { Trajectory } from '../framework/trajectory.js';
+import { Space } from '../framework/core/space.js';
+import { Trajectory } from '../framework/core/trajectory.js';
 import { median, percentile, round, type BenchSection } from './section.js';
 
 const NOTES_APK = 'fixtures/apks/notes.apk';

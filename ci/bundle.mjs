@@ -11,7 +11,7 @@
  * Every other dependency stays external: native ones (sharp), large ones loaded on first use
  * (mockttp, ts-morph), and Playwright itself, which must be the one the user installed.
  * Declarations (`.d.ts`) are tsc's, untouched; source maps chain to the TypeScript sources.
- * Code moved into a chunk no longer sits beside the files it names: framework/package-root.ts
+ * Code moved into a chunk no longer sits beside the files it names: framework/core/package-root.ts
  * gives paths from the package root.
  */
 import { build } from 'esbuild';
@@ -31,8 +31,8 @@ export const ENTRIES = [
   'framework/heal/index', // nestwright/heal
   'framework/conformance/index', // nestwright/conformance
   'cli/index', // bin/nestwright.js
-  'framework/global-setup', // defineConfig's globalSetup
-  'framework/config', // nestwright maestro test's generated config
+  'framework/runner/global-setup', // defineConfig's globalSetup
+  'framework/runner/config', // nestwright maestro test's generated config
   'framework/maestro/spec', // nestwright maestro test's generated spec
   'reporters/allure/render-worker', // the screenshot renderer's worker thread
   'device-runtime/protocol/skill/script-worker', // the flow and skill scripts' thread

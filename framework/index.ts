@@ -20,13 +20,13 @@ export {
   type NestwrightWorkerOptions,
   type NestwrightTestArgs,
   type NestwrightWorkerArgs,
-} from './fixtures.js';
-export { expect, type NestwrightMatchers } from './expect.js';
+} from './runner/fixtures.js';
+export { expect, type NestwrightMatchers } from './core/expect.js';
 export type { ScreenshotOptions } from './visual/options.js';
-export { defineConfig } from './config.js';
-export { devices, type Device, type DeviceApi } from './device.js';
+export { defineConfig } from './runner/config.js';
+export { devices, type Device, type DeviceApi } from './core/device.js';
 export type { DeviceOptions } from '../device-runtime/providers/index.js';
-export { App } from './app.js';
+export { App } from './core/app.js';
 export type { AppAi } from './ai/app-ai.js';
 export type { SkillRunResult, SkillOptions } from './skills/index.js';
 export type {
@@ -38,9 +38,9 @@ export type {
   Measured as AccessibilityMeasure,
   RuleSelection as AccessibilityRuleSelection,
 } from './a11y/index.js';
-export { Locator, type RoleOptions } from './locator.js';
-export type { Role } from './selector.js';
-export { Space } from './space.js';
+export { Locator, type RoleOptions } from './core/locator.js';
+export type { Role } from './core/selector.js';
+export { Space } from './core/space.js';
 export type {
   AppClock,
   AppNotifications,
@@ -83,8 +83,8 @@ export {
   AppCrashedError,
   DeviceDisconnectedError,
   type NestwrightErrorCode,
-} from './errors.js';
-export { TRAJECTORY_ATTACHMENT, type TrajectoryStep } from './trajectory.js';
+} from './core/errors.js';
+export { TRAJECTORY_ATTACHMENT, type TrajectoryStep } from './core/trajectory.js';
 export { DeviceError } from '../device-runtime/client/index.js';
 export type { Secret } from './ai/secret.js';
 export {

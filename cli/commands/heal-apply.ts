@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { Node, Project, type CallExpression, type SourceFile } from 'ts-morph';
 import { entryKey, fingerprintFileOf, updateFingerprintFile } from '../../framework/heal/fingerprint-store.js';
 import { withdrawProposal, type Proposal } from '../../framework/heal/proposals.js';
-import { parseSelector, type Step } from '../../framework/selector.js';
+import { parseSelector, type Step } from '../../framework/core/selector.js';
 
 /**
  * The spec edit of `nestwright heal --apply`, with ts-morph (the TypeScript compiler's AST), so a

@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { readApkFile } from '../../device-runtime/apk/apk-file.js';
 import { flowsIn, planFlow, resolveAppId, shellEnv, shownPath } from '../../framework/maestro/plan.js';
 import type { MaestroManifest } from '../../framework/maestro/spec.js';
-import { ownModule } from '../../framework/package-root.js';
+import { ownModule } from '../../framework/core/package-root.js';
 import { stdio, type Io } from './io.js';
 
 const USAGE = `Usage: nestwright maestro test <flow.yaml | folder>… [options]
@@ -194,7 +194,7 @@ export async function maestroCommand(argv: string[], io: Io = stdio): Promise<nu
     : `{ provider: 'sim' }`;
   writeFileSync(
     path.join(dir, 'playwright.config.ts'),
-    `import { defineConfig } from ${JSON.stringify(mod('framework/config'))};
+    `import { defineConfig } from ${JSON.stringify(mod('framework/runner/config'))};
 export default defineConfig({
   testDir: '.',
   outputDir: './results',

@@ -12,7 +12,7 @@ import { stringify } from 'yaml';
 import { parseSkill } from '../../device-runtime/protocol/skill/index.js';
 import { trajectoryToSkill, type TrajectoryBody } from '../../framework/skills/record.js';
 import { shown } from '../../framework/skills/replay.js';
-import { TRAJECTORY_ATTACHMENT } from '../../framework/trajectory.js';
+import { TRAJECTORY_ATTACHMENT } from '../../framework/core/trajectory.js';
 import type { Io } from './io.js';
 
 const USAGE = `Usage: nestwright skill record <spec file> --grep <test title> -o skills/<name>.yaml [--name name] [--config playwright.config.ts]

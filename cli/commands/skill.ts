@@ -10,11 +10,11 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { skillJsonSchema } from '../../device-runtime/protocol/skill/index.js';
-import { NestwrightError } from '../../framework/errors.js';
+import { NestwrightError } from '../../framework/core/errors.js';
 import { planSkill, replaySkill, type PlannedSkill } from '../../framework/skills/index.js';
 import { shown } from '../../framework/skills/replay.js';
-import { Space } from '../../framework/space.js';
-import { Trajectory } from '../../framework/trajectory.js';
+import { Space } from '../../framework/core/space.js';
+import { Trajectory } from '../../framework/core/trajectory.js';
 import { stdio, type Io } from './io.js';
 
 const USAGE = `Usage:

@@ -1,10 +1,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Observation, UiNode } from '../../device-runtime/protocol/index.js';
-import { parseLocatorInput } from '../../framework/expression.js';
-import { Locator } from '../../framework/locator.js';
-import { resolveSteps } from '../../framework/selector.js';
-import { suggestLocators } from '../../framework/suggest.js';
+import { parseLocatorInput } from '../../framework/tools/expression.js';
+import { Locator } from '../../framework/core/locator.js';
+import { resolveSteps } from '../../framework/core/selector.js';
+import { suggestLocators } from '../../framework/tools/suggest.js';
 import { allowedPath } from '../mcp/tools/files.js';
 import { SessionManager, type LiveSession } from '../mcp/sessions.js';
 import { Recording, type RecordedStep } from './recorder.js';

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { COMPILED, PACKAGE_ROOT } from '../../framework/package-root.js';
+import { COMPILED, PACKAGE_ROOT } from '../../framework/core/package-root.js';
 import {
   authorized,
   badHostOrOrigin,

@@ -3,7 +3,7 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { AgentError } from './errors.js';
-import { ownModule } from '../../framework/package-root.js';
+import { ownModule } from '../../framework/core/package-root.js';
 import { PROGRESS_MARKER } from './progress-reporter.js';
 import { plain, type JsonReport } from './report.js';
 

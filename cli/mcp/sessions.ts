@@ -2,9 +2,9 @@ import path from 'node:path';
 import type { DeviceClient } from '../../device-runtime/client/index.js';
 import type { Observation } from '../../device-runtime/protocol/index.js';
 import { connectDevice, startEmbeddedDevice, type EmbeddedDevice } from '../../device-runtime/providers/index.js';
-import type { App } from '../../framework/app.js';
-import { Space } from '../../framework/space.js';
-import { Trajectory } from '../../framework/trajectory.js';
+import type { App } from '../../framework/core/app.js';
+import { Space } from '../../framework/core/space.js';
+import { Trajectory } from '../../framework/core/trajectory.js';
 import { AgentError } from './errors.js';
 
 /** A live app instance held for an agent: its own space (own screen, EXCLUSIVE lease) and instance. */

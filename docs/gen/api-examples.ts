@@ -19,7 +19,7 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const PUBLIC_DIRS = ['framework', 'device-runtime/protocol', 'device-runtime/client', 'reporters/allure'];
 
 export interface Example {
-  /** `framework/app.ts:123`: where the example's code starts. */
+  /** `framework/core/app.ts:123`: where the example's code starts. */
   where: string;
   /** What it documents, e.g. `App.intent`. */
   owner: string;
@@ -190,13 +190,13 @@ export function checkExamples(examples: Example[]): ExampleProblem[] {
 
 /** The API the reference promises an example for: its classes, the device fixture, the matchers, the errors. */
 export const DOCUMENTED_API: Record<string, string[]> = {
-  'framework/app.ts': ['App'],
+  'framework/core/app.ts': ['App'],
   'framework/core/locator-factory.ts': ['LocatorFactory'],
-  'framework/locator.ts': ['Locator'],
-  'framework/space.ts': ['Space'],
-  'framework/device.ts': ['DeviceApi', 'Device', 'devices'],
-  'framework/expect.ts': ['matchers', 'expect'],
-  'framework/errors.ts': [
+  'framework/core/locator.ts': ['Locator'],
+  'framework/core/space.ts': ['Space'],
+  'framework/core/device.ts': ['DeviceApi', 'Device', 'devices'],
+  'framework/core/expect.ts': ['matchers', 'expect'],
+  'framework/core/errors.ts': [
     'NestwrightError',
     'TimeoutError',
     'StrictModeViolationError',

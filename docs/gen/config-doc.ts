@@ -1,7 +1,7 @@
 /**
  * The option tables of docs/configuration.md, generated from the declarations so they cannot
  * drift: every `use` option with its scope and default from the `{ option: true }` fixtures of
- * framework/fixtures.ts, its type and doc comment from `NestwrightOptions` (framework/use-options.ts);
+ * framework/runner/fixtures.ts, its type and doc comment from `NestwrightOptions` (framework/runner/use-options.ts);
  * `use.ai`'s fields from `AiOptionsSchema`, and each device provider's fields from its zod schema
  * (types and defaults as JSON Schema, descriptions from `.describe()` or the field's doc comment).
  * The page's prose is hand-written; only the part between the markers is rewritten.
@@ -15,7 +15,7 @@ import ts from 'typescript';
 import { z } from 'zod';
 import { DeviceOptionsSchema } from '../../device-runtime/providers/index.js';
 import { AiOptionsSchema } from '../../framework/ai/options.js';
-import { RENAMED_OPTIONS } from '../../framework/use-options.js';
+import { RENAMED_OPTIONS } from '../../framework/runner/use-options.js';
 import { ROOT } from './api-examples.js';
 import { typeOf } from './protocol-doc.js';
 
@@ -51,14 +51,14 @@ export interface UseOption {
   doc: string;
 }
 
-/** The `{ option: true }` entries of the `base.extend({ … })` in framework/fixtures.ts that make the options layer. */
+/** The `{ option: true }` entries of the `base.extend({ … })` in framework/runner/fixtures.ts that make the options layer. */
 export function useOptions(): UseOption[] {
-  const fixtures = parse('framework/fixtures.ts');
-  const use = parse('framework/use-options.ts');
+  const fixtures = parse('framework/runner/fixtures.ts');
+  const use = parse('framework/runner/use-options.ts');
   const iface = use.statements.find(
     (s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === 'NestwrightOptions',
   );
-  if (!iface) throw new Error('framework/use-options.ts: interface NestwrightOptions not found');
+  if (!iface) throw new Error('framework/runner/use-options.ts: interface NestwrightOptions not found');
   const declared = new Map(
     iface.members
       .filter(ts.isPropertySignature)
@@ -79,7 +79,7 @@ export function useOptions(): UseOption[] {
     ts.forEachChild(n, find);
   };
   find(fixtures);
-  if (!layer) throw new Error('framework/fixtures.ts: const withOptions = base.extend({ … }) not found');
+  if (!layer) throw new Error('framework/runner/fixtures.ts: const withOptions = base.extend({ … }) not found');
   const out: UseOption[] = [];
   for (const p of layer.properties) {
     if (!ts.isPropertyAssignment(p) || !ts.isIdentifier(p.name) || !ts.isArrayLiteralExpression(p.initializer))
@@ -94,7 +94,7 @@ export function useOptions(): UseOption[] {
     );
     if (flags.get('option') !== 'true' || name.startsWith('_') || name in RENAMED_OPTIONS) continue;
     const decl = declared.get(name);
-    if (!decl) throw new Error(`framework/use-options.ts: option '${name}' of fixtures.ts is not in NestwrightOptions`);
+    if (!decl) throw new Error(`framework/runner/use-options.ts: option '${name}' of fixtures.ts is not in NestwrightOptions`);
     out.push({
       name,
       scope: flags.get('scope') === "'worker'" ? 'worker' : 'test',

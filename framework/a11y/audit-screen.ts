@@ -1,5 +1,5 @@
 import type { UiNode } from '../../device-runtime/protocol/index.js';
-import { NestwrightError, type ApiName } from '../errors.js';
+import { NestwrightError, type ApiName } from '../core/errors.js';
 import { imageContrast, textContrast } from './contrast.js';
 import {
   RULE_NAMES,

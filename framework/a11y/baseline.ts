@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { NestwrightError, type ApiName } from '../errors.js';
+import { NestwrightError, type ApiName } from '../core/errors.js';
 import type { RuleName } from './rules.js';
 
 /**

@@ -1,4 +1,4 @@
-import { Locator } from '../locator.js';
+import { Locator } from '../core/locator.js';
 import { accessibilityAudit, type AccessibilityAuditOptions, type AccessibilityAuditResult } from './audit.js';
 
 /*
@@ -6,7 +6,7 @@ import { accessibilityAudit, type AccessibilityAuditOptions, type AccessibilityA
  * import the audit (a feature depends on the core, never the other way), and the method is declared
  * on it by module augmentation. Loaded with the feature, which App loads.
  */
-declare module '../locator.js' {
+declare module '../core/locator.js' {
   interface Locator {
     /**
      * Audit the subtree of this locator's matches for accessibility, as `app.accessibilityAudit()`

@@ -1,5 +1,5 @@
-import type { AppDriver } from '../driver.js';
-import { Locator } from '../locator.js';
+import type { AppDriver } from '../core/driver.js';
+import { Locator } from '../core/locator.js';
 import { accessibilityAudit, type AccessibilityAuditOptions, type AccessibilityFinding } from './audit.js';
 
 const figure = (f: AccessibilityFinding) =>

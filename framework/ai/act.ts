@@ -1,6 +1,6 @@
 import type { Observation } from '../../device-runtime/protocol/index.js';
 import type { ApiCall } from '../core/api-call.js';
-import type { AppPort } from '../port.js';
+import type { AppPort } from '../core/port.js';
 import { runActLoop, type ActLoopHost } from '../../device-runtime/protocol/agent/loop.js';
 import type { ModelMessage } from './adapter.js';
 import { cacheKey, readCache, type CacheEntry, type CacheStep } from './cache.js';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { AppPort } from '../port.js';
+import type { AppPort } from '../core/port.js';
 import { act, type ActOptions } from './act.js';
 import { extract } from './extract.js';
 import type { Budget } from './options.js';

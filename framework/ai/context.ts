@@ -4,7 +4,7 @@ import { createModelAdapter, providerEnv } from '../../device-runtime/protocol/a
 import { ModelError } from '../../device-runtime/protocol/agent/model-error.js';
 import { withAiErrors } from './anthropic.js';
 import { cachePathFor, updateCache, type CacheEntry } from './cache.js';
-import type { ApiName } from '../errors.js';
+import type { ApiName } from '../core/errors.js';
 import { AiError } from './errors.js';
 import { TestMeter } from './meter.js';
 import { resolveAiOptions, type AiOptions } from './options.js';

@@ -1,4 +1,4 @@
-import { NestwrightError } from '../errors.js';
+import { NestwrightError } from '../core/errors.js';
 
 /**
  * Codes of AI step failures, so tests, reports and CI can tell them apart without reading text.

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ApiCall } from '../core/api-call.js';
-import type { AppPort } from '../port.js';
-import { describeScreen } from '../errors.js';
+import type { AppPort } from '../core/port.js';
+import { describeScreen } from '../core/errors.js';
 import type { ModelMessage } from './adapter.js';
 import { currentAiContext } from './context.js';
 import { AiError } from './errors.js';

@@ -1,8 +1,8 @@
 import type { Observation } from '../../device-runtime/protocol/index.js';
 import type { ActOutcome } from '../../device-runtime/protocol/agent/loop.js';
 import type { ApiCall } from '../core/api-call.js';
-import { NestwrightError } from '../errors.js';
-import type { AppPort } from '../port.js';
+import { NestwrightError } from '../core/errors.js';
+import type { AppPort } from '../core/port.js';
 import type { CacheStep } from './cache.js';
 import { fillPlaceholders, observeInApp, type Params } from './perform.js';
 

@@ -1,4 +1,4 @@
-import type { ApiName } from '../errors.js';
+import type { ApiName } from '../core/errors.js';
 import { AiError } from './errors.js';
 import { describeUsage, overBudget } from '../../device-runtime/protocol/agent/budget.js';
 import { addUsage, costUsd, ZERO_USAGE, type ModelPrice, type Usage } from './models.js';

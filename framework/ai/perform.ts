@@ -1,13 +1,13 @@
 import type { Observation, UiNode } from '../../device-runtime/protocol/index.js';
 import type { ApiCall } from '../core/api-call.js';
-import type { AppPort } from '../port.js';
+import type { AppPort } from '../core/port.js';
 import {
   AppCrashedError,
   DeviceDisconnectedError,
   NestwrightError,
   StrictModeViolationError,
   TimeoutError,
-} from '../errors.js';
+} from '../core/errors.js';
 import type { CacheStep } from './cache.js';
 import { AiError } from './errors.js';
 import { isSecret, revealSecret, type Secret } from './secret.js';

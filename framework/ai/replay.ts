@@ -1,7 +1,7 @@
 import type { Observation } from '../../device-runtime/protocol/index.js';
 import type { ApiCall } from '../core/api-call.js';
-import type { AppPort } from '../port.js';
-import { StrictModeViolationError, TimeoutError } from '../errors.js';
+import type { AppPort } from '../core/port.js';
+import { StrictModeViolationError, TimeoutError } from '../core/errors.js';
 import type { CacheStep } from './cache.js';
 import { AiError } from './errors.js';
 import { replayFunction } from './functions.js';

@@ -1,7 +1,7 @@
 import type { Observation } from '../../device-runtime/protocol/index.js';
 import type { ApiCall } from '../core/api-call.js';
-import type { AppPort } from '../port.js';
-import type { TrajectoryStep } from '../trajectory.js';
+import type { AppPort } from '../core/port.js';
+import type { TrajectoryStep } from '../core/trajectory.js';
 import type { ContentBlock, ModelMessage, ModelResponse, ToolSpec } from './adapter.js';
 import type { AiTestContext } from './context.js';
 import { AiError } from './errors.js';

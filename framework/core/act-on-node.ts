@@ -1,6 +1,6 @@
 import type { Observation, UiNode } from '../../device-runtime/protocol/index.js';
 import { DeviceError } from '../../device-runtime/client/index.js';
-import type { AppDriver } from '../driver.js';
+import type { AppDriver } from './driver.js';
 import type { ActionSpec, Attempt } from './actuator.js';
 import type { ApiCall } from './api-call.js';
 

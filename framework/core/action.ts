@@ -1,6 +1,6 @@
 import { formatTitle, TOOLS, type Observation, type UiNode } from '../../device-runtime/protocol/index.js';
-import type { HealedTarget } from '../port.js';
-import { resolveSteps } from '../selector.js';
+import type { HealedTarget } from './port.js';
+import { resolveSteps } from './selector.js';
 import { actOnNode } from './act-on-node.js';
 import type { ActionSpec, Attempt, LocatorRef } from './actuator.js';
 import { actuatorOf } from './actuators.js';

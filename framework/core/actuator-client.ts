@@ -1,5 +1,5 @@
 import type { Observation, UiNode } from '../../device-runtime/protocol/index.js';
-import type { AppDriver } from '../driver.js';
+import type { AppDriver } from './driver.js';
 import { actOnNode } from './act-on-node.js';
 import type { ActionSpec, Actuator, Attempt, LocatorRef } from './actuator.js';
 import type { ApiCall } from './api-call.js';

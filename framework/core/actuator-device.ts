@@ -1,7 +1,7 @@
 import { toWireSteps, type Observation, type ToolInput, type UiNode } from '../../device-runtime/protocol/index.js';
 import { DeviceError } from '../../device-runtime/client/index.js';
-import type { AppDriver } from '../driver.js';
-import { StrictModeViolationError } from '../errors.js';
+import type { AppDriver } from './driver.js';
+import { StrictModeViolationError } from './errors.js';
 import type { ActionSpec, Actuator, Attempt, CountWait, LocatorRef, SelectorTool } from './actuator.js';
 import type { ApiCall } from './api-call.js';
 import { waitTimeout } from './wait-here.js';

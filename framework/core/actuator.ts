@@ -1,6 +1,6 @@
 import type { Observation, Took, UiNode } from '../../device-runtime/protocol/index.js';
-import type { AppDriver } from '../driver.js';
-import type { Step } from '../selector.js';
+import type { AppDriver } from './driver.js';
+import type { Step } from './selector.js';
 import type { ApiCall } from './api-call.js';
 
 /**

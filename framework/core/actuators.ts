@@ -1,4 +1,4 @@
-import type { AppDriver } from '../driver.js';
+import type { AppDriver } from './driver.js';
 import type { Actuator } from './actuator.js';
 import { ClientActuator } from './actuator-client.js';
 import { DeviceActuator } from './actuator-device.js';

@@ -1,6 +1,6 @@
-import type { CallSite } from '../call-site.js';
-import { NestwrightError, type NestwrightErrorCode } from '../errors.js';
-import type { TrajectoryStep } from '../trajectory.js';
+import type { CallSite } from './call-site.js';
+import { NestwrightError, type NestwrightErrorCode } from './errors.js';
+import type { TrajectoryStep } from './trajectory.js';
 
 /**
  * One public API call in progress (`locator.tap`, `expect.toBeVisible`, `app.launch`,

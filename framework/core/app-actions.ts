@@ -1,7 +1,7 @@
 import { formatTitle, TOOLS, type Key, type Observation } from '../../device-runtime/protocol/index.js';
-import type { AppDriver } from '../driver.js';
-import { describeScreen, TimeoutError } from '../errors.js';
-import { poll } from '../poll.js';
+import type { AppDriver } from './driver.js';
+import { describeScreen, TimeoutError } from './errors.js';
+import { poll } from './poll.js';
 import type { ApiCall } from './api-call.js';
 import { pressKey } from './gestures.js';
 

@@ -1,6 +1,6 @@
 import type { Observation } from '../../device-runtime/protocol/index.js';
-import type { App } from '../app.js';
-import { poll } from '../poll.js';
+import type { App } from './app.js';
+import { poll } from './poll.js';
 
 /** The app matchers that do not read the screen's nodes: their loops (expect.ts keeps the matchers and their docs). */
 

@@ -1,9 +1,9 @@
 import type { Observation, UiNode } from '../../device-runtime/protocol/index.js';
-import type { App } from '../app.js';
-import { describeScreen } from '../errors.js';
-import { Locator } from '../locator.js';
-import { poll } from '../poll.js';
-import { fullText, resolveSteps } from '../selector.js';
+import type { App } from './app.js';
+import { describeScreen } from './errors.js';
+import { Locator } from './locator.js';
+import { poll } from './poll.js';
+import { fullText, resolveSteps } from './selector.js';
 import { actuatorOf } from './actuators.js';
 
 /**

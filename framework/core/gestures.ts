@@ -1,6 +1,6 @@
 import { formatTitle, screenChanged, TOOLS, type Key } from '../../device-runtime/protocol/index.js';
 import { swipeEnds, type SwipeDirection } from '../../device-runtime/protocol/swipe.js';
-import type { AppDriver } from '../driver.js';
+import type { AppDriver } from './driver.js';
 import { findNode } from './action.js';
 import type { LocatorRef } from './actuator.js';
 import type { ApiCall } from './api-call.js';

@@ -1,5 +1,5 @@
-import type { InstancePort } from '../port.js';
-import type { TrajectoryFailure, TrajectoryStep } from '../trajectory-schema.js';
+import type { InstancePort } from './port.js';
+import type { TrajectoryFailure, TrajectoryStep } from './trajectory-schema.js';
 
 /**
  * The instance lifecycle: what a feature that lives as long as an instance (video, device logs,
@@ -75,6 +75,11 @@ export interface TestEnd {
   readonly annotations: Array<{ type: string; description?: string }>;
   /** The test's steps so far, for timelines (a video's step titles). */
   readonly steps: readonly TrajectoryStep[];
+}
+
+/** What a feature's fixture registers with: the running test's lifecycle (the core's `TestContext` is one). */
+export interface FeatureHost {
+  readonly lifecycle: Lifecycle;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { nearest } from '../../device-runtime/protocol/nearest.js';
-import { NestwrightError } from '../errors.js';
-import { parseSelector, ROLES, type Role, type Step, type TextMatch } from '../selector.js';
+import { NestwrightError } from './errors.js';
+import { parseSelector, ROLES, type Role, type Step, type TextMatch } from './selector.js';
 
 /** What `getByRole(role, options)` narrows by, besides the role. Unset fields match anything. */
 export interface RoleOptions {

@@ -1,6 +1,6 @@
 import type { UiNode } from '../../device-runtime/protocol/index.js';
-import { StrictModeViolationError } from '../errors.js';
-import { fullText } from '../selector.js';
+import { StrictModeViolationError } from './errors.js';
+import { fullText } from './selector.js';
 import { findNode } from './action.js';
 import type { LocatorRef } from './actuator.js';
 import type { ApiCall } from './api-call.js';

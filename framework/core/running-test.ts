@@ -1,6 +1,6 @@
-import type { App } from '../app.js';
-import type { DriverOptions } from '../driver.js';
-import { Trajectory } from '../trajectory.js';
+import type { App } from './app.js';
+import type { DriverOptions } from './driver.js';
+import { Trajectory } from './trajectory.js';
 import { Lifecycle } from './lifecycle.js';
 import { runningSlots, withRunningTest, type SlotStore, type TestSlot } from './test-slot.js';
 

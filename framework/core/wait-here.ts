@@ -13,9 +13,9 @@ import {
   NestwrightError,
   StrictModeViolationError,
   TimeoutError,
-} from '../errors.js';
-import { resolveSteps, type Step } from '../selector.js';
-import { suggestLocators } from '../suggest.js';
+} from './errors.js';
+import { resolveSteps, type Step } from './selector.js';
+import { suggestLocators } from '../tools/suggest.js';
 import type { LocatorRef } from './actuator.js';
 import type { ApiCall } from './api-call.js';
 

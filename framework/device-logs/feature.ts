@@ -1,7 +1,7 @@
-import { NestwrightError } from '../errors.js';
+import { NestwrightError } from '../core/errors.js';
 import type { InstanceFeature, TestEnd } from '../core/lifecycle.js';
-import type { InstancePort } from '../port.js';
-import { crashReportName, deviceLogName } from '../trajectory-schema.js';
+import type { InstancePort } from '../core/port.js';
+import { crashReportName, deviceLogName } from '../core/trajectory-schema.js';
 import { crashesIn } from './crashes.js';
 
 /**

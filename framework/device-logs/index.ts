@@ -1,3 +1,2 @@
 export { deviceLogsFeature, deviceLogsMode, type DeviceLogsMode } from './feature.js';
-export { deviceLogsFixtures } from './fixture.js';
 export { crashesIn, type CrashReport } from './crashes.js';

@@ -1,7 +1,7 @@
 import type { AppFunction } from '../../device-runtime/protocol/index.js';
 import type { ApiCall } from '../core/api-call.js';
-import { NestwrightError } from '../errors.js';
-import type { InstancePort } from '../port.js';
+import { NestwrightError } from '../core/errors.js';
+import type { InstancePort } from '../core/port.js';
 
 /** One function the app declares (Android's AppFunctions), as `app.functions.list()` gives it. */
 export interface AppFunctionInfo {

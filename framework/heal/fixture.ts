@@ -1,6 +1,6 @@
 import type { TestInfo, WorkerInfo } from '@playwright/test';
 import { dirname } from 'node:path';
-import { NestwrightError } from '../errors.js';
+import { NestwrightError } from '../core/errors.js';
 import type { InstanceFeature } from '../core/lifecycle.js';
 import { FingerprintStore, type FingerprintUpdate } from './fingerprint-store.js';
 import { Healer, type HealMode, type HealOption } from './healer.js';

@@ -1,7 +1,7 @@
 import type { Observation, UiNode } from '../../device-runtime/protocol/index.js';
 import { nodeLine } from '../ai/screen.js';
-import { describeNode } from '../errors.js';
-import { parseSelector, resolveSteps, type Step } from '../selector.js';
+import { describeNode } from '../core/errors.js';
+import { parseSelector, resolveSteps, type Step } from '../core/selector.js';
 import { belongedToAnother, candidateFingerprint, roleFamily, type Fingerprint } from './fingerprint.js';
 import { scoreCandidate, wasNeighbor, type CandidateScore } from './score.js';
 import { uniqueSelectorFor } from './selector-for.js';

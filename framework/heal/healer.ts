@@ -1,12 +1,12 @@
 import { relative } from 'node:path';
 import type { Observation, UiNode } from '../../device-runtime/protocol/index.js';
-import { CallSite, type Site } from '../call-site.js';
+import { CallSite, type Site } from '../core/call-site.js';
 import type { ApiCall } from '../core/api-call.js';
-import { NestwrightError, StrictModeViolationError, TimeoutError } from '../errors.js';
-import { resolveSteps } from '../selector.js';
+import { NestwrightError, StrictModeViolationError, TimeoutError } from '../core/errors.js';
+import { resolveSteps } from '../core/selector.js';
 import { AiError } from '../ai/errors.js';
-import type { HealableLocator, HealedTarget, LocatorHealing } from '../port.js';
-import type { HealArbitration } from '../trajectory.js';
+import type { HealableLocator, HealedTarget, LocatorHealing } from '../core/port.js';
+import type { HealArbitration } from '../core/trajectory.js';
 import { fingerprintOf } from './fingerprint.js';
 import { findFingerprint, type FingerprintEntry, type FingerprintStore } from './fingerprint-store.js';
 import { heal, type HealArbiter, type HealResult } from './heal.js';
@@ -22,8 +22,8 @@ export type HealMode = 'off' | 'suggest' | 'auto';
  */
 export type HealOption = HealMode | { mode?: HealMode; model?: string | HealArbiter };
 
-export { CallSite, userSite } from '../call-site.js';
-export type { HealableLocator, HealedTarget, LocatorHealing } from '../port.js';
+export { CallSite, userSite } from '../core/call-site.js';
+export type { HealableLocator, HealedTarget, LocatorHealing } from '../core/port.js';
 
 /** Add the heal's verdict to the action's error, keeping its class and its call log. */
 function addTo(error: Error, text: string): Error {

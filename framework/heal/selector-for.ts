@@ -1,5 +1,5 @@
 import type { UiNode } from '../../device-runtime/protocol/index.js';
-import { parseSelector, resolveSteps, type Step } from '../selector.js';
+import { parseSelector, resolveSteps, type Step } from '../core/selector.js';
 import { idName, rowOf, subtreeIds } from './fingerprint.js';
 
 type Kind = 'id' | 'text' | 'desc' | 'role';

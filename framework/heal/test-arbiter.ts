@@ -3,7 +3,7 @@ import { AiError } from '../ai/errors.js';
 import { StepMeter } from '../ai/meter.js';
 import { costUsd, totalTokens } from '../ai/models.js';
 import type { ApiCall } from '../core/api-call.js';
-import type { HealArbitration } from '../trajectory.js';
+import type { HealArbitration } from '../core/trajectory.js';
 import { modelArbiter, type ArbitrationRecord } from './arbiter.js';
 import type { HealArbiter } from './heal.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NestwrightError } from '../errors.js';
+import { NestwrightError } from '../core/errors.js';
 import { NO_DEFECTS } from './commands.js';
 import type { RunState } from './state.js';
 

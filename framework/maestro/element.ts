@@ -1,8 +1,8 @@
 import type { Observation, UiNode } from '../../device-runtime/protocol/index.js';
-import type { App } from '../app.js';
-import type { Locator } from '../locator.js';
-import { poll } from '../poll.js';
-import { parseSelector, resolveSteps } from '../selector.js';
+import type { App } from '../core/app.js';
+import type { Locator } from '../core/locator.js';
+import { poll } from '../core/poll.js';
+import { parseSelector, resolveSteps } from '../core/selector.js';
 import { matchSelector, readPoint, type MaestroSelector } from './selector.js';
 
 /**

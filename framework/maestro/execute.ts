@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { test } from '@playwright/test';
-import type { App } from '../app.js';
-import { NestwrightError } from '../errors.js';
+import type { App } from '../core/app.js';
+import { NestwrightError } from '../core/errors.js';
 import { find, gone } from './element.js';
-import { inTest } from '../step-recorder.js';
+import { inTest } from '../core/in-test.js';
 import type { Command, PlannedFlow } from './plan.js';
 import type { MaestroRunOptions, RunState } from './state.js';
 import { FlowScript, truthy } from './script.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import vm from 'node:vm';
-import { test } from '../fixtures.js';
+import { test } from '../runner/fixtures.js';
 import { MaestroFlowError, runMaestroFlow } from './execute.js';
 import { planFlow } from './plan.js';
 

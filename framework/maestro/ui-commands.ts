@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { test } from '@playwright/test';
-import { inTest } from '../step-recorder.js';
-import { describeScreen, NestwrightError } from '../errors.js';
-import { poll } from '../poll.js';
-import type { App } from '../app.js';
+import { inTest } from '../core/in-test.js';
+import { describeScreen, NestwrightError } from '../core/errors.js';
+import { poll } from '../core/poll.js';
+import type { App } from '../core/app.js';
 import { swipeScreen } from '../core/gestures.js';
 import { fieldValue } from '../../device-runtime/protocol/selector.js';
 import { aiCommand } from './ai-commands.js';

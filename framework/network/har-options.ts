@@ -1,4 +1,4 @@
-import { NestwrightError } from '../errors.js';
+import { NestwrightError } from '../core/errors.js';
 
 /** A header name (RFC 9110 §5.1: a token). */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;

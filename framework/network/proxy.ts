@@ -4,7 +4,7 @@ import type { requestSteps } from 'mockttp';
 
 type CallbackResponseResult = requestSteps.CallbackResponseResult;
 import type { ApiCall } from '../core/api-call.js';
-import { NestwrightError } from '../errors.js';
+import { NestwrightError } from '../core/errors.js';
 import type { ProxyCa } from './ca.js';
 import { conditionsDelay, type NetworkConditions } from './conditions.js';
 import { flatHeaders, Request, Response } from './messages.js';

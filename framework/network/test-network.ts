@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import type { TestInfo } from '@playwright/test';
-import { NestwrightError } from '../errors.js';
+import { NestwrightError } from '../core/errors.js';
 import type { InstanceFeature } from '../core/lifecycle.js';
 import { TestSlot } from '../core/test-slot.js';
 import { writeHar } from './har-write.js';

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { NestwrightError } from '../errors.js';
+import { NestwrightError } from '../core/errors.js';
 
 /**
  * Which requests a route, a wait or a HAR filter means, as Playwright's `page.route(url)` reads

@@ -1,9 +1,9 @@
 import { evaluateCheck, type Check, type CheckResult } from '../../device-runtime/protocol/skill/index.js';
 import type { Observation } from '../../device-runtime/protocol/index.js';
 import type { ApiCall } from '../core/api-call.js';
-import type { InstancePort } from '../port.js';
-import { describeNode, NestwrightError } from '../errors.js';
-import { poll } from '../poll.js';
+import type { InstancePort } from '../core/port.js';
+import { describeNode, NestwrightError } from '../core/errors.js';
+import { poll } from '../core/poll.js';
 
 /** A check against one observation (the protocol's evaluation, with the framework's node lines). */
 export function evaluate(check: Check, obs: Observation, call: ApiCall): CheckResult {

@@ -8,8 +8,8 @@ import {
 } from '../../device-runtime/protocol/skill/index.js';
 import { act } from '../ai/act.js';
 import type { AiToolCall } from '../ai/record.js';
-import { StrictModeViolationError, TimeoutError } from '../errors.js';
-import type { AppPort } from '../port.js';
+import { StrictModeViolationError, TimeoutError } from '../core/errors.js';
+import type { AppPort } from '../core/port.js';
 import { currentSkillContext } from './options.js';
 import { skillProposalId, writeSkillProposal, type SkillProposal } from './proposals.js';
 

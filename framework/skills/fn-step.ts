@@ -1,7 +1,7 @@
 import type { SkillStep, UiSkillStep } from '../../device-runtime/protocol/skill/index.js';
 import type { ApiCall } from '../core/api-call.js';
-import { NestwrightError } from '../errors.js';
-import type { AppPort } from '../port.js';
+import { NestwrightError } from '../core/errors.js';
+import type { AppPort } from '../core/port.js';
 
 type FnStep = Extract<SkillStep, { kind: 'fn' }>;
 

@@ -1,8 +1,8 @@
 import type { Check } from '../../device-runtime/protocol/skill/index.js';
 import { describeCheck } from '../../device-runtime/protocol/skill/index.js';
 import type { ApiCall } from '../core/api-call.js';
-import { describeScreen, TimeoutError } from '../errors.js';
-import type { AppPort } from '../port.js';
+import { describeScreen, TimeoutError } from '../core/errors.js';
+import type { AppPort } from '../core/port.js';
 import { waitCheck } from './checks.js';
 
 /** A step did not apply (its `when` did not hold, or an optional target was not there). */

@@ -1,4 +1,4 @@
-import type { AppPort } from '../port.js';
+import type { AppPort } from '../core/port.js';
 import { planSkill, replaySkill, type SkillRunResult } from './replay.js';
 
 /**

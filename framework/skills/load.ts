@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from '@playwright/test';
 import { parseSkill, SkillParseError, type Skill } from '../../device-runtime/protocol/skill/index.js';
-import { NestwrightError, type ApiName } from '../errors.js';
+import { NestwrightError, type ApiName } from '../core/errors.js';
 
 /** A skill file that cannot be used: its problems, each at file:line:column. */
 export class SkillInvalidError extends NestwrightError {

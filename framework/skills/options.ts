@@ -2,7 +2,7 @@ import type { TestInfo } from '@playwright/test';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { SkillAiSchema } from '../../device-runtime/protocol/skill/index.js';
-import { NestwrightError } from '../errors.js';
+import { NestwrightError } from '../core/errors.js';
 import { TestSlot, type SlotStore } from '../core/test-slot.js';
 
 /** `use.skills`: how skill replays behave in this test. */

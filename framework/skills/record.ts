@@ -1,6 +1,6 @@
 import { TOOLS } from '../../device-runtime/protocol/index.js';
 import type { Skill } from '../../device-runtime/protocol/skill/index.js';
-import type { TrajectoryStep } from '../trajectory.js';
+import type { TrajectoryStep } from '../core/trajectory.js';
 
 /**
  * A passing test's trajectory as a skill: each action a step with its selector as the test

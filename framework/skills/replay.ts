@@ -21,11 +21,11 @@ import {
   type StepKind,
   type UiSkillStep,
 } from '../../device-runtime/protocol/skill/index.js';
-import { NestwrightError, TimeoutError, type ApiName } from '../errors.js';
+import { NestwrightError, TimeoutError, type ApiName } from '../core/errors.js';
 import type { ApiCall } from '../core/api-call.js';
-import type { AppPort } from '../port.js';
-import { inTest } from '../step-recorder.js';
-import type { TrajectoryStep } from '../trajectory.js';
+import type { AppPort } from '../core/port.js';
+import { inTest } from '../core/in-test.js';
+import type { TrajectoryStep } from '../core/trajectory.js';
 import { evaluate } from './checks.js';
 import { aiFallback, fallbackOf, isMiss, proposeRewrite } from './fallback.js';
 import { hold, Skipped } from './hold.js';

@@ -9,9 +9,9 @@ import {
   type UiSkillStep,
 } from '../../device-runtime/protocol/skill/index.js';
 import type { ApiCall } from '../core/api-call.js';
-import { NestwrightError } from '../errors.js';
-import type { AppPort } from '../port.js';
-import { inTest } from '../step-recorder.js';
+import { NestwrightError } from '../core/errors.js';
+import type { AppPort } from '../core/port.js';
+import { inTest } from '../core/in-test.js';
 import { runFnStep } from './fn-step.js';
 import { assertStatement } from '../ai/verdict.js';
 import { hold, Skipped } from './hold.js';

@@ -1,10 +1,10 @@
 import type { Observation } from '../../device-runtime/protocol/index.js';
 import type { Target } from '../../device-runtime/protocol/skill/index.js';
 import type { ApiCall } from '../core/api-call.js';
-import { describeScreen, TimeoutError } from '../errors.js';
-import { poll } from '../poll.js';
-import type { AppPort, PortLocator } from '../port.js';
-import { resolveSteps } from '../selector.js';
+import { describeScreen, TimeoutError } from '../core/errors.js';
+import { poll } from '../core/poll.js';
+import type { AppPort, PortLocator } from '../core/port.js';
+import { resolveSteps } from '../core/selector.js';
 
 /** The locator for a target: one selector, or the first alternative that is on screen. */
 export async function pick(app: AppPort, target: Target, timeout: number, call: ApiCall): Promise<PortLocator> {

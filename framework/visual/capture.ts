@@ -1,6 +1,6 @@
 import type { Bounds, ScreenRegion } from '../../device-runtime/protocol/index.js';
 import type { ApiCall } from '../core/api-call.js';
-import type { Locator } from '../locator.js';
+import type { Locator } from '../core/locator.js';
 import type { ResolvedOptions } from './options.js';
 import { Picture } from './picture.js';
 import type { VisualPort } from './port.js';

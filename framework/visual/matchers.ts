@@ -1,13 +1,13 @@
 import { expect as playwrightExpect } from '@playwright/test';
-import type { App } from '../app.js';
-import type { Locator } from '../locator.js';
+import type { App } from '../core/app.js';
+import type { Locator } from '../core/locator.js';
 import type { ScreenshotOptions } from './options.js';
 import { visualPortOf } from './port.js';
 import { toHaveScreenshot } from './to-have-screenshot.js';
 
 type MatcherState = { isNot: boolean; timeout?: number };
 
-/** The visual comparison matchers `expect` gets (framework/expect.ts spreads them in). */
+/** The visual comparison matchers `expect` gets (framework/core/expect.ts spreads them in). */
 export const visualMatchers = {
   /**
    * `expect(app).toHaveScreenshot(name?, options?)`: the app's screen matches its baseline;

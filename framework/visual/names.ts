@@ -1,5 +1,5 @@
 import type { TestInfo } from '@playwright/test';
-import { NestwrightError, type ApiName } from '../errors.js';
+import { NestwrightError, type ApiName } from '../core/errors.js';
 
 /** How many times each name (and the unnamed counter) was used in a test: Playwright's numbering. */
 const used = new WeakMap<TestInfo, { anonymous: number; named: Map<string, number> }>();

@@ -1,5 +1,5 @@
 import type { TestInfo } from '@playwright/test';
-import { NestwrightError, type ApiName } from '../errors.js';
+import { NestwrightError, type ApiName } from '../core/errors.js';
 import type { Tolerance } from './compare.js';
 import { parseColor } from './picture.js';
 

@@ -1,9 +1,9 @@
 import type { Bounds, Clock, RuntimeInfo, ScreenRegion, UiNode } from '../../device-runtime/protocol/index.js';
-import { App } from '../app.js';
+import { App } from '../core/app.js';
 import type { ApiCall, CallWrapper } from '../core/api-call.js';
-import { Locator } from '../locator.js';
-import { resolveSteps } from '../selector.js';
-import type { TrajectoryStep } from '../trajectory.js';
+import { Locator } from '../core/locator.js';
+import { resolveSteps } from '../core/selector.js';
+import type { TrajectoryStep } from '../core/trajectory.js';
 
 /**
  * What visual comparison needs of an app (and of the locator it pictures), and nothing more:

@@ -1,8 +1,8 @@
 import { test, type TestInfo } from '@playwright/test';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { NestwrightError } from '../errors.js';
-import type { Locator } from '../locator.js';
+import { NestwrightError } from '../core/errors.js';
+import type { Locator } from '../core/locator.js';
 import { capture, type Shot } from './capture.js';
 import { compareImages } from './compare.js';
 import { snapshotNames, withSuffix } from './names.js';

@@ -1,8 +1,8 @@
 import type { Page } from '@playwright/test';
 import type { WebViewInfo } from '../../device-runtime/protocol/index.js';
-import { describeScreen, NestwrightError, TimeoutError } from '../errors.js';
+import { describeScreen, NestwrightError, TimeoutError } from '../core/errors.js';
 import type { ApiCall } from '../core/api-call.js';
-import type { InstancePort } from '../port.js';
+import type { InstancePort } from '../core/port.js';
 import { pageAt } from './cdp-pages.js';
 import { recordedPage } from './web-steps.js';
 

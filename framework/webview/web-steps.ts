@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import type { InstancePort } from '../port.js';
+import type { InstancePort } from '../core/port.js';
 
 /**
  * A WebView's page as a test gets it: Playwright's own `Page`, whose actions (and those of the

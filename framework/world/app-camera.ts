@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { NestwrightError } from '../errors.js';
+import { NestwrightError } from '../core/errors.js';
 import type { WorldPort } from './world-port.js';
 
 /** The instance's camera (`app.camera`): the picture its captures return. */

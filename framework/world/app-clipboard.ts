@@ -1,4 +1,4 @@
-import type { AppDriver } from '../driver.js';
+import type { AppDriver } from '../core/driver.js';
 
 /**
  * The clipboard the app sees (`app.clipboard`): the space's, through the protocol's

@@ -1,4 +1,4 @@
-import { NestwrightError } from '../errors.js';
+import { NestwrightError } from '../core/errors.js';
 import { durationMs, epochMs, showTime, type TimeInput } from './time-input.js';
 import type { ApiCall } from '../core/api-call.js';
 import type { WorldPort } from './world-port.js';

@@ -1,5 +1,5 @@
-import type { AppDriver } from '../driver.js';
-import { NestwrightError } from '../errors.js';
+import type { AppDriver } from '../core/driver.js';
+import { NestwrightError } from '../core/errors.js';
 import { AppBiometrics } from './app-biometrics.js';
 import { AppCamera } from './app-camera.js';
 import { AppClipboard } from './app-clipboard.js';

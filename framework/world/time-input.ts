@@ -1,4 +1,4 @@
-import { NestwrightError, type ApiName } from '../errors.js';
+import { NestwrightError, type ApiName } from '../core/errors.js';
 
 /** A point in time as Playwright's clock takes it: epoch ms, a date string (`'2026-01-15T09:00:00+09:00'`) or a Date. */
 export type TimeInput = number | string | Date;

@@ -1,5 +1,5 @@
-import type { AppDriver } from '../driver.js';
-import { poll } from '../poll.js';
+import type { AppDriver } from '../core/driver.js';
+import { poll } from '../core/poll.js';
 import type { NotificationMatch } from './app-notifications.js';
 import { matchesNotification, showNotification } from './app-notifications.js';
 import { worldPort } from './world-port.js';

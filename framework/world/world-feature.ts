@@ -1,5 +1,5 @@
 import type { InstanceFeature } from '../core/lifecycle.js';
-import type { InstancePort } from '../port.js';
+import type { InstancePort } from '../core/port.js';
 import { applyWorldOptions, type WorldOptions } from './world-options.js';
 
 /**

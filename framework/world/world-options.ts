@@ -1,6 +1,6 @@
 import { DeviceError } from '../../device-runtime/client/index.js';
 import type { ToolInput, ToolName, ToolResult } from '../../device-runtime/protocol/index.js';
-import { NestwrightError } from '../errors.js';
+import { NestwrightError } from '../core/errors.js';
 import type { Geolocation } from './app-world.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { ToolInput, ToolName, ToolResult } from '../../device-runtime/protocol/index.js';
 import type { ApiCall, CallWrapper } from '../core/api-call.js';
-import type { InstancePort } from '../port.js';
-import { NestwrightError } from '../errors.js';
+import type { InstancePort } from '../core/port.js';
+import { NestwrightError } from '../core/errors.js';
 
 /** The instance a world call names: its space, package and instance id. */
 export interface InstanceRef {
@@ -35,7 +35,7 @@ export interface WorldPort extends CallWrapper {
   readonly clock: InstancePort['clock'];
 }
 
-/** The world's view of the feature port (framework/port.ts): the instance's ref, and steps titled for the world. */
+/** The world's view of the feature port (framework/core/port.ts): the instance's ref, and steps titled for the world. */
 export function worldPort(driver: InstancePort): WorldPort {
   const ref: InstanceRef = {
     space_id: driver.spaceId,

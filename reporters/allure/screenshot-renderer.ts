@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Attachment } from 'allure-js-commons';
-import { COMPILED, ownModule } from '../../framework/package-root.js';
+import { COMPILED, ownModule } from '../../framework/core/package-root.js';
 import { RENDER_VERSION, renderScreenshot, type Bounds, type RenderOptions } from './render.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { TestResult as PwTestResult, TestStep as PwStep } from '@playwright/test/reporter';
 import { ContentType, Stage, Status, type Attachment, type Parameter, type StepResult } from 'allure-js-commons';
-import { describeNode } from '../../framework/errors.js';
+import { describeNode } from '../../framework/core/errors.js';
 import type { ContentStore } from './content-store.js';
 import type { ScreenshotRenderer } from './screenshot-renderer.js';
 import type { TrajectoryStep } from './trajectory-schema.js';

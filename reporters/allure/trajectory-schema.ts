@@ -5,11 +5,11 @@ import {
   TRAJECTORY_ATTACHMENT,
   TrajectorySchema as FrameworkTrajectorySchema,
   TrajectoryStepSchema as FrameworkStepSchema,
-} from '../../framework/trajectory-schema.js';
+} from '../../framework/core/trajectory-schema.js';
 
 /**
  * What the Allure reporter reads from a test's `nestwright-trajectory` attachment (written by
- * framework/fixtures.ts, its schema in framework/trajectory-schema.ts). Version 1 is the
+ * framework/runner/fixtures.ts, its schema in framework/core/trajectory-schema.ts). Version 1 is the
  * framework's `{ version, steps }`; the optional fields below are read when present:
  *
  *   steps[].observations   names of test attachments holding the compact observation (JSON)
@@ -24,7 +24,7 @@ import {
  * Parsed here, at the boundary, because the attachment is data from another process: a malformed
  * one is reported on the test (with the path of the bad field), never trusted.
  */
-export { TRAJECTORY_ATTACHMENT, type TrajectoryMeta } from '../../framework/trajectory-schema.js';
+export { TRAJECTORY_ATTACHMENT, type TrajectoryMeta } from '../../framework/core/trajectory-schema.js';
 /** Default names of the failure attachments when `failure` does not name them. */
 export const TREE_ATTACHMENT = 'nestwright-tree';
 export const LOGCAT_ATTACHMENT = 'nestwright-logcat';

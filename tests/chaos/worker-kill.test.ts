@@ -14,7 +14,7 @@ import { DeviceClient, McpToolTransport } from '../../device-runtime/client/inde
 import { tempDir } from '../runtime/helpers.js';
 import { spawnSim } from '../transport/spawn-sim.js';
 import { runInline } from '../framework/inline.js';
-import { Space } from '../../framework/space.js';
+import { Space } from '../../framework/core/space.js';
 
 test.describe.configure({ timeout: 240_000 });
 

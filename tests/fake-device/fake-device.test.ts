@@ -2,14 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test, expect as pw } from '@playwright/test';
-import { expect } from '../../framework/expect.js';
-import { StrictModeViolationError, TimeoutError } from '../../framework/errors.js';
+import { expect } from '../../framework/core/expect.js';
+import { StrictModeViolationError, TimeoutError } from '../../framework/core/errors.js';
 import { FingerprintStore } from '../../framework/heal/fingerprint-store.js';
 import { Healer } from '../../framework/heal/healer.js';
-import type { App } from '../../framework/app.js';
-import { Space } from '../../framework/space.js';
-import { Trajectory } from '../../framework/trajectory.js';
-import type { DriverOptions } from '../../framework/driver.js';
+import type { App } from '../../framework/core/app.js';
+import { Space } from '../../framework/core/space.js';
+import { Trajectory } from '../../framework/core/trajectory.js';
+import type { DriverOptions } from '../../framework/core/driver.js';
 import { button, checkbox, fakeDevice, field, label, type FakeDevice } from './fake-device.js';
 
 /**

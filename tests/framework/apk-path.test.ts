@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
-import { resolveApkPath } from '../../framework/space.js';
+import { resolveApkPath } from '../../framework/core/space.js';
 
 /**
  * Which file a relative `use.apk` names: the one beside the config file, as Playwright resolves

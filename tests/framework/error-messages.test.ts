@@ -10,13 +10,13 @@ import {
 import { inMemoryTransport } from '../../device-runtime/sim/index.js';
 import { SimRuntime } from '../../device-runtime/sim/runtime.js';
 import { ApiCall } from '../../framework/core/api-call.js';
-import { NestwrightError, TimeoutError } from '../../framework/errors.js';
+import { NestwrightError, TimeoutError } from '../../framework/core/errors.js';
 import { FingerprintStore } from '../../framework/heal/fingerprint-store.js';
 import { Healer } from '../../framework/heal/healer.js';
 import { TEST_NETWORK, TestNetwork } from '../../framework/network/index.js';
-import { ROLES, type Role } from '../../framework/selector.js';
-import { Space } from '../../framework/space.js';
-import { Trajectory } from '../../framework/trajectory.js';
+import { ROLES, type Role } from '../../framework/core/selector.js';
+import { Space } from '../../framework/core/space.js';
+import { Trajectory } from '../../framework/core/trajectory.js';
 import { applyWorldOptions } from '../../framework/world/index.js';
 import { runTest, TestContext } from '../../framework/core/running-test.js';
 import { session } from '../runtime/helpers.js';

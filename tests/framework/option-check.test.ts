@@ -1,9 +1,9 @@
 import { test, expect } from '@playwright/test';
-import { NestwrightError } from '../../framework/errors.js';
-import { checkOptions, nearest, optionTypos } from '../../framework/option-check.js';
+import { NestwrightError } from '../../framework/core/errors.js';
+import { checkOptions, nearest, optionTypos } from '../../framework/runner/option-check.js';
 
 /**
- * The check behind OPTION_INVALID (framework/option-check.ts), which the global setup runs on
+ * The check behind OPTION_INVALID (framework/runner/option-check.ts), which the global setup runs on
  * each project's `use` and the fixtures on what test.use() gave them: the child runs are in
  * options.test.ts.
  */

@@ -4,9 +4,9 @@ import { toolError } from '../../device-runtime/protocol/index.js';
 import { SimRuntime } from '../../device-runtime/sim/runtime.js';
 import { ApiCall } from '../../framework/core/api-call.js';
 import { screenshot } from '../../framework/core/app-actions.js';
-import { AppDriver } from '../../framework/driver.js';
-import { NestwrightError } from '../../framework/errors.js';
-import { Trajectory } from '../../framework/trajectory.js';
+import { AppDriver } from '../../framework/core/driver.js';
+import { NestwrightError } from '../../framework/core/errors.js';
+import { Trajectory } from '../../framework/core/trajectory.js';
 
 /**
  * `app.screenshot()` as documented and typed (a Buffer, `Promise<Buffer>`): it throws on a runtime

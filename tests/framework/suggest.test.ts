@@ -1,8 +1,8 @@
 import { test, expect } from '@playwright/test';
 import type { UiNode } from '../../device-runtime/protocol/index.js';
-import { parseLocatorInput } from '../../framework/expression.js';
-import { parseSelector, resolveSteps, type Step } from '../../framework/selector.js';
-import { selectorOf, suggestLocators } from '../../framework/suggest.js';
+import { parseLocatorInput } from '../../framework/tools/expression.js';
+import { parseSelector, resolveSteps, type Step } from '../../framework/core/selector.js';
+import { selectorOf, suggestLocators } from '../../framework/tools/suggest.js';
 
 const node = (id: string, over: Partial<UiNode>): UiNode => ({
   id,

@@ -3,11 +3,11 @@ import { DeviceError } from '../../device-runtime/client/index.js';
 import { toolError, type UiNode } from '../../device-runtime/protocol/index.js';
 import { ApiCall } from '../../framework/core/api-call.js';
 import { actuatorOf } from '../../framework/core/actuators.js';
-import { AppDriver } from '../../framework/driver.js';
-import { DeviceDisconnectedError, NestwrightError, TestEndedError } from '../../framework/errors.js';
-import { formatSteps, fullText, parseSelector, resolveSteps } from '../../framework/selector.js';
-import { withRetry } from '../../framework/space.js';
-import { Trajectory } from '../../framework/trajectory.js';
+import { AppDriver } from '../../framework/core/driver.js';
+import { DeviceDisconnectedError, NestwrightError, TestEndedError } from '../../framework/core/errors.js';
+import { formatSteps, fullText, parseSelector, resolveSteps } from '../../framework/core/selector.js';
+import { withRetry } from '../../framework/core/space.js';
+import { Trajectory } from '../../framework/core/trajectory.js';
 
 /** In-process tests of the framework's pure parts and of how it treats device answers. */
 

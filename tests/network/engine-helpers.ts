@@ -5,8 +5,8 @@ import tls from 'node:tls';
 import { generateCACertificate, getLocal, type Mockttp } from 'mockttp';
 import type { NetInfo, ToolName } from '../../device-runtime/protocol/index.js';
 import { ApiCall } from '../../framework/core/api-call.js';
-import type { InstancePort } from '../../framework/port.js';
-import { Trajectory } from '../../framework/trajectory.js';
+import type { InstancePort } from '../../framework/core/port.js';
+import { Trajectory } from '../../framework/core/trajectory.js';
 
 /** The backend's name, as a runtime's hosts file would map it. */
 export const HOST = 'api.shop.example.test';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { AppNetwork } from '../../framework/network/index.js';
-import { NestwrightError } from '../../framework/errors.js';
+import { NestwrightError } from '../../framework/core/errors.js';
 import { catalogPage, fakePort, HOST, proxiedClient, startBackend } from './engine-helpers.js';
 
 /**

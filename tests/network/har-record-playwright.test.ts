@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
-import { NestwrightError } from '../../framework/errors.js';
+import { NestwrightError } from '../../framework/core/errors.js';
 import { TestNetwork, type RecordHarOptions } from '../../framework/network/test-network.js';
 import {
   BIG_JSON,

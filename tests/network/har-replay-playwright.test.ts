@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { NestwrightError } from '../../framework/errors.js';
+import { NestwrightError } from '../../framework/core/errors.js';
 import { HOST } from './engine-helpers.js';
 import { harBackend, network, ORIGIN, type Backend, type Client } from './har-helpers.js';
 

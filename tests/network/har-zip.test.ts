@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { NestwrightError } from '../../framework/errors.js';
+import { NestwrightError } from '../../framework/core/errors.js';
 import { MAX_HAR_INFLATED_BYTES } from '../../framework/network/har-zip.js';
 import { buildZip, deflatedZeros } from '../apk/zip-builder.js';
 import {

@@ -1,5 +1,5 @@
 import { errors, expect, test } from '@playwright/test';
-import { NestwrightError, TimeoutError } from '../../framework/errors.js';
+import { NestwrightError, TimeoutError } from '../../framework/core/errors.js';
 import { test as nwTest } from '../../framework/index.js';
 import { AppNetwork, TestNetwork } from '../../framework/network/index.js';
 import type { Route } from '../../framework/network/route.js';

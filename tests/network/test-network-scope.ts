@@ -1,6 +1,6 @@
 import { runTest, TestContext } from '../../framework/core/running-test.js';
 import { TEST_NETWORK, type TestNetwork } from '../../framework/network/test-network.js';
-import { Trajectory } from '../../framework/trajectory.js';
+import { Trajectory } from '../../framework/core/trajectory.js';
 
 /** Run `body` as a test whose network is `net`, with no fixtures (tests of the network alone). */
 export function withTestNetwork<T>(net: TestNetwork, body: () => Promise<T>): Promise<T> {

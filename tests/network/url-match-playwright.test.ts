@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import vm from 'node:vm';
 import { expect, test } from '@playwright/test';
-import { NestwrightError } from '../../framework/errors.js';
+import { NestwrightError } from '../../framework/core/errors.js';
 import { AppNetwork } from '../../framework/network/index.js';
 import { TestNetwork } from '../../framework/network/test-network.js';
 import { globToRegex, playwrightMatcher, urlMatches, type UrlMatcher } from '../../framework/network/url-match.js';

@@ -2,7 +2,7 @@
  * What inline specs of the reporter tests import: a stand-in for nestwright's driver that runs
  * each step as a boxed `test.step` and records a trajectory in the framework's format (version 1
  * plus the optional fields the reporter reads), attached as `nestwright-trajectory` when the test
- * ends, the way framework/fixtures.ts does. No device: the reporter never talks to one.
+ * ends, the way framework/runner/fixtures.ts does. No device: the reporter never talks to one.
  */
 import { test as base } from '@playwright/test';
 import { PNG } from 'pngjs';

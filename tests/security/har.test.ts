@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type TestInfo } from '@playwright/test';
-import { NestwrightError } from '../../framework/errors.js';
+import { NestwrightError } from '../../framework/core/errors.js';
 import { AppNetwork } from '../../framework/network/index.js';
 import { TestNetwork, type RecordHarOptions } from '../../framework/network/test-network.js';
 import { fakePort, HOST, proxiedClient, startBackend } from '../network/engine-helpers.js';

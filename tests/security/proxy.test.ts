@@ -8,7 +8,7 @@ import { product } from '../../device-runtime/sim/apps/shop/model.js';
 import { Adb } from '../../device-runtime/providers/adb/adb.js';
 import { ProxyReverse } from '../../device-runtime/providers/adb/proxy-reverse.js';
 import { AppNetwork } from '../../framework/network/index.js';
-import type { InstancePort } from '../../framework/port.js';
+import type { InstancePort } from '../../framework/core/port.js';
 import { ADB, HAVE_ADB, NO_ADB_MESSAGE, RealAdb } from '../adb/real-adb.js';
 import { fakePort, proxiedClient, startBackend, type FakeRuntime } from '../network/engine-helpers.js';
 import { SHOP, simSpace } from '../sim-ui/harness.js';

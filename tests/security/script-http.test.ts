@@ -5,12 +5,12 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import type { App } from '../../framework/app.js';
+import type { App } from '../../framework/core/app.js';
 import { runMaestroFlow } from '../../framework/maestro/execute.js';
 import { planFlow } from '../../framework/maestro/plan.js';
 import { FlowScript } from '../../device-runtime/protocol/skill/index.js';
 import { AppNetwork, type Request } from '../../framework/network/index.js';
-import type { AppPort } from '../../framework/port.js';
+import type { AppPort } from '../../framework/core/port.js';
 import { planSkill, replaySkill } from '../../framework/skills/index.js';
 import { catalogPage, fakePort, HOST, startBackend } from '../network/engine-helpers.js';
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { test, expect } from '@playwright/test';
 import { parseSkill } from '../../device-runtime/protocol/skill/index.js';
 import { toSelectorSyntax, trajectoryToSkill } from '../../framework/skills/record.js';
-import type { TrajectoryStep } from '../../framework/trajectory.js';
+import type { TrajectoryStep } from '../../framework/core/trajectory.js';
 import { ROOT } from '../framework/inline.js';
 import { childEnv } from '../inline-run.js';
 

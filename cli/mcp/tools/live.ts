@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { KeySchema, type Observation, type UiNode } from '../../../device-runtime/protocol/index.js';
-import { parseLocatorInput } from '../../../framework/expression.js';
-import { Locator } from '../../../framework/locator.js';
-import { resolveSteps } from '../../../framework/selector.js';
-import { suggestLocators } from '../../../framework/suggest.js';
+import { parseLocatorInput } from '../../../framework/tools/expression.js';
+import { Locator } from '../../../framework/core/locator.js';
+import { resolveSteps } from '../../../framework/core/selector.js';
+import { suggestLocators } from '../../../framework/tools/suggest.js';
 import { AgentError } from '../errors.js';
 import { compactScreen, nodeLine } from '../screen.js';
 import type { LiveSession } from '../sessions.js';

@@ -286,7 +286,7 @@ export class ScriptThread {
 /**
  * The script thread. Compiled (the published package) it is `dist/device-runtime/protocol/skill/
  * script-worker.js`, an entry point of the bundle (ci/bundle.mjs); this module's code may sit in a
- * shared chunk, so the path is taken from the package root, as framework/package-root.ts does (the
+ * shared chunk, so the path is taken from the package root, as framework/core/package-root.ts does (the
  * protocol imports nothing outside itself). Run from the TypeScript sources (this repository:
  * Playwright's loader, tsx) the thread is TypeScript too, and a worker thread does not inherit its
  * parent's loader, so it registers tsx (a devDependency) before importing `script-worker.ts` (as

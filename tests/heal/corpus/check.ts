@@ -3,7 +3,7 @@
  * blind to the scorer): the locator names the target alone before the drift and does not name
  * exactly one node after it, and the keys exist. `npx tsx tests/heal/corpus/check.ts holdout3`
  */
-import { parseSelector, resolveSteps } from '../../../framework/selector.js';
+import { parseSelector, resolveSteps } from '../../../framework/core/selector.js';
 import type { DriftCase } from './dsl.js';
 
 const split = process.argv[2] ?? 'holdout3';

@@ -1,5 +1,5 @@
 import type { Observation, UiNode } from '../../../device-runtime/protocol/index.js';
-import type { Step } from '../../../framework/selector.js';
+import type { Step } from '../../../framework/core/selector.js';
 
 /**
  * A small language for the drift corpus: screens written as nested views, laid out the way the

@@ -1,5 +1,5 @@
 import { fingerprintOf, heal, type HealResult } from '../../../framework/heal/index.js';
-import { parseSelector, resolveSteps } from '../../../framework/selector.js';
+import { parseSelector, resolveSteps } from '../../../framework/core/selector.js';
 import type { DriftCase } from './dsl.js';
 
 export type Verdict = 'right' | 'wrong' | 'declined';

@@ -1,4 +1,4 @@
-import type { DeviceClient } from '../device-runtime/client/index.js';
+import type { DeviceClient } from '../../device-runtime/client/index.js';
 import {
   REAL_CLOCK,
   settle,
@@ -9,14 +9,14 @@ import {
   type ToolName,
   type ToolResult,
   type UiNode,
-} from '../device-runtime/protocol/index.js';
+} from '../../device-runtime/protocol/index.js';
 import { CallSite } from './call-site.js';
-import { ApiCall, type CallOptions } from './core/api-call.js';
+import { ApiCall, type CallOptions } from './api-call.js';
 import { DeviceCalls, type TestScope } from './device-calls.js';
 import { TestEndedError } from './errors.js';
 import type { AppCrashedError } from './errors.js';
 import { InstanceWatch } from './instance-watch.js';
-import type { Lifecycle } from './core/lifecycle.js';
+import type { Lifecycle } from './lifecycle.js';
 import type { InstancePort, InstanceState, LocatorHealing, StepMeta } from './port.js';
 import { Screenshots } from './screenshots.js';
 import { StepRecorder, type ScreenshotMode } from './step-recorder.js';

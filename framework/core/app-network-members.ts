@@ -1,4 +1,4 @@
-import type { ScriptRoute } from '../device-runtime/protocol/skill/index.js';
+import type { ScriptRoute } from '../../device-runtime/protocol/skill/index.js';
 import { LocatorFactory, type Locator } from './locator.js';
 import type { AppPort } from './port.js';
 import {
@@ -11,7 +11,7 @@ import {
   type RouteFromHAROptions,
   type RouteHandler,
   type UrlMatcher,
-} from './network/index.js';
+} from '../network/index.js';
 
 /**
  * The network members of an `App` (docs/network.md), with Playwright's names: routes, HAR,

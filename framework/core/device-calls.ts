@@ -1,7 +1,7 @@
-import type { DeviceClient } from '../device-runtime/client/index.js';
-import { DeviceError } from '../device-runtime/client/index.js';
-import type { Observation, ToolInput, ToolName, ToolResult } from '../device-runtime/protocol/index.js';
-import type { ApiCall } from './core/api-call.js';
+import type { DeviceClient } from '../../device-runtime/client/index.js';
+import { DeviceError } from '../../device-runtime/client/index.js';
+import type { Observation, ToolInput, ToolName, ToolResult } from '../../device-runtime/protocol/index.js';
+import type { ApiCall } from './api-call.js';
 import { DeviceDisconnectedError, NestwrightError, TestEndedError } from './errors.js';
 
 /** What a driver needs from the test it runs in. */

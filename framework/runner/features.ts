@@ -1,11 +1,15 @@
 import type { Fixtures } from '@playwright/test';
 import type { TestContext } from '../core/running-test.js';
-import { deviceLogsFeature, deviceLogsMode, type DeviceLogsMode } from './feature.js';
+import { deviceLogsFeature, deviceLogsMode, type DeviceLogsMode } from '../device-logs/index.js';
 
 /**
- * The feature's registration: its option (`use.deviceLogs`) and the per-test fixture that adds it
- * to the test's lifecycle. framework/fixtures.ts extends `test` with it; nothing else knows it.
+ * The lifecycle features' registrations: each is its option (declared with its type and doc in
+ * use-options.ts) and one auto fixture that makes the feature for the test from the option and
+ * adds it to the test's lifecycle (core/lifecycle.ts). fixtures.ts extends `test` with each; the
+ * feature's own folder knows nothing of fixtures. A new feature adds one entry here.
  */
+
+/** `use.deviceLogs` (framework/device-logs). */
 export const deviceLogsFixtures: Fixtures<
   { deviceLogs: DeviceLogsMode; _deviceLogs: void },
   object,

@@ -1,5 +1,5 @@
-import { NestwrightError } from './errors.js';
-import { parseSelector, type Step, type TextMatch } from './selector.js';
+import { NestwrightError } from '../core/errors.js';
+import { parseSelector, type Step, type TextMatch } from '../core/selector.js';
 
 /**
  * Read a locator written as code — `app.getByRole('button', { name: 'Save' }).nth(0)`, as a user

@@ -9,8 +9,8 @@ import {
   startEmbeddedDeviceEarly,
   startCompanion,
   startRunEmulators,
-} from '../device-runtime/providers/index.js';
-import { clearProposals } from './heal/proposals.js';
+} from '../../device-runtime/providers/index.js';
+import { clearProposals } from '../heal/proposals.js';
 import { checkOptions } from './option-check.js';
 import { renamedOption } from './use-options.js';
 

@@ -1,5 +1,5 @@
-import type { Observation } from '../device-runtime/protocol/index.js';
-import type { ApiCall } from './core/api-call.js';
+import type { Observation } from '../../device-runtime/protocol/index.js';
+import type { ApiCall } from './api-call.js';
 import type { DeviceCalls } from './device-calls.js';
 import { AppCrashedError } from './errors.js';
 import type { InstanceState } from './port.js';

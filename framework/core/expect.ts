@@ -1,6 +1,6 @@
 import { expect as base, type Expect } from '@playwright/test';
 import type { App } from './app.js';
-import { toBeInForeground, toHaveCrashed } from './core/expect-app.js';
+import { toBeInForeground, toHaveCrashed } from './expect-app.js';
 import {
   locatorMatcher,
   many,
@@ -10,15 +10,15 @@ import {
   type MatcherState,
   type TextExpectation,
   type TextOptions,
-} from './core/expect-retrying.js';
+} from './expect-retrying.js';
 import { describeNode } from './errors.js';
 import type { Locator } from './locator.js';
-import { satisfies } from './ai/verdict.js';
-import { toPassSkill } from './skills/index.js';
-import { visualMatchers } from './visual/matchers.js';
-import { toHaveNotification as notificationMatcher, type NotificationMatch } from './world/index.js';
-import { toPassAccessibilityAudit, type AccessibilityAuditOptions } from './a11y/index.js';
-import { delegatingToPlaywright } from './webview/index.js';
+import { satisfies } from '../ai/verdict.js';
+import { toPassSkill } from '../skills/index.js';
+import { visualMatchers } from '../visual/matchers.js';
+import { toHaveNotification as notificationMatcher, type NotificationMatch } from '../world/index.js';
+import { toPassAccessibilityAudit, type AccessibilityAuditOptions } from '../a11y/index.js';
+import { delegatingToPlaywright } from '../webview/index.js';
 
 /**
  * The matchers nestwright adds to Playwright's `expect`. Each retries against fresh observations

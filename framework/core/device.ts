@@ -1,6 +1,6 @@
-import type { DeviceClient } from '../device-runtime/client/index.js';
-import type { DeviceOptions } from '../device-runtime/providers/index.js';
-import type { RuntimeInfo } from '../device-runtime/protocol/index.js';
+import type { DeviceClient } from '../../device-runtime/client/index.js';
+import type { DeviceOptions } from '../../device-runtime/providers/index.js';
+import type { RuntimeInfo } from '../../device-runtime/protocol/index.js';
 import { Space } from './space.js';
 
 /** What the `device` fixture offers once connected, on top of its options. */

@@ -1,6 +1,6 @@
 import { defineConfig as pwDefineConfig, type PlaywrightTestConfig } from '@playwright/test';
 import type { NestwrightUse } from './fixtures.js';
-import { ownModule } from './package-root.js';
+import { ownModule } from '../core/package-root.js';
 
 type Use = Omit<NonNullable<PlaywrightTestConfig['use']>, keyof NestwrightUse> & NestwrightUse;
 type Config = Omit<PlaywrightTestConfig, 'use' | 'projects'> & {
@@ -8,8 +8,8 @@ type Config = Omit<PlaywrightTestConfig, 'use' | 'projects'> & {
   projects?: Array<Omit<NonNullable<PlaywrightTestConfig['projects']>[number], 'use'> & { use?: Use }>;
 };
 
-// dist/framework/global-setup.js compiled, framework/global-setup.ts when run from source.
-const GLOBAL_SETUP = ownModule('framework/global-setup');
+// dist/framework/global-setup.js compiled, framework/runner/global-setup.ts when run from source.
+const GLOBAL_SETUP = ownModule('framework/runner/global-setup');
 
 /**
  * Playwright's defineConfig, plus nestwright's global setup: one embedded simulated device for

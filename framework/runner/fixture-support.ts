@@ -1,9 +1,9 @@
 import type { TestInfo } from '@playwright/test';
-import { DeviceOptionsSchema } from '../device-runtime/providers/index.js';
-import type { App } from './app.js';
-import type { Device } from './device.js';
-import type { InstanceFeature, TestEnd } from './core/lifecycle.js';
-import type { TestContext } from './core/running-test.js';
+import { DeviceOptionsSchema } from '../../device-runtime/providers/index.js';
+import type { App } from '../core/app.js';
+import type { Device } from '../core/device.js';
+import type { InstanceFeature, TestEnd } from '../core/lifecycle.js';
+import type { TestContext } from '../core/running-test.js';
 import { renamedOption } from './use-options.js';
 
 /**

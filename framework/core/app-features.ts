@@ -1,10 +1,10 @@
 import type { Page } from '@playwright/test';
-import { accessibilityAudit, type AccessibilityAuditOptions, type AccessibilityAuditResult } from './a11y/index.js';
-import { AppAi } from './ai/app-ai.js';
-import { AppFunctions } from './functions/index.js';
+import { accessibilityAudit, type AccessibilityAuditOptions, type AccessibilityAuditResult } from '../a11y/index.js';
+import { AppAi } from '../ai/app-ai.js';
+import { AppFunctions } from '../functions/index.js';
 import type { AppDriver } from './driver.js';
-import { AppNetworkMembers } from './app-network.js';
-import { AppWebViews, type WebView, type WebViewOptions } from './webview/index.js';
+import { AppNetworkMembers } from './app-network-members.js';
+import { AppWebViews, type WebView, type WebViewOptions } from '../webview/index.js';
 import {
   AppWorldControls,
   type AppBiometrics,
@@ -13,7 +13,7 @@ import {
   type AppClock,
   type AppNotifications,
   type Geolocation,
-} from './world/index.js';
+} from '../world/index.js';
 
 /**
  * The features an `App` attaches (AI steps, WebViews, the instance's world), each a thin

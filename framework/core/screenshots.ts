@@ -1,5 +1,5 @@
-import { DeviceError } from '../device-runtime/client/index.js';
-import type { ApiCall } from './core/api-call.js';
+import { DeviceError } from '../../device-runtime/client/index.js';
+import type { ApiCall } from './api-call.js';
 import type { DeviceCalls } from './device-calls.js';
 
 /**

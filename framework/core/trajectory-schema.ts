@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { UiNodeSchema } from '../device-runtime/protocol/index.js';
-import { AiStepRecordSchema } from './ai/record.js';
-import { VisualRecordSchema } from './visual/record.js';
-import { NetworkRecordSchema } from './network/record.js';
+import { UiNodeSchema } from '../../device-runtime/protocol/index.js';
+import { AiStepRecordSchema } from '../ai/record.js';
+import { VisualRecordSchema } from '../visual/record.js';
+import { NetworkRecordSchema } from '../network/record.js';
 
 /**
  * The `nestwright-trajectory` attachment, as zod schemas: what the framework writes
- * (framework/trajectory.ts records steps of these types) and what reports read
+ * (framework/core/trajectory.ts records steps of these types) and what reports read
  * (reporters/allure parses the attachment with them, adding defaults for older files). Every
  * type is inferred from here; there is no second definition.
  */

@@ -1,4 +1,4 @@
-import { parseSelector as parse, SelectorSyntaxError, type Step } from '../device-runtime/protocol/selector.js';
+import { parseSelector as parse, SelectorSyntaxError, type Step } from '../../device-runtime/protocol/selector.js';
 import { NestwrightError } from './errors.js';
 
 /** The selector engine lives in the protocol (both sides resolve selectors with it). */
@@ -11,7 +11,7 @@ export {
   type Role,
   type Step,
   type TextMatch,
-} from '../device-runtime/protocol/selector.js';
+} from '../../device-runtime/protocol/selector.js';
 
 /** `parseSelector` with the calling API's name on its errors (`app.locator: unknown selector engine …`). */
 export function parseSelector(selector: string, api = 'app.locator'): Step[] {

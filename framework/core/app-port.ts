@@ -1,6 +1,6 @@
-import type { Clock, Key, Observation, ToolInput, ToolName, ToolResult } from '../device-runtime/protocol/index.js';
-import type { ScriptRoute } from '../device-runtime/protocol/skill/index.js';
-import type { ApiCall, CallOptions } from './core/api-call.js';
+import type { Clock, Key, Observation, ToolInput, ToolName, ToolResult } from '../../device-runtime/protocol/index.js';
+import type { ScriptRoute } from '../../device-runtime/protocol/skill/index.js';
+import type { ApiCall, CallOptions } from './api-call.js';
 import type { AppDriver } from './driver.js';
 import type { AppCrashedError } from './errors.js';
 import type { AppPort, InstanceState, PortFunctions, PortLocator, StepLog, StepMeta } from './port.js';

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import type { DeviceClient } from '../device-runtime/client/index.js';
-import { DeviceError } from '../device-runtime/client/index.js';
+import type { DeviceClient } from '../../device-runtime/client/index.js';
+import { DeviceError } from '../../device-runtime/client/index.js';
 import { App } from './app.js';
 import { AppDriver, type DriverOptions } from './driver.js';
 import { NestwrightError, type ApiName } from './errors.js';
 import type { Trajectory } from './trajectory.js';
-import { outsideTest, type TestContext } from './core/running-test.js';
+import { outsideTest, type TestContext } from './running-test.js';
 
 /**
  * Call `fn` again, with backoff (100 ms doubling to 2 s), while it fails with one of `codes`,

@@ -1,12 +1,12 @@
-import type { Key, Observation } from '../device-runtime/protocol/index.js';
-import * as actions from './core/app-actions.js';
+import type { Key, Observation } from '../../device-runtime/protocol/index.js';
+import * as actions from './app-actions.js';
 import { AppDriver } from './driver.js';
 import { AppFeatures } from './app-features.js';
 import { Locator } from './locator.js';
 import type { Step } from './selector.js';
 import { AppPortOf } from './app-port.js';
 import type { AppPort } from './port.js';
-import { runSkill, type SkillRunResult } from './skills/index.js';
+import { runSkill, type SkillRunResult } from '../skills/index.js';
 
 /**
  * One instance of an app in a space, the way Playwright's `page` is one tab: locators, keys,

@@ -1,10 +1,10 @@
 import { inspect } from 'node:util';
 import { z } from 'zod';
-import { nearest } from '../device-runtime/protocol/nearest.js';
-import { DeviceOptionsSchema } from '../device-runtime/providers/index.js';
-import { AiOptionsSchema } from './ai/options.js';
-import { NestwrightError } from './errors.js';
-import { SkillOptionsSchema } from './skills/options.js';
+import { nearest } from '../../device-runtime/protocol/nearest.js';
+import { DeviceOptionsSchema } from '../../device-runtime/providers/index.js';
+import { AiOptionsSchema } from '../ai/options.js';
+import { NestwrightError } from '../core/errors.js';
+import { SkillOptionsSchema } from '../skills/options.js';
 import type { NestwrightOptions } from './use-options.js';
 
 /** The nearest-name helper lives in the protocol, so the simulator's errors name the nearest too. */

@@ -16,10 +16,10 @@ export const COMPILED = HERE.endsWith('.js');
 /** The package's root: the folder holding package.json (and dist/ when compiled). */
 export const PACKAGE_ROOT = COMPILED
   ? HERE.slice(0, HERE.lastIndexOf(`${sep}dist${sep}`))
-  : resolve(dirname(HERE), '..');
+  : resolve(dirname(HERE), '..', '..');
 
 /**
- * One of nestwright's modules by its source path without extension (`framework/global-setup`):
+ * One of nestwright's modules by its source path without extension (`framework/runner/global-setup`):
  * `dist/framework/global-setup.js` compiled (an entry point of the bundle), the `.ts` from source.
  */
 export function ownModule(path: string): string {

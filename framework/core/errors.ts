@@ -1,7 +1,7 @@
 import { errors as playwrightErrors } from '@playwright/test';
-import { DeviceError } from '../device-runtime/client/index.js';
-import type { ErrorCode, Observation, UiNode } from '../device-runtime/protocol/index.js';
-import { describeNode } from '../device-runtime/protocol/actionability.js';
+import { DeviceError } from '../../device-runtime/client/index.js';
+import type { ErrorCode, Observation, UiNode } from '../../device-runtime/protocol/index.js';
+import { describeNode } from '../../device-runtime/protocol/actionability.js';
 
 export { describeNode };
 

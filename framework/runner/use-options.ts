@@ -1,14 +1,14 @@
 import type { PlaywrightWorkerOptions } from '@playwright/test';
 import { inspect } from 'node:util';
-import type { DeviceOptions } from '../device-runtime/providers/index.js';
-import type { AiOptionsInput } from './ai/index.js';
-import type { DeviceLogsMode } from './device-logs/index.js';
-import type { SkillOptions } from './skills/options.js';
-import type { DriverOptions } from './driver.js';
-import { NestwrightError } from './errors.js';
-import type { HealOption } from './heal/fixture.js';
-import type { RecordHarOptions } from './network/index.js';
-import type { WorldOptions } from './world/index.js';
+import type { DeviceOptions } from '../../device-runtime/providers/index.js';
+import type { AiOptionsInput } from '../ai/index.js';
+import type { DeviceLogsMode } from '../device-logs/index.js';
+import type { SkillOptions } from '../skills/options.js';
+import type { DriverOptions } from '../core/driver.js';
+import { NestwrightError } from '../core/errors.js';
+import type { HealOption } from '../heal/fixture.js';
+import type { RecordHarOptions } from '../network/index.js';
+import type { WorldOptions } from '../world/index.js';
 
 /**
  * Every option `test` declares, each documented once, with the type a fixture reads it as: what

@@ -4,19 +4,19 @@ import {
   type Key,
   type Observation,
   type UiNode,
-} from '../device-runtime/protocol/index.js';
-import { isSecret, revealSecret, type Secret } from './ai/secret.js';
-import { act, findNode, scrollIntoView } from './core/action.js';
-import type { ApiCall } from './core/api-call.js';
-import { pressKey, swipe } from './core/gestures.js';
-import { LocatorFactory, textMatch } from './core/locator-factory.js';
-import * as reads from './core/locator-reads.js';
-import { fillError, resolveNow } from './core/wait-here.js';
+} from '../../device-runtime/protocol/index.js';
+import { isSecret, revealSecret, type Secret } from '../ai/secret.js';
+import { act, findNode, scrollIntoView } from './action.js';
+import type { ApiCall } from './api-call.js';
+import { pressKey, swipe } from './gestures.js';
+import { LocatorFactory, textMatch } from './locator-factory.js';
+import * as reads from './locator-reads.js';
+import { fillError, resolveNow } from './wait-here.js';
 import type { AppDriver } from './driver.js';
 import { NestwrightError } from './errors.js';
 import { formatSteps, type Step } from './selector.js';
 
-export { LocatorFactory, type RoleOptions } from './core/locator-factory.js';
+export { LocatorFactory, type RoleOptions } from './locator-factory.js';
 
 /**
  * An immutable, lazy description of nodes on the screen of one app instance. Nothing touches the

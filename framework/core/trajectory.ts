@@ -1,4 +1,4 @@
-import type { NetworkRecord } from './network/record.js';
+import type { NetworkRecord } from '../network/record.js';
 import type { TrajectoryDoc, TrajectoryFailure, TrajectoryMeta, TrajectoryStep } from './trajectory-schema.js';
 
 export { TRAJECTORY_ATTACHMENT, type HealArbitration, type TrajectoryStep } from './trajectory-schema.js';

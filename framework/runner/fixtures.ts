@@ -1,20 +1,20 @@
 import { _baseTest, type TestType, type WorkerInfo } from '@playwright/test';
 import { dirname } from 'node:path';
-import { connectDevice, startEmbeddedDevice, type EmbeddedDevice } from '../device-runtime/providers/index.js';
-import { App } from './app.js';
-import type { TestScope } from './driver.js';
-import { NestwrightError } from './errors.js';
-import { healerFor, healFeature, healStore } from './heal/fixture.js';
-import type { FingerprintStore } from './heal/fingerprint-store.js';
-import { runWithAi } from './ai/index.js';
-import { runWithSkills } from './skills/options.js';
-import type { Device } from './device.js';
-import { Space } from './space.js';
-import { runTest, TestContext } from './core/running-test.js';
-import { Lifecycle } from './core/lifecycle.js';
-import { deviceLogsFixtures } from './device-logs/index.js';
-import { worldFeature } from './world/world-feature.js';
-import { Trajectory, TRAJECTORY_ATTACHMENT } from './trajectory.js';
+import { connectDevice, startEmbeddedDevice, type EmbeddedDevice } from '../../device-runtime/providers/index.js';
+import { App } from '../core/app.js';
+import type { TestScope } from '../core/driver.js';
+import { NestwrightError } from '../core/errors.js';
+import { healerFor, healFeature, healStore } from '../heal/fixture.js';
+import type { FingerprintStore } from '../heal/fingerprint-store.js';
+import { runWithAi } from '../ai/index.js';
+import { runWithSkills } from '../skills/options.js';
+import type { Device } from '../core/device.js';
+import { Space } from '../core/space.js';
+import { runTest, TestContext } from '../core/running-test.js';
+import { Lifecycle } from '../core/lifecycle.js';
+import { deviceLogsFixtures } from './features.js';
+import { worldFeature } from '../world/world-feature.js';
+import { Trajectory, TRAJECTORY_ATTACHMENT } from '../core/trajectory.js';
 import {
   failureTreeFeature,
   connected,
@@ -23,8 +23,8 @@ import {
   STEP_END_GRACE_MS,
   testEnd,
 } from './fixture-support.js';
-import { platformPart } from './visual/platform.js';
-import { networkFeature, TEST_NETWORK, TestNetwork } from './network/index.js';
+import { platformPart } from '../visual/platform.js';
+import { networkFeature, TEST_NETWORK, TestNetwork } from '../network/index.js';
 import { checkOptions } from './option-check.js';
 import {
   fixtureNames,

@@ -1,2 +1,2 @@
 /** Auto-waiting's retry cadence lives with the loop both sides of the protocol share. */
-export { poll } from '../device-runtime/protocol/actionability.js';
+export { poll } from '../../device-runtime/protocol/actionability.js';

@@ -1,5 +1,5 @@
-import type { Observation, UiNode } from '../device-runtime/protocol/index.js';
-import { formatSteps, resolveSteps, type Step } from './selector.js';
+import type { Observation, UiNode } from '../../device-runtime/protocol/index.js';
+import { formatSteps, resolveSteps, type Step } from '../core/selector.js';
 
 /** How a suggested locator finds its node, from most to least likely to survive a release. */
 export type LocatorStrategy = 'id' | 'role' | 'desc' | 'text' | 'chain' | 'nth';

@@ -6,12 +6,12 @@ import type {
   ToolName,
   ToolResult,
   UiNode,
-} from '../device-runtime/protocol/index.js';
-import type { ScriptRoute } from '../device-runtime/protocol/skill/index.js';
-import type { ApiCall, CallWrapper } from './core/api-call.js';
+} from '../../device-runtime/protocol/index.js';
+import type { ScriptRoute } from '../../device-runtime/protocol/skill/index.js';
+import type { ApiCall, CallWrapper } from './api-call.js';
 import type { AppCrashedError } from './errors.js';
 import type { Step } from './selector.js';
-import type { NetworkRecord } from './network/record.js';
+import type { NetworkRecord } from '../network/record.js';
 import type { TrajectoryStep } from './trajectory.js';
 
 /**
