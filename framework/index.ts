@@ -86,7 +86,7 @@ export {
 } from './errors.js';
 export { TRAJECTORY_ATTACHMENT, type TrajectoryStep } from './trajectory.js';
 export { DeviceError } from '../device-runtime/client/index.js';
-export type { Secret } from './ai/secret.js';
+export type { Secret } from './core/secret.js';
 export {
   secret,
   AiError,

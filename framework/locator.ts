@@ -5,7 +5,7 @@ import {
   type Observation,
   type UiNode,
 } from '../device-runtime/protocol/index.js';
-import { isSecret, revealSecret, type Secret } from './ai/secret.js';
+import { isSecret, revealSecret, type Secret } from './core/secret.js';
 import { act, findNode, scrollIntoView } from './core/action.js';
 import type { ApiCall } from './core/api-call.js';
 import { pressKey, swipe } from './core/gestures.js';
