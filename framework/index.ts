@@ -22,7 +22,7 @@ export {
   type NestwrightWorkerArgs,
 } from './fixtures.js';
 export { expect, type NestwrightMatchers } from './expect.js';
-export type { ScreenshotOptions } from './visual/options.js';
+export type { ScreenshotOptions } from './visual/index.js';
 export { defineConfig } from './config.js';
 export { devices, type Device, type DeviceApi } from './device.js';
 export type { DeviceOptions } from '../device-runtime/providers/index.js';

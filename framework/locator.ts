@@ -14,6 +14,7 @@ import * as reads from './core/locator-reads.js';
 import { fillError, resolveNow } from './core/wait-here.js';
 import type { AppDriver } from './driver.js';
 import { NestwrightError } from './errors.js';
+import { FEATURE_PORT, type PortSubject } from './port.js';
 import { formatSteps, type Step } from './selector.js';
 
 export { LocatorFactory, type RoleOptions } from './core/locator-factory.js';
@@ -50,6 +51,11 @@ export class Locator extends LocatorFactory<Locator> {
 
   protected chain(steps: Step[]): Locator {
     return new Locator(this.driver, [...this.steps, ...steps]);
+  }
+
+  /** @internal This locator to a feature it is handed to (`portOf`, port.ts). */
+  get [FEATURE_PORT](): PortSubject {
+    return { port: this.driver, locator: this, locate: (steps) => new Locator(this.driver, steps) };
   }
 
   /**
