@@ -90,7 +90,7 @@ export abstract class AppFeatures extends AppNetworkMembers {
 
   private worldControls: AppWorldControls | undefined;
   private get world(): AppWorldControls {
-    return (this.worldControls ??= new AppWorldControls(this.driver));
+    return (this.worldControls ??= new AppWorldControls(this.port));
   }
 
   /**

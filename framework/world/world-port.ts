@@ -1,7 +1,7 @@
 import type { ToolInput, ToolName, ToolResult } from '../../device-runtime/protocol/index.js';
 import type { ApiCall, CallWrapper } from '../core/api-call.js';
-import type { AppDriver } from '../driver.js';
 import { NestwrightError } from '../errors.js';
+import type { InstancePort } from '../port.js';
 
 /** The instance a world call names: its space, package and instance id. */
 export interface InstanceRef {
@@ -13,7 +13,8 @@ export interface InstanceRef {
 /**
  * What the world feature needs of an app (DESIGN.md: features talk to a port, not to the core's
  * insides): the instance it names, one tool-call path, steps for the trajectory and report, and
- * the assertion timeouts. Built once per app from its driver; nothing here reaches further.
+ * the assertion timeouts. Built once per app from the feature port (port.ts), whose one
+ * `step(call, meta, body)` is underneath; nothing here reaches further.
  * A public method of the world starts its call with `step(api, title, body)` (a call that is
  * one step) or `wrap(api, opts, body)` (a call with no step of its own), and hands the call on.
  */
@@ -32,11 +33,11 @@ export interface WorldPort extends CallWrapper {
   /** An assertion's timeout in ms (`given` or the expect timeout, scaled to the device) and how to print it. */
   expectTimeout(given: number | undefined): number;
   describeTimeout(ms: number): string;
-  readonly clock: AppDriver['clock'];
+  readonly clock: InstancePort['clock'];
 }
 
-/** The port over an app's driver. */
-export function worldPort(driver: AppDriver): WorldPort {
+/** The world's port over the instance's feature port. */
+export function worldPort(driver: InstancePort): WorldPort {
   const ref: InstanceRef = {
     space_id: driver.spaceId,
     package: driver.pkg,
@@ -48,7 +49,7 @@ export function worldPort(driver: AppDriver): WorldPort {
     who: () => driver.who(),
     wrap: (api, opts, body) => driver.wrap(api, opts, body),
     async call(call, tool, input) {
-      offered ??= driver.calls.client.hasExtension('world').catch(() => false);
+      offered ??= driver.offers('world');
       if (!(await offered)) {
         throw new NestwrightError(
           call,
@@ -56,10 +57,10 @@ export function worldPort(driver: AppDriver): WorldPort {
           { code: 'NOT_SUPPORTED' },
         );
       }
-      return driver.calls.call(call, tool, { ...ref, ...input } as ToolInput<typeof tool>);
+      return driver.call(call, tool, { ...ref, ...input } as ToolInput<typeof tool>);
     },
     step: (api, title, body, kind = 'app') =>
-      driver.wrap(api, {}, (call) => driver.steps.step(call, { kind, title, selector: null }, () => body(call))),
+      driver.wrap(api, {}, (call) => driver.step(call, { kind, title, selector: null }, () => body(call))),
     expectTimeout: (given) => driver.timeout(given, 'expect'),
     describeTimeout: (ms) => driver.describeTimeout(ms),
     clock: driver.clock,
