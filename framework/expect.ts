@@ -17,7 +17,8 @@ import { satisfies } from './ai/verdict.js';
 import { toPassSkill } from './skills/index.js';
 import { toHaveScreenshot, type ScreenshotOptions } from './visual/index.js';
 import { toHaveNotification as notificationMatcher, type NotificationMatch } from './world/index.js';
-import { toPassAccessibilityAudit, type AccessibilityAuditOptions } from './a11y/index.js';
+import { toPassAccessibilityAudit } from './a11y/index.js';
+import type { AccessibilityAuditOptions } from './core/accessibility.js';
 import { delegatingToPlaywright } from './webview/index.js';
 
 /**

@@ -33,6 +33,8 @@ export type {
   AccessibilityAuditOptions,
   AccessibilityAuditResult,
   AccessibilityFinding,
+} from './core/accessibility.js';
+export type {
   RuleName as AccessibilityRule,
   Severity as AccessibilitySeverity,
   Measured as AccessibilityMeasure,

@@ -1,21 +1,12 @@
 import { test } from '@playwright/test';
 import type { ApiCall } from './core/api-call.js';
+import { inTest } from './core/in-test.js';
 import type { DeviceCalls, TestScope } from './device-calls.js';
 import { describeScreen, DeviceDisconnectedError, formatCallLog, TimeoutError } from './errors.js';
 import type { Screenshots } from './screenshots.js';
 import type { Trajectory, TrajectoryStep } from './trajectory.js';
 
 export type ScreenshotMode = 'off' | 'only-on-failure' | 'every-step';
-
-/** Whether we are inside a Playwright test (test.info() throws outside one, e.g. in benches). */
-export function inTest(): boolean {
-  try {
-    test.info();
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Records an app instance's user-visible steps: each one a `test.step` (titled from the

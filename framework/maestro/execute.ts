@@ -3,7 +3,7 @@ import { test } from '@playwright/test';
 import type { App } from '../app.js';
 import { NestwrightError } from '../errors.js';
 import { find, gone } from './element.js';
-import { inTest } from '../step-recorder.js';
+import { inTest } from '../core/in-test.js';
 import type { Command, PlannedFlow } from './plan.js';
 import type { MaestroRunOptions, RunState } from './state.js';
 import { FlowScript, truthy } from './script.js';

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { test } from '@playwright/test';
 import type { App } from '../app.js';
-import { inTest } from '../step-recorder.js';
+import { inTest } from '../core/in-test.js';
 import type { FlowScript } from './script.js';
 
 export interface MaestroRunOptions {

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { test } from '@playwright/test';
-import { inTest } from '../step-recorder.js';
+import { inTest } from '../core/in-test.js';
 import { describeScreen, NestwrightError } from '../errors.js';
 import { poll } from '../poll.js';
 import type { App } from '../app.js';

@@ -24,7 +24,7 @@ import {
 import { NestwrightError, TimeoutError, type ApiName } from '../errors.js';
 import type { ApiCall } from '../core/api-call.js';
 import type { AppPort } from '../port.js';
-import { inTest } from '../step-recorder.js';
+import { inTest } from '../core/in-test.js';
 import type { TrajectoryStep } from '../trajectory.js';
 import { evaluate } from './checks.js';
 import { aiFallback, fallbackOf, isMiss, proposeRewrite } from './fallback.js';

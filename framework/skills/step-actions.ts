@@ -11,7 +11,7 @@ import {
 import type { ApiCall } from '../core/api-call.js';
 import { NestwrightError } from '../errors.js';
 import type { AppPort } from '../port.js';
-import { inTest } from '../step-recorder.js';
+import { inTest } from '../core/in-test.js';
 import { runFnStep } from './fn-step.js';
 import { assertStatement } from '../ai/verdict.js';
 import { hold, Skipped } from './hold.js';
