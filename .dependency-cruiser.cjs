@@ -89,8 +89,8 @@ const LEAVES =
   '^framework/(core/(port|errors|selector|trajectory|trajectory-schema|poll|call-site|api-call|lifecycle|test-slot|secret|package-root|in-test)|(ai|network|visual)/record)\\.ts$';
 /** Maestro's flow language (parsing, planning, its selectors): pure, so skills read flows with it too. */
 const MAESTRO_LANGUAGE = '^framework/maestro/(parse|plan|commands|selector|script)\\.ts$';
-/** The core's composition roots: App and the members it is built from, and expect(). */
-const CORE_ROOTS = '^framework/core/(app|app-features|app-network-members|expect)\\.ts$';
+/** The core's composition roots: App and the members it is built from (accessibility.ts gives Locator its audit), and expect(). */
+const CORE_ROOTS = '^framework/core/(app|app-features|app-network-members|expect|accessibility)\\.ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

@@ -33,7 +33,7 @@ export const ENTRIES = [
   'cli/index', // bin/nestwright.js
   'framework/runner/global-setup', // defineConfig's globalSetup
   'framework/runner/config', // nestwright maestro test's generated config
-  'framework/maestro/spec', // nestwright maestro test's generated spec
+  'framework/runner/maestro-spec', // nestwright maestro test's generated spec
   'reporters/allure/render-worker', // the screenshot renderer's worker thread
   'device-runtime/protocol/skill/script-worker', // the flow and skill scripts' thread
   'cli/mcp/progress-reporter', // the agent MCP server's run_tests reporter

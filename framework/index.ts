@@ -22,7 +22,7 @@ export {
   type NestwrightWorkerArgs,
 } from './runner/fixtures.js';
 export { expect, type NestwrightMatchers } from './core/expect.js';
-export type { ScreenshotOptions } from './visual/options.js';
+export type { ScreenshotOptions } from './visual/index.js';
 export { defineConfig } from './runner/config.js';
 export { devices, type Device, type DeviceApi } from './core/device.js';
 export type { DeviceOptions } from '../device-runtime/providers/index.js';
@@ -33,6 +33,8 @@ export type {
   AccessibilityAuditOptions,
   AccessibilityAuditResult,
   AccessibilityFinding,
+} from './core/accessibility.js';
+export type {
   RuleName as AccessibilityRule,
   Severity as AccessibilitySeverity,
   Measured as AccessibilityMeasure,
@@ -86,7 +88,7 @@ export {
 } from './core/errors.js';
 export { TRAJECTORY_ATTACHMENT, type TrajectoryStep } from './core/trajectory.js';
 export { DeviceError } from '../device-runtime/client/index.js';
-export type { Secret } from './ai/secret.js';
+export type { Secret } from './core/secret.js';
 export {
   secret,
   AiError,

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { readApkFile } from '../../device-runtime/apk/apk-file.js';
 import { flowsIn, planFlow, resolveAppId, shellEnv, shownPath } from '../../framework/maestro/plan.js';
-import type { MaestroManifest } from '../../framework/maestro/spec.js';
+import type { MaestroManifest } from '../../framework/runner/maestro-spec.js';
 import { ownModule } from '../../framework/core/package-root.js';
 import { stdio, type Io } from './io.js';
 
@@ -175,7 +175,7 @@ export async function maestroCommand(argv: string[], io: Io = stdio): Promise<nu
   const mod = ownModule;
   writeFileSync(
     path.join(dir, 'maestro.spec.ts'),
-    `import { defineMaestroTests } from ${JSON.stringify(mod('framework/maestro/spec'))};\ndefineMaestroTests(${JSON.stringify(path.join(dir, 'manifest.json'))});\n`,
+    `import { defineMaestroTests } from ${JSON.stringify(mod('framework/runner/maestro-spec'))};\ndefineMaestroTests(${JSON.stringify(path.join(dir, 'manifest.json'))});\n`,
   );
   const reporters: string[] = [
     `['list']`,

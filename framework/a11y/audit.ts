@@ -3,13 +3,12 @@ import { createRequire } from 'node:module';
 import type { PNG } from 'pngjs';
 import type { Observation, UiNode } from '../../device-runtime/protocol/index.js';
 import type { ApiCall } from '../core/api-call.js';
-import type { AppDriver } from '../core/driver.js';
+import { inTest } from '../core/in-test.js';
 import { NestwrightError, type ApiName } from '../core/errors.js';
-import { uniqueSelectorFor } from '../heal/selector-for.js';
-import { Locator } from '../core/locator.js';
+import { uniqueSelectorFor } from '../heal/index.js';
 import { poll } from '../core/poll.js';
+import { portOf, type InstancePort, type PortLocator, type PortSubject } from '../core/port.js';
 import { formatSteps, parseSelector, resolveSteps } from '../core/selector.js';
-import { inTest } from '../core/step-recorder.js';
 import { auditScreen, checkSeverity, needsPixels, selectRules, subtree, type RuleSelection } from './audit-screen.js';
 import { baselinePath, entryKey, readBaseline, writeBaseline } from './baseline.js';
 import { outlineFindings } from './outline.js';
@@ -20,54 +19,41 @@ let pngjsModule: typeof import('pngjs') | undefined;
 const pngjs = (): typeof import('pngjs') =>
   (pngjsModule ??= createRequire(import.meta.url)('pngjs') as typeof import('pngjs'));
 
-/** Options of `app.accessibilityAudit()`, `locator.accessibilityAudit()` and `expect(app).toPassAccessibilityAudit()`. */
-export interface AccessibilityAuditOptions {
-  /** Which checks run, by ATF's names: `{ only: [...] }` or `{ except: [...] }`; all by default. */
+/*
+ * The audit's options and results over the locator class `L`: the core declares them, with their
+ * documentation, as the public `AccessibilityAuditOptions`, `AccessibilityFinding` and
+ * `AccessibilityAuditResult` with `L = Locator` (framework/core/accessibility.ts); here a locator
+ * is a port's (port.ts), and a finding's is made by the receiver (`PortSubject.locate`).
+ */
+
+/** `AccessibilityAuditOptions` (core/accessibility.ts) over locators `L`. */
+export interface AuditOptions<L extends PortLocator = PortLocator> {
   rules?: RuleSelection;
-  /** Nodes not to report (each locator's matches and everything inside them). */
-  exclude?: Locator[];
-  /** Report only findings at least this grave: `'error'`, `'warning'` or `'info'` (default: all). */
+  exclude?: L[];
   minimumSeverity?: Severity;
-  /**
-   * Accepted findings: `true` for `__a11y__/<spec>.json` beside the spec, or a path relative to
-   * the spec. Findings listed there are `baselined` and do not fail the matcher; the runner's
-   * `--update-snapshots` rewrites this test's entries.
-   */
   baseline?: true | string;
 }
 
-/** One finding of an audit. */
-export interface AccessibilityFinding {
-  /** ATF's check name, e.g. `TouchTargetSizeCheck`. */
+/** `AccessibilityFinding` (core/accessibility.ts) over locators `L`. */
+export interface Finding<L extends PortLocator = PortLocator> {
   rule: RuleName;
   severity: Severity;
-  /** What is wrong and how to fix it. */
   message: string;
-  /** A locator naming the node, for the test to act on or exclude. */
-  locator: Locator;
-  /** The locator's selector (`desc=Close`, `id=product_rating`). */
+  locator: L;
   selector: string;
-  /** The node as observed. */
   node: UiNode;
-  /** The figure measured: contrast ratio (with colours) or size in dp; `{ kind: 'none' }` for the other rules. */
   measured: Measured;
-  /** Selectors of the other nodes the finding involves (duplicates, the node it is out of order with). */
   related: string[];
-  /** Listed in the baseline: accepted, not a failure. */
   baselined: boolean;
 }
 
-/** What an audit found on one screen. */
-export interface AccessibilityAuditResult {
-  /** Every finding, baselined or not, in rule order then screen order. */
-  findings: AccessibilityFinding[];
-  /** The findings not in the baseline: what makes `toPassAccessibilityAudit` fail. */
-  violations: AccessibilityFinding[];
+/** `AccessibilityAuditResult` (core/accessibility.ts) over locators `L`. */
+export interface AuditResult<L extends PortLocator = PortLocator> {
+  findings: Finding<L>[];
+  violations: Finding<L>[];
   rules: RuleName[];
-  /** The activity audited, as observations name it. */
   screen: string;
   snapshotId: string;
-  /** Set when this run wrote the baseline file (`--update-snapshots`, or a screen it did not list yet). */
   baselineWritten: string | null;
 }
 
@@ -79,18 +65,15 @@ const DEFAULT_DENSITY = 420;
  * every node, a screenshot when a contrast rule runs or a finding is to be outlined, then the
  * checks, as one trajectory step whose after-picture frames the findings.
  */
-export async function accessibilityAudit(
+export async function accessibilityAudit<L extends PortLocator>(
   call: ApiCall,
-  driver: AppDriver,
-  scope: Locator | null,
-  opts: AccessibilityAuditOptions = {},
-): Promise<AccessibilityAuditResult> {
+  subject: PortSubject,
+  opts: AuditOptions<L> = {},
+): Promise<AuditResult<L>> {
+  const { port: driver, locator: scope } = subject;
   const rules = selectRules(call, opts.rules);
   const minimumSeverity = checkSeverity(call, opts.minimumSeverity);
-  if (
-    opts.exclude !== undefined &&
-    (!Array.isArray(opts.exclude) || opts.exclude.some((l) => !(l instanceof Locator)))
-  ) {
+  if (opts.exclude !== undefined && (!Array.isArray(opts.exclude) || opts.exclude.some((l) => !portOf(l)?.locator))) {
     throw new NestwrightError(call, 'options.exclude must be an array of locators (app.getBy…())', {
       code: 'INVALID_ARGUMENT',
     });
@@ -99,124 +82,120 @@ export async function accessibilityAudit(
   // Read before anything runs: a malformed baseline fails at once and is never written over.
   const previous = file ? readBaseline(call, file) : null;
   const title = `Accessibility audit${scope ? ` of ${scope}` : ''}`;
-  return driver.steps.step(
-    call,
-    { kind: 'assertion', title, selector: scope ? scope.toString() : null },
-    async (rec) => {
-      const obs = await stableObservation(driver, call);
-      rec.before = obs.snapshot_id;
-      rec.after = obs.snapshot_id;
-      const info = await driver.calls.client.info().catch(() => null);
-      const density = info?.device.screen.density || DEFAULT_DENSITY;
-      let png: Buffer | null = needsPixels(rules) ? await driver.screenshots.take(call, 0.5) : null;
-      let img = png ? decode(png) : null;
-      const skip = new Set<string>();
-      for (const l of opts.exclude ?? [])
-        for (const id of subtree(
-          obs.nodes,
-          resolveSteps(obs.nodes, l.steps).map((n) => n.id),
-        ))
-          skip.add(id);
-      if (scope) {
-        const roots = resolveSteps(obs.nodes, scope.steps);
-        if (roots.length === 0)
-          throw new NestwrightError(call, `${scope} matches no node on this screen; nothing to audit`, {
-            code: 'NODE_NOT_FOUND',
-          });
-        const inside = subtree(
-          obs.nodes,
-          roots.map((n) => n.id),
-        );
-        for (const n of obs.nodes) if (!inside.has(n.id)) skip.add(n.id);
-      }
-      const raw = auditScreen({ nodes: obs.nodes, density, screen: obs.screen, pixels: img }, rules, {
-        skip,
-        minimumSeverity,
-      });
-      const screen = obs.activity ?? obs.package ?? 'unknown';
-      const testTitle = inTest() ? test.info().titlePath.slice(1).join(' › ') : '';
-      const name = (n: UiNode) => selectorOf(obs.nodes, n);
-      const accepted = new Map<string, number>();
-      for (const e of previous ?? [])
-        if (e.test === testTitle && e.screen === screen)
-          accepted.set(entryKey(e), (accepted.get(entryKey(e)) ?? 0) + 1);
-      const findings: AccessibilityFinding[] = raw.map((f) => {
-        const selector = name(f.node);
-        const key = entryKey({ test: testTitle, screen, rule: f.rule, selector });
-        const left = accepted.get(key) ?? 0;
-        if (left > 0) accepted.set(key, left - 1);
-        return {
-          rule: f.rule,
-          severity: f.severity,
-          message: f.message,
-          selector,
-          locator: new Locator(driver, parseSelector(selector, call.api)),
-          node: f.node,
-          measured: f.measured,
-          related: (f.related ?? []).map(name),
-          baselined: left > 0,
-        };
-      });
-      let written: string | null = null;
-      if (file) {
-        // The runner's modes, read as toHaveScreenshot reads them: with no flag ('default') and with
-        // --update-snapshots=missing a screen the baseline does not list is written, and with no
-        // flag the test fails once; 'all' and 'changed' rewrite; 'none' writes nothing.
-        const mode: string = inTest() ? test.info().config.updateSnapshots : 'none';
-        const writesMissing = mode === 'missing' || mode === 'default';
-        const hasEntries = (previous ?? []).some((e) => e.test === testTitle && e.screen === screen);
-        if (
-          mode === 'all' ||
-          mode === 'changed' ||
-          (writesMissing && !previous) ||
-          (writesMissing && !hasEntries && findings.length > 0)
-        ) {
-          const changed =
-            mode === 'all' || findings.some((f) => !f.baselined) || [...accepted.values()].some((n) => n > 0);
-          if (changed || !previous) {
-            writeBaseline(
-              file,
-              previous,
-              testTitle,
-              screen,
-              findings.map((f) => ({ test: testTitle, screen, rule: f.rule, selector: f.selector })),
-            );
-            written = file;
-          }
-          // Without the flag the findings just written still fail the test, once: nothing is accepted silently.
-          if (mode !== 'default') for (const f of findings) f.baselined = true;
-        }
-      }
-      if (findings.length > 0 && inTest()) {
-        png ??= await driver.screenshots.take(call, 0.5);
-        img ??= png ? decode(png) : null;
-        if (img) {
-          const shot = `step-${rec.index}-accessibility.png`;
-          await test.info().attach(shot, {
-            body: outlineFindings(
-              img,
-              findings.map((f) => ({ bounds: f.node.bounds, severity: f.severity })),
-              obs.screen.width,
-            ),
-            contentType: 'image/png',
-          });
-          rec.screenshots.after = shot;
-        }
-        await test.info().attach(`step-${rec.index}-accessibility.json`, {
-          body: JSON.stringify(findings.map(plain), null, 2),
-          contentType: 'application/json',
+  return driver.step(call, { kind: 'assertion', title, selector: scope ? scope.toString() : null }, async (rec) => {
+    const obs = await stableObservation(driver, call);
+    rec.before = obs.snapshot_id;
+    rec.after = obs.snapshot_id;
+    const info = await driver.info().catch(() => null);
+    const density = info?.device.screen.density || DEFAULT_DENSITY;
+    let png: Buffer | null = needsPixels(rules) ? await driver.screenshot(call, 0.5) : null;
+    let img = png ? decode(png) : null;
+    const skip = new Set<string>();
+    for (const l of opts.exclude ?? [])
+      for (const id of subtree(
+        obs.nodes,
+        resolveSteps(obs.nodes, l.steps).map((n) => n.id),
+      ))
+        skip.add(id);
+    if (scope) {
+      const roots = resolveSteps(obs.nodes, scope.steps);
+      if (roots.length === 0)
+        throw new NestwrightError(call, `${scope} matches no node on this screen; nothing to audit`, {
+          code: 'NODE_NOT_FOUND',
         });
-      }
+      const inside = subtree(
+        obs.nodes,
+        roots.map((n) => n.id),
+      );
+      for (const n of obs.nodes) if (!inside.has(n.id)) skip.add(n.id);
+    }
+    const raw = auditScreen({ nodes: obs.nodes, density, screen: obs.screen, pixels: img }, rules, {
+      skip,
+      minimumSeverity,
+    });
+    const screen = obs.activity ?? obs.package ?? 'unknown';
+    const testTitle = inTest() ? test.info().titlePath.slice(1).join(' › ') : '';
+    const name = (n: UiNode) => selectorOf(obs.nodes, n);
+    const accepted = new Map<string, number>();
+    for (const e of previous ?? [])
+      if (e.test === testTitle && e.screen === screen) accepted.set(entryKey(e), (accepted.get(entryKey(e)) ?? 0) + 1);
+    const findings: Finding<L>[] = raw.map((f) => {
+      const selector = name(f.node);
+      const key = entryKey({ test: testTitle, screen, rule: f.rule, selector });
+      const left = accepted.get(key) ?? 0;
+      if (left > 0) accepted.set(key, left - 1);
       return {
-        findings,
-        violations: findings.filter((f) => !f.baselined),
-        rules,
-        screen,
-        snapshotId: obs.snapshot_id,
-        baselineWritten: written,
+        rule: f.rule,
+        severity: f.severity,
+        message: f.message,
+        selector,
+        // `locate` makes the receiver's own kind of locator (the core's `Locator`): `L`.
+        locator: subject.locate(parseSelector(selector, call.api)) as L,
+        node: f.node,
+        measured: f.measured,
+        related: (f.related ?? []).map(name),
+        baselined: left > 0,
       };
-    },
-  );
+    });
+    let written: string | null = null;
+    if (file) {
+      // The runner's modes, read as toHaveScreenshot reads them: with no flag ('default') and with
+      // --update-snapshots=missing a screen the baseline does not list is written, and with no
+      // flag the test fails once; 'all' and 'changed' rewrite; 'none' writes nothing.
+      const mode: string = inTest() ? test.info().config.updateSnapshots : 'none';
+      const writesMissing = mode === 'missing' || mode === 'default';
+      const hasEntries = (previous ?? []).some((e) => e.test === testTitle && e.screen === screen);
+      if (
+        mode === 'all' ||
+        mode === 'changed' ||
+        (writesMissing && !previous) ||
+        (writesMissing && !hasEntries && findings.length > 0)
+      ) {
+        const changed =
+          mode === 'all' || findings.some((f) => !f.baselined) || [...accepted.values()].some((n) => n > 0);
+        if (changed || !previous) {
+          writeBaseline(
+            file,
+            previous,
+            testTitle,
+            screen,
+            findings.map((f) => ({ test: testTitle, screen, rule: f.rule, selector: f.selector })),
+          );
+          written = file;
+        }
+        // Without the flag the findings just written still fail the test, once: nothing is accepted silently.
+        if (mode !== 'default') for (const f of findings) f.baselined = true;
+      }
+    }
+    if (findings.length > 0 && inTest()) {
+      png ??= await driver.screenshot(call, 0.5);
+      img ??= png ? decode(png) : null;
+      if (img) {
+        const shot = `step-${rec.index}-accessibility.png`;
+        await test.info().attach(shot, {
+          body: outlineFindings(
+            img,
+            findings.map((f) => ({ bounds: f.node.bounds, severity: f.severity })),
+            obs.screen.width,
+          ),
+          contentType: 'image/png',
+        });
+        rec.screenshots.after = shot;
+      }
+      await test.info().attach(`step-${rec.index}-accessibility.json`, {
+        body: JSON.stringify(findings.map(plain), null, 2),
+        contentType: 'application/json',
+      });
+    }
+    return {
+      findings,
+      violations: findings.filter((f) => !f.baselined),
+      rules,
+      screen,
+      snapshotId: obs.snapshot_id,
+      baselineWritten: written,
+    };
+  });
 }
 
 function baselineFile(api: ApiName, given: true | string): string {
@@ -232,7 +211,7 @@ function baselineFile(api: ApiName, given: true | string): string {
 }
 
 /** A finding as JSON: the locator as its selector. */
-export function plain(f: AccessibilityFinding) {
+export function plain(f: Finding) {
   return {
     rule: f.rule,
     severity: f.severity,
@@ -265,12 +244,12 @@ function selectorOf(nodes: UiNode[], n: UiNode): string {
 }
 
 /** Observe until two looks in a row show the same screen (an animation has ended), within the action timeout. */
-async function stableObservation(driver: AppDriver, call: ApiCall): Promise<Observation> {
+async function stableObservation(driver: InstancePort, call: ApiCall): Promise<Observation> {
   let last: Observation | null = null;
   const r = await poll(
     driver.timeout(undefined),
     async () => {
-      const obs = await driver.watch.observe(call, { detail: 'full' });
+      const obs = await driver.observe(call, { detail: 'full' });
       const same =
         last &&
         !obs.tree_missing &&

@@ -1,8 +1,8 @@
-import type { AppDriver } from '../core/driver.js';
-import { Locator } from '../core/locator.js';
-import { accessibilityAudit, type AccessibilityAuditOptions, type AccessibilityFinding } from './audit.js';
+import { NestwrightError } from '../core/errors.js';
+import { portOf } from '../core/port.js';
+import { accessibilityAudit, type AuditOptions, type Finding } from './audit.js';
 
-const figure = (f: AccessibilityFinding) =>
+const figure = (f: Finding) =>
   f.measured.kind === 'contrast'
     ? ` [${f.measured.ratio}:1, needs ${f.measured.required}:1]`
     : f.measured.kind === 'size'
@@ -10,7 +10,7 @@ const figure = (f: AccessibilityFinding) =>
       : '';
 
 /** One line per finding: severity, rule, selector, figure, message. */
-export const formatFinding = (f: AccessibilityFinding) =>
+export const formatFinding = (f: Finding) =>
   `${f.severity.padEnd(7)} ${f.rule} ${f.selector}${figure(f)}: ${f.message}`;
 
 /**
@@ -18,16 +18,15 @@ export const formatFinding = (f: AccessibilityFinding) =>
  * baseline. It looks once (an audit reads a settled screen, it does not wait for one to become
  * accessible); `.not` passes when there is a new finding.
  */
-export async function toPassAccessibilityAudit(
-  isNot: boolean,
-  received: Locator | { driver: AppDriver },
-  opts: AccessibilityAuditOptions = {},
-) {
-  const scope = received instanceof Locator ? received : null;
-  const d = received.driver;
-  const r = await d.wrap('expect.toPassAccessibilityAudit', { kind: 'expect' }, (call) =>
-    accessibilityAudit(call, d, scope, opts),
-  );
+export async function toPassAccessibilityAudit(isNot: boolean, received: unknown, opts: AuditOptions = {}) {
+  const api = 'expect.toPassAccessibilityAudit';
+  const subject = portOf(received);
+  if (!subject)
+    throw new NestwrightError(api, 'expect(received).toPassAccessibilityAudit() takes an app or a locator', {
+      code: 'INVALID_ARGUMENT',
+    });
+  const scope = subject.locator;
+  const r = await subject.port.wrap(api, { kind: 'expect' }, (call) => accessibilityAudit(call, subject, opts));
   // A baseline written for the first time accepts nothing silently: the test fails, as a missing snapshot does.
   const firstWrite = r.baselineWritten !== null && r.violations.length > 0;
   const pass = r.violations.length === 0 && !firstWrite;

@@ -3,7 +3,7 @@ import type { ApiCall } from '../core/api-call.js';
 import { AiError, type AiErrorCode } from './errors.js';
 import type { Budget } from './options.js';
 import type { Params } from './perform.js';
-import { isSecret } from './secret.js';
+import { isSecret } from '../core/secret.js';
 import type { AiStep } from './step.js';
 
 type Task = ToolResult<'task_status'>;

@@ -4,7 +4,7 @@
  */
 export { AppAi } from './app-ai.js';
 export { AiError, type AiErrorCode } from './errors.js';
-export { secret, Secret } from './secret.js';
+export { secret, Secret } from '../core/secret.js';
 export { MODEL_PRICES, DEFAULT_MODELS, costUsd, type ModelPrice, type Usage } from './models.js';
 export { AiOptionsSchema, resolveAiOptions, type AiOptionsInput, type AiOptions, type Budget } from './options.js';
 export type { ModelAdapter, ModelRequest, ModelResponse, ToolSpec, ContentBlock } from './adapter.js';

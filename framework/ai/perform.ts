@@ -10,7 +10,7 @@ import {
 } from '../core/errors.js';
 import type { CacheStep } from './cache.js';
 import { AiError } from './errors.js';
-import { isSecret, revealSecret, type Secret } from './secret.js';
+import { isSecret, revealSecret, type Secret } from '../core/secret.js';
 import { selectorFor } from './selectors.js';
 import { nodeLine } from './screen.js';
 import type { ActCall } from './tools.js';

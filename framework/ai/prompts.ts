@@ -1,4 +1,4 @@
-import { isSecret } from './secret.js';
+import { isSecret } from '../core/secret.js';
 import type { Params } from './perform.js';
 
 /** The system prompts are shared with the device's own agent (device-runtime/protocol/agent/prompts.ts). */

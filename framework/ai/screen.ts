@@ -1,6 +1,6 @@
 import type { Observation, UiNode } from '../../device-runtime/protocol/index.js';
 import * as core from '../../device-runtime/protocol/agent/screen.js';
-import { redact } from './secret.js';
+import { redact } from '../core/secret.js';
 
 /**
  * The screen as the model sees it (device-runtime/protocol/agent/screen.ts, shared with the

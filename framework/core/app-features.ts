@@ -1,9 +1,10 @@
 import type { Page } from '@playwright/test';
-import { accessibilityAudit, type AccessibilityAuditOptions, type AccessibilityAuditResult } from '../a11y/index.js';
 import { AppAi } from '../ai/app-ai.js';
 import { AppFunctions } from '../functions/index.js';
+import { auditOf, type AccessibilityAuditOptions, type AccessibilityAuditResult } from './accessibility.js';
 import type { AppDriver } from './driver.js';
 import { AppNetworkMembers } from './app-network-members.js';
+import { FEATURE_PORT, type PortSubject } from './port.js';
 import { AppWebViews, type WebView, type WebViewOptions } from '../webview/index.js';
 import {
   AppWorldControls,
@@ -23,6 +24,8 @@ import {
 export abstract class AppFeatures extends AppNetworkMembers {
   /** @internal */
   abstract readonly driver: AppDriver;
+  /** @internal */
+  abstract get [FEATURE_PORT](): PortSubject;
 
   private aiVerbs: AppAi | undefined;
   /**
@@ -90,7 +93,7 @@ export abstract class AppFeatures extends AppNetworkMembers {
 
   private worldControls: AppWorldControls | undefined;
   private get world(): AppWorldControls {
-    return (this.worldControls ??= new AppWorldControls(this.driver));
+    return (this.worldControls ??= new AppWorldControls(this.port));
   }
 
   /**
@@ -195,6 +198,6 @@ export abstract class AppFeatures extends AppNetworkMembers {
    * ```
    */
   accessibilityAudit(opts?: AccessibilityAuditOptions): Promise<AccessibilityAuditResult> {
-    return this.driver.wrap('app.accessibilityAudit', {}, (call) => accessibilityAudit(call, this.driver, null, opts));
+    return auditOf('app.accessibilityAudit', this[FEATURE_PORT], opts);
   }
 }

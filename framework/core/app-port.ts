@@ -1,4 +1,12 @@
-import type { Clock, Key, Observation, ToolInput, ToolName, ToolResult } from '../../device-runtime/protocol/index.js';
+import type {
+  Clock,
+  Key,
+  Observation,
+  RuntimeInfo,
+  ToolInput,
+  ToolName,
+  ToolResult,
+} from '../../device-runtime/protocol/index.js';
 import type { ScriptRoute } from '../../device-runtime/protocol/skill/index.js';
 import type { ApiCall, CallOptions } from './api-call.js';
 import type { AppDriver } from './driver.js';
@@ -45,6 +53,9 @@ export class AppPortOf implements AppPort {
   }
   offers(name: string): Promise<boolean> {
     return this.d.offers(name);
+  }
+  info(): Promise<RuntimeInfo | null> {
+    return this.d.info();
   }
   get trajectory(): StepLog {
     return this.d.trajectory;

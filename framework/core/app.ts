@@ -5,7 +5,7 @@ import { AppFeatures } from './app-features.js';
 import { Locator } from './locator.js';
 import type { Step } from './selector.js';
 import { AppPortOf } from './app-port.js';
-import type { AppPort } from './port.js';
+import { FEATURE_PORT, type AppPort, type PortSubject } from './port.js';
 import { runSkill, type SkillRunResult } from '../skills/index.js';
 
 /**
@@ -49,6 +49,11 @@ export class App extends AppFeatures {
    */
   get port(): AppPort {
     return (this.portValue ??= new AppPortOf(this.driver, this));
+  }
+
+  /** @internal This app to a feature it is handed to (`portOf`, port.ts). */
+  get [FEATURE_PORT](): PortSubject {
+    return { port: this.driver, locator: null, locate: (steps) => new Locator(this.driver, steps) };
   }
 
   /**

@@ -4,6 +4,7 @@ import {
   settle,
   type Clock,
   type Observation,
+  type RuntimeInfo,
   type Took,
   type ToolInput,
   type ToolName,
@@ -99,6 +100,10 @@ export class AppDriver implements InstancePort {
 
   offers(name: string): Promise<boolean> {
     return this.calls.client.hasExtension(name).catch(() => false);
+  }
+
+  info(): Promise<RuntimeInfo | null> {
+    return this.calls.client.info();
   }
 
   /** `com.example.app@2`: the package, and the instance when there is one. */

@@ -15,9 +15,10 @@ import { describeNode } from './errors.js';
 import type { Locator } from './locator.js';
 import { satisfies } from '../ai/verdict.js';
 import { toPassSkill } from '../skills/index.js';
-import { visualMatchers } from '../visual/matchers.js';
+import { toHaveScreenshot, type ScreenshotOptions } from '../visual/index.js';
 import { toHaveNotification as notificationMatcher, type NotificationMatch } from '../world/index.js';
-import { toPassAccessibilityAudit, type AccessibilityAuditOptions } from '../a11y/index.js';
+import { toPassAccessibilityAudit } from '../a11y/index.js';
+import type { AccessibilityAuditOptions } from './accessibility.js';
 import { delegatingToPlaywright } from '../webview/index.js';
 
 /**
@@ -271,7 +272,30 @@ const matchers = {
   async toBeInForeground(this: MatcherState, received: App, opts: { timeout?: number } = {}) {
     return toBeInForeground(this.isNot, received, opts.timeout ?? this.timeout);
   },
-  ...visualMatchers,
+  /**
+   * `expect(app).toHaveScreenshot(name?, options?)`: the app's screen matches its baseline;
+   * `expect(locator).toHaveScreenshot(…)`: the one node's bounds do. Playwright's semantics,
+   * names and defaults (docs/visual-comparisons.md): pictures are taken until two in a row
+   * match, then compared with `<spec>-snapshots/<name>-<project>-<platform>.png`; a missing
+   * baseline is written (and the test fails saying so, unless `--update-snapshots`); on a
+   * difference `<name>-expected.png`, `-actual.png` and `-diff.png` are attached. The status
+   * and navigation bars are left out where the device says they are.
+   *
+   * @example
+   * ```ts
+   * await expect(app).toHaveScreenshot('settings.png');
+   * await expect(app.getById('save')).toHaveScreenshot('save-button.png', { maxDiffPixels: 20 });
+   * await expect(app).toHaveScreenshot('notes.png', { mask: [app.getById('note_date')], threshold: 0.3 });
+   * ```
+   */
+  async toHaveScreenshot(
+    this: MatcherState,
+    received: App | Locator,
+    nameOrOptions?: string | string[] | ScreenshotOptions<Locator>,
+    options?: ScreenshotOptions<Locator>,
+  ): Promise<{ pass: boolean; name: string; message: () => string }> {
+    return toHaveScreenshot.call(this, received, nameOrOptions, options);
+  },
   /**
    * `expect(app).toHaveNotification({ title, text })`: this instance shows a notification with
    * each given field (a string equal, a RegExp matching), retried until the timeout.

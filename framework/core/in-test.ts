@@ -1,6 +1,10 @@
 import { test } from '@playwright/test';
 
-/** Whether we are inside a Playwright test (test.info() throws outside one, e.g. in benches and the CLI). A leaf features may import. */
+/**
+ * Whether we are inside a Playwright test: `test.info()` throws outside one (a bench, a CLI run,
+ * a worker hook). A leaf: the core and the features ask it before they attach or read the test's
+ * files.
+ */
 export function inTest(): boolean {
   try {
     test.info();

@@ -5,7 +5,7 @@ import {
   type Observation,
   type UiNode,
 } from '../../device-runtime/protocol/index.js';
-import { isSecret, revealSecret, type Secret } from '../ai/secret.js';
+import { isSecret, revealSecret, type Secret } from './secret.js';
 import { act, findNode, scrollIntoView } from './action.js';
 import type { ApiCall } from './api-call.js';
 import { pressKey, swipe } from './gestures.js';
@@ -14,6 +14,7 @@ import * as reads from './locator-reads.js';
 import { fillError, resolveNow } from './wait-here.js';
 import type { AppDriver } from './driver.js';
 import { NestwrightError } from './errors.js';
+import { FEATURE_PORT, type PortSubject } from './port.js';
 import { formatSteps, type Step } from './selector.js';
 
 export { LocatorFactory, type RoleOptions } from './locator-factory.js';
@@ -50,6 +51,11 @@ export class Locator extends LocatorFactory<Locator> {
 
   protected chain(steps: Step[]): Locator {
     return new Locator(this.driver, [...this.steps, ...steps]);
+  }
+
+  /** @internal This locator to a feature it is handed to (`portOf`, port.ts). */
+  get [FEATURE_PORT](): PortSubject {
+    return { port: this.driver, locator: this, locate: (steps) => new Locator(this.driver, steps) };
   }
 
   /**

@@ -2,6 +2,7 @@ import type {
   Clock,
   Key,
   Observation,
+  RuntimeInfo,
   ToolInput,
   ToolName,
   ToolResult,
@@ -60,6 +61,8 @@ export interface InstancePort extends CallWrapper {
   call<N extends ToolName>(call: ApiCall, tool: N, input: ToolInput<N>): Promise<ToolResult<N>>;
   /** Whether the runtime offers protocol extension `name` (runtime_info, asked once per connection). */
   offers(name: string): Promise<boolean>;
+  /** The runtime's runtime_info (its device, screen, extensions), or null when it has none. Asked once per connection. */
+  info(): Promise<RuntimeInfo | null>;
   /** `com.example.app@2`, for messages. */
   who(): string;
   /** The screen with this instance in front (brought back first when another app is), crashes raised. */
@@ -98,6 +101,8 @@ export interface InstancePort extends CallWrapper {
 
 /** A locator as a feature acts through it: the same actions, waiting and verification a spec gets. */
 export interface PortLocator {
+  /** The instance it acts on: a locator is "of this app" when this is the app's port. */
+  readonly driver: InstancePort;
   readonly steps: Step[];
   toString(): string;
   tap(opts?: { timeout?: number }): Promise<void>;
@@ -179,4 +184,33 @@ export interface LocatorHealing {
   resolved(call: ApiCall, locator: HealableLocator, node: UiNode, obs: Observation): void;
   /** `call.step`: the action's record (a heal marks it); `call.at`: its call site, captured before its first await. */
   missed(m: { call: ApiCall; locator: HealableLocator; error: unknown }): Promise<HealedTarget>;
+}
+
+/**
+ * What an `App` or a `Locator` is to a feature it is handed to (an `expect()` receiver, a
+ * locator in a feature's options): the instance, the locator (null for an app), and how to make
+ * another locator on the same instance. Features read it with {@link portOf}, never with
+ * `instanceof App` or `instanceof Locator`.
+ */
+export interface PortSubject {
+  /** The instance (a locator's own, or the app's: equal for a locator of that app). */
+  readonly port: InstancePort;
+  /** The locator, or null for an app. */
+  readonly locator: PortLocator | null;
+  /** A locator on the same instance from selector steps, as `app.locator()` makes one. */
+  locate(steps: Step[]): PortLocator;
+}
+
+/** The key `App` and `Locator` hand their {@link PortSubject} under (one symbol per process, across copies of the package). */
+export const FEATURE_PORT: unique symbol = Symbol.for('nestwright.port');
+
+/** An object that is an app or a locator to the features. */
+export interface HasFeaturePort {
+  readonly [FEATURE_PORT]: PortSubject;
+}
+
+/** The {@link PortSubject} of an app or a locator; null for anything else (a Playwright page, a plain value). */
+export function portOf(received: unknown): PortSubject | null {
+  if (received === null || (typeof received !== 'object' && typeof received !== 'function')) return null;
+  return (received as Partial<HasFeaturePort>)[FEATURE_PORT] ?? null;
 }

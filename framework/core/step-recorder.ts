@@ -1,15 +1,12 @@
 import { test } from '@playwright/test';
 import type { ApiCall } from './api-call.js';
+import { inTest } from './in-test.js';
 import type { DeviceCalls, TestScope } from './device-calls.js';
 import { describeScreen, DeviceDisconnectedError, formatCallLog, TimeoutError } from './errors.js';
 import type { Screenshots } from './screenshots.js';
 import type { Trajectory, TrajectoryStep } from './trajectory.js';
 
 export type ScreenshotMode = 'off' | 'only-on-failure' | 'every-step';
-
-import { inTest } from './in-test.js';
-
-export { inTest };
 
 /**
  * Records an app instance's user-visible steps: each one a `test.step` (titled from the

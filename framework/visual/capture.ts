@@ -1,6 +1,6 @@
 import type { Bounds, ScreenRegion } from '../../device-runtime/protocol/index.js';
 import type { ApiCall } from '../core/api-call.js';
-import type { Locator } from '../core/locator.js';
+import type { PortLocator } from '../core/port.js';
 import type { ResolvedOptions } from './options.js';
 import { Picture } from './picture.js';
 import type { VisualPort } from './port.js';
@@ -24,8 +24,8 @@ export interface Shot {
 export async function capture(
   port: VisualPort,
   call: ApiCall,
-  target: Locator | null,
-  o: ResolvedOptions<Locator>,
+  target: PortLocator | null,
+  o: ResolvedOptions<PortLocator>,
 ): Promise<Shot | string> {
   const wanted = [...(target ? [target] : []), ...o.mask];
   const found = wanted.length ? await port.boundsOf(call, wanted) : [];

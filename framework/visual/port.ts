@@ -1,13 +1,13 @@
 import type { Bounds, Clock, RuntimeInfo, ScreenRegion, UiNode } from '../../device-runtime/protocol/index.js';
-import { App } from '../core/app.js';
 import type { ApiCall, CallWrapper } from '../core/api-call.js';
-import { Locator } from '../core/locator.js';
+import { portOf, type PortLocator } from '../core/port.js';
 import { resolveSteps } from '../core/selector.js';
 import type { TrajectoryStep } from '../core/trajectory.js';
 
 /**
  * What visual comparison needs of an app (and of the locator it pictures), and nothing more:
- * the only file of `framework/visual/` that knows `App`, `Locator` and the driver. Each member
+ * an adapter over the feature port (port.ts), the only file of `framework/visual/` that reads
+ * it. Each member
  * names its cost in round trips to the device. `wrap` starts the matcher's call (its timeout
  * defaulting to the matcher's expect timeout); the members take it.
  */
@@ -29,11 +29,11 @@ export interface VisualPort extends CallWrapper {
   /** One screenshot at scale 1, with the system UI the runtime says it shows (one round trip). */
   shoot(call: ApiCall): Promise<{ png: Buffer; regions: ScreenRegion[] }>;
   /** Bounds of every node each locator names now, in one observation (one round trip); null when the tree was missing. */
-  boundsOf(call: ApiCall, locators: readonly Locator[]): Promise<Bounds[][] | null>;
+  boundsOf(call: ApiCall, locators: readonly PortLocator[]): Promise<Bounds[][] | null>;
   /** Wait until the locator names one visible node (auto-waiting, scrolling it into view). */
-  waitFor(call: ApiCall, locator: Locator, ms: number): Promise<UiNode>;
+  waitFor(call: ApiCall, locator: PortLocator, ms: number): Promise<UiNode>;
   /** Whether `l` is a locator of this app (masks must be). */
-  owns(l: unknown): l is Locator;
+  owns(l: unknown): l is PortLocator;
   /** Run the assertion as `call`'s test step with its trajectory record. */
   step<T>(
     call: ApiCall,
@@ -47,11 +47,10 @@ export interface VisualPort extends CallWrapper {
 export function visualPortOf(
   received: unknown,
   expectTimeout: number | undefined,
-): { port: VisualPort; target: Locator | null } | null {
-  const target = received instanceof Locator ? received : null;
-  const app = received instanceof App ? received : null;
-  const driver = target?.driver ?? app?.driver;
-  if (!driver) return null;
+): { port: VisualPort; target: PortLocator | null } | null {
+  const subject = portOf(received);
+  if (!subject) return null;
+  const { port: driver, locator: target } = subject;
   const port: VisualPort = {
     subject: target ? target.toString() : 'app',
     who: driver.who(),
@@ -60,28 +59,28 @@ export function visualPortOf(
     describeTimeout: (ms) => driver.describeTimeout(ms),
     wrap: (api, opts, body) =>
       driver.wrap(api, { kind: 'expect', ...opts, timeout: opts.timeout ?? expectTimeout }, body),
-    info: () => driver.calls.client.info(),
-    front: async (call) => void (await driver.watch.observe(call, { maxNodes: 1 })),
+    info: () => driver.info(),
+    front: async (call) => void (await driver.observe(call, { maxNodes: 1 })),
     idle: async (call, ms) =>
       (
-        await driver.calls.call(call, 'ui_wait_for', {
+        await driver.call(call, 'ui_wait_for', {
           space_id: driver.spaceId,
           idle: true,
           timeout_ms: Math.max(0, Math.round(ms)),
         })
       ).matched,
     shoot: async (call) => {
-      const r = await driver.calls.call(call, 'ui_screenshot', { space_id: driver.spaceId, scale: 1 });
+      const r = await driver.call(call, 'ui_screenshot', { space_id: driver.spaceId, scale: 1 });
       return { png: Buffer.from(r.data, 'base64'), regions: r.regions ?? [] };
     },
     boundsOf: async (call, locators) => {
-      const obs = await driver.watch.observe(call);
+      const obs = await driver.observe(call);
       if (obs.tree_missing) return null;
       return locators.map((l) => resolveSteps(obs.nodes, l.steps).map((n) => n.bounds));
     },
     waitFor: async (call, locator, ms) => (await locator.waitForActionable(call, { timeout: ms, enabled: false })).node,
-    owns: (l): l is Locator => l instanceof Locator && l.driver === driver,
-    step: (call, title, selector, body) => driver.steps.step(call, { kind: 'assertion', title, selector }, body),
+    owns: (l): l is PortLocator => portOf(l)?.locator?.driver === driver,
+    step: (call, title, selector, body) => driver.step(call, { kind: 'assertion', title, selector }, body),
   };
   return { port, target };
 }

@@ -2,7 +2,7 @@ import { test, type TestInfo } from '@playwright/test';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { NestwrightError } from '../core/errors.js';
-import type { Locator } from '../core/locator.js';
+import type { PortLocator } from '../core/port.js';
 import { capture, type Shot } from './capture.js';
 import { compareImages } from './compare.js';
 import { snapshotNames, withSuffix } from './names.js';
@@ -40,16 +40,16 @@ type Result = {
 export async function toHaveScreenshot(
   state: State,
   port: VisualPort,
-  target: Locator | null,
-  nameOrOptions?: string | string[] | ScreenshotOptions<Locator>,
-  optOptions?: ScreenshotOptions<Locator>,
+  target: PortLocator | null,
+  nameOrOptions?: string | string[] | ScreenshotOptions<PortLocator>,
+  optOptions?: ScreenshotOptions<PortLocator>,
 ): Promise<Result> {
   const testInfo = currentTest();
   const named = typeof nameOrOptions === 'string' || Array.isArray(nameOrOptions);
   const given = (named ? optOptions : nameOrOptions) ?? {};
   if ((testInfo.project as { ignoreSnapshots?: boolean }).ignoreSnapshots)
     return { pass: !state.isNot, name: 'toHaveScreenshot', message: () => '' };
-  const o = resolveOptions<Locator>(API, testInfo, given, (l) => port.owns(l));
+  const o = resolveOptions<PortLocator>(API, testInfo, given, (l) => port.owns(l));
   if (target && o.clip)
     throw new NestwrightError(API, "`clip` is for expect(app): a locator's picture is its node's bounds", {
       code: 'INVALID_ARGUMENT',
@@ -138,8 +138,8 @@ export async function toHaveScreenshot(
 async function run(
   call: ApiCall,
   port: VisualPort,
-  target: Locator | null,
-  o: ResolvedOptions<Locator>,
+  target: PortLocator | null,
+  o: ResolvedOptions<PortLocator>,
   expected: Picture | null,
   isNot: boolean,
 ): Promise<LoopResult> {

@@ -1,4 +1,4 @@
-import type { AppDriver } from '../core/driver.js';
+import type { InstancePort } from '../core/port.js';
 
 /**
  * The clipboard the app sees (`app.clipboard`): the space's, through the protocol's
@@ -7,7 +7,7 @@ import type { AppDriver } from '../core/driver.js';
  */
 export class AppClipboard {
   /** @internal Made by `app.clipboard`. */
-  constructor(private readonly driver: AppDriver) {}
+  constructor(private readonly driver: InstancePort) {}
 
   /**
    * The clipboard's text, or null when it is empty.
@@ -22,10 +22,10 @@ export class AppClipboard {
   read(): Promise<string | null> {
     const d = this.driver;
     return d.wrap('app.clipboard.read', {}, (call) =>
-      d.steps.step(
+      d.step(
         call,
         { kind: 'app', title: 'Read the clipboard', selector: null },
-        async () => (await d.calls.call(call, 'sys_clipboard_get', { space_id: d.spaceId })).text,
+        async () => (await d.call(call, 'sys_clipboard_get', { space_id: d.spaceId })).text,
       ),
     );
   }
@@ -42,8 +42,8 @@ export class AppClipboard {
     const d = this.driver;
     const title = `Write ${JSON.stringify(text.length > 40 ? `${text.slice(0, 39)}…` : text)} to the clipboard`;
     await d.wrap('app.clipboard.write', {}, (call) =>
-      d.steps.step(call, { kind: 'app', title, selector: null }, async () => {
-        await d.calls.call(call, 'sys_clipboard_set', { space_id: d.spaceId, text });
+      d.step(call, { kind: 'app', title, selector: null }, async () => {
+        await d.call(call, 'sys_clipboard_set', { space_id: d.spaceId, text });
       }),
     );
   }

@@ -1,5 +1,5 @@
-import type { AppDriver } from '../core/driver.js';
 import { NestwrightError } from '../core/errors.js';
+import type { InstancePort } from '../core/port.js';
 import { AppBiometrics } from './app-biometrics.js';
 import { AppCamera } from './app-camera.js';
 import { AppClipboard } from './app-clipboard.js';
@@ -30,7 +30,7 @@ export class AppWorldControls {
   readonly camera: AppCamera;
   readonly clipboard: AppClipboard;
 
-  constructor(driver: AppDriver) {
+  constructor(driver: InstancePort) {
     this.port = worldPort(driver);
     this.clock = new AppClock(this.port);
     this.notifications = new AppNotifications(this.port);

@@ -1,5 +1,6 @@
-import type { AppDriver } from '../core/driver.js';
+import { NestwrightError } from '../core/errors.js';
 import { poll } from '../core/poll.js';
+import { portOf } from '../core/port.js';
 import type { NotificationMatch } from './app-notifications.js';
 import { matchesNotification, showNotification } from './app-notifications.js';
 import { worldPort } from './world-port.js';
@@ -13,13 +14,22 @@ type MatcherState = { isNot: boolean; timeout?: number };
  */
 export async function toHaveNotification(
   this: MatcherState,
-  received: { readonly driver: AppDriver },
+  received: unknown,
   want: NotificationMatch,
   opts: { timeout?: number } = {},
 ) {
-  const port = worldPort(received.driver);
-  const ms = port.expectTimeout(opts.timeout ?? this.timeout);
   const api = 'expect.toHaveNotification';
+  const subject = portOf(received);
+  if (!subject || subject.locator)
+    throw new NestwrightError(
+      api,
+      'expect(received).toHaveNotification() takes an app (the `app` fixture, or space.launch())',
+      {
+        code: 'INVALID_ARGUMENT',
+      },
+    );
+  const port = worldPort(subject.port);
+  const ms = port.expectTimeout(opts.timeout ?? this.timeout);
   let seen: Array<{ title: string; text: string; channel: string }> = [];
   const wanted = Object.entries(want)
     .map(([k, v]) => `${k} ${v instanceof RegExp ? String(v) : JSON.stringify(v)}`)

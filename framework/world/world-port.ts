@@ -1,7 +1,7 @@
 import type { ToolInput, ToolName, ToolResult } from '../../device-runtime/protocol/index.js';
 import type { ApiCall, CallWrapper } from '../core/api-call.js';
-import type { InstancePort } from '../core/port.js';
 import { NestwrightError } from '../core/errors.js';
+import type { InstancePort } from '../core/port.js';
 
 /** The instance a world call names: its space, package and instance id. */
 export interface InstanceRef {
@@ -13,7 +13,8 @@ export interface InstanceRef {
 /**
  * What the world feature needs of an app (DESIGN.md: features talk to a port, not to the core's
  * insides): the instance it names, one tool-call path, steps for the trajectory and report, and
- * the assertion timeouts. Built once per app from its driver; nothing here reaches further.
+ * the assertion timeouts. Built once per app from the feature port (port.ts), whose one
+ * `step(call, meta, body)` is underneath; nothing here reaches further.
  * A public method of the world starts its call with `step(api, title, body)` (a call that is
  * one step) or `wrap(api, opts, body)` (a call with no step of its own), and hands the call on.
  */
@@ -35,7 +36,7 @@ export interface WorldPort extends CallWrapper {
   readonly clock: InstancePort['clock'];
 }
 
-/** The world's view of the feature port (framework/core/port.ts): the instance's ref, and steps titled for the world. */
+/** The world's port over the instance's feature port. */
 export function worldPort(driver: InstancePort): WorldPort {
   const ref: InstanceRef = {
     space_id: driver.spaceId,

@@ -9,7 +9,7 @@ import { cacheKey, readCache, updateCache } from '../../framework/ai/cache.js';
 import { groundExtraction, groundVerdict } from '../../framework/ai/grounding.js';
 import { costUsd, MODEL_PRICES } from '../../framework/ai/models.js';
 import { resolveAiOptions } from '../../framework/ai/options.js';
-import { redact, secret } from '../../framework/ai/secret.js';
+import { redact, secret } from '../../framework/core/secret.js';
 import { renderScreen } from '../../framework/ai/screen.js';
 import { selectorFor } from '../../framework/ai/selectors.js';
 import { ACT_TOOLS, VERDICT_TOOL } from '../../framework/ai/tools.js';

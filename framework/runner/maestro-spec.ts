@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import vm from 'node:vm';
-import { test } from '../runner/fixtures.js';
-import { MaestroFlowError, runMaestroFlow } from './execute.js';
-import { planFlow } from './plan.js';
+import { test } from './fixtures.js';
+import { MaestroFlowError, planFlow, runMaestroFlow } from '../maestro/index.js';
 
 /**
  * The Playwright side of `nestwright maestro test`: one test per flow, each on the `app` fixture
