@@ -2,7 +2,11 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { ObservationSchema } from '../../device-runtime/protocol/index.js';
-import { TRAJECTORY_ATTACHMENT, TrajectorySchema, type TrajectoryStep } from '../../framework/core/trajectory-schema.js';
+import {
+  TRAJECTORY_ATTACHMENT,
+  TrajectorySchema,
+  type TrajectoryStep,
+} from '../../framework/core/trajectory-schema.js';
 import { AgentError, AgentErrorCodeSchema, type AgentErrorCode } from './errors.js';
 import { plain, type JsonAttachment, type ReportedTest } from './report.js';
 import { compactScreen } from './screen.js';
