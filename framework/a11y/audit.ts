@@ -5,7 +5,7 @@ import type { Observation, UiNode } from '../../device-runtime/protocol/index.js
 import type { ApiCall } from '../core/api-call.js';
 import type { AppDriver } from '../driver.js';
 import { NestwrightError, type ApiName } from '../errors.js';
-import { uniqueSelectorFor } from '../heal/selector-for.js';
+import { uniqueSelectorFor } from '../../device-runtime/protocol/best-selector.js';
 import { Locator } from '../locator.js';
 import { poll } from '../poll.js';
 import { formatSteps, parseSelector, resolveSteps } from '../selector.js';
