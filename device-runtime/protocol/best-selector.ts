@@ -219,36 +219,40 @@ export function suggestLocators(obs: Pick<Observation, 'nodes'>, nodeId: string)
   const node = obs.nodes.find((n) => n.id === nodeId);
   if (!node) return [];
   const namer = new Namer(obs.nodes, node);
+  /** Safe for actions: the selector names the node alone, and so does the code (its filters match any case). */
+  const strictSafe = (c: Checked) => {
+    if (!c.unique) return false;
+    const code = codeSteps(c.steps);
+    if (same(code, c.steps)) return true;
+    const m = resolveSteps(obs.nodes, code);
+    return m.length === 1 && m[0]!.id === node.id;
+  };
   const list = namer
     .direct()
     .map((c) => namer.check(c))
-    .filter((c): c is Checked => c !== null);
+    .filter((c): c is Checked => c !== null)
+    .map((c) => ({ c, safe: strictSafe(c) }));
   for (const group of [namer.chains(), namer.positions()]) {
-    if (list.some((c) => c.unique)) break;
-    for (const c of group) {
-      const checked = namer.check(c);
-      if (checked?.unique) {
-        list.push(checked);
+    if (list.some((x) => x.safe)) break;
+    for (const candidate of group) {
+      const c = namer.check(candidate);
+      if (c && strictSafe(c)) {
+        list.push({ c, safe: true });
         break;
       }
     }
   }
   const seen = new Set<string>();
   return list
-    .filter((c) => (seen.has(c.selector) ? false : (seen.add(c.selector), true)))
-    .map((c) => {
-      const code = codeSteps(c.steps);
-      const byCode = same(code, c.steps) ? c.matches : resolveSteps(obs.nodes, code);
-      const strictSafe = c.unique && byCode.length === 1;
-      return {
-        strategy: c.strategy,
-        selector: c.selector,
-        code: codeOf(c.steps),
-        matches: c.matches.length,
-        strictSafe,
-        score: strictSafe ? WEIGHT[c.strategy] : 0,
-      };
-    })
+    .filter(({ c }) => (seen.has(c.selector) ? false : (seen.add(c.selector), true)))
+    .map(({ c, safe }) => ({
+      strategy: c.strategy,
+      selector: c.selector,
+      code: codeOf(c.steps),
+      matches: c.matches.length,
+      strictSafe: safe,
+      score: safe ? WEIGHT[c.strategy] : 0,
+    }))
     .sort((a, b) => b.score - a.score);
 }
 
