@@ -210,10 +210,6 @@ const codeSteps = (steps: Step[]): Step[] =>
  * or not, with how many nodes it matches), then — when none of those names the node alone — the
  * first chain that does, and when none does, its position. `strictSafe` holds when the selector
  * and the code each name the node alone on this screen. Empty when the node is not on it.
- *
- * @example
- * const [best] = suggestLocators(obs, 'n_4');
- * best.code; // "app.getById('title')"
  */
 export function suggestLocators(obs: Pick<Observation, 'nodes'>, nodeId: string): LocatorSuggestion[] {
   const node = obs.nodes.find((n) => n.id === nodeId);
@@ -260,9 +256,6 @@ export function suggestLocators(obs: Pick<Observation, 'nodes'>, nodeId: string)
  * The best selector that names `node` alone in `obs`: what an AI step acts through, what the
  * action cache stores and what the device's agent records. By position (`… >> nth=1`) when
  * nothing else tells it apart; {@link selectorWithoutObservation} when not even that resolves.
- *
- * @example
- * bestSelector(node, obs); // 'role=button[name="Add to cart"]'
  */
 export function bestSelector(node: UiNode, obs: Pick<Observation, 'nodes'>): string {
   return new Namer(obs.nodes, node).first(true)?.selector ?? selectorWithoutObservation(node);
@@ -276,7 +269,13 @@ export function bestSelector(node: UiNode, obs: Pick<Observation, 'nodes'>): str
  * Never by position (a heal must survive the next reorder): null when nothing names it alone.
  *
  * @example
- * uniqueSelectorFor(obs.nodes, node, parseSelector('id=title')); // 'id=note_title'
+ * ```ts
+ * import { uniqueSelectorFor } from 'nestwright/heal';
+ *
+ * const obs = await app.observe();
+ * const save = obs.nodes.find((n) => n.text === 'Save')!;
+ * uniqueSelectorFor(obs.nodes, save, [{ kind: 'id', id: 'save' }]); // 'id=save_note'
+ * ```
  */
 export function uniqueSelectorFor(nodes: UiNode[], node: UiNode, original: Step[]): string | null {
   const first = original.length === 1 ? original[0]! : null;
@@ -290,9 +289,6 @@ export function uniqueSelectorFor(nodes: UiNode[], node: UiNode, original: Step[
  * A selector for a node seen without its screen (a trajectory's node whose locator has no
  * selector syntax): by its name first, since nothing can check that an id is unique and a label
  * more often tells a list's rows apart; then its id, then its role or class.
- *
- * @example
- * selectorWithoutObservation(node); // 'role=button[name="Save"]'
  */
 export function selectorWithoutObservation(node: UiNode): string {
   const namer = new Namer([node], node);

@@ -15,9 +15,6 @@ function textValue(m: TextMatch): string {
 
 /**
  * The selector syntax of a chain, written so that `parseSelector` reads back the same steps.
- *
- * @example
- * selectorOf([{ kind: 'role', role: 'button', name: { text: 'Save', exact: true } }]); // 'role=button[name="Save"]'
  */
 export function selectorOf(steps: Step[]): string {
   return steps
@@ -68,9 +65,6 @@ const q = (s: string | RegExp) =>
  * `.filter({ hasText })`, `.nth()`, and `locator('…')` for a step with no method of its own.
  * `.filter({ hasText })` matches a substring whatever its case, as Playwright's does, so an
  * exact `has-text="…"` is written as the looser call.
- *
- * @example
- * codeOf([{ kind: 'id', id: 'title' }]); // "app.getById('title')"
  */
 export function codeOf(steps: Step[]): string {
   const calls = steps.map((s): string => {
