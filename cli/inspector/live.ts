@@ -4,7 +4,7 @@ import type { Observation, UiNode } from '../../device-runtime/protocol/index.js
 import { parseLocatorInput } from '../../framework/tools/expression.js';
 import { Locator } from '../../framework/core/locator.js';
 import { resolveSteps } from '../../framework/core/selector.js';
-import { suggestLocators } from '../../framework/tools/suggest.js';
+import { suggestLocators } from '../../device-runtime/protocol/best-selector.js';
 import { allowedPath } from '../mcp/tools/files.js';
 import { SessionManager, type LiveSession } from '../mcp/sessions.js';
 import { Recording, type RecordedStep } from './recorder.js';

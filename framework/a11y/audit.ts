@@ -5,7 +5,7 @@ import type { Observation, UiNode } from '../../device-runtime/protocol/index.js
 import type { ApiCall } from '../core/api-call.js';
 import { inTest } from '../core/in-test.js';
 import { NestwrightError, type ApiName } from '../core/errors.js';
-import { uniqueSelectorFor } from '../heal/index.js';
+import { uniqueSelectorFor } from '../../device-runtime/protocol/best-selector.js';
 import { poll } from '../core/poll.js';
 import { portOf, type InstancePort, type PortLocator, type PortSubject } from '../core/port.js';
 import { formatSteps, parseSelector, resolveSteps } from '../core/selector.js';

@@ -11,7 +11,7 @@ import {
 import type { CacheStep } from './cache.js';
 import { AiError } from './errors.js';
 import { isSecret, revealSecret, type Secret } from '../core/secret.js';
-import { selectorFor } from './selectors.js';
+import { bestSelector } from '../../device-runtime/protocol/best-selector.js';
 import { nodeLine } from './screen.js';
 import type { ActCall } from './tools.js';
 
@@ -93,13 +93,13 @@ export async function perform(
   try {
     switch (action.name) {
       case 'tap': {
-        const selector = selectorFor(node!, obs);
+        const selector = bestSelector(node!, obs);
         await app.locator(selector).tap();
         step = { action: 'tap', selector, node: line };
         break;
       }
       case 'long_press': {
-        const selector = selectorFor(node!, obs);
+        const selector = bestSelector(node!, obs);
         await app.locator(selector).longPress();
         step = { action: 'long_press', selector, node: line };
         break;
@@ -113,13 +113,13 @@ export async function perform(
             node,
             refused: `a secret parameter can only be typed into a password field, and ${line} is not one (its text would show on screen and in logs)`,
           };
-        const selector = selectorFor(node!, obs);
+        const selector = bestSelector(node!, obs);
         await app.locator(selector).fill(typed.text, { secret: typed.secret });
         step = { action: 'type_text', selector, node: line, text: toTemplate(action.input.text, params) };
         break;
       }
       case 'scroll': {
-        const selector = selectorFor(node!, obs);
+        const selector = bestSelector(node!, obs);
         await app.locator(selector).swipe(SWIPE[action.input.direction], { distance: 0.7 });
         step = { action: 'scroll', selector, node: line, direction: action.input.direction };
         break;

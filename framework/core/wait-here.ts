@@ -15,7 +15,7 @@ import {
   TimeoutError,
 } from './errors.js';
 import { resolveSteps, type Step } from './selector.js';
-import { suggestLocators } from '../tools/suggest.js';
+import { suggestLocators } from '../../device-runtime/protocol/best-selector.js';
 import type { LocatorRef } from './actuator.js';
 import type { ApiCall } from './api-call.js';
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Observation, UiNode } from '../../device-runtime/protocol/index.js';
+import { idName, rowOf, subtreeIds } from '../../device-runtime/protocol/ui-tree.js';
 import { normalize } from './similarity.js';
 
 /**
@@ -61,9 +62,6 @@ export const FingerprintSchema = z.object({
 /** What a locator's node was when it last worked (id, text, role, place, neighbours…), as healing compares candidates with it. */
 export type Fingerprint = z.infer<typeof FingerprintSchema>;
 
-export const idName = (resId: string | null | undefined): string | null =>
-  resId ? resId.replace(/^.*:id\//, '') : null;
-
 const r3 = (x: number) => Math.round(x * 1000) / 1000;
 const center = (b: readonly number[]) => [(b[0]! + b[2]!) / 2, (b[1]! + b[3]!) / 2] as const;
 const label = (n: UiNode) => n.text || n.desc || null;
@@ -88,25 +86,6 @@ const ROLE_FAMILY: Record<string, string> = {
 export const roleFamily = (role: string) => ROLE_FAMILY[role] ?? role;
 
 /** Ids of `root` and every node below it (by parent links), in one pass over the flattened tree. */
-export function subtreeIds(nodes: UiNode[], rootId: string): Set<string> {
-  const inside = new Set([rootId]);
-  for (const n of nodes) if (n.parent && inside.has(n.parent)) inside.add(n.id);
-  return inside;
-}
-
-/** A list's row: a list item, or a child of a list or of a scrollable container. */
-const isRow = (n: UiNode, byId: Map<string, UiNode>) => {
-  const parent = n.parent ? byId.get(n.parent) : undefined;
-  return n.role === 'listitem' || (!!parent && (parent.role === 'list' || parent.scrollable));
-};
-
-/** The list row `node` is in (itself when it is one), or undefined outside a list. */
-export function rowOf(node: UiNode, byId: Map<string, UiNode>): UiNode | undefined {
-  let row: UiNode | undefined = node;
-  while (row && !isRow(row, byId)) row = row.parent ? byId.get(row.parent) : undefined;
-  return row;
-}
-
 /** The flattened tree with its links indexed once: nodes by id, children in node order. */
 interface Tree {
   nodes: UiNode[];

@@ -4,7 +4,7 @@ import { describeNode } from '../core/errors.js';
 import { parseSelector, resolveSteps, type Step } from '../core/selector.js';
 import { belongedToAnother, candidateFingerprint, roleFamily, type Fingerprint } from './fingerprint.js';
 import { scoreCandidate, wasNeighbor, type CandidateScore } from './score.js';
-import { uniqueSelectorFor } from './selector-for.js';
+import { uniqueSelectorFor } from '../../device-runtime/protocol/best-selector.js';
 
 /** Below this score no candidate is the target. */
 export const THRESHOLD = 0.55;

@@ -26,7 +26,7 @@ export {
   type ArbitrationChoice,
 } from './heal.js';
 export { scoreCandidate, WEIGHTS, type CandidateScore, type FeatureScore, type Feature } from './score.js';
-export { uniqueSelectorFor } from './selector-for.js';
+export { uniqueSelectorFor } from '../../device-runtime/protocol/best-selector.js';
 export {
   modelArbiter,
   arbitrationPrompt,

@@ -1,3 +1,4 @@
+import { selectorWithoutObservation } from '../../device-runtime/protocol/best-selector.js';
 import { TOOLS } from '../../device-runtime/protocol/index.js';
 import type { Skill } from '../../device-runtime/protocol/skill/index.js';
 import type { TrajectoryStep } from '../core/trajectory.js';
@@ -118,7 +119,7 @@ export function trajectoryToSkill(
       notes.push(
         `"${r.title}": ${r.selector} uses filter(), which has no selector syntax; recorded by the node it resolved to`,
       );
-    const target = selector ?? (r.node ? nodeSelector(r.node) : null);
+    const target = selector ?? (r.node ? selectorWithoutObservation(r.node) : null);
     const post = () => (steps[steps.length - 1]!.post ??= []) as Json[];
     switch (r.api) {
       case 'locator.tap':
@@ -219,12 +220,4 @@ export function trajectoryToSkill(
     steps,
   } as unknown as Skill;
   return { skill, notes };
-}
-
-/** A selector for a node seen in a trajectory, when its locator has no selector syntax. */
-function nodeSelector(node: NonNullable<TrajectoryStep['node']>): string {
-  if (node.text) return `role=${node.role}[name="${node.text}"]`;
-  if (node.desc) return `desc="${node.desc}"`;
-  if (node.res_id) return `id=${node.res_id.replace(/^.*:id\//, '')}`;
-  return `class=${node.class ?? node.role}`;
 }

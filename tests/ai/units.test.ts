@@ -11,7 +11,7 @@ import { costUsd, MODEL_PRICES } from '../../framework/ai/models.js';
 import { resolveAiOptions } from '../../framework/ai/options.js';
 import { redact, secret } from '../../framework/core/secret.js';
 import { renderScreen } from '../../framework/ai/screen.js';
-import { selectorFor } from '../../framework/ai/selectors.js';
+import { bestSelector } from '../../device-runtime/protocol/best-selector.js';
 import { ACT_TOOLS, VERDICT_TOOL } from '../../framework/ai/tools.js';
 import { MessagesStandIn } from './stand-in.js';
 import { ScreenView } from './screen-view.js';
@@ -77,10 +77,16 @@ test('the screen: one node a line, id first, text quoted and unable to close the
   expect(new ScreenView(text).find('Add to cart')?.id).toBe('n_5');
 });
 
-test('selectors: the most durable unique form, under a named ancestor, or an index', () => {
-  expect(selectorFor(SCREEN.nodes[0]!, SCREEN)).toBe('id=toolbar_title');
-  expect(selectorFor(SCREEN.nodes[2]!, SCREEN)).toBe('role=text[name="Smart Speaker 1"]');
-  expect(selectorFor(SCREEN.nodes[7]!, SCREEN)).toBe('id=add_to_cart >> nth=1');
+test('selectors: the most durable unique form, through its row or a named ancestor, or an index', () => {
+  expect(bestSelector(SCREEN.nodes[0]!, SCREEN)).toBe('id=toolbar_title');
+  expect(bestSelector(SCREEN.nodes[2]!, SCREEN)).toBe('role=text[name="Smart Speaker 1"]');
+  // A row's button by its row's label: it still names the same button when the list reorders.
+  expect(bestSelector(SCREEN.nodes[7]!, SCREEN)).toBe(
+    'id=product_row >> has-text="Ultra Headphones 2" >> id=add_to_cart',
+  );
+  // Nothing tells two equal buttons apart but their order.
+  const twins = obs([node('a', { role: 'button', text: 'OK' }), node('b', { role: 'button', text: 'OK' })]);
+  expect(bestSelector(twins.nodes[1]!, twins)).toBe('role=button[name="OK"] >> nth=1');
 });
 
 test('grounding: node ids in the snapshot, quotes on screen, pass needs evidence; values in their evidence', () => {

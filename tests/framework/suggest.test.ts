@@ -2,7 +2,8 @@ import { test, expect } from '@playwright/test';
 import type { UiNode } from '../../device-runtime/protocol/index.js';
 import { parseLocatorInput } from '../../framework/tools/expression.js';
 import { parseSelector, resolveSteps, type Step } from '../../framework/core/selector.js';
-import { selectorOf, suggestLocators } from '../../framework/tools/suggest.js';
+import { suggestLocators } from '../../device-runtime/protocol/best-selector.js';
+import { selectorOf } from '../../device-runtime/protocol/selector-write.js';
 
 const node = (id: string, over: Partial<UiNode>): UiNode => ({
   id,

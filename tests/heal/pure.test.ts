@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { fingerprintOf, FingerprintSchema, heal, type HealArbiter } from '../../framework/heal/index.js';
 import { idSimilarity, idTokens, labelsContradict, textSimilarity } from '../../framework/heal/similarity.js';
-import { uniqueSelectorFor } from '../../framework/heal/selector-for.js';
+import { uniqueSelectorFor } from '../../device-runtime/protocol/best-selector.js';
 import { parseSelector, resolveSteps } from '../../framework/core/selector.js';
 import { btn, check, field, item, screen, toolbar, txt } from './corpus/dsl.js';
 

@@ -3,7 +3,7 @@ import { KeySchema, type Observation, type UiNode } from '../../../device-runtim
 import { parseLocatorInput } from '../../../framework/tools/expression.js';
 import { Locator } from '../../../framework/core/locator.js';
 import { resolveSteps } from '../../../framework/core/selector.js';
-import { suggestLocators } from '../../../framework/tools/suggest.js';
+import { suggestLocators } from '../../../device-runtime/protocol/best-selector.js';
 import { AgentError } from '../errors.js';
 import { compactScreen, nodeLine } from '../screen.js';
 import type { LiveSession } from '../sessions.js';

@@ -17,5 +17,4 @@ export * from './providers.js';
 export * from './prompts.js';
 export * from './record.js';
 export * from './screen.js';
-export * from './selectors.js';
 export * from './tools.js';

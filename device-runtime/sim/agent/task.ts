@@ -18,7 +18,7 @@ import { ModelError } from '../../protocol/agent/model-error.js';
 import { addUsage, costUsd, ZERO_USAGE, type Usage } from '../../protocol/agent/models.js';
 import type { AiStepRecord, AiToolCall } from '../../protocol/agent/record.js';
 import { nodeLine, renderScreen } from '../../protocol/agent/screen.js';
-import { selectorFor } from '../../protocol/agent/selectors.js';
+import { bestSelector } from '../../protocol/best-selector.js';
 import type { Observation, TaskSchema, ToolName, TrajectoryStepSchema, UiNode } from '../../protocol/index.js';
 import type { ApprovalGate } from '../core/approvals.js';
 import { maskArgs } from '../core/audit.js';
@@ -261,7 +261,7 @@ export class DeviceTask implements ActLoopHost<DeviceStep> {
       ok: true,
       step: { action: action.name, node: line },
       node,
-      selector: node ? selectorFor(node, obs) : null,
+      selector: node ? bestSelector(node, obs) : null,
       after,
     };
   }
