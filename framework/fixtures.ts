@@ -18,6 +18,7 @@ import { attachFailure, connected, settleWithin, simSettings, STEP_END_GRACE_MS,
 import { platformPart } from './visual/platform.js';
 import { networkFeature, TEST_NETWORK, TestNetwork } from './network/index.js';
 import { checkOptions } from './option-check.js';
+import { videoFixtures } from './video/fixture.js';
 import {
   fixtureNames,
   renamedOption,
@@ -33,7 +34,9 @@ export type {
   NestwrightWorkerOptions,
 } from './use-options.js';
 
-type TestOptions = NestwrightTestOptions & {
+/** The lifecycle features' options are declared by their own fixtures (layer 3), not here. */
+type FeatureOptions = 'video';
+type TestOptions = Omit<NestwrightTestOptions, FeatureOptions> & {
   /**
    * `use.app`, the old name of `apk`: declared only so a config that still sets it gets an error
    * naming `apk` rather than Playwright's "cannot be overridden". The `app` fixture replaces it
@@ -348,6 +351,9 @@ const fixtures = withOptions.extend<
   },
 });
 
+/** Layer 3: the lifecycle features, each an option and an automatic fixture from its own folder. */
+const featured = fixtures.extend(videoFixtures);
+
 /**
  * The test-scoped fixtures `test` has, as Playwright's `PlaywrightTestArgs` (`page`, …) are for its `test`.
  *
@@ -416,4 +422,4 @@ export interface NestwrightWorkerArgs {
 export const test: TestType<
   NestwrightTestArgs & NestwrightTestOptions,
   NestwrightWorkerArgs & NestwrightWorkerOptions
-> = fixtures;
+> = featured;

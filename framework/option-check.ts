@@ -5,6 +5,7 @@ import { DeviceOptionsSchema } from '../device-runtime/providers/index.js';
 import { AiOptionsSchema } from './ai/options.js';
 import { NestwrightError } from './errors.js';
 import { SkillOptionsSchema } from './skills/options.js';
+import { VideoOptionSchema } from './video/options.js';
 import type { NestwrightOptions } from './use-options.js';
 
 /** The nearest-name helper lives in the protocol, so the simulator's errors name the nearest too. */
@@ -27,6 +28,7 @@ const OPTION_VALUES = z.object({
   heal: z.union([HEAL_MODES, z.object({ mode: HEAL_MODES.optional(), model: z.unknown() })]),
   ai: AiOptionsSchema,
   skills: SkillOptionsSchema,
+  video: VideoOptionSchema,
 });
 // A compile error here means an option's type in use-options.ts and its values here have drifted apart.
 type Values = z.input<typeof OPTION_VALUES>;

@@ -8,6 +8,7 @@ import { NestwrightError } from './errors.js';
 import type { HealOption } from './heal/fixture.js';
 import type { RecordHarOptions } from './network/index.js';
 import type { WorldOptions } from './world/index.js';
+import type { VideoOption } from './video/options.js';
 
 /**
  * Every option `test` declares, each documented once, with the type a fixture reads it as: what
@@ -86,6 +87,22 @@ export interface NestwrightOptions {
   colorScheme: WorldOptions['colorScheme'];
   /** Record every request of the test to a HAR file or `.zip` archive (Playwright's option): `{ path, urlFilter?, redact?, content?, mode? }`; docs/network.md. */
   recordHar: RecordHarOptions | undefined;
+  /**
+   * Record each instance's own screen (Playwright's option): 'off' (default), 'on',
+   * 'retain-on-failure' (kept only when the test fails) or 'on-first-retry'; `{ mode, size }`
+   * scales the picture down to fit `size` (default 800×800). The video is a WebM attached to the
+   * test as `video`, with the step titles beside it as a WebVTT track; docs/video.md.
+   *
+   * @example
+   * ```ts
+   * // playwright.config.ts
+   * export default defineConfig({ use: { video: 'retain-on-failure' } });
+   *
+   * // or per file, smaller:
+   * test.use({ video: { mode: 'on', size: { width: 360, height: 800 } } });
+   * ```
+   */
+  video: VideoOption;
 }
 
 /** The options that are worker-scoped, as Playwright's `screenshot` is: set in the config or at the top of a file. */
