@@ -97,17 +97,23 @@ export async function encodeWebm(frames: VideoFrame[], out: string, opts: Encode
   }
 }
 
-/** A video the runtime made itself (Appium's MP4) as WebM fitted into `size`. One ffmpeg run. */
+/**
+ * A video the runtime made itself (Appium's MP4) as WebM fitted into `size`, or (null) scaled down
+ * to fit 800×800 and kept at that size. One ffmpeg run.
+ */
 export async function transcodeToWebm(
   video: Buffer,
   out: string,
-  size: { width: number; height: number },
+  size: { width: number; height: number } | null,
 ): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'nestwright-video-'));
   try {
     const input = join(dir, 'input');
     await writeFile(input, video);
-    await runFfmpeg(['-i', input, '-an', '-vf', fit(size), ...VP8, out]);
+    const filter = size
+      ? fit(size)
+      : "scale=w='min(800,iw)':h='min(800,ih)':force_original_aspect_ratio=decrease,pad=ceil(iw/2)*2:ceil(ih/2)*2,format=yuv420p";
+    await runFfmpeg(['-i', input, '-an', '-vf', filter, ...VP8, out]);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -1,8 +1,10 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { InstanceFeature, TestEnd } from '../core/lifecycle.js';
 import { NestwrightError } from '../errors.js';
 import type { InstancePort } from '../port.js';
 import { encodeWebm, transcodeToWebm, type VideoFrame } from './encode.js';
-import { keeps, records, type VideoSettings } from './options.js';
+import { DEFAULT_VIDEO_SIZE, keeps, records, type VideoSettings } from './options.js';
 import { stepsVtt } from './vtt.js';
 
 /** The protocol extension a runtime offers for video (device-runtime/protocol/tools/screen-record.ts). */
@@ -17,6 +19,8 @@ interface Recording {
   id: string;
   /** Local time (epoch ms) the recording's first moment stands for: steps are placed from it. */
   zero: number;
+  /** The frames' size, the video's when `size` was not given (Playwright's default: the screen fitted into 800×800). */
+  frame: { width: number; height: number };
   stopped: { durationMs: number; frames: number } | null;
   /** A video the runtime encoded itself (Appium), handed over on stop. */
   video: { mime: string; data: string } | null;
@@ -63,10 +67,11 @@ export function videoFeature(settings: VideoSettings, retry: number): InstanceFe
           space_id: instance.spaceId,
           package: instance.pkg,
           ...(instance.instance ? { instance: instance.instance } : {}),
-          size: settings.size,
+          size: settings.size ?? DEFAULT_VIDEO_SIZE,
         }),
       );
-      recordings.set(instance, { id: r.recording_id, zero: before, stopped: null, video: null });
+      const frame = { width: r.width, height: r.height };
+      recordings.set(instance, { id: r.recording_id, zero: before, frame, stopped: null, video: null });
     },
     // An instance closed before the test ends (app.close()) keeps its recording to the end of
     // the test; nothing is kept or dropped yet: that needs the outcome.
@@ -101,6 +106,7 @@ async function attach(
 ): Promise<void> {
   const durationMs = rec.stopped?.durationMs ?? 0;
   const file = end.outputPath(n === 1 ? 'video.webm' : `video-${n}.webm`);
+  await mkdir(dirname(file), { recursive: true });
   if (rec.video) {
     await transcodeToWebm(Buffer.from(rec.video.data, 'base64'), file, settings.size);
   } else {
@@ -114,7 +120,7 @@ async function attach(
       from = page.next;
     }
     if (frames.length === 0) return;
-    await encodeWebm(frames, file, { durationMs, size: settings.size });
+    await encodeWebm(frames, file, { durationMs, size: settings.size ?? rec.frame });
   }
   const name = n === 1 ? VIDEO_ATTACHMENT : `${VIDEO_ATTACHMENT} ${instance.who()}`;
   await end.attach({ name, contentType: 'video/webm', path: file });

@@ -22,10 +22,10 @@ export const VideoOptionSchema = z.union([ModeSchema, ObjectSchema]);
  */
 export type VideoOption = VideoMode | { mode: VideoMode; size?: { width: number; height: number } };
 
-/** What the feature runs with: the mode and the box. */
+/** What the feature runs with: the mode and the box (null: the screen scaled down to fit 800×800, the video that size). */
 export interface VideoSettings {
   mode: VideoMode;
-  size: { width: number; height: number };
+  size: { width: number; height: number } | null;
 }
 
 /** Playwright's default box: the picture scaled down to fit 800×800. */
@@ -45,8 +45,8 @@ export function videoSettings(option: unknown): VideoSettings {
     );
   }
   const v = parsed.data;
-  if (typeof v === 'string') return { mode: v, size: DEFAULT_VIDEO_SIZE };
-  return { mode: v.mode, size: v.size ?? DEFAULT_VIDEO_SIZE };
+  if (typeof v === 'string') return { mode: v, size: null };
+  return { mode: v.mode, size: v.size ?? null };
 }
 
 /**

@@ -118,7 +118,7 @@ test('a runtime without screen_record: not in runtime_info, its tools NOT_SUPPOR
 });
 
 test("use.video: Playwright's modes and size, bad values refused naming use.video", () => {
-  expect(videoSettings(undefined)).toEqual({ mode: 'off', size: { width: 800, height: 800 } });
+  expect(videoSettings(undefined)).toEqual({ mode: 'off', size: null });
   expect(videoSettings({ mode: 'on', size: { width: 320, height: 240 } })).toEqual({
     mode: 'on',
     size: { width: 320, height: 240 },
