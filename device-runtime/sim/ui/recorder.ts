@@ -31,8 +31,6 @@ export class ScreenRecorder {
   private last = '';
   private timer: NodeJS.Timeout | null;
   private readonly unwatch: () => void;
-  /** The least time between two kept frames, ms (1000 / fps). */
-  private readonly interval: number;
 
   constructor(
     private readonly screen: SimScreen,
@@ -47,8 +45,7 @@ export class ScreenRecorder {
     this.startedAt = screen.now;
     this.unwatch = screen.watch((frame) => this.take(() => frame));
     this.sample();
-    this.interval = Math.round(1000 / fps);
-    this.timer = setInterval(() => this.sample(), this.interval);
+    this.timer = setInterval(() => this.sample(), Math.round(1000 / fps));
     this.timer.unref();
   }
 
@@ -71,20 +68,12 @@ export class ScreenRecorder {
     const ops = paintFrame(frame());
     const key = JSON.stringify(ops);
     if (key === this.last) return;
-    this.last = key;
-    const at = Math.max(0, this.screen.now - this.startedAt);
-    // At most `fps` frames a second: a change within a frame's interval replaces it (the picture
-    // it settles on is the one shown), so an animation costs `fps` frames a second, not one per look.
-    const previous = this.frames.at(-1);
-    if (previous && this.frames.length > 1 && at - previous.at < this.interval) {
-      previous.ops = ops;
-      return;
-    }
     if (this.frames.length >= MAX_FRAMES) {
       this.truncated = true;
       return;
     }
-    this.frames.push({ at, ops });
+    this.last = key;
+    this.frames.push({ at: Math.max(0, this.screen.now - this.startedAt), ops });
   }
 
   stop(): void {
