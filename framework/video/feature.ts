@@ -14,6 +14,9 @@ export const VIDEO_ATTACHMENT = 'video';
 /** The step titles at their times, beside each video. */
 export const VIDEO_STEPS_ATTACHMENT = 'video steps';
 
+/** How far the device's clock may be from ours for its start time to place the steps, ms. */
+const CLOCK_SLACK_MS = 1000;
+
 /** One instance's recording in progress (or stopped early, when the instance closed first). */
 interface Recording {
   id: string;
@@ -70,8 +73,15 @@ export function videoFeature(settings: VideoSettings, retry: number): InstanceFe
           size: settings.size ?? DEFAULT_VIDEO_SIZE,
         }),
       );
+      const after = Date.now();
+      // The video's first moment on this machine's clock: the device's own start when its clock
+      // agrees with ours (the simulator, a synced phone), else the middle of the call.
+      const zero =
+        r.started_at >= before - CLOCK_SLACK_MS && r.started_at <= after + CLOCK_SLACK_MS
+          ? Math.min(Math.max(r.started_at, before), after)
+          : Math.round((before + after) / 2);
       const frame = { width: r.width, height: r.height };
-      recordings.set(instance, { id: r.recording_id, zero: before, frame, stopped: null, video: null });
+      recordings.set(instance, { id: r.recording_id, zero, frame, stopped: null, video: null });
     },
     // An instance closed before the test ends (app.close()) keeps its recording to the end of
     // the test; nothing is kept or dropped yet: that needs the outcome.

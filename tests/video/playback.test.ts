@@ -11,8 +11,9 @@ import { runWithAllure, type AllureRun } from '../reporters/run-inline.js';
  * what is played (Playwright attached the same file; its HTML report plays `video/webm`).
  */
 
-const SPEC = `import { test, expect } from 'nestwright';
-test.use({ apk: 'fixtures/apks/notes.apk' });
+// A phone's pace (realistic): each screen stays long enough to be a frame of its own, as on a device.
+const SPEC = `import { test, expect, devices } from 'nestwright';
+test.use({ apk: 'fixtures/apks/notes.apk', deviceOptions: devices.sim({ faults: 'realistic', seed: 1 }) });
 
 test.describe('retain-on-failure', () => {
   test.use({ video: 'retain-on-failure' });
