@@ -1,9 +1,15 @@
 import { z } from 'zod';
 import { NestwrightError } from '../errors.js';
 
-/** When a test's video is recorded and kept: Playwright's `video` modes. */
-export const VIDEO_MODES = ['off', 'on', 'retain-on-failure', 'on-first-retry'] as const;
-export type VideoMode = (typeof VIDEO_MODES)[number];
+/**
+ * When a test's video is recorded and kept: Playwright's `video` modes. 'off' (default), 'on',
+ * 'retain-on-failure' (kept only when the test did not end as expected), 'on-first-retry'
+ * (recorded on the first retry only). docs/video.md.
+ */
+export type VideoMode = 'off' | 'on' | 'retain-on-failure' | 'on-first-retry';
+
+/** The modes, in order. */
+export const VIDEO_MODES = ['off', 'on', 'retain-on-failure', 'on-first-retry'] as const satisfies readonly VideoMode[];
 
 const ModeSchema = z.enum(VIDEO_MODES);
 const SizeSchema = z.strictObject({
@@ -18,7 +24,15 @@ export const VideoOptionSchema = z.union([ModeSchema, ObjectSchema]);
 
 /**
  * `use.video`: a mode, or `{ mode, size }` with the box the picture is scaled down to fit
- * (default 800×800, as Playwright's), as Playwright's `video` option.
+ * (default 800×800, as Playwright's), as Playwright's `video` option. docs/video.md.
+ *
+ * @example
+ * ```ts
+ * import { test, type VideoOption } from 'nestwright';
+ *
+ * const video: VideoOption = { mode: 'retain-on-failure', size: { width: 360, height: 800 } };
+ * test.use({ video });
+ * ```
  */
 export type VideoOption = VideoMode | { mode: VideoMode; size?: { width: number; height: number } };
 

@@ -96,4 +96,5 @@ export const screen_record_frames = defineTool({
   }),
 });
 
+/** The `screen_record` tools, in the order of docs/protocol.md. */
 export const screenRecordTools = [screen_record_start, screen_record_stop, screen_record_frames] as const;
