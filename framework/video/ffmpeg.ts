@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { accessSync, constants, copyFileSync, chmodSync, mkdirSync, existsSync } from 'node:fs';
+import { accessSync, constants, copyFileSync, chmodSync, mkdirSync, existsSync, renameSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -39,9 +39,10 @@ function installed(): string | null {
       const copy = join(dir, 'ffmpeg');
       if (!existsSync(copy)) {
         mkdirSync(dir, { recursive: true, mode: 0o700 });
-        copyFileSync(pkg.path, `${copy}.part`);
-        chmodSync(`${copy}.part`, 0o755);
-        copyFileSync(`${copy}.part`, copy);
+        // A private name per process, renamed into place: two workers copying at once both end well.
+        copyFileSync(pkg.path, `${copy}.${process.pid}.part`);
+        chmodSync(`${copy}.${process.pid}.part`, 0o755);
+        renameSync(`${copy}.${process.pid}.part`, copy);
       }
       chmodSync(copy, 0o755);
       cached = copy;
