@@ -56,6 +56,7 @@ export type {
   TimeInput,
 } from './world/index.js';
 export type { WebView, WebViewOptions } from './webview/index.js';
+export type { VideoMode, VideoOption } from './video/index.js';
 export type { AppFunctions, AppFunctionInfo } from './functions/index.js';
 export {
   Route,

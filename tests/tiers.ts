@@ -97,6 +97,7 @@ export const E2E = [
   'tests/security/adbd.test.ts',
   'tests/security/proxy.test.ts',
   'tests/security/zip-bomb.test.ts',
+  'tests/video/playback.test.ts',
   'tests/webview/*.test.ts',
 ];
 

@@ -24,6 +24,7 @@ export * from './tools/audit.js';
 export * from './tools/world.js';
 export * from './tools/webview.js';
 export * from './tools/network.js';
+export * from './tools/screen-record.js';
 export * from './tool-errors.js';
 export * from './wire.js';
 export * from './selector.js';

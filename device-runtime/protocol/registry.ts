@@ -10,6 +10,7 @@ import { auditTools } from './tools/audit.js';
 import { worldTools } from './tools/world.js';
 import { webviewTools } from './tools/webview.js';
 import { networkTools } from './tools/network.js';
+import { screenRecordTools } from './tools/screen-record.js';
 import type { ToolDef } from './tool.js';
 
 /** Every tool of the protocol, in the order of docs/protocol.md#tools. */
@@ -25,6 +26,7 @@ export const TOOL_LIST = [
   ...worldTools,
   ...webviewTools,
   ...networkTools,
+  ...screenRecordTools,
 ] as const;
 
 type AnyTool = (typeof TOOL_LIST)[number];

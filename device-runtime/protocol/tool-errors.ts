@@ -97,6 +97,9 @@ export const TOOL_ERRORS = {
   net_offline_set: NET,
   net_state_get: NET,
   net_info: ['NOT_SUPPORTED'],
+  screen_record_start: ['APP_NOT_INSTALLED', 'INSTANCE_NOT_FOUND', 'NOT_SUPPORTED'],
+  screen_record_stop: ['NOT_SUPPORTED'],
+  screen_record_frames: ['NOT_SUPPORTED'],
 } as const satisfies { readonly [N in ToolName]: readonly ErrorCode[] };
 
 /** Any call may get these: bad arguments, an unknown tool, a runtime fault, a transport failure. */

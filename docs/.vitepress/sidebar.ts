@@ -22,6 +22,7 @@ export const sidebar: SidebarItem[] = [
   { text: "The app's world", link: '/app-world' },
   { text: 'WebViews', link: '/webviews' },
   { text: 'Network', link: '/network' },
+  { text: 'Video', link: '/video' },
   { text: 'Continuous integration', link: '/ci' },
   { text: 'AI steps', link: '/ai' },
   { text: 'Model providers', link: '/models' },

@@ -1,6 +1,8 @@
 import type { Fixtures } from '@playwright/test';
 import type { TestContext } from '../core/running-test.js';
 import { deviceLogsFeature, deviceLogsMode, type DeviceLogsMode } from '../device-logs/index.js';
+import { videoFeature } from '../video/feature.js';
+import { videoSettings, type VideoOption } from '../video/options.js';
 
 /**
  * The lifecycle features' registrations: each is its option (declared with its type and doc in
@@ -19,6 +21,19 @@ export const deviceLogsFixtures: Fixtures<
   _deviceLogs: [
     async ({ deviceLogs, _testContext }, use) => {
       const feature = deviceLogsFeature(deviceLogsMode(deviceLogs));
+      if (feature) _testContext.lifecycle.add(feature);
+      await use();
+    },
+    { auto: true, scope: 'test', box: 'self' },
+  ],
+};
+
+/** `use.video` (framework/video): 'off' by default, as Playwright's; the feature exists only when this run records. */
+export const videoFixtures: Fixtures<{ video: VideoOption; _video: void }, object, { _testContext: TestContext }> = {
+  video: ['off', { option: true, scope: 'test', box: 'self' }],
+  _video: [
+    async ({ video, _testContext }, use, testInfo) => {
+      const feature = videoFeature(videoSettings(video), testInfo.retry);
       if (feature) _testContext.lifecycle.add(feature);
       await use();
     },

@@ -12,7 +12,7 @@ import type { Device } from '../core/device.js';
 import { Space } from '../core/space.js';
 import { runTest, TestContext } from '../core/running-test.js';
 import { Lifecycle } from '../core/lifecycle.js';
-import { deviceLogsFixtures } from './features.js';
+import { deviceLogsFixtures, videoFixtures } from './features.js';
 import { worldFeature } from '../world/world-feature.js';
 import { Trajectory, TRAJECTORY_ATTACHMENT } from '../core/trajectory.js';
 import {
@@ -424,4 +424,4 @@ export interface NestwrightWorkerArgs {
 export const test: TestType<
   NestwrightTestArgs & NestwrightTestOptions,
   NestwrightWorkerArgs & NestwrightWorkerOptions
-> = fixtures.extend(deviceLogsFixtures);
+> = fixtures.extend(deviceLogsFixtures).extend(videoFixtures);

@@ -5,6 +5,7 @@ import { DeviceOptionsSchema } from '../../device-runtime/providers/index.js';
 import { AiOptionsSchema } from '../ai/options.js';
 import { NestwrightError } from '../core/errors.js';
 import { SkillOptionsSchema } from '../skills/options.js';
+import { VideoOptionSchema } from '../video/options.js';
 import type { NestwrightOptions } from './use-options.js';
 
 /** The nearest-name helper lives in the protocol, so the simulator's errors name the nearest too. */
@@ -28,6 +29,7 @@ const OPTION_VALUES = z.object({
   ai: AiOptionsSchema,
   skills: SkillOptionsSchema,
   deviceLogs: z.enum(['off', 'on', 'retain-on-failure']),
+  video: VideoOptionSchema,
 });
 // A compile error here means an option's type in use-options.ts and its values here have drifted apart.
 type Values = z.input<typeof OPTION_VALUES>;

@@ -9,6 +9,7 @@ import { NestwrightError } from '../core/errors.js';
 import type { HealOption } from '../heal/fixture.js';
 import type { RecordHarOptions } from '../network/index.js';
 import type { WorldOptions } from '../world/index.js';
+import type { VideoOption } from '../video/options.js';
 
 /**
  * Every option `test` declares, each documented once, with the type a fixture reads it as: what
@@ -94,13 +95,29 @@ export interface NestwrightOptions {
    * (docs/fixtures.md#device-logs).
    */
   deviceLogs: DeviceLogsMode;
+  /**
+   * Record each instance's own screen (Playwright's option): 'off' (default), 'on',
+   * 'retain-on-failure' (kept only when the test fails) or 'on-first-retry'; `{ mode, size }`
+   * scales the picture down to fit `size` (default 800×800). The video is a WebM attached to the
+   * test as `video`, with the step titles beside it as a WebVTT track; docs/video.md.
+   *
+   * @example
+   * ```ts
+   * // playwright.config.ts
+   * export default defineConfig({ use: { video: 'retain-on-failure' } });
+   *
+   * // or per file, smaller:
+   * test.use({ video: { mode: 'on', size: { width: 360, height: 800 } } });
+   * ```
+   */
+  video: VideoOption;
 }
 
 /**
  * The options a lifecycle feature declares with its own fixtures (its folder's `fixture.ts`),
  * rather than fixtures.ts: each is listed here once, as part of the option's declaration.
  */
-export const FEATURE_OPTIONS = ['deviceLogs'] as const;
+export const FEATURE_OPTIONS = ['deviceLogs', 'video'] as const;
 export type FeatureOption = (typeof FEATURE_OPTIONS)[number];
 
 /** The options that are worker-scoped, as Playwright's `screenshot` is: set in the config or at the top of a file. */

@@ -10,6 +10,8 @@ const EXTENSIONS: Record<string, string> = {
   'text/plain': 'txt',
   'text/markdown': 'md',
   'text/html': 'html',
+  'video/webm': 'webm',
+  'text/vtt': 'vtt',
   // Allure's screen-diff view reads its JSON from an .imagediff file.
   'application/vnd.allure.image.diff': 'imagediff',
 };

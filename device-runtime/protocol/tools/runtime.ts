@@ -29,6 +29,7 @@ export const ExtensionSchema = z.enum([
   'world',
   'webview',
   'net_proxy',
+  'screen_record',
 ]);
 export type Extension = z.infer<typeof ExtensionSchema>;
 
@@ -61,6 +62,8 @@ export const EXTENSION_DOCS: { readonly [E in Extension]: string } = {
     "the webview_list tool: an instance's WebViews (id, URL, title, bounds on screen) and where each serves the DevTools protocol — an endpoint the client reaches, or the device's `webview_devtools_remote_<pid>` socket to forward — so a client drives the page with Playwright's connectOverCDP (docs/webviews.md)",
   net_proxy:
     "the net_* tools: send one instance's HTTP(S) traffic through a proxy (HTTP CONNECT for https) with a CA it trusts besides its system store (net_proxy_set, net_proxy_clear), take it offline (net_offline_set), read what is set (net_state_get), and learn the names the runtime resolves itself and its system CA (net_info); per instance, gone with it (docs/network.md)",
+  screen_record:
+    "the screen_record_* tools: record one instance's own display as timestamped PNG frames, a frame when its picture changes (screen_record_start, screen_record_stop, screen_record_frames), for a test's video; the client encodes them (docs/video.md)",
 };
 
 export const RuntimeInfoSchema = z.object({

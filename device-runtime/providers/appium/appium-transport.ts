@@ -20,6 +20,7 @@ import {
 } from './appium-spaces.js';
 import { fromWebDriver, ProviderError } from './provider-error.js';
 import { readPageSource, type SourceObservation } from './source-observation.js';
+import { appiumScreenRecord } from './screen-record.js';
 import { serverStatus, WebDriverSession } from './webdriver.js';
 
 export interface AppiumProviderOptions {
@@ -60,9 +61,13 @@ export class AppiumToolTransport implements ToolTransport {
     try {
       if (!handler)
         throw new ProviderError(
-          toolError('NOT_SUPPORTED', `${name} is not available through the appium provider`, {
-            hint: 'Use the nestspace or sim provider for this tool.',
-          }),
+          toolError(
+            'NOT_SUPPORTED',
+            `${name} is not available through the appium provider${getTool(name)?.extension ? ` (it does not offer the ${getTool(name)!.group ?? name} extension)` : ''}`,
+            {
+              hint: 'Use the nestspace or sim provider for this tool.',
+            },
+          ),
         );
       // The client validated the arguments; parsing again applies the schema's defaults.
       return { structuredContent: (await handler(getTool(name)!.input.parse(args))) as Record<string, unknown> };
@@ -198,7 +203,7 @@ export class AppiumToolTransport implements ToolTransport {
           channels: ['accessibility' as const],
           shell_enabled: false,
         },
-        extensions: ['instance', 'clear_data', 'runtime_info'],
+        extensions: ['instance', 'clear_data', 'runtime_info', 'screen_record'],
         tools: Object.keys(this.handlers),
       };
     },
@@ -454,5 +459,6 @@ export class AppiumToolTransport implements ToolTransport {
         },
       };
     },
+    ...appiumScreenRecord((id) => this.space(id)),
   };
 }

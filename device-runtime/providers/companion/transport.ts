@@ -58,9 +58,13 @@ export class CompanionToolTransport implements ToolTransport {
     const tool = getTool(name);
     try {
       if (!handler || !tool)
-        throw fail('NOT_SUPPORTED', `${name} is not available through the companion provider`, {
-          hint: 'A companion phone offers observation, actions, screenshots and launching (docs/devices.md#companion); use the nestspace provider for the rest.',
-        });
+        throw fail(
+          'NOT_SUPPORTED',
+          `${name} is not available through the companion provider${tool?.extension ? ` (it does not offer the ${tool.group ?? tool.name} extension)` : ''}`,
+          {
+            hint: 'A companion phone offers observation, actions, screenshots and launching (docs/devices.md#companion); use the nestspace provider for the rest.',
+          },
+        );
       const parsed = tool.input.safeParse(args);
       if (!parsed.success)
         throw fail('INVALID_ARGUMENT', `${name}: ${parsed.error.issues[0]?.message ?? 'bad arguments'}`);

@@ -11,6 +11,7 @@ import { uiHandlers, type UiHost } from './ui.js';
 import { worldHandlers, type WorldHost } from './world.js';
 import { webviewHandlers, type WebViewHost } from './webview.js';
 import { networkHandlers, type NetworkHost } from './network.js';
+import { screenRecordHandlers, type ScreenRecordHost } from './screen-record.js';
 
 /** Everything the handlers need of the runtime, together: SimRuntime is checked against it. */
 export type DeviceHost = AgentHost &
@@ -23,7 +24,8 @@ export type DeviceHost = AgentHost &
   UiHost &
   WorldHost &
   WebViewHost &
-  NetworkHost;
+  NetworkHost &
+  ScreenRecordHost;
 
 /** A handler for every tool: the type makes a missing handler a compile error (contract drift). */
 export type Handlers = { [N in ToolName]: Handler<N, DeviceHost> };
@@ -41,4 +43,5 @@ export const handlers: Handlers = {
   ...worldHandlers,
   ...webviewHandlers,
   ...networkHandlers,
+  ...screenRecordHandlers,
 };

@@ -53,6 +53,8 @@ export class SimScreen {
   private snapshotsSeen = new Map<string, { structure: string; full: boolean }>();
   /** Detail of the last observation: node ids without a snapshot id are read in that numbering. */
   private lastFull = false;
+  /** Told of every frame a snapshot composes (a screen recording, ui/recorder.ts). */
+  private readonly watchers = new Set<(frame: Frame) => void>();
 
   constructor(
     readonly spaceId: string,
@@ -140,8 +142,15 @@ export class SimScreen {
     return frame;
   }
 
+  /** Be told of each frame a snapshot composes (what observations and actions see), until the returned function is called. */
+  watch(fn: (frame: Frame) => void): () => void {
+    this.watchers.add(fn);
+    return () => void this.watchers.delete(fn);
+  }
+
   snapshot(full = false): Snapshot {
     const frame = this.frame();
+    for (const w of this.watchers) w(frame);
     const nodes: FlatNode[] = [];
     for (const w of frame.windows) {
       if (!w.observed) continue;
