@@ -86,8 +86,10 @@ been seen to work.
    would write in a spec; \`act\` records the framework's best locator for the node it acted on.
    When a locator is not unique, use \`try_locator\` and \`suggest_locator\` to find one that is.
 4. For each expected result, \`assert\` it (\`visible\`, \`hidden\`, \`text\`, \`contains_text\`,
-   \`count\`, \`enabled\`, \`checked\`, \`activity\`). An assertion that fails live means the plan or the
-   app is wrong: look at the screen, fix the step, never drop the check.
+   \`count\`, \`enabled\`, \`checked\`, \`activity\`). An assertion that fails live means the step, the
+   plan or the app is wrong: look at the screen and fix the step. When the app is wrong (it crashed,
+   it shows a wrong result), assert again with \`keep_if_failed: true\`: the check stays in the spec
+   and the healer marks it \`fixme\`. Never drop or loosen a check the plan calls for.
 5. \`generate_spec\` writes the steps as a spec under \`specs/\` (one file per scenario or per plan
    section, \`// spec:\` naming the plan). Then \`close_app\`.
 6. \`run_tests\` on the files you wrote. A red test goes to the healer, or back to step 1.

@@ -60,6 +60,12 @@ export function authoringTools(state: AgentState) {
         count: z.number().int().min(0).optional().describe('For count'),
         timeout_ms: z.number().int().min(0).max(60_000).optional(),
         intent: z.string().max(500).optional().describe("The plan's expected result in words"),
+        keep_if_failed: z
+          .boolean()
+          .default(false)
+          .describe(
+            'The app, not the step, is wrong (it crashed, it shows a wrong result): keep the check in the spec even though it fails, for the healer to mark fixme',
+          ),
       })
       .strict(),
     result: z.object({ passed: z.literal(true), code: z.string().describe('The assertion as spec code') }),
@@ -112,6 +118,12 @@ export function authoringTools(state: AgentState) {
             break;
         }
       } catch (err) {
+        if (input.keep_if_failed)
+          record(s, {
+            intent: input.intent ?? null,
+            kind: 'assertion',
+            code: `await expect(${input.kind === 'activity' ? 'app' : codeOfInput(input.selector!)}).${matcherCode(input.kind, input.value, input.count, opts)};`,
+          });
         throw new AgentError(
           'ASSERTION_FAILED',
           (err as Error).message.replace(/\u001b\[[0-9;]*m/g, ''),

@@ -4,7 +4,7 @@ import { parseLocatorInput } from '../../../framework/expression.js';
 import { Locator } from '../../../framework/locator.js';
 import { resolveSteps } from '../../../framework/selector.js';
 import { suggestLocators } from '../../../framework/suggest.js';
-import { AgentError } from '../errors.js';
+import { AgentError, toEnvelope } from '../errors.js';
 import { compactScreen, nodeLine } from '../screen.js';
 import type { LiveSession } from '../sessions.js';
 import type { AgentState } from '../state.js';
@@ -274,35 +274,42 @@ export function liveTools(state: AgentState) {
       // The screen before: the best locator for the node is computed on it, for generate_spec.
       const target = input.selector ? bestLocatorCode(await observe(s), steps, input.selector) : 'app';
       const before = s.app.driver.trajectory.steps.length;
-      switch (input.action) {
-        case 'tap':
-          await locator!.tap(opts);
-          break;
-        case 'long_press':
-          await locator!.longPress(opts);
-          break;
-        case 'fill':
-          await locator!.fill(need('value', input.value), opts);
-          break;
-        case 'clear':
-          await locator!.clear(opts);
-          break;
-        case 'press':
-          await (locator ? locator.press(key!.data!) : s.app.press(key!.data!));
-          break;
-        case 'scroll_into_view':
-          await locator!.scrollIntoView(opts);
-          break;
-        case 'launch':
-          await s.app.launch(input.value ? { activity: input.value } : {});
-          break;
-        default: {
-          const never: never = input.action;
-          throw new AgentError('INVALID_ARGUMENT', `unknown action ${String(never)}`);
+      const logged = { intent: input.intent ?? null, kind: 'action' as const, code: actCode(input, target) };
+      try {
+        switch (input.action) {
+          case 'tap':
+            await locator!.tap(opts);
+            break;
+          case 'long_press':
+            await locator!.longPress(opts);
+            break;
+          case 'fill':
+            await locator!.fill(need('value', input.value), opts);
+            break;
+          case 'clear':
+            await locator!.clear(opts);
+            break;
+          case 'press':
+            await (locator ? locator.press(key!.data!) : s.app.press(key!.data!));
+            break;
+          case 'scroll_into_view':
+            await locator!.scrollIntoView(opts);
+            break;
+          case 'launch':
+            await s.app.launch(input.value ? { activity: input.value } : {});
+            break;
+          default: {
+            const never: never = input.action;
+            throw new AgentError('INVALID_ARGUMENT', `unknown action ${String(never)}`);
+          }
         }
+      } catch (e) {
+        // The action reached the app and the app crashed in answer: the step belongs to the scenario.
+        if (toEnvelope('act', e).code === 'APP_CRASHED') record(s, logged);
+        throw e;
       }
       const acted = s.app.driver.trajectory.steps.slice(before).find((x) => x.node)?.node ?? null;
-      record(s, { intent: input.intent ?? null, kind: 'action', code: actCode(input, target) });
+      record(s, logged);
       const obs = await observe(s);
       return { result: { action: input.action, node: acted ? nodeLine(acted) : null, ...screenOf(obs) } };
     },
