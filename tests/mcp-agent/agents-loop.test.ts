@@ -5,6 +5,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import yaml from 'yaml';
+import { AnthropicAdapter } from '../../framework/ai/anthropic.js';
+import type { ContentBlock, ModelMessage, ToolSpec } from '../../framework/ai/adapter.js';
+import { MessagesStandIn } from '../ai/stand-in.js';
 import { initAgentsCommand } from '../../cli/commands/init-agents.js';
 import { childEnv } from '../inline-run.js';
 import { BIN, makeProject, NOTES_APK, ROOT } from './helpers.js';
@@ -71,23 +74,91 @@ interface Phase {
   /** Characters of tool results the agent read (its context grows by these). */
   chars: number;
   byTool: Record<string, number>;
+  /** The stand-in's token estimates (4 characters a token), summed over the phase's requests. */
+  tokens: { input: number; cacheWrite: number; cacheRead: number; output: number; requests: number };
 }
 
-/** One agent: calls only the tools its definition lists, counted. */
+/** What each agent runs on: its definition (instructions, tools) and the model adapter. */
+interface Setup {
+  client: Client;
+  api: MessagesStandIn;
+  adapter: AnthropicAdapter;
+  definition: (name: string) => Promise<{ instructions: string; tools: Set<string> }>;
+  specs: ToolSpec[];
+}
+
+/**
+ * One agent. Each call is a model turn: the framework's model adapter (AnthropicAdapter, the
+ * Messages API) sends the definition's instructions as the system prompt, its tools and the
+ * conversation so far to the local stand-in, which answers with the call this test decided; the
+ * call goes to the server over MCP and its result back into the conversation, as a coding agent's
+ * loop does. Only the tools the definition lists can be called.
+ */
 class ScriptedAgent {
-  readonly phase: Phase = { calls: 0, chars: 0, byTool: {} };
-  constructor(
+  readonly phase: Phase = {
+    calls: 0,
+    chars: 0,
+    byTool: {},
+    tokens: { input: 0, cacheWrite: 0, cacheRead: 0, output: 0, requests: 0 },
+  };
+  private readonly messages: ModelMessage[];
+  private constructor(
     readonly name: string,
+    private readonly setup: Setup,
+    private readonly system: string,
     private readonly allowed: Set<string>,
-    private readonly client: Client,
-  ) {}
+    task: string,
+  ) {
+    this.messages = [{ role: 'user', content: [{ type: 'text', text: task }] }];
+  }
+
+  static async start(setup: Setup, name: string, task: string): Promise<ScriptedAgent> {
+    const d = await setup.definition(name);
+    return new ScriptedAgent(name, setup, d.instructions, d.tools, task);
+  }
 
   private async call(tool: string, args: Record<string, unknown>): Promise<CallToolResult> {
     if (!this.allowed.has(tool)) throw new Error(`${this.name} has no tool ${tool} in its definition`);
+    this.setup.api.script = () => ({ kind: 'tool', name: tool, input: args });
+    const res = await this.setup.adapter.complete({
+      model: 'claude-sonnet-5-5',
+      system: this.system,
+      tools: this.setup.specs.filter((t) => this.allowed.has(t.name)),
+      toolChoice: { type: 'any' },
+      messages: this.messages,
+      maxTokens: 2048,
+    });
+    const t = this.phase.tokens;
+    t.input += res.usage.input;
+    t.cacheWrite += res.usage.cacheWrite;
+    t.cacheRead += res.usage.cacheRead;
+    t.output += res.usage.output;
+    t.requests += res.usage.requests;
+    const use = res.toolCalls[0]!;
+    expect(use.name).toBe(tool);
+    this.messages.push({ role: 'assistant', content: res.content });
     this.phase.calls++;
     this.phase.byTool[tool] = (this.phase.byTool[tool] ?? 0) + 1;
-    const r = (await this.client.callTool({ name: tool, arguments: args })) as CallToolResult;
+    const r = (await this.setup.client.callTool({
+      name: use.name,
+      arguments: use.input as Record<string, unknown>,
+    })) as CallToolResult;
     this.phase.chars += r.content.reduce((n, c) => n + (c.type === 'text' ? c.text.length : 0), 0);
+    const content = r.content.flatMap(
+      (c): Array<{ type: 'text'; text: string } | { type: 'image'; pngBase64: string }> =>
+        c.type === 'text'
+          ? [{ type: 'text', text: c.text }]
+          : c.type === 'image'
+            ? [{ type: 'image', pngBase64: c.data }]
+            : [],
+    );
+    const result: ContentBlock = {
+      type: 'tool_result',
+      toolUseId: use.id,
+      content,
+      ...(r.isError ? { isError: true } : {}),
+    };
+    this.messages.push({ role: 'user', content: [result] });
     return r;
   }
   async ok(tool: string, args: Record<string, unknown> = {}): Promise<any> {
@@ -111,14 +182,13 @@ test('planner → generator → green on the Shop; healer: Notes 2.0 healed, the
   // The definitions, as a user gets them.
   const io = { out: () => {}, err: (t: string) => void process.stderr.write(t), cwd: project.dir };
   expect(await initAgentsCommand(['--loop=claude', '--app', SHOP], io)).toBe(0);
-  const allowed = async (name: string) => {
-    const header = yaml.parse(/^---\n([\s\S]*?)\n---/.exec(await read(`.claude/agents/${name}.md`))![1]!);
-    return new Set(
-      (header.tools as string)
-        .split(', ')
-        .filter((t) => t.startsWith('mcp__nestwright__'))
-        .map((t) => t.slice('mcp__nestwright__'.length)),
-    );
+  const definition = async (name: string) => {
+    const [, front, body] = /^---\n([\s\S]*?)\n---\n([\s\S]*)$/.exec(await read(`.claude/agents/${name}.md`))!;
+    const tools = (yaml.parse(front!).tools as string).split(', ');
+    return {
+      instructions: body!.trim(),
+      tools: new Set(tools.filter((t) => t.startsWith('mcp__nestwright__')).map((t) => t.slice(17))),
+    };
   };
   // The server, as Claude Code starts it from .mcp.json (`npx nestwright` is this checkout's bin).
   const server = JSON.parse(await read('.mcp.json')).mcpServers.nestwright as { command: string; args: string[] };
@@ -133,6 +203,20 @@ test('planner → generator → green on the Shop; healer: Notes 2.0 healed, the
       stderr: 'pipe',
     }),
   );
+  const api = await MessagesStandIn.start();
+  const adapter = new AnthropicAdapter({
+    apiKey: 'test-key',
+    baseURL: api.url,
+    maxRetries: 0,
+    timeoutMs: 30_000,
+    stream: false,
+  });
+  const specs: ToolSpec[] = (await client.listTools()).tools.map((t) => ({
+    name: t.name,
+    description: t.description ?? '',
+    inputSchema: t.inputSchema as Record<string, unknown>,
+  }));
+  const setup: Setup = { client, api, adapter, definition, specs };
   const figures: Record<string, Phase> = {};
   try {
     // Before the loop: the Notes suite was green on Notes 1.0 (its heal fingerprints recorded).
@@ -141,7 +225,11 @@ test('planner → generator → green on the Shop; healer: Notes 2.0 healed, the
     expect(before.passed).toBe(1);
 
     // ── Planner: read the seed, map the app, explore, save the plan. ──
-    const planner = new ScriptedAgent('nestwright-test-planner', await allowed('nestwright-test-planner'), client);
+    const planner = await ScriptedAgent.start(
+      setup,
+      'nestwright-test-planner',
+      `Plan tests for the cart and the catalog of the Shop app.\n\nspecs/seed.spec.ts:\n${await read('specs/seed.spec.ts')}`,
+    );
     expect(await read('specs/seed.spec.ts')).toContain(`test.use({ apk: "${SHOP}" });`);
     let s = (await planner.ok('open_app', { app: SHOP })).session;
     const map = await planner.ok('app_map', { session: s });
@@ -174,10 +262,10 @@ test('planner → generator → green on the Shop; healer: Notes 2.0 healed, the
     figures.planner = planner.phase;
 
     // ── Generator: each scenario on a fresh instance, performed, asserted, written. ──
-    const generator = new ScriptedAgent(
+    const generator = await ScriptedAgent.start(
+      setup,
       'nestwright-test-generator',
-      await allowed('nestwright-test-generator'),
-      client,
+      `Generate specs for specs/plans/shop.md.\n\n${await read('specs/plans/shop.md')}`,
     );
     const perTest: Record<string, number> = {};
     const header = { plan: 'specs/plans/shop.md', seed: 'specs/seed.spec.ts' };
@@ -293,7 +381,11 @@ test('planner → generator → green on the Shop; healer: Notes 2.0 healed, the
     );
 
     // ── Healer: run, read each failure, prefer nestwright's proposals, fixme what the app breaks. ──
-    const healer = new ScriptedAgent('nestwright-test-healer', await allowed('nestwright-test-healer'), client);
+    const healer = await ScriptedAgent.start(
+      setup,
+      'nestwright-test-healer',
+      'Run all the tests and fix the failing ones.',
+    );
     const red = await healer.ok('run_tests', {});
     expect(red).toMatchObject({ failed: 2 });
     const proposals = (await healer.ok('heal_proposals', {})).proposals as Array<any>;
@@ -355,6 +447,7 @@ test('planner → generator → green on the Shop; healer: Notes 2.0 healed, the
     if (process.env.NESTWRIGHT_AGENTS_LOOP_OUT)
       await writeFile(process.env.NESTWRIGHT_AGENTS_LOOP_OUT, JSON.stringify(out, null, 2));
   } finally {
+    await api.close();
     await client.close();
     await project.remove();
   }

@@ -162,8 +162,16 @@ export function testTools(state: AgentState) {
     name: 'get_failure',
     title: 'Read a failure',
     description:
-      'Why a test failed: its steps (selectors, resolved nodes, durations), the failing step, the screen at the failure (one node a line, id first), the logcat tail, and the screenshot as an image block.',
-    input: z.object({ trajectory_id: z.string().min(1) }).strict(),
+      'Why a test failed: its steps (selectors, resolved nodes, durations), the failing step, the screen at the failure (one node a line, id first), the logcat tail; with screenshot: true also the screenshot as an image block.',
+    input: z
+      .object({
+        trajectory_id: z.string().min(1),
+        screenshot: z
+          .boolean()
+          .default(false)
+          .describe('Also the screenshot at the failure as an image block (the node list usually says enough)'),
+      })
+      .strict(),
     result: z.object({
       title: z.string(),
       location: z.string(),
@@ -188,7 +196,9 @@ export function testTools(state: AgentState) {
           logcat_tail: f.logcat_tail,
           has_screenshot: !!f.screenshot,
         },
-        ...(f.screenshot ? { images: [{ data: f.screenshot, mimeType: 'image/png' as const }] } : {}),
+        ...(f.screenshot && input.screenshot
+          ? { images: [{ data: f.screenshot, mimeType: 'image/png' as const }] }
+          : {}),
       };
     },
   });
