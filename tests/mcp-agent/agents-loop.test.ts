@@ -22,7 +22,7 @@ import { BIN, makeProject, NOTES_APK, ROOT } from './helpers.js';
  */
 test.describe.configure({ timeout: 600_000 });
 
-const SHOP = 'apks/shop.apk';
+const SHOP = 'fixtures/apks/shop.apk';
 const notesSpec = (apk: string) => `import { test, expect } from 'nestwright';
 
 test.use({ apk: ${JSON.stringify(apk)} });
@@ -175,7 +175,7 @@ class ScriptedAgent {
 
 test('planner → generator → green on the Shop; healer: Notes 2.0 healed, the empty-coupon crash marked fixme', async () => {
   const project = await makeProject({ 'specs/notes.spec.ts': notesSpec(NOTES_APK) });
-  await mkdir(path.join(project.dir, 'apks'));
+  await mkdir(path.join(project.dir, 'fixtures/apks'), { recursive: true });
   await copyFile(path.join(ROOT, 'fixtures/apks/shop.apk'), path.join(project.dir, SHOP));
   const read = (p: string) => readFile(path.join(project.dir, p), 'utf8');
 

@@ -231,7 +231,7 @@ export function liveTools(state: AgentState) {
     name: 'act',
     title: 'Act on the app',
     description:
-      "Do what a spec does, with the same auto-waiting and strictness: tap, long_press, fill (value), clear, press (value: a key such as 'enter' or 'back'; with a selector the node is tapped first), scroll_into_view, launch (value: an activity such as '.CartActivity', or none for the launcher's; restarts the instance's app in place). Returns the node acted on and the screen after.",
+      "Do what a spec does, with the same auto-waiting and strictness: tap, long_press, fill (value), clear, press (value: a key such as 'enter' or 'back'; with a selector the node is tapped first), scroll_into_view, launch (value: an activity such as '.CartActivity', or none for the launcher's: a start of the same instance, its data kept). Returns the node acted on and the screen after.",
     input: z
       .object({
         ...SessionArg,
