@@ -61,6 +61,10 @@ export class AppPortOf implements AppPort {
   observe(call: ApiCall, opts?: { detail?: 'compact' | 'full'; maxNodes?: number }): Promise<Observation> {
     return this.d.observe(call, opts);
   }
+  logcat(call: ApiCall, opts?: { maxLines?: number; sinceMs?: number; afterTest?: boolean }): Promise<string[]> {
+    return this.d.logcat(call, opts);
+  }
+
   observeAsIs(call: ApiCall): Promise<Observation> {
     return this.d.observeAsIs(call);
   }

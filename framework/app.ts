@@ -275,6 +275,6 @@ export class App extends AppFeatures {
    * ```
    */
   logcat(): Promise<string[]> {
-    return this.driver.watch.logcat();
+    return this.driver.wrap('app.logcat', {}, (call) => this.driver.watch.logcat({ call }));
   }
 }

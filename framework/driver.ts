@@ -16,6 +16,7 @@ import { DeviceCalls, type TestScope } from './device-calls.js';
 import { TestEndedError } from './errors.js';
 import type { AppCrashedError } from './errors.js';
 import { InstanceWatch } from './instance-watch.js';
+import type { Lifecycle } from './core/lifecycle.js';
 import type { InstancePort, InstanceState, LocatorHealing, StepMeta } from './port.js';
 import { Screenshots } from './screenshots.js';
 import { StepRecorder, type ScreenshotMode } from './step-recorder.js';
@@ -45,6 +46,8 @@ export interface DriverOptions {
   deviceActions?: 'auto' | 'off';
   /** Selector healing for this test (`use.heal`); absent: off. */
   heal?: LocatorHealing;
+  /** The test's features, told of the instance's observations (core/lifecycle.ts); absent outside a test. */
+  lifecycle?: Lifecycle;
 }
 
 /**
@@ -77,7 +80,8 @@ export class AppDriver implements InstancePort {
     this.calls = new DeviceCalls(client, this, options.scope, (call, reason, cause) =>
       this.watch.crashError(call, reason, cause),
     );
-    this.watch = new InstanceWatch(this.calls, this);
+    const lifecycle = options.lifecycle;
+    this.watch = new InstanceWatch(this.calls, this, lifecycle?.observes ? () => lifecycle.beforeObserve(this) : null);
     this.screenshots = new Screenshots(this.calls, spaceId);
     this.steps = new StepRecorder(
       trajectory,
@@ -215,6 +219,10 @@ export class AppDriver implements InstancePort {
 
   state(call: ApiCall): Promise<InstanceState> {
     return this.watch.state(call);
+  }
+
+  logcat(call: ApiCall, opts?: { maxLines?: number; sinceMs?: number; afterTest?: boolean }): Promise<string[]> {
+    return this.watch.logcat({ call, ...opts });
   }
 
   crashed(call: ApiCall, state?: InstanceState): Promise<AppCrashedError | null> {

@@ -2,7 +2,8 @@ import type { TestInfo } from '@playwright/test';
 import { DeviceOptionsSchema } from '../device-runtime/providers/index.js';
 import type { App } from './app.js';
 import type { Device } from './device.js';
-import type { Trajectory } from './trajectory.js';
+import type { InstanceFeature, TestEnd } from './core/lifecycle.js';
+import type { TestContext } from './core/running-test.js';
 import { renamedOption } from './use-options.js';
 
 /**
@@ -43,26 +44,50 @@ export async function settleWithin(work: Array<Promise<unknown>>, ms: number): P
   clearTimeout(timer);
 }
 
+/** The lifecycle's view of the test's end (core/lifecycle.ts): its outcome, instances and where files go. */
+export function testEnd(testInfo: TestInfo, ctx: TestContext): TestEnd {
+  const failed = testInfo.status !== testInfo.expectedStatus;
+  return {
+    outcome: {
+      status: testInfo.status ?? 'passed',
+      expectedStatus: testInfo.expectedStatus,
+      failed,
+      retry: testInfo.retry,
+    },
+    instances: ctx.launched.map((app) => app.driver),
+    startedAt: ctx.trajectory.startedAt,
+    attach: ({ name, ...a }) => testInfo.attach(name, a),
+    steps: ctx.trajectory.steps,
+    annotations: testInfo.annotations,
+    failureArtifact: (key, name) => {
+      const failure = { ...ctx.trajectory.failure };
+      if (key === 'har' || key === 'tree' || key === 'logcat') failure[key] = name;
+      else failure[key] = [...(failure[key] ?? []), name];
+      ctx.trajectory.failure = failure;
+    },
+    outputPath: (...segments) => testInfo.outputPath(...segments),
+  };
+}
+
 /**
- * A failed test keeps what explains it: the instance's logcat and the full accessibility tree,
- * as attachments the trajectory names (`failure`) so reports can show them on the test.
+ * A failed test keeps the full accessibility tree of its app (the `app` fixture's instance), as an
+ * attachment the trajectory names (`failure.tree`) so reports can show it on the test: a
+ * lifecycle feature the `app` fixture adds. The instances' logs are the `deviceLogs` feature's.
  */
-export async function attachFailure(app: App, trajectory: Trajectory, testInfo: TestInfo): Promise<void> {
-  const failure: { logcat?: string; tree?: string } = { ...trajectory.failure };
-  const lines = await app.driver.watch.logcat(500).catch(() => null);
-  if (lines) {
-    await testInfo.attach('logcat', { body: lines.join('\n') + '\n', contentType: 'text/plain' });
-    failure.logcat = 'logcat';
-  }
-  const d = app.driver;
-  const tree = await d
-    .wrap('test', {}, (call) =>
-      d.calls.afterTest(call, 'ui_observe', { space_id: d.spaceId, detail: 'full', max_nodes: 5000 }),
-    )
-    .catch(() => null);
-  if (tree) {
-    await testInfo.attach('full tree', { body: JSON.stringify(tree, null, 2), contentType: 'application/json' });
-    failure.tree = 'full tree';
-  }
-  trajectory.failure = failure;
+export function failureTreeFeature(app: App): InstanceFeature {
+  return {
+    name: 'failure tree',
+    async ended(end) {
+      if (!end.outcome.failed) return;
+      const d = app.driver;
+      const tree = await d
+        .wrap('test', {}, (call) =>
+          d.calls.afterTest(call, 'ui_observe', { space_id: d.spaceId, detail: 'full', max_nodes: 5000 }),
+        )
+        .catch(() => null);
+      if (!tree) return;
+      await end.attach({ name: 'full tree', body: JSON.stringify(tree, null, 2), contentType: 'application/json' });
+      end.failureArtifact('tree', 'full tree');
+    },
+  };
 }

@@ -4,21 +4,33 @@ import { connectDevice, startEmbeddedDevice, type EmbeddedDevice } from '../devi
 import { App } from './app.js';
 import type { TestScope } from './driver.js';
 import { NestwrightError } from './errors.js';
-import { healerFor, healStore } from './heal/fixture.js';
+import { healerFor, healFeature, healStore } from './heal/fixture.js';
 import type { FingerprintStore } from './heal/fingerprint-store.js';
 import { runWithAi } from './ai/index.js';
 import { runWithSkills } from './skills/options.js';
 import type { Device } from './device.js';
-import { setTestContext, Space, type TestContext } from './space.js';
+import { Space } from './space.js';
+import { runTest, TestContext } from './core/running-test.js';
+import { Lifecycle } from './core/lifecycle.js';
+import { deviceLogsFixtures } from './device-logs/index.js';
+import { worldFeature } from './world/world-feature.js';
 import { Trajectory, TRAJECTORY_ATTACHMENT } from './trajectory.js';
-import { attachFailure, connected, settleWithin, simSettings, STEP_END_GRACE_MS } from './fixture-support.js';
+import {
+  failureTreeFeature,
+  connected,
+  settleWithin,
+  simSettings,
+  STEP_END_GRACE_MS,
+  testEnd,
+} from './fixture-support.js';
 import { platformPart } from './visual/platform.js';
-import { setTestNetwork, TestNetwork } from './network/index.js';
+import { networkFeature, TEST_NETWORK, TestNetwork } from './network/index.js';
 import { checkOptions } from './option-check.js';
 import {
   fixtureNames,
   renamedOption,
   trajectoryScreenshots,
+  type FeatureOption,
   type NestwrightTestOptions,
   type NestwrightWorkerOptions,
 } from './use-options.js';
@@ -30,7 +42,7 @@ export type {
   NestwrightWorkerOptions,
 } from './use-options.js';
 
-type TestOptions = NestwrightTestOptions & {
+type TestOptions = Omit<NestwrightTestOptions, FeatureOption> & {
   /**
    * `use.app`, the old name of `apk`: declared only so a config that still sets it gets an error
    * naming `apk` rather than Playwright's "cannot be overridden". The `app` fixture replaces it
@@ -39,8 +51,6 @@ type TestOptions = NestwrightTestOptions & {
   app: App | undefined;
   _trajectory: Trajectory;
   _options: void;
-  _ai: void;
-  _skills: void;
 };
 type WorkerOptions = NestwrightWorkerOptions & {
   /** `use.device`, the old name of `deviceOptions`, kept for its error as `app` is above. */
@@ -100,12 +110,9 @@ const withOptions = base.extend<TestOptions, WorkerOptions>({
     },
     { auto: true, box: 'self' },
   ],
-  // The test's AI context (options, usage meter, action cache); cache entries written if it passed.
-  // The per-test plumbing (_ai, _trajectory, _testContext) is `box: 'self'`: no step of its own,
+  // The per-test plumbing (_trajectory, _testContext, _ai, _skills) is `box: 'self'`: no step of its own,
   // which `box: true` still makes (hidden in reports, but begun, ended and sent to the runner
   // twice per test each: six steps per test, with their stacks, for nothing shown).
-  _ai: [async ({ ai }, use, testInfo) => runWithAi(ai, testInfo, use), { auto: true, box: 'self' }],
-  _skills: [async ({ skills }, use, testInfo) => runWithSkills(skills, testInfo, use), { auto: true, box: 'self' }],
   _trajectory: [
     async ({ trajectory }, use, testInfo) => {
       const t = new Trajectory();
@@ -133,7 +140,10 @@ const withOptions = base.extend<TestOptions, WorkerOptions>({
  * client/newSpace), `space` the worker's space, `app` a fresh instance of `apk` launched in it
  * and wiped after the test — the way `page` is a fresh tab.
  */
-const fixtures = withOptions.extend<{ app: App; _testContext: TestContext }, { device: Device; space: Space }>({
+const fixtures = withOptions.extend<
+  { app: App; _testContext: TestContext; _ai: void; _skills: void },
+  { device: Device; space: Space }
+>({
   device: [
     async ({ deviceOptions, channel, device: legacy }, use, workerInfo) => {
       if (legacy !== undefined) throw renamedOption('device', { config: legacy });
@@ -244,9 +254,10 @@ const fixtures = withOptions.extend<{ app: App; _testContext: TestContext }, { d
           return mine.length > 0;
         },
       };
-      const ctx: TestContext = {
-        trajectory: _trajectory,
-        options: {
+      const lifecycle = new Lifecycle();
+      const ctx = new TestContext(
+        _trajectory,
+        {
           actionTimeout: actionTimeout || 5_000,
           expectTimeout: (testInfo.project as { expect?: { timeout?: number } }).expect?.timeout ?? 5_000,
           screenshot: shots,
@@ -255,17 +266,18 @@ const fixtures = withOptions.extend<{ app: App; _testContext: TestContext }, { d
           ...(timing ? { timingProfile: timing.profile } : {}),
           scope,
           ...(healer ? { heal: healer } : {}),
+          lifecycle,
         },
-        launched: [],
-        permissions: permissions ?? [],
-        world: { geolocation, locale, timezoneId, colorScheme },
-        appPackage: null,
-        appFixture: false,
-      };
-      setTestContext(ctx);
+        permissions ?? [],
+        lifecycle,
+      );
       const network = new TestNetwork(recordHar);
-      setTestNetwork(network);
-      await use(ctx);
+      ctx.set(TEST_NETWORK, network);
+      ctx.lifecycle.add(networkFeature(network));
+      if (healer) ctx.lifecycle.add(healFeature(healer));
+      const world = worldFeature({ geolocation, locale, timezoneId, colorScheme });
+      if (world) ctx.lifecycle.add(world);
+      await runTest(ctx, () => use(ctx));
       // Stop what the timed-out body still runs before clean-up touches the device, so the
       // report shows the timeout and the step it cut short, not clean-up's errors. The body goes
       // on after Playwright's timeout: its step only fails (naming itself) once aborted, and that
@@ -274,12 +286,11 @@ const fixtures = withOptions.extend<{ app: App; _testContext: TestContext }, { d
         abort.abort();
         await settleWithin([...inFlight], STEP_END_GRACE_MS);
       }
-      setTestContext(null);
-      setTestNetwork(null);
-      healer?.finish(testInfo);
-      // Before the instances go: the HAR written or attached, the proxies taken off; a route handler's error fails the test.
-      const net = await network.finish(testInfo);
-      if (net.har) ctx.trajectory.failure = { ...ctx.trajectory.failure, har: net.har };
+      // The test's features end while its instances still run (the HAR written or attached, the
+      // proxies taken off, video and logs kept or dropped); an error of theirs fails the test once
+      // the instances are gone.
+      let ended: unknown = null;
+      await ctx.lifecycle.ended(testEnd(testInfo, ctx)).catch((e: unknown) => void (ended = e));
       // Every instance the test launched (app, newInstance(), space.launch()) is stopped and wiped.
       for (const app of ctx.launched.reverse()) await app.close().catch(() => {});
       // test.use({ app: '…' }) replaces the `app` fixture with the string, so nothing of ours ran
@@ -290,7 +301,7 @@ const fixtures = withOptions.extend<{ app: App; _testContext: TestContext }, { d
         throw renamedOption('app', { at: testInfo, then: then.filter(Boolean) });
       }
       // A crash or a lost device ends the test: one that was caught and carried on from still fails it.
-      if (net.failure) throw net.failure;
+      if (ended) throw ended;
       const ignored = fatal.find((f) => !f.acknowledged);
       if (ignored && testInfo.status === 'passed') {
         throw new NestwrightError(
@@ -304,6 +315,17 @@ const fixtures = withOptions.extend<{ app: App; _testContext: TestContext }, { d
     // Auto: a test that launches apps itself (device.newSpace(), space.launch) without the app
     // fixture still gets the test's options, trajectory and healing.
     { box: 'self', auto: true },
+  ],
+
+  // The test's AI context (options, usage meter, action cache; entries written if it passed) and
+  // skill options, each in the test's context.
+  _ai: [
+    async ({ ai, _testContext }, use, testInfo) => runWithAi(_testContext, ai, testInfo, use),
+    { auto: true, box: 'self' },
+  ],
+  _skills: [
+    async ({ skills, _testContext }, use, testInfo) => runWithSkills(_testContext, skills, testInfo, use),
+    { auto: true, box: 'self' },
   ],
 
   app: async ({ app: legacy, apk, space, _testContext, device, recordHar }, use, testInfo) => {
@@ -329,9 +351,8 @@ const fixtures = withOptions.extend<{ app: App; _testContext: TestContext }, { d
     };
     // use.recordHar records from the first request: the instance is routed through its proxy now.
     if (recordHar) await app.network.wrap('use.recordHar', (call) => app.network.start(call));
+    _testContext.lifecycle.add(failureTreeFeature(app));
     await use(app);
-    if (testInfo.status !== testInfo.expectedStatus)
-      await attachFailure(app, _testContext.trajectory, testInfo).catch(() => {});
   },
 });
 
@@ -403,4 +424,4 @@ export interface NestwrightWorkerArgs {
 export const test: TestType<
   NestwrightTestArgs & NestwrightTestOptions,
   NestwrightWorkerArgs & NestwrightWorkerOptions
-> = fixtures;
+> = fixtures.extend(deviceLogsFixtures);

@@ -23,6 +23,8 @@ export class InstanceWatch {
   constructor(
     private readonly calls: DeviceCalls,
     private readonly ref: InstanceRef,
+    /** The test's features that act before the screen is read (the lifecycle's `beforeObserve`); null: none. */
+    private readonly beforeObserve: (() => Promise<void>) | null = null,
   ) {}
 
   /** `com.example.app@2`: the package, and the instance when there is one. */
@@ -36,6 +38,7 @@ export class InstanceWatch {
    * prompt, a system dialog), which is part of our screen and must not be dismissed.
    */
   async observe(call: ApiCall, opts: { detail?: 'compact' | 'full'; maxNodes?: number } = {}): Promise<Observation> {
+    if (this.beforeObserve) await this.beforeObserve();
     const args = {
       space_id: this.ref.spaceId,
       max_nodes: opts.maxNodes ?? 400,
@@ -104,15 +107,27 @@ export class InstanceWatch {
     );
   }
 
-  /** The instance's logcat, formatted like `adb logcat -v threadtime` lines. */
-  async logcat(maxLines = 200): Promise<string[]> {
-    const { lines } = await this.calls.raw('sys_logcat', {
+  /**
+   * The instance's own log lines (its processes, not the device's), formatted like
+   * `adb logcat -v threadtime` lines, one per message line as `adb logcat` prints a stack. With
+   * `call`, a call of that public method (its errors name it); `afterTest`, after the test ended
+   * (clean-up's reads, which a timed-out test's signal must not stop); neither: for crash reports.
+   */
+  async logcat(
+    opts: { call?: ApiCall; maxLines?: number; sinceMs?: number; afterTest?: boolean } = {},
+  ): Promise<string[]> {
+    const input = {
       space_id: this.ref.spaceId,
       package: this.ref.pkg,
       ...(this.ref.instance ? { instance: this.ref.instance } : {}),
-      max_lines: maxLines,
-    });
-    // One output line per message line, each with its prefix, as `adb logcat` prints a stack.
+      ...(opts.sinceMs !== undefined ? { since_ms: opts.sinceMs } : {}),
+      max_lines: opts.maxLines ?? 200,
+    };
+    const { lines } = opts.call
+      ? opts.afterTest
+        ? await this.calls.afterTest(opts.call, 'sys_logcat', input)
+        : await this.calls.call(opts.call, 'sys_logcat', input)
+      : await this.calls.raw('sys_logcat', input);
     return lines.flatMap((l) =>
       l.message.split('\n').map((m) => `${new Date(l.ts).toISOString()} ${l.pid} ${l.level} ${l.tag}: ${m}`),
     );

@@ -27,6 +27,7 @@ const OPTION_VALUES = z.object({
   heal: z.union([HEAL_MODES, z.object({ mode: HEAL_MODES.optional(), model: z.unknown() })]),
   ai: AiOptionsSchema,
   skills: SkillOptionsSchema,
+  deviceLogs: z.enum(['off', 'on', 'retain-on-failure']),
 });
 // A compile error here means an option's type in use-options.ts and its values here have drifted apart.
 type Values = z.input<typeof OPTION_VALUES>;

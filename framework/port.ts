@@ -70,6 +70,12 @@ export interface InstancePort extends CallWrapper {
   inFront(obs: Observation): boolean;
   /** This instance's state (one `space_list_apps`). */
   state(call: ApiCall): Promise<InstanceState>;
+  /**
+   * The instance's own log lines (`time pid level tag: message`), the last `maxLines` (200) since
+   * `sinceMs` (ms since the epoch); `afterTest`: read in clean-up, after a timed-out test's signal
+   * stopped its calls. One `sys_logcat`.
+   */
+  logcat(call: ApiCall, opts?: { maxLines?: number; sinceMs?: number; afterTest?: boolean }): Promise<string[]>;
   /** The error that says this instance crashed (with its logcat), or null when it did not. */
   crashed(call: ApiCall, state?: InstanceState): Promise<AppCrashedError | null>;
   /** A PNG of the screen, or null when the runtime cannot take one. A render on the device: not per poll. */

@@ -6,8 +6,8 @@ import { DeviceError } from '../device-runtime/client/index.js';
 import { App } from './app.js';
 import { AppDriver, type DriverOptions } from './driver.js';
 import { NestwrightError, type ApiName } from './errors.js';
-import { Trajectory } from './trajectory.js';
-import { applyWorldOptions, type WorldOptions } from './world/index.js';
+import type { Trajectory } from './trajectory.js';
+import { outsideTest, type TestContext } from './core/running-test.js';
 
 /**
  * Call `fn` again, with backoff (100 ms doubling to 2 s), while it fails with one of `codes`,
@@ -26,41 +26,6 @@ export async function withRetry<T>(api: ApiName, codes: string[], budgetMs: numb
       await new Promise((r) => setTimeout(r, wait));
     }
   }
-}
-
-/** What the running test lends to apps launched during it (one test at a time per worker). */
-export interface TestContext {
-  trajectory: Trajectory;
-  options: DriverOptions;
-  /** Every instance launched during the test, closed when it ends. */
-  launched: App[];
-  /** `use.permissions`: the runtime permissions each app starts the test with (none by default). */
-  permissions: string[];
-  /** `use.geolocation`, `locale`, `timezoneId`, `colorScheme`: each instance's world as it starts (docs/app-world.md). */
-  world?: WorldOptions;
-  /** The package of `use.apk`: a permission it does not request is a mistake in the config. */
-  appPackage: string | null;
-  /** Whether the `app` fixture ran for this test (it did not when test.use replaced it with a value). */
-  appFixture?: boolean;
-}
-
-let context: TestContext | null = null;
-
-/** Set by the test-scoped fixture; outside a test, apps get a trajectory of their own. */
-export function setTestContext(ctx: TestContext | null): void {
-  context = ctx;
-}
-
-function currentTest(): TestContext {
-  return (
-    context ?? {
-      trajectory: new Trajectory(),
-      options: { actionTimeout: 5_000, expectTimeout: 5_000 },
-      launched: [],
-      permissions: [],
-      appPackage: null,
-    }
-  );
 }
 
 const looksLikeApk = (s: string) => /\.(apk|apks|xapk)$/i.test(s);
@@ -223,7 +188,7 @@ export class Space {
   /** @internal Outside a test (the CLI's skill run, benches): a trajectory and options of its own. */
   launch(app: string, trajectory?: Trajectory, options?: DriverOptions): Promise<App>;
   async launch(app: string, trajectory?: Trajectory, options?: DriverOptions): Promise<App> {
-    const ctx = currentTest();
+    const ctx = outsideTest();
     const launched = await this.launchInstance(app, trajectory ?? ctx.trajectory, options ?? ctx.options, ctx);
     ctx.launched.push(launched);
     return launched;
@@ -259,23 +224,24 @@ export class Space {
       }
       throw e;
     }
-    if (ctx.world) {
-      const instance = fresh ? launched.instance : null;
-      // An option the device refuses fails the launch, and the instance it started goes with it.
-      await applyWorldOptions(
-        this.client,
-        { space_id: this.id, package: pkg, ...(instance ? { instance } : {}) },
-        ctx.world,
-      ).catch(async (e: unknown) => {
-        await this.dispose(pkg, instance).catch(() => {});
-        throw e;
-      });
-    }
     const driver = new AppDriver(this.client, this.id, pkg, fresh ? launched.instance : null, trajectory, options);
+    // The test's features (world, video, device logs…) see the instance before the test does. One
+    // that fails fails the launch, and the instance it started goes with it.
+    await ctx.lifecycle.launched(driver).catch(async (e: unknown) => {
+      await ctx.lifecycle.closing(driver).catch(() => {});
+      await this.dispose(pkg, driver.instance).catch(() => {});
+      throw e;
+    });
     return new App(
       driver,
       () => this.launch(app, trajectory, options),
-      () => this.dispose(driver.pkg, driver.instance),
+      async () => {
+        try {
+          await ctx.lifecycle.closing(driver);
+        } finally {
+          await this.dispose(driver.pkg, driver.instance);
+        }
+      },
     );
   }
 

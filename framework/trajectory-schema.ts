@@ -124,7 +124,21 @@ export const TrajectoryFailureSchema = z.object({
   tree: z.string().optional(),
   logcat: z.string().optional(),
   har: z.string().optional().describe("The HAR of the test's requests (docs/network.md)"),
+  video: z
+    .array(z.string())
+    .optional()
+    .describe('The video attachments, one per instance the test used (docs/video.md)'),
+  logs: z
+    .array(z.string())
+    .optional()
+    .describe('The device log attachments, one per instance the test used (docs/fixtures.md#device-logs)'),
+  crashes: z
+    .array(z.string())
+    .optional()
+    .describe('The crash and ANR attachments, one per instance that crashed or stopped answering'),
 });
+/** Names of the attachments a failed test kept, by kind. */
+export type TrajectoryFailure = z.infer<typeof TrajectoryFailureSchema>;
 
 /** The attachment body, version 1. */
 export const TrajectorySchema = z.object({
@@ -139,3 +153,12 @@ export const TrajectorySchema = z.object({
 });
 /** The attachment body, version 1. */
 export type TrajectoryDoc = z.infer<typeof TrajectorySchema>;
+
+/**
+ * The one name of an instance's device log attachment (`logcat com.nestwright.notes@2`), in the
+ * test's attachments, the trajectory's `failure.logs`, Allure and the MCP server's failure reader.
+ */
+export const deviceLogName = (who: string): string => `logcat ${who}`;
+
+/** The one name of an instance's crash and ANR report attachment (`crash com.nestwright.shop@1`). */
+export const crashReportName = (who: string): string => `crash ${who}`;

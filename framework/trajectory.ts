@@ -1,5 +1,5 @@
 import type { NetworkRecord } from './network/record.js';
-import type { TrajectoryDoc, TrajectoryMeta, TrajectoryStep } from './trajectory-schema.js';
+import type { TrajectoryDoc, TrajectoryFailure, TrajectoryMeta, TrajectoryStep } from './trajectory-schema.js';
 
 export { TRAJECTORY_ATTACHMENT, type HealArbitration, type TrajectoryStep } from './trajectory-schema.js';
 
@@ -9,7 +9,9 @@ export class Trajectory {
   /** Where the test ran (device, space, instance, package, options), for reports. */
   meta: TrajectoryMeta | undefined;
   /** Names of the attachments written when the test failed. */
-  failure: { logcat?: string; tree?: string; har?: string } | undefined;
+  failure: TrajectoryFailure | undefined;
+  /** When the test began (ms since the epoch, as steps' `startedAt`): timelines count from it. */
+  readonly startedAt = Date.now();
   /** Every request the test's instances made through their proxies (framework/network/). */
   readonly network: NetworkRecord[] = [];
   /** What the steps begun now come from: a skill replay sets 'skill' while it runs. */

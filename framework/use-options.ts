@@ -2,6 +2,7 @@ import type { PlaywrightWorkerOptions } from '@playwright/test';
 import { inspect } from 'node:util';
 import type { DeviceOptions } from '../device-runtime/providers/index.js';
 import type { AiOptionsInput } from './ai/index.js';
+import type { DeviceLogsMode } from './device-logs/index.js';
 import type { SkillOptions } from './skills/options.js';
 import type { DriverOptions } from './driver.js';
 import { NestwrightError } from './errors.js';
@@ -86,7 +87,21 @@ export interface NestwrightOptions {
   colorScheme: WorldOptions['colorScheme'];
   /** Record every request of the test to a HAR file or `.zip` archive (Playwright's option): `{ path, urlFilter?, redact?, content?, mode? }`; docs/network.md. */
   recordHar: RecordHarOptions | undefined;
+  /**
+   * The log lines of every instance the test used (its own processes, not the device's), each
+   * attached as `logcat <package>@<instance>`, with its crashes and ANRs as `crash <package>@<instance>`:
+   * 'retain-on-failure' (default) when the test failed, 'on' always, 'off' never
+   * (docs/fixtures.md#device-logs).
+   */
+  deviceLogs: DeviceLogsMode;
 }
+
+/**
+ * The options a lifecycle feature declares with its own fixtures (its folder's `fixture.ts`),
+ * rather than fixtures.ts: each is listed here once, as part of the option's declaration.
+ */
+export const FEATURE_OPTIONS = ['deviceLogs'] as const;
+export type FeatureOption = (typeof FEATURE_OPTIONS)[number];
 
 /** The options that are worker-scoped, as Playwright's `screenshot` is: set in the config or at the top of a file. */
 export const WORKER_OPTIONS = ['deviceOptions', 'screenshot', 'channel'] as const;

@@ -18,6 +18,8 @@ export interface FailureRecord {
   steps: StepSummary[];
   screen: string | null;
   logcat_tail: string[];
+  /** The crash and ANR reports of the test's instances (`crash <package>@<instance>` attachments), each cut to 4,000 characters. */
+  crashes?: string[];
   screenshot: string | null;
 }
 
@@ -64,7 +66,12 @@ export function failureOf(t: ReportedTest, id: string): FailureRecord {
   const steps: TrajectoryStep[] = trajectory?.steps ?? [];
   const failing = [...steps].reverse().find((s) => s.result === 'failed') ?? null;
   const tree = body(attachments.find((a) => a.name === 'full tree'));
-  const logcat = body(attachments.find((a) => a.name === 'logcat'));
+  // The failing instance's log: the trajectory names one per instance (`failure.logs`), the app
+  // under test's first; an older report, one `logcat`.
+  const logNames = trajectory?.failure?.logs ?? [trajectory?.failure?.logcat ?? 'logcat'];
+  const crashNames = trajectory?.failure?.crashes ?? [];
+  const logcat = body(attachments.find((a) => a.name === logNames[0]));
+  const crashes = crashNames.flatMap((n) => body(attachments.find((a) => a.name === n)) ?? []);
   const shotName = failing?.screenshots.after ?? failing?.screenshots.before;
   const shot = body(
     attachments.find((a) => a.name === shotName) ??
@@ -94,6 +101,7 @@ export function failureOf(t: ReportedTest, id: string): FailureRecord {
     steps: steps.map(summarize),
     screen: screenObs ? compactScreen(screenObs) : null,
     logcat_tail: logcat ? logcat.toString('utf8').trimEnd().split('\n').slice(-40) : [],
+    ...(crashes.length ? { crashes: crashes.map((c) => c.toString('utf8').trimEnd().slice(0, 4_000)) } : {}),
     screenshot: shot ? shot.toString('base64') : null,
   };
 }

@@ -8,6 +8,7 @@ import type { ApiName } from '../errors.js';
 import { AiError } from './errors.js';
 import { TestMeter } from './meter.js';
 import { resolveAiOptions, type AiOptions } from './options.js';
+import { TestSlot, type TestContext } from '../core/running-test.js';
 
 /**
  * What the running test lends to its AI steps: the resolved `use.ai` options, the test's usage
@@ -82,10 +83,11 @@ export class AiTestContext {
   }
 }
 
-let current: AiTestContext | null = null;
+/** The running test's AI context, in its context (core/running-test.ts); outside a test, defaults and no cache. */
+const AI_CONTEXT = new TestSlot<AiTestContext>('ai', () => new AiTestContext(resolveAiOptions({ cache: 'off' }), null));
 
 export function currentAiContext(): AiTestContext {
-  return (current ??= new AiTestContext(resolveAiOptions({ cache: 'off' }), null));
+  return AI_CONTEXT.current();
 }
 
 /**
@@ -93,6 +95,7 @@ export function currentAiContext(): AiTestContext {
  * its `act` steps' cache entries are written to the spec file's cache.
  */
 export async function runWithAi(
+  test: TestContext,
   raw: unknown,
   testInfo: TestInfo,
   use: () => Promise<void>,
@@ -100,11 +103,7 @@ export async function runWithAi(
 ): Promise<void> {
   const options = resolveAiOptions(raw);
   const ctx = new AiTestContext(options, options.cache === 'off' ? null : cachePathFor(testInfo.file), adapterFactory);
-  current = ctx;
-  try {
-    await use();
-    if (testInfo.status === 'passed') await ctx.flush();
-  } finally {
-    current = null;
-  }
+  test.set(AI_CONTEXT, ctx);
+  await use();
+  if (testInfo.status === 'passed') await ctx.flush();
 }

@@ -1,6 +1,7 @@
 import type { TestInfo, WorkerInfo } from '@playwright/test';
 import { dirname } from 'node:path';
 import { NestwrightError } from '../errors.js';
+import type { InstanceFeature } from '../core/lifecycle.js';
 import { FingerprintStore, type FingerprintUpdate } from './fingerprint-store.js';
 import { Healer, type HealMode, type HealOption } from './healer.js';
 
@@ -42,4 +43,12 @@ export function healerFor(option: HealOption, store: FingerprintStore, info: Tes
     );
   if (mode === 'off') return null;
   return new Healer(mode, store, projectDirOf(info), info.titlePath.slice(1).join(' › '), model);
+}
+
+/**
+ * Healing as a lifecycle feature: when the test ends, the locators it resolved are fingerprinted
+ * and the ones that moved are annotated (framework/core/lifecycle.ts).
+ */
+export function healFeature(healer: Healer): InstanceFeature {
+  return { name: 'heal', ended: (end) => healer.finish(end) };
 }

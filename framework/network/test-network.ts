@@ -1,6 +1,9 @@
 import { rm } from 'node:fs/promises';
 import type { TestInfo } from '@playwright/test';
 import { NestwrightError } from '../errors.js';
+import type { InstanceFeature } from '../core/lifecycle.js';
+import { runTest, TestContext, TestSlot } from '../core/running-test.js';
+import { Trajectory } from '../trajectory.js';
 import { writeHar } from './har-write.js';
 import { checkHarOptions } from './har-options.js';
 import type { Exchange, RouteEntry } from './proxy.js';
@@ -133,14 +136,39 @@ function unmatchedRoutes(nets: InstanceNetwork[]): NestwrightError | null {
   );
 }
 
-let current: TestNetwork | null = null;
+/** The running test's network, in its context (core/running-test.ts); none outside a test. */
+export const TEST_NETWORK = new TestSlot<TestNetwork | null>('network', () => null);
 
 /** @internal The running test's network (one test at a time per worker), or null outside a test. */
 export function currentTestNetwork(): TestNetwork | null {
-  return current;
+  return TEST_NETWORK.current();
 }
 
-/** @internal The fixture's: begin (a TestNetwork) or end (null) a test's network. */
-export function setTestNetwork(net: TestNetwork | null): void {
-  current = net;
+/** @internal Run `body` as a test whose network is `net`, with no fixtures (tests of the network alone). */
+export function withTestNetwork<T>(net: TestNetwork, body: () => Promise<T>): Promise<T> {
+  const ctx = new TestContext(new Trajectory(), { actionTimeout: 5_000, expectTimeout: 5_000 });
+  ctx.set(TEST_NETWORK, net);
+  return runTest(ctx, body);
+}
+
+/**
+ * The network as a lifecycle feature: when the test ends, before its instances go, the HAR is
+ * written (`use.recordHar`) or attached (the test failed) as `network.har`, every instance's
+ * proxy is taken off, and a route handler's error fails the test.
+ */
+export function networkFeature(network: TestNetwork): InstanceFeature {
+  return {
+    name: 'network',
+    async ended(end) {
+      const { har, failure } = await network.finish({
+        status: end.outcome.status,
+        expectedStatus: end.outcome.expectedStatus,
+        outputPath: (...p: string[]) => end.outputPath(...p),
+        attach: async (name: string, a: { path?: string; body?: string | Buffer; contentType?: string }) =>
+          end.attach({ name, contentType: a.contentType ?? 'application/octet-stream', ...a }),
+      });
+      if (har) end.failureArtifact('har', har);
+      if (failure) throw failure;
+    },
+  };
 }

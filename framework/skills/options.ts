@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { z } from 'zod';
 import { SkillAiSchema } from '../../device-runtime/protocol/skill/index.js';
 import { NestwrightError } from '../errors.js';
+import { TestSlot, type TestContext } from '../core/running-test.js';
 
 /** `use.skills`: how skill replays behave in this test. */
 export const SkillOptionsSchema = z.strictObject({
@@ -19,27 +20,32 @@ interface SkillContext {
   test: string;
 }
 
-let current: SkillContext = { options: { ai: 'off' }, projectDir: process.cwd(), test: '' };
+/** The running test's skill options, in its context (core/running-test.ts); defaults outside a test. */
+const SKILLS = new TestSlot<SkillContext>('skills', () => ({
+  options: { ai: 'off' },
+  projectDir: process.cwd(),
+  test: '',
+}));
 
 /** The running test's skill options (defaults outside a test). */
 export function currentSkillContext(): SkillContext {
-  return current;
+  return SKILLS.current();
 }
 
 /** The `_skills` fixture: `use.skills` for the test, checked. */
-export async function runWithSkills(raw: unknown, info: TestInfo, use: () => Promise<void>): Promise<void> {
+export async function runWithSkills(
+  test: TestContext,
+  raw: unknown,
+  info: TestInfo,
+  use: () => Promise<void>,
+): Promise<void> {
   const parsed = SkillOptionsSchema.safeParse(raw ?? {});
   if (!parsed.success)
     throw new NestwrightError('use.skills', `${z.prettifyError(parsed.error)} (expected { ai: 'fallback' | 'off' })`);
-  const previous = current;
-  current = {
+  test.set(SKILLS, {
     options: parsed.data,
     projectDir: info.config.configFile ? dirname(info.config.configFile) : info.config.rootDir,
     test: info.titlePath.slice(1).join(' › '),
-  };
-  try {
-    await use();
-  } finally {
-    current = previous;
-  }
+  });
+  await use();
 }

@@ -1,5 +1,5 @@
 import { DeviceError } from '../../device-runtime/client/index.js';
-import type { DeviceClient } from '../../device-runtime/client/index.js';
+import type { ToolInput, ToolName, ToolResult } from '../../device-runtime/protocol/index.js';
 import { NestwrightError } from '../errors.js';
 import type { Geolocation } from './app-world.js';
 
@@ -18,12 +18,18 @@ export interface WorldOptions {
   colorScheme?: 'light' | 'dark' | 'no-preference' | null;
 }
 
+/** What setting the world needs of the device: the protocol client, or an instance's port (world-feature.ts). */
+export interface WorldCaller {
+  hasExtension(name: string): Promise<boolean>;
+  call<N extends ToolName>(tool: N, input: ToolInput<N>): Promise<ToolResult<N>>;
+}
+
 /**
  * Set a freshly launched instance's world from the test's options: nothing is called when none is
  * set; an option the device refuses (an unknown time zone) fails the launch naming the option.
  */
 export async function applyWorldOptions(
-  client: DeviceClient,
+  client: WorldCaller,
   ref: { space_id: string; package: string; instance?: string },
   o: WorldOptions,
 ): Promise<void> {
@@ -45,16 +51,20 @@ export async function applyWorldOptions(
     );
   }
   // Named after the options that went into the refused call; the device's message names the value.
-  const named = (options: string[]) => (e: unknown) =>
-    Promise.reject(
-      e instanceof DeviceError
+  const named = (options: string[]) => (e: unknown) => {
+    // The device's refusal, as the client throws it or as the port translated it.
+    const refused =
+      e instanceof DeviceError ? e : e instanceof NestwrightError && e.cause instanceof DeviceError ? e.cause : null;
+    return Promise.reject(
+      refused
         ? new NestwrightError(
             options.length === 1 ? `use.${options[0]}` : `use({ ${options.join(', ')} })`,
-            e.message,
-            { cause: e },
+            refused.message,
+            { cause: refused },
           )
         : e,
     );
+  };
   if (wantsLocale) {
     const input = {
       ...ref,

@@ -144,12 +144,16 @@ export default class NestwrightAllureReporter implements Reporter {
 
     // On failure the framework attaches the full tree and the logcat; `failure` may name them.
     const treeRef = doc?.failure?.tree ?? (byName.has(TREE_ATTACHMENT) ? TREE_ATTACHMENT : undefined);
+    // Device logs and crash reports, one per instance (`logcat <who>`, `crash <who>`); an older
+    // trajectory names one `logcat`.
     const logcatRef = doc?.failure?.logcat ?? (byName.has(LOGCAT_ATTACHMENT) ? LOGCAT_ATTACHMENT : undefined);
+    const logRefs = [...(doc?.failure?.logs ?? []), ...(doc?.failure?.crashes ?? [])];
     const harRef = doc?.failure?.har;
     for (const ref of [
       TRAJECTORY_ATTACHMENT,
       treeRef,
       logcatRef,
+      ...logRefs,
       harRef,
       ...(doc?.steps ?? []).flatMap((t) => [
         t.screenshots.before,
@@ -203,6 +207,10 @@ export default class NestwrightAllureReporter implements Reporter {
       ] as const) {
         const body = ref ? ctx.body(ref) : null;
         if (body) attachments.push(this.store.put(name, type, body));
+      }
+      for (const ref of logRefs) {
+        const body = ctx.body(ref);
+        if (body) attachments.push(this.store.put(ref, 'text/plain', body));
       }
     }
     if (result.status === 'passed' && test.expectedStatus === 'failed') {

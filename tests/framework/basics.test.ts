@@ -149,15 +149,17 @@ test('toHaveText failure shows Expected, Received, the call log and the screen',
   expect(msg).toContain('Screen:\n  com.nestwright.notes .MainActivity');
 });
 
-test('a failed test carries the logcat and the full tree, named in the trajectory', async () => {
+test("a failed test carries its instance's device log and the full tree, named in the trajectory", async () => {
   const r = run.result('wrong text');
-  const logcat = r.attachments.find((a) => a.name === 'logcat');
+  const logcat = r.attachments.find((a) => a.name.startsWith('logcat '));
+  expect(logcat?.name).toMatch(/^logcat com\.nestwright\.notes@\S+$/);
   expect(logcat?.contentType).toBe('text/plain');
+  // The instance's own lines: its launch, not another instance's or the device's.
   expect(attachmentText(logcat!)).toContain('com.nestwright.notes');
   const tree = r.attachments.find((a) => a.name === 'full tree');
   expect(JSON.parse(attachmentText(tree!)).nodes.length).toBeGreaterThan(0);
   const traj = JSON.parse(attachmentText(r.attachments.find((a) => a.name === 'nestwright-trajectory')!));
-  expect(traj.failure).toEqual({ logcat: 'logcat', tree: 'full tree' });
+  expect(traj.failure).toEqual({ logs: [logcat!.name], tree: 'full tree' });
   expect(traj.meta).toMatchObject({ device: 'sim', package: 'com.nestwright.notes' });
   // A passing test carries neither.
   expect(run.result('creates a note').attachments.map((a) => a.name)).toEqual(['nestwright-trajectory']);

@@ -13,11 +13,12 @@ import { ApiCall } from '../../framework/core/api-call.js';
 import { NestwrightError, TimeoutError } from '../../framework/errors.js';
 import { FingerprintStore } from '../../framework/heal/fingerprint-store.js';
 import { Healer } from '../../framework/heal/healer.js';
-import { setTestNetwork, TestNetwork } from '../../framework/network/index.js';
+import { TEST_NETWORK, TestNetwork } from '../../framework/network/index.js';
 import { ROLES, type Role } from '../../framework/selector.js';
 import { Space } from '../../framework/space.js';
 import { Trajectory } from '../../framework/trajectory.js';
 import { applyWorldOptions } from '../../framework/world/index.js';
+import { runTest, TestContext } from '../../framework/core/running-test.js';
 import { session } from '../runtime/helpers.js';
 import { ROOT } from './inline.js';
 
@@ -310,40 +311,42 @@ function testScope() {
 test('a test that times out waiting on a request (or a route) that never matched names the URLs the instance did request', async () => {
   const { space, close } = await sim();
   const network = new TestNetwork(undefined);
-  setTestNetwork(network);
-  try {
-    const { scope, end } = testScope();
-    const app = await space.launch(SHOP, new Trajectory(), { actionTimeout: 5_000, expectTimeout: 5_000, scope });
-    await app.route('**/nomatch/**', (route) => route.fulfill({ body: '[]' }));
-    const catalog = app.waitForResponse('**/products*', { timeout: 30_000 });
-    await app.launch({ activity: '.CatalogActivity' });
-    const seen = (await catalog).url();
-    // The request never comes; the test's timeout ends the wait.
-    const waiting = failure(app.waitForRequest('**/nomatch/**'));
-    setTimeout(end, 200);
-    const e = await waiting;
-    expect(e).toBeInstanceOf(TimeoutError);
-    expect(e.message).toContain(
-      'app.waitForRequest: Test timeout of 8000ms exceeded. This step was running: Wait for request **/nomatch/**',
-    );
-    expect(e.message).toContain(
-      "Call log:\n  - waiting for request **/nomatch/**\n    - no request matched; the instance's last requests (most recent last):\n",
-    );
-    expect(e.message).toContain(`    - GET ${seen}`);
-    // The route that matched nothing is named when the test ends, with the same requests.
-    const { failure: routes } = await network.finish({
-      status: 'timedOut',
-      expectedStatus: 'passed',
-      outputPath: (...p: string[]) => path.join(test.info().outputPath(), ...p),
-      attach: async () => {},
-    });
-    expect(routes?.code).toBe('TIMEOUT');
-    expect(routes?.message).toContain(
-      "app.route: the test timed out, and route **/nomatch/** matched no request. The instance's last requests (most recent last):\n",
-    );
-    expect(routes?.message).toContain(`  GET ${seen}`);
-  } finally {
-    setTestNetwork(null);
-    await close();
-  }
+  const ctx = new TestContext(new Trajectory(), { actionTimeout: 5_000, expectTimeout: 5_000 });
+  ctx.set(TEST_NETWORK, network);
+  await runTest(ctx, async () => {
+    try {
+      const { scope, end } = testScope();
+      const app = await space.launch(SHOP, new Trajectory(), { actionTimeout: 5_000, expectTimeout: 5_000, scope });
+      await app.route('**/nomatch/**', (route) => route.fulfill({ body: '[]' }));
+      const catalog = app.waitForResponse('**/products*', { timeout: 30_000 });
+      await app.launch({ activity: '.CatalogActivity' });
+      const seen = (await catalog).url();
+      // The request never comes; the test's timeout ends the wait.
+      const waiting = failure(app.waitForRequest('**/nomatch/**'));
+      setTimeout(end, 200);
+      const e = await waiting;
+      expect(e).toBeInstanceOf(TimeoutError);
+      expect(e.message).toContain(
+        'app.waitForRequest: Test timeout of 8000ms exceeded. This step was running: Wait for request **/nomatch/**',
+      );
+      expect(e.message).toContain(
+        "Call log:\n  - waiting for request **/nomatch/**\n    - no request matched; the instance's last requests (most recent last):\n",
+      );
+      expect(e.message).toContain(`    - GET ${seen}`);
+      // The route that matched nothing is named when the test ends, with the same requests.
+      const { failure: routes } = await network.finish({
+        status: 'timedOut',
+        expectedStatus: 'passed',
+        outputPath: (...p: string[]) => path.join(test.info().outputPath(), ...p),
+        attach: async () => {},
+      });
+      expect(routes?.code).toBe('TIMEOUT');
+      expect(routes?.message).toContain(
+        "app.route: the test timed out, and route **/nomatch/** matched no request. The instance's last requests (most recent last):\n",
+      );
+      expect(routes?.message).toContain(`  GET ${seen}`);
+    } finally {
+      await close();
+    }
+  });
 });

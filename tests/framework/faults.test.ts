@@ -102,6 +102,12 @@ test('the crash, caught', async ({ app }) => {
   // A test that checks a crash on purpose says so; otherwise a caught crash still fails it.
   await expect(app).toHaveCrashed();
 });
+test('the second of two instances crashes', async ({ app }) => {
+  await app.launch({ activity: '.CartActivity' });
+  const other = await app.newInstance();
+  await other.launch({ activity: '.CartActivity' });
+  await other.getByRole('button', { name: 'Apply' }).tap();
+});
 test('an assertion on a crashed app fails with the crash too', async ({ app }) => {
   await app.launch({ activity: '.CartActivity' });
   await app.getByRole('button', { name: 'Apply' }).tap().catch(() => {});
@@ -158,17 +164,41 @@ test('APP_CRASHED: the action fails at once with AppCrashedError naming the reas
   expect(r.steps.join('\n')).not.toContain("Tap text='Checkout'");
 });
 
-test('APP_CRASHED: the failure carries the instance logcat with the stack', async () => {
+test("APP_CRASHED: the failure carries the instance's log with the stack, and the crash under the instance's name", async () => {
   const r = run.result('empty coupon crashes the shop');
-  const logcat = r.attachments.find((a) => a.name === 'logcat');
+  const logcat = r.attachments.find((a) => a.name.startsWith('logcat com.nestwright.shop@'));
   expect(logcat).toBeTruthy();
   const text = attachmentText(logcat!);
   expect(text).toContain('FATAL EXCEPTION');
   expect(text).toContain('com.nestwright.shop.cart.CouponParser.parse(CouponParser.kt:27)');
+  const who = logcat!.name.slice('logcat '.length);
+  const crash = r.attachments.find((a) => a.name === `crash ${who}`);
+  expect(attachmentText(crash!)).toMatch(
+    new RegExp(
+      `^Crash in ${who.replace(/[.@]/g, '\\$&')}: java\\.lang\\.StringIndexOutOfBoundsException: length=0; index=0\n`,
+    ),
+  );
+  expect(attachmentText(crash!)).toContain('CouponParser.parse(CouponParser.kt:27)');
   const traj = JSON.parse(attachmentText(r.attachments.find((a) => a.name === 'nestwright-trajectory')!));
+  expect(traj.failure).toMatchObject({ logs: [logcat!.name], crashes: [`crash ${who}`] });
   const last = traj.steps[traj.steps.length - 1];
   expect(last).toMatchObject({ api: 'locator.tap', result: 'failed', selector: "role=button[name='Apply']" });
   expect(last.error.message).toContain('crashed');
+});
+
+test("with two instances, the crashed one's report is attached under its name, and each instance's log under its own", async () => {
+  const r = run.result('the second of two instances crashes');
+  expect(r.status).toBe('failed');
+  const logs = r.attachments.filter((a) => a.name.startsWith('logcat ')).map((a) => a.name);
+  expect(logs).toHaveLength(2);
+  const crashes = r.attachments.filter((a) => a.name.startsWith('crash '));
+  expect(crashes).toHaveLength(1);
+  const crashed = crashes[0]!.name.slice('crash '.length);
+  // The instance that crashed is the second one: its log has the stack, the first one's does not.
+  expect(plain(r.error)).toContain(`${crashed} crashed`);
+  expect(logs[1]).toBe(`logcat ${crashed}`);
+  const first = r.attachments.find((a) => a.name === logs[0])!;
+  expect(attachmentText(first)).not.toContain('FATAL EXCEPTION');
 });
 
 test('APP_CRASHED: the error object has crashReason and logcat for tests that expect it', async () => {

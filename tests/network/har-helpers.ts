@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { gzipSync } from 'node:zlib';
 import type { TestInfo } from '@playwright/test';
 import { AppNetwork } from '../../framework/network/index.js';
-import { setTestNetwork, TestNetwork, type RecordHarOptions } from '../../framework/network/test-network.js';
+import { withTestNetwork, TestNetwork, type RecordHarOptions } from '../../framework/network/test-network.js';
 import { fakePort, HOST, proxiedClient, startBackend } from './engine-helpers.js';
 
 /**
@@ -69,16 +69,11 @@ export async function recordWith(
   body: (client: Client, net: AppNetwork) => Promise<void>,
 ): Promise<void> {
   const testNetwork = new TestNetwork(recordHar);
-  setTestNetwork(testNetwork);
+  const n = await withTestNetwork(testNetwork, () => network(backend));
   try {
-    const n = await network(backend);
-    try {
-      await body(n.client, n.net);
-    } finally {
-      n.client.close();
-    }
+    await body(n.client, n.net);
   } finally {
-    setTestNetwork(null);
+    n.client.close();
   }
   await testNetwork.finish({
     status: 'passed',

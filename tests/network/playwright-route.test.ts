@@ -1,7 +1,7 @@
 import { errors, expect, test } from '@playwright/test';
 import { NestwrightError, TimeoutError } from '../../framework/errors.js';
 import { test as nwTest } from '../../framework/index.js';
-import { AppNetwork, setTestNetwork, TestNetwork } from '../../framework/network/index.js';
+import { AppNetwork, withTestNetwork, TestNetwork } from '../../framework/network/index.js';
 import type { Route } from '../../framework/network/route.js';
 import type { Request } from '../../framework/network/messages.js';
 import { fakePort, HOST, proxiedClient, startBackend } from './engine-helpers.js';
@@ -222,13 +222,7 @@ test('route.fetch stops after maxRedirects (global-fetch.spec.ts: should throw a
 
 test("a handler's error is the test's even when an assertion failed too (playwright.unhandled.spec.ts: should produce unhandledRejection when page.route raises)", async ({}, testInfo) => {
   const testNetwork = new TestNetwork(undefined);
-  setTestNetwork(testNetwork);
-  let n: Awaited<ReturnType<typeof network>>;
-  try {
-    n = await network();
-  } finally {
-    setTestNetwork(null);
-  }
+  const n = await withTestNetwork(testNetwork, () => network());
   await n.net.route('**/products*', () => {
     throw new Error('foobar');
   });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test, type TestInfo } from '@playwright/test';
 import { NestwrightError } from '../../framework/errors.js';
 import { AppNetwork } from '../../framework/network/index.js';
-import { setTestNetwork, TestNetwork, type RecordHarOptions } from '../../framework/network/test-network.js';
+import { withTestNetwork, TestNetwork, type RecordHarOptions } from '../../framework/network/test-network.js';
 import { fakePort, HOST, proxiedClient, startBackend } from '../network/engine-helpers.js';
 
 /**
@@ -45,10 +45,9 @@ async function runTest(
   },
 ) {
   const network = new TestNetwork(opts.recordHar);
-  setTestNetwork(network);
-  const { port, runtime } = fakePort(backend.info);
-  const net = new AppNetwork(port);
-  try {
+  await withTestNetwork(network, async () => {
+    const { port, runtime } = fakePort(backend.info);
+    const net = new AppNetwork(port);
     await net.wrap('test', (call) => net.start(call));
     const client = proxiedClient(runtime.proxy!);
     try {
@@ -63,9 +62,7 @@ async function runTest(
     } finally {
       client.close();
     }
-  } finally {
-    setTestNetwork(null);
-  }
+  });
   // The fixture's end of the test: Playwright's own attach and output folder, this test's outcome.
   const ended = {
     status: opts.outcome ?? 'passed',

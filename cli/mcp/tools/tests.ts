@@ -162,7 +162,7 @@ export function testTools(state: AgentState) {
     name: 'get_failure',
     title: 'Read a failure',
     description:
-      'Why a test failed: its steps (selectors, resolved nodes, durations), the failing step, the screen at the failure (one node a line, id first), the logcat tail; with screenshot: true also the screenshot as an image block.',
+      'Why a test failed: its steps (selectors, resolved nodes, durations), the failing step, the screen at the failure (one node a line, id first), the log tail of the failing instance, the report of each crashed instance; with screenshot: true also the screenshot as an image block.',
     input: z
       .object({
         trajectory_id: z.string().min(1),
@@ -180,6 +180,10 @@ export function testTools(state: AgentState) {
       steps: z.array(StepSchema),
       screen: z.string().nullable(),
       logcat_tail: z.array(z.string()),
+      crashes: z
+        .array(z.string())
+        .optional()
+        .describe("Each crashed or unresponsive instance's report: which instance, the exception and its stack"),
       has_screenshot: z.boolean(),
     }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -194,6 +198,7 @@ export function testTools(state: AgentState) {
           steps: f.steps,
           screen: f.screen,
           logcat_tail: f.logcat_tail,
+          ...(f.crashes ? { crashes: f.crashes } : {}),
           has_screenshot: !!f.screenshot,
         },
         ...(f.screenshot && input.screenshot

@@ -1,0 +1,86 @@
+import type { App } from '../app.js';
+import type { DriverOptions } from '../driver.js';
+import { Trajectory } from '../trajectory.js';
+import { Lifecycle } from './lifecycle.js';
+
+/**
+ * The running test, as the core and the features see it: one object per test, set by the
+ * fixtures for the test's duration, instead of a module-level "current test" per feature. A
+ * feature keeps its per-test state in a slot of its own ({@link TestSlot}); the core never knows
+ * what is in them. One test runs at a time in a worker, so one is current at a time.
+ *
+ * @internal The fixtures make it; features read their slot.
+ */
+export class TestContext {
+  /** Every instance launched during the test, closed when it ends. */
+  readonly launched: App[] = [];
+  /** The package of `use.apk`: a permission it does not request is a mistake in the config. */
+  appPackage: string | null = null;
+  /** Whether the `app` fixture ran for this test (it did not when test.use replaced it with a value). */
+  appFixture = false;
+  private readonly slots = new Map<TestSlot<unknown>, unknown>();
+
+  constructor(
+    readonly trajectory: Trajectory,
+    readonly options: DriverOptions,
+    /** `use.permissions`: the runtime permissions each app starts the test with (none by default). */
+    readonly permissions: string[] = [],
+    /** The features of this test (the world, the network, video, device logs…), told of each instance. */
+    readonly lifecycle: Lifecycle = new Lifecycle(),
+  ) {}
+
+  /** The feature's state for this test (set by its fixture), or undefined. */
+  get<T>(slot: TestSlot<T>): T | undefined {
+    return this.slots.get(slot as TestSlot<unknown>) as T | undefined;
+  }
+
+  set<T>(slot: TestSlot<T>, value: T): void {
+    this.slots.set(slot as TestSlot<unknown>, value);
+  }
+}
+
+/** A feature's place in the running test: made once per feature module, keyed by identity. */
+export class TestSlot<T> {
+  constructor(
+    /** The feature's name, for debugging. */
+    readonly name: string,
+    /** What the feature uses outside a test (a CLI run, a bench): made once per process. */
+    private readonly outside: () => T,
+  ) {}
+
+  private fallback: { value: T } | null = null;
+
+  /** The running test's value, or the outside value when no test runs (or the test set none). */
+  current(): T {
+    const value = running?.get(this);
+    if (value !== undefined) return value;
+    return (this.fallback ??= { value: this.outside() }).value;
+  }
+}
+
+let running: TestContext | null = null;
+
+/** The running test, or null outside one. */
+export function runningTest(): TestContext | null {
+  return running;
+}
+
+/**
+ * Make `ctx` the running test for `body` (the fixture's `use`), and none once it ends.
+ *
+ * @internal The fixtures'.
+ */
+export async function runTest<T>(ctx: TestContext, body: () => Promise<T>): Promise<T> {
+  const previous = running;
+  running = ctx;
+  try {
+    return await body();
+  } finally {
+    running = previous;
+  }
+}
+
+/** What apps launched outside a test get: a trajectory of their own and default timeouts. */
+export function outsideTest(): TestContext {
+  return running ?? new TestContext(new Trajectory(), { actionTimeout: 5_000, expectTimeout: 5_000 });
+}
