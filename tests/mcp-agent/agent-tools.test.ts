@@ -1,5 +1,6 @@
 import { test, expect } from '@playwright/test';
-import { copyFile, mkdir, readFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -215,6 +216,16 @@ test('save_plan writes under specs/plans/; fixme marks the test with its reason 
   });
   expect(await readFile(path.join(project.dir, 'specs/plans/shop-cart.md'), 'utf8')).toBe(plan);
   expect(await fails(client, 'save_plan', { name: '../x', content: plan })).toMatchObject({ code: 'INVALID_ARGUMENT' });
+  // specs/plans/ as a link out of the project: refused, nothing written there.
+  const outside = await mkdtemp(path.join(tmpdir(), 'nw-plans-'));
+  await rm(path.join(project.dir, 'specs/plans'), { recursive: true });
+  await symlink(outside, path.join(project.dir, 'specs/plans'));
+  expect(await fails(client, 'save_plan', { name: 'escape', content: plan })).toMatchObject({
+    code: 'PATH_NOT_ALLOWED',
+  });
+  expect(await readdir(outside)).toEqual([]);
+  await rm(path.join(project.dir, 'specs/plans'));
+  await rm(outside, { recursive: true });
   expect(await fails(client, 'save_plan', { name: 'x', content: 'no title' })).toMatchObject({
     code: 'INVALID_ARGUMENT',
   });
