@@ -95,6 +95,15 @@ test('app_map: the Shop’s activities, deep link and functions, and the crawl m
   expect(notes.crawl).toBeNull();
   expect(notes.notes).toEqual(['crawl/crawl.json maps com.nestwright.shop, not com.nestwright.notes: left out']);
   expect(await fails(client, 'app_map', {})).toMatchObject({ code: 'INVALID_ARGUMENT' });
+  // A deep link the map lists opens its screen; the spec gets app.intent.
+  const opened = await ok(client, 'act', { session, action: 'open_link', value: 'nwshop://product/42' });
+  expect(opened.activity).toBe('.ProductActivity');
+  await ok(client, 'assert', { session, kind: 'activity', value: '.ProductActivity' });
+  expect(
+    (await ok(client, 'generate_spec', { session, path: 'specs/generated/link.spec.ts', title: 'link' })).source,
+  ).toContain(
+    "  await app.intent({ data: 'nwshop://product/42' });\n  await expect(app).toHaveActivity('.ProductActivity');",
+  );
   await ok(client, 'close_app', { session });
 });
 

@@ -60,7 +60,7 @@ function findAgain(obs: Observation, n: UiNode): UiNode | undefined {
   );
 }
 
-const ACTIONS = ['tap', 'long_press', 'fill', 'clear', 'press', 'scroll_into_view', 'launch'] as const;
+const ACTIONS = ['tap', 'long_press', 'fill', 'clear', 'press', 'scroll_into_view', 'launch', 'open_link'] as const;
 
 /** An act call as spec code, on the locator `target` (or `app` for a key press without one). */
 function actCode(
@@ -76,6 +76,7 @@ function actCode(
     press: `press(${js(input.value ?? '')})`,
     scroll_into_view: `scrollIntoView(${opts})`,
     launch: `launch(${input.value ? `{ activity: ${js(input.value)} }` : ''})`,
+    open_link: `intent({ data: ${js(input.value ?? '')} })`,
   }[input.action];
   return `await ${target}.${call};`;
 }
@@ -231,7 +232,7 @@ export function liveTools(state: AgentState) {
     name: 'act',
     title: 'Act on the app',
     description:
-      "Do what a spec does, with the same auto-waiting and strictness: tap, long_press, fill (value), clear, press (value: a key such as 'enter' or 'back'; with a selector the node is tapped first), scroll_into_view, launch (value: an activity such as '.CartActivity', or none for the launcher's: a start of the same instance, its data kept). Returns the node acted on and the screen after.",
+      "Do what a spec does, with the same auto-waiting and strictness: tap, long_press, fill (value), clear, press (value: a key such as 'enter' or 'back'; with a selector the node is tapped first), scroll_into_view, launch (value: an activity such as '.CartActivity', or none for the launcher's: a start of the same instance, its data kept), open_link (value: a deep link as app_map lists them, e.g. 'nwshop://product/42'). Returns the node acted on and the screen after.",
     input: z
       .object({
         ...SessionArg,
@@ -264,7 +265,7 @@ export function liveTools(state: AgentState) {
         } catch (e) {
           throw new AgentError('INVALID_ARGUMENT', (e as Error).message.replace(/^act: /, ''));
         }
-      } else if (input.action !== 'press' && input.action !== 'launch') need('a selector', undefined);
+      } else if (!['press', 'launch', 'open_link'].includes(input.action)) need('a selector', undefined);
       const key = input.action === 'press' ? KeySchema.safeParse(need('value (a key)', input.value)) : null;
       if (key && !key.success)
         throw new AgentError(
@@ -297,6 +298,9 @@ export function liveTools(state: AgentState) {
             break;
           case 'launch':
             await s.app.launch(input.value ? { activity: input.value } : {});
+            break;
+          case 'open_link':
+            await s.app.intent({ data: need('value (a deep link)', input.value) });
             break;
           default: {
             const never: never = input.action;
