@@ -20,7 +20,7 @@ import { BIN, makeProject, NOTES_APK, ROOT } from './helpers.js';
  * suite: Notes updated to 2.0 (a locator moved: heal → green) and the Shop's empty-coupon crash
  * (the app is broken: fixme). Tool calls and result sizes are counted per phase.
  */
-test.describe.configure({ timeout: 600_000 });
+test.describe.configure({ timeout: 900_000 });
 
 const SHOP = 'fixtures/apks/shop.apk';
 const notesSpec = (apk: string) => `import { test, expect } from 'nestwright';
@@ -68,6 +68,9 @@ The Shop app: sign-in, a paged catalog loaded from a server, a cart with a coupo
 **Expected:**
 - The total is still shown. Found while planning: the app crashes instead.
 `;
+
+/** A run of several tests on a loaded machine takes minutes: no timing in this test's verdict. */
+const SLOW = { timeout: 600_000 };
 
 interface Phase {
   calls: number;
@@ -139,10 +142,11 @@ class ScriptedAgent {
     this.messages.push({ role: 'assistant', content: res.content });
     this.phase.calls++;
     this.phase.byTool[tool] = (this.phase.byTool[tool] ?? 0) + 1;
-    const r = (await this.setup.client.callTool({
-      name: use.name,
-      arguments: use.input as Record<string, unknown>,
-    })) as CallToolResult;
+    const r = (await this.setup.client.callTool(
+      { name: use.name, arguments: use.input as Record<string, unknown> },
+      undefined,
+      SLOW,
+    )) as CallToolResult;
     this.phase.chars += r.content.reduce((n, c) => n + (c.type === 'text' ? c.text.length : 0), 0);
     const content = r.content.flatMap(
       (c): Array<{ type: 'text'; text: string } | { type: 'image'; pngBase64: string }> =>
@@ -171,6 +175,21 @@ class ScriptedAgent {
     if (!r.isError) throw new Error(`${tool} succeeded: ${JSON.stringify(r.structuredContent)}`);
     return JSON.parse((r.content[0] as { text: string }).text).error;
   }
+}
+
+/** Tool calls and tokens (input, cached or not, plus output) since the last call of the returned function. */
+function meter(agent: ScriptedAgent): () => { calls: number; tokens: number } {
+  const total = () => {
+    const t = agent.phase.tokens;
+    return { calls: agent.phase.calls, tokens: t.input + t.cacheWrite + t.cacheRead + t.output };
+  };
+  let mark = total();
+  return () => {
+    const now = total();
+    const delta = { calls: now.calls - mark.calls, tokens: now.tokens - mark.tokens };
+    mark = now;
+    return delta;
+  };
 }
 
 test('planner → generator → green on the Shop; healer: Notes 2.0 healed, the empty-coupon crash marked fixme', async () => {
@@ -220,8 +239,9 @@ test('planner → generator → green on the Shop; healer: Notes 2.0 healed, the
   const figures: Record<string, Phase> = {};
   try {
     // Before the loop: the Notes suite was green on Notes 1.0 (its heal fingerprints recorded).
-    const before = (await client.callTool({ name: 'run_tests', arguments: { files: ['specs/notes.spec.ts'] } }))
-      .structuredContent as { passed: number };
+    const before = (
+      await client.callTool({ name: 'run_tests', arguments: { files: ['specs/notes.spec.ts'] } }, undefined, SLOW)
+    ).structuredContent as { passed: number };
     expect(before.passed).toBe(1);
 
     // ── Planner: read the seed, map the app, explore, save the plan. ──
@@ -267,14 +287,10 @@ test('planner → generator → green on the Shop; healer: Notes 2.0 healed, the
       'nestwright-test-generator',
       `Generate specs for specs/plans/shop.md.\n\n${await read('specs/plans/shop.md')}`,
     );
-    const perTest: Record<string, number> = {};
+    /** Tool calls and tokens (input, cached or not, plus output) of each generated test. */
+    const perTest: Record<string, { calls: number; tokens: number }> = {};
     const header = { plan: 'specs/plans/shop.md', seed: 'specs/seed.spec.ts' };
-    let mark = 0;
-    const written = () => {
-      const n = generator.phase.calls - mark;
-      mark = generator.phase.calls;
-      return n;
-    };
+    const written = meter(generator);
 
     s = (await generator.ok('open_app', { app: SHOP })).session;
     await generator.ok('act', {
@@ -386,9 +402,12 @@ test('planner → generator → green on the Shop; healer: Notes 2.0 healed, the
       'nestwright-test-healer',
       'Run all the tests and fix the failing ones.',
     );
+    const healed0 = meter(healer);
     const red = await healer.ok('run_tests', {});
     expect(red).toMatchObject({ failed: 2 });
     const proposals = (await healer.ok('heal_proposals', {})).proposals as Array<any>;
+    const perHeal: Record<string, { calls: number; tokens: number }> = { 'run, proposals': healed0() };
+    const healed = meter(healer);
     for (const f of red.failures) {
       const failure = await healer.ok('get_failure', { trajectory_id: f.trajectory_id });
       const mine = proposals.filter((p) => p.spec === f.file && p.test === f.title.split(' › ').pop());
@@ -411,9 +430,11 @@ test('planner → generator → green on the Shop; healer: Notes 2.0 healed, the
           reason: `tapping Apply with an empty coupon crashes the app: ${exception}`,
         });
       }
+      perHeal[f.file] = healed();
     }
     const green = await healer.ok('run_tests', {});
     expect(green).toMatchObject({ failed: 0, skipped: 1, passed: 4 });
+    perHeal['run again'] = healed();
     figures.healer = healer.phase;
 
     // What the loop wrote.
@@ -429,6 +450,7 @@ test('planner → generator → green on the Shop; healer: Notes 2.0 healed, the
     const out = {
       figures,
       perTest,
+      perHeal,
       files: Object.fromEntries(
         await Promise.all(
           [
