@@ -8,7 +8,7 @@ import type { ApiName } from '../errors.js';
 import { AiError } from './errors.js';
 import { TestMeter } from './meter.js';
 import { resolveAiOptions, type AiOptions } from './options.js';
-import { TestSlot, type TestContext } from '../core/running-test.js';
+import { TestSlot, type SlotStore } from '../core/test-slot.js';
 
 /**
  * What the running test lends to its AI steps: the resolved `use.ai` options, the test's usage
@@ -95,7 +95,7 @@ export function currentAiContext(): AiTestContext {
  * its `act` steps' cache entries are written to the spec file's cache.
  */
 export async function runWithAi(
-  test: TestContext,
+  test: SlotStore,
   raw: unknown,
   testInfo: TestInfo,
   use: () => Promise<void>,

@@ -2,6 +2,9 @@ import type { App } from '../app.js';
 import type { DriverOptions } from '../driver.js';
 import { Trajectory } from '../trajectory.js';
 import { Lifecycle } from './lifecycle.js';
+import { runningSlots, withRunningTest, type SlotStore, type TestSlot } from './test-slot.js';
+
+export { TestSlot } from './test-slot.js';
 
 /**
  * The running test, as the core and the features see it: one object per test, set by the
@@ -11,7 +14,7 @@ import { Lifecycle } from './lifecycle.js';
  *
  * @internal The fixtures make it; features read their slot.
  */
-export class TestContext {
+export class TestContext implements SlotStore {
   /** Every instance launched during the test, closed when it ends. */
   readonly launched: App[] = [];
   /** The package of `use.apk`: a permission it does not request is a mistake in the config. */
@@ -39,30 +42,10 @@ export class TestContext {
   }
 }
 
-/** A feature's place in the running test: made once per feature module, keyed by identity. */
-export class TestSlot<T> {
-  constructor(
-    /** The feature's name, for debugging. */
-    readonly name: string,
-    /** What the feature uses outside a test (a CLI run, a bench): made once per process. */
-    private readonly outside: () => T,
-  ) {}
-
-  private fallback: { value: T } | null = null;
-
-  /** The running test's value, or the outside value when no test runs (or the test set none). */
-  current(): T {
-    const value = running?.get(this);
-    if (value !== undefined) return value;
-    return (this.fallback ??= { value: this.outside() }).value;
-  }
-}
-
-let running: TestContext | null = null;
-
 /** The running test, or null outside one. */
 export function runningTest(): TestContext | null {
-  return running;
+  const holder = runningSlots();
+  return holder instanceof TestContext ? holder : null;
 }
 
 /**
@@ -70,17 +53,11 @@ export function runningTest(): TestContext | null {
  *
  * @internal The fixtures'.
  */
-export async function runTest<T>(ctx: TestContext, body: () => Promise<T>): Promise<T> {
-  const previous = running;
-  running = ctx;
-  try {
-    return await body();
-  } finally {
-    running = previous;
-  }
+export function runTest<T>(ctx: TestContext, body: () => Promise<T>): Promise<T> {
+  return withRunningTest(ctx, body);
 }
 
 /** What apps launched outside a test get: a trajectory of their own and default timeouts. */
 export function outsideTest(): TestContext {
-  return running ?? new TestContext(new Trajectory(), { actionTimeout: 5_000, expectTimeout: 5_000 });
+  return runningTest() ?? new TestContext(new Trajectory(), { actionTimeout: 5_000, expectTimeout: 5_000 });
 }

@@ -22,4 +22,4 @@ export { NETWORK_PRESETS, NETWORK_PRESET_ALIASES, type NetworkConditions, type N
 export { NetworkRecordSchema, type NetworkRecord } from './record.js';
 export type { RecordHarOptions } from './test-network.js';
 /** @internal The fixture's. */
-export { TestNetwork, TEST_NETWORK, networkFeature, withTestNetwork, HAR_ATTACHMENT } from './test-network.js';
+export { TestNetwork, TEST_NETWORK, networkFeature, HAR_ATTACHMENT } from './test-network.js';

@@ -2,8 +2,7 @@ import { rm } from 'node:fs/promises';
 import type { TestInfo } from '@playwright/test';
 import { NestwrightError } from '../errors.js';
 import type { InstanceFeature } from '../core/lifecycle.js';
-import { runTest, TestContext, TestSlot } from '../core/running-test.js';
-import { Trajectory } from '../trajectory.js';
+import { TestSlot } from '../core/test-slot.js';
 import { writeHar } from './har-write.js';
 import { checkHarOptions } from './har-options.js';
 import type { Exchange, RouteEntry } from './proxy.js';
@@ -142,13 +141,6 @@ export const TEST_NETWORK = new TestSlot<TestNetwork | null>('network', () => nu
 /** @internal The running test's network (one test at a time per worker), or null outside a test. */
 export function currentTestNetwork(): TestNetwork | null {
   return TEST_NETWORK.current();
-}
-
-/** @internal Run `body` as a test whose network is `net`, with no fixtures (tests of the network alone). */
-export function withTestNetwork<T>(net: TestNetwork, body: () => Promise<T>): Promise<T> {
-  const ctx = new TestContext(new Trajectory(), { actionTimeout: 5_000, expectTimeout: 5_000 });
-  ctx.set(TEST_NETWORK, net);
-  return runTest(ctx, body);
 }
 
 /**

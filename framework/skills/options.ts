@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { z } from 'zod';
 import { SkillAiSchema } from '../../device-runtime/protocol/skill/index.js';
 import { NestwrightError } from '../errors.js';
-import { TestSlot, type TestContext } from '../core/running-test.js';
+import { TestSlot, type SlotStore } from '../core/test-slot.js';
 
 /** `use.skills`: how skill replays behave in this test. */
 export const SkillOptionsSchema = z.strictObject({
@@ -34,7 +34,7 @@ export function currentSkillContext(): SkillContext {
 
 /** The `_skills` fixture: `use.skills` for the test, checked. */
 export async function runWithSkills(
-  test: TestContext,
+  test: SlotStore,
   raw: unknown,
   info: TestInfo,
   use: () => Promise<void>,

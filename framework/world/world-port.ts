@@ -1,6 +1,6 @@
 import type { ToolInput, ToolName, ToolResult } from '../../device-runtime/protocol/index.js';
 import type { ApiCall, CallWrapper } from '../core/api-call.js';
-import type { AppDriver } from '../driver.js';
+import type { InstancePort } from '../port.js';
 import { NestwrightError } from '../errors.js';
 
 /** The instance a world call names: its space, package and instance id. */
@@ -32,11 +32,11 @@ export interface WorldPort extends CallWrapper {
   /** An assertion's timeout in ms (`given` or the expect timeout, scaled to the device) and how to print it. */
   expectTimeout(given: number | undefined): number;
   describeTimeout(ms: number): string;
-  readonly clock: AppDriver['clock'];
+  readonly clock: InstancePort['clock'];
 }
 
-/** The port over an app's driver. */
-export function worldPort(driver: AppDriver): WorldPort {
+/** The world's view of the feature port (framework/port.ts): the instance's ref, and steps titled for the world. */
+export function worldPort(driver: InstancePort): WorldPort {
   const ref: InstanceRef = {
     space_id: driver.spaceId,
     package: driver.pkg,
@@ -48,7 +48,7 @@ export function worldPort(driver: AppDriver): WorldPort {
     who: () => driver.who(),
     wrap: (api, opts, body) => driver.wrap(api, opts, body),
     async call(call, tool, input) {
-      offered ??= driver.calls.client.hasExtension('world').catch(() => false);
+      offered ??= driver.offers('world');
       if (!(await offered)) {
         throw new NestwrightError(
           call,
@@ -56,10 +56,10 @@ export function worldPort(driver: AppDriver): WorldPort {
           { code: 'NOT_SUPPORTED' },
         );
       }
-      return driver.calls.call(call, tool, { ...ref, ...input } as ToolInput<typeof tool>);
+      return driver.call(call, tool, { ...ref, ...input } as ToolInput<typeof tool>);
     },
     step: (api, title, body, kind = 'app') =>
-      driver.wrap(api, {}, (call) => driver.steps.step(call, { kind, title, selector: null }, () => body(call))),
+      driver.wrap(api, {}, (call) => driver.step(call, { kind, title, selector: null }, () => body(call))),
     expectTimeout: (given) => driver.timeout(given, 'expect'),
     describeTimeout: (ms) => driver.describeTimeout(ms),
     clock: driver.clock,

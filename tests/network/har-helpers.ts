@@ -2,8 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { gzipSync } from 'node:zlib';
 import type { TestInfo } from '@playwright/test';
 import { AppNetwork } from '../../framework/network/index.js';
-import { withTestNetwork, TestNetwork, type RecordHarOptions } from '../../framework/network/test-network.js';
+import { TestNetwork, type RecordHarOptions } from '../../framework/network/test-network.js';
 import { fakePort, HOST, proxiedClient, startBackend } from './engine-helpers.js';
+import { withTestNetwork } from './test-network-scope.js';
 
 /**
  * What the HAR tests share: the backend of engine-helpers.ts with the pages and endpoints

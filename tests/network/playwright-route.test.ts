@@ -1,10 +1,11 @@
 import { errors, expect, test } from '@playwright/test';
 import { NestwrightError, TimeoutError } from '../../framework/errors.js';
 import { test as nwTest } from '../../framework/index.js';
-import { AppNetwork, withTestNetwork, TestNetwork } from '../../framework/network/index.js';
+import { AppNetwork, TestNetwork } from '../../framework/network/index.js';
 import type { Route } from '../../framework/network/route.js';
 import type { Request } from '../../framework/network/messages.js';
 import { fakePort, HOST, proxiedClient, startBackend } from './engine-helpers.js';
+import { withTestNetwork } from './test-network-scope.js';
 
 /**
  * Playwright's own route, request and response cases (tests/page/*.spec.ts of microsoft/playwright,

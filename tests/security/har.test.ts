@@ -4,8 +4,9 @@ import path from 'node:path';
 import { expect, test, type TestInfo } from '@playwright/test';
 import { NestwrightError } from '../../framework/errors.js';
 import { AppNetwork } from '../../framework/network/index.js';
-import { withTestNetwork, TestNetwork, type RecordHarOptions } from '../../framework/network/test-network.js';
+import { TestNetwork, type RecordHarOptions } from '../../framework/network/test-network.js';
 import { fakePort, HOST, proxiedClient, startBackend } from '../network/engine-helpers.js';
+import { withTestNetwork } from '../network/test-network-scope.js';
 
 /**
  * HAR files hold what the app sent and got, its Authorization and Cookie headers included (as
