@@ -14,6 +14,11 @@ const COMMANDS: Record<string, Command> = {
     usage: 'nestwright init [--force] [--json]',
     run: async (argv) => (await import('./commands/init.js')).initCommand(argv),
   },
+  'init-agents': {
+    summary: 'Write the planner, generator and healer agents for Claude Code, Codex, opencode or VS Code',
+    usage: 'nestwright init-agents --loop=claude|codex|opencode|vscode [--app A] [--force] [--json]',
+    run: async (argv) => (await import('./commands/init-agents.js')).initAgentsCommand(argv),
+  },
   sim: {
     summary: 'Start a simulated NestSpace device runtime (MCP over HTTP on 127.0.0.1)',
     usage: 'nestwright sim [--port N] [--state-dir D | --ephemeral] [--slots N] [--policy F] [--lan --token-file F]',

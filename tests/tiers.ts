@@ -50,6 +50,7 @@ export const INTEGRATION = [
   'tests/inspector/record.test.ts',
   'tests/maestro/run.test.ts',
   'tests/mcp-agent/agent-loop.test.ts',
+  'tests/mcp-agent/agents-loop.test.ts',
   'tests/mcp-agent/bad-input.test.ts',
   'tests/mcp-agent/heal.test.ts',
   'tests/mcp-agent/http.test.ts',

@@ -9,6 +9,10 @@ import { healTools } from './tools/heal.js';
 import { skillTools } from './tools/skills.js';
 import { liveTools } from './tools/live.js';
 import { testTools } from './tools/tests.js';
+import { appMapTools } from './tools/app-map.js';
+import { authoringTools } from './tools/authoring.js';
+import { conditionTools } from './tools/conditions.js';
+import { fixmeTools } from './tools/fixme.js';
 
 export const SERVER_INFO = {
   name: 'nestwright',
@@ -23,6 +27,10 @@ export function agentTools(state: AgentState): AgentTool[] {
     ...fileTools(state),
     ...healTools(state),
     ...skillTools(state),
+    ...authoringTools(state),
+    ...conditionTools(state),
+    ...appMapTools(state),
+    ...fixmeTools(state),
   ] as unknown as AgentTool[];
 }
 

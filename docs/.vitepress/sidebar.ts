@@ -32,6 +32,7 @@ export const sidebar: SidebarItem[] = [
   { text: 'App functions', link: '/functions' },
   { text: 'Maestro', link: '/maestro' },
   { text: 'Agent MCP server', link: '/mcp' },
+  { text: 'Test agents', link: '/agents' },
   { text: 'Inspector and trace viewer', link: '/inspector' },
   { text: 'Appium and WebdriverIO', link: '/appium' },
   { text: 'APK preflight', link: '/preflight' },

@@ -37,7 +37,7 @@ test('an agent goes from a failed test to a verified locator fix with the MCP to
     expect(failure.failing_step.selector).toContain('Create note');
 
     // 2. The failure: steps, the screen at the failure, and a screenshot that is a PNG.
-    const details = await ok(client, 'get_failure', { trajectory_id: failure.trajectory_id });
+    const details = await ok(client, 'get_failure', { trajectory_id: failure.trajectory_id, screenshot: true });
     expect(details.screen).toContain('"New note"');
     expect(details.has_screenshot).toBe(true);
     const image = details._content.find((c: { type: string }) => c.type === 'image') as {

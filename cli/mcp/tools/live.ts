@@ -4,11 +4,12 @@ import { parseLocatorInput } from '../../../framework/tools/expression.js';
 import { Locator } from '../../../framework/core/locator.js';
 import { resolveSteps } from '../../../framework/core/selector.js';
 import { suggestLocators } from '../../../device-runtime/protocol/best-selector.js';
-import { AgentError } from '../errors.js';
+import { AgentError, toEnvelope } from '../errors.js';
 import { compactScreen, nodeLine } from '../screen.js';
 import type { LiveSession } from '../sessions.js';
 import type { AgentState } from '../state.js';
 import { defineAgentTool } from '../tool.js';
+import { bestLocatorCode, js, record, startLog } from '../authoring/log.js';
 
 const SessionArg = { session: z.string().min(1).describe('A session id from open_app') };
 
@@ -59,7 +60,26 @@ function findAgain(obs: Observation, n: UiNode): UiNode | undefined {
   );
 }
 
-const ACTIONS = ['tap', 'long_press', 'fill', 'clear', 'press', 'scroll_into_view'] as const;
+const ACTIONS = ['tap', 'long_press', 'fill', 'clear', 'press', 'scroll_into_view', 'launch', 'open_link'] as const;
+
+/** An act call as spec code, on the locator `target` (or `app` for a key press without one). */
+function actCode(
+  input: { action: (typeof ACTIONS)[number]; value?: string; timeout_ms?: number },
+  target: string,
+): string {
+  const opts = input.timeout_ms !== undefined ? `{ timeout: ${input.timeout_ms} }` : '';
+  const call = {
+    tap: `tap(${opts})`,
+    long_press: `longPress(${opts})`,
+    fill: `fill(${js(input.value ?? '')}${opts ? `, ${opts}` : ''})`,
+    clear: `clear(${opts})`,
+    press: `press(${js(input.value ?? '')})`,
+    scroll_into_view: `scrollIntoView(${opts})`,
+    launch: `launch(${input.value ? `{ activity: ${js(input.value)} }` : ''})`,
+    open_link: `intent({ data: ${js(input.value ?? '')} })`,
+  }[input.action];
+  return `await ${target}.${call};`;
+}
 
 export function liveTools(state: AgentState) {
   const openApp = defineAgentTool({
@@ -74,6 +94,11 @@ export function liveTools(state: AgentState) {
           .record(z.string(), z.unknown())
           .optional()
           .describe("Like use.deviceOptions: { provider: 'nestspace', url, token }"),
+        activity: z
+          .string()
+          .min(1)
+          .optional()
+          .describe("Start at this activity instead of the launcher's: '.CatalogActivity'"),
       })
       .strict(),
     result: z.object({
@@ -86,6 +111,11 @@ export function liveTools(state: AgentState) {
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     async run(input, ctx) {
       const s = await state.sessions.open(ctx.sessionId, input.app, input.device);
+      startLog(s, input.app);
+      if (input.activity) {
+        await s.app.launch({ activity: input.activity });
+        record(s, { intent: null, kind: 'setup', code: `await app.launch({ activity: ${js(input.activity)} });` });
+      }
       const obs = await observe(s);
       return {
         result: {
@@ -202,7 +232,7 @@ export function liveTools(state: AgentState) {
     name: 'act',
     title: 'Act on the app',
     description:
-      "Do what a spec does, with the same auto-waiting and strictness: tap, long_press, fill (value), clear, press (value: a key such as 'enter' or 'back'; with a selector the node is tapped first), scroll_into_view. Returns the node acted on and the screen after.",
+      "Do what a spec does, with the same auto-waiting and strictness: tap, long_press, fill (value), clear, press (value: a key such as 'enter' or 'back'; with a selector the node is tapped first), scroll_into_view, launch (value: an activity such as '.CartActivity', or none for the launcher's: a start of the same instance, its data kept), open_link (value: a deep link as app_map lists them, e.g. 'nwshop://product/42'). Returns the node acted on and the screen after.",
     input: z
       .object({
         ...SessionArg,
@@ -210,6 +240,11 @@ export function liveTools(state: AgentState) {
         selector: z.string().min(1).optional().describe('Required except for press'),
         value: z.string().optional().describe('The text for fill, the key for press'),
         timeout_ms: z.number().int().min(0).max(60_000).optional(),
+        intent: z
+          .string()
+          .max(500)
+          .optional()
+          .describe("The plan's step in words: a comment above the step's code in generate_spec"),
       })
       .strict(),
     result: z.object({ action: z.enum(ACTIONS), node: z.string().nullable(), ...ScreenResult }),
@@ -222,45 +257,63 @@ export function liveTools(state: AgentState) {
         return v;
       };
       let locator: Locator | null = null;
+      let steps: ReturnType<typeof parseLocatorInput> = [];
       if (input.selector) {
         try {
-          locator = new Locator(s.app.driver, parseLocatorInput(input.selector, 'act'));
+          steps = parseLocatorInput(input.selector, 'act');
+          locator = new Locator(s.app.driver, steps);
         } catch (e) {
           throw new AgentError('INVALID_ARGUMENT', (e as Error).message.replace(/^act: /, ''));
         }
-      } else if (input.action !== 'press') need('a selector', undefined);
+      } else if (!['press', 'launch', 'open_link'].includes(input.action)) need('a selector', undefined);
       const key = input.action === 'press' ? KeySchema.safeParse(need('value (a key)', input.value)) : null;
       if (key && !key.success)
         throw new AgentError(
           'INVALID_ARGUMENT',
           `unknown key ${JSON.stringify(input.value)}; keys: ${KeySchema.options.join(', ')}`,
         );
+      // The screen before: the best locator for the node is computed on it, for generate_spec.
+      const target = input.selector ? bestLocatorCode(await observe(s), steps, input.selector) : 'app';
       const before = s.app.driver.trajectory.steps.length;
-      switch (input.action) {
-        case 'tap':
-          await locator!.tap(opts);
-          break;
-        case 'long_press':
-          await locator!.longPress(opts);
-          break;
-        case 'fill':
-          await locator!.fill(need('value', input.value), opts);
-          break;
-        case 'clear':
-          await locator!.clear(opts);
-          break;
-        case 'press':
-          await (locator ? locator.press(key!.data!) : s.app.press(key!.data!));
-          break;
-        case 'scroll_into_view':
-          await locator!.scrollIntoView(opts);
-          break;
-        default: {
-          const never: never = input.action;
-          throw new AgentError('INVALID_ARGUMENT', `unknown action ${String(never)}`);
+      const logged = { intent: input.intent ?? null, kind: 'action' as const, code: actCode(input, target) };
+      try {
+        switch (input.action) {
+          case 'tap':
+            await locator!.tap(opts);
+            break;
+          case 'long_press':
+            await locator!.longPress(opts);
+            break;
+          case 'fill':
+            await locator!.fill(need('value', input.value), opts);
+            break;
+          case 'clear':
+            await locator!.clear(opts);
+            break;
+          case 'press':
+            await (locator ? locator.press(key!.data!) : s.app.press(key!.data!));
+            break;
+          case 'scroll_into_view':
+            await locator!.scrollIntoView(opts);
+            break;
+          case 'launch':
+            await s.app.launch(input.value ? { activity: input.value } : {});
+            break;
+          case 'open_link':
+            await s.app.intent({ data: need('value (a deep link)', input.value) });
+            break;
+          default: {
+            const never: never = input.action;
+            throw new AgentError('INVALID_ARGUMENT', `unknown action ${String(never)}`);
+          }
         }
+      } catch (e) {
+        // The action reached the app and the app crashed in answer: the step belongs to the scenario.
+        if (toEnvelope('act', e).code === 'APP_CRASHED') record(s, logged);
+        throw e;
       }
       const acted = s.app.driver.trajectory.steps.slice(before).find((x) => x.node)?.node ?? null;
+      record(s, logged);
       const obs = await observe(s);
       return { result: { action: input.action, node: acted ? nodeLine(acted) : null, ...screenOf(obs) } };
     },

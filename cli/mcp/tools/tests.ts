@@ -162,8 +162,16 @@ export function testTools(state: AgentState) {
     name: 'get_failure',
     title: 'Read a failure',
     description:
-      'Why a test failed: its steps (selectors, resolved nodes, durations), the failing step, the screen at the failure (one node a line, id first), the log tail of the failing instance, the report of each crashed instance, and the screenshot as an image block.',
-    input: z.object({ trajectory_id: z.string().min(1) }).strict(),
+      'Why a test failed: its steps (selectors, resolved nodes, durations), the failing step, the screen at the failure (one node a line, id first), the log tail of the failing instance, the report of each crashed instance; with screenshot: true also the screenshot as an image block.',
+    input: z
+      .object({
+        trajectory_id: z.string().min(1),
+        screenshot: z
+          .boolean()
+          .default(false)
+          .describe('Also the screenshot at the failure as an image block (the node list usually says enough)'),
+      })
+      .strict(),
     result: z.object({
       title: z.string(),
       location: z.string(),
@@ -193,7 +201,9 @@ export function testTools(state: AgentState) {
           ...(f.crashes ? { crashes: f.crashes } : {}),
           has_screenshot: !!f.screenshot,
         },
-        ...(f.screenshot ? { images: [{ data: f.screenshot, mimeType: 'image/png' as const }] } : {}),
+        ...(f.screenshot && input.screenshot
+          ? { images: [{ data: f.screenshot, mimeType: 'image/png' as const }] }
+          : {}),
       };
     },
   });
