@@ -146,7 +146,7 @@ export function deviceIO(
       if (looks++ > 0) await screen.latency();
       if (app) await bringToFront(rt, ctx, space, app, tool);
       await syncWeb(space);
-      return screen.observe({ max_nodes: 5000, detail: 'compact' });
+      return screen.observe({ max_nodes: Infinity, detail: 'compact' });
     },
     scroll: async (direction) => scroll(screen, { direction, amount: 1 }),
     hideKeyboard: async () => pressKey(screen, 'back', () => space.sendToBack()),

@@ -9,6 +9,7 @@ import { composeFrame, type Frame } from './frame.js';
 import { KEYBOARD_TOP, SCREEN, VIEWPORT } from './layout.js';
 import { flatten, screenHash, structureHash, type FlatNode } from './observe.js';
 import { attachWebViews } from './web-views.js';
+import { DiffBases } from './diff-bases.js';
 
 export interface Target {
   node_id?: string;
@@ -53,6 +54,12 @@ export class SimScreen {
   private snapshotsSeen = new Map<string, { structure: string; full: boolean }>();
   /** Detail of the last observation: node ids without a snapshot id are read in that numbering. */
   private lastFull = false;
+  /** Extension observe_diff: what each session last received of this screen. */
+  readonly diffBases = new DiffBases();
+  /** Bumped by every change the screen is told of (invalidate, toasts, keyboard, channels). */
+  private epoch = 0;
+  /** The last snapshot, while it may stand for the screen (see {@link reusable}). */
+  private recent: { snap: Snapshot; epoch: number; at: number; live: boolean } | null = null;
 
   constructor(
     readonly spaceId: string,
@@ -73,6 +80,7 @@ export class SimScreen {
 
   /** Change which channels this space's device offers (e.g. turn Advanced Protection on). */
   setChannels(patch: Partial<ChannelAvailability>): void {
+    this.epoch++;
     this.channelPatch = { ...this.channelPatch, ...patch };
   }
 
@@ -81,11 +89,18 @@ export class SimScreen {
   }
 
   toast(message: string): void {
+    this.epoch++;
     this.toasts.push({ text: message, until: this.now + TOAST_MS });
   }
 
   /** Something may have changed: a new activity or instance in front starts a transition. */
   invalidate(): void {
+    this.epoch++;
+    this.noticeForeground();
+  }
+
+  /** A new activity or instance in front starts a transition (each frame looks). */
+  private noticeForeground(): void {
     const fg = this.foreground();
     const fgKey = fg?.key ?? null;
     const seq = fg?.top?.seq ?? null;
@@ -108,10 +123,12 @@ export class SimScreen {
   }
 
   showKeyboard(): void {
+    this.epoch++;
     this.keyboardSeq = this.foreground()?.top?.seq ?? null;
   }
 
   hideKeyboard(): boolean {
+    this.epoch++;
     const was = this.keyboardSeq !== null;
     this.keyboardSeq = null;
     return was;
@@ -125,7 +142,7 @@ export class SimScreen {
     for (const inst of fg?.host.instances?.values() ?? [])
       if (inst !== fg && (inst.timers.length || inst.world.pending())) inst.pump(now);
     fg?.pump(now);
-    this.invalidate();
+    this.noticeForeground();
     this.toasts = this.toasts.filter((t) => t.until > now);
     const current = this.foreground();
     const frame = composeFrame({
@@ -136,9 +153,12 @@ export class SimScreen {
       toasts: this.toasts.map((t) => t.text),
       animationMs: this.env.faults.animationMs,
     });
-    attachWebViews(frame, this.env.web, this.spaceId);
+    this.pages = attachWebViews(frame, this.env.web, this.spaceId);
     return frame;
   }
+
+  /** WebView pages the last frame showed. */
+  private pages = 0;
 
   snapshot(full = false): Snapshot {
     const frame = this.frame();
@@ -148,7 +168,31 @@ export class SimScreen {
       const focus = w.kind === 'activity' ? (frame.record?.focus ?? null) : null;
       nodes.push(...flatten(w.root, w.clip, { pkg: w.pkg, full, focus, firstId: nodes.length + 1 }));
     }
-    return { id: `s_${++snapshotCounter}`, structure: structureHash(nodes.map((n) => n.node)), nodes, frame, full };
+    const snap = {
+      id: `s_${++snapshotCounter}`,
+      structure: structureHash(nodes.map((n) => n.node)),
+      nodes,
+      frame,
+      full,
+    };
+    // Valid until the event loop turns (no timer, I/O or page event can have run before then).
+    const recent = { snap, epoch: this.epoch, at: this.now, live: true };
+    this.recent = recent;
+    if (this.pages === 0) setImmediate(() => (recent.live = false));
+    else recent.live = false;
+    return snap;
+  }
+
+  /**
+   * The snapshot just taken, when it still stands for the screen: nothing told the screen of a
+   * change since (the epoch), the event loop has not turned (no timer, background work, request
+   * or page event ran), the clock has not moved a frame's worth, and no WebView page is on it
+   * (pages change on their own). A selector action acting on the node it just found so resolves
+   * it without a second render of the whole tree.
+   */
+  private reusable(full: boolean): Snapshot | null {
+    const r = this.recent;
+    return r && r.live && r.epoch === this.epoch && r.snap.full === full && this.now - r.at <= 16 ? r.snap : null;
   }
 
   observe(opts: { max_nodes: number; detail: 'compact' | 'full' }): Observation {
@@ -185,7 +229,8 @@ export class SimScreen {
   resolve(target: Target, tool: string): { snap: Snapshot; hit: FlatNode | null; point: [number, number] } {
     // Node ids are read in the numbering of the snapshot they came from (compact or full).
     const ref = target.snapshot_id !== undefined ? this.snapshotsSeen.get(target.snapshot_id) : undefined;
-    const snap = this.snapshot(ref?.full ?? (target.node_id !== undefined && this.lastFull));
+    const full = ref?.full ?? (target.node_id !== undefined && this.lastFull);
+    const snap = this.reusable(full) ?? this.snapshot(full);
     if (target.node_id !== undefined || target.text !== undefined) {
       let hit: FlatNode | undefined;
       if (target.node_id !== undefined) {

@@ -1,6 +1,7 @@
 import type { Check } from '../check.js';
 import { netProxyCheck, netProxyErrorsCheck } from './net-proxy.js';
 import { notAdvertisedCheck } from './not-advertised.js';
+import { observeDiffCheck } from './observe-diff.js';
 import { selectorActionsCheck } from './selector-actions.js';
 import { webviewCheck } from './webview.js';
 
@@ -13,5 +14,6 @@ export const extensionChecks: Check[] = [
   webviewCheck,
   netProxyCheck,
   netProxyErrorsCheck,
+  observeDiffCheck,
   notAdvertisedCheck,
 ];
