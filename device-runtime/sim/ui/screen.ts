@@ -5,6 +5,7 @@ import type { SimInstance } from '../core/instance.js';
 import { SimError } from '../core/sim-error.js';
 import { defaultEnv, type SimEnv } from '../faults/env.js';
 import { Rng } from '../faults/rng.js';
+import { VirtualClock } from '../faults/clock.js';
 import { composeFrame, type Frame } from './frame.js';
 import { KEYBOARD_TOP, SCREEN, VIEWPORT } from './layout.js';
 import { flatten, screenHash, structureHash, type FlatNode } from './observe.js';
@@ -186,13 +187,15 @@ export class SimScreen {
   /**
    * The snapshot just taken, when it still stands for the screen: nothing told the screen of a
    * change since (the epoch), the event loop has not turned (no timer, background work, request
-   * or page event ran), the clock has not moved a frame's worth, and no WebView page is on it
+   * or page event ran), a virtual clock has not moved, and no WebView page is on it
    * (pages change on their own). A selector action acting on the node it just found so resolves
    * it without a second render of the whole tree.
    */
   private reusable(full: boolean): Snapshot | null {
     const r = this.recent;
-    return r && r.live && r.epoch === this.epoch && r.snap.full === full && this.now - r.at <= 16 ? r.snap : null;
+    if (!r || !r.live || r.epoch !== this.epoch || r.snap.full !== full) return null;
+    // A virtual clock moves only when told to (a sleep): a moved one may have expired a toast.
+    return !(this.env.clock instanceof VirtualClock) || this.now === r.at ? r.snap : null;
   }
 
   observe(opts: { max_nodes: number; detail: 'compact' | 'full' }): Observation {
