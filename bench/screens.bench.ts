@@ -1,4 +1,12 @@
-import { getTool, encodeResult, type Observation, type WireResult } from '../device-runtime/protocol/index.js';
+import {
+  applyDiff,
+  encodeResult,
+  getTool,
+  nodesHash,
+  type Observation,
+  type ObservationDiff,
+  type WireResult,
+} from '../device-runtime/protocol/index.js';
 import { DeviceClient } from '../device-runtime/client/index.js';
 import { connectDevice, startEmbeddedDevice } from '../device-runtime/providers/index.js';
 import { bigRowTitle, bigScreenShape } from '../device-runtime/sim/apps/big-screen.js';
@@ -11,6 +19,7 @@ import { fingerprintOf } from '../framework/heal/fingerprint.js';
 import { Space } from '../framework/space.js';
 import { Picture } from '../framework/visual/picture.js';
 import { stablePicture } from '../framework/visual/stable.js';
+import { measureAppium } from './screens-appium.js';
 import { median, round, sample, type BenchSection } from './section.js';
 
 /**
@@ -25,7 +34,12 @@ const SETTINGS = 'com.android.settings';
 const BIG = `${SETTINGS}/.BigScreenActivity`;
 const ctx = { sessionId: 'bench', caller: 'REMOTE_MCP' as const };
 /** The protocol's most nodes in one observation (ui_observe's max_nodes). */
-const MAX_NODES = (getTool('ui_observe')!.input.shape.max_nodes as any).maxValue ?? 5000;
+const MAX_NODES: number = (() => {
+  const field = getTool('ui_observe')!.input.shape.max_nodes as unknown as {
+    _zod: { def: { innerType?: { maxValue?: number } } };
+  };
+  return field._zod.def.innerType?.maxValue ?? 5000;
+})();
 
 async function call(rt: SimRuntime, name: string, args: object): Promise<any> {
   const r = await rt.call(name, args, ctx);
@@ -85,7 +99,17 @@ async function measure(k: number, fn: () => Promise<unknown> | unknown, warmup =
 }
 
 /** The device-side and pure-client figures of one size, in process (no transport). */
-async function local(n: number): Promise<{ fig: Figures; nodes: number; bytes: number }> {
+interface Local {
+  fig: Figures;
+  nodes: number;
+  bytes: number;
+  /** The observation after a tap that changed one row, on the wire. */
+  afterTap: { bytes: number; note: string };
+  /** The observed nodes (Appium's fake driver is fed the same tree). */
+  tree: Observation['nodes'];
+}
+
+async function local(n: number): Promise<Local> {
   const rt = new SimRuntime({ slots: 4 });
   const { space_id } = await call(rt, 'space_create', {});
   await call(rt, 'session_acquire', { space_id });
@@ -102,13 +126,36 @@ async function local(n: number): Promise<{ fig: Figures; nodes: number; bytes: n
     () => client.call('ui_observe', { space_id, max_nodes: MAX_NODES }),
     3,
   );
+  // An observation after a tap that changed one row: whole, or (extension observe_diff) what changed.
+  const base: Observation = await call(rt, 'ui_observe', { space_id, max_nodes: MAX_NODES, since: null });
+  await call(rt, 'ui_tap', { space_id, text: bigRowTitle(Math.floor(bigScreenShape(n).rows / 2)) });
+  const since = { snapshot_id: base.snapshot_id, hash: nodesHash(base.nodes) };
+  const after = await call(rt, 'ui_observe', { space_id, max_nodes: MAX_NODES, since });
+  const afterText = wireText(after);
+  const diffNote = after.diff
+    ? `diff: ${after.diff.changed.length} changed, ${after.diff.added.length} added, ${after.diff.removed.length} removed`
+    : 'whole (no observe_diff)';
+  if (after.diff) {
+    const tool = getTool('ui_observe')!;
+    fig['client: parse + validate + apply the diff'] = await measure(k, () => {
+      const body = (JSON.parse(afterText) as { result: WireResult }).result.structuredContent!;
+      const r = tool.result.parse(body) as Observation & { diff: ObservationDiff };
+      return applyDiff(base.nodes, r.diff);
+    });
+  }
   const mid = obs.nodes.find((x) => x.text === bigRowTitle(Math.floor(bigScreenShape(n).rows / 2)));
   if (mid) fig['heal fingerprint (fingerprintOf)'] = await measure(k, () => fingerprintOf(obs, mid.id));
   const tree = RULE_NAMES.filter((r) => !RULES[r].pixels);
   const input = { nodes: obs.nodes, density: 420, screen: obs.screen, pixels: null };
   fig['a11y audit, tree rules'] = await measure(k, () => auditScreen(input, tree));
   rt.close();
-  return { fig, nodes: obs.nodes.length, bytes: Buffer.byteLength(text) };
+  return {
+    fig,
+    nodes: obs.nodes.length,
+    bytes: Buffer.byteLength(text),
+    afterTap: { bytes: Buffer.byteLength(afterText), note: diffNote },
+    tree: obs.nodes,
+  };
 }
 
 /** The framework's figures of one size, over MCP on HTTP against the embedded simulator. */
@@ -171,7 +218,7 @@ async function endToEnd(space: Space, client: DeviceClient, n: number): Promise<
 }
 
 export async function benchScreens(): Promise<BenchSection> {
-  const perSize = new Map<number, { fig: Figures; nodes: number; bytes: number }>();
+  const perSize = new Map<number, Local>();
   const sim = await startEmbeddedDevice({ faults: 'instant' });
   try {
     const conn = await connectDevice({ provider: 'sim', url: sim.url, token: sim.token });
@@ -186,15 +233,51 @@ export async function benchScreens(): Promise<BenchSection> {
   } finally {
     await sim.close();
   }
+  const peer =
+    process.env.NESTWRIGHT_BENCH_APPIUM === '0'
+      ? null
+      : await measureAppium(
+          [...perSize].map(([n, l]) => ({
+            n,
+            nodes: l.tree,
+            text: bigRowTitle(Math.floor(bigScreenShape(n).rows / 2)),
+          })),
+          (n) => runs(n, 20),
+        );
   const base = perSize.get(SIZES[0]!)!;
   const rows: BenchSection['rows'] = [];
-  for (const [n, { fig, nodes, bytes }] of perSize) {
+  for (const [n, { fig, nodes, bytes, afterTap }] of perSize) {
     rows.push({
       measure: `screen of ${n}: observation`,
       nodes,
       wire_kb: round(bytes / 1024, 1),
       x50: round(bytes / base.bytes, 1),
     });
+    rows.push({
+      measure: `screen of ${n}: observation after a tap that changed one row`,
+      wire_kb: round(afterTap.bytes / 1024, 1),
+      of_full: `${round((100 * afterTap.bytes) / bytes, 2)}%`,
+      note: afterTap.note,
+    });
+    const p = peer?.get(n);
+    const p0 = peer?.get(SIZES[0]!);
+    if (p && p0) {
+      rows.push({
+        measure: `screen of ${n}: Appium 3 + fake driver, getPageSource of the same tree`,
+        median_ms: round(median(p.pageSource)),
+        runs: p.pageSource.length,
+        vs: `screen of ${SIZES[0]}`,
+        ratio: round(median(p.pageSource) / median(p0.pageSource)),
+        note: `${round(p.bytes / 1024, 1)} kB of XML`,
+      });
+      rows.push({
+        measure: `screen of ${n}: Appium 3 + fake driver, $(xpath by text).click()`,
+        median_ms: round(median(p.findClick)),
+        runs: p.findClick.length,
+        vs: `screen of ${SIZES[0]}`,
+        ratio: round(median(p.findClick) / median(p0.findClick)),
+      });
+    }
     for (const [m, { times, note }] of Object.entries(fig)) {
       const b = base.fig[m];
       rows.push({
