@@ -233,17 +233,23 @@ export async function benchScreens(): Promise<BenchSection> {
   } finally {
     await sim.close();
   }
+  // Appium's column is a comparison: its failure (a big page source timing out) loses it alone.
+  const peerSizes = (process.env.NESTWRIGHT_BENCH_APPIUM_SIZES ?? '50,1000,5000').split(',').map(Number);
+  let peerError = '';
   const peer =
     process.env.NESTWRIGHT_BENCH_APPIUM === '0'
       ? null
       : await measureAppium(
-          [...perSize].map(([n, l]) => ({
-            n,
-            nodes: l.tree,
-            text: bigRowTitle(Math.floor(bigScreenShape(n).rows / 2)),
-          })),
+          [...perSize]
+            .filter(([n]) => peerSizes.includes(n))
+            .map(([n, l]) => ({ n, nodes: l.tree, text: bigRowTitle(Math.floor(bigScreenShape(n).rows / 2)) })),
           (n) => runs(n, 20),
-        );
+        ).catch((e: unknown) => {
+          peerError = String((e as Error).message ?? e)
+            .split('\n')[0]!
+            .slice(0, 160);
+          return null;
+        });
   const base = perSize.get(SIZES[0]!)!;
   const rows: BenchSection['rows'] = [];
   for (const [n, { fig, nodes, bytes, afterTap }] of perSize) {
@@ -298,6 +304,9 @@ export async function benchScreens(): Promise<BenchSection> {
       'Instant profile; the sim runs in this process (the observation and client rows without transport, the framework rows over MCP on HTTP).',
       `ui_observe asks for max_nodes ${MAX_NODES} (the protocol's most): nodes shows what came back. wire_kb: the JSON-RPC answer (structured content and its text copy).`,
       "ratio: the median over the first size's. Linear growth is ~20× at 1,000, ~100× at 5,000, ~400× at 20,000.",
+      peer
+        ? "Appium rows: Appium 3 + @appium/fake-driver fed each screen's observed tree as a UiAutomator2-style page source (bench/screens-appium.ts), over WebdriverIO."
+        : `Appium rows left out: ${peerError || 'Appium is not set up (bash bench/peer-setup.sh) or NESTWRIGHT_BENCH_APPIUM=0'}.`,
     ],
   };
 }

@@ -92,6 +92,8 @@ export async function actOnSelector(
     before ??= found.obs;
     let outcome;
     try {
+      // Acted on in the very snapshot it was found in (nothing has run since): no second render.
+      screen.pin(found.obs.snapshot_id);
       outcome = act({ node_id: found.node.id, snapshot_id: found.obs.snapshot_id });
     } catch (e) {
       // The screen changed between the look and the action: look again.

@@ -31,6 +31,14 @@ export interface Snapshot {
 }
 
 const TOAST_MS = 2000;
+
+/** A snapshot with when it was taken: the epoch, the clock, and whether the event loop has turned since. */
+interface Recent {
+  snap: Snapshot;
+  epoch: number;
+  at: number;
+  live: boolean;
+}
 let snapshotCounter = 0;
 const screensPerEnv = new WeakMap<SimEnv, number>();
 
@@ -59,8 +67,10 @@ export class SimScreen {
   readonly diffBases = new DiffBases();
   /** Bumped by every change the screen is told of (invalidate, toasts, keyboard, channels). */
   private epoch = 0;
-  /** The last snapshot, while it may stand for the screen (see {@link reusable}). */
-  private recent: { snap: Snapshot; epoch: number; at: number; live: boolean } | null = null;
+  /** The last snapshot, while it may stand for the screen (see {@link pin}). */
+  private recent: Recent | null = null;
+  /** The snapshot the next {@link resolve} acts on, when {@link pin} named the one just taken. */
+  private pinned: Recent | null = null;
 
   constructor(
     readonly spaceId: string,
@@ -179,20 +189,28 @@ export class SimScreen {
     // Valid until the event loop turns (no timer, I/O or page event can have run before then).
     const recent = { snap, epoch: this.epoch, at: this.now, live: true };
     this.recent = recent;
+    this.pinned = null;
     if (this.pages === 0) setImmediate(() => (recent.live = false));
     else recent.live = false;
     return snap;
   }
 
   /**
-   * The snapshot just taken, when it still stands for the screen: nothing told the screen of a
-   * change since (the epoch), the event loop has not turned (no timer, background work, request
-   * or page event ran), a virtual clock has not moved, and no WebView page is on it
-   * (pages change on their own). A selector action acting on the node it just found so resolves
-   * it without a second render of the whole tree.
+   * Let the next {@link resolve} act on snapshot `id` instead of taking another, when `id` is the
+   * snapshot just taken and it still stands for the screen: nothing told the screen of a change
+   * since (the epoch), the event loop has not turned (no timer, background work, request or page
+   * event ran), a virtual clock has not moved, and no WebView page is on it (pages change on
+   * their own). A selector action acts on the node it has just found this way, without a second
+   * render of the whole tree. Only the caller that just observed may pin: something else run in
+   * between (a key press closing a dialog) may change the screen without telling it.
    */
-  private reusable(full: boolean): Snapshot | null {
-    const r = this.recent;
+  pin(id: string): void {
+    this.pinned = this.recent?.snap.id === id ? this.recent : null;
+  }
+
+  private takePinned(full: boolean): Snapshot | null {
+    const r = this.pinned;
+    this.pinned = null;
     if (!r || !r.live || r.epoch !== this.epoch || r.snap.full !== full) return null;
     // A virtual clock moves only when told to (a sleep): a moved one may have expired a toast.
     return !(this.env.clock instanceof VirtualClock) || this.now === r.at ? r.snap : null;
@@ -233,7 +251,7 @@ export class SimScreen {
     // Node ids are read in the numbering of the snapshot they came from (compact or full).
     const ref = target.snapshot_id !== undefined ? this.snapshotsSeen.get(target.snapshot_id) : undefined;
     const full = ref?.full ?? (target.node_id !== undefined && this.lastFull);
-    const snap = this.reusable(full) ?? this.snapshot(full);
+    const snap = this.takePinned(full) ?? this.snapshot(full);
     if (target.node_id !== undefined || target.text !== undefined) {
       let hit: FlatNode | undefined;
       if (target.node_id !== undefined) {
