@@ -16,6 +16,8 @@ import type { ToolTransport } from './transport.js';
 import { classifyTransportFailure } from './transport-failure.js';
 import { keepUnknown } from './keep-unknown.js';
 import { protocolMismatch } from './version.js';
+import { MissingBase, ObservationCopies } from './observe-diff.js';
+import { DiffMismatch } from '../protocol/index.js';
 
 /** The envelope for a call that failed on the wire, by what {@link classifyTransportFailure} finds. */
 function transportEnvelope(e: unknown): ToolError {
@@ -53,6 +55,13 @@ function transportEnvelope(e: unknown): ToolError {
  */
 export class DeviceClient {
   private infoCache: RuntimeInfo | null = null;
+  private readonly copies = new ObservationCopies();
+  /**
+   * Extension `observe_diff`: with a runtime that offers it (known from {@link info}), ui_observe
+   * sends `since` and the runtime answers with what changed; the client applies it to its copy,
+   * checks the hash of the whole and returns whole observations all the same. False: always in full.
+   */
+  observeDiff = true;
 
   constructor(readonly transport: ToolTransport) {}
 
@@ -75,6 +84,48 @@ export class DeviceClient {
     name: N,
     input: ToolInput<N>,
     opts: { signal?: AbortSignal } = {},
+  ): Promise<ToolResult<N>> {
+    if (
+      name === 'ui_observe' &&
+      this.observeDiff &&
+      (input as ToolInput<'ui_observe'>).since === undefined &&
+      this.infoCache?.extensions.includes('observe_diff')
+    )
+      return (await this.observeWithDiff(input as ToolInput<'ui_observe'>, opts)) as ToolResult<N>;
+    return this.send(name, input, opts);
+  }
+
+  /**
+   * ui_observe with `since` (extension observe_diff): the diff applied to this client's copy of
+   * the space's last observation. A refused base (DIFF_BASE_MISMATCH), or a diff that does not
+   * apply to the copy or whose hash differs, drops the copy and asks once more in full.
+   */
+  private async observeWithDiff(
+    input: ToolInput<'ui_observe'>,
+    opts: { signal?: AbortSignal },
+  ): Promise<ToolResult<'ui_observe'>> {
+    const ask = (since: ToolInput<'ui_observe'>['since']) => this.send('ui_observe', { ...input, since }, opts);
+    let obs;
+    try {
+      obs = await ask(this.copies.since(input));
+    } catch (e) {
+      if (!(e instanceof DeviceError && e.code === 'DIFF_BASE_MISMATCH')) throw e;
+      this.copies.drop(input.space_id);
+      obs = await ask(null);
+    }
+    try {
+      return this.copies.receive(input, obs);
+    } catch (e) {
+      if (!(e instanceof DiffMismatch || e instanceof MissingBase)) throw e;
+      this.copies.drop(input.space_id);
+      return this.copies.receive(input, await ask(null));
+    }
+  }
+
+  private async send<N extends ToolName>(
+    name: N,
+    input: ToolInput<N>,
+    opts: { signal?: AbortSignal },
   ): Promise<ToolResult<N>> {
     const tool = getTool(name);
     if (!tool) throw new DeviceError(name, toolError('UNKNOWN_TOOL', `no tool ${name} in the protocol`));

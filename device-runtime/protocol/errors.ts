@@ -13,6 +13,8 @@ export const ErrorCodeSchema = z.enum([
   'NODE_NOT_FOUND',
   'AMBIGUOUS_TARGET',
   'SNAPSHOT_STALE',
+  /** Extension observe_diff: `since` names the session's base snapshot with another hash (the client's copy differs). */
+  'DIFF_BASE_MISMATCH',
   'TASK_NOT_FOUND',
   'SKILL_NOT_FOUND',
   'APPROVAL_NOT_FOUND',

@@ -8,6 +8,7 @@
 export * from './errors.js';
 export * from './common.js';
 export * from './observation.js';
+export * from './observe-diff.js';
 export * from './preflight.js';
 export * from './tool.js';
 export * from './registry.js';

@@ -39,7 +39,7 @@ export const TOOL_ERRORS = {
   space_launch: LAUNCH,
   space_stop: ['APP_NOT_INSTALLED', 'INSTANCE_NOT_FOUND'],
   space_status: [],
-  ui_observe: ['CHANNEL_UNAVAILABLE', 'TIMEOUT'],
+  ui_observe: ['CHANNEL_UNAVAILABLE', 'TIMEOUT', 'DIFF_BASE_MISMATCH'],
   ui_screenshot: ['CHANNEL_UNAVAILABLE', 'NOT_SUPPORTED'],
   ui_tap: ACTION,
   ui_long_press: ACTION,

@@ -247,6 +247,7 @@ export class SimRuntime implements DeviceHost {
   /** A session ended (MCP DELETE, disconnect, idle expiry): its leases go with it (docs/protocol.md#leases). */
   endSession(sessionId: string): void {
     this.leases.releaseSession(sessionId);
+    for (const space of this.spaces.values()) space.screen.diffBases.forget(sessionId);
   }
 
   /**

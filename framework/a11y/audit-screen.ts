@@ -91,7 +91,7 @@ export function auditScreen(
     TextContrastCheck: () => textContrast(input),
     ImageContrastCheck: () => imageContrast(input),
     DuplicateClickableBoundsCheck: () => duplicateClickableBounds(input),
-    DuplicateSpeakableTextCheck: () => duplicateSpeakableText(input, kids),
+    DuplicateSpeakableTextCheck: () => duplicateSpeakableText(input, kids, byId),
     EditableContentDescCheck: () => editableContentDesc(input),
     RedundantDescriptionCheck: () => redundantDescription(input),
     LinkPurposeUnclearCheck: () => linkPurposeUnclear(input),

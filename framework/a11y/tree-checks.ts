@@ -135,7 +135,11 @@ export function duplicateClickableBounds(input: AuditInput): RawFinding[] {
  * a warning when two or more of them are clickable (the user cannot tell the actions apart),
  * info otherwise.
  */
-export function duplicateSpeakableText(input: AuditInput, kids: Map<string | null, UiNode[]>): RawFinding[] {
+export function duplicateSpeakableText(
+  input: AuditInput,
+  kids: Map<string | null, UiNode[]>,
+  byId: ReadonlyMap<string, UiNode> = new Map(input.nodes.map((n) => [n.id, n])),
+): RawFinding[] {
   const groups = new Map<string, UiNode[]>();
   for (const n of input.nodes) {
     if (!actionable(n) && !has(n.text) && !has(n.desc)) continue;
@@ -149,7 +153,8 @@ export function duplicateSpeakableText(input: AuditInput, kids: Map<string | nul
   for (const g of groups.values()) {
     if (g.length < 2) continue;
     // A clickable row and the text inside it say one thing once: keep only the outermost.
-    const tops = g.filter((n) => !g.some((o) => o !== n && isAncestor(o, n, input.nodes)));
+    const members = new Set(g);
+    const tops = g.filter((n) => !hasAncestorIn(n, members, byId));
     if (tops.length < 2) continue;
     const clickable = tops.filter((n) => n.clickable || n.long_clickable);
     const severity = clickable.length >= 2 ? 'warning' : 'info';
@@ -167,10 +172,10 @@ export function duplicateSpeakableText(input: AuditInput, kids: Map<string | nul
   return out;
 }
 
-function isAncestor(a: UiNode, n: UiNode, nodes: UiNode[]): boolean {
-  const byId = new Map(nodes.map((x) => [x.id, x]));
+/** Whether a node above `n` is one of `members`: one walk up the tree (its depth), whatever the group's size. */
+function hasAncestorIn(n: UiNode, members: ReadonlySet<UiNode>, byId: ReadonlyMap<string, UiNode>): boolean {
   for (let p = n.parent ? byId.get(n.parent) : undefined; p; p = p.parent ? byId.get(p.parent) : undefined)
-    if (p === a) return true;
+    if (members.has(p)) return true;
   return false;
 }
 
@@ -271,11 +276,29 @@ export function linkPurposeUnclear(input: AuditInput): RawFinding[] {
 export function traversalOrder(input: AuditInput, kids: Map<string | null, UiNode[]>): RawFinding[] {
   const out: RawFinding[] = [];
   for (const siblings of kids.values()) {
+    // topMax[i]: the lowest top edge among siblings 0..i; leftMax[i]: the rightmost left edge.
+    // The first earlier sibling wholly below `b` is found by binary search on topMax; one wholly
+    // right of it can only exist while leftMax reaches b's right edge, and is looked for only
+    // before that first one (a row of siblings in reading order is one pass, not a square).
+    const topMax: number[] = [];
+    const leftMax: number[] = [];
+    for (const [i, x] of siblings.entries()) {
+      topMax.push(Math.max(x.bounds[1], i ? topMax[i - 1]! : -Infinity));
+      leftMax.push(Math.max(x.bounds[0], i ? leftMax[i - 1]! : -Infinity));
+    }
     for (let i = 1; i < siblings.length; i++) {
       const b = siblings[i]!;
-      const a = siblings
-        .slice(0, i)
-        .find((x) => b.bounds[3] <= x.bounds[1] || (overlapY(x, b) && b.bounds[2] <= x.bounds[0]));
+      let below = firstAtLeast(topMax, i, b.bounds[3]);
+      if (leftMax[i - 1]! >= b.bounds[2]) {
+        for (let j = 0; j < below; j++) {
+          const x = siblings[j]!;
+          if (overlapY(x, b) && b.bounds[2] <= x.bounds[0]) {
+            below = j;
+            break;
+          }
+        }
+      }
+      const a = below < i ? siblings[below] : undefined;
       if (!a) continue;
       out.push({
         rule: 'TraversalOrderCheck',
@@ -288,6 +311,18 @@ export function traversalOrder(input: AuditInput, kids: Map<string | null, UiNod
     }
   }
   return out;
+}
+
+/** The first index below `end` whose value in the non-decreasing `xs` is at least `v` (`end` when none). */
+function firstAtLeast(xs: readonly number[], end: number, v: number): number {
+  let lo = 0;
+  let hi = end;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (xs[mid]! >= v) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 const overlapY = (a: UiNode, b: UiNode) =>

@@ -245,11 +245,12 @@ function fingerprint(observation: Observation, nodeId: string, withOthers: boole
     const [x, y] = center(n.bounds);
     return Math.hypot((x - cx) / width, (y - cy) / height);
   };
+  const labelled = new Set<string>();
   const neighbors = observation.nodes
     .filter((n) => !own.has(n.id) && label(n) && label(n) !== label(node))
     .map((n) => ({ label: label(n)!, d: distance(n) }))
     .sort((a, b) => a.d - b.d || a.label.localeCompare(b.label))
-    .filter((n, i, all) => all.findIndex((m) => m.label === n.label) === i)
+    .filter((n) => !labelled.has(n.label) && !!labelled.add(n.label))
     .slice(0, 6)
     .map((n) => n.label);
   const tree = indexTree(observation.nodes);

@@ -100,3 +100,29 @@ FAULTS.push({
         : body,
   }),
 });
+
+FAULTS.push(
+  {
+    name: 'observe_diff: a diff whose hash is not the hash of the whole',
+    caughtBy: 'extensions.observe_diff',
+    status: 'fail',
+    rewrite: () => ({
+      result: (name, body) =>
+        name === 'ui_observe' && body.diff
+          ? { ...body, diff: { ...(body.diff as Record<string, unknown>), hash: 'ffffffffffffffff' } }
+          : body,
+    }),
+  },
+  {
+    name: 'observe_diff: a since with a wrong hash answered in full instead of DIFF_BASE_MISMATCH',
+    caughtBy: 'extensions.observe_diff',
+    status: 'fail',
+    rewrite: () => ({
+      args: (name, args) => {
+        const since = args.since as { hash?: string } | null | undefined;
+        if (name === 'ui_observe' && since?.hash === '0'.repeat(16)) args.since = null;
+        return args;
+      },
+    }),
+  },
+);

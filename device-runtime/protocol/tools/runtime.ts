@@ -19,6 +19,7 @@ export const ExtensionSchema = z.enum([
   'local_agent', // task_run runs the shared act loop (device-runtime/protocol/agent); task_status answers its record
   'selector_actions', // `selector` on ui_tap/ui_long_press/ui_set_text/ui_scroll/ui_wait_for: wait, act and verify on the device
   'screen_regions', // `regions` on ui_screenshot: where the status bar, navigation bar, caret and scrollbars are
+  'observe_diff', // `since` on ui_observe: the runtime answers with the nodes changed since the session's last observation
   'allow_downgrade', // `allow_downgrade` on space_install_apk (adb install -d)
   'split_selection', // space_install_apk of a bundle installs the device's splits and lists them
   'space_rename',
@@ -51,6 +52,8 @@ export const EXTENSION_DOCS: { readonly [E in Extension]: string } = {
     "`selector` (a locator's steps), `wait`, `app` and `max_nodes` on ui_tap, ui_long_press and ui_set_text: the runtime waits for the target, acts and verifies next to the screen and answers with the observation after, in one round trip (device-runtime/protocol/actionability.ts); on ui_scroll (`selector` instead of `direction`): scrolls the list until the node is in view; on ui_wait_for (`selector`, `count`, `gone`): waits until the selector names `count` nodes (1: visible, 0: hidden) and answers with the matches and the last observation",
   screen_regions:
     '`regions` on ui_screenshot: where the picture shows system UI (status bar, navigation bar, a caret, a scrollbar), so a visual comparison can leave it out',
+  observe_diff:
+    "`since` on ui_observe (the snapshot id and nodesHash of the client's last observation of the space, or null): the runtime keeps the last snapshot each session saw of each space and answers with `nodes: []` and a `diff` (nodes removed, changed and added since, by id; the hash and count of the whole) the client applies to its copy (device-runtime/protocol/observe-diff.ts). A `since` it no longer holds gets a full observation; one whose hash differs from the base's is refused with DIFF_BASE_MISMATCH",
   space_rename: 'the space_rename tool',
   space_permissions: "the space_permissions tool: list, grant and revoke an app's runtime permissions in a space",
   audit_query: 'the audit_query tool: read the audit log',

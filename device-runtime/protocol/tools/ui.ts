@@ -3,6 +3,7 @@ import { defineTool } from '../tool.js';
 import { BoundsSchema, PointSchema, SpaceIdSchema } from '../common.js';
 import { ObservationSchema, UiNodeSchema } from '../observation.js';
 import { WireStepSchema } from '../wire-steps.js';
+import { ObservationDiffSchema, ObserveSinceSchema } from '../observe-diff.js';
 
 const space_id = SpaceIdSchema;
 
@@ -112,11 +113,16 @@ export const ui_observe = defineTool({
     'Return the flattened node tree of the space display. With include_screenshot, `screenshot` is the sha256 of the rendered screen and the MCP result also carries that PNG as an image content block.',
   input: z.object({
     space_id,
-    max_nodes: z.number().int().min(1).max(5000).default(120),
+    max_nodes: z.number().int().min(1).max(50_000).default(120),
     detail: z.enum(['compact', 'full']).default('compact'),
     include_screenshot: z.boolean().default(false),
+    since: ObserveSinceSchema.optional(),
   }),
-  result: ObservationSchema,
+  result: ObservationSchema.extend({
+    diff: ObservationDiffSchema.optional().describe(
+      'Extension (observe_diff): given `since`, what changed since that snapshot (then `nodes` is empty)',
+    ),
+  }),
 });
 
 /**

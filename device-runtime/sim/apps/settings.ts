@@ -1,6 +1,7 @@
 import { defineActivity, defineApp, type ActivityContext } from './define-app.js';
 import { canvas, column, editText, iconButton, list, progress, text, toolbar, type Shape, type View } from './view.js';
 import { prefRow, switchRow } from './widgets.js';
+import { bigScreenActivity } from './big-screen.js';
 
 interface SettingsData {
   wifi: boolean;
@@ -157,6 +158,8 @@ export const settingsApp = defineApp<SettingsData>({
           switchRow('Dark theme', ctx.data.darkTheme, () => ctx.update((d) => void (d.darkTheme = !d.darkTheme))),
         ]),
     }),
+    // Reached only by app_intent (extras `nodes`): a screen as big as real apps' (big-screen.ts).
+    '.BigScreenActivity': bigScreenActivity,
     '.DeviceInfoActivity': defineActivity<SettingsData, { checking: boolean }>({
       initialState: () => ({ checking: false }),
       render: (ctx) =>

@@ -18,6 +18,7 @@ const ARGUMENT_EXTENSIONS = [
   'local_agent',
   'selector_actions',
   'screen_regions',
+  'observe_diff',
 ];
 const EXTENSIONS = [
   ...new Set([...ARGUMENT_EXTENSIONS, ...TOOL_LIST.filter((t) => t.extension).map((t) => t.group ?? t.name)]),

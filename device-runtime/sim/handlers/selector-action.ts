@@ -92,6 +92,8 @@ export async function actOnSelector(
     before ??= found.obs;
     let outcome;
     try {
+      // Acted on in the very snapshot it was found in (nothing has run since): no second render.
+      screen.pin(found.obs.snapshot_id);
       outcome = act({ node_id: found.node.id, snapshot_id: found.obs.snapshot_id });
     } catch (e) {
       // The screen changed between the look and the action: look again.
@@ -146,7 +148,7 @@ export function deviceIO(
       if (looks++ > 0) await screen.latency();
       if (app) await bringToFront(rt, ctx, space, app, tool);
       await syncWeb(space);
-      return screen.observe({ max_nodes: 5000, detail: 'compact' });
+      return screen.observe({ max_nodes: Infinity, detail: 'compact' });
     },
     scroll: async (direction) => scroll(screen, { direction, amount: 1 }),
     hideKeyboard: async () => pressKey(screen, 'back', () => space.sendToBack()),

@@ -12,7 +12,7 @@ import { syncWeb } from './web-sync.js';
  * The UI tools need the space they act in (everything else is on its screen), and, for the
  * selector_actions extension, a way to bring the app acted on to the front (space_launch).
  */
-export type UiHost = SpaceLookup & LaunchHost;
+export type UiHost = SpaceLookup & LaunchHost & { readonly options: { readonly withoutExtensions: readonly string[] } };
 
 type UiTools =
   | 'ui_observe'
@@ -44,11 +44,13 @@ async function channelFor(space: DeviceSpace, pictures = false): Promise<DeviceS
 }
 
 export const uiHandlers: HandlerGroup<UiTools, UiHost> = {
-  ui_observe: async (args, rt) => {
+  ui_observe: async (args, rt, ctx) => {
     const screen = await channelFor(rt.space(args.space_id), args.include_screenshot);
     const obs = screen.observe({ max_nodes: args.max_nodes, detail: args.detail });
     if (args.include_screenshot) obs.screenshot = `sha256:${screenshotFor(screen, 1).sha256}`;
-    return obs;
+    // Extension observe_diff: a runtime without it ignores `since`, as an older one does.
+    if (args.since === undefined || rt.options.withoutExtensions.includes('observe_diff')) return obs;
+    return screen.diffBases.answer(ctx.sessionId, args.since, `${args.detail}/${args.max_nodes}`, obs);
   },
 
   ui_screenshot: async (args, rt) => {
@@ -129,7 +131,7 @@ export const uiHandlers: HandlerGroup<UiTools, UiHost> = {
         );
       }
       await syncWeb(space);
-      const obs = screen.observe({ max_nodes: 5000, detail: 'compact' });
+      const obs = screen.observe({ max_nodes: Infinity, detail: 'compact' });
       const textHit = args.text === undefined || textOnScreen(obs.nodes, args.text);
       const matched =
         !obs.tree_missing &&
@@ -147,7 +149,7 @@ export const uiHandlers: HandlerGroup<UiTools, UiHost> = {
 
   ui_find: async (args, rt) => {
     const screen = await channelFor(rt.space(args.space_id));
-    const obs = screen.observe({ max_nodes: 5000, detail: 'compact' });
+    const obs = screen.observe({ max_nodes: Infinity, detail: 'compact' });
     const nodes = findNodes(obs.nodes, args);
     return { snapshot_id: obs.snapshot_id, nodes };
   },

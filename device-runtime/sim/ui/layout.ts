@@ -44,19 +44,27 @@ const NATURAL_HEIGHT: Partial<Record<View['kind'], number>> = {
   progress: 120,
 };
 
-/** Height a view takes when it does not grow. */
-export function natural(view: View): number {
+/**
+ * Height a view takes when it does not grow. `memo` keeps the heights measured in one layout
+ * pass: a column asks each child's height, and the child's own layout asks its children's
+ * again; without it a pass costs the tree's size times its depth.
+ */
+export function natural(view: View, memo?: Map<View, number>): number {
   if (view.height !== undefined) return view.height;
-  if (view.kind === 'column') return (view.children ?? []).reduce((h, c) => h + natural(c), 0);
-  if (view.kind === 'row' || view.kind === 'toolbar') {
-    return Math.max(NATURAL_HEIGHT[view.kind] ?? 0, ...(view.children ?? []).map(natural));
-  }
-  if (view.kind === 'list' && !view.grow) {
-    return view.rows
+  const known = memo?.get(view);
+  if (known !== undefined) return known;
+  let h: number;
+  if (view.kind === 'column') h = (view.children ?? []).reduce((t, c) => t + natural(c, memo), 0);
+  else if (view.kind === 'row' || view.kind === 'toolbar') {
+    h = NATURAL_HEIGHT[view.kind] ?? 0;
+    for (const c of view.children ?? []) h = Math.max(h, natural(c, memo));
+  } else if (view.kind === 'list' && !view.grow) {
+    h = view.rows
       ? view.rows.count * view.rows.itemHeight
-      : (view.children ?? []).reduce((h, c) => h + natural(c), 0);
-  }
-  return NATURAL_HEIGHT[view.kind] ?? 0;
+      : (view.children ?? []).reduce((t, c) => t + natural(c, memo), 0);
+  } else h = NATURAL_HEIGHT[view.kind] ?? 0;
+  memo?.set(view, h);
+  return h;
 }
 
 /** Where a list's scroll offset lives: per list id, per activity (the caller keys the map). */
@@ -69,7 +77,13 @@ const shift = (b: Bounds, dx: number, dy: number): Bounds => [b[0] + dx, b[1] + 
  * width (fixed `width`s first), views with `grow` share what is left of a column's height. Lists
  * scroll by their stored offset; virtualized lists build only the rows that intersect their box.
  */
-export function layout(view: View, box: Bounds, scroll: ScrollStore, path = 'r'): LaidOut {
+export function layout(
+  view: View,
+  box: Bounds,
+  scroll: ScrollStore,
+  path = 'r',
+  memo: Map<View, number> = new Map(),
+): LaidOut {
   if (view.offset) box = shift(box, view.offset[0], view.offset[1]);
   const [left, top, right, bottom] = box;
   const kids = view.children ?? [];
@@ -81,13 +95,13 @@ export function layout(view: View, box: Bounds, scroll: ScrollStore, path = 'r')
     let x = left;
     kids.forEach((child, i) => {
       const w = child.width ?? Math.floor((right - left - fixed) / flexible);
-      children.push(layout(child, [x, top, x + w, bottom], scroll, `${path}.${i}`));
+      children.push(layout(child, [x, top, x + w, bottom], scroll, `${path}.${i}`, memo));
       x += w;
     });
   } else if (view.kind === 'list') {
     const key = view.id ?? path;
     const page = bottom - top;
-    const content = view.rows ? view.rows.count * view.rows.itemHeight : kids.reduce((h, c) => h + natural(c), 0);
+    const content = view.rows ? view.rows.count * view.rows.itemHeight : kids.reduce((h, c) => h + natural(c, memo), 0);
     const max = Math.max(0, content - page);
     const offset = Math.min(max, Math.max(0, scroll.get(key) ?? 0));
     if (view.rows) {
@@ -95,13 +109,13 @@ export function layout(view: View, box: Bounds, scroll: ScrollStore, path = 'r')
       const first = Math.floor(offset / itemHeight);
       for (let i = first; i < count && top + i * itemHeight - offset < bottom; i++) {
         const y = top + i * itemHeight - offset;
-        children.push(layout(view.rows.render(i), [left, y, right, y + itemHeight], scroll, `${path}.${i}`));
+        children.push(layout(view.rows.render(i), [left, y, right, y + itemHeight], scroll, `${path}.${i}`, memo));
       }
     } else {
       let y = top - offset;
       kids.forEach((child, i) => {
-        const h = natural(child);
-        children.push(layout(child, [left, y, right, y + h], scroll, `${path}.${i}`));
+        const h = natural(child, memo);
+        children.push(layout(child, [left, y, right, y + h], scroll, `${path}.${i}`, memo));
         y += h;
       });
     }
@@ -116,12 +130,12 @@ export function layout(view: View, box: Bounds, scroll: ScrollStore, path = 'r')
     };
   } else if (view.kind === 'column') {
     const growing = kids.reduce((g, c) => g + (c.grow ?? 0), 0);
-    const fixed = kids.reduce((h, c) => h + (c.grow ? 0 : natural(c)), 0);
+    const fixed = kids.reduce((h, c) => h + (c.grow ? 0 : natural(c, memo)), 0);
     const spare = Math.max(0, bottom - top - fixed);
     let y = top;
     kids.forEach((child, i) => {
-      const h = child.grow && growing ? Math.floor((spare * child.grow) / growing) : natural(child);
-      children.push(layout(child, [left, y, right, y + h], scroll, `${path}.${i}`));
+      const h = child.grow && growing ? Math.floor((spare * child.grow) / growing) : natural(child, memo);
+      children.push(layout(child, [left, y, right, y + h], scroll, `${path}.${i}`, memo));
       y += h;
     });
   }

@@ -5,10 +5,12 @@ import type { SimInstance } from '../core/instance.js';
 import { SimError } from '../core/sim-error.js';
 import { defaultEnv, type SimEnv } from '../faults/env.js';
 import { Rng } from '../faults/rng.js';
+import { VirtualClock } from '../faults/clock.js';
 import { composeFrame, type Frame } from './frame.js';
 import { KEYBOARD_TOP, SCREEN, VIEWPORT } from './layout.js';
 import { flatten, screenHash, structureHash, type FlatNode } from './observe.js';
 import { attachWebViews } from './web-views.js';
+import { DiffBases } from './diff-bases.js';
 
 export interface Target {
   node_id?: string;
@@ -29,6 +31,14 @@ export interface Snapshot {
 }
 
 const TOAST_MS = 2000;
+
+/** A snapshot with when it was taken: the epoch, the clock, and whether the event loop has turned since. */
+interface Recent {
+  snap: Snapshot;
+  epoch: number;
+  at: number;
+  live: boolean;
+}
 let snapshotCounter = 0;
 const screensPerEnv = new WeakMap<SimEnv, number>();
 
@@ -55,6 +65,14 @@ export class SimScreen {
   private lastFull = false;
   /** Told of every frame a snapshot composes (a screen recording, ui/recorder.ts). */
   private readonly watchers = new Set<(frame: Frame) => void>();
+  /** Extension observe_diff: what each session last received of this screen. */
+  readonly diffBases = new DiffBases();
+  /** Bumped by every change the screen is told of (invalidate, toasts, keyboard, channels). */
+  private epoch = 0;
+  /** The last snapshot, while it may stand for the screen (see {@link pin}). */
+  private recent: Recent | null = null;
+  /** The snapshot the next {@link resolve} acts on, when {@link pin} named the one just taken. */
+  private pinned: Recent | null = null;
 
   constructor(
     readonly spaceId: string,
@@ -75,6 +93,7 @@ export class SimScreen {
 
   /** Change which channels this space's device offers (e.g. turn Advanced Protection on). */
   setChannels(patch: Partial<ChannelAvailability>): void {
+    this.epoch++;
     this.channelPatch = { ...this.channelPatch, ...patch };
   }
 
@@ -83,11 +102,18 @@ export class SimScreen {
   }
 
   toast(message: string): void {
+    this.epoch++;
     this.toasts.push({ text: message, until: this.now + TOAST_MS });
   }
 
   /** Something may have changed: a new activity or instance in front starts a transition. */
   invalidate(): void {
+    this.epoch++;
+    this.noticeForeground();
+  }
+
+  /** A new activity or instance in front starts a transition (each frame looks). */
+  private noticeForeground(): void {
     const fg = this.foreground();
     const fgKey = fg?.key ?? null;
     const seq = fg?.top?.seq ?? null;
@@ -110,10 +136,12 @@ export class SimScreen {
   }
 
   showKeyboard(): void {
+    this.epoch++;
     this.keyboardSeq = this.foreground()?.top?.seq ?? null;
   }
 
   hideKeyboard(): boolean {
+    this.epoch++;
     const was = this.keyboardSeq !== null;
     this.keyboardSeq = null;
     return was;
@@ -127,7 +155,7 @@ export class SimScreen {
     for (const inst of fg?.host.instances?.values() ?? [])
       if (inst !== fg && (inst.timers.length || inst.world.pending())) inst.pump(now);
     fg?.pump(now);
-    this.invalidate();
+    this.noticeForeground();
     this.toasts = this.toasts.filter((t) => t.until > now);
     const current = this.foreground();
     const frame = composeFrame({
@@ -138,7 +166,7 @@ export class SimScreen {
       toasts: this.toasts.map((t) => t.text),
       animationMs: this.env.faults.animationMs,
     });
-    attachWebViews(frame, this.env.web, this.spaceId);
+    this.pages = attachWebViews(frame, this.env.web, this.spaceId);
     return frame;
   }
 
@@ -147,6 +175,8 @@ export class SimScreen {
     this.watchers.add(fn);
     return () => void this.watchers.delete(fn);
   }
+  /** WebView pages the last frame showed. */
+  private pages = 0;
 
   snapshot(full = false): Snapshot {
     const frame = this.frame();
@@ -157,7 +187,41 @@ export class SimScreen {
       const focus = w.kind === 'activity' ? (frame.record?.focus ?? null) : null;
       nodes.push(...flatten(w.root, w.clip, { pkg: w.pkg, full, focus, firstId: nodes.length + 1 }));
     }
-    return { id: `s_${++snapshotCounter}`, structure: structureHash(nodes.map((n) => n.node)), nodes, frame, full };
+    const snap = {
+      id: `s_${++snapshotCounter}`,
+      structure: structureHash(nodes.map((n) => n.node)),
+      nodes,
+      frame,
+      full,
+    };
+    // Valid until the event loop turns (no timer, I/O or page event can have run before then).
+    const recent = { snap, epoch: this.epoch, at: this.now, live: true };
+    this.recent = recent;
+    this.pinned = null;
+    if (this.pages === 0) setImmediate(() => (recent.live = false));
+    else recent.live = false;
+    return snap;
+  }
+
+  /**
+   * Let the next {@link resolve} act on snapshot `id` instead of taking another, when `id` is the
+   * snapshot just taken and it still stands for the screen: nothing told the screen of a change
+   * since (the epoch), the event loop has not turned (no timer, background work, request or page
+   * event ran), a virtual clock has not moved, and no WebView page is on it (pages change on
+   * their own). A selector action acts on the node it has just found this way, without a second
+   * render of the whole tree. Only the caller that just observed may pin: something else run in
+   * between (a key press closing a dialog) may change the screen without telling it.
+   */
+  pin(id: string): void {
+    this.pinned = this.recent?.snap.id === id ? this.recent : null;
+  }
+
+  private takePinned(full: boolean): Snapshot | null {
+    const r = this.pinned;
+    this.pinned = null;
+    if (!r || !r.live || r.epoch !== this.epoch || r.snap.full !== full) return null;
+    // A virtual clock moves only when told to (a sleep): a moved one may have expired a toast.
+    return !(this.env.clock instanceof VirtualClock) || this.now === r.at ? r.snap : null;
   }
 
   observe(opts: { max_nodes: number; detail: 'compact' | 'full' }): Observation {
@@ -194,7 +258,8 @@ export class SimScreen {
   resolve(target: Target, tool: string): { snap: Snapshot; hit: FlatNode | null; point: [number, number] } {
     // Node ids are read in the numbering of the snapshot they came from (compact or full).
     const ref = target.snapshot_id !== undefined ? this.snapshotsSeen.get(target.snapshot_id) : undefined;
-    const snap = this.snapshot(ref?.full ?? (target.node_id !== undefined && this.lastFull));
+    const full = ref?.full ?? (target.node_id !== undefined && this.lastFull);
+    const snap = this.takePinned(full) ?? this.snapshot(full);
     if (target.node_id !== undefined || target.text !== undefined) {
       let hit: FlatNode | undefined;
       if (target.node_id !== undefined) {

@@ -11,11 +11,13 @@ import type { LaidOut } from './layout.js';
  * WebViews in a frame: each WebView of the activity in front gets its page (sim/web/), the
  * page's accessibility nodes as its children — Android's WebView exposes its page to
  * accessibility services as virtual child nodes — and its touches forwarded to the page.
+ * Answers how many pages the frame shows (their nodes change on the page's own time).
  */
-export function attachWebViews(frame: Frame, engine: SimWebEngine, spaceId: string): void {
+export function attachWebViews(frame: Frame, engine: SimWebEngine, spaceId: string): number {
   engine.beginFrame(spaceId);
   const { fg, record } = frame;
-  if (!fg || !record) return;
+  if (!fg || !record) return 0;
+  let pages = 0;
   const owner = {
     run: (fn: () => void) => {
       fg.runApp(fn);
@@ -31,12 +33,16 @@ export function attachWebViews(frame: Frame, engine: SimWebEngine, spaceId: stri
     if (v.kind === 'webview' && v.web) {
       const ref = { spaceId, instanceKey: fg.key, seq: record.seq, view: v.id ?? laid.path };
       const page = engine.show(ref, v.web, laid.bounds, owner);
-      if (page) attach(laid, page);
+      if (page) {
+        attach(laid, page);
+        pages++;
+      }
       return;
     }
     laid.children.forEach(walk);
   };
   for (const w of frame.windows) if (w.kind === 'activity') walk(w.root);
+  return pages;
 }
 
 function attach(laid: LaidOut, page: SimWebPage): void {

@@ -2,6 +2,7 @@ import type { Check } from '../check.js';
 import { netProxyCheck, netProxyErrorsCheck } from './net-proxy.js';
 import { notAdvertisedCheck } from './not-advertised.js';
 import { screenRecordCheck } from './screen-record.js';
+import { observeDiffCheck } from './observe-diff.js';
 import { selectorActionsCheck } from './selector-actions.js';
 import { webviewCheck } from './webview.js';
 
@@ -15,5 +16,6 @@ export const extensionChecks: Check[] = [
   netProxyCheck,
   netProxyErrorsCheck,
   screenRecordCheck,
+  observeDiffCheck,
   notAdvertisedCheck,
 ];
