@@ -2,6 +2,7 @@ import { errors as playwrightErrors } from '@playwright/test';
 import { DeviceError } from '../device-runtime/client/index.js';
 import type { ErrorCode, Observation, UiNode } from '../device-runtime/protocol/index.js';
 import { describeNode } from '../device-runtime/protocol/actionability.js';
+import { noteThrown } from './failure/thrown.js';
 
 export { describeNode };
 
@@ -80,6 +81,7 @@ export class NestwrightError extends Error {
     this.api = name;
     this.name = new.target.name;
     this.code = options?.code ?? codeOf(options?.cause) ?? 'USAGE';
+    noteThrown(this);
   }
 
   /**
@@ -154,6 +156,7 @@ export class TimeoutError extends playwrightErrors.TimeoutError {
     this.name = 'TimeoutError';
     if (options?.cause !== undefined)
       Object.defineProperty(this, 'cause', { value: options.cause, writable: true, configurable: true });
+    noteThrown(this);
   }
 
   /**

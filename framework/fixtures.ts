@@ -15,6 +15,7 @@ import { attachFailure, connected, settleWithin, simSettings, STEP_END_GRACE_MS 
 import { platformPart } from './visual/platform.js';
 import { setTestNetwork, TestNetwork } from './network/index.js';
 import { checkOptions } from './option-check.js';
+import { runWithFailures } from './failure/fixture.js';
 import {
   fixtureNames,
   renamedOption,
@@ -38,6 +39,7 @@ type TestOptions = NestwrightTestOptions & {
    */
   app: App | undefined;
   _trajectory: Trajectory;
+  _failures: void;
   _options: void;
   _ai: void;
   _skills: void;
@@ -90,6 +92,11 @@ const withOptions = base.extend<TestOptions, WorkerOptions>({
   _healStore: [healStore, { scope: 'worker', box: true }],
   ai: [undefined, { option: true, box: 'self' }],
   skills: [undefined, { option: true, box: 'self' }],
+  // Whose a failure is (framework/failure/): first, so it is torn down last and sees every error.
+  _failures: [
+    async ({ _trajectory }, use, testInfo) => runWithFailures(_trajectory, use, testInfo),
+    { auto: true, box: 'self' },
+  ],
   // A mistyped key or value of the test's options fails the test before anything reads it (the
   // config's were checked by the global setup; these may come from test.use()). First: auto
   // fixtures are set up in the order they are declared.
