@@ -14,7 +14,8 @@ export { describeNode };
  * `OPTION_RENAMED` (an option set under its old name: `use.app` is `use.apk` now), `OPTION_INVALID`
  * (a mistyped key or value of nestwright's own options: `deviceOptions: { fault }`), `ROUTE_FAILED`
  * (a route handler threw), `HAR_INVALID` (a HAR file that cannot be read or replayed),
- * `APK_NOT_FOUND` (`use.apk` or `space.install()` names a file that does not exist), and the
+ * `APK_NOT_FOUND` (`use.apk` or `space.install()` names a file that does not exist),
+ * `QUARANTINE_EXPIRED` (an entry of the quarantine file is past its date), and the
  * `AI_*` codes of AI steps (framework/ai/errors.ts).
  */
 export type NestwrightErrorCode =
@@ -31,6 +32,7 @@ export type NestwrightErrorCode =
   | 'ROUTE_FAILED'
   | 'HAR_INVALID'
   | 'APK_NOT_FOUND'
+  | 'QUARANTINE_EXPIRED'
   | `AI_${string}`;
 
 /**

@@ -108,6 +108,7 @@ export const FRAMEWORK_CODE_CLASSES: Classes<Exclude<NestwrightErrorCode, ErrorC
   ROUTE_FAILED: 'network',
   HAR_INVALID: 'network',
   APK_NOT_FOUND: 'test',
+  QUARANTINE_EXPIRED: 'test',
 };
 
 /** AI steps' codes (framework/ai/errors.ts). A false verdict is an assertion about the app; a malformed call is the test's. */

@@ -12,6 +12,7 @@ import {
   type FailureVerdict,
 } from './classify.js';
 import { clearThrown, findThrown } from './thrown.js';
+import { markQuarantined, pardon, quarantinedBy } from '../quarantine/fixture.js';
 
 /**
  * The `_failures` fixture's body (fixtures.ts): set up before the test's other fixtures and torn
@@ -23,24 +24,31 @@ import { clearThrown, findThrown } from './thrown.js';
  */
 export async function runWithFailures(trajectory: Trajectory, use: () => Promise<void>, testInfo: TestInfo) {
   clearThrown();
+  const quarantined = quarantinedBy(testInfo);
+  if (quarantined) markQuarantined(testInfo, quarantined);
   await use();
   const failed = testInfo.status !== testInfo.expectedStatus && testInfo.status !== 'skipped';
-  if (failed) await onFailure(trajectory, testInfo);
+  if (failed) await onFailure(trajectory, testInfo, quarantined !== null);
   else if (testInfo.status === 'passed' && testInfo.retry > 0) await onPassedRetry(trajectory, testInfo);
+  if (failed && quarantined) pardon(testInfo);
 }
 
-async function onFailure(trajectory: Trajectory, testInfo: TestInfo): Promise<void> {
-  let first: { verdict: FailureVerdict; error: Error | null } | null = null;
+async function onFailure(trajectory: Trajectory, testInfo: TestInfo, quarantined: boolean): Promise<void> {
+  const all: Array<{ verdict: FailureVerdict; error: Error | null }> = [];
   for (const shown of testInfo.errors) {
     const text = shown.message ?? shown.value ?? '';
     const error = findThrown(text);
     const verdict = classifyFailure({ error, status: testInfo.status ?? 'failed', steps: trajectory.steps });
-    first ??= { verdict, error };
+    all.push({ verdict, error });
     const tag = tagOf(verdict);
     if (shown.message !== undefined) shown.message = tag + shown.message;
     else if (shown.value !== undefined) shown.value = tag + shown.value;
     if (shown.stack?.startsWith(text)) shown.stack = tag + shown.stack;
   }
+  // The error that explains the others: a lost device, a crash, a route handler that threw
+  // (the body then failed waiting for what the app never got); else the first.
+  let first =
+    ROOT_CAUSES.map((c) => all.find((a) => a.verdict.code === c)).find((a) => a !== undefined) ?? all[0] ?? null;
   if (!first) {
     // Failed with no error (a test.fail() that passed): the test's own expectation was wrong.
     first = {
@@ -49,7 +57,8 @@ async function onFailure(trajectory: Trajectory, testInfo: TestInfo): Promise<vo
     };
   }
   testInfo.annotations.push({ type: FAILURE_ANNOTATION, description: describeVerdict(first.verdict) });
-  if (testInfo.retry >= testInfo.project.retries) return;
+  // Kept for a retry whatever the retries (a file's describe.configure() may set them): one small file per failed attempt.
+  if (quarantined) return;
   const observation = (first.error as { observation?: Observation | null } | null)?.observation;
   await saveAttempt(testInfo, {
     retry: testInfo.retry,
@@ -74,6 +83,9 @@ async function onPassedRetry(trajectory: Trajectory, testInfo: TestInfo): Promis
   });
   testInfo.annotations.push({ type: RETRY_DIFF_ANNOTATION, description: changed.join('; ') });
 }
+
+/** Codes that explain the errors after them, in this order. */
+const ROOT_CAUSES = ['DEVICE_DISCONNECTED', 'APP_CRASHED', 'ROUTE_FAILED', 'HAR_INVALID'];
 
 /** The screen in a line: `com.example.shop .CartActivity, 14 nodes`. */
 function screenLine(obs: Observation | null | undefined): string | null {
