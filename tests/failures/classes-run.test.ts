@@ -180,7 +180,7 @@ test('every class from a real failure on the simulator, the retry diff and the q
       description: 'issue 52: the cart activity is being renamed (until 2999-12-31)',
     });
     expect(verdict('quarantined failure')).toMatchObject({ class: 'test', code: 'INVALID_ARGUMENT' });
-    expect(run.raw.stats.unexpected).toBe(expected.length);
+    expect((run.raw as { stats: { unexpected: number } }).stats.unexpected).toBe(expected.length);
   } finally {
     await sim.kill('SIGKILL');
   }
