@@ -1,6 +1,6 @@
 import type { Observation } from '../../device-runtime/protocol/index.js';
 import type { TrajectoryStep } from '../trajectory-schema.js';
-import { classOfCode, type FailureClass } from './codes.js';
+import { classOfCode, FAILURE_CLASSES, type FailureClass } from './codes.js';
 
 /**
  * One classification of a failure, from the error's `code` and where it happened (the API that
@@ -116,16 +116,18 @@ export function describeVerdict(v: FailureVerdict): string {
 export function parseVerdict(
   description: string | undefined,
 ): (Pick<FailureVerdict, 'class' | 'code' | 'api' | 'why'> & { step: string | null }) | null {
+  // `class · code · api · step · why`: a step's title may hold ' · ' itself; a why never does.
   const parts = (description ?? '').split(' · ');
   if (parts.length < 5) return null;
-  const [cls, code, api, step, ...why] = parts;
-  if (!['app', 'test', 'device', 'network', 'ai', 'flaky'].includes(cls!)) return null;
+  const [cls, code, api] = parts;
+  const step = parts.slice(3, -1).join(' · ');
+  if (!(FAILURE_CLASSES as readonly string[]).includes(cls!)) return null;
   return {
     class: cls as FailureClass,
     code: code!,
     api: api === '-' ? null : api!,
-    step: step === '-' ? null : step!.replace(/^step \d+: /, ''),
-    why: why.join(' · '),
+    step: step === '-' ? null : step.replace(/^step \d+: /, ''),
+    why: parts.at(-1)!,
   };
 }
 

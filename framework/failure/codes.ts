@@ -182,6 +182,9 @@ export const REPORT_CODE_CLASSES: Classes<string> = {
   NOT_AVAILABLE: 'device',
   RUN_FAILED: 'device',
   WRITE_FAILED: 'device',
+  SAMPLE_MISSING: 'device',
+  INVALID_PACKAGE_JSON: 'test',
+  NOT_A_DIRECTORY: 'test',
   FORBIDDEN: 'test',
   NOT_FOUND: 'test',
 };
