@@ -185,3 +185,16 @@ test('every class from a real failure on the simulator, the retry diff and the q
     await sim.kill('SIGKILL');
   }
 });
+
+test('an expired quarantine entry fails the run before any test, saying so', async () => {
+  const run = await runInline({
+    'a.spec.ts': `import { test } from 'nestwright';\ntest('runs', async () => {});\n`,
+    'nestwright.quarantine.json': JSON.stringify({
+      tests: [{ title: 'a.spec.ts › runs', reason: 'issue 52', expires: '2020-01-31' }],
+    }),
+  });
+  expect(run.exitCode).toBe(1);
+  expect(run.results).toEqual([]);
+  expect(run.stderr).toContain('1 quarantine entry has expired in');
+  expect(run.stderr).toContain('a.spec.ts › runs expired on 2020-01-31 (reason: issue 52)');
+});
