@@ -101,7 +101,7 @@ export async function flakyCommand(argv: string[], io: Io = stdio): Promise<numb
     const until = today(new Date(Date.now() + days * 86_400_000));
     const tests: QuarantineEntry[] = trends
       .filter((t) => t.verdict === 'flaky' && t.passRate < threshold && !t.quarantined)
-      .map((t) => ({ title: t.key.split(' › ').slice(1).join(' › ') || t.key, reason: reasonOf(t), expires: until }));
+      .map((t) => ({ title: t.title, reason: reasonOf(t), expires: until }));
     writeFileSync(suggestFile, `${JSON.stringify({ tests }, null, 2)}\n`);
     io.out(
       `\n${tests.length} quarantine ${tests.length === 1 ? 'entry' : 'entries'} proposed in ${suggestFile} (flaky, pass rate < ${threshold}); review them and copy them into nestwright.quarantine.json.\n`,

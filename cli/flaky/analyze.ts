@@ -11,7 +11,10 @@ import type { Attempt, Run } from './runs.js';
 export type Verdict = 'stable' | 'flaky' | 'broken' | 'failing';
 
 export interface TestTrend {
+  /** `project › file › describe › title`. */
   key: string;
+  /** `file › describe › title`, as a quarantine entry names it. */
+  title: string;
   verdict: Verdict;
   /** Runs it ran in (not skipped). */
   runs: number;
@@ -39,17 +42,17 @@ const count = (into: Record<string, number>, k: string) => void (into[k] = (into
 
 /** The trend of every test over `runs` (oldest first), worst pass rate first. */
 export function analyze(runs: readonly Run[]): TestTrend[] {
-  const by = new Map<string, { runs: Array<{ run: Run; attempts: Attempt[] }>; quarantined: boolean }>();
+  const by = new Map<string, { title: string; runs: Array<{ run: Run; attempts: Attempt[] }>; quarantined: boolean }>();
   for (const run of runs) {
     for (const t of run.tests) {
-      const e = by.get(t.key) ?? { runs: [], quarantined: false };
+      const e = by.get(t.key) ?? { title: t.title, runs: [], quarantined: false };
       e.runs.push({ run, attempts: t.attempts });
       e.quarantined ||= t.quarantined;
       by.set(t.key, e);
     }
   }
   const trends: TestTrend[] = [];
-  for (const [key, { runs: seen, quarantined }] of by) {
+  for (const [key, { title, runs: seen, quarantined }] of by) {
     const ran = seen.filter((s) => s.attempts.some((a) => a.status !== 'skipped'));
     if (ran.length === 0) continue;
     const classes: Record<string, number> = {};
@@ -90,6 +93,7 @@ export function analyze(runs: readonly Run[]): TestTrend[] {
           : 'stable';
     trends.push({
       key,
+      title,
       verdict,
       runs: ran.length,
       passedFirstTry,

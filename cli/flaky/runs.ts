@@ -27,6 +27,8 @@ export interface Attempt {
 export interface TestRun {
   /** `project › file › describe › title`: the same test across runs. */
   key: string;
+  /** `file › describe › title`, as a quarantine entry names it. */
+  title: string;
   attempts: Attempt[];
   quarantined: boolean;
 }
@@ -84,7 +86,8 @@ export function fromPlaywrightReport(report: Json, source: string, fallbackTime:
   const walk = (suite: Json, titles: string[]) => {
     for (const spec of suite.specs ?? []) {
       for (const t of spec.tests ?? []) {
-        const key = [t.projectName || '', ...titles, spec.title].filter(Boolean).join(' › ');
+        const title = [...titles, spec.title].join(' › ');
+        const key = t.projectName ? `${t.projectName} › ${title}` : title;
         const attempts: Attempt[] = (t.results ?? []).map((r: Json) => {
           const failed = r.status !== 'passed' && r.status !== 'skipped';
           return {
@@ -97,7 +100,7 @@ export function fromPlaywrightReport(report: Json, source: string, fallbackTime:
           ...(t.annotations ?? []),
           ...(t.results ?? []).flatMap((r: Json) => r.annotations ?? []),
         ];
-        tests.push({ key, attempts, quarantined: annotations.some((a) => a.type === QUARANTINE_ANNOTATION) });
+        tests.push({ key, title, attempts, quarantined: annotations.some((a) => a.type === QUARANTINE_ANNOTATION) });
       }
     }
     for (const s of suite.suites ?? []) walk(s, [...titles, s.title]);
@@ -139,7 +142,10 @@ function blobs(dir: string, problems: string[]): Run | null {
 
 /** An Allure results folder: a result file per attempt, the attempts of one test sharing a historyId. */
 function allure(dir: string, names: string[]): Run {
-  const byTest = new Map<string, { key: string; attempts: Array<Attempt & { start: number }>; quarantined: boolean }>();
+  const byTest = new Map<
+    string,
+    { key: string; title: string; attempts: Array<Attempt & { start: number }>; quarantined: boolean }
+  >();
   let startedAt = Infinity;
   for (const n of names.filter((x) => x.endsWith('-result.json'))) {
     let r: Json;
@@ -151,9 +157,10 @@ function allure(dir: string, names: string[]): Run {
     const labels: Json[] = r.labels ?? [];
     const label = (name: string) => labels.find((l) => l.name === name)?.value as string | undefined;
     const project = label('parentSuite') ?? '';
-    const key = [project, ...((r.titlePath as string[] | undefined) ?? []), r.name].filter(Boolean).join(' › ');
+    const title = [...((r.titlePath as string[] | undefined) ?? []), r.name].join(' › ');
+    const key = project ? `${project} › ${title}` : title;
     const id = String(r.historyId ?? key);
-    const entry = byTest.get(id) ?? { key, attempts: [], quarantined: false };
+    const entry = byTest.get(id) ?? { key, title, attempts: [], quarantined: false };
     const failed = r.status === 'failed' || r.status === 'broken';
     const v = verdictOf(
       labels.filter((l) => l.name === FAILURE_ANNOTATION).map((l) => ({ type: l.name, description: l.value })),
@@ -170,6 +177,7 @@ function allure(dir: string, names: string[]): Run {
   }
   const tests: TestRun[] = [...byTest.values()].map((t) => ({
     key: t.key,
+    title: t.title,
     quarantined: t.quarantined,
     attempts: t.attempts.sort((a, b) => a.start - b.start).map(({ start: _, ...a }, i) => ({ ...a, retry: i })),
   }));
