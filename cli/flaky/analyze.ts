@@ -37,7 +37,7 @@ export interface TestTrend {
   quarantined: boolean;
 }
 
-const failedAttempt = (a: Attempt) => a.status !== 'passed' && a.status !== 'skipped';
+const failedAttempt = (a: Attempt) => !a.ok;
 const count = (into: Record<string, number>, k: string) => void (into[k] = (into[k] ?? 0) + 1);
 
 /** The trend of every test over `runs` (oldest first), worst pass rate first. */
@@ -68,7 +68,7 @@ export function analyze(runs: readonly Run[]): TestTrend[] {
       const fails = attempts.filter(failedAttempt);
       const end = attempts.at(-1)!;
       if (fails.length === 0) passedFirstTry++;
-      else if (end.status === 'passed') passedOnRetry++;
+      else if (end.ok) passedOnRetry++;
       else failed++;
       for (const a of fails) {
         count(classes, a.class ?? 'unclassified');

@@ -18,6 +18,11 @@ import { QUARANTINE_ANNOTATION } from '../../framework/quarantine/fixture.js';
 export interface Attempt {
   retry: number;
   status: 'passed' | 'failed' | 'timedOut' | 'skipped' | 'interrupted';
+  /**
+   * Whether it went as expected: passed, or failed under `test.fail()`. A quarantined test's
+   * failure is not (its expected status only follows it so that it does not fail the build).
+   */
+  ok: boolean;
   class: FailureClass | 'unclassified' | null;
   code: string | null;
   /** The failing step's title (the trajectory step), when known. */
@@ -88,19 +93,22 @@ export function fromPlaywrightReport(report: Json, source: string, fallbackTime:
       for (const t of spec.tests ?? []) {
         const title = [...titles, spec.title].join(' › ');
         const key = t.projectName ? `${t.projectName} › ${title}` : title;
-        const attempts: Attempt[] = (t.results ?? []).map((r: Json) => {
-          const failed = r.status !== 'passed' && r.status !== 'skipped';
-          return {
-            retry: r.retry ?? 0,
-            status: r.status,
-            ...(failed ? verdictOf(r.annotations ?? t.annotations) : { class: null, code: null, step: null }),
-          };
-        });
         const annotations: Json[] = [
           ...(t.annotations ?? []),
           ...(t.results ?? []).flatMap((r: Json) => r.annotations ?? []),
         ];
-        tests.push({ key, title, attempts, quarantined: annotations.some((a) => a.type === QUARANTINE_ANNOTATION) });
+        const quarantined = annotations.some((a) => a.type === QUARANTINE_ANNOTATION);
+        const expected = quarantined ? 'passed' : (t.expectedStatus ?? 'passed');
+        const attempts: Attempt[] = (t.results ?? []).map((r: Json) => {
+          const ok = r.status === 'skipped' || r.status === expected;
+          return {
+            retry: r.retry ?? 0,
+            status: r.status,
+            ok,
+            ...(ok ? { class: null, code: null, step: null } : verdictOf(r.annotations ?? t.annotations)),
+          };
+        });
+        tests.push({ key, title, attempts, quarantined });
       }
     }
     for (const s of suite.suites ?? []) walk(s, [...titles, s.title]);
@@ -168,6 +176,8 @@ function allure(dir: string, names: string[]): Run {
     entry.attempts.push({
       retry: 0,
       start: r.start ?? 0,
+      // Allure's reporter writes a test.fail() test that failed as expected as passed.
+      ok: !failed,
       status: failed ? 'failed' : r.status === 'skipped' ? 'skipped' : 'passed',
       ...(failed ? v : { class: null, code: null, step: null }),
     });

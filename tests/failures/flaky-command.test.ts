@@ -25,9 +25,9 @@ const SAVE = "test · TIMEOUT · locator.tap · step 1: Tap role=button[name='Sa
 
 /** Run i (0-based) of 20, as Playwright's JSON reporter writes it. */
 function report(i: number) {
-  const spec = (title: string, results: R[], annotations: unknown[] = []) => ({
+  const spec = (title: string, results: R[], annotations: unknown[] = [], expectedStatus = 'passed') => ({
     title,
-    tests: [{ projectName: '', annotations, results }],
+    tests: [{ projectName: '', expectedStatus, annotations, results }],
   });
   const flakyFails = [2, 7, 11, 15, 19].includes(i);
   const retried = [4, 9, 14].includes(i);
@@ -43,7 +43,15 @@ function report(i: number) {
           spec('failing', [fail(0, i % 2 ? SAVE : TAP)]),
           spec('pays', flakyFails ? [fail(0, TAP)] : [pass()]),
           spec('retried', retried ? [fail(0, TAP), pass(1)] : [pass()]),
-          spec('parked', [fail(0, SAVE)], [{ type: 'quarantine', description: 'issue 9 (until 2999-01-01)' }]),
+          // Quarantined: its expected status follows its failure, which still counts here.
+          spec(
+            'parked',
+            [fail(0, SAVE)],
+            [{ type: 'quarantine', description: 'issue 9 (until 2999-01-01)' }],
+            'failed',
+          ),
+          // test.fail(): failing is what it expects.
+          spec('known bug', [{ status: 'failed', retry: 0 }], [], 'failed'),
         ],
         suites: [{ title: 'cart', specs: [spec('applies', [{ status: 'skipped', retry: 0 }])] }],
       },
@@ -67,7 +75,7 @@ test('per test over 20 runs: pass rate, classes, failing step, first and last fa
   expect(runs).toBe(20);
   const by = Object.fromEntries(tests.map((t: any) => [t.key, t]));
   expect(Object.keys(by).sort()).toEqual(
-    ['broken', 'failing', 'parked', 'pays', 'retried', 'stable'].map((t) => `shop.spec.ts › ${t}`).sort(),
+    ['broken', 'failing', 'known bug', 'parked', 'pays', 'retried', 'stable'].map((t) => `shop.spec.ts › ${t}`).sort(),
   );
   expect(by['shop.spec.ts › stable']).toMatchObject({ verdict: 'stable', passRate: 1, failed: 0, firstFailure: null });
   expect(by['shop.spec.ts › broken']).toMatchObject({
@@ -99,6 +107,7 @@ test('per test over 20 runs: pass rate, classes, failing step, first and last fa
     failed: 0,
   });
   expect(by['shop.spec.ts › parked']).toMatchObject({ verdict: 'broken', quarantined: true });
+  expect(by['shop.spec.ts › known bug']).toMatchObject({ verdict: 'stable', passRate: 1 });
   // Worst first.
   expect(tests.map((t: any) => t.passRate)).toEqual([...tests.map((t: any) => t.passRate)].sort((a, b) => a - b));
 
@@ -113,7 +122,7 @@ test('per test over 20 runs: pass rate, classes, failing step, first and last fa
   const proposed = path.join(dir, 'proposed.json');
   expect(await flakyCommand([dir, '--suggest-quarantine', '--out', proposed, '--threshold', '0.8'], text.io)).toBe(0);
   const printed = text.out.join('');
-  expect(printed).toContain('6 tests over 20 runs: 1 stable, 2 flaky, 2 broken, 1 failing');
+  expect(printed).toContain('7 tests over 20 runs: 2 stable, 2 flaky, 2 broken, 1 failing');
   expect(printed).toContain(
     "  FLAKY  shop.spec.ts › pays\n    pass rate 75% (15/20 first try, 0 on retry, 5 failed)\n    failures: device ×5 — TIMEOUT ×5\n    failing step: Tap text='Pay' (5×)\n",
   );
