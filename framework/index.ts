@@ -84,6 +84,7 @@ export {
   DeviceDisconnectedError,
   type NestwrightErrorCode,
 } from './errors.js';
+export { classOfCode, FAILURE_CLASSES, type FailureClass } from './failure/codes.js';
 export { TRAJECTORY_ATTACHMENT, type TrajectoryStep } from './trajectory.js';
 export { DeviceError } from '../device-runtime/client/index.js';
 export type { Secret } from './ai/secret.js';

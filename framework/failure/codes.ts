@@ -28,7 +28,16 @@ import type { NestwrightErrorCode } from '../errors.js';
  */
 export type FailureClass = 'app' | 'test' | 'device' | 'network' | 'ai' | 'flaky';
 
-/** Every class, in the order reports list them. */
+/**
+ * Every class, in the order reports list them.
+ *
+ * @example
+ * ```ts
+ * import { FAILURE_CLASSES } from 'nestwright';
+ *
+ * for (const whose of FAILURE_CLASSES) console.log(whose); // app, test, device, network, ai, flaky
+ * ```
+ */
 export const FAILURE_CLASSES: readonly FailureClass[] = ['app', 'test', 'device', 'network', 'ai', 'flaky'];
 
 /** What each class means, for report categories and `nestwright flaky`. */
