@@ -16,14 +16,21 @@ import type { NestwrightErrorCode } from '../errors.js';
  *   framework could not verify.
  * - `flaky`: the test failed, then passed on a retry.
  *
+ * It is in the test's `failure` annotation (`class · code · api · step · why`), written as the
+ * test's fixtures end, so a reporter reads it:
+ *
  * @example
  * ```ts
- * import { test, type FailureClass } from 'nestwright';
+ * import type { Reporter, TestCase, TestResult } from '@playwright/test/reporter';
+ * import type { FailureClass } from 'nestwright';
  *
- * test.afterEach(async ({}, testInfo) => {
- *   const whose = testInfo.annotations.find((a) => a.type === 'failure')?.description?.split(' · ')[0] as FailureClass | undefined;
- *   if (whose === 'device') console.log('a device fault: rerun');
- * });
+ * export default class RerunDeviceFaults implements Reporter {
+ *   onTestEnd(test: TestCase, result: TestResult) {
+ *     const failure = result.annotations.find((a) => a.type === 'failure')?.description;
+ *     const whose = failure?.split(' · ')[0] as FailureClass | undefined;
+ *     if (whose === 'device') console.log(`${test.title}: a device fault, rerun it`);
+ *   }
+ * }
  * ```
  */
 export type FailureClass = 'app' | 'test' | 'device' | 'network' | 'ai' | 'flaky';

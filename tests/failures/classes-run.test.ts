@@ -13,6 +13,7 @@ import { runInline } from '../framework/inline.js';
 import { tempDir } from '../runtime/helpers.js';
 import { spawnSim } from '../transport/spawn-sim.js';
 import { parseVerdict } from '../../framework/failure/classify.js';
+import { flakyCommand } from '../../cli/commands/flaky.js';
 
 test.describe.configure({ timeout: 240_000 });
 
@@ -122,8 +123,11 @@ test('every class from a real failure on the simulator, the retry diff and the q
   const dir = tempDir('nw-kill-');
   const sim = await spawnSim(['--port', '0', '--state-dir', dir]);
   try {
+    const blobs = tempDir('nw-blob-');
     const run = await runInline(SPECS, {
+      args: ['--reporter=json,blob'],
       env: {
+        PLAYWRIGHT_BLOB_OUTPUT_DIR: blobs,
         KILL_URL: sim.url,
         KILL_TOKEN: readFileSync(join(dir, 'token'), 'utf8').trim(),
         KILL_PID: String(sim.child.pid),
@@ -181,6 +185,16 @@ test('every class from a real failure on the simulator, the retry diff and the q
     });
     expect(verdict('quarantined failure')).toMatchObject({ class: 'test', code: 'INVALID_ARGUMENT' });
     expect((run.raw as { stats: { unexpected: number } }).stats.unexpected).toBe(expected.length);
+
+    // The same run as a blob report (a CI shard), read by `nestwright flaky`: the classes are there.
+    const out: string[] = [];
+    const code = await flakyCommand([blobs, '--json'], { out: (t) => out.push(t), err: (t) => out.push(t) });
+    expect(code, out.join('')).toBe(0);
+    const trends = JSON.parse(out.join('')).tests as Array<{ key: string; verdict: string; classes: object }>;
+    const trend = (title: string) => trends.find((t) => t.key.endsWith(` › ${title}`));
+    expect(trend('killed device')).toMatchObject({ verdict: 'broken', classes: { device: 1 } });
+    expect(trend('hostile flake')).toMatchObject({ verdict: 'flaky', classes: { app: 1 } });
+    expect(trend('route handler throws')).toMatchObject({ classes: { network: 1 } });
   } finally {
     await sim.kill('SIGKILL');
   }
