@@ -78,7 +78,9 @@ test.afterAll(async () => {
 test('the run had a pass and two failures, each written as an Allure result', async () => {
   expect(run.exitCode, run.output).toBe(1);
   expect(run.results).toHaveLength(3);
-  expect(run.result('expects a note that was never saved').statusDetails.message).toMatch(/^\[app · ASSERTION_FAILED\] /);
+  expect(run.result('expects a note that was never saved').statusDetails.message).toMatch(
+    /^\[app · ASSERTION_FAILED\] /,
+  );
   expect(run.result('taps a button the app does not have').statusDetails.message).toMatch(/^\[test · [A-Z_]+\] /);
 });
 

@@ -161,7 +161,10 @@ test('failures are tagged with their class and code for categories.json: crash, 
   expect(tagOf('element not found')).toBe('test · TIMEOUT');
   expect(tagOf('failed assertion')).toBe('app · ASSERTION_FAILED');
   expect(tagOf('takes too long')).toBe('test · TEST_TIMEOUT');
-  expect(run.result('element not found').labels).toContainEqual({ name: 'failure', value: expect.stringMatching(/^test · TIMEOUT · locator\.tap · /) });
+  expect(run.result('element not found').labels).toContainEqual({
+    name: 'failure',
+    value: expect.stringMatching(/^test · TIMEOUT · locator\.tap · /),
+  });
   expect(run.result('device fault').status).toBe('broken');
   expect(run.result('failed assertion').status).toBe('failed');
   const categories = JSON.parse(await readFile(path.join(run.resultsDir, 'categories.json'), 'utf8'));
