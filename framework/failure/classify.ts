@@ -68,7 +68,10 @@ export function classifyFailure(facts: FailureFacts): FailureVerdict {
       const obs = e.observation;
       if (!obs || obs.tree_missing) return verdict('device', code, 'waited for the device, which showed no screen');
       if (api?.startsWith('expect')) return verdict('app', code, 'the app never reached the state asserted');
-      return verdict('test', code, 'the locator matched nothing usable on a screen that was stable');
+      if (api?.startsWith('locator.'))
+        return verdict('test', code, 'the locator matched nothing usable on a screen that was stable');
+      // Another wait (a WebView's page, a launch): the device did not bring what was waited for.
+      return verdict('device', code, 'the device did not bring what was waited for in time');
     }
     if (code === 'TIMEOUT' && facts.status === 'timedOut')
       return verdict('device', code, 'the test ran out of time during a device call');

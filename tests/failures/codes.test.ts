@@ -137,6 +137,8 @@ test('where it happened decides: a timeout on a stable screen is the test, with 
   expect(classOf(busy).class).toBe('device');
   expect(classOf(new TimeoutError('locator.tap', 'timeout', [], null)).class).toBe('device');
   expect(classOf(new TimeoutError('expect.toBeVisible', 'timeout', [], obs() as never)).class).toBe('app');
+  // A wait that is not a locator's (a WebView's page under the hostile profile) is the device's.
+  expect(classOf(new TimeoutError('app.webview', 'timeout', [], obs() as never)).class).toBe('device');
   // The device's own TIMEOUT (a tool call not answered) is the device's.
   expect(classOf(new NestwrightError('locator.tap', 'ui_tap: TIMEOUT', { code: 'TIMEOUT' })).class).toBe('device');
   expect(classOf(new AppCrashedError('locator.tap', 'crashed', null, []))).toMatchObject({
