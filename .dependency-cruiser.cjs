@@ -75,9 +75,11 @@ const FEATURE_FOLDERS = [
   'a11y',
   'ai',
   'device-logs',
+  'failure',
   'functions',
   'heal',
   'network',
+  'quarantine',
   'skills',
   'video',
   'visual',
@@ -86,7 +88,7 @@ const FEATURE_FOLDERS = [
 ];
 const FEATURE = `^framework/(${FEATURE_FOLDERS.join('|')})/`;
 const LEAVES =
-  '^framework/(core/(port|errors|selector|trajectory|trajectory-schema|poll|call-site|api-call|lifecycle|test-slot|secret|package-root|in-test)|(ai|network|visual)/record)\\.ts$';
+  '^framework/(core/(port|errors|selector|trajectory|trajectory-schema|poll|call-site|api-call|lifecycle|test-slot|secret|package-root|in-test)|(ai|network|visual)/record|failure/thrown)\\.ts$';
 /** Maestro's flow language (parsing, planning, its selectors): pure, so skills read flows with it too. */
 const MAESTRO_LANGUAGE = '^framework/maestro/(parse|plan|commands|selector|script)\\.ts$';
 /** The core's composition roots: App and the members it is built from (accessibility.ts gives Locator its audit), and expect(). */
@@ -114,7 +116,7 @@ module.exports = {
     {
       name: 'framework-leaves-are-leaves',
       comment:
-        'The port and its leaves (framework/core/port.ts, errors, selector, trajectory, poll, call-site, api-call, lifecycle, test-slot, secret, package-root, in-test, and the trajectory record schemas of the AI, network and visual features) import only each other (and the protocol): every feature depends on them, so they depend on nothing that depends on a feature. An allow-list.',
+        'The port and its leaves (framework/core/port.ts, errors, selector, trajectory, poll, call-site, api-call, lifecycle, test-slot, secret, package-root, in-test, the trajectory record schemas of the AI, network and visual features, and failure/thrown, where every error notes itself for classifying) import only each other (and the protocol): every feature depends on them, so they depend on nothing that depends on a feature. An allow-list.',
       severity: 'error',
       from: { path: LEAVES },
       to: { path: '^framework/', pathNot: [LEAVES] },

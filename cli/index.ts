@@ -101,6 +101,13 @@ const COMMANDS: Record<string, Command> = {
     usage: 'nestwright show-trace <trajectory.json | allure result> [--port N] [--no-open]',
     run: async (argv) => (await import('./commands/codegen.js')).showTraceCommand(argv),
   },
+  flaky: {
+    summary:
+      'Per test over the last N runs: pass rate, failure classes, failing step; flaky or broken; propose quarantine entries',
+    usage:
+      'nestwright flaky <reports or folders…> [--last N] [--json] [--suggest-quarantine [--out F]] [--threshold 0.95] [--days 14]',
+    run: async (argv) => (await import('./commands/flaky.js')).flakyCommand(argv),
+  },
   test: {
     summary: 'Run the specs: the same as `npx playwright test` with its arguments',
     usage: 'nestwright test [playwright test arguments]',

@@ -27,6 +27,7 @@ export const INTEGRATION = [
   'tests/ai/verdicts.test.ts',
   'tests/chaos/*.test.ts',
   'tests/cli/init-run.test.ts',
+  'tests/failures/classes-run.test.ts',
   'tests/conformance/kit.test.ts',
   'tests/framework/basics.test.ts',
   'tests/framework/device-waits.test.ts',

@@ -7,9 +7,25 @@ import {
   TrajectorySchema,
   type TrajectoryStep,
 } from '../../framework/core/trajectory-schema.js';
+import { parseVerdict } from '../../framework/failure/classify.js';
+import { FAILURE_CLASSES } from '../../framework/failure/codes.js';
 import { AgentError, AgentErrorCodeSchema, type AgentErrorCode } from './errors.js';
 import { plain, type JsonAttachment, type ReportedTest } from './report.js';
 import { compactScreen } from './screen.js';
+
+/**
+ * Whose the failure is, as the test's `failure` annotation says (framework/failure/): the class,
+ * the error's own code (any of the project's, not only the agent codes of `error.code`), the API
+ * and step it failed in. `unclassified` for a report written without nestwright's fixtures.
+ */
+export const FailureClassSchema = z.object({
+  class: z.enum([...FAILURE_CLASSES, 'unclassified']),
+  code: z.string(),
+  api: z.string().nullable(),
+  step: z.string().nullable(),
+  why: z.string(),
+});
+export type FailureClassRecord = z.infer<typeof FailureClassSchema>;
 
 /** What `get_failure` returns about one failed test, kept on disk so it outlives the server. */
 export interface FailureRecord {
@@ -18,6 +34,7 @@ export interface FailureRecord {
   file: string;
   line: number;
   error: { code: AgentErrorCode; message: string };
+  failure: FailureClassRecord;
   failing_step: StepSummary | null;
   steps: StepSummary[];
   screen: string | null;
@@ -95,12 +112,14 @@ export function failureOf(t: ReportedTest, id: string): FailureRecord {
         : failing
           ? 'TEST_FAILED'
           : 'ASSERTION_FAILED';
+  const verdict = parseVerdict((t.result?.annotations ?? []).find((a) => a.type === 'failure')?.description);
   return {
     trajectory_id: id,
     title: t.title,
     file: t.file,
     line: t.line,
     error: { code, message: message.slice(0, 8_000) },
+    failure: verdict ?? { class: 'unclassified', code, api: null, step: null, why: '' },
     failing_step: failing ? summarize(failing) : null,
     steps: steps.map(summarize),
     screen: screenObs ? compactScreen(screenObs) : null,

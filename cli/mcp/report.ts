@@ -12,6 +12,8 @@ interface JsonResult {
   duration: number;
   errors: Array<{ message?: string; value?: string }>;
   attachments: JsonAttachment[];
+  /** This attempt's annotations (the failure fixture's `failure`, a `quarantine`…). */
+  annotations?: Array<{ type: string; description?: string }>;
 }
 interface JsonTest {
   expectedStatus: string;

@@ -2,6 +2,7 @@ import { errors as playwrightErrors } from '@playwright/test';
 import { DeviceError } from '../../device-runtime/client/index.js';
 import type { ErrorCode, Observation, UiNode } from '../../device-runtime/protocol/index.js';
 import { describeNode } from '../../device-runtime/protocol/actionability.js';
+import { noteThrown } from '../failure/thrown.js';
 
 export { describeNode };
 
@@ -13,7 +14,8 @@ export { describeNode };
  * `OPTION_RENAMED` (an option set under its old name: `use.app` is `use.apk` now), `OPTION_INVALID`
  * (a mistyped key or value of nestwright's own options: `deviceOptions: { fault }`), `ROUTE_FAILED`
  * (a route handler threw), `HAR_INVALID` (a HAR file that cannot be read or replayed),
- * `APK_NOT_FOUND` (`use.apk` or `space.install()` names a file that does not exist), and the
+ * `APK_NOT_FOUND` (`use.apk` or `space.install()` names a file that does not exist),
+ * `QUARANTINE_EXPIRED` (an entry of the quarantine file is past its date), and the
  * `AI_*` codes of AI steps (framework/ai/errors.ts).
  */
 export type NestwrightErrorCode =
@@ -30,6 +32,7 @@ export type NestwrightErrorCode =
   | 'ROUTE_FAILED'
   | 'HAR_INVALID'
   | 'APK_NOT_FOUND'
+  | 'QUARANTINE_EXPIRED'
   | `AI_${string}`;
 
 /**
@@ -80,6 +83,7 @@ export class NestwrightError extends Error {
     this.api = name;
     this.name = new.target.name;
     this.code = options?.code ?? codeOf(options?.cause) ?? 'USAGE';
+    noteThrown(this);
   }
 
   /**
@@ -154,6 +158,7 @@ export class TimeoutError extends playwrightErrors.TimeoutError {
     this.name = 'TimeoutError';
     if (options?.cause !== undefined)
       Object.defineProperty(this, 'cause', { value: options.cause, writable: true, configurable: true });
+    noteThrown(this);
   }
 
   /**

@@ -26,6 +26,7 @@ import {
 import { platformPart } from '../visual/platform.js';
 import { networkFeature, TEST_NETWORK, TestNetwork } from '../network/index.js';
 import { checkOptions } from './option-check.js';
+import { runWithFailures } from '../failure/fixture.js';
 import {
   fixtureNames,
   renamedOption,
@@ -50,6 +51,7 @@ type TestOptions = Omit<NestwrightTestOptions, FeatureOption> & {
    */
   app: App | undefined;
   _trajectory: Trajectory;
+  _failures: void;
   _options: void;
 };
 type WorkerOptions = NestwrightWorkerOptions & {
@@ -100,6 +102,11 @@ const withOptions = base.extend<TestOptions, WorkerOptions>({
   _healStore: [healStore, { scope: 'worker', box: true }],
   ai: [undefined, { option: true, box: 'self' }],
   skills: [undefined, { option: true, box: 'self' }],
+  // Whose a failure is (framework/failure/): first, so it is torn down last and sees every error.
+  _failures: [
+    async ({ _trajectory }, use, testInfo) => runWithFailures(_trajectory, use, testInfo),
+    { auto: true, box: 'self' },
+  ],
   // A mistyped key or value of the test's options fails the test before anything reads it (the
   // config's were checked by the global setup; these may come from test.use()). First: auto
   // fixtures are set up in the order they are declared.

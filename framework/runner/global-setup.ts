@@ -12,6 +12,7 @@ import {
 } from '../../device-runtime/providers/index.js';
 import { clearProposals } from '../heal/proposals.js';
 import { checkOptions } from './option-check.js';
+import { checkQuarantine } from '../quarantine/quarantine.js';
 import { renamedOption } from './use-options.js';
 
 /**
@@ -23,6 +24,8 @@ import { renamedOption } from './use-options.js';
 export default async function globalSetup(config: FullConfig): Promise<(() => Promise<void>) | undefined> {
   // `nestwright heal` lists the proposals of the last run: this run's start clears the previous one's.
   clearProposals(config.configFile ? dirname(config.configFile) : config.rootDir);
+  // A quarantine entry past its date fails the run, saying which and what to do (docs/errors.md#quarantine).
+  checkQuarantine(config.configFile ? dirname(config.configFile) : config.rootDir);
   // An option under its old name, or a mistyped key or value of one of nestwright's (a `fault`
   // that would run on `instant`), fails the run here, once, before any worker starts.
   for (const p of config.projects) {

@@ -181,9 +181,12 @@ export default class NestwrightAllureReporter implements Reporter {
       const message =
         error?.message ??
         (result.status === 'timedOut' ? `Test timeout of ${test.timeout}ms exceeded.` : 'The test failed');
-      const text = `${message}\n${error?.stack ?? ''}`;
-      const c = classify(text, result.status === 'timedOut' ? null : failed);
-      status = statusOf(c.kind);
+      const c = classify(
+        result.annotations,
+        result.status === 'timedOut' ? null : failed,
+        result.status === 'timedOut',
+      );
+      status = statusOf(c);
       statusDetails = { message: tagMessage(c, stripAnsi(message)), trace: stripAnsi(error?.stack ?? '') };
       if (result.status === test.expectedStatus) {
         // test.fail(): failing is what the test expects (a known bug); Playwright counts it as passed.
@@ -193,7 +196,7 @@ export default class NestwrightAllureReporter implements Reporter {
       attachments.push(
         this.store.json('error', {
           code: c.code,
-          kind: c.kind,
+          class: c.class,
           message: stripAnsi(message),
           step: failed
             ? { index: failed.index, title: failed.title, api: failed.api, code: failed.error?.code ?? null }
@@ -212,6 +215,11 @@ export default class NestwrightAllureReporter implements Reporter {
         const body = ctx.body(ref);
         if (body) attachments.push(this.store.put(ref, 'text/plain', body));
       }
+    }
+    const retryDiff = result.annotations.find((a) => a.type === 'flaky')?.description;
+    if (result.status === 'passed' && retryDiff) {
+      // Passed on a retry: flaky, with what differed from the attempt that failed.
+      statusDetails = { message: `Passed on retry ${result.retry}. What changed: ${retryDiff}` };
     }
     if (result.status === 'passed' && test.expectedStatus === 'failed') {
       status = Status.FAILED;
@@ -257,6 +265,10 @@ export default class NestwrightAllureReporter implements Reporter {
       { name: LabelName.THREAD, value: `worker ${result.workerIndex}` },
       ...test.tags.map((t) => ({ name: LabelName.TAG, value: t.replace(/^@/, '') })),
       ...contextLabels(context),
+      // Whose the failure is (or `flaky · CODE` on the retry that passed), and a quarantine: as labels.
+      ...result.annotations
+        .filter((a) => (a.type === 'failure' || a.type === 'quarantine') && a.description)
+        .map((a) => ({ name: a.type, value: a.description! })),
       // A test that passed on a healed locator says so where reports filter: a tag per heal kind.
       ...(['healed', 'heal-drift'] as const)
         .filter((type) => result.annotations.some((a) => a.type === type))

@@ -134,7 +134,9 @@ test('test.use({ app: string }) fails with the rename, the test that asked for a
   // The rename comes first and alone: what the body then threw on the string is quoted in it,
   // not reported before it (issue 48, item 16f).
   const used = plain(run.result('old key in test.use, used').error);
-  expect(used).toMatch(/^NestwrightError: test\.use\(\{ app \}\): replaced the `app` fixture with a value/);
+  expect(used).toMatch(
+    /^\[test · OPTION_RENAMED\] NestwrightError: test\.use\(\{ app \}\): replaced the `app` fixture with a value/,
+  );
   expect(used).toContain(
     'with the value you gave `app`. (The test then failed on the value it got for `app`: TypeError: app.getByText is not a function.)',
   );

@@ -34,6 +34,8 @@ test('an agent goes from a failed test to a verified locator fix with the MCP to
     expect(failure.error.code).toBe(failure.failing_step.error.code ?? 'TEST_FAILED');
     expect(failure.error.message).toContain('locator.tap: timeout');
     expect(failure.failing_step).toMatchObject({ api: 'locator.tap', result: 'failed' });
+    // Whose it is: the test's (a locator that matches nothing on a screen that was stable).
+    expect(failure.failure).toMatchObject({ class: 'test', api: 'locator.tap' });
     expect(failure.failing_step.selector).toContain('Create note');
 
     // 2. The failure: steps, the screen at the failure, and a screenshot that is a PNG.

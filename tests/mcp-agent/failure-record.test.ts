@@ -66,3 +66,23 @@ test('a trajectory or tree that does not fit its schema still gives a record, an
   );
   expect(r.error.message).toContain('the "full tree" attachment is not JSON');
 });
+
+test("the record says whose the failure is, from the test's failure annotation", () => {
+  const t = reported([{ name: 'nestwright-trajectory', json: { version: 1, steps: [step] } }]);
+  t.result!.annotations = [
+    {
+      type: 'failure',
+      description:
+        'test · TIMEOUT · locator.tap · step 0: Tap "Save" · the locator matched nothing usable on a screen that was stable',
+    },
+  ];
+  expect(failureOf(t, 't3').failure).toEqual({
+    class: 'test',
+    code: 'TIMEOUT',
+    api: 'locator.tap',
+    step: 'Tap "Save"',
+    why: 'the locator matched nothing usable on a screen that was stable',
+  });
+  // A report written without nestwright's fixtures: unclassified, with the code it has.
+  expect(failureOf(reported([]), 't4').failure).toMatchObject({ class: 'unclassified' });
+});

@@ -78,8 +78,10 @@ test.afterAll(async () => {
 test('the run had a pass and two failures, each written as an Allure result', async () => {
   expect(run.exitCode, run.output).toBe(1);
   expect(run.results).toHaveLength(3);
-  expect(run.result('expects a note that was never saved').statusDetails.message).toMatch(/^\[ASSERTION_FAILED\] /);
-  expect(run.result('taps a button the app does not have').statusDetails.message).toMatch(/^\[NODE_NOT_FOUND\] /);
+  expect(run.result('expects a note that was never saved').statusDetails.message).toMatch(
+    /^\[app · ASSERTION_FAILED\] /,
+  );
+  expect(run.result('taps a button the app does not have').statusDetails.message).toMatch(/^\[test · [A-Z_]+\] /);
 });
 
 test('the HTML report shows a failed test step by step, with its screenshots', async () => {
@@ -91,7 +93,7 @@ test('the HTML report shows a failed test step by step, with its screenshots', a
   await page.getByText('notes.spec.ts', { exact: true }).first().click();
   await page.getByText('expects a note that was never saved').first().click();
   const pane = page.locator('.test-result');
-  await expect(pane.getByText('Failed assertions').or(pane.getByText('[ASSERTION_FAILED]')).first()).toBeVisible();
+  await expect(pane.getByText('App faults').or(pane.getByText('[app · ASSERTION_FAILED]')).first()).toBeVisible();
   for (const title of ["Tap text='New note'", 'Type "Buy milk" into id=title', "Expect text='Buy bread' toBeVisible"]) {
     await expect(pane.locator('.step__title', { hasText: title }).first()).toBeVisible();
   }
@@ -116,8 +118,8 @@ test('the HTML report shows a failed test step by step, with its screenshots', a
 test('the categories page tells the failures apart', async () => {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   await page.goto(`${base}/index.html#categories`);
-  await expect(page.getByText('Failed assertions').first()).toBeVisible();
-  await expect(page.getByText('Elements not found').first()).toBeVisible();
+  await expect(page.getByText('App faults').first()).toBeVisible();
+  await expect(page.getByText('Test faults').first()).toBeVisible();
   await page.close();
 });
 

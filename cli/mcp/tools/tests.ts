@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { AgentErrorCodeSchema } from '../errors.js';
-import { failureOf } from '../failures.js';
+import { failureOf, FailureClassSchema } from '../failures.js';
 import { testsOf } from '../report.js';
 import { runPlaywright, selectionArgs } from '../runner.js';
 import type { AgentState } from '../state.js';
@@ -110,6 +110,7 @@ export function testTools(state: AgentState) {
           line: z.number().int(),
           location: z.string().describe('file:line'),
           error: z.object({ code: AgentErrorCodeSchema, message: z.string() }),
+          failure: FailureClassSchema,
           failing_step: StepSchema.nullable(),
           trajectory_id: z.string(),
         }),
@@ -138,6 +139,7 @@ export function testTools(state: AgentState) {
           line: t.line,
           location: `${t.file}:${t.line}`,
           error: record.error,
+          failure: record.failure,
           failing_step: record.failing_step,
           trajectory_id: record.trajectory_id,
         });
@@ -162,7 +164,7 @@ export function testTools(state: AgentState) {
     name: 'get_failure',
     title: 'Read a failure',
     description:
-      'Why a test failed: its steps (selectors, resolved nodes, durations), the failing step, the screen at the failure (one node a line, id first), the log tail of the failing instance, the report of each crashed instance; with screenshot: true also the screenshot as an image block.',
+      'Why a test failed and whose it is (failure.class: app, test, device, network, ai; docs/errors.md): its steps (selectors, resolved nodes, durations), the failing step, the screen at the failure (one node a line, id first), the log tail of the failing instance, the report of each crashed instance; with screenshot: true also the screenshot as an image block.',
     input: z
       .object({
         trajectory_id: z.string().min(1),
@@ -176,6 +178,7 @@ export function testTools(state: AgentState) {
       title: z.string(),
       location: z.string(),
       error: z.object({ code: AgentErrorCodeSchema, message: z.string() }),
+      failure: FailureClassSchema,
       failing_step: StepSchema.nullable(),
       steps: z.array(StepSchema),
       screen: z.string().nullable(),
@@ -194,6 +197,7 @@ export function testTools(state: AgentState) {
           title: f.title,
           location: `${f.file}:${f.line}`,
           error: f.error,
+          failure: f.failure ?? { class: 'unclassified', code: f.error.code, api: null, step: null, why: '' },
           failing_step: f.failing_step,
           steps: f.steps,
           screen: f.screen,

@@ -1,4 +1,5 @@
-import type { InstanceInfo, LogLine } from '../../protocol/index.js';
+import { toolError, type InstanceInfo, type LogLine } from '../../protocol/index.js';
+import { SimError } from './sim-error.js';
 import type { ActivityContext, AppModel } from '../apps/define-app.js';
 import { defaultEnv, type SimEnv } from '../faults/env.js';
 import type { View } from '../apps/view.js';
@@ -124,8 +125,12 @@ export class SimInstance {
   push(name: string, extras: Record<string, unknown>): void {
     const activity = this.model.activities[name];
     if (!activity) {
-      throw new Error(
-        `${this.model.package} has no activity ${name}; it has ${Object.keys(this.model.activities).join(', ')}`,
+      // The caller named an activity the app does not have (a typo in app.launch): a bad argument, not a runtime fault.
+      throw new SimError(
+        toolError(
+          'INVALID_ARGUMENT',
+          `${this.model.package} has no activity ${name}; it has ${Object.keys(this.model.activities).join(', ')}`,
+        ),
       );
     }
     const record: ActivityRecord = {
