@@ -64,14 +64,7 @@ export class BranchInstance {
         if (!run.ok) return { branch, outcome: { kind: 'failed', error: `start skill: ${run.error?.message}` } };
       }
       if (entry.kind === 'launch' && entry.activity) await app.launch({ activity: entry.activity });
-      if (entry.kind === 'deepLink')
-        await env.client.call('app_intent', {
-          space_id: env.space.id,
-          action: 'android.intent.action.VIEW',
-          data: entry.uri,
-          package: env.pkg,
-          ...(app.instance ? { instance: app.instance } : {}),
-        });
+      if (entry.kind === 'deepLink') await app.intent({ data: entry.uri });
     } catch (e) {
       return { branch, outcome: await branch.failure(e) };
     }
@@ -141,7 +134,12 @@ export class BranchInstance {
         await new Promise((r) => setTimeout(r, 50));
         obs = await look();
       }
-      if (obs.package !== this.env.pkg) await this.app.observe(); // throws AppCrashedError when it crashed
+      if (obs.package !== this.env.pkg) {
+        const { apps } = await this.env.client.call('space_list_apps', { space_id });
+        const mine = apps.find((a) => a.package === this.env.pkg)?.instances;
+        const state = mine?.find((i) => i.instance === (this.app.instance ?? '0'))?.state;
+        if (state === 'crashed') await this.app.observe(); // throws the AppCrashedError, with the reason and the logcat
+      }
       const again = await look();
       const stable = again.screen_hash !== undefined && again.screen_hash === obs.screen_hash;
       return { kind: 'screen', obs: again.tree_missing ? obs : again, stable };
