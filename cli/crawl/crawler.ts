@@ -90,7 +90,12 @@ export class Crawler {
     const workers = Array.from({ length: this.opts.instances }, (_, i) => this.worker(i));
     await Promise.all(workers);
     const exhausted = this.queue.length === 0 && !this.timeUp();
-    for (const s of this.screens.values()) s.screen.unexplored = s.tasks.length;
+    const all = [...this.screens.values()].map((s) => s.screen);
+    for (const s of this.screens.values()) {
+      s.screen.unexplored = s.tasks.length;
+      const siblings = all.filter((o) => o !== s.screen && o.activity === s.screen.activity && o.package === s.screen.package);
+      s.screen.identify = identifyScreen(s.screen, siblings);
+    }
     return {
       stopped: exhausted || this.queue.length === 0 ? 'exhausted' : 'time',
       elapsedMs: this.elapsed(),
@@ -244,7 +249,7 @@ export class Crawler {
         activity: obs.activity,
         title: screenTitle(obs, kind),
         path,
-        identify: identifyScreen(obs),
+        identify: [],
         nodes: obs.nodes,
         screenshot: null,
         accessibility: [],

@@ -66,8 +66,8 @@ export const ScreenSchema = z.object({
   title: z.string(),
   /** The shortest known path from a fresh instance. */
   path: PathSchema,
-  /** What a spec asserts to know it is here: a few of the screen's own locators. */
-  identify: z.array(z.object({ selector: z.string(), code: z.string() })),
+  /** What a spec asserts to know it is here: a few of the screen's own locators, and what its look-alikes have and it lacks (`hidden`). */
+  identify: z.array(z.object({ selector: z.string(), code: z.string(), hidden: z.boolean().optional() })),
   /** The nodes of the first look (the map's detail view, the bench's ground-truth match). */
   nodes: z.array(UiNodeSchema),
   screenshot: z.string().nullable(),

@@ -193,23 +193,46 @@ export function actionsOf(obs: Observation, config: ResolvedConfig): Action[] {
   return out;
 }
 
-/** A few locators that say "this screen": its nodes with a resource id of their own, else by role and name. */
-export function identifyScreen(obs: Observation): Array<{ selector: string; code: string }> {
-  const out: Array<{ selector: string; code: string }> = [];
-  const seen = new Set<string>();
-  const byId = new Map(obs.nodes.map((n) => [n.id, n]));
-  for (const n of obs.nodes) {
-    if (out.length >= 3) break;
-    if (listOf(n, byId)) continue; // rows come and go
+/** The resource ids a screen holds outside its lists (what tells it from its look-alikes). */
+function ownIds(nodes: UiNode[]): Map<string, number> {
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const count = new Map<string, number>();
+  for (const n of structuralNodes({ nodes })) {
     const id = shortId(n);
-    if (!id || seen.has(id) || id === 'toolbar_title' || id === 'parentPanel') continue;
-    seen.add(id);
-    const loc = bestLocator(obs, n);
-    if (loc && loc.selector.startsWith('id=')) out.push(loc);
+    if (!id || listOf(n, byId) || id === 'toolbar_title' || id === 'parentPanel') continue;
+    count.set(id, (count.get(id) ?? 0) + 1);
   }
-  if (out.length === 0) {
-    for (const n of obs.nodes) {
-      if (out.length >= 2) break;
+  return count;
+}
+
+const byIdLocator = (id: string) => ({ selector: `id=${id}`, code: `app.getById('${id.replace(/'/g, "\\'")}')` });
+
+/**
+ * What says "this screen" among the others of its activity: up to three of its own ids, those
+ * fewest look-alikes have first, and up to two ids the closest look-alike has and this one lacks
+ * (asserted hidden). Falls back to a named node when the screen has no ids.
+ */
+export function identifyScreen(
+  screen: { nodes: UiNode[] },
+  siblings: Array<{ nodes: UiNode[] }>,
+): Array<{ selector: string; code: string; hidden?: boolean }> {
+  const mine = ownIds(screen.nodes);
+  const others = siblings.map((s) => ownIds(s.nodes));
+  const unique = [...mine.entries()].filter(([, n]) => n === 1).map(([id]) => id);
+  const rarity = (id: string) => others.filter((o) => o.has(id)).length;
+  const out: Array<{ selector: string; code: string; hidden?: boolean }> = unique
+    .sort((a, b) => rarity(a) - rarity(b))
+    .slice(0, 3)
+    .map(byIdLocator);
+  const closest = [...others].sort(
+    (a, b) => [...b.keys()].filter((k) => mine.has(k)).length - [...a.keys()].filter((k) => mine.has(k)).length,
+  )[0];
+  if (closest) for (const id of [...closest.keys()].filter((k) => !mine.has(k)).slice(0, 2)) out.push({ ...byIdLocator(id), hidden: true });
+  if (out.filter((i) => !i.hidden).length === 0) {
+    const obs = { nodes: screen.nodes } as Observation;
+    const byId = new Map(screen.nodes.map((n) => [n.id, n]));
+    for (const n of screen.nodes) {
+      if (out.filter((i) => !i.hidden).length >= 2) break;
       if (listOf(n, byId) || !(n.text || n.desc)) continue;
       const loc = bestLocator(obs, n);
       if (loc) out.push(loc);

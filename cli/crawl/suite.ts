@@ -43,9 +43,9 @@ function screenTest(s: CrawlScreen, pkg: string): string {
   const body = pathLines(s.path);
   if (s.kind === 'screen' || s.kind === 'dialog') {
     if (s.activity && s.package === pkg) body.push(`await expect(app).toHaveActivity(${q(s.activity)});`);
-    for (const i of s.identify) body.push(`await expect(${i.code}).toBeVisible();`);
+    for (const i of s.identify) body.push(`await expect(${i.code}).${i.hidden ? 'toBeHidden' : 'toBeVisible'}();`);
   } else if (s.kind === 'permission') {
-    for (const i of s.identify) body.push(`await expect(${i.code}).toBeVisible();`);
+    for (const i of s.identify) if (!i.hidden) body.push(`await expect(${i.code}).toBeVisible();`);
   }
   return `  test(${q(`${s.id} ${s.title}`)}, async ({ app }) => {\n${body.map((l) => `    ${l}`).join('\n')}\n  });`;
 }
