@@ -80,7 +80,11 @@ async function crawl(name: string, faults: string, instances: number, clearData 
 }
 
 /** Replay a suite in a child Playwright run: how many tests went as expected (the crash specs are expected to fail). */
-function replay(name: string, result: CrawlResult, env: Record<string, string>): Promise<{ expected: number; total: number }> {
+function replay(
+  name: string,
+  result: CrawlResult,
+  env: Record<string, string>,
+): Promise<{ expected: number; total: number }> {
   const dir = path.join(ROOT, 'test-results', 'crawl-suite');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -141,7 +145,9 @@ export async function benchCrawl(): Promise<BenchSection> {
           stopped: r.result.stopped,
           branches: r.result.branches,
           crash: crash ? `${crash.reproduced ? 'reproduced' : 'found'} at ${s(crash.foundAtMs)} s` : '—',
-          ...(k > 1 ? { vs: `${name} ${faults} ×1`, ratio: `${(one[1]!.lastMs / Math.max(1, r.lastMs)).toFixed(2)}x` } : {}),
+          ...(k > 1
+            ? { vs: `${name} ${faults} ×1`, ratio: `${(one[1]!.lastMs / Math.max(1, r.lastMs)).toFixed(2)}x` }
+            : {}),
         });
       }
       if (faults === 'realistic') {
@@ -165,7 +171,10 @@ export async function benchCrawl(): Promise<BenchSection> {
           ['hostile seed 7', { NESTWRIGHT_FAULTS: 'hostile', NESTWRIGHT_SEED: '7' }],
         ] as const) {
           const rep = await replay(name, one[4]!.result, env);
-          rows.push({ measure: `${name} suite replay, ${profile}`, 'specs as expected': `${rep.expected}/${rep.total}` });
+          rows.push({
+            measure: `${name} suite replay, ${profile}`,
+            'specs as expected': `${rep.expected}/${rep.total}`,
+          });
         }
       }
     }

@@ -111,7 +111,8 @@ export async function crawlCommand(argv: string[], io: Io = stdio): Promise<numb
       [
         `${result.app.package}: ${result.screens.length} screens, ${result.activitiesReached.length}${known ? `/${known}` : ''} activities, ${result.transitions.length} transitions in ${(result.elapsedMs / 1000).toFixed(1)} s (${result.settings.instances} instance(s), ${result.settings.mode}; stopped: ${result.stopped})`,
         ...result.crashes.map(
-          (c) => `crash ${c.id}${c.reproduced ? ' (reproduced)' : ''}: ${c.reason.split('\n')[0]} — ${c.path.actions.length} step(s) from ${c.path.entry.kind}`,
+          (c) =>
+            `crash ${c.id}${c.reproduced ? ' (reproduced)' : ''}: ${c.reason.split('\n')[0]} — ${c.path.actions.length} step(s) from ${c.path.entry.kind}`,
         ),
         `accessibility: ${result.screens.reduce((n, s) => n + s.accessibility.length, 0)} finding(s) on ${result.screens.filter((s) => s.accessibility.length).length} screen(s)`,
         `map:   ${written.map}  (npx nestwright show-crawl ${v.out})`,

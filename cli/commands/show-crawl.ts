@@ -30,7 +30,9 @@ export async function showCrawlCommand(argv: string[], io: Io = stdio, stop?: Pr
   if (parsed.values.help) return (io.out(USAGE), 0);
   const dir = path.resolve(parsed.positionals[0] ?? 'crawl');
   if (!existsSync(path.join(dir, 'index.html'))) {
-    io.err(`nestwright show-crawl: no app map in ${dir}; run \`npx nestwright crawl <app.apk> --out ${parsed.positionals[0] ?? 'crawl'}\` first\n`);
+    io.err(
+      `nestwright show-crawl: no app map in ${dir}; run \`npx nestwright crawl <app.apk> --out ${parsed.positionals[0] ?? 'crawl'}\` first\n`,
+    );
     return 2;
   }
   const port = parsed.values.port === undefined ? 0 : Number(parsed.values.port);

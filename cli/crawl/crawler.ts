@@ -93,7 +93,9 @@ export class Crawler {
     const all = [...this.screens.values()].map((s) => s.screen);
     for (const s of this.screens.values()) {
       s.screen.unexplored = s.tasks.length;
-      const siblings = all.filter((o) => o !== s.screen && o.activity === s.screen.activity && o.package === s.screen.package);
+      const siblings = all.filter(
+        (o) => o !== s.screen && o.activity === s.screen.activity && o.package === s.screen.package,
+      );
       s.screen.identify = identifyScreen(s.screen, siblings);
     }
     return {
@@ -181,14 +183,14 @@ export class Crawler {
       return this.record(branch, null, null, outcome, { entry: task.entry, actions: [] });
     }
     const from = this.screens.get(task.screen)!;
-    let branch = current?.key === task.screen && samePath(current.branch.history, from.screen.path) ? current.branch : null;
+    let branch =
+      current?.key === task.screen && samePath(current.branch.history, from.screen.path) ? current.branch : null;
     if (!branch) {
       await current?.branch.close();
       this.branches++;
       const started = await BranchInstance.start(env, from.screen.path.entry);
       branch = started.branch;
-      const there =
-        started.outcome.kind === 'screen' ? await branch.walk(from.screen.path.actions) : started.outcome;
+      const there = started.outcome.kind === 'screen' ? await branch.walk(from.screen.path.actions) : started.outcome;
       if (there.kind !== 'screen' || screenKey(there.obs) !== task.screen) {
         this.notes.push(
           `the path to ${from.screen.id} (${from.screen.title}) led ${there.kind === 'screen' ? `to another screen (${screenTitle(there.obs, screenKind(there.obs, this.target.pkg))})` : there.kind === 'crash' ? 'to a crash' : `nowhere: ${there.error}`}; ${describeAction(task.action)} not tried`,
@@ -213,7 +215,9 @@ export class Crawler {
     path: CrawlPath,
   ): Promise<{ branch: BranchInstance; key: string } | null> {
     if (outcome.kind === 'failed') {
-      this.notes.push(`${action ? describeAction(action) : 'entry'} from ${from ?? 'a fresh instance'}: ${outcome.error}`);
+      this.notes.push(
+        `${action ? describeAction(action) : 'entry'} from ${from ?? 'a fresh instance'}: ${outcome.error}`,
+      );
       await branch.close();
       return null;
     }
@@ -230,7 +234,9 @@ export class Crawler {
           reproduced: false,
           foundAtMs: this.elapsed(),
         });
-        this.opts.log?.(`crash ${id} after ${action ? describeAction(action) : 'launch'}: ${outcome.reason.split('\n')[0]}`);
+        this.opts.log?.(
+          `crash ${id} after ${action ? describeAction(action) : 'launch'}: ${outcome.reason.split('\n')[0]}`,
+        );
       }
       if (from && action) this.edge(from, known?.id ?? id, action);
       await branch.close();

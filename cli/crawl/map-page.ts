@@ -8,7 +8,10 @@
 import type { CrawlResult } from './model.js';
 
 /** JSON safe inside a <script> element: no `</script>`, no `<!--`. */
-const embed = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c').replace(/\u2028|\u2029/g, ' ');
+const embed = (v: unknown) =>
+  JSON.stringify(v)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028|\u2029/g, ' ');
 
 const STYLE = `
 body{font:14px system-ui,sans-serif;margin:0;display:flex;height:100vh;color:#202124}

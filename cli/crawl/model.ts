@@ -6,7 +6,10 @@ import { z } from 'zod';
 import { UiNodeSchema } from '../../device-runtime/protocol/index.js';
 
 /** A value typed into a field: plain text, or a reference to a secret (an environment variable) whose value is never written. */
-export const InputValueSchema = z.union([z.string(), z.object({ secret: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/) })]);
+export const InputValueSchema = z.union([
+  z.string(),
+  z.object({ secret: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/) }),
+]);
 export type InputValue = z.infer<typeof InputValueSchema>;
 
 /** One thing the crawler does on a screen; targets are `app.locator()` selectors, the framework's best for the node. */

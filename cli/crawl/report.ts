@@ -29,5 +29,9 @@ export function writeCrawl(out: string, result: CrawlResult, pictures: Map<strin
   // which `use.apk` is resolved), or the package.
   const apk = result.app.apk ? path.relative(process.cwd(), path.resolve(result.app.apk)) : result.app.package;
   file('suite/crawl.spec.ts', writeSuite(result, apk.split(path.sep).join('/')));
-  return { json: path.join(dir, 'crawl.json'), map: path.join(dir, 'index.html'), suite: path.join(dir, 'suite', 'crawl.spec.ts') };
+  return {
+    json: path.join(dir, 'crawl.json'),
+    map: path.join(dir, 'index.html'),
+    suite: path.join(dir, 'suite', 'crawl.spec.ts'),
+  };
 }

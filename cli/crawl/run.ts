@@ -46,9 +46,23 @@ const shortName = (pkg: string, name: string) => (name.startsWith(`${pkg}.`) ? n
 export async function appEntries(
   app: string,
   config: ResolvedConfig,
-): Promise<{ pkg: string; label: string | null; apk: string | null; entries: Entry[]; activities: CrawlResult['app']['activities']; deepLinks: string[] }> {
+): Promise<{
+  pkg: string;
+  label: string | null;
+  apk: string | null;
+  entries: Entry[];
+  activities: CrawlResult['app']['activities'];
+  deepLinks: string[];
+}> {
   if (!/\.(apk|apks|xapk)$/i.test(app))
-    return { pkg: app, label: null, apk: null, entries: [{ kind: 'launch', activity: null, exported: true }], activities: [], deepLinks: [] };
+    return {
+      pkg: app,
+      label: null,
+      apk: null,
+      entries: [{ kind: 'launch', activity: null, exported: true }],
+      activities: [],
+      deepLinks: [],
+    };
   const info = await inspectApk(app);
   const pkg = info.package;
   const launcher = info.launcherActivity;
@@ -117,7 +131,10 @@ export async function runCrawl(o: RunCrawlOptions): Promise<RunCrawlResult> {
           screen.screenshot = `screens/${screen.id}.png`;
         }
         if (screen.kind === 'other-app') return;
-        const raw = auditScreen({ nodes: obs.nodes, density, screen: obs.screen, pixels: png ? decode(png) : null }, RULE_NAMES);
+        const raw = auditScreen(
+          { nodes: obs.nodes, density, screen: obs.screen, pixels: png ? decode(png) : null },
+          RULE_NAMES,
+        );
         screen.accessibility = raw.map((f) => ({
           rule: f.rule,
           severity: f.severity,
@@ -145,7 +162,13 @@ export async function runCrawl(o: RunCrawlOptions): Promise<RunCrawlResult> {
   }
   const result: CrawlResult = {
     version: 1,
-    app: { package: target.pkg, apk: target.apk, label: target.label, activities: target.activities, deepLinks: target.deepLinks },
+    app: {
+      package: target.pkg,
+      apk: target.apk,
+      label: target.label,
+      activities: target.activities,
+      deepLinks: target.deepLinks,
+    },
     settings: {
       instances,
       seed: o.seed,

@@ -96,7 +96,12 @@ export function bestLocator(obs: Observation, n: UiNode): { selector: string; co
  * names it alone, else the first of its kind (`getById('note_row').first()`): the rows are the
  * app's data, and the first is there on every replay of the same path.
  */
-function rowLocator(obs: Observation, n: UiNode, list: UiNode | null, id: string | null): { selector: string; code: string } | null {
+function rowLocator(
+  obs: Observation,
+  n: UiNode,
+  list: UiNode | null,
+  id: string | null,
+): { selector: string; code: string } | null {
   if (!list || !id) return null;
   const best = suggestLocators(obs, n.id)[0];
   if (best?.strictSafe && best.strategy !== 'nth' && best.strategy !== 'chain') return best;
@@ -227,7 +232,9 @@ export function identifyScreen(
   const closest = [...others].sort(
     (a, b) => [...b.keys()].filter((k) => mine.has(k)).length - [...a.keys()].filter((k) => mine.has(k)).length,
   )[0];
-  if (closest) for (const id of [...closest.keys()].filter((k) => !mine.has(k)).slice(0, 2)) out.push({ ...byIdLocator(id), hidden: true });
+  if (closest)
+    for (const id of [...closest.keys()].filter((k) => !mine.has(k)).slice(0, 2))
+      out.push({ ...byIdLocator(id), hidden: true });
   if (out.filter((i) => !i.hidden).length === 0) {
     const obs = { nodes: screen.nodes } as Observation;
     const byId = new Map(screen.nodes.map((n) => [n.id, n]));

@@ -33,7 +33,8 @@ function actionLines(a: Action): string[] {
 
 function pathLines(p: CrawlPath): string[] {
   const lines: string[] = [];
-  if (p.entry.kind === 'launch' && p.entry.activity) lines.push(`await app.launch({ activity: ${q(p.entry.activity)} });`);
+  if (p.entry.kind === 'launch' && p.entry.activity)
+    lines.push(`await app.launch({ activity: ${q(p.entry.activity)} });`);
   if (p.entry.kind === 'deepLink') lines.push(`await app.intent({ data: ${q(p.entry.uri)} });`);
   for (const a of p.actions) lines.push(...actionLines(a));
   return lines;
@@ -79,7 +80,19 @@ export function writeSuite(result: CrawlResult, apk: string): string {
     screens.map((s) => screenTest(s, pkg)).join('\n\n'),
     `});`,
     ...(result.crashes.length
-      ? ['', `test.describe('crashes', () => {`, result.crashes.map((c) => crashTest(c, result.screens.find((s) => s.id === c.screen))).join('\n\n'), `});`]
+      ? [
+          '',
+          `test.describe('crashes', () => {`,
+          result.crashes
+            .map((c) =>
+              crashTest(
+                c,
+                result.screens.find((s) => s.id === c.screen),
+              ),
+            )
+            .join('\n\n'),
+          `});`,
+        ]
       : []),
     '',
   ].join('\n');

@@ -64,7 +64,10 @@ test.describe('the Shop, behind its sign-in wall', () => {
 
   test('writes a suite that compiles: a spec per screen, the crash as a known bug', () => {
     const suite = writeSuite(shop.result, 'fixtures/apks/shop.apk');
-    const out = ts.transpileModule(suite, { reportDiagnostics: true, compilerOptions: { module: ts.ModuleKind.ESNext } });
+    const out = ts.transpileModule(suite, {
+      reportDiagnostics: true,
+      compilerOptions: { module: ts.ModuleKind.ESNext },
+    });
     expect(out.diagnostics ?? []).toEqual([]);
     expect(suite.match(/^ {2}test\(/gm)!.length).toBeGreaterThanOrEqual(shop.result.screens.length - 2);
     expect(suite).toMatch(/test\.fail\(true, 'crashes: java\.lang\.StringIndexOutOfBoundsException/);
