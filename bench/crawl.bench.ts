@@ -122,10 +122,11 @@ function replay(
 const list = (env: string | undefined, all: string[]) => (env ? env.split(',').filter((x) => all.includes(x)) : all);
 const s = (ms: number | null) => (ms === null ? '—' : (ms / 1000).toFixed(1));
 
-export async function benchCrawl(): Promise<BenchSection> {
+/** One app's table: its crawls and its suite's replays (a section per app, printed as each ends). */
+async function benchApp(name: string): Promise<BenchSection> {
   const rows: BenchSection['rows'] = [];
   const notes: string[] = [];
-  const apps = list(process.env.CRAWL_BENCH_APPS, Object.keys(APPS));
+  const apps = list(process.env.CRAWL_BENCH_APPS, Object.keys(APPS)).filter((a) => a === name);
   const profiles = list(process.env.CRAWL_BENCH_PROFILES, ['instant', 'realistic']);
   for (const name of apps) {
     for (const faults of profiles) {
@@ -183,5 +184,10 @@ export async function benchCrawl(): Promise<BenchSection> {
     `screens: those of the app's model (device-runtime/sim/apps/screens.ts) a crawled screen matched; "model screens": distinct screens in the crawl's own model. Budget ${BUDGET_MINUTES} min.`,
     'ratio on ×2/×4 rows: time to the last screen found with 1 instance over with K (higher is faster); on clear-data rows: ×1 with fresh instances over clear-data.',
   );
-  return { title: 'nestwright crawl on the sample apps', rows, notes };
+  return { title: `nestwright crawl: ${name}`, rows, notes };
 }
+
+export const benchCrawlShop = () => benchApp('shop');
+export const benchCrawlNotes = () => benchApp('notes');
+export const benchCrawlSettings = () => benchApp('settings');
+export const benchCrawlChat = () => benchApp('chat');
