@@ -104,7 +104,8 @@ function rowLocator(
 ): { selector: string; code: string } | null {
   if (!list || !id) return null;
   const best = suggestLocators(obs, n.id)[0];
-  if (best?.strictSafe && best.strategy !== 'nth' && best.strategy !== 'chain') return best;
+  // By its id alone only while the list holds one such row: rows are data, a replay may show more.
+  if (best?.strictSafe && best.strategy !== 'nth' && best.strategy !== 'chain' && best.strategy !== 'id') return best;
   const first = resolveSteps(obs.nodes, [{ kind: 'id', id }])[0];
   if (first?.id !== n.id) return null;
   return { selector: `id=${id} >> nth=0`, code: `app.getById('${id}').first()` };
@@ -127,7 +128,7 @@ export function valueFor(n: UiNode, config: ResolvedConfig): InputValue {
   if (n.password || /password|passcode|pin\b/.test(words)) return 'Crawl-pass-1';
   if (/e-?mail/.test(words)) return 'crawl@example.com';
   if (/phone|tel/.test(words)) return '5550100';
-  if (/amount|qty|quantity|number|age|zip|code\b/.test(words)) return '1';
+  if (/\b(amount|qty|quantity|number|age|zip|code)\b/.test(words.replace(/_/g, ' '))) return '1';
   if (/url|website|link/.test(words)) return 'https://example.com';
   if (/address/.test(words)) return '1 Main St';
   return 'crawl';
@@ -170,6 +171,7 @@ export function actionsOf(obs: Observation, config: ResolvedConfig): Action[] {
     if (n.editable) {
       fields.push(n);
       out.push({ kind: 'fill', ...loc, label, value: valueFor(n, config) });
+      if (n.long_clickable) out.push({ kind: 'longPress', ...loc, label });
       continue;
     }
     if (n.scrollable) out.push({ kind: 'swipe', ...loc, label });
@@ -189,9 +191,10 @@ export function actionsOf(obs: Observation, config: ResolvedConfig): Action[] {
       const l = bestLocator(obs, c);
       return l ? [l] : [];
     });
-    // The form's buttons (not a list's rows, not the toolbar's icons without a text).
+    // The form's buttons: those with a text outside lists, and icons beside a field (a chat's Send).
+    const fieldParents = new Set(fields.map((f) => f.parent));
     for (const { n, loc } of buttons)
-      if (n.text && !listOf(n, byId))
+      if (!listOf(n, byId) && (n.text || fieldParents.has(n.parent)))
         out.push({ kind: 'submit', fields: locFields, checks: locChecks, ...loc, label: loc.selector });
   }
   out.push({ kind: 'back' });

@@ -2,7 +2,8 @@
  * Every screen of the sample apps, written down from their models: the ground truth a crawler
  * (`nestwright crawl`, bench/crawl.bench.ts) is measured against. A screen is its activity and
  * what its tree holds — resource ids (`email`) or texts (`text:Copy`) it must have, and ones it
- * must not — never the data it shows. Loading states, snackbars and states that need a fault
+ * must not — never the data it shows. Two windows of the same structure are one screen (a
+ * menu of one item is one screen whatever its item says). Loading states, snackbars and states that need a fault
  * (offline, a failing server) are left out: they pass by on their own.
  */
 export interface ScreenTruth {
@@ -51,8 +52,8 @@ export const SAMPLE_SCREENS: Record<string, ScreenTruth[]> = {
     { name: 'Choose a name', activity: '.ConversationListActivity', has: ['name', 'join'] },
     { name: 'Room, no messages', activity: '.ConversationActivity', has: ['empty', 'message_input'] },
     { name: 'Room with messages', activity: '.ConversationActivity', has: ['messages', 'message_input'] },
-    { name: 'Message menu', activity: '.ConversationActivity', has: ['text:Copy'] },
-    { name: 'Paste menu', activity: '.ConversationActivity', has: ['text:Paste'] },
+    // A message's menu (Copy) and the field's (Paste): one dialog with one item, the same screen.
+    { name: 'One-item menu (Copy, Paste)', activity: '.ConversationActivity', has: ['parentPanel', 'title'] },
   ],
   'com.android.settings': [
     { name: 'Settings', activity: '.Settings', has: ['recycler_view'] },
