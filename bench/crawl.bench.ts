@@ -45,7 +45,13 @@ interface Run {
 }
 
 async function crawl(name: string, faults: string, instances: number, clearData = false): Promise<Run> {
-  const rt = new SimRuntime({ faults: faults as 'instant', seed: 1, chromium: false });
+  // The fallback measured as a runtime without fresh instances gets it: the simulator without its `instance` extension.
+  const rt = new SimRuntime({
+    faults: faults as 'instant',
+    seed: 1,
+    chromium: false,
+    ...(clearData ? { withoutExtensions: ['instance'] } : {}),
+  });
   const client = new DeviceClient(await McpToolTransport.connect(await inMemoryTransport(rt)));
   try {
     const { app, config } = APPS[name]!;
@@ -57,7 +63,6 @@ async function crawl(name: string, faults: string, instances: number, clearData 
       seed: 1,
       config: resolveConfig(config, null),
       screenshots: false,
-      clearData,
     });
     const truth = SAMPLE_SCREENS[result.app.package]!;
     const firstFound = truth

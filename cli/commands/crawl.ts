@@ -25,8 +25,6 @@ const USAGE = `Usage: nestwright crawl <app.apk | package> [options]
   --profile P          the simulated device's fault profile: instant, realistic, hostile (default instant)
   --device URL         a NestSpace runtime (token in NESTSPACE_TOKEN) instead of the simulated device
   --device-options J   any provider, as use.deviceOptions takes it (JSON): adb, emulator, appium, companion
-  --clear-data         one copy of the app, its data cleared between branches (what a runtime without
-                       fresh instances gets anyway)
   --no-screenshots     no screenshots (the map shows titles only; contrast rules are not run)
 Exit code: 0 explored, 1 the crawl could not run, 2 bad input.
 `;
@@ -54,7 +52,6 @@ export async function crawlCommand(argv: string[], io: Io = stdio): Promise<numb
         profile: { type: 'string' },
         device: { type: 'string' },
         'device-options': { type: 'string' },
-        'clear-data': { type: 'boolean', default: false },
         'no-screenshots': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -101,7 +98,6 @@ export async function crawlCommand(argv: string[], io: Io = stdio): Promise<numb
       minutes,
       seed,
       config,
-      clearData: v['clear-data'],
       screenshots: !v['no-screenshots'],
       log: (line) => io.err(`${line}\n`),
     });

@@ -28,8 +28,6 @@ export interface RunCrawlOptions {
   config: ResolvedConfig;
   /** Take a screenshot of each screen (the map's pictures, the contrast rules). Default true. */
   screenshots?: boolean;
-  /** Force one copy with its data cleared between branches, even where fresh instances exist. */
-  clearData?: boolean;
   log?: (line: string) => void;
   maxBranches?: number;
 }
@@ -100,10 +98,10 @@ const decode = (png: Buffer) => {
 export async function runCrawl(o: RunCrawlOptions): Promise<RunCrawlResult> {
   const info = await o.client.info();
   const target = await appEntries(o.app, o.config);
-  const fresh = !o.clearData && (await o.client.hasExtension('instance'));
+  const fresh = await o.client.hasExtension('instance');
   const mode = fresh ? 'instances' : 'clear-data';
   const instances = fresh ? o.instances : 1;
-  if (!fresh && !o.clearData)
+  if (!fresh)
     o.log?.(
       `this runtime cannot start a fresh instance per branch (no 'instance' extension): crawling one branch at a time, clearing the app's data between branches`,
     );
