@@ -201,13 +201,15 @@ export function actionsOf(obs: Observation, config: ResolvedConfig): Action[] {
   return out;
 }
 
-/** The resource ids a screen holds outside its lists (what tells it from its look-alikes). */
+/** The resource ids a screen holds outside its lists, on nodes a locator finds (what tells it from its look-alikes). */
 function ownIds(nodes: UiNode[]): Map<string, number> {
   const byId = new Map(nodes.map((n) => [n.id, n]));
   const count = new Map<string, number>();
   for (const n of structuralNodes({ nodes })) {
     const id = shortId(n);
     if (!id || listOf(n, byId) || id === 'toolbar_title' || id === 'parentPanel') continue;
+    // Only what a locator can find: a compact look keeps nodes that act or say something, not bare containers.
+    if (!(n.clickable || n.editable || n.long_clickable || n.text || n.desc)) continue;
     count.set(id, (count.get(id) ?? 0) + 1);
   }
   return count;
