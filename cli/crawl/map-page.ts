@@ -16,7 +16,7 @@ const embed = (v: unknown) =>
 const STYLE = `
 body{font:14px system-ui,sans-serif;margin:0;display:flex;height:100vh;color:#202124}
 #map{flex:1;overflow:auto;position:relative;background:#f6f7f9}
-#side{width:420px;overflow:auto;border-left:1px solid #ddd;padding:12px 16px;background:#fff}
+#side{width:420px;overflow:auto;overflow-wrap:anywhere;border-left:1px solid #ddd;padding:12px 16px;background:#fff}
 header{padding:10px 16px;border-bottom:1px solid #ddd;background:#fff;position:sticky;top:0;left:0;z-index:2}
 .screen{position:absolute;width:150px;border:2px solid #c5cad3;border-radius:8px;background:#fff;cursor:pointer;padding:4px;box-sizing:border-box}
 .screen.selected{border-color:#1a73e8;box-shadow:0 0 0 3px #1a73e855}
