@@ -85,10 +85,19 @@ export function screenTitle(obs: Observation, kind: string): string {
   return title ? `${what}: ${title.slice(0, 40)}` : what;
 }
 
-/** The best strict locator for a node on this screen, or null when none names it alone. */
+/**
+ * The best strict locator for a node on this screen, or null when none names it alone. A
+ * position (`nth=`) is the last resort: a clickable row with no name of its own is named by the
+ * text it holds (a tap on it lands on the row, its clickable ancestor), which does not depend on
+ * how many bare containers the runtime's look keeps.
+ */
 export function bestLocator(obs: Observation, n: UiNode): { selector: string; code: string } | null {
   const best = suggestLocators(obs, n.id)[0];
-  return best && best.strictSafe ? { selector: best.selector, code: best.code } : null;
+  if (best?.strictSafe && best.strategy !== 'nth') return { selector: best.selector, code: best.code };
+  const inner = obs.nodes.find((c) => c.parent === n.id && c.text && !c.clickable);
+  const byText = inner && n.clickable ? suggestLocators(obs, inner.id)[0] : undefined;
+  if (byText?.strictSafe && byText.strategy !== 'nth') return { selector: byText.selector, code: byText.code };
+  return best?.strictSafe ? { selector: best.selector, code: best.code } : null;
 }
 
 /**
