@@ -108,6 +108,18 @@ const COMMANDS: Record<string, Command> = {
       'nestwright flaky <reports or folders…> [--last N] [--json] [--suggest-quarantine [--out F]] [--threshold 0.95] [--days 14]',
     run: async (argv) => (await import('./commands/flaky.js')).flakyCommand(argv),
   },
+  crawl: {
+    summary:
+      'Explore an app in parallel fresh instances: app map, crashes with their paths, accessibility per screen, a suite',
+    usage:
+      'nestwright crawl <app.apk> [--minutes N] [--instances K] [--seed S] [--out crawl/] [--config F] [--profile P] [--device URL]',
+    run: async (argv) => (await import('./commands/crawl.js')).crawlCommand(argv),
+  },
+  'show-crawl': {
+    summary: "Serve a crawl's app map (screens, transitions, paths) in a local web page",
+    usage: 'nestwright show-crawl [dir] [--port N] [--no-open]',
+    run: async (argv) => (await import('./commands/show-crawl.js')).showCrawlCommand(argv),
+  },
   test: {
     summary: 'Run the specs: the same as `npx playwright test` with its arguments',
     usage: 'nestwright test [playwright test arguments]',

@@ -82,6 +82,7 @@ export const E2E = [
   'tests/apk/real-apks.test.ts',
   'tests/apk/signature.test.ts',
   'tests/companion/example.test.ts',
+  'tests/crawl/map-page.test.ts',
   'tests/docs/api-examples.test.ts',
   'tests/docs/api-reference.test.ts',
   'tests/docs/pages.test.ts',

@@ -9,4 +9,4 @@ export {
 } from './faults/profile.js';
 export { channelsFromEnv } from './channels/channel.js';
 export { VirtualClock } from './faults/clock.js';
-export { chromiumMissing, chromiumPath } from './web/chromium.js';
+export { chromiumMissing, chromiumPath, stopChromium } from './web/chromium.js';

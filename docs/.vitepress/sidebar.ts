@@ -39,6 +39,7 @@ export const sidebar: SidebarItem[] = [
   { text: 'Errors', link: '/errors' },
   { text: 'Timing and fault profiles', link: '/timing' },
   { text: 'Accessibility audits', link: '/accessibility' },
+  { text: 'Crawling an app', link: '/crawl' },
   { text: 'Device protocol', link: '/protocol' },
   { text: 'Making a runtime nestwright-ready', link: '/runtime-authors' },
   { text: 'Security', link: '/security' },
