@@ -88,6 +88,7 @@ export {
   type NestwrightErrorCode,
 } from './core/errors.js';
 export { TRAJECTORY_ATTACHMENT, type TrajectoryStep } from './core/trajectory.js';
+export type { DeviceLogsMode } from './device-logs/index.js';
 export { classOfCode, FAILURE_CLASSES, type FailureClass } from './failure/codes.js';
 export { DeviceError } from '../device-runtime/client/index.js';
 export type { Secret } from './core/secret.js';
