@@ -201,6 +201,7 @@ export const REPORT_CODE_CLASSES: Classes<string> = {
   WRITE_FAILED: 'device',
   SAMPLE_MISSING: 'device',
   INVALID_PACKAGE_JSON: 'test',
+  INVALID_FILE: 'test',
   NOT_A_DIRECTORY: 'test',
   FORBIDDEN: 'test',
   NOT_FOUND: 'test',
