@@ -28,9 +28,13 @@ export const deviceLogsFixtures: Fixtures<
   ],
 };
 
-/** `use.video` (framework/video): 'off' by default, as Playwright's; the feature exists only when this run records. */
-export const videoFixtures: Fixtures<{ video: VideoOption; _video: void }, object, { _testContext: TestContext }> = {
-  video: ['off', { option: true, scope: 'test', box: 'self' }],
+/**
+ * `use.video` (framework/video): 'off' by default and worker-scoped, as Playwright's (its `test`
+ * declares `video` so; merged with ours, one name must have one scope); the feature exists only
+ * when this run records.
+ */
+export const videoFixtures: Fixtures<{ _video: void }, { video: VideoOption }, { _testContext: TestContext }> = {
+  video: ['off', { option: true, scope: 'worker', box: 'self' }],
   _video: [
     async ({ video, _testContext }, use, testInfo) => {
       const feature = videoFeature(videoSettings(video), testInfo.retry);

@@ -54,7 +54,7 @@ type TestOptions = Omit<NestwrightTestOptions, FeatureOption> & {
   _failures: void;
   _options: void;
 };
-type WorkerOptions = NestwrightWorkerOptions & {
+type WorkerOptions = Omit<NestwrightWorkerOptions, FeatureOption> & {
   /** `use.device`, the old name of `deviceOptions`, kept for its error as `app` is above. */
   device: Device | undefined;
   _healStore: FingerprintStore;

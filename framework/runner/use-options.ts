@@ -100,6 +100,7 @@ export interface NestwrightOptions {
    * 'retain-on-failure' (kept only when the test fails) or 'on-first-retry'; `{ mode, size }`
    * scales the picture down to fit `size` (default 800×800). The video is a WebM attached to the
    * test as `video`, with the step titles beside it as a WebVTT track; docs/video.md.
+   * Worker-scoped, as Playwright's: set it in the config or at the top of a file.
    *
    * @example
    * ```ts
@@ -120,8 +121,12 @@ export interface NestwrightOptions {
 export const FEATURE_OPTIONS = ['deviceLogs', 'video'] as const;
 export type FeatureOption = (typeof FEATURE_OPTIONS)[number];
 
-/** The options that are worker-scoped, as Playwright's `screenshot` is: set in the config or at the top of a file. */
-export const WORKER_OPTIONS = ['deviceOptions', 'screenshot', 'channel'] as const;
+/**
+ * The options that are worker-scoped, as Playwright's `screenshot` and `video` are: set in the
+ * config or at the top of a file. `video` must be: Playwright's own test declares it worker-scoped,
+ * and `mergeTests(test, browserTest)` refuses one name with two scopes.
+ */
+export const WORKER_OPTIONS = ['deviceOptions', 'screenshot', 'channel', 'video'] as const;
 type WorkerOption = (typeof WORKER_OPTIONS)[number];
 
 /**
