@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { FAILURE_ANNOTATION, parseVerdict } from '../../framework/failure/classify.js';
@@ -136,15 +137,29 @@ function playwrightJson(file: string, problems: string[]): Run | null {
 /** A folder of blob reports: one run's shards, merged by Playwright's own merge-reports into its JSON. */
 function blobs(dir: string, problems: string[]): Run | null {
   const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
-  const merged = spawnSync(process.execPath, [cli, 'merge-reports', '--reporter', 'json', dir], {
-    encoding: 'utf8',
-    maxBuffer: 512 * 1024 * 1024,
-  });
+  // The JSON goes to a file of our own: a caller's PLAYWRIGHT_JSON_OUTPUT_* (as npm scripts and CI
+  // set) would otherwise send it elsewhere and leave stdout empty.
+  const out = mkdtempSync(path.join(tmpdir(), 'nw-flaky-'));
+  const file = path.join(out, 'report.json');
   try {
-    return fromPlaywrightReport(JSON.parse(merged.stdout), dir, statSync(dir).mtimeMs);
-  } catch {
-    problems.push(`${dir}: playwright merge-reports could not merge its blob reports: ${merged.stderr.slice(0, 500)}`);
-    return null;
+    const env: NodeJS.ProcessEnv = { ...process.env, PLAYWRIGHT_JSON_OUTPUT_FILE: file };
+    delete env.PLAYWRIGHT_JSON_OUTPUT_DIR;
+    delete env.PLAYWRIGHT_JSON_OUTPUT_NAME;
+    const merged = spawnSync(process.execPath, [cli, 'merge-reports', '--reporter', 'json', dir], {
+      encoding: 'utf8',
+      maxBuffer: 512 * 1024 * 1024,
+      env,
+    });
+    try {
+      return fromPlaywrightReport(JSON.parse(readFileSync(file, 'utf8')), dir, statSync(dir).mtimeMs);
+    } catch {
+      problems.push(
+        `${dir}: playwright merge-reports could not merge its blob reports: ${(merged.stderr || merged.stdout || '').slice(0, 500)}`,
+      );
+      return null;
+    }
+  } finally {
+    rmSync(out, { recursive: true, force: true });
   }
 }
 
