@@ -20,7 +20,7 @@ export const PACKAGE_ROOT = COMPILED
 
 /**
  * One of nestwright's modules by its source path without extension (`framework/runner/global-setup`):
- * `dist/framework/global-setup.js` compiled (an entry point of the bundle), the `.ts` from source.
+ * `dist/framework/runner/global-setup.js` compiled (an entry point of the bundle), the `.ts` from source.
  */
 export function ownModule(path: string): string {
   return COMPILED ? join(PACKAGE_ROOT, 'dist', `${path}.js`) : join(PACKAGE_ROOT, `${path}.ts`);

@@ -8,7 +8,7 @@ type Config = Omit<PlaywrightTestConfig, 'use' | 'projects'> & {
   projects?: Array<Omit<NonNullable<PlaywrightTestConfig['projects']>[number], 'use'> & { use?: Use }>;
 };
 
-// dist/framework/global-setup.js compiled, framework/runner/global-setup.ts when run from source.
+// dist/framework/runner/global-setup.js compiled, framework/runner/global-setup.ts when run from source.
 const GLOBAL_SETUP = ownModule('framework/runner/global-setup');
 
 /**

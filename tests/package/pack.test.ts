@@ -85,7 +85,7 @@ test('npm pack holds the compiled package and nothing else', async () => {
     'fixtures/apks/shop.apk',
     'fixtures/apks/chat.apk',
     'dist/reporters/allure/render-worker.js',
-    'dist/framework/global-setup.js',
+    'dist/framework/runner/global-setup.js',
     'dist/cli/inspector/page/live.html',
     'dist/cli/inspector/page/trace.html',
   ])
