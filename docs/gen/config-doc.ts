@@ -94,7 +94,8 @@ export function useOptions(): UseOption[] {
     );
     if (flags.get('option') !== 'true' || name.startsWith('_') || name in RENAMED_OPTIONS) continue;
     const decl = declared.get(name);
-    if (!decl) throw new Error(`framework/runner/use-options.ts: option '${name}' of fixtures.ts is not in NestwrightOptions`);
+    if (!decl)
+      throw new Error(`framework/runner/use-options.ts: option '${name}' of fixtures.ts is not in NestwrightOptions`);
     out.push({
       name,
       scope: flags.get('scope') === "'worker'" ? 'worker' : 'test',

@@ -12,49 +12,46 @@ import { runWithAllure, type AllureRun } from '../reporters/run-inline.js';
  */
 
 // A phone's pace (realistic): each screen stays long enough to be a frame of its own, as on a device.
-const SPEC = `import { test, expect, devices } from 'nestwright';
+// One file per mode: \`video\` is worker-scoped, as Playwright's, so it is set at the top of a file.
+const HEAD = `import { test, expect, devices } from 'nestwright';
 test.use({ apk: 'fixtures/apks/notes.apk', deviceOptions: devices.sim({ faults: 'realistic', seed: 1 }) });
-
-test.describe('retain-on-failure', () => {
-  test.use({ video: 'retain-on-failure' });
-  test('fails after three taps', async ({ app }) => {
-    await app.getByText('New note').tap();
-    await app.getById('title').fill('Buy milk');
-    await app.getByRole('button', { name: 'Save' }).tap();
-    await app.getByText('Buy milk').tap();
-    await expect(app.getById('created')).toBeVisible();
-    await expect(app.getByText('Not on this screen')).toBeVisible({ timeout: 300 });
-  });
-  test('passes and keeps nothing', async ({ app }) => {
-    await app.getByText('New note').tap();
-    await expect(app.getById('title')).toBeVisible();
-  });
-});
-
-test.describe('on-first-retry', () => {
-  test.use({ video: 'on-first-retry' });
-  test.describe.configure({ retries: 1 });
-  test('fails once, then passes', async ({ app }, testInfo) => {
-    await app.getByText('New note').tap();
-    expect(testInfo.retry).toBe(1);
-  });
-});
-
-test.describe('size', () => {
-  test.use({ video: { mode: 'on', size: { width: 320, height: 240 } } });
-  test('kept at the size asked', async ({ app }) => {
-    await app.getByText('New note').tap();
-    await expect(app.getById('title')).toBeVisible();
-  });
-});
 `;
+const SPECS = {
+  'retain.spec.ts': `${HEAD}test.use({ video: 'retain-on-failure' });
+test('fails after three taps', async ({ app }) => {
+  await app.getByText('New note').tap();
+  await app.getById('title').fill('Buy milk');
+  await app.getByRole('button', { name: 'Save' }).tap();
+  await app.getByText('Buy milk').tap();
+  await expect(app.getById('created')).toBeVisible();
+  await expect(app.getByText('Not on this screen')).toBeVisible({ timeout: 300 });
+});
+test('passes and keeps nothing', async ({ app }) => {
+  await app.getByText('New note').tap();
+  await expect(app.getById('title')).toBeVisible();
+});
+`,
+  'retry.spec.ts': `${HEAD}test.use({ video: 'on-first-retry' });
+test.describe.configure({ retries: 1 });
+test('fails once, then passes', async ({ app }, testInfo) => {
+  await app.getByText('New note').tap();
+  expect(testInfo.retry).toBe(1);
+});
+`,
+  'size.spec.ts': `${HEAD}test.use({ video: { mode: 'on', size: { width: 320, height: 240 } } });
+test('kept at the size asked', async ({ app }) => {
+  await app.getByText('New note').tap();
+  await expect(app.getById('title')).toBeVisible();
+});
+`,
+};
 
 let run: AllureRun;
 let browser: Browser;
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
-  run = await runWithAllure({ 'video.spec.ts': SPEC }, { nestwright: true });
+  run = await runWithAllure(SPECS, { nestwright: true });
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
