@@ -23,7 +23,7 @@ import type { TrajectoryFailure, TrajectoryStep } from './trajectory-schema.js';
  * A feature is made per test from its option (`use.video`, …) by its fixture
  * (framework/runner/features.ts registers them); a test that does not use it gets none.
  *
- * @internal Features implement it; users see options.
+ * Not public API: features implement it; users see options.
  */
 export interface InstanceFeature {
   /** The feature's name, for errors (`video`, `deviceLogs`, `network`). */
@@ -86,7 +86,7 @@ export interface FeatureHost {
  * The features of the running test, called in order. Each hook runs for every feature even when
  * an earlier one threw; the first error is thrown once all have run.
  *
- * @internal The core's: `Space`, `App`, the driver and the fixtures call it.
+ * Not public API. The core's: `Space`, `App`, the driver and the fixtures call it.
  */
 export class Lifecycle {
   private readonly features: InstanceFeature[] = [];

@@ -12,7 +12,7 @@ export { TestSlot } from './test-slot.js';
  * feature keeps its per-test state in a slot of its own ({@link TestSlot}); the core never knows
  * what is in them. One test runs at a time in a worker, so one is current at a time.
  *
- * @internal The fixtures make it; features read their slot.
+ * Not public API: the fixtures make it; features read their slot.
  */
 export class TestContext implements SlotStore {
   /** Every instance launched during the test, closed when it ends. */

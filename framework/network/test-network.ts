@@ -53,7 +53,7 @@ export const HAR_ATTACHMENT = 'network.har';
  * instance's proxy taken off and stopped, and the first route handler error handed back for the
  * fixture to fail the test with.
  *
- * @internal The fixture's.
+ * Not public API: the fixture's.
  */
 export class TestNetwork {
   private readonly nets = new Set<InstanceNetwork>();
