@@ -90,8 +90,9 @@ test.describe('heal', () => {
   test.use({ heal: { mdoe: 'auto' } });
   test('a mistyped key of heal, with no app', async () => {});
 });
+// Worker-scoped options (deviceOptions, screenshot, video), as Playwright's, are set at the top of a file.
 test.describe('a user option', () => {
-  test.use({ baseURL: 'http://127.0.0.1:1', video: 'off', trajectory: 'off' });
+  test.use({ baseURL: 'http://127.0.0.1:1', userAgent: 'nestwright', trajectory: 'off' });
   test("Playwright's own keys beside ours", async ({ app }) => {
     await expect(app.getByText('New note')).toBeVisible();
   });
