@@ -142,14 +142,7 @@ async function benchApp(name: string): Promise<BenchSection> {
         const crash = r.result.crashes[0];
         rows.push({
           measure: `${name} ${faults} ×${k}`,
-          activities: `${r.activities}/${r.allActivities}`,
-          screens: `${r.screens}/${r.truth}`,
-          'model screens': r.result.screens.length,
-          '90% at s': s(r.ninetyMs),
-          'last at s': s(r.lastMs),
-          'ended s': s(r.result.elapsedMs),
-          stopped: r.result.stopped,
-          branches: r.result.branches,
+          ...coverage(r),
           crash: crash ? `${crash.reproduced ? 'reproduced' : 'found'} at ${s(crash.foundAtMs)} s` : '—',
           ...(k > 1
             ? { vs: `${name} ${faults} ×1`, ratio: `${(one[1]!.lastMs / Math.max(1, r.lastMs)).toFixed(2)}x` }
@@ -160,14 +153,7 @@ async function benchApp(name: string): Promise<BenchSection> {
         const r = await crawl(name, faults, 1, true);
         rows.push({
           measure: `${name} ${faults} clear-data`,
-          activities: `${r.activities}/${r.allActivities}`,
-          screens: `${r.screens}/${r.truth}`,
-          'model screens': r.result.screens.length,
-          '90% at s': s(r.ninetyMs),
-          'last at s': s(r.lastMs),
-          'ended s': s(r.result.elapsedMs),
-          stopped: r.result.stopped,
-          branches: r.result.branches,
+          ...coverage(r),
           crash: r.result.crashes[0] ? `${r.result.crashes[0].reproduced ? 'reproduced' : 'found'}` : '—',
           vs: `${name} ${faults} ×1`,
           ratio: `${(one[1]!.lastMs / Math.max(1, r.lastMs)).toFixed(2)}x`,
@@ -190,6 +176,20 @@ async function benchApp(name: string): Promise<BenchSection> {
     'ratio on ×2/×4 rows: time to the last screen found with 1 instance over with K (higher is faster); on clear-data rows: ×1 with fresh instances over clear-data.',
   );
   return { title: `nestwright crawl: ${name}`, rows, notes };
+}
+
+/** The columns every crawl row shares: what it reached, and when. */
+function coverage(r: Awaited<ReturnType<typeof crawl>>) {
+  return {
+    activities: `${r.activities}/${r.allActivities}`,
+    screens: `${r.screens}/${r.truth}`,
+    'model screens': r.result.screens.length,
+    '90% at s': s(r.ninetyMs),
+    'last at s': s(r.lastMs),
+    'ended s': s(r.result.elapsedMs),
+    stopped: r.result.stopped,
+    branches: r.result.branches,
+  };
 }
 
 export const benchCrawlShop = () => benchApp('shop');
