@@ -76,6 +76,38 @@ function jsFiles(dir) {
     .filter((f) => /\.js(\.map)?$/.test(f) && statSync(f).isFile());
 }
 
+/**
+ * esbuild the entry points into `outdir` (its `chunks/` beside them). `from: 'dist'` takes tsc's
+ * JavaScript (the published package); `from: 'sources'` takes the TypeScript sources directly, as
+ * nestwright's own tests do for their child runs (tests/child-bundle.ts): the same code, in tens
+ * of files instead of hundreds, without waiting for tsc.
+ */
+export async function bundleEntries(outdir, { from = 'dist', sourcemap = 'linked' } = {}) {
+  await build({
+    entryPoints: ENTRIES.map((e) => ({
+      in: from === 'dist' ? path.join(DIST, `${e}.js`) : path.join(ROOT, `${e}.ts`),
+      out: e,
+    })),
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    sourcemap,
+    chunkNames: 'chunks/[name]-[hash]',
+    // Class and function names as written: without it a class that shares its name with another
+    // module's becomes `_NestwrightError` in a user's error messages and stack traces.
+    keepNames: true,
+    plugins: [externals],
+    // CommonJS dependencies (ajv) call require() for Node's modules: give the ESM chunks one.
+    banner: {
+      js: "import { createRequire as __nestwrightRequire } from 'node:module';\nconst require = __nestwrightRequire(import.meta.url);",
+    },
+    logLevel: 'warning',
+  });
+}
+
 export async function bundle() {
   // Beside dist/, at its depth: the source maps' paths are relative to their file, so a map written
   // here names `../../framework/x.ts` and stays right once copied into dist/ (from a folder in /tmp,
@@ -83,23 +115,7 @@ export async function bundle() {
   // maps carry each source's text (sourcesContent): the package ships no .ts.
   const out = mkdtempSync(path.join(ROOT, '.bundle-'));
   try {
-    await build({
-      entryPoints: ENTRIES.map((e) => ({ in: path.join(DIST, `${e}.js`), out: e })),
-      outdir: out,
-      bundle: true,
-      splitting: true,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      sourcemap: 'linked',
-      chunkNames: 'chunks/[name]-[hash]',
-      plugins: [externals],
-      // CommonJS dependencies (ajv) call require() for Node's modules: give the ESM chunks one.
-      banner: {
-        js: "import { createRequire as __nestwrightRequire } from 'node:module';\nconst require = __nestwrightRequire(import.meta.url);",
-      },
-      logLevel: 'warning',
-    });
+    await bundleEntries(out);
     // tsc's JavaScript out, the bundle in; the declarations stay.
     for (const f of jsFiles(DIST)) rmSync(f);
     cpSync(out, DIST, { recursive: true });

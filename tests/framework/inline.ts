@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeChildTsconfig } from '../child-bundle.js';
 import { childEnv, refuseInFastTier, writeTree } from '../inline-run.js';
 
 /** The repository root: inline specs live under it so `import … from 'nestwright'` self-resolves. */
@@ -64,6 +65,7 @@ export async function runInline(
   const all = { 'playwright.config.ts': CONFIG(opts.use ?? '', opts.config ?? ''), ...files };
   await writeTree(dir, all);
   refuseInFastTier('runInline');
+  await writeChildTsconfig(dir, all);
   const env = childEnv(opts.env);
   const args = [
     path.join(ROOT, 'node_modules/@playwright/test/cli.js'),

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { writeChildTsconfig } from '../child-bundle.js';
 import { childEnv, refuseInFastTier, writeTree } from '../inline-run.js';
 import { ROOT } from '../framework/inline.js';
 
@@ -37,6 +38,7 @@ export async function project(
   const dir = path.join(ROOT, 'test-results', 'heal-projects', randomUUID().slice(0, 8));
   await mkdir(dir, { recursive: true });
   await writeTree(dir, files);
+  await writeChildTsconfig(dir, files);
   const exec = (args: string[], env: Record<string, string>) =>
     new Promise<{ code: number; out: string; err: string }>((resolve) => {
       const child = spawn(process.execPath, args, { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });

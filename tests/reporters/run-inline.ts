@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeChildTsconfig } from '../child-bundle.js';
 import { childEnv, refuseInFastTier, writeTree } from '../inline-run.js';
 
 /** The repository root: inline specs live under it so `import … from 'nestwright'` self-resolves. */
@@ -48,6 +49,7 @@ export default defineConfig({
 `;
   await writeTree(dir, { 'playwright.config.ts': config, ...files });
   refuseInFastTier('runWithAllure');
+  if (opts.nestwright) await writeChildTsconfig(dir, files);
   const env = childEnv();
   const args = [path.join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', dir, ...(opts.args ?? [])];
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });

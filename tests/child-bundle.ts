@@ -1,0 +1,105 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The code a child Playwright run of nestwright's own tests loads for `import … from 'nestwright'`.
+ *
+ * Run from the TypeScript sources, a child run loads about 500 modules through Playwright's ESM
+ * loader, twice (the runner and the worker): about 1.7 s of CPU and 0.9 s of wall time of a
+ * one-test run's 5.3 s and 3.8 s, paid by every one of the integration tier's child runs. Users
+ * never pay it: the published package is bundled (ci/bundle.mjs). So child runs load the same
+ * bundle, made with the same esbuild options from the sources of this checkout — the code under
+ * test, as a user's project loads it — once per change of the sources: the folder is named by a
+ * hash of every source file it is built from, and shared by the workers and later runs.
+ *
+ * `NESTWRIGHT_CHILD_SOURCES=1` runs children on the TypeScript sources instead (stack traces
+ * through framework/*.ts, no bundle step).
+ */
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** Inside node_modules, as an installed package is: its bare imports resolve from ROOT/node_modules. */
+const CACHE = path.join(ROOT, 'node_modules', '.cache', 'nestwright-child-bundle');
+const SOURCE_DIRS = ['framework', 'device-runtime', 'reporters', 'cli'];
+
+/** package.json "exports" subpaths and where each is in the bundle (tsconfig.json keeps the same list). */
+const SUBPATHS: Record<string, string> = {
+  nestwright: 'framework/index.js',
+  'nestwright/protocol': 'device-runtime/protocol/index.js',
+  'nestwright/client': 'device-runtime/client/index.js',
+  'nestwright/reporters/allure': 'reporters/allure/index.js',
+  'nestwright/heal': 'framework/heal/index.js',
+  'nestwright/conformance': 'framework/conformance/index.js',
+};
+
+let built: Promise<string> | undefined;
+
+/** The bundle's package root (it holds `dist/`), built when this checkout's sources have none yet. */
+export function childBundle(): Promise<string> {
+  built ??= build();
+  return built;
+}
+
+function sourcesHash(): string {
+  const hash = createHash('sha256');
+  hash.update(readFileSync(path.join(ROOT, 'ci/bundle.mjs')));
+  hash.update(readFileSync(path.join(ROOT, 'package-lock.json')));
+  for (const dir of SOURCE_DIRS) {
+    const files = readdirSync(path.join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+      .filter((f) => /\.(ts|mts|js|mjs|json)$/.test(f) && !f.includes('node_modules'))
+      .sort();
+    for (const f of files) {
+      const file = path.join(ROOT, dir, f);
+      if (!statSync(file).isFile()) continue;
+      hash.update(`${dir}/${f}\0`);
+      hash.update(readFileSync(file));
+    }
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+async function build(): Promise<string> {
+  const key = sourcesHash();
+  const root = path.join(CACHE, key);
+  if (existsSync(path.join(root, 'dist', 'framework', 'index.js'))) return root;
+  // Built beside its final place and renamed into it: a worker that builds at the same time as
+  // another loses the rename and uses the winner's (the same code).
+  const tmp = path.join(CACHE, `${key}.${process.pid}.${Date.now()}`);
+  const { bundleEntries } = (await import(path.join(ROOT, 'ci/bundle.mjs'))) as {
+    bundleEntries(outdir: string, opts: { from: 'sources'; sourcemap: string }): Promise<void>;
+  };
+  await bundleEntries(path.join(tmp, 'dist'), { from: 'sources', sourcemap: 'linked' });
+  try {
+    renameSync(tmp, root);
+  } catch {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  // Older bundles (sources since changed) go, but not one another process may be building.
+  for (const old of readdirSync(CACHE)) {
+    const dir = path.join(CACHE, old);
+    if (old !== key && !old.includes('.') && statSync(dir).mtimeMs < Date.now() - 60 * 60_000)
+      rmSync(dir, { recursive: true, force: true });
+  }
+  return root;
+}
+
+/**
+ * A tsconfig.json for a child run's folder that maps `nestwright` and its subpaths to the bundle,
+ * as package.json's "exports" map them for a user. Undefined when children run on the sources.
+ */
+export async function childTsconfig(): Promise<string | undefined> {
+  if (process.env.NESTWRIGHT_CHILD_SOURCES) return undefined;
+  const root = await childBundle();
+  const paths = Object.fromEntries(
+    Object.entries(SUBPATHS).map(([spec, file]) => [spec, [path.join(root, 'dist', file)]]),
+  );
+  return `${JSON.stringify({ compilerOptions: { baseUrl: '.', paths } }, null, 2)}\n`;
+}
+
+/** Write the child tsconfig into `dir` unless the caller's files bring their own. */
+export async function writeChildTsconfig(dir: string, files: Record<string, string>): Promise<void> {
+  if ('tsconfig.json' in files) return;
+  const body = await childTsconfig();
+  if (body) writeFileSync(path.join(dir, 'tsconfig.json'), body);
+}
