@@ -1,7 +1,20 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { test } from '@playwright/test';
 
 /**
  * The code a child Playwright run of nestwright's own tests loads for `import … from 'nestwright'`.
@@ -15,7 +28,8 @@ import { fileURLToPath } from 'node:url';
  * hash of every source file it is built from, and shared by the workers and later runs.
  *
  * `NESTWRIGHT_CHILD_SOURCES=1` runs children on the TypeScript sources instead (stack traces
- * through framework/*.ts, no bundle step).
+ * through framework/*.ts, no bundle step), and so does the fast tier, the inner loop, whose few
+ * command-line processes do not pay back a build after each change of the sources.
  */
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -35,6 +49,16 @@ const SUBPATHS: Record<string, string> = {
 
 let built: Promise<string> | undefined;
 
+/** Whether this process's children load the bundle (see above). */
+function bundled(): boolean {
+  if (process.env.NESTWRIGHT_CHILD_SOURCES) return false;
+  try {
+    return test.info().project.name !== 'fast';
+  } catch {
+    return true; // not inside a test (a script, the bench)
+  }
+}
+
 /** The bundle's package root (it holds `dist/`), built when this checkout's sources have none yet. */
 export function childBundle(): Promise<string> {
   built ??= build();
@@ -44,10 +68,11 @@ export function childBundle(): Promise<string> {
 function sourcesHash(): string {
   const hash = createHash('sha256');
   hash.update(readFileSync(path.join(ROOT, 'ci/bundle.mjs')));
-  hash.update(readFileSync(path.join(ROOT, 'package-lock.json')));
+  for (const file of ['package.json', 'package-lock.json', 'bin/nestwright.js'])
+    hash.update(readFileSync(path.join(ROOT, file)));
   for (const dir of SOURCE_DIRS) {
     const files = readdirSync(path.join(ROOT, dir), { recursive: true, encoding: 'utf8' })
-      .filter((f) => /\.(ts|mts|js|mjs|json)$/.test(f) && !f.includes('node_modules'))
+      .filter((f) => !f.includes('node_modules'))
       .sort();
     for (const f of files) {
       const file = path.join(ROOT, dir, f);
@@ -70,6 +95,14 @@ async function build(): Promise<string> {
     bundleEntries(outdir: string, opts: { from: 'sources'; sourcemap: string }): Promise<void>;
   };
   await bundleEntries(path.join(tmp, 'dist'), { from: 'sources', sourcemap: 'linked' });
+  // The rest of the published package's layout (package.json "files", `npm run build`): its
+  // manifest (`nestwright/package.json` self-resolves to it), the command line, the inspector's
+  // page, the fixture APKs.
+  copyFileSync(path.join(ROOT, 'package.json'), path.join(tmp, 'package.json'));
+  mkdirSync(path.join(tmp, 'bin'));
+  copyFileSync(path.join(ROOT, 'bin/nestwright.js'), path.join(tmp, 'bin/nestwright.js'));
+  cpSync(path.join(ROOT, 'cli/inspector/page'), path.join(tmp, 'dist/cli/inspector/page'), { recursive: true });
+  symlinkSync(path.join(ROOT, 'fixtures'), path.join(tmp, 'fixtures'));
   try {
     renameSync(tmp, root);
   } catch {
@@ -85,11 +118,21 @@ async function build(): Promise<string> {
 }
 
 /**
+ * The command line a test starts, as a user's project has it: the bundle's `bin/nestwright.js`
+ * (which runs `dist/cli/index.js`, there being no sources beside it), or the checkout's with
+ * `NESTWRIGHT_CHILD_SOURCES` (which runs cli/index.ts through tsx).
+ */
+export async function nestwrightBin(): Promise<string> {
+  if (!bundled()) return path.join(ROOT, 'bin/nestwright.js');
+  return path.join(await childBundle(), 'bin/nestwright.js');
+}
+
+/**
  * A tsconfig.json for a child run's folder that maps `nestwright` and its subpaths to the bundle,
  * as package.json's "exports" map them for a user. Undefined when children run on the sources.
  */
 export async function childTsconfig(): Promise<string | undefined> {
-  if (process.env.NESTWRIGHT_CHILD_SOURCES) return undefined;
+  if (!bundled()) return undefined;
   const root = await childBundle();
   const paths = Object.fromEntries(
     Object.entries(SUBPATHS).map(([spec, file]) => [spec, [path.join(root, 'dist', file)]]),

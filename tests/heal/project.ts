@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { writeChildTsconfig } from '../child-bundle.js';
+import { nestwrightBin, writeChildTsconfig } from '../child-bundle.js';
 import { childEnv, refuseInFastTier, writeTree } from '../inline-run.js';
 import { ROOT } from '../framework/inline.js';
 
@@ -87,6 +87,6 @@ export async function project(
         tests,
       };
     },
-    cli: (args) => exec([path.join(ROOT, 'bin/nestwright.js'), 'heal', '--dir', dir, ...args], {}),
+    cli: async (args) => exec([await nestwrightBin(), 'heal', '--dir', dir, ...args], {}),
   };
 }

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chromium, expect, type Browser, type Page } from '@playwright/test';
 import { childEnv } from '../inline-run.js';
-import { BIN } from '../mcp-agent/helpers.js';
+import { nestwrightBin } from '../mcp-agent/helpers.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const HAVE_CHROMIUM = existsSync(CHROMIUM);
@@ -27,7 +27,7 @@ export async function startCommand(
   cwd: string,
   env: Record<string, string> = {},
 ): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const child = spawn(process.execPath, [BIN, ...args, '--no-open'], {
+  const child = spawn(process.execPath, [await nestwrightBin(), ...args, '--no-open'], {
     cwd,
     env: childEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,8 +4,9 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseSkill } from '../../device-runtime/protocol/skill/index.js';
 import { childEnv } from '../inline-run.js';
-import { makeProject, NOTES_APK, ROOT } from '../mcp-agent/helpers.js';
+import { makeProject, NOTES_APK } from '../mcp-agent/helpers.js';
 import { startCommand } from './helpers.js';
+import { nestwrightBin } from '../child-bundle.js';
 
 test.describe.configure({ timeout: 240_000 });
 
@@ -44,11 +45,11 @@ test('record: taps and fills in the inspector become a skill, written on Ctrl-C,
   expect(skill).toMatchObject({ name: 'add-note', app: 'com.nestwright.notes' });
   expect(skill.steps.map((s) => s.kind)).toEqual(['tap', 'fill', 'tap']);
 
-  const replay = spawn(
-    process.execPath,
-    [path.join(ROOT, 'bin/nestwright.js'), 'skill', 'run', file, '--app', NOTES_APK],
-    { cwd: project.dir, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const replay = spawn(process.execPath, [await nestwrightBin(), 'skill', 'run', file, '--app', NOTES_APK], {
+    cwd: project.dir,
+    env: childEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   replay.stdout!.on('data', (d) => (out += d));
   replay.stderr!.on('data', (d) => (out += d));
@@ -64,7 +65,7 @@ test('record: usage errors say what to give', async () => {
     [['--app', NOTES_APK, '-o', 'specs/x.yaml'], 'skills/'],
     [['-o', 'skills/x.yaml'], '--app path.apk or --package P'],
   ] as const) {
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin/nestwright.js'), 'record', ...args, '--no-open'], {
+    const child = spawn(process.execPath, [await nestwrightBin(), 'record', ...args, '--no-open'], {
       cwd: project.dir,
       env: childEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],

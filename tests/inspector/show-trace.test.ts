@@ -4,7 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PNG } from 'pngjs';
 import { runWithAllure } from '../reporters/run-inline.js';
-import { BIN, makeProject, NOTES_APK } from '../mcp-agent/helpers.js';
+import { makeProject, nestwrightBin, NOTES_APK, ROOT } from '../mcp-agent/helpers.js';
 import { HAVE_CHROMIUM, launch, startCommand } from './helpers.js';
 
 test.describe.configure({ timeout: 240_000 });
@@ -87,9 +87,10 @@ test('the trace viewer shows a failed visual comparison: expected, actual and di
 });
 
 test('show-trace refuses what is not a trace, with exit code 2 and what it expected', async () => {
-  const dir = path.join(path.dirname(BIN), '..', 'test-results');
+  const dir = path.join(ROOT, 'test-results');
   const bogus = path.join(dir, 'not-a-trace.json');
   await writeFile(bogus, '{"hello": 1}');
+  const BIN = await nestwrightBin();
   const r = spawnSync(process.execPath, [BIN, 'show-trace', bogus, '--no-open'], { encoding: 'utf8' });
   expect(r.status).toBe(2);
   expect(r.stderr).toContain('neither a nestwright trajectory');
@@ -122,7 +123,7 @@ const brokenImages = (page: Page) =>
 
 test('the trace viewer is read-only: no live controls, no picture of a device, no broken image; the live inspector keeps them', async () => {
   // A trajectory file as a test run saves it, with its screenshot beside it.
-  const dir = path.join(path.dirname(BIN), '..', 'test-results', 'show-trace-read-only');
+  const dir = path.join(ROOT, 'test-results', 'show-trace-read-only');
   await mkdir(dir, { recursive: true });
   const png = new PNG({ width: 36, height: 64 });
   png.data.fill(0x80);

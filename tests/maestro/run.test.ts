@@ -8,6 +8,7 @@ import { MessagesStandIn } from '../ai/stand-in.js';
 import { scripted, verdictOn } from '../ai/scripted-model.js';
 import { childEnv } from '../inline-run.js';
 import { plain, ROOT } from '../framework/inline.js';
+import { nestwrightBin } from '../child-bundle.js';
 
 /**
  * `nestwright maestro test` end to end: the real CLI plans the flows, Playwright runs them on the
@@ -22,7 +23,7 @@ interface Run {
 }
 
 async function maestro(args: string[], json?: string, extraEnv: Record<string, string> = {}): Promise<Run> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin/nestwright.js'), 'maestro', 'test', ...args], {
+  const child = spawn(process.execPath, [await nestwrightBin(), 'maestro', 'test', ...args], {
     cwd: ROOT,
     env: childEnv({ ...extraEnv, ...(json ? { NESTWRIGHT_MAESTRO_JSON: json } : {}) }),
     stdio: ['ignore', 'pipe', 'pipe'],

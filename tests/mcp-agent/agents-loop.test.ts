@@ -10,7 +10,7 @@ import type { ContentBlock, ModelMessage, ToolSpec } from '../../framework/ai/ad
 import { MessagesStandIn } from '../ai/stand-in.js';
 import { initAgentsCommand } from '../../cli/commands/init-agents.js';
 import { childEnv } from '../inline-run.js';
-import { BIN, makeProject, NOTES_APK, ROOT } from './helpers.js';
+import { makeProject, nestwrightBin, NOTES_APK, ROOT } from './helpers.js';
 
 /**
  * The test agents' loop with no model: a scripted agent follows each definition `init-agents`
@@ -216,7 +216,7 @@ test('planner → generator → green on the Shop; healer: Notes 2.0 healed, the
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
-      args: [BIN, ...server.args.slice(1)],
+      args: [await nestwrightBin(), ...server.args.slice(1)],
       cwd: project.dir,
       env: childEnv(),
       stderr: 'pipe',

@@ -5,16 +5,18 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ROOT } from '../framework/inline.js';
+import { nestwrightBin, writeChildTsconfig } from '../child-bundle.js';
 import { childEnv, writeTree } from '../inline-run.js';
 
 export { ROOT };
 export const NOTES_APK = path.join(ROOT, 'fixtures/apks/notes.apk');
-export const BIN = path.join(ROOT, 'bin/nestwright.js');
+export { nestwrightBin };
 
 /** A project of its own under test-results/ (inside the repository, so `nestwright` self-resolves). */
 export async function makeProject(files: Record<string, string>): Promise<{ dir: string; remove(): Promise<void> }> {
   const dir = path.join(ROOT, 'test-results', 'mcp-agent', randomUUID().slice(0, 8));
   await mkdir(dir, { recursive: true });
+  await writeChildTsconfig(dir, files);
   await writeTree(dir, {
     'playwright.config.ts': `import { defineConfig } from 'nestwright';
 export default defineConfig({
@@ -41,7 +43,7 @@ export async function stdioClient(root: string, args: string[] = []): Promise<Cl
   const client = new Client({ name: 'nestwright-tests', version: '1.0.0' });
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BIN, 'mcp', '--root', root, ...args],
+    args: [await nestwrightBin(), 'mcp', '--root', root, ...args],
     cwd: root,
     env: childEnv(),
     stderr: 'pipe',

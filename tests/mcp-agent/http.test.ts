@@ -7,7 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DeviceClient, McpToolTransport } from '../../device-runtime/client/index.js';
 import { startSimServer } from '../../device-runtime/sim/server.js';
 import { childEnv } from '../inline-run.js';
-import { BIN, ROOT, makeProject } from './helpers.js';
+import { ROOT, makeProject, nestwrightBin } from './helpers.js';
 
 test.describe.configure({ timeout: 240_000 });
 
@@ -15,10 +15,14 @@ async function startHttp(
   root: string,
   args: string[] = [],
 ): Promise<{ child: ChildProcess; url: string; token: string }> {
-  const child = spawn(process.execPath, [BIN, 'mcp', '--http', '--port', '0', '--root', root, ...args], {
-    env: childEnv(),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [await nestwrightBin(), 'mcp', '--http', '--port', '0', '--root', root, ...args],
+    {
+      env: childEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
@@ -115,7 +119,7 @@ test('over HTTP a closed connection releases the live apps it held; refused flag
     await sim.close();
     await project.remove();
   }
-  const bad = spawn(process.execPath, [BIN, 'mcp', '--port', '1'], {
+  const bad = spawn(process.execPath, [await nestwrightBin(), 'mcp', '--port', '1'], {
     env: childEnv(),
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -10,6 +10,7 @@ import { parseSkill } from '../../device-runtime/protocol/skill/index.js';
 import { importMaestro } from '../../framework/skills/maestro.js';
 import { childEnv } from '../inline-run.js';
 import { ROOT } from '../framework/inline.js';
+import { nestwrightBin } from '../child-bundle.js';
 
 /**
  * Maestro flows, written the way Maestro's documentation writes them (a config section, `---`,
@@ -177,9 +178,10 @@ test('JavaScript imports as script steps, ${expressions} and true checks; copyTe
   }
 });
 
-function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
+async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const bin = await nestwrightBin();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin/nestwright.js'), ...args], {
+    const child = spawn(process.execPath, [bin, ...args], {
       cwd: ROOT,
       env: childEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],

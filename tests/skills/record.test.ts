@@ -8,6 +8,7 @@ import { toSelectorSyntax, trajectoryToSkill } from '../../framework/skills/reco
 import type { TrajectoryStep } from '../../framework/core/trajectory.js';
 import { ROOT } from '../framework/inline.js';
 import { childEnv } from '../inline-run.js';
+import { nestwrightBin } from '../child-bundle.js';
 
 /** Recording: a passing test's trajectory becomes a skill, which replays green. */
 
@@ -97,9 +98,10 @@ test('typed texts become parameters named after their fields; post-checks from w
   ]);
 });
 
-function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
+async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const bin = await nestwrightBin();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin/nestwright.js'), ...args], {
+    const child = spawn(process.execPath, [bin, ...args], {
       cwd: ROOT,
       env: childEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
