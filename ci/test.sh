@@ -5,9 +5,9 @@
 #      the example suite under `hostile` faults (it waits on injected delays: ~20 s of CPU in
 #      ~2 min), 3 workers (the simulator has 4 process slots, and the chat spec holds two
 #      instances at once)
-#   2. the integration tier (child runs), the example suite on `instant` with and without the
-#      device-side actions, then the end-to-end tier (Chromium, Java, Appium, adb, npm pack, the
-#      docs builds)
+#   2. the integration and end-to-end tiers in one Playwright run (child runs; Chromium, Java,
+#      Appium, adb, npm pack, the docs builds), so neither waits for the other's last file,
+#      beside the example suite on `instant` with and without the device-side actions
 # Every stage runs even when an earlier one failed, so one run shows every failure; the script
 # fails when any did. Each stage's wall time is printed at the end (test-reports/stages.txt).
 # NESTWRIGHT_TEST_STAGES=static,fast,… runs only the named stages.
@@ -18,7 +18,15 @@ mkdir -p test-reports
 [[ -n "${NESTWRIGHT_TEST_STAGES:-}" ]] || rm -f test-reports/*.json # a whole run: no report of an earlier one is counted
 only="${NESTWRIGHT_TEST_STAGES:-}"
 
-wanted() { [[ -z "$only" || ",$only," == *",$1,"* ]]; }
+wanted() {
+  [[ -z "$only" || ",$only," == *",$1,"* ]] && return 0
+  # The runs that hold several stages: wanted when one of theirs is.
+  case "$1" in
+    tiers) wanted integration || wanted e2e ;;
+    examples) wanted example || wanted client-side ;;
+    *) return 1 ;;
+  esac
+}
 
 # The CPU seconds (user + system) used so far by this shell's finished children, into $cpu_now.
 # (`times` in a command substitution would count the subshell's children, not this shell's.)
@@ -100,14 +108,26 @@ stage fast tier fast
 finish static
 finish hostile
 
-# 2. the integration tier, the example suite on `instant` with and without the device-side actions,
-#    and the end-to-end tier, one after another with 2 workers each. (Run side by side, 3 workers
-#    in all, they took longer and used a fifth more CPU: child runs, simulators and browsers
-#    contending for 2 cores do more work each.)
-stage integration tier integration
-stage example example example
-stage client-side client_side
-stage e2e tier e2e
+# 2. the integration and e2e tiers as one run (its workers take the next test of either, so the
+#    long serial files of one, npm pack and Appium's packaged driver, overlap the other's tests),
+#    and beside it the two `instant` example runs, one after the other. NESTWRIGHT_SLOW_WORKERS
+#    sets the run's workers (default 2: on 2 cores the CPU is the limit; see CONTRIBUTING.md).
+tiers() {
+  local projects=()
+  wanted e2e && projects+=(--project=e2e)
+  wanted integration && projects+=(--project=integration)
+  PLAYWRIGHT_JSON_OUTPUT_FILE="test-reports/tiers.json" npx playwright test --config tests/playwright.config.ts \
+    "${projects[@]}" --workers="${NESTWRIGHT_SLOW_WORKERS:-2}" --reporter=list,json
+}
+examples() {
+  local rc=0
+  if wanted example; then stage example example example || rc=1; fi
+  if wanted client-side; then stage client-side client_side || rc=1; fi
+  return $rc
+}
+background examples examples
+stage tiers tiers
+finish examples
 
 echo
 echo "== stages (wall time)"

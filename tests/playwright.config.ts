@@ -20,7 +20,9 @@ export default defineConfig({
       testMatch: ['**/*.test.ts'],
       testIgnore: [...globs(INTEGRATION), ...globs(E2E), '**/node_modules/**', '**/fixtures/**'],
     },
-    { name: 'integration', testMatch: globs(INTEGRATION) },
+    // e2e before integration: run together (ci/test.sh), the workers take e2e's long serial files
+    // (npm pack, Appium's packaged driver) first, not as the run's last minutes.
     { name: 'e2e', testMatch: globs(E2E) },
+    { name: 'integration', testMatch: globs(INTEGRATION) },
   ],
 });
