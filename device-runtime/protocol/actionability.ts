@@ -295,20 +295,43 @@ function packageOf(n: UiNode | null): string | null {
  * sliding in) is not the effect of an action, so a dropped tap is not taken for one that took.
  */
 function says(n: UiNode): string {
+  let line = saying.get(n);
+  if (line === undefined) saying.set(n, (line = sayOf(n)));
+  return line;
+}
+
+/** {@link says} per node object: the screen after one action is the screen before the next. */
+const saying = new WeakMap<UiNode, string>();
+
+function sayOf(n: UiNode): string {
   return `${n.res_id ?? ''}|${n.role}|${n.text ?? ''}|${n.desc ?? ''}|${n.checked ? 1 : 0}|${n.selected ? 1 : 0}|${n.enabled ? 1 : 0}|${n.focused ? 1 : 0}`;
 }
 
 /** The nodes whose content is new in `after`, and those of `before` no longer there (as multisets). */
 function diff(before: Observation, after: Observation): { added: UiNode[]; removed: UiNode[] } {
+  // What both say in the same place at the start and at the end is in neither set: after an
+  // action that changed one row, only the nodes between go through the maps.
+  const a = before.nodes;
+  const b = after.nodes;
+  let start = 0;
+  while (start < a.length && start < b.length && says(a[start]!) === says(b[start]!)) start++;
+  let endA = a.length;
+  let endB = b.length;
+  while (endA > start && endB > start && says(a[endA - 1]!) === says(b[endB - 1]!)) {
+    endA--;
+    endB--;
+  }
   const left = new Map<string, UiNode[]>();
-  for (const n of before.nodes) {
+  for (let i = start; i < endA; i++) {
+    const n = a[i]!;
     const k = says(n);
     const list = left.get(k);
     if (list) list.push(n);
     else left.set(k, [n]);
   }
   const added: UiNode[] = [];
-  for (const n of after.nodes) {
+  for (let i = start; i < endB; i++) {
+    const n = b[i]!;
     const list = left.get(says(n));
     if (list?.length) list.pop();
     else added.push(n);

@@ -30,7 +30,7 @@ import { SimStore, type PersistedState } from './core/store.js';
 import { envFromOptions, type SimEnv } from './faults/env.js';
 import { handlers, type DeviceHost } from './handlers/index.js';
 import type { DeviceSpace, Handler } from './handlers/types.js';
-import { SimScreen } from './ui/screen.js';
+import { noteOutsideChange, SimScreen } from './ui/screen.js';
 
 export type { CallContext, CallOutcome } from './core/call-context.js';
 export type { SimOptions } from './core/options.js';
@@ -141,7 +141,7 @@ export class SimRuntime implements DeviceHost {
                 },
               ),
             }
-          : await this.run<N>(tool, parsed.data as Record<string, unknown>, ctx);
+          : await this.runNoted<N>(tool, parsed.data as Record<string, unknown>, ctx);
     }
     // Whether ui_set_text typed into a password field is known from its result; when it failed we
     // cannot tell, so its text is masked too (a secret in the log is worse than a missing detail).
@@ -161,6 +161,25 @@ export class SimRuntime implements DeviceHost {
     });
     if (outcome.ok && tool?.mutating) this.persist();
     return outcome;
+  }
+
+  /**
+   * {@link run}, telling the screens that a tool other than a UI tool ran (before and after it):
+   * it may have changed what they show without going through them (app data, the world, the
+   * network, faults), so they render again. The UI tools' gestures tell their screen themselves.
+   */
+  private async runNoted<N extends ToolName>(
+    tool: ToolDef,
+    args: Record<string, unknown>,
+    ctx: CallContext,
+  ): Promise<CallOutcome<N>> {
+    const outside = !tool.name.startsWith('ui_');
+    if (outside) noteOutsideChange();
+    try {
+      return await this.run<N>(tool, args, ctx);
+    } finally {
+      if (outside) noteOutsideChange();
+    }
   }
 
   private async run<N extends ToolName>(

@@ -40,6 +40,8 @@ export interface ContextOwner extends WorldOwner {
   data: unknown;
   readonly stack: ActivityRecord[];
   readonly env: SimEnv;
+  /** The clock as app code reads it (the screen learns that a render depends on the time). */
+  now(): number;
   readonly model: { readonly package: string; readonly label: string };
   readonly granted: Set<string>;
   readonly denials: Map<string, number>;
@@ -75,7 +77,7 @@ function permissionLabel(permission: string): string {
 /** The context an activity's render and handlers see: closures over its instance and record. */
 export function bindContext(inst: ContextOwner, record: ActivityRecord): ActivityContext<any, any> {
   const host = inst.host;
-  const now = () => inst.env.clock.now();
+  const now = () => inst.now();
   const setDialog = (d: DialogSpec | null) => {
     record.dialog = d;
     host.invalidate();

@@ -64,7 +64,19 @@ export class SimInstance {
     data?: unknown,
   ) {
     this.data = data ?? model.initialData();
-    this.world = new SimWorld(() => this.env.clock.now());
+    this.world = new SimWorld(() => this.now());
+  }
+
+  /**
+   * Reads of the clock by this instance's app code (its context's and its world's `now`): a
+   * render that read it depends on the time, so the screen does not keep its frame.
+   */
+  clockReads = 0;
+
+  /** The clock, as app code reads it (counted in {@link clockReads}). */
+  now(): number {
+    this.clockReads++;
+    return this.env.clock.now();
   }
 
   get env(): SimEnv {
@@ -118,7 +130,7 @@ export class SimInstance {
     this.data = this.model.initialData();
     this.granted.clear();
     this.denials.clear();
-    this.world = new SimWorld(() => this.env.clock.now());
+    this.world = new SimWorld(() => this.now());
     this.net = new SimNet();
   }
 

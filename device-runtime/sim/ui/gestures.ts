@@ -92,7 +92,7 @@ function gestureTap(screen: SimScreen, snap: Snapshot, x: number, y: number): Ui
  * when the channel can act on nodes; anything else (a text inside a clickable row, a WebView, a
  * point, Shizuku's `input tap`) is a tap at coordinates that lands on whatever is on top there.
  */
-export function tap(screen: SimScreen, target: Target): ActionOutcome {
+function tapNow(screen: SimScreen, target: Target): ActionOutcome {
   requireInjection(screen, 'ui_tap');
   const { snap, hit, point } = screen.resolve(target, 'ui_tap');
   if (screen.dropsAction()) return { method: hit ? 'node' : 'gesture', node: hit?.node ?? null };
@@ -105,7 +105,7 @@ export function tap(screen: SimScreen, target: Target): ActionOutcome {
   return { method: 'gesture', node: hit?.node ?? landed };
 }
 
-export function longPress(screen: SimScreen, target: Target): ActionOutcome {
+function longPressNow(screen: SimScreen, target: Target): ActionOutcome {
   requireInjection(screen, 'ui_long_press');
   const { snap, hit, point } = screen.resolve(target, 'ui_long_press');
   if (screen.dropsAction()) return { method: hit ? 'node' : 'gesture', node: hit?.node ?? null };
@@ -120,7 +120,7 @@ export function longPress(screen: SimScreen, target: Target): ActionOutcome {
   return { method: 'gesture', node: h.hit.node };
 }
 
-export function setText(screen: SimScreen, target: Target, value: string, submit: boolean): ActionOutcome {
+function setTextNow(screen: SimScreen, target: Target, value: string, submit: boolean): ActionOutcome {
   requireInjection(screen, 'ui_set_text');
   const { snap, hit, point } = screen.resolve(target, 'ui_set_text');
   const field =
@@ -163,7 +163,7 @@ function focusedField(snap: Snapshot): LaidOut | null {
  * Keys as a real device handles them: back first closes a dialog, then the keyboard, and only
  * then finishes the activity; enter is the field's IME action; home leaves the app.
  */
-export function pressKey(screen: SimScreen, key: Key, leave: () => void): void {
+function pressKeyNow(screen: SimScreen, key: Key, leave: () => void): void {
   requireInjection(screen, 'ui_key');
   if (screen.dropsAction()) return;
   const snap = screen.snapshot(false);
@@ -208,6 +208,7 @@ function moveList(screen: SimScreen, snap: Snapshot, list: LaidOut, dy: number):
   record.scroll.set(s.key, next);
   const moved = next !== s.offset;
   if (moved) {
+    screen.changed();
     const after = screen.snapshot(false);
     for (const w of after.frame.windows) {
       for (const l of listsOf(w.root)) {
@@ -229,7 +230,7 @@ function activityLists(snap: Snapshot): LaidOut[] {
  * A drag moves a list under the finger by the distance dragged; a quick one (under 200 ms) flings
  * it further, as RecyclerView's fling does (up to ~3× at 10 ms).
  */
-export function swipe(screen: SimScreen, from: [number, number], to: [number, number], durationMs = 300): void {
+function swipeNow(screen: SimScreen, from: [number, number], to: [number, number], durationMs = 300): void {
   requireInjection(screen, 'ui_swipe');
   const snap = screen.snapshot(false);
   if (screen.dropsAction()) return;
@@ -251,7 +252,7 @@ export function swipe(screen: SimScreen, from: [number, number], to: [number, nu
 }
 
 /** ACTION_SCROLL_FORWARD/BACKWARD: a page (less a little overlap) per unit of `amount`. */
-export function scroll(
+function scrollNow(
   screen: SimScreen,
   args: { direction: 'up' | 'down' | 'left' | 'right'; node_id?: string; snapshot_id?: string; amount: number },
 ): boolean {
@@ -282,3 +283,25 @@ export function scroll(
   const sign = args.direction === 'down' ? 1 : -1;
   return moveList(screen, snap, list, sign * args.amount * list.scroll!.page * 0.8);
 }
+
+/**
+ * The gestures as tools call them. Each tells the screen it may have changed once it is done
+ * (whatever app code ran, and a dialog closed or a field focused by the gesture itself), so a
+ * kept frame is never shown after an action: see SimScreen.changed.
+ */
+const marking =
+  <A extends unknown[], R>(fn: (screen: SimScreen, ...args: A) => R) =>
+  (screen: SimScreen, ...args: A): R => {
+    try {
+      return fn(screen, ...args);
+    } finally {
+      screen.changed();
+    }
+  };
+
+export const tap = marking(tapNow);
+export const longPress = marking(longPressNow);
+export const setText = marking(setTextNow);
+export const pressKey = marking(pressKeyNow);
+export const swipe = marking(swipeNow);
+export const scroll = marking(scrollNow);

@@ -1,4 +1,4 @@
-import type { Bounds, Observation } from '../../protocol/index.js';
+import type { Bounds, Observation, UiNode } from '../../protocol/index.js';
 import { toolError } from '../../protocol/index.js';
 import { selectChannel, type ChannelAvailability, type ChannelSpec } from '../channels/channel.js';
 import type { SimInstance } from '../core/instance.js';
@@ -28,6 +28,8 @@ export interface Snapshot {
   frame: Frame;
   /** Taken with detail=full (its node numbering differs from compact). */
   full: boolean;
+  /** The nodes as observed and their screen hash, made at the first observation of this snapshot. */
+  observed?: { nodes: UiNode[]; hash: string };
 }
 
 const TOAST_MS = 2000;
@@ -39,8 +41,29 @@ interface Recent {
   at: number;
   live: boolean;
 }
+/** A snapshot kept for reuse, with what it was taken under (see {@link SimScreen.snapshot}). */
+interface Kept {
+  snap: Snapshot;
+  /** Everything outside the epoch that shapes the frame, as one string. */
+  key: string;
+  /** The clock when it was taken. */
+  at: number;
+  /** Nothing in it depends on the time: no toast, snackbar or transition, no render read the clock. */
+  timeless: boolean;
+}
 let snapshotCounter = 0;
 const screensPerEnv = new WeakMap<SimEnv, number>();
+/**
+ * Calls of tools other than the UI tools (world, network, app data, functions, spaces, faults…)
+ * seen by any runtime in this process: each may change what a screen shows without going through
+ * it, so a kept frame taken before one is not reused. The UI tools' gestures tell their screen
+ * themselves ({@link SimScreen.changed}).
+ */
+let outsideChanges = 0;
+/** A tool call that may change what screens show from outside them (the runtime calls it). */
+export function noteOutsideChange(): void {
+  outsideChanges++;
+}
 
 /**
  * The virtual display of one space. It shows the space's foreground instance, runs its due
@@ -73,6 +96,8 @@ export class SimScreen {
   private recent: Recent | null = null;
   /** The snapshot the next {@link resolve} acts on, when {@link pin} named the one just taken. */
   private pinned: Recent | null = null;
+  /** The last snapshot of each detail, reused while nothing it was taken under changed. */
+  private readonly kept: { compact: Kept | null; full: Kept | null } = { compact: null, full: null };
 
   constructor(
     readonly spaceId: string,
@@ -112,6 +137,11 @@ export class SimScreen {
     this.noticeForeground();
   }
 
+  /** A gesture acted on the screen (ui/gestures.ts): whatever it changed, the next look renders again. */
+  changed(): void {
+    this.epoch++;
+  }
+
   /** A new activity or instance in front starts a transition (each frame looks). */
   private noticeForeground(): void {
     const fg = this.foreground();
@@ -149,14 +179,36 @@ export class SimScreen {
 
   /** Run due background work, then compose what is on the display now. */
   frame(): Frame {
+    return this.compose(this.prepare());
+  }
+
+  /**
+   * Run due background work (an instance with work due or world events pending counts as
+   * changed: the work may change the screen without saying so), notice a new activity or
+   * instance in front, drop expired toasts. Answers the time it did so at.
+   */
+  private prepare(): number {
     const now = this.now;
     const fg = this.foreground();
+    const due = (inst: SimInstance) => inst.world.pending() || inst.timers.some((t) => t.due <= now);
     // Background instances keep working too (a chat message sent just before switching away).
     for (const inst of fg?.host.instances?.values() ?? [])
-      if (inst !== fg && (inst.timers.length || inst.world.pending())) inst.pump(now);
-    fg?.pump(now);
+      if (inst !== fg && (inst.timers.length || inst.world.pending())) {
+        if (due(inst)) this.epoch++;
+        inst.pump(now);
+      }
+    if (fg) {
+      if (due(fg)) this.epoch++;
+      fg.pump(now);
+    }
     this.noticeForeground();
+    const toasts = this.toasts.length;
     this.toasts = this.toasts.filter((t) => t.until > now);
+    if (this.toasts.length !== toasts) this.epoch++;
+    return now;
+  }
+
+  private compose(now: number): Frame {
     const current = this.foreground();
     const frame = composeFrame({
       fg: current,
@@ -166,8 +218,31 @@ export class SimScreen {
       toasts: this.toasts.map((t) => t.text),
       animationMs: this.env.faults.animationMs,
     });
-    this.pages = attachWebViews(frame, this.env.web, this.spaceId);
+    const web = attachWebViews(frame, this.env.web, this.spaceId);
+    this.pages = web.pages;
+    this.webViews = web.views;
     return frame;
+  }
+
+  /**
+   * What a kept snapshot must have been taken under to stand for the screen now, besides the
+   * epoch: the instance in front, its activity and state of life, the keyboard, the channel,
+   * the fault profile, and every tool call from outside the screen since.
+   */
+  private keyOf(full: boolean): string {
+    const fg = this.foreground();
+    return [
+      this.epoch,
+      outsideChanges,
+      full,
+      fg?.key ?? '',
+      fg?.top?.seq ?? '',
+      fg?.status ?? '',
+      fg?.stack.length ?? 0,
+      this.keyboardSeq ?? '',
+      this.channel.name,
+      JSON.stringify(this.env.faults),
+    ].join('|');
   }
 
   /** Be told of each frame a snapshot composes (what observations and actions see), until the returned function is called. */
@@ -177,9 +252,33 @@ export class SimScreen {
   }
   /** WebView pages the last frame showed. */
   private pages = 0;
+  /** WebViews (with a page or not) the last frame showed. */
+  private webViews = 0;
 
+  /**
+   * The screen now, as an accessibility service holds it: the last snapshot of this detail when
+   * nothing it was taken under has changed (a device keeps its view tree and is told what
+   * changed), else rendered, laid out and flattened again. Changes the screen learns of bump its
+   * epoch: app code's own (state, data, dialogs, timers and answers to requests run as app
+   * code), gestures, the keyboard, toasts, channels; a new instance or activity in front, a crash,
+   * a fault profile and any tool call from outside the UI tools change its key. A frame that
+   * depends on the time (a toast, a snackbar, a transition, a render that read the clock) is kept
+   * only while the clock has not moved; one with a WebView is never kept (pages change on their own).
+   */
   snapshot(full = false): Snapshot {
-    const frame = this.frame();
+    const now = this.prepare();
+    const key = this.keyOf(full);
+    const slot = full ? 'full' : 'compact';
+    const kept = this.kept[slot];
+    if (kept && kept.key === key && (kept.timeless || kept.at === now)) {
+      for (const w of this.watchers) w(kept.snap.frame);
+      this.remember(kept.snap);
+      return kept.snap;
+    }
+    const fg = this.foreground();
+    const reads = fg?.clockReads ?? 0;
+    const frame = this.compose(now);
+    const clockRead = fg !== null && fg.clockReads !== reads;
     for (const w of this.watchers) w(frame);
     const nodes: FlatNode[] = [];
     for (const w of frame.windows) {
@@ -194,13 +293,22 @@ export class SimScreen {
       frame,
       full,
     };
+    const timeless = !clockRead && frame.transition >= 1 && this.toasts.length === 0 && !frame.record?.snackbar;
+    // A render that changed what the key reads (app code that set state or crashed while
+    // rendering) may show what was before: not kept.
+    this.kept[slot] = this.webViews === 0 && this.keyOf(full) === key ? { snap, key, at: now, timeless } : null;
+    this.remember(snap);
+    return snap;
+  }
+
+  /** `snap` is the latest look: {@link pin} may name it until the event loop turns. */
+  private remember(snap: Snapshot): void {
     // Valid until the event loop turns (no timer, I/O or page event can have run before then).
     const recent = { snap, epoch: this.epoch, at: this.now, live: true };
     this.recent = recent;
     this.pinned = null;
     if (this.pages === 0) setImmediate(() => (recent.live = false));
     else recent.live = false;
-    return snap;
   }
 
   /**
@@ -232,7 +340,10 @@ export class SimScreen {
     const channel = this.channel;
     // rootInActiveWindow is null now and then while a transition runs (hostile profile).
     const treeMissing = snap.frame.transition < 1 && this.rng.chance(this.env.faults.treeMissingDuringTransition);
-    const nodes = treeMissing || !channel.tree ? [] : snap.nodes.map((n) => n.node);
+    // A kept snapshot observed again costs no pass over its nodes (but the copy the answer owns).
+    snap.observed ??= { nodes: snap.nodes.map((n) => n.node), hash: '' };
+    if (!snap.observed.hash) snap.observed.hash = screenHash(snap.observed.nodes);
+    const nodes = treeMissing || !channel.tree ? [] : snap.observed.nodes;
     return {
       snapshot_id: snap.id,
       space_id: this.spaceId,
@@ -243,7 +354,7 @@ export class SimScreen {
       nodes: nodes.slice(0, opts.max_nodes),
       truncated: nodes.length > opts.max_nodes,
       ...(treeMissing ? { tree_missing: true } : {}),
-      screen_hash: screenHash(nodes),
+      screen_hash: nodes.length ? snap.observed.hash : screenHash(nodes),
       screenshot: null,
       channel: channel.name,
       keyboard: snap.frame.keyboard ? { bounds: [VIEWPORT[0], KEYBOARD_TOP, VIEWPORT[2], VIEWPORT[3]] } : null,

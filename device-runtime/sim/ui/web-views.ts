@@ -11,13 +11,15 @@ import type { LaidOut } from './layout.js';
  * WebViews in a frame: each WebView of the activity in front gets its page (sim/web/), the
  * page's accessibility nodes as its children — Android's WebView exposes its page to
  * accessibility services as virtual child nodes — and its touches forwarded to the page.
- * Answers how many pages the frame shows (their nodes change on the page's own time).
+ * Answers how many pages the frame shows (their nodes change on the page's own time), and how
+ * many WebViews, with a page or not.
  */
-export function attachWebViews(frame: Frame, engine: SimWebEngine, spaceId: string): number {
+export function attachWebViews(frame: Frame, engine: SimWebEngine, spaceId: string): { pages: number; views: number } {
   engine.beginFrame(spaceId);
   const { fg, record } = frame;
-  if (!fg || !record) return 0;
+  if (!fg || !record) return { pages: 0, views: 0 };
   let pages = 0;
+  let views = 0;
   const owner = {
     run: (fn: () => void) => {
       fg.runApp(fn);
@@ -30,6 +32,7 @@ export function attachWebViews(frame: Frame, engine: SimWebEngine, spaceId: stri
   };
   const walk = (laid: LaidOut) => {
     const v = laid.view;
+    if (v.kind === 'webview') views++;
     if (v.kind === 'webview' && v.web) {
       const ref = { spaceId, instanceKey: fg.key, seq: record.seq, view: v.id ?? laid.path };
       const page = engine.show(ref, v.web, laid.bounds, owner);
@@ -42,7 +45,7 @@ export function attachWebViews(frame: Frame, engine: SimWebEngine, spaceId: stri
     laid.children.forEach(walk);
   };
   for (const w of frame.windows) if (w.kind === 'activity') walk(w.root);
-  return pages;
+  return { pages, views };
 }
 
 function attach(laid: LaidOut, page: SimWebPage): void {
