@@ -79,8 +79,21 @@ export function matchText(value: string | null | undefined, m: TextMatch): boole
   if (value == null) return false;
   if (m.text instanceof RegExp) return m.text.test(value);
   if (m.exact) return value === m.text;
-  const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
-  return norm(value).includes(norm(m.text));
+  return normalized(value).includes(normalized(m.text));
+}
+
+/** Texts as matchText compares them, by text: a screen's texts are read again at every look. */
+const normalizedTexts = new Map<string, string>();
+
+/** `s` with whitespace collapsed and trimmed, lower case (kept for the next look, up to 100,000 texts). */
+function normalized(s: string): string {
+  let n = normalizedTexts.get(s);
+  if (n === undefined) {
+    if (normalizedTexts.size >= 100_000) normalizedTexts.clear();
+    n = s.replace(/\s+/g, ' ').trim().toLowerCase();
+    normalizedTexts.set(s, n);
+  }
+  return n;
 }
 
 /**

@@ -53,21 +53,33 @@ export const bigScreenActivity = defineActivity<unknown, BigState>({
     for (let first = 0; first < rows; first += perPane) {
       const end = Math.min(rows, first + perPane);
       const views: View[] = [];
-      for (let i = first; i < end; i++) views.push(messageRow(ctx, i, h, paneWidth));
+      // Each row kept while what it shows is the same, as a feed's unchanged items are.
+      for (let i = first; i < end; i++) {
+        const starred = ctx.state.starred[i] === true;
+        views.push(ctx.memo(`row ${i}`, [starred, h, paneWidth], () => messageRow(ctx, i, starred, h, paneWidth)));
+      }
       feed.push(list(views, { id: `feed_${feed.length}`, width: paneWidth, grow: 0 }));
     }
     for (let first = 0; first < fields; first += perPane) {
       const end = Math.min(fields, first + perPane);
       const views: View[] = [];
-      for (let i = first; i < end; i++) views.push(formField(ctx, i, h));
+      for (let i = first; i < end; i++) {
+        const value = ctx.state.form[i] ?? '';
+        views.push(ctx.memo(`field ${i}`, [value, h], () => formField(ctx, i, value, h)));
+      }
       feed.push({ ...column(views, { id: `form_${feed.length}`, width: paneWidth }), className: CLASS.webview });
     }
     return column([toolbar(`Screen of ${ctx.state.nodes} nodes`), row(feed, { grow: 1 })]);
   },
 });
 
-function messageRow(ctx: ActivityContext<unknown, BigState>, i: number, h: number, width: number): View {
-  const starred = ctx.state.starred[i] === true;
+function messageRow(
+  ctx: ActivityContext<unknown, BigState>,
+  i: number,
+  starred: boolean,
+  h: number,
+  width: number,
+): View {
   const half = Math.max(1, h >> 1);
   const toggle = () => {
     const { [i]: was, ...rest } = ctx.state.starred;
@@ -87,11 +99,11 @@ function messageRow(ctx: ActivityContext<unknown, BigState>, i: number, h: numbe
   );
 }
 
-function formField(ctx: ActivityContext<unknown, BigState>, i: number, h: number): View {
+function formField(ctx: ActivityContext<unknown, BigState>, i: number, value: string, h: number): View {
   return row(
     [
       text(`Field ${i}`, { id: 'label' }),
-      editText(ctx.state.form[i] ?? '', (v) => ctx.set({ form: { ...ctx.state.form, [i]: v } }), {
+      editText(value, (v) => ctx.set({ form: { ...ctx.state.form, [i]: v } }), {
         id: 'field',
         hint: `Answer ${i}`,
       }),

@@ -66,6 +66,13 @@ export interface ActivityContext<D, S> {
   scaled(ms: number): number;
   /** Scroll offset of list `id` in this activity, px. */
   scrollOf(id: string): number;
+  /**
+   * The view `build` makes, kept from the last render while `deps` are the same (each by ===), as
+   * Compose's `remember(keys)` or a RecyclerView's unchanged item: the screen lays out and
+   * flattens a kept subtree as before, not again. `build` must depend on nothing but `deps` (its
+   * handlers may read state: they run later, against the state then).
+   */
+  memo(key: string, deps: readonly unknown[], build: () => View): View;
   /** Scroll list `id` (clamped by the next layout; Infinity = to the end). */
   scrollTo(id: string, px: number): void;
   /** The app throws: its process dies with this Java-like stack trace as the reason. */

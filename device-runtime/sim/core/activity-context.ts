@@ -1,5 +1,6 @@
 import type { LogLine } from '../../protocol/index.js';
 import type { ActivityContext, DialogSpec } from '../apps/define-app.js';
+import type { View } from '../apps/view.js';
 import type { SimEnv } from '../faults/env.js';
 import { bindWorld, type WorldOwner } from '../world/app-world.js';
 import type { AppRequest, AppResponse } from '../net/http-client.js';
@@ -19,6 +20,10 @@ export interface ActivityRecord {
   snackbar: { text: string; until: number; action?: { label: string; onClick: () => void } } | null;
   /** Start time of named animations. */
   anims: Map<string, number>;
+  /** Views kept by `ctx.memo`, with their deps and the render that last used them. */
+  memo: Map<string, { deps: readonly unknown[]; view: View; render: number }>;
+  /** Renders of this activity so far: memo entries a render did not use are dropped after it. */
+  renders: number;
 }
 
 /** What an activity's context reaches in its space: the screen to redraw, toasts, clipboard, grants. */
@@ -197,6 +202,16 @@ export function bindContext(inst: ContextOwner, record: ActivityRecord): Activit
     },
     scrollOf(id) {
       return record.scroll.get(id) ?? 0;
+    },
+    memo(key, deps, build) {
+      const kept = record.memo.get(key);
+      if (kept && kept.deps.length === deps.length && kept.deps.every((d, i) => d === deps[i])) {
+        kept.render = record.renders;
+        return kept.view;
+      }
+      const view = build();
+      record.memo.set(key, { deps, view, render: record.renders });
+      return view;
     },
     crash(reason) {
       inst.crash(reason);

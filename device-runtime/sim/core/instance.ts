@@ -154,6 +154,8 @@ export class SimInstance {
       dialog: null,
       snackbar: null,
       anims: new Map(),
+      memo: new Map(),
+      renders: 0,
       state: undefined,
     };
     this.stack.push(record);
@@ -245,7 +247,10 @@ export class SimInstance {
     const record = this.top;
     if (!record) return null;
     let view: View | null = null;
+    const render = ++record.renders;
     this.runApp(() => (view = this.model.activities[record.name]!.render(this.context(record))));
+    // What this render did not ask for again is gone from the screen: its kept views go too.
+    for (const [key, kept] of record.memo) if (kept.render !== render) record.memo.delete(key);
     return view;
   }
 

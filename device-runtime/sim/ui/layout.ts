@@ -84,6 +84,39 @@ export function layout(
   path = 'r',
   memo: Map<View, number> = new Map(),
 ): LaidOut {
+  // A view object an app kept from its last render (ActivityContext.memo) laid out in the same
+  // box at the same place is laid out as it was, unless its result reads state of its own.
+  if (!still(view)) return layoutNow(view, box, scroll, path, memo);
+  const kept = keptLayouts.get(view);
+  if (kept && kept.path === path && sameBox(kept.laid.bounds, box, view.offset)) return kept.laid;
+  const laid = layoutNow(view, box, scroll, path, memo);
+  keptLayouts.set(view, { path, laid });
+  return laid;
+}
+
+/** The last layout of each view object (views are never changed once built: an app builds new ones). */
+const keptLayouts = new WeakMap<View, { path: string; laid: LaidOut }>();
+/** Whether a view's subtree lays out the same in the same box: no list (its scroll offset is state) and no WebView (a page is attached to it). */
+const stillness = new WeakMap<View, boolean>();
+
+export function still(view: View): boolean {
+  let known = stillness.get(view);
+  if (known === undefined) {
+    known =
+      view.kind !== 'list' && view.kind !== 'webview' && !view.rows && (view.children ?? []).every((c) => still(c));
+    stillness.set(view, known);
+  }
+  return known;
+}
+
+/** Whether `laid` (shifted by the view's offset) is the layout of the box `box`. */
+function sameBox(laid: Bounds, box: Bounds, offset: View['offset']): boolean {
+  const dx = offset?.[0] ?? 0;
+  const dy = offset?.[1] ?? 0;
+  return laid[0] === box[0] + dx && laid[1] === box[1] + dy && laid[2] === box[2] + dx && laid[3] === box[3] + dy;
+}
+
+function layoutNow(view: View, box: Bounds, scroll: ScrollStore, path: string, memo: Map<View, number>): LaidOut {
   if (view.offset) box = shift(box, view.offset[0], view.offset[1]);
   const [left, top, right, bottom] = box;
   const kids = view.children ?? [];

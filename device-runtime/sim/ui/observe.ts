@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Bounds, UiNode } from '../../protocol/index.js';
-import type { LaidOut } from './layout.js';
+import { still, type LaidOut } from './layout.js';
 import type { View, ViewKind } from '../apps/view.js';
 
 const ROLE: Record<ViewKind, string> = {
@@ -54,6 +54,23 @@ export function flatten(root: LaidOut, viewport: Bounds, opts: FlattenOptions): 
   const out: FlatNode[] = [];
   let next = opts.firstId ?? 1;
   const walk = (n: LaidOut, clip: Bounds, parent: string | null, depth: number) => {
+    // A laid-out subtree kept from the last layout (ui/layout.ts), flattened under the same
+    // conditions, gives the same nodes: the same objects, so what is computed per node object
+    // (hash lines, the effect check's summaries) is not computed again.
+    if (n.children.length === 0 || !still(n.view)) return walkNow(n, clip, parent, depth);
+    const key = `${clip.join(',')}|${parent}|${depth}|${next}|${opts.full}|${opts.focus}|${opts.pkg}`;
+    const kept = keptFlat.get(n);
+    if (kept && kept.key === key) {
+      for (const f of kept.nodes) out.push(f);
+      next += kept.ids;
+      return;
+    }
+    const start = out.length;
+    const firstId = next;
+    walkNow(n, clip, parent, depth);
+    keptFlat.set(n, { key, nodes: out.slice(start), ids: next - firstId });
+  };
+  const walkNow = (n: LaidOut, clip: Bounds, parent: string | null, depth: number) => {
     const visible = intersect(n.bounds, clip);
     if (!visible) return;
     const v = n.view;
@@ -109,22 +126,52 @@ export function flatten(root: LaidOut, viewport: Bounds, opts: FlattenOptions): 
   return out;
 }
 
+/** The last flattening of each laid-out subtree, with the conditions it was made under. */
+const keptFlat = new WeakMap<LaidOut, { key: string; nodes: FlatNode[]; ids: number }>();
+
 /** Hash of node ids, texts and centers (companion design): equal hashes mean the same screen. */
 export function screenHash(nodes: UiNode[]): string {
-  return hash16(
-    nodes.map(
-      (n) =>
-        `${n.res_id ?? ''}|${n.role}|${n.text ?? ''}|${n.desc ?? ''}|${n.checked ? 1 : 0}|${(n.bounds[0] + n.bounds[2]) >> 1},${(n.bounds[1] + n.bounds[3]) >> 1}\n`,
-    ),
-  );
+  return hashOfLines(nodes, screenLines, screenLine);
 }
 
 /** Hash of structure only (no text): a node id still names the same view while this is equal. */
 export function structureHash(nodes: UiNode[]): string {
-  return hash16(nodes.map((n) => `${n.id}|${n.class}|${n.res_id ?? ''}|${n.bounds.join(',')}\n`));
+  return hashOfLines(nodes, structureLines, structureLine);
 }
 
-/** The first 16 hex digits of the SHA-256 of the lines, hashed as one text (one native call, not one per node). */
-function hash16(lines: string[]): string {
-  return createHash('sha256').update(lines.join('')).digest('hex').slice(0, 16);
+const screenLine = (n: UiNode) =>
+  `${n.res_id ?? ''}|${n.role}|${n.text ?? ''}|${n.desc ?? ''}|${n.checked ? 1 : 0}|${(n.bounds[0] + n.bounds[2]) >> 1},${(n.bounds[1] + n.bounds[3]) >> 1}`;
+const structureLine = (n: UiNode) => `${n.id}|${n.class}|${n.res_id ?? ''}|${n.bounds.join(',')}`;
+
+/** Each node's line of each hash as two 32-bit FNV-1a sums, made once per node object (a kept subtree's nodes are the same objects). */
+const screenLines = new WeakMap<UiNode, [number, number]>();
+const structureLines = new WeakMap<UiNode, [number, number]>();
+
+/**
+ * The first 16 hex digits of the SHA-256 of the nodes' lines, each line summed to 64 bits first
+ * (two FNV-1a sums): one native hash over 8 bytes a node, and a node object's sums made once, so
+ * a screen whose nodes were kept costs no pass over their texts.
+ */
+function hashOfLines(nodes: UiNode[], kept: WeakMap<UiNode, [number, number]>, line: (n: UiNode) => string): string {
+  const sums = new Uint32Array(nodes.length * 2);
+  for (let i = 0; i < nodes.length; i++) {
+    const n = nodes[i]!;
+    let sum = kept.get(n);
+    if (sum === undefined) kept.set(n, (sum = fnv(line(n))));
+    sums[2 * i] = sum[0];
+    sums[2 * i + 1] = sum[1];
+  }
+  return createHash('sha256').update(sums).digest('hex').slice(0, 16);
+}
+
+/** Two 32-bit FNV-1a sums of `s` (UTF-16 code units), from two offset bases. */
+function fnv(s: string): [number, number] {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ 0x5bd1e995;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x01000193) ^ (b >>> 15);
+  }
+  return [a >>> 0, b >>> 0];
 }
