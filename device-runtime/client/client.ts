@@ -19,6 +19,10 @@ import { protocolMismatch } from './version.js';
 import { MissingBase, ObservationCopies } from './observe-diff.js';
 import { DiffMismatch } from '../protocol/index.js';
 
+/** The selector actions whose observation after may come as a diff (extension observe_diff). */
+const DIFFED_ACTIONS = new Set<string>(['ui_tap', 'ui_long_press', 'ui_set_text']);
+type DiffedAction = 'ui_tap' | 'ui_long_press' | 'ui_set_text';
+
 /** The envelope for a call that failed on the wire, by what {@link classifyTransportFailure} finds. */
 function transportEnvelope(e: unknown): ToolError {
   const failure = classifyTransportFailure(e);
@@ -92,7 +96,39 @@ export class DeviceClient {
       this.infoCache?.extensions.includes('observe_diff')
     )
       return (await this.observeWithDiff(input as ToolInput<'ui_observe'>, opts)) as ToolResult<N>;
+    if (
+      DIFFED_ACTIONS.has(name) &&
+      this.observeDiff &&
+      (input as { selector?: unknown; since?: unknown }).selector !== undefined &&
+      (input as { since?: unknown }).since === undefined &&
+      this.infoCache?.extensions.includes('observe_diff')
+    )
+      return (await this.actWithDiff(name as DiffedAction, input as ToolInput<DiffedAction>, opts)) as ToolResult<N>;
     return this.send(name, input, opts);
+  }
+
+  /**
+   * A selector action whose observation after (extension observe_diff) comes as what changed
+   * since this client's copy of the space, taken with the action's max_nodes: applied to the copy
+   * and returned whole, as ui_observe's. A diff that does not apply to the copy is not refused
+   * (the action is done): the screen is then observed once more in full.
+   */
+  private async actWithDiff(
+    name: DiffedAction,
+    input: ToolInput<DiffedAction>,
+    opts: { signal?: AbortSignal },
+  ): Promise<ToolResult<DiffedAction>> {
+    const as = { space_id: input.space_id, detail: 'compact' as const, max_nodes: input.max_nodes ?? 400 };
+    const r = await this.send(name, { ...input, since: this.copies.since(as) } as ToolInput<DiffedAction>, opts);
+    if (!r.observation) return r;
+    try {
+      return { ...r, observation: this.copies.receive(as, r.observation) };
+    } catch (e) {
+      if (!(e instanceof DiffMismatch || e instanceof MissingBase)) throw e;
+      this.copies.drop(input.space_id);
+      const whole = await this.send('ui_observe', { ...as, include_screenshot: false, since: null }, opts);
+      return { ...r, observation: this.copies.receive(as, whole) };
+    }
   }
 
   /**

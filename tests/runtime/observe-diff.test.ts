@@ -24,9 +24,15 @@ const SETTINGS = 'com.android.settings';
 async function client(sim: RunningSim) {
   const transport = await McpToolTransport.http(sim.url, sim.token);
   const sent: Array<{ args: Record<string, unknown>; bytes: number; diff: boolean; error: string | null }> = [];
+  /** Each selector tap's `since` and whether its observation after came as a diff, with the answer's size. */
+  const taps: Array<{ since: unknown; diff: boolean; bytes: number }> = [];
   const callTool = transport.callTool.bind(transport);
   transport.callTool = async (name: string, args: Record<string, unknown>, signal?: AbortSignal) => {
     const raw: WireResult = await callTool(name, args, signal);
+    if (name === 'ui_tap' && args.selector) {
+      const obs = (raw.structuredContent as { observation?: { diff?: unknown } } | undefined)?.observation;
+      taps.push({ since: args.since, diff: !!obs?.diff, bytes: JSON.stringify(raw).length });
+    }
     if (name === 'ui_observe') {
       const text = raw.content?.[0]?.type === 'text' ? String((raw.content[0] as { text: string }).text) : '';
       sent.push({
@@ -40,7 +46,7 @@ async function client(sim: RunningSim) {
   };
   const c = new DeviceClient(transport);
   await c.info();
-  return { c, sent };
+  return { c, sent, taps };
 }
 
 async function bigScreen(c: DeviceClient, nodes: number): Promise<string> {
@@ -84,6 +90,48 @@ test('after a tap that changed one row, the observation sends that row and the c
     const main = await observe(c, space_id);
     expect(main.nodes).toEqual((await observe(plain, space_id)).nodes);
     expect(main.nodes.map((n) => n.text)).toContain('Network & internet');
+  } finally {
+    await sim.close();
+  }
+});
+
+test("a selector action's screen after is a diff against the client's copy; the client has the whole screen; a wrong base gets it whole", async () => {
+  const sim = await startSimServer();
+  try {
+    const { c, taps } = await client(sim);
+    const space_id = await bigScreen(c, 1000);
+    const tap = (i: number) =>
+      c.call('ui_tap', {
+        space_id,
+        selector: [{ kind: 'text', text: bigRowTitle(i), exact: true }],
+        max_nodes: 5000,
+      });
+    const plain = (await client(sim)).c;
+    plain.observeDiff = false;
+    const first = await tap(10);
+    const second = await tap(20);
+    expect(taps.map((t) => [t.since === null ? 'null' : typeof t.since, t.diff])).toEqual([
+      ['null', false],
+      ['object', true],
+    ]);
+    expect(taps[1]!.bytes).toBeLessThan(taps[0]!.bytes * 0.05);
+    expect(first.observation!.nodes.filter((n) => n.text === 'Starred')).toHaveLength(1);
+    expect(second.observation!.nodes.filter((n) => n.text === 'Starred')).toHaveLength(2);
+    expect('diff' in second.observation!).toBe(false);
+    expect(second.observation!.nodes).toEqual((await observe(plain, space_id)).nodes);
+    // A since with another hash: the tap is done once and its screen after comes whole.
+    const wrong = await c.call('ui_tap', {
+      space_id,
+      selector: [{ kind: 'text', text: bigRowTitle(30), exact: true }],
+      max_nodes: 5000,
+      since: { snapshot_id: second.observation!.snapshot_id, hash: '0'.repeat(16) },
+    });
+    expect(wrong.observation!.diff).toBeUndefined();
+    expect(wrong.observation!.nodes.filter((n) => n.text === 'Starred')).toHaveLength(3);
+    // The client's copy is not that screen's base any more: its next tap still ends whole and right.
+    const next = await tap(40);
+    expect(next.observation!.nodes).toEqual((await observe(plain, space_id)).nodes);
+    expect(next.observation!.nodes.filter((n) => n.text === 'Starred')).toHaveLength(4);
   } finally {
     await sim.close();
   }

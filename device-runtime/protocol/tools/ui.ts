@@ -58,6 +58,17 @@ const selectorFields = {
     .default(false)
     .describe('Extension (selector_actions): also answer the observation the node was found in'),
 };
+/**
+ * Extensions `selector_actions` and `observe_diff` together: an action's `observation` (the
+ * screen after it) sent as what changed since the last observation the client holds, as
+ * ui_observe's `since` does. A `since` with another hash than the runtime's base gets the whole
+ * observation (the action is done: it is not refused).
+ */
+const actionSince = {
+  since: ObserveSinceSchema.optional().describe(
+    "Extension (observe_diff, with selector): the last observation this client holds, taken as this call's max_nodes; `observation` is then answered as a diff against it",
+  ),
+};
 type TargetFields = { node_id?: string; bounds?: unknown; text?: string; point?: unknown; selector?: unknown };
 const oneTarget = (v: TargetFields) =>
   [v.node_id, v.bounds, v.text, v.point, v.selector].filter((x) => x !== undefined).length === 1;
@@ -74,7 +85,13 @@ export const ActionResultSchema = z.object({
     .string()
     .optional()
     .describe('Extension (selector_actions): the snapshot the node was found in (the screen before the action)'),
-  observation: ObservationSchema.optional().describe('Extension (selector_actions): the screen after the action'),
+  observation: ObservationSchema.extend({
+    diff: ObservationDiffSchema.optional().describe(
+      'Extension (observe_diff): given `since`, what changed since that snapshot (then `nodes` is empty)',
+    ),
+  })
+    .optional()
+    .describe('Extension (selector_actions): the screen after the action'),
   observation_before: ObservationSchema.optional().describe(
     'Extension (selector_actions): with observe_before, the screen the node was found in',
   ),
@@ -164,7 +181,7 @@ export const ui_tap = defineTool({
   title: 'Tap {target}',
   description: 'Tap a node (preferred), bounds, text, or a point.',
   mutating: true,
-  input: z.object({ space_id, ...targetFields, ...selectorFields }).refine(oneTarget, oneTargetMessage),
+  input: z.object({ space_id, ...targetFields, ...selectorFields, ...actionSince }).refine(oneTarget, oneTargetMessage),
   result: ActionResultSchema,
 });
 
@@ -178,6 +195,7 @@ export const ui_long_press = defineTool({
       space_id,
       ...targetFields,
       ...selectorFields,
+      ...actionSince,
       duration_ms: z.number().int().min(100).max(10_000).default(800),
     })
     .refine(oneTarget, oneTargetMessage),
@@ -248,6 +266,7 @@ export const ui_set_text = defineTool({
       text: z.string().max(100_000),
       submit: z.boolean().default(false).describe('Press enter afterwards'),
       ...selectorFields,
+      ...actionSince,
     })
     .refine((v) => [v.node_id, v.bounds, v.selector].filter((x) => x !== undefined).length === 1, {
       message: 'give one of node_id, bounds or selector for the field to type into',

@@ -9,6 +9,7 @@ import {
   type ActionResult,
   type ActionabilityIO,
   type Observation,
+  type ObserveSince,
   type Step,
   type Took,
   type ToolError,
@@ -34,6 +35,8 @@ export interface SelectorArgs {
   app?: { package: string; instance?: string };
   max_nodes: number;
   observe_before?: boolean;
+  /** Extension observe_diff: the observation after is answered as what changed since this one. */
+  since?: ObserveSince;
 }
 
 /** How many times an action that shows no effect is performed (a device may drop input). */
@@ -117,7 +120,7 @@ export async function actOnSelector(
         node: outcome.node ?? found.node,
         matched: found.node,
         snapshot_id: before.snapshot_id,
-        observation: trim(after.obs, args.max_nodes),
+        observation: afterAction(screen, ctx, args, trim(after.obs, args.max_nodes)),
         ...(args.observe_before ? { observation_before: trim(before, args.max_nodes) } : {}),
         effect: after.effect,
         attempts,
@@ -126,6 +129,21 @@ export async function actOnSelector(
     }
     log.push('  no effect on screen after the action; repeating it (the device may have dropped the input)');
   }
+}
+
+/**
+ * The observation after an action as the caller asked for it: whole, or (extension observe_diff,
+ * given `since`) what changed since the session's last observation taken with the same
+ * max_nodes, which becomes its base; a `since` that does not name it gets the whole.
+ */
+function afterAction(
+  screen: DeviceSpace['screen'],
+  ctx: CallContext,
+  args: SelectorArgs,
+  obs: Observation,
+): Observation {
+  if (args.since === undefined) return obs;
+  return screen.diffBases.answer(ctx.sessionId, args.since, `compact/${args.max_nodes}`, obs, 'whole');
 }
 
 /**

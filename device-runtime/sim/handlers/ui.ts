@@ -43,6 +43,11 @@ async function channelFor(space: DeviceSpace, pictures = false): Promise<DeviceS
   return space.screen;
 }
 
+/** An action's arguments as this runtime reads them: without observe_diff, `since` is ignored (as an older runtime does). */
+function diffable<A extends { since?: unknown }>(args: A, rt: UiHost): A {
+  return rt.options.withoutExtensions.includes('observe_diff') ? { ...args, since: undefined } : args;
+}
+
 export const uiHandlers: HandlerGroup<UiTools, UiHost> = {
   ui_observe: async (args, rt, ctx) => {
     const screen = await channelFor(rt.space(args.space_id), args.include_screenshot);
@@ -69,13 +74,14 @@ export const uiHandlers: HandlerGroup<UiTools, UiHost> = {
 
   ui_tap: async (args, rt, ctx) => {
     const screen = await channelFor(rt.space(args.space_id));
-    if (args.selector) return actOnSelector(rt, ctx, args, 'ui_tap', (target) => tap(screen, target));
+    if (args.selector) return actOnSelector(rt, ctx, diffable(args, rt), 'ui_tap', (target) => tap(screen, target));
     return { ok: true as const, ...tap(screen, args) };
   },
 
   ui_long_press: async (args, rt, ctx) => {
     const screen = await channelFor(rt.space(args.space_id));
-    if (args.selector) return actOnSelector(rt, ctx, args, 'ui_long_press', (target) => longPress(screen, target));
+    if (args.selector)
+      return actOnSelector(rt, ctx, diffable(args, rt), 'ui_long_press', (target) => longPress(screen, target));
     return { ok: true as const, ...longPress(screen, args) };
   },
 
@@ -97,7 +103,7 @@ export const uiHandlers: HandlerGroup<UiTools, UiHost> = {
       return actOnSelector(
         rt,
         ctx,
-        args,
+        diffable(args, rt),
         'ui_set_text',
         (target) => setText(screen, target, args.text, args.submit),
         args.text,

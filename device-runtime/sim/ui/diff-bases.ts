@@ -34,13 +34,14 @@ export class DiffBases {
    * `obs` (just taken, with its full node list) as the answer to a session that sent `since`:
    * with `nodes: []` and a `diff` when `since` names this session's base, whole otherwise; kept
    * as the session's new base either way. DIFF_BASE_MISMATCH when `since` names the base with
-   * another hash.
+   * another hash (`onMismatch: 'whole'`, after an action: the whole observation instead).
    */
   answer(
     session: string,
     since: ObserveSince,
     options: string,
     obs: Observation,
+    onMismatch: 'refuse' | 'whole' = 'refuse',
   ): Observation & { diff?: ObservationDiff } {
     const base = since ? this.bases.get(session) : undefined;
     const hash = nodesHash(obs.nodes);
@@ -54,6 +55,12 @@ export class DiffBases {
       return obs;
     }
     if (since.hash !== base.hash) {
+      // After an action the screen is answered whole: the action is done, and refusing it
+      // would have the client send it again.
+      if (onMismatch === 'whole') {
+        keep();
+        return obs;
+      }
       throw new SimError(
         toolError(
           'DIFF_BASE_MISMATCH',
