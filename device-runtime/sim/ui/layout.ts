@@ -96,9 +96,10 @@ export function layout(
 
 /** The last layout of each view object (views are never changed once built: an app builds new ones). */
 const keptLayouts = new WeakMap<View, { path: string; laid: LaidOut }>();
-/** Whether a view's subtree lays out the same in the same box: no list (its scroll offset is state) and no WebView (a page is attached to it). */
+/** {@link still} per view object. */
 const stillness = new WeakMap<View, boolean>();
 
+/** Whether a view's subtree lays out the same in the same box: no list (its scroll offset is state) and no WebView (a page is attached to it). */
 export function still(view: View): boolean {
   let known = stillness.get(view);
   if (known === undefined) {

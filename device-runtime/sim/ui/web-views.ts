@@ -5,7 +5,7 @@ import type { WebNode, WebRole } from '../web/ax-nodes.js';
 import type { SimWebEngine } from '../web/web-engine.js';
 import type { SimWebPage } from '../web/web-page.js';
 import type { Frame } from './frame.js';
-import type { LaidOut } from './layout.js';
+import { still, type LaidOut } from './layout.js';
 
 /**
  * WebViews in a frame: each WebView of the activity in front gets its page (sim/web/), the
@@ -32,6 +32,8 @@ export function attachWebViews(frame: Frame, engine: SimWebEngine, spaceId: stri
   };
   const walk = (laid: LaidOut) => {
     const v = laid.view;
+    // A subtree that lays out the same in the same box has no WebView (nor list) in it.
+    if (still(v)) return;
     if (v.kind === 'webview') views++;
     if (v.kind === 'webview' && v.web) {
       const ref = { spaceId, instanceKey: fg.key, seq: record.seq, view: v.id ?? laid.path };
