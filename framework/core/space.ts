@@ -23,7 +23,10 @@ export async function withRetry<T>(api: ApiName, codes: string[], budgetMs: numb
     } catch (e) {
       if (!(e instanceof DeviceError) || !codes.includes(e.code)) throw e;
       if (Date.now() + wait > deadline) {
-        throw new NestwrightError(api, `still ${e.code} after waiting ${budgetMs}ms: ${e.message}`, { cause: e });
+        throw new NestwrightError(api, `still ${e.code} after waiting ${budgetMs}ms: ${e.message}`, {
+          cause: e,
+          code: e.code,
+        });
       }
       await new Promise((r) => setTimeout(r, wait));
     }
@@ -275,7 +278,7 @@ export class Space {
       if (e instanceof DeviceError && e.code === 'APP_NOT_INSTALLED') {
         throw call.error(
           `${pkg} is not installed in the space. Set use.apk to its APK path (test.use({ apk: 'fixtures/apks/notes.apk' })), or pass the path to space.launch(), so it is installed first.`,
-          { cause: e },
+          { cause: e, code: 'APP_NOT_INSTALLED' },
         );
       }
       throw await calls.translate(call, e);
