@@ -92,7 +92,7 @@ const LEAVES =
 /** Maestro's flow language (parsing, planning, its selectors): pure, so skills read flows with it too. */
 const MAESTRO_LANGUAGE = '^framework/maestro/(parse|plan|commands|selector|script)\\.ts$';
 /** The core's composition roots: App and the members it is built from (accessibility.ts gives Locator its audit), and expect(). */
-const CORE_ROOTS = '^framework/core/(app|app-features|app-network-members|expect|accessibility)\\.ts$';
+const CORE_ROOTS = '^framework/core/(app|expect|accessibility)\\.ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

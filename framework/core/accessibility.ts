@@ -14,7 +14,7 @@ import { FEATURE_PORT, type PortSubject } from './port.js';
  * `app.accessibilityAudit()` and `locator.accessibilityAudit()` make into the feature
  * (framework/a11y), which sees only the port (`expect.ts` calls the feature's matcher).
  * `locator.accessibilityAudit()` is declared on Locator here, by module augmentation, so that
- * locator.ts need not import the types that name it; App loads this module (app-features.ts).
+ * locator.ts need not import the types that name it; App loads this module (app.ts).
  */
 
 /** Options of `app.accessibilityAudit()`, `locator.accessibilityAudit()` and `expect(app).toPassAccessibilityAudit()`. */

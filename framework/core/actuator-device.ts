@@ -68,6 +68,7 @@ export class DeviceActuator implements Actuator {
       if (!r.node || !r.observation)
         throw call.error(
           'the runtime answered ui_scroll with a selector without the node or the observation (selector_actions)',
+          { code: 'PROTOCOL_ERROR' },
         );
       this.d.calls.lastSeen = r.observation;
       return { node: r.node, obs: r.observation };

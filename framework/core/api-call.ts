@@ -38,8 +38,8 @@ export class ApiCall {
     return this.deadline - Date.now();
   }
 
-  /** A {@link NestwrightError} named after this call (`locator.tap: …`). */
-  error(message: string, options?: { cause?: unknown; code?: NestwrightErrorCode }): NestwrightError {
+  /** A {@link NestwrightError} named after this call (`locator.tap: …`), with the code that says whose it is. */
+  error(message: string, options: { cause?: unknown; code: NestwrightErrorCode }): NestwrightError {
     return new NestwrightError(this.api, message, options);
   }
 }

@@ -110,6 +110,7 @@ export async function screenshot(
   if (!png && opts.optional !== true) {
     throw call.error(
       'this device runtime does not offer ui_screenshot (NOT_SUPPORTED); use app.observe() for the screen as nodes, or app.screenshot({ optional: true }) to get null instead',
+      { code: 'NOT_SUPPORTED' },
     );
   }
   return png;

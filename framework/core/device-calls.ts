@@ -105,7 +105,7 @@ export class DeviceCalls {
     try {
       return await this.client.call(name, input);
     } catch (e) {
-      throw e instanceof DeviceError ? new NestwrightError(call, e.message, { cause: e }) : e;
+      throw e instanceof DeviceError ? new NestwrightError(call, e.message, { cause: e, code: e.code }) : e;
     }
   }
 
@@ -122,7 +122,7 @@ export class DeviceCalls {
       );
     }
     if (e.code === 'APP_CRASHED') return this.crashError(call, (e.details?.crash_reason as string) ?? e.message, e);
-    return new NestwrightError(call, e.message, { cause: e });
+    return new NestwrightError(call, e.message, { cause: e, code: e.code });
   }
 
   /** Tell the test a fatal error was raised (it fails at its end even if the error is caught). */

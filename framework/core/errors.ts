@@ -15,7 +15,9 @@ export { describeNode };
  * (a mistyped key or value of nestwright's own options: `deviceOptions: { fault }`), `ROUTE_FAILED`
  * (a route handler threw), `HAR_INVALID` (a HAR file that cannot be read or replayed),
  * `APK_NOT_FOUND` (`use.apk` or `space.install()` names a file that does not exist),
- * `QUARANTINE_EXPIRED` (an entry of the quarantine file is past its date), and the
+ * `QUARANTINE_EXPIRED` (an entry of the quarantine file is past its date), `NESTWRIGHT_BUG` (an
+ * error nestwright did not expect of itself, and the code of one thrown without a code: report
+ * it), and the
  * `AI_*` codes of AI steps (framework/ai/errors.ts).
  */
 export type NestwrightErrorCode =
@@ -33,6 +35,7 @@ export type NestwrightErrorCode =
   | 'HAR_INVALID'
   | 'APK_NOT_FOUND'
   | 'QUARANTINE_EXPIRED'
+  | 'NESTWRIGHT_BUG'
   | `AI_${string}`;
 
 /**
@@ -71,7 +74,8 @@ export class NestwrightError extends Error {
 
   /**
    * @param api - the API that failed, e.g. `locator.tap` (or the call in progress, whose `api` it reads); the message starts with it.
-   * @param options - `cause`: the error behind it; `code`: defaults to the cause's code, else `USAGE`.
+   * @param options - `cause`: the error behind it; `code`: defaults to the cause's code, else
+   *   `NESTWRIGHT_BUG` (an error thrown without saying whose it is is nestwright's own, never the user's).
    */
   constructor(
     api: string | { readonly api: string },
@@ -82,7 +86,7 @@ export class NestwrightError extends Error {
     super(`${name}: ${message}`, options?.cause !== undefined ? { cause: options.cause } : undefined);
     this.api = name;
     this.name = new.target.name;
-    this.code = options?.code ?? codeOf(options?.cause) ?? 'USAGE';
+    this.code = options?.code ?? codeOf(options?.cause) ?? 'NESTWRIGHT_BUG';
     noteThrown(this);
   }
 

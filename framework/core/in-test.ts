@@ -13,3 +13,12 @@ export function inTest(): boolean {
     return false;
   }
 }
+
+/** The running Playwright test's (or hook's) `testId`, or null outside one. */
+export function currentTestId(): string | null {
+  try {
+    return test.info().testId;
+  } catch {
+    return null;
+  }
+}

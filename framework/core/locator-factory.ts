@@ -106,3 +106,16 @@ export abstract class LocatorFactory<L> {
     return this.chain(parseSelector(selector));
   }
 }
+
+/**
+ * The `getBy*` methods of the whole screen: App's member, whose locators start from the screen
+ * (`make` builds one from its steps). Locator narrows below its matches by extending the factory.
+ */
+export class ScreenLocators<L> extends LocatorFactory<L> {
+  constructor(private readonly make: (steps: Step[]) => L) {
+    super();
+  }
+  protected chain(steps: Step[]): L {
+    return this.make(steps);
+  }
+}

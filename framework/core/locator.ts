@@ -126,11 +126,13 @@ export class Locator extends LocatorFactory<Locator> {
       throw new NestwrightError(
         api,
         `expected a nestwright Locator (app.getByText(…) and friends), got ${typeof other}`,
+        { code: 'USAGE' },
       );
     if (other.driver !== this.driver) {
       throw new NestwrightError(
         api,
         `the two locators belong to different app instances (${this.driver.who()} and ${other.driver.who()}); combine locators of one app`,
+        { code: 'USAGE' },
       );
     }
   }
@@ -250,7 +252,9 @@ export class Locator extends LocatorFactory<Locator> {
   fill(value: string | Secret, opts: { timeout?: number; secret?: boolean } = {}): Promise<void> {
     return this.driver.wrap('locator.fill', opts, (call) => {
       if (typeof value !== 'string' && !isSecret(value))
-        throw call.error(`expected a string or secret(…) value, got ${value === null ? 'null' : typeof value}`);
+        throw call.error(`expected a string or secret(…) value, got ${value === null ? 'null' : typeof value}`, {
+          code: 'USAGE',
+        });
       const text = isSecret(value) ? revealSecret(value) : value;
       const hidden = isSecret(value) || opts.secret === true;
       const title = hidden

@@ -1,6 +1,7 @@
 import type { App } from './app.js';
 import type { DriverOptions } from './driver.js';
 import { Trajectory } from './trajectory.js';
+import { currentTestId } from './in-test.js';
 import { Lifecycle } from './lifecycle.js';
 import { runningSlots, withRunningTest, type SlotStore, type TestSlot } from './test-slot.js';
 
@@ -21,6 +22,8 @@ export class TestContext implements SlotStore {
   appPackage: string | null = null;
   /** Whether the `app` fixture ran for this test (it did not when test.use replaced it with a value). */
   appFixture = false;
+  /** The Playwright test it runs for (`testInfo.testId`), once it ran; null outside Playwright. */
+  testId: string | null = null;
   private readonly slots = new Map<TestSlot<unknown>, unknown>();
 
   constructor(
@@ -53,8 +56,30 @@ export function runningTest(): TestContext | null {
  *
  * @internal The fixtures'.
  */
-export function runTest<T>(ctx: TestContext, body: () => Promise<T>): Promise<T> {
-  return withRunningTest(ctx, body);
+export async function runTest<T>(ctx: TestContext, body: () => Promise<T>): Promise<T> {
+  ctx.testId = currentTestId();
+  try {
+    return await withRunningTest(ctx, body);
+  } finally {
+    lastTest = ctx;
+  }
+}
+
+/** The test that ran last in this worker (its body may outlive it: a timed-out test's does). */
+let lastTest: TestContext | null = null;
+
+/**
+ * The test a call made now belongs to, for calls not made through an app's driver (which keeps
+ * its test): the running test; else, when the last test ended by its timeout and what runs now
+ * is still its body (no other test or hook has begun), that test, whose aborted signal refuses
+ * the call as it refuses its apps' calls; else a context of its own ({@link outsideTest}).
+ */
+export function callContext(): TestContext {
+  const running = runningTest();
+  if (running) return running;
+  const now = currentTestId();
+  if (lastTest?.options.scope?.signal.aborted && (now === null || now === lastTest.testId)) return lastTest;
+  return outsideTest();
 }
 
 /** What apps launched outside a test get: a trajectory of their own and default timeouts. */

@@ -18,7 +18,7 @@ export function parseSelector(selector: string, api = 'app.locator'): Step[] {
   try {
     return parse(selector);
   } catch (e) {
-    if (e instanceof SelectorSyntaxError) throw new NestwrightError(api, e.message);
+    if (e instanceof SelectorSyntaxError) throw new NestwrightError(api, e.message, { code: 'USAGE' });
     throw e;
   }
 }

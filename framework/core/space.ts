@@ -5,9 +5,11 @@ import type { DeviceClient } from '../../device-runtime/client/index.js';
 import { DeviceError } from '../../device-runtime/client/index.js';
 import { App } from './app.js';
 import { AppDriver, type DriverOptions } from './driver.js';
+import { formatTitle, TOOLS } from '../../device-runtime/protocol/index.js';
 import { NestwrightError, type ApiName } from './errors.js';
 import type { Trajectory } from './trajectory.js';
-import { outsideTest, type TestContext } from './running-test.js';
+import type { TestContext } from './running-test.js';
+import { SpaceCalls, type SpaceCall } from './space-call.js';
 
 /**
  * Call `fn` again, with backoff (100 ms doubling to 2 s), while it fails with one of `codes`,
@@ -21,7 +23,10 @@ export async function withRetry<T>(api: ApiName, codes: string[], budgetMs: numb
     } catch (e) {
       if (!(e instanceof DeviceError) || !codes.includes(e.code)) throw e;
       if (Date.now() + wait > deadline) {
-        throw new NestwrightError(api, `still ${e.code} after waiting ${budgetMs}ms: ${e.message}`, { cause: e });
+        throw new NestwrightError(api, `still ${e.code} after waiting ${budgetMs}ms: ${e.message}`, {
+          cause: e,
+          code: e.code,
+        });
       }
       await new Promise((r) => setTimeout(r, wait));
     }
@@ -92,6 +97,8 @@ export function resolveApkPath(apk: string, base: string | undefined): string {
  */
 export class Space {
   private installed = new Map<string, string>();
+  /** The call context of this space's public methods (space-call.ts). */
+  private readonly calls: SpaceCalls;
 
   private constructor(
     /** The device's protocol client the space was made with (every tool, validated both ways). */
@@ -102,7 +109,9 @@ export class Space {
     readonly name: string,
     /** The folder relative APK paths are resolved from (the config file's); the current directory when unset. */
     private readonly apkBase?: string,
-  ) {}
+  ) {
+    this.calls = new SpaceCalls(client, id, { who: () => `space ${name}` });
+  }
 
   /**
    * Create a space (`space_create`) and take its EXCLUSIVE lease (`session_acquire`, one hour),
@@ -139,25 +148,34 @@ export class Space {
    * const chat = await space.launch(pkg);
    * ```
    */
-  async install(apk: string): Promise<string> {
+  install(apk: string): Promise<string> {
+    return this.calls.wrap('space.install', (sc) => this.installIn(sc, apk, true));
+  }
+
+  /** The install's body: a step of its own when `recorded` (a public call), one device call once per path. */
+  private async installIn(sc: SpaceCall, apk: string, recorded: boolean): Promise<string> {
     // The protocol takes absolute paths: a relative one is resolved here (resolveApkPath).
     const local = looksLikeUri(apk) ? null : resolveApkPath(apk, this.apkBase);
     const file = local ?? apk;
     const known = this.installed.get(file);
     if (known) return known;
-    try {
-      const r = await this.client.call('space_install_apk', {
-        space_id: this.id,
-        apk_paths: [local ?? apk],
-        idempotency_key: installKey(this.id, local ?? apk),
-      });
-      this.installed.set(file, r.package);
-      return r.package;
-    } catch (e) {
-      // Asked only once the device refused: a remote runtime may read a path this machine lacks.
-      if (local && e instanceof DeviceError && !existsSync(local)) throw apkNotFound(apk, local, this.apkBase, e);
-      throw new NestwrightError('space.install', e instanceof Error ? e.message : String(e), { cause: e });
-    }
+    const install = async () => {
+      try {
+        const r = await sc.calls.raw('space_install_apk', {
+          space_id: this.id,
+          apk_paths: [file],
+          idempotency_key: installKey(this.id, file),
+        });
+        this.installed.set(file, r.package);
+        return r.package;
+      } catch (e) {
+        // Asked only once the device refused: a remote runtime may read a path this machine lacks.
+        if (local && e instanceof DeviceError && e.code !== 'DEVICE_DISCONNECTED' && !existsSync(local))
+          throw apkNotFound(apk, local, this.apkBase, e);
+        throw await sc.calls.translate(sc.call, e);
+      }
+    };
+    return recorded ? sc.step(formatTitle(TOOLS.space_install_apk.title, { apk_paths: apk }), install) : install();
   }
 
   /**
@@ -165,8 +183,10 @@ export class Space {
    *
    * @internal The `app` fixture calls it; tests use {@link Space.install} or {@link Space.launch}.
    */
-  async ensure(app: string): Promise<string> {
-    return looksLikeApk(app) ? this.install(app) : app;
+  ensure(app: string): Promise<string> {
+    return looksLikeApk(app)
+      ? this.calls.wrap('space.install', (sc) => this.installIn(sc, app, false))
+      : Promise.resolve(app);
   }
 
   /**
@@ -187,42 +207,81 @@ export class Space {
   launch(app: string): Promise<App>;
   /** @internal Outside a test (the CLI's skill run, benches): a trajectory and options of its own. */
   launch(app: string, trajectory?: Trajectory, options?: DriverOptions): Promise<App>;
-  async launch(app: string, trajectory?: Trajectory, options?: DriverOptions): Promise<App> {
-    const ctx = outsideTest();
-    const launched = await this.launchInstance(app, trajectory ?? ctx.trajectory, options ?? ctx.options, ctx);
-    ctx.launched.push(launched);
-    return launched;
+  launch(app: string, trajectory?: Trajectory, options?: DriverOptions): Promise<App> {
+    // The internal form (a CLI run, a bench) keeps its own trajectory to what the app does.
+    return this.launchAs('space.launch', app, { trajectory, options, recorded: trajectory === undefined });
+  }
+
+  /**
+   * The `app` fixture's launch of `use.apk`: the same call as {@link Space.launch} (named
+   * `space.launch`, stopped when the test ends, a lost device fatal) but no step of the test's:
+   * the trajectory begins with what the test does.
+   *
+   * @internal
+   */
+  launchForTest(app: string): Promise<App> {
+    return this.launchAs('space.launch', app, { recorded: false });
+  }
+
+  private launchAs(
+    api: string,
+    app: string,
+    how: { trajectory?: Trajectory | undefined; options?: DriverOptions | undefined; recorded: boolean },
+  ): Promise<App> {
+    return this.calls.wrap(api, async (sc) => {
+      const { ctx } = sc;
+      const trajectory = how.trajectory ?? ctx.trajectory;
+      const options = how.options ?? ctx.options;
+      const pkg = how.recorded && looksLikeApk(app) ? await this.install(app) : await this.installOr(sc, app);
+      const title = formatTitle(TOOLS.space_launch.title, { package: pkg });
+      const start = () => this.launchInstance(sc, app, pkg, trajectory, options, ctx);
+      // The step is the new instance's (a video of it shows its launch), once it has one.
+      const launched = await (how.recorded
+        ? sc.step(title, async (record) => {
+            const made = await start();
+            record.instance = made.instance;
+            return made;
+          })
+        : start());
+      ctx.launched.push(launched);
+      return launched;
+    });
+  }
+
+  /** `app` as a package: installed first (no step of its own) when it is an APK path. */
+  private installOr(sc: SpaceCall, app: string): Promise<string> {
+    return looksLikeApk(app) ? this.installIn(sc, app, false) : Promise.resolve(app);
   }
 
   private async launchInstance(
+    sc: SpaceCall,
     app: string,
+    pkg: string,
     trajectory: Trajectory,
     options: DriverOptions,
     ctx: TestContext,
   ): Promise<App> {
-    const pkg = await this.ensure(app);
+    const { call, calls } = sc;
     const fresh = await this.client.hasExtension('instance');
     let launched;
     try {
-      await this.resetPermissions(pkg, ctx.permissions, ctx.appPackage === pkg);
+      await this.permissionsIn(sc, pkg, ctx.permissions, ctx.appPackage === pkg);
       // More workers than process slots: wait for a slot (NO_PROCESS_SLOT is retryable).
       launched = await withRetry(
-        'space.launch',
+        call,
         ['NO_PROCESS_SLOT', 'SPACE_BUSY'],
         Math.max(30_000, options.actionTimeout * 6),
-        () =>
-          this.client.call('space_launch', { space_id: this.id, package: pkg, ...(fresh ? { instance: 'new' } : {}) }),
+        () => calls.raw('space_launch', { space_id: this.id, package: pkg, ...(fresh ? { instance: 'new' } : {}) }),
       );
     } catch (e) {
       // The device's hint speaks to protocol callers (space_install_apk); a test sets use.apk.
       if (e instanceof DeviceError && e.code === 'APP_NOT_INSTALLED') {
-        throw new NestwrightError(
-          'space.launch',
+        throw call.error(
           `${pkg} is not installed in the space. Set use.apk to its APK path (test.use({ apk: 'fixtures/apks/notes.apk' })), or pass the path to space.launch(), so it is installed first.`,
-          { cause: e },
+          { cause: e, code: 'APP_NOT_INSTALLED' },
         );
       }
-      throw e;
+      throw await calls.translate(call, e);
     }
     const driver = new AppDriver(this.client, this.id, pkg, fresh ? launched.instance : null, trajectory, options);
     // The test's features (world, video, device logs…) see the instance before the test does. One
@@ -234,7 +293,7 @@ export class Space {
     });
     return new App(
       driver,
-      () => this.launch(app, trajectory, options),
+      () => this.launchAs('app.newInstance', app, { trajectory, options, recorded: true }),
       async () => {
         try {
           await ctx.lifecycle.closing(driver);
@@ -253,7 +312,16 @@ export class Space {
    *
    * @internal Called before each launch; tests set `use.permissions`.
    */
-  async resetPermissions(pkg: string, wanted: string[], strict: boolean): Promise<void> {
+  resetPermissions(pkg: string, wanted: string[], strict: boolean): Promise<void> {
+    return this.calls.wrap('use.permissions', (sc) =>
+      this.permissionsIn(sc, pkg, wanted, strict).catch(async (e: unknown) => {
+        throw await sc.calls.translate(sc.call, e);
+      }),
+    );
+  }
+
+  /** The permissions' body; device errors untranslated (the launch says what APP_NOT_INSTALLED means for a test). */
+  private async permissionsIn(sc: SpaceCall, pkg: string, wanted: string[], strict: boolean): Promise<void> {
     if (!(await this.client.hasExtension('space_permissions'))) {
       if (wanted.length === 0) return;
       throw new NestwrightError(
@@ -263,7 +331,7 @@ export class Space {
       );
     }
     const call = (action: 'list' | 'grant' | 'revoke', permission?: string) =>
-      this.client.call('space_permissions', {
+      sc.calls.raw('space_permissions', {
         space_id: this.id,
         package: pkg,
         action,
@@ -309,7 +377,21 @@ export class Space {
    * await other.delete();
    * ```
    */
-  async delete(): Promise<void> {
+  delete(): Promise<void> {
+    return this.calls.wrap('space.delete', (sc) =>
+      sc.step(formatTitle(TOOLS.space_delete.title, { space_id: this.id }), async () => {
+        await sc.calls.call(sc.call, 'space_delete', { space_id: this.id, confirm: true });
+      }),
+    );
+  }
+
+  /**
+   * Delete the space when its worker ends (the fixtures'): not a call of any test, so neither
+   * refused by a test that ended nor recorded in one.
+   *
+   * @internal
+   */
+  async release(): Promise<void> {
     await this.client.call('space_delete', { space_id: this.id, confirm: true });
   }
 }

@@ -104,6 +104,7 @@ const WHY: Record<FailureClass, string> = {
   device: 'the device or the infrastructure failed',
   network: "the test's network set-up failed",
   ai: 'an AI step failed: budget, model or an unverified action',
+  nestwright: 'nestwright failed in a way it did not expect of itself',
   flaky: 'failed, then passed on retry',
 };
 

@@ -14,6 +14,8 @@ import type { NestwrightErrorCode } from '../core/errors.js';
  * - `network`: the test's network set-up failed: a route handler threw, a HAR cannot be replayed.
  * - `ai`: an AI step failed for a reason of its own: a budget, the model's API, an action the
  *   framework could not verify.
+ * - `nestwright`: nestwright failed in a way it did not expect of itself (`NESTWRIGHT_BUG`): not
+ *   the app's, the test's or the device's. Report it, with the trajectory.
  * - `flaky`: the test failed, then passed on a retry.
  *
  * It is in the test's `failure` annotation (`class · code · api · step · why`), written as the
@@ -33,7 +35,7 @@ import type { NestwrightErrorCode } from '../core/errors.js';
  * }
  * ```
  */
-export type FailureClass = 'app' | 'test' | 'device' | 'network' | 'ai' | 'flaky';
+export type FailureClass = 'app' | 'test' | 'device' | 'network' | 'ai' | 'nestwright' | 'flaky';
 
 /**
  * Every class, in the order reports list them.
@@ -42,10 +44,18 @@ export type FailureClass = 'app' | 'test' | 'device' | 'network' | 'ai' | 'flaky
  * ```ts
  * import { FAILURE_CLASSES } from 'nestwright';
  *
- * for (const whose of FAILURE_CLASSES) console.log(whose); // app, test, device, network, ai, flaky
+ * for (const whose of FAILURE_CLASSES) console.log(whose); // app, test, device, network, ai, nestwright, flaky
  * ```
  */
-export const FAILURE_CLASSES: readonly FailureClass[] = ['app', 'test', 'device', 'network', 'ai', 'flaky'];
+export const FAILURE_CLASSES: readonly FailureClass[] = [
+  'app',
+  'test',
+  'device',
+  'network',
+  'ai',
+  'nestwright',
+  'flaky',
+];
 
 /** What each class means, for report categories and `nestwright flaky`. */
 export const CLASS_TITLES: Readonly<Record<FailureClass, string>> = {
@@ -54,6 +64,7 @@ export const CLASS_TITLES: Readonly<Record<FailureClass, string>> = {
   device: 'Device or infrastructure faults: disconnected, runtime fault, busy device (rerun, check the device)',
   network: "Network set-up faults: a route handler threw or a HAR cannot be replayed (fix the test's routes)",
   ai: 'AI faults: a budget, the model API, an unverified action',
+  nestwright: "nestwright's own faults: an error it did not expect of itself (report it, with the trajectory)",
   flaky: 'Flaky: failed, then passed on retry',
 };
 
@@ -126,6 +137,8 @@ export const FRAMEWORK_CODE_CLASSES: Classes<Exclude<NestwrightErrorCode, ErrorC
   HAR_INVALID: 'network',
   APK_NOT_FOUND: 'test',
   QUARANTINE_EXPIRED: 'test',
+  // The code of an error nestwright threw without saying whose it is: its own, never the user's.
+  NESTWRIGHT_BUG: 'nestwright',
 };
 
 /** AI steps' codes (framework/ai/errors.ts). A false verdict is an assertion about the app; a malformed call is the test's. */

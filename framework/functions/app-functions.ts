@@ -152,7 +152,7 @@ export class AppFunctions {
       return new NestwrightError(
         call,
         `${name} is marked dangerous and the runtime's policy wants a human approval for it (${e.message.replace(/^[\w.]+: /, '')}). A test run's policy pre-approves app functions; with a strict one, approve it on the device or pre-approve it (preapprove_functions).`,
-        { cause: e },
+        { cause: e, code },
       );
     }
     return e;

@@ -34,12 +34,14 @@ export function healerFor(option: HealOption, store: FingerprintStore, info: Tes
     throw new NestwrightError(
       'use.heal',
       `expected 'off', 'suggest', 'auto' or { mode, model }, got ${JSON.stringify(option)}`,
+      { code: 'OPTION_INVALID' },
     );
   const model = typeof option === 'object' && option?.model ? option.model : null;
   if (model && typeof model !== 'string' && typeof model.choose !== 'function')
     throw new NestwrightError(
       'use.heal',
       `model must be a model id (e.g. 'claude-haiku-5-5', asked through use.ai's adapter) or have a choose(request) method (a HealArbiter; see nestwright/heal), got ${typeof model}`,
+      { code: 'OPTION_INVALID' },
     );
   if (mode === 'off') return null;
   return new Healer(mode, store, projectDirOf(info), info.titlePath.slice(1).join(' › '), model);

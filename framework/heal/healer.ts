@@ -235,6 +235,8 @@ export class Healer implements LocatorHealing {
           throw new NestwrightError(
             call,
             `healed ${summary}, but the action on it showed no effect on screen: not the right node, heal withdrawn.\n  Candidates, best first:\n${formatCandidates(result)}`,
+            // The locator still finds no node that works: the test's, as the miss healing began from.
+            { code: 'NODE_NOT_FOUND' },
           );
         }
         const png = await locator.driver.screenshot(call).catch(() => null);

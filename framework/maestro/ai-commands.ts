@@ -27,13 +27,15 @@ export async function aiCommand(
   const a = (arg && typeof arg === 'object' ? arg : {}) as Json;
   if (name === 'extractTextWithAI') {
     const query = typeof arg === 'string' ? arg : String(a.query ?? '');
-    if (!query) throw new NestwrightError('maestro', `extractTextWithAI names no query (${where})`);
+    if (!query)
+      throw new NestwrightError('maestro', `extractTextWithAI names no query (${where})`, { code: 'MAESTRO_INVALID' });
     const text = await state.app.ai.extract(query, z.string());
     state.script.setVariables({ [String(a.outputVariable ?? 'aiOutput')]: text });
     return;
   }
   const statement = name === 'assertWithAI' ? (typeof arg === 'string' ? arg : String(a.assertion ?? '')) : NO_DEFECTS;
-  if (!statement) throw new NestwrightError('maestro', `assertWithAI names no assertion (${where})`);
+  if (!statement)
+    throw new NestwrightError('maestro', `assertWithAI names no assertion (${where})`, { code: 'MAESTRO_INVALID' });
   const optional = a.optional !== false && a.optional !== 'false';
   try {
     await state.app.ai.assert(statement);

@@ -284,9 +284,8 @@ export class InstanceProxy {
             if (e instanceof NestwrightError) throw e;
             throw call.error(
               `the network did not answer ${request.method()} ${request.url()}: ${(e as Error).message}`,
-              {
-                cause: e,
-              },
+              // The route's fetch() went to the real server, which did not answer: the routes' set-up.
+              { cause: e, code: 'ROUTE_FAILED' },
             );
           }
         },

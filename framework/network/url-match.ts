@@ -39,10 +39,13 @@ export function playwrightMatcher(): PlaywrightUrlMatch {
     const playwright = createRequire(createRequire(here.resolve('@playwright/test')).resolve('playwright'));
     iso = (playwright('playwright-core/lib/coreBundle') as { iso?: Record<string, unknown> }).iso;
   } catch (e) {
-    throw new NestwrightError('URL matching', `cannot load playwright-core/lib/coreBundle: ${(e as Error).message}`, {
-      code: 'USAGE',
-      cause: e,
-    });
+    // Playwright's own URL matcher is an internal of playwright-core: a version that moved it is
+    // nestwright's to follow, not the test's mistake.
+    throw new NestwrightError(
+      'URL matching',
+      `cannot load playwright-core/lib/coreBundle: ${(e as Error).message}. nestwright reads Playwright's URL matcher from it; report this with the output of \`npx playwright --version\``,
+      { code: 'NESTWRIGHT_BUG', cause: e },
+    );
   }
   const missing = NEEDED.filter((name) => typeof iso?.[name] !== 'function');
   if (missing.length)

@@ -187,7 +187,7 @@ const fixtures = withOptions.extend<
         },
       };
       await use(device);
-      for (const s of extra) await s.delete().catch(() => {});
+      for (const s of extra) await s.release().catch(() => {});
       await conn.close();
       await own?.close();
     },
@@ -202,7 +202,7 @@ const fixtures = withOptions.extend<
         apkBase(workerInfo),
       );
       await use(space);
-      await space.delete().catch(() => {});
+      await space.release().catch(() => {});
     },
     { scope: 'worker', box: true },
   ],
@@ -346,7 +346,7 @@ const fixtures = withOptions.extend<
       );
     }
     _testContext.appPackage = await space.ensure(apk);
-    const app = await space.launch(apk);
+    const app = await space.launchForTest(apk);
     const faultProfile = process.env.NESTWRIGHT_FAULTS || (device.provider === 'sim' ? device.faults : undefined);
     _testContext.trajectory.meta = {
       device: device.provider,

@@ -10,7 +10,8 @@ export function evaluate(check: Check, obs: Observation, call: ApiCall): CheckRe
   try {
     return evaluateCheck(check, obs, describeNode);
   } catch (e) {
-    throw new NestwrightError(call, (e as Error).message, { cause: e });
+    // A check the protocol cannot evaluate is one the skill file got wrong.
+    throw new NestwrightError(call, (e as Error).message, { cause: e, code: 'SKILL_INVALID' });
   }
 }
 

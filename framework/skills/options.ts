@@ -41,7 +41,9 @@ export async function runWithSkills(
 ): Promise<void> {
   const parsed = SkillOptionsSchema.safeParse(raw ?? {});
   if (!parsed.success)
-    throw new NestwrightError('use.skills', `${z.prettifyError(parsed.error)} (expected { ai: 'fallback' | 'off' })`);
+    throw new NestwrightError('use.skills', `${z.prettifyError(parsed.error)} (expected { ai: 'fallback' | 'off' })`, {
+      code: 'OPTION_INVALID',
+    });
   test.set(SKILLS, {
     options: parsed.data,
     projectDir: info.config.configFile ? dirname(info.config.configFile) : info.config.rootDir,

@@ -98,12 +98,15 @@ export function planSkill(
 ): PlannedSkill {
   const { skill, path: at } = loadSkill(call, file, from);
   if (stack.includes(at))
-    throw new NestwrightError(call, `skill ${skill.name} runs itself (${[...stack, at].map(shown).join(' → ')})`);
+    throw new NestwrightError(call, `skill ${skill.name} runs itself (${[...stack, at].map(shown).join(' → ')})`, {
+      code: 'SKILL_INVALID',
+    });
   let params: Record<string, ParamValue>;
   try {
     params = resolveParams(skill, given);
   } catch (e) {
-    if (e instanceof SkillParamError) throw new NestwrightError(call, `${e.message} — nothing was run`, { cause: e });
+    if (e instanceof SkillParamError)
+      throw new NestwrightError(call, `${e.message} — nothing was run`, { cause: e, code: 'USAGE' });
     throw e;
   }
   const nested = new Map<number, PlannedSkill>();
@@ -156,6 +159,7 @@ export async function replaySkill(
     throw new NestwrightError(
       call,
       `skill ${skill.name} drives ${skill.app}, but this app is ${app.package}; run it on an instance of ${skill.app}`,
+      { code: 'USAGE' },
     );
   }
   // The top skill's scope is shared by the skills it runs, and freed when it ends.
@@ -204,7 +208,8 @@ export async function replaySkill(
             { kind: trajectoryKind(step.kind), title, selector: stepSelector(step) },
             async (record) => {
               const first = app.trajectory.steps.length;
-              if (unresolved) throw new NestwrightError(call, unresolved.message, { cause: unresolved });
+              if (unresolved)
+                throw new NestwrightError(call, unresolved.message, { cause: unresolved, code: 'SKILL_FAILED' });
               try {
                 const via = await runStep(app, planned, i, step, call, scope, raw);
                 if (via === 'ai' || typeof via === 'object') result.via = 'ai';
@@ -330,10 +335,16 @@ function place(app: AppPort, planned: PlannedSkill, index: number, call: ApiCall
     where: `${shown(planned.path)} step ${index + 1}`,
     runNested: async (run) => {
       const nested = planned.nested.get(index);
-      if (!nested) throw new NestwrightError(call, `step ${index + 1} runs ${run.skill}, which was not planned`);
+      // Every run: step was planned before the first step ran (planSkill): a miss is nestwright's bug.
+      if (!nested)
+        throw new NestwrightError(call, `step ${index + 1} runs ${run.skill}, which was not planned`, {
+          code: 'NESTWRIGHT_BUG',
+        });
       const times = runTimes(run);
       if (times === null)
-        throw new NestwrightError(call, `step ${index + 1}: times ${JSON.stringify(run.times)} is not a whole number`);
+        throw new NestwrightError(call, `step ${index + 1}: times ${JSON.stringify(run.times)} is not a whole number`, {
+          code: 'SKILL_INVALID',
+        });
       const where = `${shown(planned.path)} step ${index + 1}`;
       for (let n = 0; n < times; n++) {
         // Maestro's repeat: the condition is checked on the screen before each run.

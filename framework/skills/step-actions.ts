@@ -80,7 +80,8 @@ export async function actStep(
       try {
         return await runScriptStep(step, scope, at.where);
       } catch (e) {
-        if (e instanceof ScriptError) throw new NestwrightError(call, e.message, { cause: e });
+        // SKILL_FAILED, whose class is the script error's (SCRIPT_FAILED, SCRIPT_TIMEOUT…).
+        if (e instanceof ScriptError) throw new NestwrightError(call, e.message, { cause: e, code: 'SKILL_FAILED' });
         throw e;
       }
     case 'hide_keyboard':
@@ -91,7 +92,10 @@ export async function actStep(
       return app.stop();
     case 'screenshot': {
       const png = await app.screenshot(call);
-      if (!png) throw new NestwrightError(call, `screenshot ${step.screenshot}: this runtime takes no screenshots`);
+      if (!png)
+        throw new NestwrightError(call, `screenshot ${step.screenshot}: this runtime takes no screenshots`, {
+          code: 'NOT_SUPPORTED',
+        });
       const name = step.screenshot.replace(/\.png$/i, '');
       if (inTest()) await test.info().attach(`${name}.png`, { body: png, contentType: 'image/png' });
       return;
@@ -114,7 +118,7 @@ export async function actStep(
     }
     default: {
       const never: never = step;
-      throw new NestwrightError(call, `unknown step ${JSON.stringify(never)}`);
+      throw new NestwrightError(call, `unknown step ${JSON.stringify(never)}`, { code: 'NESTWRIGHT_BUG' });
     }
   }
 }

@@ -34,6 +34,7 @@ class Reader {
     throw new NestwrightError(
       this.api,
       `cannot read the locator ${JSON.stringify(this.src)}: ${why} at column ${this.pos + 1}; write e.g. getByRole('button', { name: 'Save' }) or text="Save"`,
+      { code: 'USAGE' },
     );
   }
   skip(): void {

@@ -34,7 +34,7 @@ export class AppCamera {
           throw new NestwrightError(
             api,
             `${name} is not an image the camera can return: ${e.message.replace(`${api}: `, '')}`,
-            { cause: e },
+            { cause: e, code: 'INVALID_ARGUMENT' },
           );
         throw e;
       }

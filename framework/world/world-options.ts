@@ -60,7 +60,7 @@ export async function applyWorldOptions(
         ? new NestwrightError(
             options.length === 1 ? `use.${options[0]}` : `use({ ${options.join(', ')} })`,
             refused.message,
-            { cause: refused },
+            { cause: refused, code: refused.code },
           )
         : e,
     );

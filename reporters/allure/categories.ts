@@ -49,6 +49,7 @@ const NAMES: Record<Exclude<FailureClass, 'flaky'>, string> = {
   device: 'Device or infrastructure faults',
   network: 'Network set-up faults',
   ai: 'AI faults',
+  nestwright: "nestwright's own faults",
 };
 
 /**

@@ -16,7 +16,7 @@ import { classOfCode, classifiedCodes, FAILURE_CLASSES } from '../../framework/f
 import { classifyFailure, describeVerdict, parseVerdict } from '../../framework/failure/classify.js';
 import { AppCrashedError, NestwrightError, TimeoutError } from '../../framework/core/errors.js';
 import { AiError } from '../../framework/ai/errors.js';
-import { CATEGORIES } from '../../reporters/allure/categories.js';
+import { CATEGORIES, classify, statusOf } from '../../reporters/allure/categories.js';
 import type { TrajectoryStep } from '../../framework/core/trajectory-schema.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -182,3 +182,25 @@ test('the annotation reads back as it was written', () => {
   });
   expect(parseVerdict('not one of ours')).toBeNull();
 });
+
+test("an error nestwright throws without saying whose it is is nestwright's own (NESTWRIGHT_BUG), never the test's", () => {
+  const bug = new NestwrightError('locator.tap', 'the pipeline lost the node it resolved');
+  expect(bug.code).toBe('NESTWRIGHT_BUG');
+  expect(classOfCode('NESTWRIGHT_BUG')).toBe('nestwright');
+  const v = classifyFailure({ error: bug, status: 'failed', steps: [step({})] });
+  expect(v).toMatchObject({ class: 'nestwright', code: 'NESTWRIGHT_BUG', api: 'locator.tap' });
+  expect(v.class).not.toBe('test');
+  // The report: its own category, and broken (rerunning or fixing the test is not the answer), not failed.
+  const inReport = classify([{ type: 'failure', description: describeVerdict(v) }], null, false);
+  expect(inReport).toEqual({ class: 'nestwright', code: 'NESTWRIGHT_BUG' });
+  expect(statusOf(inReport)).toBe('broken');
+  expect(CATEGORIES.find((c) => c.name === "nestwright's own faults")?.messageRegex).toBe(
+    '(?s)\\[nestwright · [A-Z0-9_]+\\].*',
+  );
+  // A cause with a code still gives it; a user's mistake says so explicitly.
+  const timedOut = new NestwrightError('locator.tap', 'ui_tap: TIMEOUT', { code: 'TIMEOUT' });
+  expect(new NestwrightError('skill', 'step 2 failed', { cause: timedOut }).code).toBe('TIMEOUT');
+  expect(classOf(new NestwrightError('getByRole', 'unknown role', { code: 'USAGE' }))).toBe('test');
+});
+
+const classOf = (error: Error) => classifyFailure({ error, status: 'failed', steps: [] }).class;

@@ -7,10 +7,11 @@ import {
   type Observation,
   type UiNode,
 } from '../../device-runtime/protocol/index.js';
-import { inMemoryTransport } from '../../device-runtime/sim/index.js';
+import { inMemoryTransport, startSimServer } from '../../device-runtime/sim/index.js';
 import { SimRuntime } from '../../device-runtime/sim/runtime.js';
 import { ApiCall } from '../../framework/core/api-call.js';
-import { NestwrightError, TimeoutError } from '../../framework/core/errors.js';
+import type { TestScope } from '../../framework/core/device-calls.js';
+import { DeviceDisconnectedError, NestwrightError, TestEndedError, TimeoutError } from '../../framework/core/errors.js';
 import { FingerprintStore } from '../../framework/heal/fingerprint-store.js';
 import { Healer } from '../../framework/heal/healer.js';
 import { TEST_NETWORK, TestNetwork } from '../../framework/network/index.js';
@@ -345,6 +346,114 @@ test('a test that times out waiting on a request (or a route) that never matched
         "app.route: the test timed out, and route **/nomatch/** matched no request. The instance's last requests (most recent last):\n",
       );
       expect(routes?.message).toContain(`  GET ${seen}`);
+    } finally {
+      await close();
+    }
+  });
+});
+
+/**
+ * Space's public calls (install, launch, delete) go through the one call context, as an app's
+ * do: each is a step of the test, a lost device is the test's fatal DEVICE_DISCONNECTED, and a
+ * call once the test ended by its timeout is refused with TestEndedError, nothing sent.
+ */
+test.describe('space calls go through the call context', () => {
+  /** A test's context as the fixtures make it: its trajectory, and a scope whose end and fatal errors the test sees. */
+  function testContext() {
+    const end = new AbortController();
+    const raised: Array<{ code: string; api: string; who: string }> = [];
+    const scope: TestScope = {
+      signal: end.signal,
+      endReason: () => 'Test timeout of 100ms exceeded.',
+      track: (work) => work,
+      raised: (e, from) => void raised.push({ code: e.code, api: e.api, who: from.who() }),
+      acknowledge: () => false,
+    };
+    const ctx = new TestContext(new Trajectory(), { actionTimeout: 5_000, expectTimeout: 5_000, scope });
+    return { ctx, end, raised };
+  }
+
+  test('space.install, space.launch and space.delete are steps of the test, named after their API', async () => {
+    const { space, close } = await sim();
+    const { ctx } = testContext();
+    try {
+      await runTest(ctx, async () => {
+        expect(await space.install(SHOP)).toBe('com.nestwright.shop');
+        expect(await space.install(SHOP)).toBe('com.nestwright.shop'); // known: no device call, no step
+        const shop = await space.launch('com.nestwright.shop');
+        const again = await shop.newInstance();
+        await space.delete();
+        expect(again.instance).not.toBe(shop.instance);
+      });
+      expect(ctx.trajectory.steps.map((s) => [s.api, s.title, s.kind, s.result])).toEqual([
+        ['space.install', `Install "${SHOP}"`, 'app', 'ok'],
+        ['space.launch', 'Launch "com.nestwright.shop"', 'app', 'ok'],
+        ['app.newInstance', 'Launch "com.nestwright.shop"', 'app', 'ok'],
+        ['space.delete', `Delete space "${space.id}"`, 'app', 'ok'],
+      ]);
+      expect(ctx.trajectory.steps.every((s) => (s.roundTrips ?? 0) >= 1)).toBe(true);
+    } finally {
+      await close();
+    }
+  });
+
+  test('a device lost during space.launch is DEVICE_DISCONNECTED, raised as fatal and failing its step', async () => {
+    const server = await startSimServer({ port: 0 });
+    const client = new DeviceClient(await McpToolTransport.http(server.url, server.token));
+    const { ctx, raised } = testContext();
+    try {
+      const space = await Space.create(client, 'lost');
+      await runTest(ctx, async () => {
+        await space.launch(SHOP); // installs, and learns the runtime's extensions
+        await server.close(); // the device goes away
+        const e = await failure(space.launch('com.nestwright.shop'));
+        expect(e).toBeInstanceOf(DeviceDisconnectedError);
+        expect(e.code).toBe('DEVICE_DISCONNECTED');
+        expect(e.fatal).toBe(true);
+        expect(e.message).toMatch(/^space\.launch: space_\w+: DEVICE_DISCONNECTED/);
+      });
+      expect(raised).toEqual([{ code: 'DEVICE_DISCONNECTED', api: 'space.launch', who: 'space lost' }]);
+      const last = ctx.trajectory.steps.at(-1)!;
+      expect([last.api, last.title, last.result, last.error?.code]).toEqual([
+        'space.launch',
+        'Launch "com.nestwright.shop"',
+        'failed',
+        'DEVICE_DISCONNECTED',
+      ]);
+    } finally {
+      await client.close().catch(() => {});
+      await server.close().catch(() => {});
+    }
+  });
+
+  test('once the test ended, space calls are refused with TestEndedError and nothing reaches the device', async () => {
+    const { space, close } = await sim();
+    const { ctx, end } = testContext();
+    const sent: string[] = [];
+    const callTool = space.client.call.bind(space.client);
+    space.client.call = ((name: string, ...rest: unknown[]) => {
+      sent.push(name);
+      return (callTool as (...a: unknown[]) => Promise<unknown>)(name, ...rest);
+    }) as typeof space.client.call;
+    try {
+      // The test's body goes on after its timeout: first while the test is still current,
+      await runTest(ctx, async () => {
+        await space.install(SHOP);
+        end.abort();
+        sent.length = 0;
+        expect(await failure(space.launch('com.nestwright.shop'))).toBeInstanceOf(TestEndedError);
+      });
+      // then after it ended, when no other test has begun.
+      for (const late of [
+        space.launch('com.nestwright.shop'),
+        space.install(path.join(ROOT, 'fixtures/apks/chat.apk')),
+        space.delete(),
+      ]) {
+        const e = await failure(late);
+        expect(e).toBeInstanceOf(TestEndedError);
+        expect(e.message).toBe('test: the test has ended (its timeout ran out); nothing more is sent to the device');
+      }
+      expect(sent.filter((name) => name !== 'runtime_info')).toEqual([]);
     } finally {
       await close();
     }

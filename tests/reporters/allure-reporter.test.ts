@@ -174,6 +174,7 @@ test('failures are tagged with their class and code for categories.json: crash, 
     'Device or infrastructure faults',
     'Network set-up faults',
     'AI faults',
+    "nestwright's own faults",
     'Other errors',
   ]);
 });
