@@ -43,27 +43,45 @@ export type ObservationDiff = z.infer<typeof ObservationDiffSchema>;
 
 /** The fields a node's hash line covers, in this order (UiNodeSchema's): unknown fields are left out. */
 const NODE_KEYS = Object.keys(UiNodeSchema.shape) as Array<keyof UiNode>;
-/** Lines already computed, per node object (a client's kept nodes are hashed once, not per observation). */
-const lines = new WeakMap<UiNode, string>();
+/** Each node's line summed to 64 bits, per node object (kept nodes are summed once, not per observation). */
+const sums = new WeakMap<UiNode, readonly [number, number]>();
 
-function lineOf(n: UiNode): string {
-  let line = lines.get(n);
-  if (line === undefined) {
-    line = JSON.stringify(NODE_KEYS.map((k) => n[k] ?? null)) + '\n';
-    lines.set(n, line);
+function sumOf(n: UiNode): readonly [number, number] {
+  let sum = sums.get(n);
+  if (sum === undefined) {
+    sum = fnv2(JSON.stringify(NODE_KEYS.map((k) => n[k] ?? null)) + '\n');
+    sums.set(n, sum);
   }
-  return line;
+  return sum;
+}
+
+/** Two 32-bit FNV-1a sums of `s`'s UTF-16 code units, from offset bases 0x811c9dc5 and 0xd7a38c4b (0x01000193 ^ 0x5bd1e995) with prime 0x01000193; the second also xors in its own value shifted right by 15 after each unit. */
+function fnv2(s: string): readonly [number, number] {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ 0x5bd1e995;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x01000193) ^ (b >>> 15);
+  }
+  return [a >>> 0, b >>> 0];
 }
 
 /**
- * The hash of a node list, as both ends compute it: the first 16 hex digits of the SHA-256 of one
- * line per node, `JSON.stringify([id, role, text, …])` in UiNodeSchema's field order with a
- * missing field as null, each followed by `\n`. Costs one pass and one native hash.
+ * The hash of a node list, as both ends compute it: the first 16 hex digits of the SHA-256 of 8
+ * bytes per node, the two 32-bit sums (little-endian, see fnv2 in this file) of its line
+ * `JSON.stringify([id, role, text, …])` in UiNodeSchema's field order with a missing field as
+ * null, followed by `\n`. A node object's sums are made once: a kept node costs no pass over its
+ * text, and the list one native hash over 8 bytes a node.
  */
 export function nodesHash(nodes: readonly UiNode[]): string {
-  const h = createHash('sha256');
-  for (const n of nodes) h.update(lineOf(n));
-  return h.digest('hex').slice(0, 16);
+  const bytes = new DataView(new ArrayBuffer(nodes.length * 8));
+  for (let i = 0; i < nodes.length; i++) {
+    const [a, b] = sumOf(nodes[i]!);
+    bytes.setUint32(8 * i, a, true);
+    bytes.setUint32(8 * i + 4, b, true);
+  }
+  return createHash('sha256').update(bytes).digest('hex').slice(0, 16);
 }
 
 function sameNode(a: UiNode, b: UiNode): boolean {

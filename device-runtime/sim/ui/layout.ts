@@ -47,10 +47,13 @@ const NATURAL_HEIGHT: Partial<Record<View['kind'], number>> = {
 /**
  * Height a view takes when it does not grow. `memo` keeps the heights measured in one layout
  * pass: a column asks each child's height, and the child's own layout asks its children's
- * again; without it a pass costs the tree's size times its depth.
+ * again; without it a pass costs the tree's size times its depth. A still view's height is kept
+ * on the view object across passes (see {@link still}).
  */
 export function natural(view: View, memo?: Map<View, number>): number {
   if (view.height !== undefined) return view.height;
+  const facts = factsOf(view);
+  if (facts.height !== undefined) return facts.height;
   const known = memo?.get(view);
   if (known !== undefined) return known;
   let h: number;
@@ -63,7 +66,8 @@ export function natural(view: View, memo?: Map<View, number>): number {
       ? view.rows.count * view.rows.itemHeight
       : (view.children ?? []).reduce((t, c) => t + natural(c, memo), 0);
   } else h = NATURAL_HEIGHT[view.kind] ?? 0;
-  memo?.set(view, h);
+  if (facts.still) facts.height = h;
+  else memo?.set(view, h);
   return h;
 }
 
@@ -84,37 +88,87 @@ export function layout(
   path = 'r',
   memo: Map<View, number> = new Map(),
 ): LaidOut {
-  // A view object an app kept from its last render (ActivityContext.memo) laid out in the same
-  // box at the same place is laid out as it was, unless its result reads state of its own.
-  if (!still(view)) return layoutNow(view, box, scroll, path, memo);
-  const kept = keptLayouts.get(view);
-  if (kept && kept.path === path && sameBox(kept.laid.bounds, box, view.offset)) return kept.laid;
-  const laid = layoutNow(view, box, scroll, path, memo);
-  keptLayouts.set(view, { path, laid });
+  return layoutAt(view, box[0], box[1], box[2], box[3], scroll, path, -1, memo);
+}
+
+/**
+ * {@link layout} of child `index` of the view at `parent` (-1: the root, at `parent`). A view
+ * object an app kept from its last render (ActivityContext.memo) laid out in the same box at the
+ * same place is laid out as it was, unless its result reads state of its own: one lookup, no path
+ * or box made for it.
+ */
+function layoutAt(
+  view: View,
+  left: number,
+  top: number,
+  right: number,
+  bottom: number,
+  scroll: ScrollStore,
+  parent: string,
+  index: number,
+  memo: Map<View, number>,
+): LaidOut {
+  const facts = factsOf(view);
+  const kept = facts.laid;
+  if (
+    kept &&
+    facts.parent === parent &&
+    facts.index === index &&
+    sameBox(kept.bounds, left, top, right, bottom, view.offset)
+  )
+    return kept;
+  const path = index < 0 ? parent : `${parent}.${index}`;
+  const laid = layoutNow(view, [left, top, right, bottom], scroll, path, memo);
+  if (facts.still) {
+    facts.laid = laid;
+    facts.parent = parent;
+    facts.index = index;
+  }
   return laid;
 }
 
-/** The last layout of each view object (views are never changed once built: an app builds new ones). */
-const keptLayouts = new WeakMap<View, { path: string; laid: LaidOut }>();
-/** {@link still} per view object. */
-const stillness = new WeakMap<View, boolean>();
+/** What is known of a view object (views are never changed once built: an app builds new ones). */
+interface ViewFacts {
+  /** See {@link still}. */
+  still: boolean;
+  /** A still view's {@link natural} height. */
+  height?: number;
+  /** A still view's last layout, and where in the tree it was made (its parent's path and its index there). */
+  laid?: LaidOut;
+  parent?: string;
+  index?: number;
+}
+const facts = new WeakMap<View, ViewFacts>();
+
+function factsOf(view: View): ViewFacts {
+  let f = facts.get(view);
+  if (f === undefined) {
+    f = {
+      still:
+        view.kind !== 'list' && view.kind !== 'webview' && !view.rows && (view.children ?? []).every((c) => still(c)),
+    };
+    facts.set(view, f);
+  }
+  return f;
+}
 
 /** Whether a view's subtree lays out the same in the same box: no list (its scroll offset is state) and no WebView (a page is attached to it). */
 export function still(view: View): boolean {
-  let known = stillness.get(view);
-  if (known === undefined) {
-    known =
-      view.kind !== 'list' && view.kind !== 'webview' && !view.rows && (view.children ?? []).every((c) => still(c));
-    stillness.set(view, known);
-  }
-  return known;
+  return factsOf(view).still;
 }
 
-/** Whether `laid` (shifted by the view's offset) is the layout of the box `box`. */
-function sameBox(laid: Bounds, box: Bounds, offset: View['offset']): boolean {
+/** Whether `laid` (shifted by the view's offset) is the layout of the box [left, top, right, bottom]. */
+function sameBox(
+  laid: Bounds,
+  left: number,
+  top: number,
+  right: number,
+  bottom: number,
+  offset: View['offset'],
+): boolean {
   const dx = offset?.[0] ?? 0;
   const dy = offset?.[1] ?? 0;
-  return laid[0] === box[0] + dx && laid[1] === box[1] + dy && laid[2] === box[2] + dx && laid[3] === box[3] + dy;
+  return laid[0] === left + dx && laid[1] === top + dy && laid[2] === right + dx && laid[3] === bottom + dy;
 }
 
 function layoutNow(view: View, box: Bounds, scroll: ScrollStore, path: string, memo: Map<View, number>): LaidOut {
@@ -129,7 +183,7 @@ function layoutNow(view: View, box: Bounds, scroll: ScrollStore, path: string, m
     let x = left;
     kids.forEach((child, i) => {
       const w = child.width ?? Math.floor((right - left - fixed) / flexible);
-      children.push(layout(child, [x, top, x + w, bottom], scroll, `${path}.${i}`, memo));
+      children.push(layoutAt(child, x, top, x + w, bottom, scroll, path, i, memo));
       x += w;
     });
   } else if (view.kind === 'list') {
@@ -143,13 +197,13 @@ function layoutNow(view: View, box: Bounds, scroll: ScrollStore, path: string, m
       const first = Math.floor(offset / itemHeight);
       for (let i = first; i < count && top + i * itemHeight - offset < bottom; i++) {
         const y = top + i * itemHeight - offset;
-        children.push(layout(view.rows.render(i), [left, y, right, y + itemHeight], scroll, `${path}.${i}`, memo));
+        children.push(layoutAt(view.rows.render(i), left, y, right, y + itemHeight, scroll, path, i, memo));
       }
     } else {
       let y = top - offset;
       kids.forEach((child, i) => {
         const h = natural(child, memo);
-        children.push(layout(child, [left, y, right, y + h], scroll, `${path}.${i}`, memo));
+        children.push(layoutAt(child, left, y, right, y + h, scroll, path, i, memo));
         y += h;
       });
     }
@@ -169,7 +223,7 @@ function layoutNow(view: View, box: Bounds, scroll: ScrollStore, path: string, m
     let y = top;
     kids.forEach((child, i) => {
       const h = child.grow && growing ? Math.floor((spare * child.grow) / growing) : natural(child, memo);
-      children.push(layout(child, [left, y, right, y + h], scroll, `${path}.${i}`, memo));
+      children.push(layoutAt(child, left, y, right, y + h, scroll, path, i, memo));
       y += h;
     });
   }

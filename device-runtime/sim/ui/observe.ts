@@ -25,7 +25,12 @@ export interface FlatNode {
   node: UiNode;
   view: View;
   laid: LaidOut;
+  /** The node's line of {@link screenHash} and of {@link structureHash} summed, made at the first hash (a kept subtree's flat nodes are the same objects). */
+  sums?: { screen?: Sum; structure?: Sum };
 }
+
+/** Two 32-bit FNV-1a sums of a hash line. */
+type Sum = readonly [number, number];
 
 export function intersect(a: Bounds, b: Bounds): Bounds | null {
   const r: Bounds = [Math.max(a[0], b[0]), Math.max(a[1], b[1]), Math.min(a[2], b[2]), Math.min(a[3], b[3])];
@@ -58,9 +63,8 @@ export function flatten(root: LaidOut, viewport: Bounds, opts: FlattenOptions): 
     // conditions, gives the same nodes: the same objects, so what is computed per node object
     // (hash lines, the effect check's summaries) is not computed again.
     if (n.children.length === 0 || !still(n.view)) return walkNow(n, clip, parent, depth);
-    const key = `${clip.join(',')}|${parent}|${depth}|${next}|${opts.full}|${opts.focus}|${opts.pkg}`;
     const kept = keptFlat.get(n);
-    if (kept && kept.key === key) {
+    if (kept && sameConditions(kept, clip, parent, depth, next, opts)) {
       for (const f of kept.nodes) out.push(f);
       next += kept.ids;
       return;
@@ -68,7 +72,17 @@ export function flatten(root: LaidOut, viewport: Bounds, opts: FlattenOptions): 
     const start = out.length;
     const firstId = next;
     walkNow(n, clip, parent, depth);
-    keptFlat.set(n, { key, nodes: out.slice(start), ids: next - firstId });
+    keptFlat.set(n, {
+      clip,
+      parent,
+      depth,
+      firstId,
+      full: opts.full,
+      focus: opts.focus,
+      pkg: opts.pkg,
+      nodes: out.slice(start),
+      ids: next - firstId,
+    });
   };
   const walkNow = (n: LaidOut, clip: Bounds, parent: string | null, depth: number) => {
     const visible = intersect(n.bounds, clip);
@@ -126,38 +140,68 @@ export function flatten(root: LaidOut, viewport: Bounds, opts: FlattenOptions): 
   return out;
 }
 
-/** The last flattening of each laid-out subtree, with the conditions it was made under. */
-const keptFlat = new WeakMap<LaidOut, { key: string; nodes: FlatNode[]; ids: number }>();
+/** The last flattening of a laid-out subtree, with the conditions it was made under. */
+interface KeptFlat {
+  clip: Bounds;
+  parent: string | null;
+  depth: number;
+  firstId: number;
+  full: boolean;
+  focus: string | null;
+  pkg: string;
+  nodes: FlatNode[];
+  ids: number;
+}
+const keptFlat = new WeakMap<LaidOut, KeptFlat>();
+
+/** Whether a kept flattening was made under these conditions (compared field by field: no key string per subtree). */
+function sameConditions(
+  k: KeptFlat,
+  clip: Bounds,
+  parent: string | null,
+  depth: number,
+  firstId: number,
+  opts: FlattenOptions,
+): boolean {
+  return (
+    k.firstId === firstId &&
+    k.parent === parent &&
+    k.depth === depth &&
+    k.clip[0] === clip[0] &&
+    k.clip[1] === clip[1] &&
+    k.clip[2] === clip[2] &&
+    k.clip[3] === clip[3] &&
+    k.full === opts.full &&
+    k.focus === opts.focus &&
+    k.pkg === opts.pkg
+  );
+}
 
 /** Hash of node ids, texts and centers (companion design): equal hashes mean the same screen. */
-export function screenHash(nodes: UiNode[]): string {
-  return hashOfLines(nodes, screenLines, screenLine);
+export function screenHash(nodes: readonly FlatNode[]): string {
+  return hashOfLines(nodes, 'screen', screenLine);
 }
 
 /** Hash of structure only (no text): a node id still names the same view while this is equal. */
-export function structureHash(nodes: UiNode[]): string {
-  return hashOfLines(nodes, structureLines, structureLine);
+export function structureHash(nodes: readonly FlatNode[]): string {
+  return hashOfLines(nodes, 'structure', structureLine);
 }
 
 const screenLine = (n: UiNode) =>
   `${n.res_id ?? ''}|${n.role}|${n.text ?? ''}|${n.desc ?? ''}|${n.checked ? 1 : 0}|${(n.bounds[0] + n.bounds[2]) >> 1},${(n.bounds[1] + n.bounds[3]) >> 1}`;
 const structureLine = (n: UiNode) => `${n.id}|${n.class}|${n.res_id ?? ''}|${n.bounds.join(',')}`;
 
-/** Each node's line of each hash as two 32-bit FNV-1a sums, made once per node object (a kept subtree's nodes are the same objects). */
-const screenLines = new WeakMap<UiNode, [number, number]>();
-const structureLines = new WeakMap<UiNode, [number, number]>();
-
 /**
  * The first 16 hex digits of the SHA-256 of the nodes' lines, each line summed to 64 bits first
- * (two FNV-1a sums): one native hash over 8 bytes a node, and a node object's sums made once, so
- * a screen whose nodes were kept costs no pass over their texts.
+ * (two FNV-1a sums): one native hash over 8 bytes a node, and a flat node's sums made once (kept
+ * on it), so a screen whose nodes were kept costs no pass over their texts and no lookup.
  */
-function hashOfLines(nodes: UiNode[], kept: WeakMap<UiNode, [number, number]>, line: (n: UiNode) => string): string {
+function hashOfLines(nodes: readonly FlatNode[], which: 'screen' | 'structure', line: (n: UiNode) => string): string {
   const sums = new Uint32Array(nodes.length * 2);
   for (let i = 0; i < nodes.length; i++) {
-    const n = nodes[i]!;
-    let sum = kept.get(n);
-    if (sum === undefined) kept.set(n, (sum = fnv(line(n))));
+    const f = nodes[i]!;
+    const kept = (f.sums ??= {});
+    const sum = (kept[which] ??= fnv(line(f.node)));
     sums[2 * i] = sum[0];
     sums[2 * i + 1] = sum[1];
   }
@@ -165,7 +209,7 @@ function hashOfLines(nodes: UiNode[], kept: WeakMap<UiNode, [number, number]>, l
 }
 
 /** Two 32-bit FNV-1a sums of `s` (UTF-16 code units), from two offset bases. */
-function fnv(s: string): [number, number] {
+function fnv(s: string): Sum {
   let a = 0x811c9dc5;
   let b = 0x01000193 ^ 0x5bd1e995;
   for (let i = 0; i < s.length; i++) {

@@ -288,7 +288,7 @@ export class SimScreen {
     }
     const snap = {
       id: `s_${++snapshotCounter}`,
-      structure: structureHash(nodes.map((n) => n.node)),
+      structure: structureHash(nodes),
       nodes,
       frame,
       full,
@@ -342,7 +342,7 @@ export class SimScreen {
     const treeMissing = snap.frame.transition < 1 && this.rng.chance(this.env.faults.treeMissingDuringTransition);
     // A kept snapshot observed again costs no pass over its nodes (but the copy the answer owns).
     snap.observed ??= { nodes: snap.nodes.map((n) => n.node), hash: '' };
-    if (!snap.observed.hash) snap.observed.hash = screenHash(snap.observed.nodes);
+    if (!snap.observed.hash) snap.observed.hash = screenHash(snap.nodes);
     const nodes = treeMissing || !channel.tree ? [] : snap.observed.nodes;
     return {
       snapshot_id: snap.id,
@@ -354,7 +354,7 @@ export class SimScreen {
       nodes: nodes.slice(0, opts.max_nodes),
       truncated: nodes.length > opts.max_nodes,
       ...(treeMissing ? { tree_missing: true } : {}),
-      screen_hash: nodes.length ? snap.observed.hash : screenHash(nodes),
+      screen_hash: nodes.length ? snap.observed.hash : screenHash([]),
       screenshot: null,
       channel: channel.name,
       keyboard: snap.frame.keyboard ? { bounds: [VIEWPORT[0], KEYBOARD_TOP, VIEWPORT[2], VIEWPORT[3]] } : null,
