@@ -310,14 +310,16 @@ function sayOf(n: UiNode): string {
 /** The nodes whose content is new in `after`, and those of `before` no longer there (as multisets). */
 function diff(before: Observation, after: Observation): { added: UiNode[]; removed: UiNode[] } {
   // What both say in the same place at the start and at the end is in neither set: after an
-  // action that changed one row, only the nodes between go through the maps.
+  // action that changed one row, only the nodes between go through the maps. A node object kept
+  // from one screen to the next says the same.
   const a = before.nodes;
   const b = after.nodes;
   let start = 0;
-  while (start < a.length && start < b.length && says(a[start]!) === says(b[start]!)) start++;
+  while (start < a.length && start < b.length && (a[start] === b[start] || says(a[start]!) === says(b[start]!)))
+    start++;
   let endA = a.length;
   let endB = b.length;
-  while (endA > start && endB > start && says(a[endA - 1]!) === says(b[endB - 1]!)) {
+  while (endA > start && endB > start && (a[endA - 1] === b[endB - 1] || says(a[endA - 1]!) === says(b[endB - 1]!))) {
     endA--;
     endB--;
   }

@@ -85,6 +85,7 @@ export function nodesHash(nodes: readonly UiNode[]): string {
 }
 
 function sameNode(a: UiNode, b: UiNode): boolean {
+  if (a === b) return true;
   for (const k of NODE_KEYS) {
     const x = a[k];
     const y = b[k];
@@ -99,8 +100,14 @@ function sameNode(a: UiNode, b: UiNode): boolean {
 /**
  * What changed from `base` to `next`, by id, in one pass over each; null when the nodes both
  * hold are not in the same order (a diff cannot say that: send the whole list) or ids repeat.
+ * `hash`: nodesHash of `next`, when the caller has it.
  */
-export function diffNodes(base: readonly UiNode[], next: readonly UiNode[], baseId: string): ObservationDiff | null {
+export function diffNodes(
+  base: readonly UiNode[],
+  next: readonly UiNode[],
+  baseId: string,
+  hash: string = nodesHash(next),
+): ObservationDiff | null {
   const before = new Map<string, number>();
   for (let i = 0; i < base.length; i++) before.set(base[i]!.id, i);
   if (before.size !== base.length) return null;
@@ -122,7 +129,7 @@ export function diffNodes(base: readonly UiNode[], next: readonly UiNode[], base
     if (!sameNode(base[i]!, n)) changed.push(n);
   }
   const removed = base.filter((n) => !seen.has(n.id)).map((n) => n.id);
-  return { base: baseId, hash: nodesHash(next), count: next.length, removed, changed, added };
+  return { base: baseId, hash, count: next.length, removed, changed, added };
 }
 
 /** Why a diff does not apply to a node list. */

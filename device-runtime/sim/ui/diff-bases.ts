@@ -72,7 +72,7 @@ export class DiffBases {
         ),
       );
     }
-    const diff = diffNodes(base.nodes, obs.nodes, base.snapshot_id);
+    const diff = diffNodes(base.nodes, obs.nodes, base.snapshot_id, hash);
     keep();
     return diff ? { ...obs, nodes: [], diff } : obs;
   }
