@@ -55,8 +55,12 @@ function sumOf(n: UiNode): readonly [number, number] {
   return sum;
 }
 
-/** Two 32-bit FNV-1a sums of `s`'s UTF-16 code units, from offset bases 0x811c9dc5 and 0xd7a38c4b (0x01000193 ^ 0x5bd1e995) with prime 0x01000193; the second also xors in its own value shifted right by 15 after each unit. */
-function fnv2(s: string): readonly [number, number] {
+/**
+ * Two 32-bit FNV-1a sums of `s`'s UTF-16 code units (the simulator's screen hashes use them too), from offset bases 0x811c9dc5 and 0xd7a38c4b (0x01000193 ^ 0x5bd1e995) with prime 0x01000193; the second also xors in its own value shifted right by 15 after each unit.
+ *
+ * @internal
+ */
+export function fnv2(s: string): readonly [number, number] {
   let a = 0x811c9dc5;
   let b = 0x01000193 ^ 0x5bd1e995;
   for (let i = 0; i < s.length; i++) {

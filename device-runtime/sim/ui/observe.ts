@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Bounds, UiNode } from '../../protocol/index.js';
+import { fnv2 } from '../../protocol/observe-diff.js';
 import { still, type LaidOut } from './layout.js';
 import type { View, ViewKind } from '../apps/view.js';
 
@@ -201,21 +202,9 @@ function hashOfLines(nodes: readonly FlatNode[], which: 'screen' | 'structure', 
   for (let i = 0; i < nodes.length; i++) {
     const f = nodes[i]!;
     const kept = (f.sums ??= {});
-    const sum = (kept[which] ??= fnv(line(f.node)));
+    const sum = (kept[which] ??= fnv2(line(f.node)));
     sums[2 * i] = sum[0];
     sums[2 * i + 1] = sum[1];
   }
   return createHash('sha256').update(sums).digest('hex').slice(0, 16);
-}
-
-/** Two 32-bit FNV-1a sums of `s` (UTF-16 code units), from two offset bases. */
-function fnv(s: string): Sum {
-  let a = 0x811c9dc5;
-  let b = 0x01000193 ^ 0x5bd1e995;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x01000193) ^ (b >>> 15);
-  }
-  return [a >>> 0, b >>> 0];
 }
