@@ -20,8 +20,8 @@ import { MissingBase, ObservationCopies } from './observe-diff.js';
 import { DiffMismatch } from '../protocol/index.js';
 
 /** The selector actions whose observation after may come as a diff (extension observe_diff). */
-const DIFFED_ACTIONS = new Set<string>(['ui_tap', 'ui_long_press', 'ui_set_text']);
-type DiffedAction = 'ui_tap' | 'ui_long_press' | 'ui_set_text';
+const DIFFED_ACTIONS = ['ui_tap', 'ui_long_press', 'ui_set_text'] as const;
+type DiffedAction = (typeof DIFFED_ACTIONS)[number];
 
 /** The envelope for a call that failed on the wire, by what {@link classifyTransportFailure} finds. */
 function transportEnvelope(e: unknown): ToolError {
@@ -97,7 +97,7 @@ export class DeviceClient {
     )
       return (await this.observeWithDiff(input as ToolInput<'ui_observe'>, opts)) as ToolResult<N>;
     if (
-      DIFFED_ACTIONS.has(name) &&
+      (DIFFED_ACTIONS as readonly string[]).includes(name) &&
       this.observeDiff &&
       (input as { selector?: unknown; since?: unknown }).selector !== undefined &&
       (input as { since?: unknown }).since === undefined &&

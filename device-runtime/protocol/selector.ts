@@ -201,16 +201,6 @@ export function resolveSteps(all: UiNode[], steps: Step[]): UiNode[] {
       continue;
     }
     const scope: UiNode[] = current === null ? all : dedupe(current.flatMap((root) => subtree(all, root)));
-    if ((step.kind === 'text' || step.kind === 'desc') && typeof step.text === 'string' && !step.exact) {
-      // The needle normalized once, not per node.
-      const needle = normalized(step.text);
-      const field = step.kind;
-      current = scope.filter((n) => {
-        const value = n[field];
-        return value != null && normalized(value).includes(needle);
-      });
-      continue;
-    }
     current = scope.filter((n) => matchStep(n, step));
   }
   return current ?? all;

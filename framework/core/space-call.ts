@@ -41,9 +41,9 @@ export class SpaceCalls {
       Math.round((timeout ?? options.actionTimeout) * (options.timeoutScale ?? 1)),
       scope?.signal,
     );
-    // A space runs no app of its own: an APP_CRASHED answer (an app that dies as it starts) is named after the call.
     // Refused at once, before a step opens: the test's end is the error, not a timeout of this step.
     if (scope?.signal.aborted) return Promise.reject(new TestEndedError());
+    // A space runs no app of its own: an APP_CRASHED answer (an app that dies as it starts) is named after the call.
     const calls: DeviceCalls = new DeviceCalls(this.client, this.owner, scope, (c, reason, cause) =>
       Promise.resolve(calls.fatal(new NestwrightError(c, reason, { cause, code: 'APP_CRASHED' }))),
     );
