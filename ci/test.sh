@@ -77,7 +77,8 @@ example() {
 }
 
 tier() {
-  PLAYWRIGHT_JSON_OUTPUT_FILE="test-reports/$1.json" npx playwright test --config tests/playwright.config.ts --project="$1" --reporter=list,json
+  PLAYWRIGHT_JSON_OUTPUT_FILE="test-reports/$1.json" NESTWRIGHT_CPU_REPORT="test-reports/cpu/$1.json" \
+    npx playwright test --config tests/playwright.config.ts --project="$1" --reporter=list,json,./tests/cpu-reporter.ts
 }
 
 
@@ -116,8 +117,9 @@ tiers() {
   local projects=()
   wanted e2e && projects+=(--project=e2e)
   wanted integration && projects+=(--project=integration)
-  PLAYWRIGHT_JSON_OUTPUT_FILE="test-reports/tiers.json" npx playwright test --config tests/playwright.config.ts \
-    "${projects[@]}" --workers="${NESTWRIGHT_SLOW_WORKERS:-2}" --reporter=list,json
+  PLAYWRIGHT_JSON_OUTPUT_FILE="test-reports/tiers.json" NESTWRIGHT_CPU_REPORT="test-reports/cpu/tiers.json" \
+    npx playwright test --config tests/playwright.config.ts \
+    "${projects[@]}" --workers="${NESTWRIGHT_SLOW_WORKERS:-2}" --reporter=list,json,./tests/cpu-reporter.ts
 }
 examples() {
   local rc=0
