@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # `npm test`: every check and every tier of nestwright's own tests (tests/tiers.ts), no check
-# dropped. What mostly waits runs beside what uses the CPU, on a 2-core machine:
-#   1. the fast tier  ‖  the static checks (tsc, typed ESLint, Prettier, dependency-cruiser)  ‖
-#      the example suite under `hostile` faults (it waits on injected delays: ~20 s of CPU in
-#      ~2 min), 3 workers (the simulator has 4 process slots, and the chat spec holds two
-#      instances at once)
-#   2. the integration and end-to-end tiers in one Playwright run (child runs; Chromium, Java,
-#      Appium, adb, npm pack, the docs builds), so neither waits for the other's last file,
-#      beside the example suite on `instant` with and without the device-side actions
+# dropped, on a 2-core machine. The integration and end-to-end tiers, in one Playwright run, are
+# the critical path: most of the suite's CPU, and a third of their time one worker waits (on a
+# JVM, npm, Chromium, a child run's device) while the other computes. Everything else runs
+# beside that run, one stage after another, at a lower priority (nice 5), so it takes the cores
+# the run leaves idle rather than the run's own:
+#   tiers:  the integration and e2e tiers (child runs; Chromium, Java, Appium, adb, npm pack,
+#           the docs builds), so neither waits for the other's last file
+#   beside: the static checks (tsc, typed ESLint, Prettier, dependency-cruiser), the fast tier,
+#           the example suite under `hostile` faults (it waits on injected delays: ~30 s of CPU
+#           in ~2 min; 3 workers: the simulator has 4 process slots, and the chat spec holds
+#           two instances at once), then on `instant` with and without the device-side actions
 # Every stage runs even when an earlier one failed, so one run shows every failure; the script
-# fails when any did. Each stage's wall time is printed at the end (test-reports/stages.txt).
-# NESTWRIGHT_TEST_STAGES=static,fast,… runs only the named stages.
+# fails when any did. Each stage's wall and CPU time is printed at the end
+# (test-reports/stages.txt), and the CPU of each test file of the Playwright runs of tests/
+# (test-reports/cpu/). NESTWRIGHT_TEST_STAGES=static,fast,… runs only the named stages.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p test-reports
@@ -78,58 +82,46 @@ example() {
 
 tier() {
   PLAYWRIGHT_JSON_OUTPUT_FILE="test-reports/$1.json" NESTWRIGHT_CPU_REPORT="test-reports/cpu/$1.json" \
-    npx playwright test --config tests/playwright.config.ts --project="$1" --reporter=list,json,./tests/cpu-reporter.ts
+    npx playwright test --config tests/playwright.config.ts --project="$1" --output="test-results/$1" \
+    --reporter=list,json,./tests/cpu-reporter.ts
 }
-
 
 hostile() { NESTWRIGHT_FAULTS=hostile NESTWRIGHT_SEED=7 example example-hostile --workers=3; }
 client_side() { NESTWRIGHT_DEVICE_ACTIONS=off example example-client-side; }
 
-# What waits runs beside what computes; each background stage's output goes to a log, printed
-# when it ends. Stages that run together have their CPU and wall time recorded each on its own.
-background() {
-  local name="$1"
-  shift
-  wanted "$name" || return 0
-  stage "$name" "$@" >"test-reports/$name.log" 2>&1 &
-  eval "${name//-/_}_pid=$!"
-}
-finish() {
-  local pid_var="${1//-/_}_pid"
-  [[ -n "${!pid_var:-}" ]] || return 0
-  wait "${!pid_var}"
-  echo "== $1 (ran in the background)"
-  cat "test-reports/$1.log"
-}
-
-# 1. the static checks and the hostile example (which waits on injected delays) beside the fast tier
-background hostile hostile
-background static static
-stage fast tier fast
-finish static
-finish hostile
-
-# 2. the integration and e2e tiers as one run (its workers take the next test of either, so the
-#    long serial files of one, npm pack and Appium's packaged driver, overlap the other's tests),
-#    and beside it the two `instant` example runs, one after the other. NESTWRIGHT_SLOW_WORKERS
-#    sets the run's workers (default 2: on 2 cores the CPU is the limit; see CONTRIBUTING.md).
+# The tiers' run: its workers take the next test of either tier, so the long serial files of
+# one (npm pack, Appium's packaged driver) overlap the other's tests. NESTWRIGHT_SLOW_WORKERS sets
+# its workers (default 2: on 2 cores the CPU is the limit; see CONTRIBUTING.md). Each of the two
+# test runs that run at once has its own output folder (a run empties its own at its start).
 tiers() {
   local projects=()
   wanted e2e && projects+=(--project=e2e)
   wanted integration && projects+=(--project=integration)
   PLAYWRIGHT_JSON_OUTPUT_FILE="test-reports/tiers.json" NESTWRIGHT_CPU_REPORT="test-reports/cpu/tiers.json" \
-    npx playwright test --config tests/playwright.config.ts \
+    npx playwright test --config tests/playwright.config.ts --output=test-results/tiers \
     "${projects[@]}" --workers="${NESTWRIGHT_SLOW_WORKERS:-2}" --reporter=list,json,./tests/cpu-reporter.ts
 }
-examples() {
-  local rc=0
-  if wanted example; then stage example example example || rc=1; fi
-  if wanted client-side; then stage client-side client_side || rc=1; fi
-  return $rc
+
+# What runs beside the tiers' run, one stage after another, at nice 5: when both compete, the
+# tiers' run gets three times the CPU; when it waits, these take the idle core.
+beside() {
+  renice -n 5 -p "$BASHPID" >/dev/null
+  stage static static
+  stage fast tier fast
+  stage hostile hostile
+  stage example example example
+  stage client-side client_side
 }
-background examples examples
+if wanted static || wanted fast || wanted hostile || wanted examples; then
+  beside >test-reports/beside.log 2>&1 &
+  beside_pid=$!
+fi
 stage tiers tiers
-finish examples
+if [[ -n "${beside_pid:-}" ]]; then
+  wait "$beside_pid"
+  echo "== static checks, fast tier, examples (ran beside the tiers' run)"
+  cat test-reports/beside.log
+fi
 
 echo
 echo "== stages (wall time)"
