@@ -66,8 +66,8 @@ stage() {
 
 static() {
   local rc=0
-  npm run --silent typecheck || rc=1
-  npm run --silent lint || rc=1
+  # `npm run typecheck` and `npm run lint` over one TypeScript program (ci/typecheck-lint.mjs)
+  node ci/typecheck-lint.mjs || rc=1
   npm run --silent format:check || rc=1
   npm run --silent lint:deps || rc=1
   return $rc
