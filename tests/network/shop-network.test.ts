@@ -111,13 +111,16 @@ test('a 400 ms latency makes the catalog load measurably slower', async ({ app }
   expect(late.status()).toBe(200);
 });
 
-test('a handler that throws: the catalog fails, the test reports the handler\\'s error', async ({ app }) => {
+// The bad input fails as declared (test.fail): its error is what is checked, and Playwright keeps
+// the worker, which it restarts after every unexpected failure. The HAR test further down fails
+// unexpectedly: a HAR is attached only to a test that did not end as expected.
+test.fail('a handler that throws: the catalog fails, the test reports the handler\\'s error', async ({ app }) => {
   await app.route(CATALOG, () => { throw new Error('fixture file missing'); });
   await app.launch({ activity: '.CatalogActivity' });
   await expect(app.getByText("Couldn't load products")).toBeVisible({ timeout: 15_000 });
 });
 
-test('fulfilling twice: the first answer stands, the test reports the second', async ({ app }) => {
+test.fail('fulfilling twice: the first answer stands, the test reports the second', async ({ app }) => {
   await app.route(CATALOG, async (route) => {
     await route.fulfill({ json: { items: [{ id: 7, name: 'Only Once', price: 100 }], next: null } });
     await route.fulfill({ status: 500 });
@@ -126,7 +129,7 @@ test('fulfilling twice: the first answer stands, the test reports the second', a
   await expect(app.getByText('Only Once')).toBeVisible({ timeout: 15_000 });
 });
 
-test('a malformed HAR is refused naming the field', async ({ app }) => {
+test.fail('a malformed HAR is refused naming the field', async ({ app }) => {
   const { writeFileSync } = await import('node:fs');
   writeFileSync(test.info().outputPath('bad.har'), JSON.stringify({ log: { entries: [{ request: { url: 'x' } }] } }));
   await app.routeFromHAR(test.info().outputPath('bad.har'));
@@ -158,8 +161,9 @@ test('replay the catalog with the backend stopped', async ({ app }) => {
 `;
 
 const UNSUPPORTED = `${HEAD.replace('process.env.NW_URL', 'process.env.NW_BARE_URL').replace('process.env.NW_TOKEN', 'process.env.NW_BARE_TOKEN')}
-test('route on a runtime without net_proxy', async ({ app }) => { await app.route('**/*', (r) => r.continue()); });
-test('offline on a runtime without net_proxy', async ({ app }) => { await app.setOffline(true); });
+// Failing as declared, as the bad input above.
+test.fail('route on a runtime without net_proxy', async ({ app }) => { await app.route('**/*', (r) => r.continue()); });
+test.fail('offline on a runtime without net_proxy', async ({ app }) => { await app.setOffline(true); });
 `;
 
 let shop: InlineRun;
@@ -183,9 +187,10 @@ test.beforeAll(async () => {
         NW_BARE_TOKEN: bare.token,
       };
       // One run: the Shop's specs, the recording (a file of its own, for its recordHar) and the bare runtime's.
+      // One worker at a time: the tests are independent, and each worker is a process with the proxy loaded.
       const shop = await runInline(
         { 'shop.spec.ts': SHOP, 'record.spec.ts': RECORD, 'bare.spec.ts': UNSUPPORTED },
-        { env, workers: 2 },
+        { env },
       );
       // The backend goes and stays gone; the replay's requests are answered by the HAR alone.
       await sim.runtime.env.net.stop();

@@ -25,6 +25,23 @@ test('creates a note', async ({ nw }) => {
   await expect(async () => nw.step({ title: "Expect text='Buy milk' toBeVisible", kind: 'assertion', selector: "text='Buy milk'" })).toPass();
 });
 
+test('screens after each step only', async ({ nw }) => {
+  await nw.step({ title: "Tap text='New note'", selector: "text='New note'", node: newNote, after: editor });
+  await nw.step({ title: 'Type "Milk" into id=title', selector: 'id=title', node: { role: 'textbox', id: 'title', bounds: [0, 252, 1080, 412] }, after: screen(3) });
+});
+
+test('crashes as a known bug', async ({ nw }) => {
+  test.fail(true, 'BUG-12: Save crashes on an empty title');
+  await nw.step({ title: "Tap role=button[name='Save']", selector: "role=button[name='Save']", node: save,
+    error: { code: 'APP_CRASHED', message: 'locator.tap: com.example.notes@i1 crashed', name: 'AppCrashedError' } });
+});
+
+test('malformed trajectory', async ({}, info) => {
+  await info.attach('nestwright-trajectory', { body: JSON.stringify({ version: 1, steps: [{ index: 'zero' }] }), contentType: 'application/json' });
+});
+
+// The tests that fail unexpectedly (what the reporter's failed and broken statuses are for) come
+// last: Playwright starts a new worker after each of them for the tests still to run.
 test('app crash', async ({ nw }) => {
   await nw.step({ title: "Tap text='New note'", selector: "text='New note'", node: newNote });
   await nw.fail({ nodes: [{ id: 'n1', role: 'button' }] }, ['E AndroidRuntime: FATAL EXCEPTION: main', 'E AndroidRuntime: java.lang.NullPointerException']);
@@ -53,21 +70,6 @@ test('takes too long', async ({ nw }) => {
   test.setTimeout(1_000);
   await nw.step({ title: "Tap text='New note'", selector: "text='New note'", node: newNote });
   await new Promise((r) => setTimeout(r, 5_000));
-});
-
-test('screens after each step only', async ({ nw }) => {
-  await nw.step({ title: "Tap text='New note'", selector: "text='New note'", node: newNote, after: editor });
-  await nw.step({ title: 'Type "Milk" into id=title', selector: 'id=title', node: { role: 'textbox', id: 'title', bounds: [0, 252, 1080, 412] }, after: screen(3) });
-});
-
-test('crashes as a known bug', async ({ nw }) => {
-  test.fail(true, 'BUG-12: Save crashes on an empty title');
-  await nw.step({ title: "Tap role=button[name='Save']", selector: "role=button[name='Save']", node: save,
-    error: { code: 'APP_CRASHED', message: 'locator.tap: com.example.notes@i1 crashed', name: 'AppCrashedError' } });
-});
-
-test('malformed trajectory', async ({}, info) => {
-  await info.attach('nestwright-trajectory', { body: JSON.stringify({ version: 1, steps: [{ index: 'zero' }] }), contentType: 'application/json' });
 });
 `;
 

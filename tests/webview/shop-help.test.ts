@@ -94,7 +94,9 @@ test('unrouted, the page gets the real product; offline, it cannot', async ({ ap
   await expect(help.locator('#featured')).toHaveText("Couldn't load the featured product");
 });
 
-test('no WebView on screen: app.webview() times out naming the screen', async ({ app }) => {
+// Fails as declared (test.fail): its error is what is checked, and Playwright keeps the worker for
+// the next test (it restarts it after an unexpected failure).
+test.fail('no WebView on screen: app.webview() times out naming the screen', async ({ app }) => {
   await app.launch({ activity: '.CatalogActivity' });
   await app.webview({ timeout: 500 });
 });
