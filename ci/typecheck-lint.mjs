@@ -23,7 +23,10 @@ process.chdir(ROOT);
 
 // The files `npm run lint` names, read from package.json so the two cannot drift.
 const lintScript = JSON.parse(readFileSync('package.json', 'utf8')).scripts.lint;
-const lintTargets = lintScript.replace(/^eslint\s+/, '').split(/\s+/).filter(Boolean);
+const lintTargets = lintScript
+  .replace(/^eslint\s+/, '')
+  .split(/\s+/)
+  .filter(Boolean);
 if (lintTargets.some((t) => t.startsWith('-')))
   throw new Error(`ci/typecheck-lint.mjs: package.json's lint script has options (${lintScript}); name them here too`);
 
