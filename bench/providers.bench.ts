@@ -16,7 +16,7 @@ const N = 7;
  */
 export async function benchProviders(): Promise<BenchSection> {
   const rows: BenchSection['rows'] = [];
-  const fake = FakeAndroid.create([{ serial: 'R58M123ABC', usb: '1-1', runtime: { running: true } }]).use();
+  const fake = (await FakeAndroid.create([{ serial: 'R58M123ABC', usb: '1-1', runtime: { running: true } }])).use();
   try {
     await fake.runtimesReady();
     await (await connectAdb({})).close(); // warm: the fake server, the runtime's first session

@@ -13,7 +13,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { test } from '@playwright/test';
 
 /**
@@ -26,6 +26,11 @@ import { test } from '@playwright/test';
  * bundle, made with the same esbuild options from the sources of this checkout — the code under
  * test, as a user's project loads it — once per change of the sources: the folder is named by a
  * hash of every source file it is built from, and shared by the workers and later runs.
+ *
+ * The simulators the tests start as processes of their own (`simCommandLine()`: spawnSim,
+ * RealAdb's and the fake adb's devices) run the same bundle's command line: started through tsx
+ * from the sources, a `nestwright sim` costs about 2.1 s of CPU before it listens; from the
+ * bundle, about 0.7 s.
  *
  * `NESTWRIGHT_CHILD_SOURCES=1` runs children on the TypeScript sources instead (stack traces
  * through framework/*.ts, no bundle step), and so does the fast tier, the inner loop, whose few
@@ -84,8 +89,14 @@ function sourcesHash(): string {
   return hash.digest('hex').slice(0, 16);
 }
 
+let sourcesKeyMemo: string | undefined;
+/** sourcesHash() once per process: it reads every source file. */
+function sourcesKey(): string {
+  return (sourcesKeyMemo ??= sourcesHash());
+}
+
 async function build(): Promise<string> {
-  const key = sourcesHash();
+  const key = sourcesKey();
   const root = path.join(CACHE, key);
   if (existsSync(path.join(root, 'dist', 'framework', 'index.js'))) return root;
   // Built beside its final place and renamed into it: a worker that builds at the same time as
@@ -111,7 +122,7 @@ async function build(): Promise<string> {
   // Older bundles (sources since changed) go, but not one another process may be building.
   for (const old of readdirSync(CACHE)) {
     const dir = path.join(CACHE, old);
-    if (old !== key && !old.includes('.') && statSync(dir).mtimeMs < Date.now() - 60 * 60_000)
+    if (old !== key && old !== 'scripts' && !old.includes('.') && statSync(dir).mtimeMs < Date.now() - 60 * 60_000)
       rmSync(dir, { recursive: true, force: true });
   }
   return root;
@@ -125,6 +136,67 @@ async function build(): Promise<string> {
 export async function nestwrightBin(): Promise<string> {
   if (!bundled()) return path.join(ROOT, 'bin/nestwright.js');
   return path.join(await childBundle(), 'bin/nestwright.js');
+}
+
+/**
+ * The command that runs `nestwright sim` in one process (append its flags), so that its exit code
+ * and signals are the simulator's: `node <bundle>/bin/nestwright.js sim`, or on the sources
+ * `node --import tsx device-runtime/sim/cli-main.ts` (cwd-independent: the paths are absolute).
+ */
+export async function simCommandLine(): Promise<string[]> {
+  if (!bundled()) return [process.execPath, '--import', 'tsx', path.join(ROOT, 'device-runtime/sim/cli-main.ts')];
+  return [process.execPath, path.join(await childBundle(), 'bin/nestwright.js'), 'sim'];
+}
+
+const scripts = new Map<string, Promise<string[]>>();
+
+/**
+ * The command that runs a TypeScript helper of the tests as a process of its own (append its
+ * arguments), such as the fake adb server: outside the fast tier, one JavaScript file esbuilt
+ * from it into this cache (named by a hash of its folder's files and of the sources; packages
+ * stay imports, resolved from the checkout's node_modules), as the sources are bundled for child
+ * runs; in the fast tier or with `NESTWRIGHT_CHILD_SOURCES`, `node --import tsx <file>`. The
+ * helper may import its own folder and the sources; its modules read `import.meta.url` as its own.
+ */
+export function scriptCommandLine(file: string): Promise<string[]> {
+  if (!bundled()) return Promise.resolve([process.execPath, '--import', 'tsx', file]);
+  let cmd = scripts.get(file);
+  if (!cmd) scripts.set(file, (cmd = buildScript(file).then((out) => [process.execPath, out])));
+  return cmd;
+}
+
+async function buildScript(file: string): Promise<string> {
+  const hash = createHash('sha256').update(sourcesKey()).update(file);
+  const dir = path.dirname(file);
+  for (const f of readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort()) {
+    if (!statSync(path.join(dir, f)).isFile()) continue;
+    hash.update(`${f}\0`);
+    hash.update(readFileSync(path.join(dir, f)));
+  }
+  const out = path.join(CACHE, 'scripts', `${path.basename(file, '.ts')}-${hash.digest('hex').slice(0, 16)}.mjs`);
+  if (existsSync(out)) return out;
+  mkdirSync(path.dirname(out), { recursive: true });
+  const tmp = `${out}.${process.pid}.${Date.now()}`;
+  const { build: esbuild } = await import('esbuild');
+  await esbuild({
+    entryPoints: [file],
+    outfile: tmp,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    define: { 'import.meta.url': JSON.stringify(pathToFileURL(file).href) },
+    logLevel: 'warning',
+  });
+  renameSync(tmp, out); // atomic: a worker building the same file at once writes the same code
+  // Older builds of the same helper (its sources since changed) go after an hour.
+  const prefix = `${path.basename(file, '.ts')}-`;
+  for (const old of readdirSync(path.dirname(out))) {
+    const f = path.join(path.dirname(out), old);
+    if (old.startsWith(prefix) && f !== out && statSync(f).mtimeMs < Date.now() - 60 * 60_000)
+      rmSync(f, { force: true });
+  }
+  return out;
 }
 
 /**

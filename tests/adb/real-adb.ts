@@ -12,6 +12,7 @@ import {
   type RunningAdbd,
 } from '../../device-runtime/sim/adbd/index.js';
 import { SimRuntime } from '../../device-runtime/sim/index.js';
+import { simCommandLine } from '../child-bundle.js';
 
 const run = promisify(execFile);
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -172,12 +173,11 @@ export class RealAdb {
     opts: { trust?: 'flag' | 'home'; connect?: boolean } = {},
   ): Promise<{ serial: string; child: ChildProcess; banner: string }> {
     const trust = opts.trust ?? 'flag';
+    const [cmd, ...pre] = await simCommandLine();
     const child = spawn(
-      process.execPath,
+      cmd!,
       [
-        '--import',
-        'tsx',
-        'device-runtime/sim/cli-main.ts',
+        ...pre,
         '--port',
         '0',
         '--adb-port',

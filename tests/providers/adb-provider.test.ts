@@ -33,7 +33,7 @@ async function failure(p: Promise<unknown>): Promise<ProviderError> {
 }
 
 test('adb devices -l is printed the way adb prints it', async () => {
-  fake = FakeAndroid.create([
+  fake = await FakeAndroid.create([
     PHONE,
     { serial: 'emulator-5554', emulator: { avd: 'Pixel_8_API_34', consolePort: 5554 } },
     { serial: '0123456789ABCDEF', state: 'unauthorized', usb: '1-2' },
@@ -54,7 +54,7 @@ test('adb devices -l is printed the way adb prints it', async () => {
 });
 
 test('one device: found, runtime answering, port forwarded, client connected; close removes the forward', async () => {
-  fake = FakeAndroid.create([PHONE]).use();
+  fake = (await FakeAndroid.create([PHONE])).use();
   const conn = await connectAdb({});
   try {
     expect(conn.serial).toBe('R58M123ABC');
@@ -71,7 +71,7 @@ test('one device: found, runtime answering, port forwarded, client connected; cl
 });
 
 test('through connectDevice: use.deviceOptions { provider: "adb", serial } picks that device among several', async () => {
-  fake = FakeAndroid.create([PHONE, { ...PHONE, serial: 'HT7A1B2C3', usb: '1-3' }]).use();
+  fake = (await FakeAndroid.create([PHONE, { ...PHONE, serial: 'HT7A1B2C3', usb: '1-3' }])).use();
   const conn = await connectDevice({ provider: 'adb', serial: 'HT7A1B2C3' });
   try {
     expect((await conn.client.info())?.protocol_version).toBeTruthy();
@@ -82,7 +82,7 @@ test('through connectDevice: use.deviceOptions { provider: "adb", serial } picks
 });
 
 test('no device, several devices, offline, unauthorized, unknown serial: structured errors that say what to do', async () => {
-  fake = FakeAndroid.create([]).use();
+  fake = (await FakeAndroid.create([])).use();
   const none = await failure(connectAdb({}));
   expect(none.code).toBe('NO_DEVICE');
   expect(none.message).toMatch(/^connectDevice\(adb\): NO_DEVICE: no Android device is attached/);
@@ -108,7 +108,7 @@ test('no device, several devices, offline, unauthorized, unknown serial: structu
 
 test('an adb command that fails carries the command and its stderr; the token never appears', async () => {
   // Runtime installed, service not running and no token yet; the service component is wrong.
-  fake = FakeAndroid.create([{ ...PHONE, runtime: { running: false } }]).use();
+  fake = (await FakeAndroid.create([{ ...PHONE, runtime: { running: false } }])).use();
   const e = await failure(connectAdb({ runtime: { service: '.NoSuchService' } }));
   expect(e.code).toBe('RUNTIME_NOT_RUNNING');
   expect(e.command).toBe('adb -s R58M123ABC shell am start-foreground-service -n com.coke.nestspace/.NoSuchService');
@@ -141,7 +141,7 @@ test('an adb command that fails carries the command and its stderr; the token ne
 });
 
 test('runtime missing: a clear error, or installed from runtime.apk and its service started', async () => {
-  fake = FakeAndroid.create([{ serial: 'R58M123ABC', usb: '1-1', runtime: false }]).use();
+  fake = (await FakeAndroid.create([{ serial: 'R58M123ABC', usb: '1-1', runtime: false }])).use();
   const missing = await failure(connectAdb({}));
   expect(missing.code).toBe('RUNTIME_NOT_INSTALLED');
   expect(missing.hint).toContain('runtime.apk');
@@ -164,7 +164,7 @@ test('runtime missing: a clear error, or installed from runtime.apk and its serv
 });
 
 test('a booting device: the provider waits for sys.boot_completed, which turns 1 after a delay', async () => {
-  fake = FakeAndroid.create([]).use();
+  fake = (await FakeAndroid.create([])).use();
   // Boots when the test says so (the fake's boot time counts from when the device appeared).
   await fake.attach({ serial: 'R58M123ABC', usb: '1-1', bootMs: 600_000, runtime: { running: true } });
   expect((await fake.adb('shell', 'getprop', 'sys.boot_completed')).stdout).toBe('\n');
@@ -186,7 +186,7 @@ test('a booting device: the provider waits for sys.boot_completed, which turns 1
 });
 
 test('the device vanishes mid-call: the call in flight and every later one fail with DEVICE_DISCONNECTED', async () => {
-  fake = FakeAndroid.create([PHONE]).use();
+  fake = (await FakeAndroid.create([PHONE])).use();
   const conn = await connectAdb({});
   try {
     const { space_id } = await conn.client.call('space_create', { name: 'vanish' });
@@ -214,7 +214,7 @@ test('the device vanishes mid-call: the call in flight and every later one fail 
 });
 
 test('pool: workers spread over online devices; an offline one is skipped', async () => {
-  fake = FakeAndroid.create([PHONE, { ...PHONE, serial: 'HT7A1B2C3', usb: '1-3' }]).use();
+  fake = (await FakeAndroid.create([PHONE, { ...PHONE, serial: 'HT7A1B2C3', usb: '1-3' }])).use();
   const a = await connectAdb({ pool: true }, { workerIndex: 0 });
   const b = await connectAdb({ serials: ['R58M123ABC', 'HT7A1B2C3'] }, { workerIndex: 1 });
   try {

@@ -54,7 +54,7 @@ test("a WebView's DevTools socket is forwarded once and listed as an endpoint on
   });
   await new Promise<void>((r) => devtools!.listen(0, '127.0.0.1', r));
   const port = (devtools.address() as AddressInfo).port;
-  fake = FakeAndroid.create([{ serial: 'R58M123ABC', usb: '1-1', abstractSockets: { [SOCKET]: port } }]).use();
+  fake = (await FakeAndroid.create([{ serial: 'R58M123ABC', usb: '1-1', abstractSockets: { [SOCKET]: port } }])).use();
   const adb = Adb.find('test');
   const transport = new WebViewSockets(runtimeListing(SOCKET), adb, 'R58M123ABC');
   const first = await transport.callTool('webview_list', { space_id: 's', package: 'p' });
@@ -76,7 +76,7 @@ test("a WebView's DevTools socket is forwarded once and listed as an endpoint on
 });
 
 test('a socket name that is not a DevTools socket is left alone (no forward)', async () => {
-  fake = FakeAndroid.create([{ serial: 'R58M123ABC', usb: '1-1' }]).use();
+  fake = (await FakeAndroid.create([{ serial: 'R58M123ABC', usb: '1-1' }])).use();
   const transport = new WebViewSockets(runtimeListing('/data/local/tmp/evil'), Adb.find('test'), 'R58M123ABC');
   const r = await transport.callTool('webview_list', {});
   expect(

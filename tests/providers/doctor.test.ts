@@ -61,13 +61,15 @@ test('nothing Android: doctor says what is missing and how to fix it; the simula
 });
 
 test('with the fake SDK: doctor lists adb, the AVDs and each device with its runtime; --json is data', async () => {
-  const fake = FakeAndroid.create(
-    [
-      { serial: 'R58M123ABC', usb: '1-1', runtime: { running: true, version: '0.3.1' } },
-      { serial: '0123456789ABCDEF', state: 'unauthorized', usb: '1-2' },
-      { serial: 'HT7A1B2C3', usb: '1-3', runtime: false },
-    ],
-    { Pixel_8_API_34: {} },
+  const fake = (
+    await FakeAndroid.create(
+      [
+        { serial: 'R58M123ABC', usb: '1-1', runtime: { running: true, version: '0.3.1' } },
+        { serial: '0123456789ABCDEF', state: 'unauthorized', usb: '1-2' },
+        { serial: 'HT7A1B2C3', usb: '1-3', runtime: false },
+      ],
+      { Pixel_8_API_34: {} },
+    )
   ).use();
   // Every fake adb call is a Node start-up: give the checks time on a busy machine.
   process.env.NESTWRIGHT_DOCTOR_BUDGET_MS = '60000';

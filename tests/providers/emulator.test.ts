@@ -24,10 +24,12 @@ test.afterEach(async () => {
 });
 
 test('emulator list / start (progress until sys.boot_completed) / two at once / stop, and snapshot reuse', async () => {
-  fake = FakeAndroid.create([], {
-    Pixel_8_API_34: { bootMs: 2_500 },
-    Small_API_30: { bootMs: 1_000, api: 30, runtime: 'none' },
-  }).use();
+  fake = (
+    await FakeAndroid.create([], {
+      Pixel_8_API_34: { bootMs: 2_500 },
+      Small_API_30: { bootMs: 1_000, api: 30, runtime: 'none' },
+    })
+  ).use();
   const list = capture();
   expect(await emulatorCommand(['list'], list.cli)).toBe(0);
   expect(list.io.text).toBe('Pixel_8_API_34\nSmall_API_30\n');
@@ -82,7 +84,7 @@ test('emulator list / start (progress until sys.boot_completed) / two at once / 
 });
 
 test('bad input: unknown AVD, no emulator binary, bad port, unknown subcommand', async () => {
-  fake = FakeAndroid.create([], { Pixel_8_API_34: {} }).use();
+  fake = (await FakeAndroid.create([], { Pixel_8_API_34: {} })).use();
   const e = await startEmulator(Adb.find('t'), { avd: 'Nope' }).then(
     () => null,
     (x: unknown) => x,
@@ -109,7 +111,7 @@ test('bad input: unknown AVD, no emulator binary, bad port, unknown subcommand',
 
 test("use.deviceOptions { provider: 'emulator', avd }: the run starts the emulator, the workers use it, the run stops it", async () => {
   test.setTimeout(600_000);
-  fake = FakeAndroid.create([], { Pixel_8_API_34: { bootMs: 1_500 } });
+  fake = await FakeAndroid.create([], { Pixel_8_API_34: { bootMs: 1_500 } });
   const run = await runInline(
     {
       'a.spec.ts': `import { test, expect } from 'nestwright';

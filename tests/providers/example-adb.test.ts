@@ -13,7 +13,7 @@ import { FakeAndroid, ROOT } from './fake-android.js';
  */
 test('the example suite passes end to end through the adb provider and the fake adb', async () => {
   test.setTimeout(600_000);
-  const fake = FakeAndroid.create([
+  const fake = await FakeAndroid.create([
     { serial: 'R58M123ABC', usb: '1-1', runtime: { running: true } },
     { serial: 'emulator-5554', emulator: { avd: 'Pixel_8_API_34', consolePort: 5554 }, runtime: { running: true } },
   ]);

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { scriptCommandLine, simCommandLine } from '../child-bundle.js';
 import type { FakeDeviceSpec } from './fakes/fake-device.js';
 
 export type { FakeDeviceSpec } from './fakes/fake-device.js';
@@ -24,6 +25,8 @@ export class FakeAndroid {
   private saved: Record<string, string | undefined> | null = null;
 
   private constructor(
+    /** The command lines of each device's runtime and of the fake adb server (child-bundle.ts). */
+    private readonly commands: { sim: string[]; adbServer: string[] },
     devices: FakeDeviceSpec[],
     avds: Record<string, { bootMs?: number; api?: number; runtime?: 'running' | 'installed' | 'none' }>,
   ) {
@@ -49,11 +52,12 @@ export class FakeAndroid {
     writeFileSync(join(this.dir, 'devices.json'), JSON.stringify(devices));
   }
 
-  static create(
+  static async create(
     devices: FakeDeviceSpec[],
     avds: Record<string, { bootMs?: number; api?: number; runtime?: 'running' | 'installed' | 'none' }> = {},
-  ): FakeAndroid {
-    return new FakeAndroid(devices, avds);
+  ): Promise<FakeAndroid> {
+    const [sim, adbServer] = await Promise.all([simCommandLine(), scriptCommandLine(join(FAKES, 'adb-server.ts'))]);
+    return new FakeAndroid({ sim, adbServer }, devices, avds);
   }
 
   env(): Record<string, string> {
@@ -64,6 +68,10 @@ export class FakeAndroid {
       ANDROID_AVD_HOME: join(this.dir, 'avd'),
       NESTWRIGHT_FAKE_ANDROID: this.dir,
       NESTWRIGHT_EMULATOR_DIR: join(this.dir, 'emulators'),
+      // The fake adb client starts the server, and the server each device's runtime, as the test
+      // chose (from the bundle outside the fast tier): neither is inside a test to choose.
+      NESTWRIGHT_FAKE_ADB_SERVER_COMMAND: JSON.stringify(this.commands.adbServer),
+      NESTWRIGHT_FAKE_SIM_COMMAND: JSON.stringify(this.commands.sim),
       // Each fake adb call is a Node start-up: on a loaded CI machine that can take seconds.
       NESTWRIGHT_ADB_TIMEOUT_MS: '60000',
     };

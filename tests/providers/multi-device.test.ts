@@ -9,7 +9,7 @@ import { FakeAndroid } from './fake-android.js';
  */
 test('a device dropping mid-run fails its test with DEVICE_DISCONNECTED; the rest carry on', async () => {
   test.setTimeout(600_000);
-  const fake = FakeAndroid.create([
+  const fake = await FakeAndroid.create([
     { serial: 'R58M123ABC', usb: '1-1', runtime: { running: true } },
     { serial: 'HT7A1B2C3', usb: '1-3', runtime: { running: true } },
   ]);

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { simCommandLine } from '../child-bundle.js';
 import { ROOT } from '../runtime/helpers.js';
 
 export interface SpawnedSim {
@@ -11,14 +12,12 @@ export interface SpawnedSim {
 
 /**
  * Start `nestwright sim` as a child process (its own process group) and wait for its URL. By
- * default `node --import tsx cli-main.ts`: one process, so its exit code is the command's;
+ * default `node <bin> sim` (simCommandLine: the bundle's command line in the integration and e2e
+ * tiers, cli-main.ts through tsx on the sources): one process, so its exit code is the command's;
  * `via: 'npx'` runs `npx nestwright sim` as a user types it.
  */
 export async function spawnSim(args: string[], opts: { via?: 'node' | 'npx' } = {}): Promise<SpawnedSim> {
-  const [cmd, ...pre] =
-    opts.via === 'npx'
-      ? ['npx', 'nestwright', 'sim']
-      : [process.execPath, '--import', 'tsx', 'device-runtime/sim/cli-main.ts'];
+  const [cmd, ...pre] = opts.via === 'npx' ? ['npx', 'nestwright', 'sim'] : await simCommandLine();
   const child = spawn(cmd!, [...pre, ...args], {
     cwd: ROOT,
     detached: true,

@@ -5,6 +5,8 @@
  * and drops a device's forwards and connections the moment it vanishes — as real adb does.
  *
  *   node --import tsx tests/providers/fakes/adb-server.ts STATE_DIR
+ *
+ * (or, outside the fast tier, the same esbuilt once: tests/child-bundle.ts `scriptCommandLine`)
  */
 import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';

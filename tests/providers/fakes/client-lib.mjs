@@ -37,7 +37,12 @@ export async function connectOrStart(tool, relay) {
     sock = await connect(path);
   } catch {
     if (tool === 'adb') process.stderr.write('* daemon not running; starting now at tcp:5037\n');
-    const child = spawn(process.execPath, ['--import', 'tsx', join(HERE, 'adb-server.ts'), dir], {
+    // The command FakeAndroid chose (the server esbuilt, outside the fast tier), else through tsx.
+    const given = process.env.NESTWRIGHT_FAKE_ADB_SERVER_COMMAND;
+    const [cmd, ...pre] = given
+      ? JSON.parse(given)
+      : [process.execPath, '--import', 'tsx', join(HERE, 'adb-server.ts')];
+    const child = spawn(cmd, [...pre, dir], {
       cwd: ROOT,
       detached: true,
       stdio: 'ignore',

@@ -33,6 +33,17 @@ export const RUNTIME_PACKAGE = 'com.coke.nestspace';
 const SERVICE_CLASS = 'McpForegroundService';
 
 /**
+ * The command line of a device's `nestwright sim`: the test's choice (tests/child-bundle.ts
+ * `simCommandLine()`: the bundle's command line outside the fast tier), which FakeAndroid passes
+ * in NESTWRIGHT_FAKE_SIM_COMMAND (a JSON array); without it, the sources through tsx.
+ */
+function simCommandLine(): string[] {
+  const given = process.env.NESTWRIGHT_FAKE_SIM_COMMAND;
+  if (given) return JSON.parse(given) as string[];
+  return [process.execPath, '--import', 'tsx', join(ROOT, 'device-runtime/sim/cli-main.ts')];
+}
+
+/**
  * One fake device: its properties, packages and — once its runtime's service is started — a real
  * `nestwright sim` child process standing in for the NestSpace runtime on the device's port 8765.
  */
@@ -110,23 +121,11 @@ export class FakeDevice {
     if (this.sim) return;
     const files = join(this.dataDir(pkg), 'files');
     mkdirSync(files, { recursive: true });
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'device-runtime/sim/cli-main.ts',
-        '--port',
-        '0',
-        '--ephemeral',
-        '--token-file',
-        join(files, 'mcp_token'),
-      ],
-      {
-        cwd: ROOT,
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
+    const [cmd, ...pre] = simCommandLine();
+    const child = spawn(cmd!, [...pre, '--port', '0', '--ephemeral', '--token-file', join(files, 'mcp_token')], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const port = new Promise<number | null>((resolveP) => {
       let out = '';
       child.stdout!.on('data', (d: Buffer) => {
