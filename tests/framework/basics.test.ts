@@ -107,7 +107,8 @@ test('traj', async ({ app }) => {
 });
 `,
     },
-    { workers: 2 },
+    // One worker: a second would cost its start-up (Playwright and nestwright loaded again) and check nothing more.
+    { workers: 1 },
   );
 });
 

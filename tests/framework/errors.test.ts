@@ -81,7 +81,8 @@ test('not.toHaveCrashed', async ({ app }) => {
 });
 `,
     },
-    { workers: 2 },
+    // One worker: a second would cost its start-up (Playwright and nestwright loaded again) and check nothing more.
+    { workers: 1 },
   );
 });
 
