@@ -14,6 +14,9 @@ test.use({ apk: 'fixtures/apks/notes.apk' });
 
 let run: InlineRun;
 
+// Tests meant to fail whose error is all that is checked are declared test.fail(): a test that
+// fails unexpectedly makes Playwright start a new worker for the next one. 'wrong text' fails
+// unexpectedly: a failed test's device log and tree, checked on it, are kept only then.
 test.beforeAll(async () => {
   test.setTimeout(240_000);
   run = await runInline(
@@ -32,7 +35,7 @@ test('creates a note', async ({ app }) => {
       'strict.spec.ts':
         NOTES +
         `
-test('two notes', async ({ app }) => {
+test.fail('two notes', async ({ app }) => {
   for (const t of ['Milk', 'Milk and honey']) {
     await app.getByText('New note').tap();
     await app.getById('title').fill(t);
@@ -44,7 +47,7 @@ test('two notes', async ({ app }) => {
       'missing.spec.ts':
         NOTES +
         `
-test('missing', async ({ app }) => {
+test.fail('missing', async ({ app }) => {
   await app.getByText('Delete all').tap({ timeout: 500 });
 });
 `,
@@ -104,7 +107,8 @@ test('traj', async ({ app }) => {
 });
 `,
     },
-    { workers: 2 },
+    // One worker: a second would cost its start-up (Playwright and nestwright loaded again) and check nothing more.
+    { workers: 1 },
   );
 });
 

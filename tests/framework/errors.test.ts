@@ -63,7 +63,8 @@ test('every error has a code', async ({ app }) => {
   expect(await codeOf(app.intent({ activity: '.NoSuchActivity' }))).toBe('INVALID_ARGUMENT');
   expect(await codeOf(Promise.resolve().then(() => app.locator('bogus=1')))).toBe('USAGE');
 });
-test('a crash caught and carried on from still fails the test', async ({ app }) => {
+// Declared failing (its error is what is checked): Playwright keeps the worker for the next test.
+test.fail('a crash caught and carried on from still fails the test', async ({ app }) => {
   await app.launch({ activity: '.CartActivity' });
   await app.getByRole('button', { name: 'Apply' }).tap().catch(() => {});
   // The test goes on as if nothing happened.
@@ -80,7 +81,8 @@ test('not.toHaveCrashed', async ({ app }) => {
 });
 `,
     },
-    { workers: 2 },
+    // One worker: a second would cost its start-up (Playwright and nestwright loaded again) and check nothing more.
+    { workers: 1 },
   );
 });
 

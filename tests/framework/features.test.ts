@@ -99,7 +99,8 @@ test('space.launch and device.newSpace', async ({ app, space, device }) => {
 });
 `,
     },
-    { workers: 2 },
+    // One worker: a second would cost its start-up (Playwright and nestwright loaded again) and check nothing more.
+    { workers: 1 },
   );
 });
 

@@ -11,6 +11,9 @@ test.describe.configure({ mode: 'default' });
 
 let run: InlineRun;
 
+// Tests meant to fail whose error is all that is checked are declared test.fail(): a test that
+// fails unexpectedly makes Playwright start a new worker for the next one. 'old key in test.use,
+// used' fails unexpectedly, as a user's would: its message's verdict tag comes only then.
 test.beforeAll(async () => {
   test.setTimeout(180_000);
   run = await runInline(
@@ -48,6 +51,7 @@ test('old key in test.use, used', async ({ app }) => {
   await app.getByText('New note').tap();
 });
 test('old key in test.use, unused', async ({ app }) => {
+  test.fail(); // the line above stays the code frame checked
   expect(typeof app).toBe('string');
 });
 `,
@@ -56,7 +60,7 @@ const test = base.extend<{ greeting: string }>({
   greeting: async ({ app }, use) => use('hello from ' + app.package),
 });
 test.use({ app: 'fixtures/apks/notes.apk' });
-test('old key through a user extend, app asked for by a fixture only', async ({ greeting }) => {
+test.fail('old key through a user extend, app asked for by a fixture only', async ({ greeting }) => {
   expect(greeting).toBe('hello from com.nestwright.notes');
 });
 `,
@@ -82,13 +86,13 @@ test('a mistyped key in test.use({ deviceOptions })', async ({ app }) => {
 test.use({ apk: 'fixtures/apks/notes.apk' });
 test.describe('colorScheme', () => {
   test.use({ colorScheme: 'drak' });
-  test('a mistyped colorScheme', async ({ app }) => {
+  test.fail('a mistyped colorScheme', async ({ app }) => {
     await expect(app.getByText('New note')).toBeVisible();
   });
 });
 test.describe('heal', () => {
   test.use({ heal: { mdoe: 'auto' } });
-  test('a mistyped key of heal, with no app', async () => {});
+  test.fail('a mistyped key of heal, with no app', async () => {});
 });
 // Worker-scoped options (deviceOptions, screenshot, video), as Playwright's, are set at the top of a file.
 test.describe('a user option', () => {
@@ -99,7 +103,8 @@ test.describe('a user option', () => {
 });
 `,
     },
-    { workers: 2 },
+    // One worker: a second would cost its start-up (Playwright and nestwright loaded again) and check nothing more.
+    { workers: 1 },
   );
 });
 

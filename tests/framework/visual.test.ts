@@ -11,7 +11,9 @@ import { sharedBatch } from './shared-batch.js';
  * toHaveScreenshot on the simulator, through the real runner, as a user runs it: a first run
  * writes the baselines, the next ones compare. One spec file per behaviour in one directory, and
  * six child runs for them all, each running the files that take part in its step; `CHANGE`
- * names the files whose test changes the screen first in that run.
+ * names the files whose test changes the screen first in that run, and `FAIL` the tests that
+ * step means to fail: declared `test.fail()`, so one worker runs a run's tests (a test failing
+ * unexpectedly makes Playwright start a new one), and each result still has its status and error.
  *
  * 1. `--update-snapshots=none`: update.spec, whose baseline is missing.
  * 2. the first run: every file writes its baselines (devices.spec on the plain simulator).
@@ -37,6 +39,9 @@ async function change(app: any) {
 async function maybeChange(app: any) {
   if ((process.env.CHANGE ?? '').split(',').includes(${JSON.stringify(file)})) await change(app);
 }
+// The tests this step means to fail (FAIL: their titles) are declared so: they still fail with their
+// errors, and Playwright keeps the worker for the next test instead of starting another.
+test.beforeEach(() => test.fail((process.env.FAIL ?? '').split(',').includes(test.info().title)));
 `;
 
 const SPECS = (pixel: { url: string; token: string }): Record<string, string> => ({
@@ -104,6 +109,20 @@ test('devices: home', async ({ app }) => {
 });`,
 });
 
+// Every test of SPECS: in the first run each one fails (a baseline missing, or a screen never stable).
+const TITLES = [
+  'written: home',
+  'changed: home',
+  'masked',
+  'unmasked',
+  'tolerant',
+  'button',
+  'spinner allowed',
+  'spinner disabled',
+  'update: home',
+  'devices: home',
+];
+
 const baselineOf = (dir: string, spec: string, name: string, platform = SIM) =>
   path.join(dir, `${spec}.spec.ts-snapshots`, `${name}-${platform}.png`);
 const attachments = (r: InlineResult) =>
@@ -144,18 +163,21 @@ test.beforeAll(async () => {
       const files = SPECS(pixel);
       const run = (step: { args?: string[]; env?: Record<string, string> }) =>
         runInline(files, { dir, config: ROOMY, ...step });
-      const none = await run({ args: ['--update-snapshots=none', 'update.spec.ts'] });
+      const none = await run({ args: ['--update-snapshots=none', 'update.spec.ts'], env: { FAIL: 'update: home' } });
       const updateAfterNone = existsSync(baselineOf(dir, 'update', 'home'));
-      const first = await run({});
+      const first = await run({ env: { FAIL: TITLES.join(',') } });
       const before = readFileSync(baselineOf(dir, 'update', 'home'));
       const updated = await run({ args: ['update.spec.ts', '--update-snapshots'], env: { CHANGE: 'update' } });
       const updateRewritten = !readFileSync(baselineOf(dir, 'update', 'home')).equals(before);
       const second = await run({
         args: Object.keys(files).filter((f) => f !== 'spinner.spec.ts'),
-        env: { CHANGE: 'changed,mask,tolerant,update', PIXEL: '1' },
+        env: { CHANGE: 'changed,mask,tolerant,update', PIXEL: '1', FAIL: 'changed: home,unmasked,devices: home' },
       });
       const simBaselineBesidePixel = existsSync(baselineOf(dir, 'devices', 'home'));
-      const large = await run({ args: ['tolerant.spec.ts', 'devices.spec.ts'], env: { LARGE: '1', PIXEL: '1' } });
+      const large = await run({
+        args: ['tolerant.spec.ts', 'devices.spec.ts'],
+        env: { LARGE: '1', PIXEL: '1', FAIL: 'tolerant' },
+      });
       const last = await run({ args: ['devices.spec.ts'] });
       const masked = png(baselineOf(dir, 'mask', 'masked'));
       const { width, height } = png(baselineOf(dir, 'written', 'home'));
