@@ -225,14 +225,14 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    // The docs site's build output and cache (npm run docs:site) and the Appium driver's build: generated code.
+    // The docs site's build output, cache and temp files (npm run docs:site; tests/docs/site.test.ts builds it while the static checks run) and the Appium driver's build: generated code.
     exclude: {
       path: [
         '(^|/)node_modules/',
         '^dist/',
         '^device-runtime/appium-driver/dist/',
         '\\.d\\.ts$',
-        '^docs/\\.vitepress/(dist|cache)/',
+        '^docs/\\.vitepress/(dist|cache|\\.temp)/',
       ],
     },
     tsPreCompilationDeps: true,
