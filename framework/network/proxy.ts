@@ -156,7 +156,7 @@ export class InstanceProxy {
     this.host.done(exchange);
     if (!out.response) return out.error === 'connectionreset' ? 'reset' : 'close';
     const r = out.response;
-    const sent = wireHeaders(r.headers());
+    const sent = framed(wireHeaders(r.headers()), r.status(), request.method(), (out.raw ?? r._body).length);
     return out.raw
       ? { statusCode: r.status(), statusMessage: r.statusText() || undefined, headers: sent, rawBody: out.raw }
       : { statusCode: r.status(), statusMessage: r.statusText(), headers: sent, body: r._body };
@@ -304,6 +304,17 @@ export class InstanceProxy {
 function wireHeaders(h: Record<string, string>): Record<string, string | string[]> {
   const cookies = h['set-cookie'];
   return cookies?.includes('\n') ? { ...h, 'set-cookie': cookies.split('\n') } : h;
+}
+
+/**
+ * The headers with the body's length when they frame it no other way (a replayed HAR entry, an
+ * empty fulfill): mockttp writes exactly the headers given, so without a length or a chunked
+ * encoding the app's connection would have to close to end the body, and keep-alive is lost.
+ */
+function framed(h: Record<string, string | string[]>, status: number, method: string, length: number) {
+  if ('content-length' in h || 'transfer-encoding' in h) return h;
+  if (method === 'HEAD' || status < 200 || status === 204 || status === 304) return h;
+  return { ...h, 'content-length': String(length) };
 }
 
 /** The standard reason phrase of a status a route made, as Playwright gives it (`Unknown` for one without). */

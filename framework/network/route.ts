@@ -157,9 +157,14 @@ export class Route {
         headers['content-type'] ??= MIME_TYPES[extname(opts.path).toLowerCase()] ?? 'application/octet-stream';
       }
       if (opts.contentType) headers['content-type'] = opts.contentType;
-      // The body is served decoded: a fetched response's encoding no longer describes it.
+      // The body is served decoded: a fetched response's encoding and length no longer describe
+      // it. Its length is sent, as Playwright's fulfill does, unless the test gave one: without
+      // it the app's connection must close to end the body, and every request pays a handshake.
       delete headers['content-encoding'];
-      delete headers['content-length'];
+      if (!Object.keys(opts.headers ?? {}).some((k) => k.toLowerCase() === 'content-length')) {
+        if (body.length) headers['content-length'] = String(body.length);
+        else delete headers['content-length'];
+      }
       const status = opts.status ?? base?.status() ?? 200;
       if (!Number.isInteger(status) || status < 100 || status > 999)
         throw call.error(`status must be an HTTP status (100–999), got ${String(status)}`, { code: 'USAGE' });

@@ -122,6 +122,7 @@ export function fakePort(
  */
 export function proxiedClient(proxy: Pick<NonNullable<FakeRuntime['proxy']>, 'port' | 'ca_pem' | 'auth'>) {
   const agent = new https.Agent({ keepAlive: true, maxSockets: 8 });
+  let tunnels = 0;
   const auth = proxy.auth
     ? {
         'proxy-authorization': `Basic ${Buffer.from(`${proxy.auth.username}:${proxy.auth.password}`).toString('base64')}`,
@@ -131,6 +132,7 @@ export function proxiedClient(proxy: Pick<NonNullable<FakeRuntime['proxy']>, 'po
     o: { host: string; port: number; servername?: string },
     cb: (err: Error | null, s?: Duplex) => void,
   ) => {
+    tunnels++;
     const req = http.request({
       host: '127.0.0.1',
       port: proxy.port,
@@ -184,6 +186,8 @@ export function proxiedClient(proxy: Pick<NonNullable<FakeRuntime['proxy']>, 'po
     /** Any method with this body as it is (its content-type among `headers`). */
     send: (method: string, url: string, body: string | Buffer | undefined, headers?: Record<string, string>) =>
       send(method, url, typeof body === 'string' ? Buffer.from(body) : body, headers),
+    /** How many CONNECT tunnels (so TLS handshakes) the client has opened: keep-alive reuses them. */
+    tunnels: () => tunnels,
     close: () => agent.destroy(),
   };
 }

@@ -229,6 +229,26 @@ test('a 400 ms latency makes the same request measurably slower', async () => {
   await n.close();
 });
 
+test("a fulfilled response has its body's length, as Playwright's fulfill sets it, so the app keeps its connection", async () => {
+  const n = await network();
+  await n.net.route('**/products?page=1', (route) => route.fulfill({ json: { who: 'route' } }));
+  await n.net.route('**/products?page=2', (route) => route.fulfill({ status: 200 }));
+  await n.net.route('**/products?page=3', (route) =>
+    route.fulfill({ body: 'abc', headers: { 'Content-Length': '3', 'x-given': 'yes' } }),
+  );
+  const one = await n.client.get(CATALOG);
+  expect(one.headers['content-length']).toBe(String(Buffer.byteLength('{"who":"route"}')));
+  expect(n.trajectory.network[0]).toMatchObject({ answeredBy: expect.stringContaining('fulfill') });
+  const empty = await n.client.get(`https://${HOST}/products?page=2`);
+  expect([empty.status, empty.text, empty.headers['content-length']]).toEqual([200, '', '0']);
+  const given = await n.client.get(`https://${HOST}/products?page=3`);
+  expect([given.text, given.headers['content-length'], given.headers['x-given']]).toEqual(['abc', '3', 'yes']);
+  for (let i = 0; i < 20; i++) await n.client.get(CATALOG);
+  // One tunnel for all 23: without a length the proxy had to close each to end its body.
+  expect(n.client.tunnels()).toBe(1);
+  await n.close();
+});
+
 test('a runtime without net_proxy: NOT_SUPPORTED naming the extension', async () => {
   const { port } = fakePort(backend.info, { offers: false });
   const net = new AppNetwork(port);
