@@ -46,6 +46,8 @@ const CompanionDeviceOptionsSchema = z.object({
   dialect: z.enum(['published', 'design']).optional(),
   /** How long a request may wait for the phone's answer (default 10 s). */
   requestTimeoutMs: z.number().int().min(100).optional(),
+  /** How long a phone may stay silent (no pong, no message) before it is dropped and its test fails with DEVICE_DISCONNECTED (default 5 s). */
+  heartbeatTimeoutMs: z.number().int().min(500).max(600_000).optional(),
   /** How long a test waits for a free phone (default 30 s). */
   phoneWaitMs: z.number().int().min(0).optional(),
 });

@@ -2,7 +2,8 @@ import { expect, test } from '@playwright/test';
 import path from 'node:path';
 import { DeviceClient, DeviceError, McpToolTransport } from '../../device-runtime/client/index.js';
 import { startCompanionServer, type RunningCompanion } from '../../device-runtime/providers/companion/server.js';
-import { connectDevice } from '../../device-runtime/providers/index.js';
+import { connectDevice, startCompanion } from '../../device-runtime/providers/index.js';
+import { DeviceOptionsSchema } from '../../device-runtime/providers/options.js';
 import { companionDevicesCommand } from '../../cli/commands/devices-companion.js';
 import { FakeCompanion } from './fake-companion.js';
 
@@ -13,9 +14,13 @@ import { FakeCompanion } from './fake-companion.js';
 const APKS = path.resolve(import.meta.dirname, '../../fixtures/apks');
 const KEY = 'dc_test_key_0123456789';
 
-async function setUp(opts: Partial<ConstructorParameters<typeof FakeCompanion>[0]> = {}, server: object = {}) {
+async function setUp(
+  opts: Partial<ConstructorParameters<typeof FakeCompanion>[0]> = {},
+  server: object = {},
+  start: typeof startCompanionServer = startCompanionServer,
+) {
   const log: string[] = [];
-  const companion = await startCompanionServer({
+  const companion = await start({
     listen: { host: '127.0.0.1', port: 0 },
     keys: [KEY, 'dc_other_key_abcdef'],
     requestTimeoutMs: 1_500,
@@ -123,6 +128,40 @@ test('a phone that stays silent is dropped by the heartbeat: the call fails with
   } finally {
     await tearDown(s);
   }
+});
+
+test('use.deviceOptions.heartbeatTimeoutMs sets when a silent phone is dropped; by default 2 s of silence is survived', async () => {
+  const options = (extra: object) => (o: Parameters<typeof startCompanionServer>[0]) => {
+    const parsed = DeviceOptionsSchema.parse({ provider: 'companion', ...o, log: undefined, ...extra });
+    return startCompanion(parsed as Extract<typeof parsed, { provider: 'companion' }>, o.log);
+  };
+  const silence = async (s: Awaited<ReturnType<typeof setUp>>, ms: number) => {
+    s.phone.edges.silent = true;
+    s.phone.socket!.pause();
+    await new Promise((r) => setTimeout(r, ms));
+    s.phone.edges.silent = false;
+    s.phone.socket!.resume();
+  };
+  const byDefault = await setUp({}, { requestTimeoutMs: 10_000 }, options({}));
+  try {
+    await silence(byDefault, 2_000);
+    expect((await byDefault.client.call('ui_observe', { space_id: byDefault.space })).nodes).toBeDefined();
+    expect(byDefault.log.join('\n')).not.toMatch(/dropped|disconnected/i);
+  } finally {
+    await tearDown(byDefault);
+  }
+  const short = await setUp({}, { requestTimeoutMs: 10_000 }, options({ heartbeatTimeoutMs: 800 }));
+  try {
+    short.phone.edges.silent = true;
+    short.phone.socket!.pause();
+    const err = await short.client.call('ui_observe', { space_id: short.space }).catch((e: unknown) => e);
+    expect((err as DeviceError).code).toBe('DEVICE_DISCONNECTED');
+  } finally {
+    await tearDown(short);
+  }
+  expect(
+    DeviceOptionsSchema.safeParse({ provider: 'companion', heartbeatTimeoutMs: 100 }).error?.issues[0]?.path,
+  ).toEqual(['heartbeatTimeoutMs']);
 });
 
 test('an answer that never comes times out naming the request; slow answers within the limit are fine', async () => {

@@ -14,7 +14,11 @@ export interface HubOptions {
   keys: string[];
   /** PEM certificate and key: the endpoint is then wss://. */
   tls?: { cert: string; key: string };
-  /** Interval of the WebSocket ping, and how long a phone may stay silent before it is dropped. */
+  /**
+   * Interval of the WebSocket ping (default a fifth of the timeout, at most 1 s), and how long a
+   * phone may stay silent before it is dropped (default 5 s: a phone on Wi-Fi in power saving, or
+   * a busy CI machine, can miss a second or two without being gone).
+   */
   heartbeatMs?: number;
   heartbeatTimeoutMs?: number;
   /**
@@ -25,6 +29,9 @@ export interface HubOptions {
   dialect?: Dialect;
   log?: (line: string) => void;
 }
+
+/** How long a phone may stay silent before it is dropped, unless the options say otherwise. */
+export const HEARTBEAT_TIMEOUT_MS = 5_000;
 
 /** The endpoint the design names: phones connect to ws(s)://host:port/ws/device. */
 export const DEVICE_PATH = '/ws/device';
@@ -77,12 +84,12 @@ export class CompanionHub {
     this.opts = {
       host: '0.0.0.0',
       port: 8080,
-      heartbeatMs: 500,
-      heartbeatTimeoutMs: 1500,
       authTimeoutMs: 5000,
       dialect: 'published',
       log: () => {},
       ...opts,
+      heartbeatTimeoutMs: opts.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS,
+      heartbeatMs: opts.heartbeatMs ?? Math.min(1000, (opts.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS) / 5),
     };
     this.digests = opts.keys.map(digest);
   }
