@@ -91,3 +91,14 @@ export function failureTreeFeature(app: App): InstanceFeature {
     },
   };
 }
+
+/**
+ * Whether the test failed before its body ran: a timeout or interruption (Playwright's "… while
+ * setting up "space"" among them), or an error that none of the test file's lines threw (a
+ * fixture's setup). An error of the body, as `app.getByText is not a function` on a string
+ * given for `app`, has the test file on its stack.
+ */
+export function setupFailed(testInfo: TestInfo): boolean {
+  if (testInfo.status === 'timedOut' || testInfo.status === 'interrupted') return true;
+  return testInfo.errors.some((e) => !(e.stack ?? e.message ?? '').includes(testInfo.file));
+}

@@ -22,6 +22,7 @@ import {
   simSettings,
   STEP_END_GRACE_MS,
   testEnd,
+  setupFailed,
 } from './fixture-support.js';
 import { platformPart } from '../visual/platform.js';
 import { networkFeature, TEST_NETWORK, TestNetwork } from '../network/index.js';
@@ -303,7 +304,13 @@ const fixtures = withOptions.extend<
       // test.use({ app: '…' }) replaces the `app` fixture with the string, so nothing of ours ran
       // for it: found here, after the test, when the test asked for `app` and the fixture never ran;
       // what the body then threw (`app.getByText is not a function`) follows from it: quoted in it.
-      if (!ctx.appFixture && ctx.launched.length === 0 && fixtureNames(testInfo.fn).includes('app')) {
+      // Not when what `app` needs (`space`) failed or timed out in its setup: the body never ran.
+      if (
+        !ctx.appFixture &&
+        ctx.launched.length === 0 &&
+        fixtureNames(testInfo.fn).includes('app') &&
+        !setupFailed(testInfo)
+      ) {
         const then = testInfo.errors.splice(0).map((e) => (e.message ?? e.value ?? '').split('\n')[0]!);
         throw renamedOption('app', { at: testInfo, then: then.filter(Boolean) });
       }

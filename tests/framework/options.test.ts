@@ -64,6 +64,27 @@ test.fail('old key through a user extend, app asked for by a fixture only', asyn
   expect(greeting).toBe('hello from com.nestwright.notes');
 });
 `,
+      'setup-fails.spec.ts': `import { test as base, expect } from 'nestwright';
+// What \`app\` needs fails in its setup: the test's error is that failure, not a renamed option.
+const test = base.extend({
+  space: [async ({}, use) => { throw new Error('no space today'); }, { scope: 'worker' }],
+});
+test.use({ apk: 'fixtures/apks/notes.apk' });
+test.fail();
+test('app whose space fails in its setup', async ({ app }) => {
+  await expect(app.getByText('New note')).toBeVisible();
+});
+`,
+      'setup-hangs.spec.ts': `import { test as base, expect } from 'nestwright';
+const test = base.extend({
+  space: [async ({}, use) => { await new Promise(() => {}); }, { scope: 'worker', timeout: 1_000 }],
+});
+test.use({ apk: 'fixtures/apks/notes.apk' });
+test.fail();
+test('app whose space times out in its setup', async ({ app }) => {
+  await expect(app.getByText('New note')).toBeVisible();
+});
+`,
       'legacy-device.spec.ts': `import { test, expect } from 'nestwright';
 test.use({ apk: 'fixtures/apks/notes.apk', device: { provider: 'sim', slots: 2 } });
 test('old device key in test.use', async ({ app }) => {
@@ -147,6 +168,16 @@ test('test.use({ app: string }) fails with the rename, the test that asked for a
     'with the value you gave `app`. (The test then failed on the value it got for `app`: TypeError: app.getByText is not a function.)',
   );
   expect(used.match(/is not a function/g)).toHaveLength(1);
+});
+
+test("app's space failing or timing out in its setup is the test's error, not a renamed option", async () => {
+  const fails = plain(run.result('app whose space fails in its setup').error);
+  expect(fails).toContain('no space today');
+  expect(fails).not.toContain('OPTION_RENAMED');
+  const hangs = run.result('app whose space times out in its setup');
+  expect(hangs.status).toBe('timedOut');
+  expect(plain(hangs.error)).toMatch(/Fixture "space" timeout of 1000ms exceeded during setup/);
+  expect(plain(hangs.error)).not.toContain('OPTION_RENAMED');
 });
 
 test("test.use({ app: string }) through a user's test.extend(), with only a fixture of the user's asking for app, fails (the type check names the rename)", async () => {
