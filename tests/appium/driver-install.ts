@@ -73,8 +73,11 @@ export function packDriver(): Promise<string> {
     if (!fresh) {
       mkdirSync(PACKED_DIR, { recursive: true });
       rmSync(tarball, { force: true });
+      // Built without tsc's type check (its build.mjs): the static checks of `npm test` check
+      // the same sources; what these tests check is the package.
       await run('npm', ['pack', '--pack-destination', PACKED_DIR], {
         cwd: DRIVER_DIR,
+        env: { ...process.env, NESTWRIGHT_BUILD_NO_CHECK: '1' },
         timeout: 600_000,
         maxBuffer: 64 * 1024 * 1024,
       });
