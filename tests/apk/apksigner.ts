@@ -16,7 +16,7 @@ export const hasApksigner = (process.env.PATH ?? '')
 
 /** apksigner's jar, as the `apksigner` script names it (Debian). */
 const JAR = '/usr/share/java/apksigner.jar';
-const SOURCE = path.join(import.meta.dirname, 'ApksignerServer.java');
+const SOURCE = path.join(import.meta.dirname, '../../fixtures/apks/tools/ApksignerServer.java');
 
 /** `apksigner verify -v <path>`'s verdict: true when it exits 0, and what it printed. */
 export async function apksignerVerifies(apk: string): Promise<{ ok: boolean; out: string }> {
