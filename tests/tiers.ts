@@ -113,9 +113,3 @@ export function pattern(files: readonly string[]): RegExp {
   const one = (g: string) => g.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*');
   return new RegExp(`(^|/)(${files.map(one).join('|')})$`);
 }
-
-/** The tier a test file belongs to, from its repository path. */
-export function tierOf(file: string): 'fast' | 'integration' | 'e2e' {
-  const rel = file.replace(/\\/g, '/');
-  return pattern(E2E).test(rel) ? 'e2e' : pattern(INTEGRATION).test(rel) ? 'integration' : 'fast';
-}

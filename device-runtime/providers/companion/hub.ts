@@ -31,7 +31,7 @@ export interface HubOptions {
 }
 
 /** How long a phone may stay silent before it is dropped, unless the options say otherwise. */
-export const HEARTBEAT_TIMEOUT_MS = 5_000;
+const HEARTBEAT_TIMEOUT_MS = 5_000;
 
 /** The endpoint the design names: phones connect to ws(s)://host:port/ws/device. */
 export const DEVICE_PATH = '/ws/device';
@@ -81,6 +81,7 @@ export class CompanionHub {
   constructor(opts: HubOptions) {
     if (!opts.keys.length)
       throw new Error('companion: no keys: give use.deviceOptions.keys or NESTWRIGHT_COMPANION_KEYS');
+    const timeout = opts.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS;
     this.opts = {
       host: '0.0.0.0',
       port: 8080,
@@ -88,8 +89,8 @@ export class CompanionHub {
       dialect: 'published',
       log: () => {},
       ...opts,
-      heartbeatTimeoutMs: opts.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS,
-      heartbeatMs: opts.heartbeatMs ?? Math.min(1000, (opts.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS) / 5),
+      heartbeatTimeoutMs: timeout,
+      heartbeatMs: opts.heartbeatMs ?? Math.min(1000, timeout / 5),
     };
     this.digests = opts.keys.map(digest);
   }
