@@ -1,6 +1,6 @@
 /**
  * Debian's `apksigner` (the platform's own verifier, in Java) as an independent oracle for the
- * tests. Its command line runs in one JVM per test worker (ApksignerServer.java: apksigner's own
+ * tests. Its command line runs in one JVM per test worker (JavaToolServer.java: apksigner's own
  * main() for each run, its exit caught), not one per call: a JVM costs about 0.4 s of CPU to
  * start, and the signature tests ask about 70 times.
  */
@@ -16,7 +16,7 @@ export const hasApksigner = (process.env.PATH ?? '')
 
 /** apksigner's jar, as the `apksigner` script names it (Debian). */
 const JAR = '/usr/share/java/apksigner.jar';
-const SOURCE = path.join(import.meta.dirname, '../../fixtures/apks/tools/ApksignerServer.java');
+const SOURCE = path.join(import.meta.dirname, '../../fixtures/apks/tools/JavaToolServer.java');
 
 /** `apksigner verify -v <path>`'s verdict: true when it exits 0, and what it printed. */
 export async function apksignerVerifies(apk: string): Promise<{ ok: boolean; out: string }> {
@@ -32,7 +32,7 @@ export function apksigner(args: string[]): Promise<{ code: number; out: string }
   return new Promise((resolve, reject) => {
     s.waiting.push({ resolve, reject });
     hold(s, true);
-    s.child.stdin.write(`${args.join('\t')}\n`);
+    s.child.stdin.write(`${['apksigner', ...args].join('\t')}\n`);
   });
 }
 
@@ -45,7 +45,11 @@ let server: Server | undefined;
 function start(): Server {
   if (!existsSync(JAR)) throw new Error(`apksigner: ${JAR} is missing: install Debian's apksigner package`);
   // Java 17 runs a single source file as a program; the security manager is how it catches exit().
-  const child = spawn('java', ['-Djava.security.manager=allow', '-cp', JAR, SOURCE], { stdio: 'pipe' });
+  const child = spawn(
+    'java',
+    ['-Djava.security.manager=allow', '-cp', JAR, SOURCE, 'apksigner=com.android.apksigner.ApkSignerTool'],
+    { stdio: 'pipe' },
+  );
   const s: Server = { child, waiting: [] };
   let stderr = '';
   child.stderr.setEncoding('utf8');
