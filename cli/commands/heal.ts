@@ -11,7 +11,6 @@ import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { fingerprintFileOf, updateFingerprintFile } from '../../framework/heal/fingerprint-store.js';
 import { proposalsDir, readProposals, withdrawProposal, type Proposal } from '../../framework/heal/proposals.js';
-import { ApplyError, applyProposal, newProject } from './heal-apply.js';
 import { stdio, type Io } from './io.js';
 import { parseReviewArgs } from './review-args.js';
 
@@ -86,7 +85,9 @@ function list(dir: string, proposals: Proposal[], io: HealIo): void {
   io.out(`\nApply: npx nestwright heal --apply [id...]   Reject: npx nestwright heal --reject id...\n`);
 }
 
-function apply(dir: string, proposals: Proposal[], io: HealIo): number {
+async function apply(dir: string, proposals: Proposal[], io: HealIo): Promise<number> {
+  // ts-morph (and the TypeScript compiler inside it) only for --apply: listing stays quick.
+  const { ApplyError, applyProposal, newProject } = await import('./heal-apply.js');
   const project = newProject();
   let failed = 0;
   for (const p of proposals) {
