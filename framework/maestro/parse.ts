@@ -26,8 +26,11 @@ export interface RawCommand {
   name: string;
   arg: unknown;
   line: number;
-  /** The argument's YAML node, to find the lines of nested commands. */
-  node: Node | null;
+  /**
+   * The argument's YAML node (yaml's `Node`), to find the lines of nested commands. Typed
+   * `unknown` so the declarations do not name yaml's types (a user's type check would load them).
+   */
+  node: unknown;
 }
 
 export interface FlowConfig {

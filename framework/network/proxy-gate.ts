@@ -4,12 +4,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Mockttp } from 'mockttp';
-
-/** What a client of the proxy sends in `Proxy-Authorization: Basic …` (RFC 7617). */
-export interface ProxyCredentials {
-  username: string;
-  password: string;
-}
+import type { ProxyCredentials } from './proxy-credentials.js';
 
 /** The longest request head the gate reads before deciding: Node's own limit for a request's headers. */
 const MAX_HEAD = 16 * 1024;

@@ -40,11 +40,7 @@ export function formatPath(path: readonly PropertyKey[]): string {
  * The YAML node nearest to `path` (the deepest that exists), as [line, column]. A path the
  * parser synthesised (`kind`) or a key that is missing points at the object that lacks it.
  */
-export function positionOf(
-  doc: Document,
-  counter: LineCounter,
-  path: readonly PropertyKey[],
-): { line: number; col: number } {
+function positionOf(doc: Document, counter: LineCounter, path: readonly PropertyKey[]): { line: number; col: number } {
   for (let n = path.length; n >= 0; n--) {
     const node = doc.getIn(path.slice(0, n) as unknown[], true);
     if (yaml().isNode(node) && node.range) return counter.linePos(node.range[0]);
@@ -86,7 +82,7 @@ export function parseSkill(text: string, file: string): Skill {
   throw new SkillParseError(file, issuesAt(parsed.error.issues, doc, counter, file));
 }
 
-export function issuesAt(issues: z.core.$ZodIssue[], doc: Document, counter: LineCounter, file: string): SkillIssue[] {
+function issuesAt(issues: z.core.$ZodIssue[], doc: Document, counter: LineCounter, file: string): SkillIssue[] {
   const out: SkillIssue[] = [];
   for (const issue of issues) {
     // A union reports why each member failed; the member the step chose says the most.

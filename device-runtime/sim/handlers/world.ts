@@ -83,12 +83,14 @@ export const worldHandlers: HandlerGroup<WorldTools, WorldHost> = {
   world_clock_set: (args, rt) => {
     const { space, inst } = target(rt, args);
     const w = inst.world;
+    // Stopped or started first: a time given with `running: false` is then the time that stands,
+    // not the time plus the device's milliseconds between the two steps.
+    if (args.running !== undefined) w.setRunning(args.running);
     if (args.time !== undefined) w.setTime(args.time);
     if (args.advance_ms) {
       w.advance(args.advance_ms);
       inst.advanceTimers(args.advance_ms);
     }
-    if (args.running !== undefined) w.setRunning(args.running);
     const now = inst.env.clock.now();
     let fired = tickWorld(inst, now);
     fired += inst.timers.filter((t) => t.due <= now && inst.stack.includes(t.record)).length;
