@@ -1,6 +1,5 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Node, Project } from 'ts-morph';
 import { z } from 'zod';
 import { AgentError } from '../errors.js';
 import type { AgentState } from '../state.js';
@@ -33,6 +32,8 @@ export function fixmeTools(state: AgentState) {
       const text = await readFile(abs, 'utf8').catch(() => {
         throw new AgentError('INVALID_ARGUMENT', `${input.file}: no such spec`, 'Name a file list_tests lists.');
       });
+      // ts-morph (with the TypeScript compiler inside it) on the first call, not at the server's start.
+      const { Node, Project } = await import('ts-morph');
       const source = new Project({ useInMemoryFileSystem: true }).createSourceFile('spec.ts', text);
       const calls = source.getDescendants().filter((n) => {
         if (!Node.isCallExpression(n)) return false;

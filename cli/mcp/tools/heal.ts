@@ -2,7 +2,6 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { proposalsDir, readProposals, type Proposal } from '../../../framework/heal/proposals.js';
-import { ApplyError, applyProposal, newProject } from '../../commands/heal-apply.js';
 import { AgentError } from '../errors.js';
 import type { AgentState } from '../state.js';
 import { defineAgentTool } from '../tool.js';
@@ -122,6 +121,8 @@ export function healTools(state: AgentState) {
           'Call heal_proposals for the current ids (a new run replaces them; an applied proposal is withdrawn).',
         );
       }
+      // ts-morph only when a proposal is applied, not at the server's start.
+      const { ApplyError, applyProposal, newProject } = await import('../../commands/heal-apply.js');
       const project = newProject();
       const applied = [];
       const not_applied = [];
