@@ -2,6 +2,7 @@ import { test, expect } from '@playwright/test';
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { HAVE_ADB } from '../adb/real-adb.js';
 import { childEnv } from '../inline-run.js';
 import { FakeAndroid, ROOT } from './fake-android.js';
 
@@ -10,7 +11,14 @@ import { FakeAndroid, ROOT } from './fake-android.js';
  * `{ provider: 'adb', pool: true }`) against the fake adb: device discovery, runtime check,
  * `adb forward tcp:0 tcp:8765` to each device's runtime, token read with run-as, and the MCP
  * client over the forward — for every worker, spread over two devices; Allure results written.
+ *
+ * Where Google's adb is installed, tests/adb/example-suite.test.ts runs the whole suite through it
+ * with this same config: here the fake adb then runs two of its files (9 tests, both devices),
+ * which is what this test adds (the fake's own devices: a USB phone and an emulator). Without
+ * Google's adb, this is the whole suite's run through the adb provider.
  */
+const FILES = HAVE_ADB ? ['specs/notes.spec.ts', 'specs/settings.spec.ts'] : [];
+
 test('the example suite passes end to end through the adb provider and the fake adb', async () => {
   test.setTimeout(600_000);
   const fake = await FakeAndroid.create([
@@ -26,6 +34,7 @@ test('the example suite passes end to end through the adb provider and the fake 
       '-c',
       'ci/android.config.ts',
       '--workers=2',
+      ...FILES,
     ];
     const child = spawn(process.execPath, args, {
       cwd: ROOT,
