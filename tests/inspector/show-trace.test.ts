@@ -25,6 +25,13 @@ test('saves a note, then looks for one that is not there', async ({ app }) => {
 
 let browser: Browser;
 test.beforeAll(async () => (browser = await launch()));
+/** One child run of both specs below (a trace each), made on first use and shared by the tests that read them. */
+let traces: ReturnType<typeof runWithAllure> | undefined;
+const traceOf = async (title: string) => {
+  traces ??= runWithAllure({ 'notes.spec.ts': SPEC, 'visual.spec.ts': VISUAL }, { nestwright: true });
+  const run = await traces;
+  return { run, result: run.result(title) };
+};
 test.afterAll(async () => browser?.close());
 
 test("the trace viewer steps through a failing test's steps, with their screenshots, locators and error", async () => {
