@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { childTsconfigArgs } from '../child-bundle.js';
 import { childEnv } from '../inline-run.js';
 import { HAVE_ADB, NO_ADB_MESSAGE, RealAdb, ROOT } from './real-adb.js';
 
@@ -25,7 +26,14 @@ test('the example suite passes end to end through the adb provider and the real 
     for (const d of devices) expect(listed).toContain(`${d.serial}\tdevice`);
     const child = spawn(
       process.execPath,
-      [join('node_modules/@playwright/test/cli.js'), 'test', '-c', 'ci/android.config.ts', '--workers=2'],
+      [
+        join('node_modules/@playwright/test/cli.js'),
+        'test',
+        '-c',
+        'ci/android.config.ts',
+        '--workers=2',
+        ...(await childTsconfigArgs()),
+      ],
       {
         cwd: ROOT,
         env: childEnv({ ...adb.env(), NESTWRIGHT_ALLURE_RESULTS: results }),

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
+import { childTsconfigArgs } from '../child-bundle.js';
 import { childEnv } from '../inline-run.js';
 import { ROOT } from '../framework/inline.js';
 import { MessagesStandIn } from './stand-in.js';
@@ -31,6 +32,7 @@ test('the example AI specs pass offline from their recorded cache with zero mode
       '--reporter=json',
       '--output=test-results/ai-examples',
       '--workers=2',
+      ...(await childTsconfigArgs()),
     ];
     const env = childEnv({ ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: '' });
     const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -4,6 +4,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DeviceError } from '../../device-runtime/client/index.js';
 import { connectDevice } from '../../device-runtime/providers/index.js';
+import { childTsconfigArgs } from '../child-bundle.js';
 import { childEnv } from '../inline-run.js';
 import { ROOT } from './appium-server.js';
 import { expect, test } from './fixtures.js';
@@ -32,7 +33,14 @@ export default { ...base, testDir: '../../../specs', outputDir: './out', reporte
   );
   const child = spawn(
     process.execPath,
-    [path.join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', dir, ...args],
+    [
+      path.join(ROOT, 'node_modules/@playwright/test/cli.js'),
+      'test',
+      '-c',
+      dir,
+      ...args,
+      ...(await childTsconfigArgs()),
+    ],
     { cwd: ROOT, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';

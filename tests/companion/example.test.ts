@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { childTsconfigArgs } from '../child-bundle.js';
 import { childEnv } from '../inline-run.js';
 import { FakeCompanion } from './fake-companion.js';
 
@@ -52,6 +53,7 @@ export default { ...base, testDir: '../../../specs', outputDir: './out', reporte
       `--workers=${workers}`,
       `--grep-invert=${NOT_ON_A_COMPANION}`,
       ...SPECS,
+      ...(await childTsconfigArgs()),
     ],
     { cwd: ROOT, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
   );

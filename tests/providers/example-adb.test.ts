@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { HAVE_ADB } from '../adb/real-adb.js';
+import { childTsconfigArgs } from '../child-bundle.js';
 import { childEnv } from '../inline-run.js';
 import { FakeAndroid, ROOT } from './fake-android.js';
 
@@ -35,6 +36,7 @@ test('the example suite passes end to end through the adb provider and the fake 
       'ci/android.config.ts',
       '--workers=2',
       ...FILES,
+      ...(await childTsconfigArgs()),
     ];
     const child = spawn(process.execPath, args, {
       cwd: ROOT,
