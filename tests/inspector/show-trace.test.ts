@@ -35,9 +35,8 @@ const traceOf = async (title: string) => {
 test.afterAll(async () => browser?.close());
 
 test("the trace viewer steps through a failing test's steps, with their screenshots, locators and error", async () => {
-  const run = await runWithAllure({ 'notes.spec.ts': SPEC }, { nestwright: true });
+  const { run, result } = await traceOf('saves a note, then looks for one that is not there');
   expect(run.exitCode, run.output).toBe(1);
-  const result = run.results[0];
   const file = path.join(run.resultsDir, `${result.uuid}-result.json`);
   const viewer = await startCommand(['show-trace', file], run.dir);
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
@@ -75,9 +74,9 @@ test('the home screen, then the same name on another screen', async ({ app }) =>
 `;
 
 test('the trace viewer shows a failed visual comparison: expected, actual and diff side by side', async () => {
-  const run = await runWithAllure({ 'visual.spec.ts': VISUAL }, { nestwright: true });
+  const { run, result } = await traceOf('the home screen, then the same name on another screen');
   expect(run.exitCode, run.output).toBe(1);
-  const file = path.join(run.resultsDir, `${run.results[0].uuid}-result.json`);
+  const file = path.join(run.resultsDir, `${result.uuid}-result.json`);
   const viewer = await startCommand(['show-trace', file], run.dir);
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   page.setDefaultTimeout(20_000);
