@@ -1,5 +1,6 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import forge from 'node-forge';
+import { createRequire } from 'node:module';
+import type Forge from 'node-forge';
 
 /**
  * The simulator's certificate authority: a CA made when the backend starts, and a leaf
@@ -11,7 +12,13 @@ import forge from 'node-forge';
  * node:crypto parses certificates (X509Certificate) but cannot issue them, so certificates are
  * made with node-forge, a kept X.509 library (a pure-JS dependency with no native build). Keys are made
  * with node:crypto (much faster than forge's pure-JS RSA) and handed to forge as PEM.
+ *
+ * forge is required when the first certificate is made (the backend's first start), not when the
+ * simulator loads: about 60 ms of CPU that a run whose apps use no network never pays.
  */
+
+let forgeModule: typeof Forge | undefined;
+const forge = (): typeof Forge => (forgeModule ??= createRequire(import.meta.url)('node-forge') as typeof Forge);
 
 export interface IssuedCert {
   /** PEM certificate. */
@@ -20,15 +27,15 @@ export interface IssuedCert {
   key: string;
 }
 
-function keyPair(): { publicKey: forge.pki.PublicKey; privateKey: forge.pki.PrivateKey; pem: string } {
+function keyPair(): { publicKey: Forge.pki.PublicKey; privateKey: Forge.pki.PrivateKey; pem: string } {
   const { publicKey, privateKey } = generateKeyPairSync('rsa', {
     modulusLength: 2048,
     publicKeyEncoding: { type: 'spki', format: 'pem' },
     privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
   });
   return {
-    publicKey: forge.pki.publicKeyFromPem(publicKey),
-    privateKey: forge.pki.privateKeyFromPem(privateKey),
+    publicKey: forge().pki.publicKeyFromPem(publicKey),
+    privateKey: forge().pki.privateKeyFromPem(privateKey),
     pem: privateKey,
   };
 }
@@ -40,7 +47,7 @@ function serial(): string {
   return b.toString('hex');
 }
 
-function validity(cert: forge.pki.Certificate): void {
+function validity(cert: Forge.pki.Certificate): void {
   const now = Date.now();
   cert.validity.notBefore = new Date(now - 24 * 3_600_000);
   cert.validity.notAfter = new Date(now + 365 * 24 * 3_600_000);
@@ -49,7 +56,7 @@ function validity(cert: forge.pki.Certificate): void {
 /** A CA certificate and key named `commonName` (self-signed, basicConstraints CA). */
 export function issueCa(commonName: string): IssuedCert {
   const keys = keyPair();
-  const ca = forge.pki.createCertificate();
+  const ca = forge().pki.createCertificate();
   ca.publicKey = keys.publicKey;
   ca.serialNumber = serial();
   validity(ca);
@@ -64,16 +71,16 @@ export function issueCa(commonName: string): IssuedCert {
     { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
     { name: 'subjectKeyIdentifier' },
   ]);
-  ca.sign(keys.privateKey as forge.pki.rsa.PrivateKey, forge.md.sha256.create());
-  return { cert: forge.pki.certificateToPem(ca), key: keys.pem };
+  ca.sign(keys.privateKey as Forge.pki.rsa.PrivateKey, forge().md.sha256.create());
+  return { cert: forge().pki.certificateToPem(ca), key: keys.pem };
 }
 
 /** A server certificate for `hosts` (subjectAltName DNS names, plus localhost and 127.0.0.1), signed by `ca`. */
 export function issueLeaf(ca: IssuedCert, hosts: readonly string[]): IssuedCert {
-  const caCert = forge.pki.certificateFromPem(ca.cert);
-  const caKey = forge.pki.privateKeyFromPem(ca.key) as forge.pki.rsa.PrivateKey;
+  const caCert = forge().pki.certificateFromPem(ca.cert);
+  const caKey = forge().pki.privateKeyFromPem(ca.key) as Forge.pki.rsa.PrivateKey;
   const keys = keyPair();
-  const leaf = forge.pki.createCertificate();
+  const leaf = forge().pki.createCertificate();
   leaf.publicKey = keys.publicKey;
   leaf.serialNumber = serial();
   validity(leaf);
@@ -93,8 +100,8 @@ export function issueLeaf(ca: IssuedCert, hosts: readonly string[]): IssuedCert 
     },
     { name: 'authorityKeyIdentifier', keyIdentifier: caCert.generateSubjectKeyIdentifier().getBytes() },
   ]);
-  leaf.sign(caKey, forge.md.sha256.create());
-  return { cert: forge.pki.certificateToPem(leaf), key: keys.pem };
+  leaf.sign(caKey, forge().md.sha256.create());
+  return { cert: forge().pki.certificateToPem(leaf), key: keys.pem };
 }
 
 /** The simulator's CA and a leaf for `hosts` signed by it. */

@@ -1,4 +1,4 @@
-import { Agent, buildConnector, ProxyAgent, request, type Dispatcher } from 'undici';
+import type { buildConnector, Dispatcher } from 'undici';
 import type { SimNet } from './net-state.js';
 import type { HostEntry, SimNetwork } from './sim-network.js';
 
@@ -53,6 +53,15 @@ const HEADERS_TIMEOUT_MS = 60_000;
  * every request fails before a socket opens. Built on undici (Agent with a connector that maps
  * names, ProxyAgent for the proxy), rebuilt whenever the instance's network setting changes.
  */
+type Undici = typeof import('undici');
+let undiciModule: Promise<Undici> | undefined;
+/**
+ * undici, imported on an app's first request: loading it costs a simulator's start about 100 ms
+ * of CPU (more than the rest of its network code), which a run whose apps make no request
+ * (Notes, Settings) never needs.
+ */
+const undici = (): Promise<Undici> => (undiciModule ??= import('undici'));
+
 export class AppHttpClient {
   private dispatcher: Dispatcher | null = null;
   private version = -1;
@@ -90,6 +99,7 @@ export class AppHttpClient {
     try {
       const dispatcher = await this.current();
       if (this.net.offline) return failure('offline', 'ENETUNREACH', 'no network connection');
+      const { request } = await undici();
       const res = await request(req.url, {
         method: req.method as Dispatcher.HttpMethod,
         headers: req.headers,
@@ -120,6 +130,7 @@ export class AppHttpClient {
   private async current(): Promise<Dispatcher> {
     if (this.dispatcher && this.version === this.net.version) return this.dispatcher;
     const hosts = await this.network.hosts();
+    const { Agent, ProxyAgent, buildConnector } = await undici();
     if (this.dispatcher && this.version === this.net.version) return this.dispatcher;
     this.close();
     const ca = [this.network.systemCa, ...this.net.extraCa];
@@ -132,14 +143,16 @@ export class AppHttpClient {
           requestTls: { ca },
           keepAliveTimeout: 4_000,
         })
-      : new Agent({ connect: mappedConnector(ca, hosts), keepAliveTimeout: 4_000 });
+      : new Agent({
+          connect: mappedConnector(buildConnector({ ca, timeout: 10_000 }), hosts),
+          keepAliveTimeout: 4_000,
+        });
     return this.dispatcher;
   }
 }
 
-/** undici's TLS connector, with the names of the hosts table leading where the table says (SNI and verification keep the name). */
-function mappedConnector(ca: string[], hosts: HostEntry[]): buildConnector.connector {
-  const base = buildConnector({ ca, timeout: 10_000 });
+/** undici's TLS connector `base`, with the names of the hosts table leading where the table says (SNI and verification keep the name). */
+function mappedConnector(base: buildConnector.connector, hosts: HostEntry[]): buildConnector.connector {
   return (opts, callback) => {
     const port = Number(opts.port || (opts.protocol === 'http:' ? 80 : 443));
     const entry = hosts.find((h) => h.host === opts.hostname && h.port === port);
