@@ -43,6 +43,15 @@ export interface AppFailure {
 const TLS_CODES = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|HOSTNAME|ALTNAME/;
 const HEADERS_TIMEOUT_MS = 60_000;
 
+type Undici = typeof import('undici');
+let undiciModule: Promise<Undici> | undefined;
+/**
+ * undici, imported on an app's first request: loading it costs a simulator's start about 100 ms
+ * of CPU (more than the rest of its network code), which a run whose apps make no request
+ * (Notes, Settings) never needs.
+ */
+const undici = (): Promise<Undici> => (undiciModule ??= import('undici'));
+
 /**
  * One instance's HTTP client, as its app's process has it inside a NestSpace container: names
  * resolve through the device's hosts table (`api.shop.nestwright.test:443` → the simulator's
@@ -53,15 +62,6 @@ const HEADERS_TIMEOUT_MS = 60_000;
  * every request fails before a socket opens. Built on undici (Agent with a connector that maps
  * names, ProxyAgent for the proxy), rebuilt whenever the instance's network setting changes.
  */
-type Undici = typeof import('undici');
-let undiciModule: Promise<Undici> | undefined;
-/**
- * undici, imported on an app's first request: loading it costs a simulator's start about 100 ms
- * of CPU (more than the rest of its network code), which a run whose apps make no request
- * (Notes, Settings) never needs.
- */
-const undici = (): Promise<Undici> => (undiciModule ??= import('undici'));
-
 export class AppHttpClient {
   private dispatcher: Dispatcher | null = null;
   private version = -1;
