@@ -20,7 +20,7 @@ import { FakeAndroid, ROOT } from './fake-android.js';
  */
 const FILES = HAVE_ADB ? ['specs/notes.spec.ts', 'specs/settings.spec.ts'] : [];
 
-test('the example suite passes end to end through the adb provider and the fake adb', async () => {
+test("the example suite (two of its files where Google's adb runs all of it) passes end to end through the adb provider and the fake adb", async () => {
   test.setTimeout(600_000);
   const fake = await FakeAndroid.create([
     { serial: 'R58M123ABC', usb: '1-1', runtime: { running: true } },
