@@ -1,4 +1,4 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createHash, createPrivateKey, generateKeyPairSync, randomBytes, sign, X509Certificate } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type Forge from 'node-forge';
 
@@ -9,16 +9,21 @@ import type Forge from 'node-forge';
  * phone verifies a real server, and a proxy that intercepts TLS must present a CA the instance
  * was told to trust (net_proxy_set).
  *
- * node:crypto parses certificates (X509Certificate) but cannot issue them, so certificates are
- * made with node-forge, a kept X.509 library (a pure-JS dependency with no native build). Keys are made
- * with node:crypto (much faster than forge's pure-JS RSA) and handed to forge as PEM.
+ * Keys are ECDSA P-256, made and used by node:crypto: a pair takes well under a millisecond,
+ * where an RSA-2048 pair took 100–300 ms (and two of them, the CA's and the leaf's, were most of
+ * what a run's first request to a backend cost). node:crypto parses certificates
+ * (X509Certificate) but cannot issue them, and node-forge's certificates take RSA keys only, so
+ * the certificate's structure (RFC 5280's TBSCertificate) is encoded with node-forge's DER
+ * encoder (`asn1`, a kept library) and signed by node:crypto. What is made is checked by
+ * node:crypto's parser and by OpenSSL's `verify` (tests/network-sim/ca.test.ts).
  *
- * forge is required when the first certificate is made (the backend's first start), not when the
- * simulator loads: about 60 ms of CPU that a run whose apps use no network never pays.
+ * forge's encoder is required when the first certificate is made (the backend's first start), not
+ * when the simulator loads: a run whose apps use no network never pays for it.
  */
 
-let forgeModule: typeof Forge | undefined;
-const forge = (): typeof Forge => (forgeModule ??= createRequire(import.meta.url)('node-forge') as typeof Forge);
+let asn1Module: typeof Forge.asn1 | undefined;
+const asn1 = (): typeof Forge.asn1 =>
+  (asn1Module ??= createRequire(import.meta.url)('node-forge/lib/asn1') as typeof Forge.asn1);
 
 export interface IssuedCert {
   /** PEM certificate. */
@@ -27,81 +32,141 @@ export interface IssuedCert {
   key: string;
 }
 
-function keyPair(): { publicKey: Forge.pki.PublicKey; privateKey: Forge.pki.PrivateKey; pem: string } {
-  const { publicKey, privateKey } = generateKeyPairSync('rsa', {
-    modulusLength: 2048,
-    publicKeyEncoding: { type: 'spki', format: 'pem' },
-    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-  });
-  return {
-    publicKey: forge().pki.publicKeyFromPem(publicKey),
-    privateKey: forge().pki.privateKeyFromPem(privateKey),
-    pem: privateKey,
-  };
+const OID = {
+  ecdsaWithSha256: '1.2.840.10045.4.3.2',
+  commonName: '2.5.4.3',
+  organizationName: '2.5.4.10',
+  subjectKeyIdentifier: '2.5.29.14',
+  keyUsage: '2.5.29.15',
+  subjectAltName: '2.5.29.17',
+  basicConstraints: '2.5.29.19',
+  authorityKeyIdentifier: '2.5.29.35',
+  extKeyUsage: '2.5.29.37',
+  serverAuth: '1.3.6.1.5.5.7.3.1',
+};
+
+type Node = Forge.asn1.Asn1;
+const bin = (b: Buffer): string => b.toString('binary');
+const der = (node: Node): Buffer => Buffer.from(asn1().toDer(node).getBytes(), 'binary');
+
+function u(type: number, value: string | Node[]): Node {
+  const a = asn1();
+  return a.create(a.Class.UNIVERSAL, type, Array.isArray(value), value);
+}
+const seq = (...items: Node[]) => u(asn1().Type.SEQUENCE, items);
+const oid = (dotted: string) => u(asn1().Type.OID, asn1().oidToDer(dotted).getBytes());
+const octets = (bytes: string) => u(asn1().Type.OCTETSTRING, bytes);
+const bits = (bytes: string, unused = 0) => u(asn1().Type.BITSTRING, String.fromCharCode(unused) + bytes);
+/** An explicit ([n] holding a value) or implicit ([n] in place of a primitive) context tag. */
+const tagged = (n: number, value: Node[] | string) =>
+  asn1().create(asn1().Class.CONTEXT_SPECIFIC, n, Array.isArray(value), value);
+
+const ECDSA_SHA256 = () => seq(oid(OID.ecdsaWithSha256));
+
+/** A distinguished name: the common name, and nestwright as its organisation. */
+function name(commonName: string): Node {
+  const rdn = (type: string, value: string) => u(asn1().Type.SET, [seq(oid(type), u(asn1().Type.UTF8, value))]);
+  return seq(rdn(OID.commonName, commonName), rdn(OID.organizationName, 'nestwright'));
 }
 
-function serial(): string {
-  // A positive serial: the top bit clear.
+/** An extension: its id, whether it is critical, and its DER value. */
+function extension(id: string, value: Node, critical = false): Node {
+  return seq(oid(id), ...(critical ? [u(asn1().Type.BOOLEAN, '\xff')] : []), octets(bin(der(value))));
+}
+
+interface Issuer {
+  name: Node;
+  /** Its subject key identifier (the SHA-1 of its public key's bits, RFC 5280 4.2.1.2). */
+  keyId: Buffer;
+  key: ReturnType<typeof createPrivateKey>;
+}
+
+/** A new P-256 key pair: its SubjectPublicKeyInfo (DER), key identifier and private key. */
+function keyPair() {
+  const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+  const spki = publicKey.export({ type: 'spki', format: 'der' });
+  const info = asn1().fromDer(bin(spki));
+  const keyBits = Buffer.from(((info.value as Node[])[1]!.value as string).slice(1), 'binary');
+  return { spki: info, keyId: createHash('sha1').update(keyBits).digest(), privateKey };
+}
+
+/** A positive 16-byte serial (the top bit clear). */
+function serial(): Node {
   const b = randomBytes(16);
   b[0]! &= 0x7f;
-  return b.toString('hex');
+  b[0]! |= 0x01; // nor a zero first byte: DER's integers have no leading zero
+  return u(asn1().Type.INTEGER, bin(b));
 }
 
-function validity(cert: Forge.pki.Certificate): void {
+/** The certificate (PEM) for `subject`'s key with `extensions`, signed by `issuer`. */
+function certificate(subject: Node, spki: Node, extensions: Node[], issuer: Issuer): string {
   const now = Date.now();
-  cert.validity.notBefore = new Date(now - 24 * 3_600_000);
-  cert.validity.notAfter = new Date(now + 365 * 24 * 3_600_000);
+  const time = (ms: number) => u(asn1().Type.UTCTIME, asn1().dateToUtcTime(new Date(ms)));
+  const tbs = seq(
+    tagged(0, [u(asn1().Type.INTEGER, '\x02')]), // v3
+    serial(),
+    ECDSA_SHA256(),
+    issuer.name,
+    seq(time(now - 24 * 3_600_000), time(now + 365 * 24 * 3_600_000)),
+    subject,
+    spki,
+    tagged(3, [seq(...extensions)]),
+  );
+  const signature = sign('sha256', der(tbs), issuer.key); // DER ECDSA-Sig-Value
+  const body = der(seq(tbs, ECDSA_SHA256(), bits(bin(signature)))).toString('base64');
+  return `-----BEGIN CERTIFICATE-----\n${body.replace(/.{1,64}/g, '$&\n')}-----END CERTIFICATE-----\n`;
 }
+
+const pem = (key: ReturnType<typeof createPrivateKey>) => key.export({ type: 'pkcs8', format: 'pem' }) as string;
 
 /** A CA certificate and key named `commonName` (self-signed, basicConstraints CA). */
 export function issueCa(commonName: string): IssuedCert {
   const keys = keyPair();
-  const ca = forge().pki.createCertificate();
-  ca.publicKey = keys.publicKey;
-  ca.serialNumber = serial();
-  validity(ca);
-  const name = [
-    { name: 'commonName', value: commonName },
-    { name: 'organizationName', value: 'nestwright' },
-  ];
-  ca.setSubject(name);
-  ca.setIssuer(name);
-  ca.setExtensions([
-    { name: 'basicConstraints', cA: true, critical: true },
-    { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
-    { name: 'subjectKeyIdentifier' },
-  ]);
-  ca.sign(keys.privateKey as Forge.pki.rsa.PrivateKey, forge().md.sha256.create());
-  return { cert: forge().pki.certificateToPem(ca), key: keys.pem };
+  const subject = name(commonName);
+  const cert = certificate(
+    subject,
+    keys.spki,
+    [
+      extension(OID.basicConstraints, seq(u(asn1().Type.BOOLEAN, '\xff')), true),
+      extension(OID.keyUsage, bits('\x06', 1), true), // keyCertSign, cRLSign
+      extension(OID.subjectKeyIdentifier, octets(bin(keys.keyId))),
+    ],
+    { name: subject, keyId: keys.keyId, key: keys.privateKey },
+  );
+  return { cert, key: pem(keys.privateKey) };
 }
 
 /** A server certificate for `hosts` (subjectAltName DNS names, plus localhost and 127.0.0.1), signed by `ca`. */
 export function issueLeaf(ca: IssuedCert, hosts: readonly string[]): IssuedCert {
-  const caCert = forge().pki.certificateFromPem(ca.cert);
-  const caKey = forge().pki.privateKeyFromPem(ca.key) as Forge.pki.rsa.PrivateKey;
+  const caCert = asn1().fromDer(bin(new X509Certificate(ca.cert).raw));
+  const caTbs = (caCert.value as Node[])[0]!.value as Node[];
+  const caSpki = caTbs[6]!.value as Node[];
+  const issuer: Issuer = {
+    name: caTbs[5]!, // the CA's subject is the leaf's issuer, byte for byte
+    keyId: createHash('sha1')
+      .update(Buffer.from((caSpki[1]!.value as string).slice(1), 'binary'))
+      .digest(),
+    key: createPrivateKey(ca.key),
+  };
   const keys = keyPair();
-  const leaf = forge().pki.createCertificate();
-  leaf.publicKey = keys.publicKey;
-  leaf.serialNumber = serial();
-  validity(leaf);
-  leaf.setSubject([{ name: 'commonName', value: hosts[0] ?? 'localhost' }]);
-  leaf.setIssuer(caCert.subject.attributes);
-  leaf.setExtensions([
-    { name: 'basicConstraints', cA: false },
-    { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
-    { name: 'extKeyUsage', serverAuth: true },
-    {
-      name: 'subjectAltName',
-      altNames: [
-        ...hosts.map((value) => ({ type: 2, value })),
-        { type: 2, value: 'localhost' },
-        { type: 7, ip: '127.0.0.1' },
-      ],
-    },
-    { name: 'authorityKeyIdentifier', keyIdentifier: caCert.generateSubjectKeyIdentifier().getBytes() },
-  ]);
-  leaf.sign(caKey, forge().md.sha256.create());
-  return { cert: forge().pki.certificateToPem(leaf), key: keys.pem };
+  const altNames = [
+    ...[...hosts, 'localhost'].map((host) => tagged(2, host)), // dNSName
+    tagged(7, '\x7f\x00\x00\x01'), // iPAddress 127.0.0.1
+  ];
+  const cert = certificate(
+    name(hosts[0] ?? 'localhost'),
+    keys.spki,
+    [
+      extension(OID.basicConstraints, seq()),
+      extension(OID.keyUsage, bits('\x80', 7), true), // digitalSignature
+      extension(OID.extKeyUsage, seq(oid(OID.serverAuth))),
+      extension(OID.subjectAltName, seq(...altNames)),
+      extension(OID.subjectKeyIdentifier, octets(bin(keys.keyId))),
+      extension(OID.authorityKeyIdentifier, seq(tagged(0, bin(issuer.keyId)))),
+    ],
+    issuer,
+  );
+  return { cert, key: pem(keys.privateKey) };
 }
 
 /** The simulator's CA and a leaf for `hosts` signed by it. */

@@ -1,0 +1,69 @@
+import { expect, test } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+import { X509Certificate, createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { issueBackendCerts, issueCa, issueLeaf } from '../../device-runtime/sim/net/ca.js';
+
+/**
+ * The simulator's certificates (device-runtime/sim/net/ca.ts), encoded by hand with forge's DER
+ * encoder and signed by node:crypto: read back by node:crypto's parser and verified by OpenSSL's
+ * own command line, strictly (RFC 5280) and for the purpose they serve (a TLS server).
+ */
+const HOSTS = ['api.shop.nestwright.test', 'api.chat.nestwright.test'];
+const OPENSSL = '/usr/bin/openssl';
+
+test('the CA is a CA, the leaf is its TLS server certificate for every backend name, localhost and 127.0.0.1', () => {
+  const { ca, leaf } = issueBackendCerts(HOSTS);
+  const caCert = new X509Certificate(ca.cert);
+  const leafCert = new X509Certificate(leaf.cert);
+  expect(caCert.ca).toBe(true);
+  expect(leafCert.ca).toBe(false);
+  expect(caCert.subject).toBe('CN=nestwright simulator CA\nO=nestwright');
+  expect(leafCert.issuer).toBe(caCert.subject);
+  expect(leafCert.checkIssued(caCert)).toBe(true);
+  expect(leafCert.verify(caCert.publicKey)).toBe(true);
+  expect(caCert.verify(caCert.publicKey)).toBe(true);
+  for (const host of [...HOSTS, 'localhost']) expect(leafCert.checkHost(host)).toBe(host);
+  expect(leafCert.checkHost('api.evil.test')).toBeUndefined();
+  expect(leafCert.checkIP('127.0.0.1')).toBe('127.0.0.1');
+  expect(leafCert.keyUsage).toEqual(['1.3.6.1.5.5.7.3.1']); // extended key usage: serverAuth
+  expect(leafCert.publicKey.asymmetricKeyDetails).toEqual({ namedCurve: 'prime256v1' });
+  // Each key is its certificate's.
+  for (const { cert, key } of [ca, leaf]) {
+    const signature = sign('sha256', Buffer.from('hello'), createPrivateKey(key));
+    expect(verify('sha256', Buffer.from('hello'), createPublicKey(cert), signature)).toBe(true);
+  }
+  // Valid from a day ago for a year; serials differ.
+  const day = 24 * 3_600_000;
+  expect(Math.abs(Date.parse(leafCert.validFrom) - (Date.now() - day))).toBeLessThan(60_000);
+  expect(Date.parse(leafCert.validTo) - Date.parse(leafCert.validFrom)).toBe(366 * day);
+  expect(leafCert.serialNumber).not.toBe(caCert.serialNumber);
+});
+
+test('OpenSSL verifies the chain strictly, for a TLS server, and refuses a leaf of another CA', () => {
+  test.skip(!existsSync(OPENSSL), `${OPENSSL} is absent (apt-get install openssl)`);
+  const dir = mkdtempSync(path.join(tmpdir(), 'nw-ca-'));
+  try {
+    const { ca, leaf } = issueBackendCerts(HOSTS);
+    const other = issueLeaf(issueCa('another CA'), HOSTS);
+    const files = { ca: ca.cert, leaf: leaf.cert, other: other.cert };
+    for (const [name, pem] of Object.entries(files)) writeFileSync(path.join(dir, `${name}.pem`), pem);
+    const run = (file: string) => {
+      try {
+        return execFileSync(OPENSSL, ['verify', '-x509_strict', '-purpose', 'sslserver', '-CAfile', 'ca.pem', file], {
+          cwd: dir,
+          encoding: 'utf8',
+          stdio: 'pipe',
+        });
+      } catch (e) {
+        return String((e as { stderr?: string }).stderr ?? e);
+      }
+    };
+    expect(run('leaf.pem')).toBe('leaf.pem: OK\n');
+    expect(run('other.pem')).toContain('unable to get local issuer certificate');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
