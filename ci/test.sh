@@ -3,18 +3,14 @@
 # dropped, on a 2-core machine. The integration and end-to-end tiers, in one Playwright run, are
 # the critical path: most of the suite's CPU, and a third of their time one worker waits (on a
 # JVM, npm, Chromium, a child run's device) while the other computes. Everything else runs
-# beside that run at a lower priority, so it takes the cores the run leaves idle rather than the
-# run's own:
+# beside that run, one stage after another, at a lower priority (nice 5), so it takes the cores
+# the run leaves idle rather than the run's own:
 #   tiers:  the integration and e2e tiers (child runs; Chromium, Java, Appium, adb, npm pack,
 #           the docs builds), so neither waits for the other's last file
-#   beside: the fast tier, the example suite under `hostile` faults (it waits on injected
-#           delays: ~30 s of CPU in ~2 min; 3 workers: the simulator has 4 process slots, and
-#           the chat spec holds two instances at once), then on `instant` with and without the
-#           device-side actions
-#   static: the static checks (tsc, typed ESLint, Prettier, dependency-cruiser), from the start,
-#           at the lowest priority (nice 19): nothing in them waits on a clock, so they take
-#           only what the other two leave idle (a worker waiting on a JVM, npm, Chromium or a
-#           child run's device), however long that makes them
+#   beside: the static checks (tsc, typed ESLint, Prettier, dependency-cruiser), the fast tier,
+#           the example suite under `hostile` faults (it waits on injected delays: ~30 s of CPU
+#           in ~2 min; 3 workers: the simulator has 4 process slots, and the chat spec holds
+#           two instances at once), then on `instant` with and without the device-side actions
 # Every stage runs even when an earlier one failed, so one run shows every failure; the script
 # fails when any did. Each stage's wall and CPU time is printed at the end
 # (test-reports/stages.txt), and the CPU of each test file of the Playwright runs of tests/
@@ -107,39 +103,24 @@ tiers() {
 }
 
 # What runs beside the tiers' run, one stage after another, at nice 5: when both compete, the
-# tiers' run gets three times the CPU; when it waits, these take the idle core. Their tests wait
-# on clocks (expect timeouts, injected delays), so they are not starved.
+# tiers' run gets three times the CPU; when it waits, these take the idle core.
 beside() {
   renice -n 5 -p "$BASHPID" >/dev/null
+  stage static static
   stage fast tier fast
   stage hostile hostile
   stage example example example
   stage client-side client_side
 }
-# The static checks at nice 19, from the start: CPU only, no clock, so they fill every gap the
-# others leave (the `hostile` examples' waits among them) and take nothing from them.
-static_beside() {
-  renice -n 19 -p "$BASHPID" >/dev/null
-  stage static static
-}
-if wanted fast || wanted hostile || wanted examples; then
+if wanted static || wanted fast || wanted hostile || wanted examples; then
   beside >test-reports/beside.log 2>&1 &
   beside_pid=$!
-fi
-if wanted static; then
-  static_beside >test-reports/static.log 2>&1 &
-  static_pid=$!
 fi
 stage tiers tiers
 if [[ -n "${beside_pid:-}" ]]; then
   wait "$beside_pid"
-  echo "== fast tier, examples (ran beside the tiers' run)"
+  echo "== static checks, fast tier, examples (ran beside the tiers' run)"
   cat test-reports/beside.log
-fi
-if [[ -n "${static_pid:-}" ]]; then
-  wait "$static_pid"
-  echo "== static checks (ran beside the tiers' run, at the lowest priority)"
-  cat test-reports/static.log
 fi
 
 echo
