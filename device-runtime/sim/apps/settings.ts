@@ -60,15 +60,20 @@ function setWifi(ctx: Ctx<any>, on: boolean): void {
 }
 
 /**
- * The update check's spinner: a dot going round once a second, drawn where `now` puts it. The
- * check never ends, so the screen never stops changing (what a visual comparison must refuse
- * to compare).
+ * The update check's spinner: a dot going round once a second and an inner one once every
+ * 7.3 seconds, drawn where `now` puts them. The check never ends, so the screen never stops
+ * changing (what a visual comparison must refuse to compare). Two dots at speeds with no common
+ * period short of 73 s: a once-a-second dot alone drew the same picture at moments a second apart,
+ * the interval at which Playwright's comparison retries, so a pair of screenshots could match.
  */
 function spinnerDot(now: number): Shape[] {
-  const angle = ((now % 1000) / 1000) * 2 * Math.PI;
-  const x = 540 + Math.round(Math.cos(angle) * 56);
-  const y = 80 + Math.round(Math.sin(angle) * 56);
-  return [{ rect: [x - 14, y - 14, x + 14, y + 14], color: '#1a73e8' }];
+  const dot = (periodMs: number, radius: number, size: number): Shape => {
+    const angle = ((now % periodMs) / periodMs) * 2 * Math.PI;
+    const x = 540 + Math.round(Math.cos(angle) * radius);
+    const y = 80 + Math.round(Math.sin(angle) * radius);
+    return { rect: [x - size, y - size, x + size, y + size], color: '#1a73e8' };
+  };
+  return [dot(1000, 56, 14), dot(7300, 28, 8)];
 }
 
 const page = (title: string, ctx: Ctx<any>, body: View[]) =>
