@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
-import { X509Certificate, createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
+import { X509Certificate, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -66,4 +66,36 @@ test('OpenSSL verifies the chain strictly, for a TLS server, and refuses a leaf 
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("a proxy's RSA CA (mockttp's) issues a leaf signed with SHA-256 and RSA, which OpenSSL verifies", async () => {
+  test.skip(!existsSync(OPENSSL), `${OPENSSL} is absent (apt-get install openssl)`);
+  const { generateCACertificate } = await import('mockttp');
+  const rsa = await generateCACertificate({ subject: { commonName: 'an RSA proxy CA' }, bits: 2048 });
+  const leaf = issueLeaf(rsa, HOSTS);
+  const leafCert = new X509Certificate(leaf.cert);
+  expect(leafCert.verify(new X509Certificate(rsa.cert).publicKey)).toBe(true);
+  expect(leafCert.checkIssued(new X509Certificate(rsa.cert))).toBe(true);
+  const dir = mkdtempSync(path.join(tmpdir(), 'nw-ca-'));
+  try {
+    writeFileSync(path.join(dir, 'ca.pem'), rsa.cert);
+    writeFileSync(path.join(dir, 'leaf.pem'), leaf.cert);
+    const out = execFileSync(
+      OPENSSL,
+      ['verify', '-x509_strict', '-purpose', 'sslserver', '-CAfile', 'ca.pem', 'leaf.pem'],
+      {
+        cwd: dir,
+        encoding: 'utf8',
+      },
+    );
+    expect(out).toBe('leaf.pem: OK\n');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a CA whose key is neither EC nor RSA is refused, naming the API and what to give', () => {
+  const { privateKey } = generateKeyPairSync('ed25519');
+  const ca = { cert: issueCa('x').cert, key: privateKey.export({ type: 'pkcs8', format: 'pem' }) as string };
+  expect(() => issueLeaf(ca, HOSTS)).toThrow(/^issueLeaf: the CA's key is ed25519; give an EC \(P-256\) or RSA CA key/);
 });

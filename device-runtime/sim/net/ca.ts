@@ -1,4 +1,12 @@
-import { createHash, createPrivateKey, generateKeyPairSync, randomBytes, sign, X509Certificate } from 'node:crypto';
+import {
+  createHash,
+  createPrivateKey,
+  generateKeyPairSync,
+  randomBytes,
+  sign,
+  X509Certificate,
+  type KeyObject,
+} from 'node:crypto';
 import { createRequire } from 'node:module';
 import type Forge from 'node-forge';
 
@@ -34,6 +42,7 @@ export interface IssuedCert {
 
 const OID = {
   ecdsaWithSha256: '1.2.840.10045.4.3.2',
+  sha256WithRsa: '1.2.840.113549.1.1.11',
   commonName: '2.5.4.3',
   organizationName: '2.5.4.10',
   subjectKeyIdentifier: '2.5.29.14',
@@ -61,7 +70,17 @@ const bits = (bytes: string, unused = 0) => u(asn1().Type.BITSTRING, String.from
 const tagged = (n: number, value: Node[] | string) =>
   asn1().create(asn1().Class.CONTEXT_SPECIFIC, n, Array.isArray(value), value);
 
-const ECDSA_SHA256 = () => seq(oid(OID.ecdsaWithSha256));
+/**
+ * The signature algorithm of certificates `key` signs: ECDSA with SHA-256 for this module's keys,
+ * SHA-256 with RSA for an RSA CA handed in (a proxy's own, such as mockttp's).
+ */
+function signatureAlgorithm(key: KeyObject): Node {
+  if (key.asymmetricKeyType === 'ec') return seq(oid(OID.ecdsaWithSha256));
+  if (key.asymmetricKeyType === 'rsa') return seq(oid(OID.sha256WithRsa), u(asn1().Type.NULL, ''));
+  throw new Error(
+    `issueLeaf: the CA's key is ${key.asymmetricKeyType ?? 'of no known type'}; give an EC (P-256) or RSA CA key in PKCS#8 PEM`,
+  );
+}
 
 /** A distinguished name: the common name, and nestwright as its organisation. */
 function name(commonName: string): Node {
@@ -78,7 +97,7 @@ interface Issuer {
   name: Node;
   /** Its subject key identifier (the SHA-1 of its public key's bits, RFC 5280 4.2.1.2). */
   keyId: Buffer;
-  key: ReturnType<typeof createPrivateKey>;
+  key: KeyObject;
 }
 
 /** A new P-256 key pair: its SubjectPublicKeyInfo (DER), key identifier and private key. */
@@ -102,22 +121,23 @@ function serial(): Node {
 function certificate(subject: Node, spki: Node, extensions: Node[], issuer: Issuer): string {
   const now = Date.now();
   const time = (ms: number) => u(asn1().Type.UTCTIME, asn1().dateToUtcTime(new Date(ms)));
+  const algorithm = signatureAlgorithm(issuer.key);
   const tbs = seq(
     tagged(0, [u(asn1().Type.INTEGER, '\x02')]), // v3
     serial(),
-    ECDSA_SHA256(),
+    algorithm,
     issuer.name,
     seq(time(now - 24 * 3_600_000), time(now + 365 * 24 * 3_600_000)),
     subject,
     spki,
     tagged(3, [seq(...extensions)]),
   );
-  const signature = sign('sha256', der(tbs), issuer.key); // DER ECDSA-Sig-Value
-  const body = der(seq(tbs, ECDSA_SHA256(), bits(bin(signature)))).toString('base64');
+  const signature = sign('sha256', der(tbs), issuer.key); // a DER ECDSA-Sig-Value, or PKCS#1 v1.5
+  const body = der(seq(tbs, signatureAlgorithm(issuer.key), bits(bin(signature)))).toString('base64');
   return `-----BEGIN CERTIFICATE-----\n${body.replace(/.{1,64}/g, '$&\n')}-----END CERTIFICATE-----\n`;
 }
 
-const pem = (key: ReturnType<typeof createPrivateKey>) => key.export({ type: 'pkcs8', format: 'pem' }) as string;
+const pem = (key: KeyObject) => key.export({ type: 'pkcs8', format: 'pem' }) as string;
 
 /** A CA certificate and key named `commonName` (self-signed, basicConstraints CA). */
 export function issueCa(commonName: string): IssuedCert {
@@ -136,16 +156,32 @@ export function issueCa(commonName: string): IssuedCert {
   return { cert, key: pem(keys.privateKey) };
 }
 
+/** The subject key identifier a certificate's extensions name (what its leaves' authority key identifier must be). */
+function subjectKeyId(tbs: Node[]): Buffer | undefined {
+  const extensions = tbs.find((n) => n.tagClass === asn1().Class.CONTEXT_SPECIFIC && n.type === 3);
+  for (const ext of ((extensions?.value as Node[] | undefined)?.[0]?.value as Node[] | undefined) ?? []) {
+    const [id, ...rest] = ext.value as Node[];
+    if (asn1().derToOid(id!.value as string) !== OID.subjectKeyIdentifier) continue;
+    const inner = asn1().fromDer(rest.at(-1)!.value as string); // the OCTET STRING inside the extension's value
+    return Buffer.from(inner.value as string, 'binary');
+  }
+  return undefined;
+}
+
 /** A server certificate for `hosts` (subjectAltName DNS names, plus localhost and 127.0.0.1), signed by `ca`. */
 export function issueLeaf(ca: IssuedCert, hosts: readonly string[]): IssuedCert {
   const caCert = asn1().fromDer(bin(new X509Certificate(ca.cert).raw));
   const caTbs = (caCert.value as Node[])[0]!.value as Node[];
-  const caSpki = caTbs[6]!.value as Node[];
+  // TBSCertificate: [0] version (absent in a v1 certificate), serial, signature, issuer, validity, subject, key.
+  const at = caTbs[0]!.tagClass === asn1().Class.CONTEXT_SPECIFIC ? 1 : 0;
+  const caSpki = caTbs[at + 5]!.value as Node[];
   const issuer: Issuer = {
-    name: caTbs[5]!, // the CA's subject is the leaf's issuer, byte for byte
-    keyId: createHash('sha1')
-      .update(Buffer.from((caSpki[1]!.value as string).slice(1), 'binary'))
-      .digest(),
+    name: caTbs[at + 4]!, // the CA's subject is the leaf's issuer, byte for byte
+    keyId:
+      subjectKeyId(caTbs) ??
+      createHash('sha1')
+        .update(Buffer.from((caSpki[1]!.value as string).slice(1), 'binary'))
+        .digest(),
     key: createPrivateKey(ca.key),
   };
   const keys = keyPair();
