@@ -42,30 +42,30 @@ test('the CA is a CA, the leaf is its TLS server certificate for every backend n
   expect(leafCert.serialNumber).not.toBe(caCert.serialNumber);
 });
 
-test('OpenSSL verifies the chain strictly, for a TLS server, and refuses a leaf of another CA', () => {
-  test.skip(!existsSync(OPENSSL), `${OPENSSL} is absent (apt-get install openssl)`);
+/** `openssl verify -x509_strict -purpose sslserver` of `leaf` against `ca` (PEMs): what it prints, OK or why not. */
+function opensslVerify(ca: string, leaf: string): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'nw-ca-'));
   try {
-    const { ca, leaf } = issueBackendCerts(HOSTS);
-    const other = issueLeaf(issueCa('another CA'), HOSTS);
-    const files = { ca: ca.cert, leaf: leaf.cert, other: other.cert };
-    for (const [name, pem] of Object.entries(files)) writeFileSync(path.join(dir, `${name}.pem`), pem);
-    const run = (file: string) => {
-      try {
-        return execFileSync(OPENSSL, ['verify', '-x509_strict', '-purpose', 'sslserver', '-CAfile', 'ca.pem', file], {
-          cwd: dir,
-          encoding: 'utf8',
-          stdio: 'pipe',
-        });
-      } catch (e) {
-        return String((e as { stderr?: string }).stderr ?? e);
-      }
-    };
-    expect(run('leaf.pem')).toBe('leaf.pem: OK\n');
-    expect(run('other.pem')).toContain('unable to get local issuer certificate');
+    writeFileSync(path.join(dir, 'ca.pem'), ca);
+    writeFileSync(path.join(dir, 'leaf.pem'), leaf);
+    return execFileSync(OPENSSL, ['verify', '-x509_strict', '-purpose', 'sslserver', '-CAfile', 'ca.pem', 'leaf.pem'], {
+      cwd: dir,
+      encoding: 'utf8',
+      stdio: 'pipe',
+    });
+  } catch (e) {
+    return String((e as { stderr?: string }).stderr ?? e);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+test('OpenSSL verifies the chain strictly, for a TLS server, and refuses a leaf of another CA', () => {
+  test.skip(!existsSync(OPENSSL), `${OPENSSL} is absent (apt-get install openssl)`);
+  const { ca, leaf } = issueBackendCerts(HOSTS);
+  const other = issueLeaf(issueCa('another CA'), HOSTS);
+  expect(opensslVerify(ca.cert, leaf.cert)).toBe('leaf.pem: OK\n');
+  expect(opensslVerify(ca.cert, other.cert)).toContain('unable to get local issuer certificate');
 });
 
 test("a proxy's RSA CA (mockttp's) issues a leaf signed with SHA-256 and RSA, which OpenSSL verifies", async () => {
@@ -76,22 +76,7 @@ test("a proxy's RSA CA (mockttp's) issues a leaf signed with SHA-256 and RSA, wh
   const leafCert = new X509Certificate(leaf.cert);
   expect(leafCert.verify(new X509Certificate(rsa.cert).publicKey)).toBe(true);
   expect(leafCert.checkIssued(new X509Certificate(rsa.cert))).toBe(true);
-  const dir = mkdtempSync(path.join(tmpdir(), 'nw-ca-'));
-  try {
-    writeFileSync(path.join(dir, 'ca.pem'), rsa.cert);
-    writeFileSync(path.join(dir, 'leaf.pem'), leaf.cert);
-    const out = execFileSync(
-      OPENSSL,
-      ['verify', '-x509_strict', '-purpose', 'sslserver', '-CAfile', 'ca.pem', 'leaf.pem'],
-      {
-        cwd: dir,
-        encoding: 'utf8',
-      },
-    );
-    expect(out).toBe('leaf.pem: OK\n');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  expect(opensslVerify(rsa.cert, leaf.cert)).toBe('leaf.pem: OK\n');
 });
 
 test('a CA whose key is neither EC nor RSA is refused, naming the API and what to give', () => {

@@ -95,18 +95,22 @@ function extension(id: string, value: Node, critical = false): Node {
 
 interface Issuer {
   name: Node;
-  /** Its subject key identifier (the SHA-1 of its public key's bits, RFC 5280 4.2.1.2). */
+  /** Its subject key identifier, which its leaves name as their authority key identifier. */
   keyId: Buffer;
   key: KeyObject;
+}
+
+/** The key identifier of a SubjectPublicKeyInfo: the SHA-1 of its key's bits (RFC 5280 4.2.1.2). */
+function keyIdOf(spki: Node): Buffer {
+  const keyBits = ((spki.value as Node[])[1]!.value as string).slice(1); // the BIT STRING, its unused-bits byte off
+  return createHash('sha1').update(Buffer.from(keyBits, 'binary')).digest();
 }
 
 /** A new P-256 key pair: its SubjectPublicKeyInfo (DER), key identifier and private key. */
 function keyPair() {
   const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
-  const spki = publicKey.export({ type: 'spki', format: 'der' });
-  const info = asn1().fromDer(bin(spki));
-  const keyBits = Buffer.from(((info.value as Node[])[1]!.value as string).slice(1), 'binary');
-  return { spki: info, keyId: createHash('sha1').update(keyBits).digest(), privateKey };
+  const spki = asn1().fromDer(bin(publicKey.export({ type: 'spki', format: 'der' })));
+  return { spki, keyId: keyIdOf(spki), privateKey };
 }
 
 /** A positive 16-byte serial (the top bit clear). */
@@ -133,8 +137,7 @@ function certificate(subject: Node, spki: Node, extensions: Node[], issuer: Issu
     tagged(3, [seq(...extensions)]),
   );
   const signature = sign('sha256', der(tbs), issuer.key); // a DER ECDSA-Sig-Value, or PKCS#1 v1.5
-  const body = der(seq(tbs, signatureAlgorithm(issuer.key), bits(bin(signature)))).toString('base64');
-  return `-----BEGIN CERTIFICATE-----\n${body.replace(/.{1,64}/g, '$&\n')}-----END CERTIFICATE-----\n`;
+  return new X509Certificate(der(seq(tbs, algorithm, bits(bin(signature))))).toString(); // PEM
 }
 
 const pem = (key: KeyObject) => key.export({ type: 'pkcs8', format: 'pem' }) as string;
@@ -174,14 +177,9 @@ export function issueLeaf(ca: IssuedCert, hosts: readonly string[]): IssuedCert 
   const caTbs = (caCert.value as Node[])[0]!.value as Node[];
   // TBSCertificate: [0] version (absent in a v1 certificate), serial, signature, issuer, validity, subject, key.
   const at = caTbs[0]!.tagClass === asn1().Class.CONTEXT_SPECIFIC ? 1 : 0;
-  const caSpki = caTbs[at + 5]!.value as Node[];
   const issuer: Issuer = {
     name: caTbs[at + 4]!, // the CA's subject is the leaf's issuer, byte for byte
-    keyId:
-      subjectKeyId(caTbs) ??
-      createHash('sha1')
-        .update(Buffer.from((caSpki[1]!.value as string).slice(1), 'binary'))
-        .digest(),
+    keyId: subjectKeyId(caTbs) ?? keyIdOf(caTbs[at + 5]!),
     key: createPrivateKey(ca.key),
   };
   const keys = keyPair();
