@@ -10,10 +10,7 @@
 #   beside: the static checks (tsc, typed ESLint, Prettier, dependency-cruiser), the fast tier,
 #           the example suite under `hostile` faults (it waits on injected delays: ~30 s of CPU
 #           in ~2 min; 3 workers: the simulator has 4 process slots, and the chat spec holds
-#           two instances at once), then on `instant` with and without the device-side actions,
-#           then the integration tier's last files (INTEGRATION_LATE in tests/tiers.ts), which
-#           the tiers' run leaves to it: those stages end minutes before the tiers' run, whose
-#           two workers alone leave part of the cores idle
+#           two instances at once), then on `instant` with and without the device-side actions
 # Every stage runs even when an earlier one failed, so one run shows every failure; the script
 # fails when any did. Each stage's wall and CPU time is printed at the end
 # (test-reports/stages.txt), and the CPU of each test file of the Playwright runs of tests/
@@ -31,7 +28,6 @@ wanted() {
   case "$1" in
     tiers) wanted integration || wanted e2e ;;
     examples) wanted example || wanted client-side ;;
-    integration-late) wanted integration ;;
     *) return 1 ;;
   esac
 }
@@ -102,16 +98,8 @@ tiers() {
   wanted e2e && projects+=(--project=e2e)
   wanted integration && projects+=(--project=integration)
   PLAYWRIGHT_JSON_OUTPUT_FILE="test-reports/tiers.json" NESTWRIGHT_CPU_REPORT="test-reports/cpu/tiers.json" \
-    NESTWRIGHT_INTEGRATION_PART="${tiers_part:-}" npx playwright test --config tests/playwright.config.ts \
-    --output=test-results/tiers "${projects[@]}" --workers="${NESTWRIGHT_SLOW_WORKERS:-2}" \
-    --reporter=list,json,./tests/cpu-reporter.ts
-}
-
-# The integration tier's last files, when the tiers' run leaves them to the chain beside it.
-integration_late() {
-  PLAYWRIGHT_JSON_OUTPUT_FILE="test-reports/integration-late.json" NESTWRIGHT_CPU_REPORT="test-reports/cpu/integration-late.json" \
-    NESTWRIGHT_INTEGRATION_PART=late npx playwright test --config tests/playwright.config.ts --project=integration \
-    --output=test-results/integration-late --workers=2 --reporter=list,json,./tests/cpu-reporter.ts
+    npx playwright test --config tests/playwright.config.ts --output=test-results/tiers \
+    "${projects[@]}" --workers="${NESTWRIGHT_SLOW_WORKERS:-2}" --reporter=list,json,./tests/cpu-reporter.ts
 }
 
 # What runs beside the tiers' run, one stage after another, at nice 5: when both compete, the
@@ -123,11 +111,8 @@ beside() {
   stage hostile hostile
   stage example example example
   stage client-side client_side
-  if [[ "${tiers_part:-}" == early ]]; then stage integration-late integration_late; fi
 }
 if wanted static || wanted fast || wanted hostile || wanted examples; then
-  # The chain takes the integration tier's last files when it runs and the tier is wanted.
-  wanted integration && tiers_part=early
   beside >test-reports/beside.log 2>&1 &
   beside_pid=$!
 fi

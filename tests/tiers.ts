@@ -73,17 +73,6 @@ export const INTEGRATION = [
 ];
 
 /**
- * The integration files `npm test` runs last, in the chain of stages beside the tiers' run, once
- * its own stages are done (ci/test.sh: `NESTWRIGHT_INTEGRATION_PART`): in the tiers' last
- * minutes its two workers alone left a fifth of the 2 cores idle (waiting on child runs'
- * devices), and the chain's stages ended minutes before them. The alphabetically last
- * directories, so the tiers' run loses its own last files.
- */
-export const INTEGRATION_LATE = INTEGRATION.filter((file) =>
-  ['tests/network/', 'tests/reporters/', 'tests/skills/', 'tests/world/'].some((dir) => file.startsWith(dir)),
-);
-
-/**
  * Files whose tests need another engine or tool: Chromium, Java, Appium, adb, `npm pack`, and the
  * docs builds (type-checking every example of the pages and the API reference with tsc).
  */
