@@ -9,7 +9,7 @@ export { DeviceClient } from './client.js';
 export { DeviceError } from './errors.js';
 export { protocolMismatch } from './version.js';
 export { keepUnknown } from './keep-unknown.js';
-export { McpToolTransport } from './mcp-transport.js';
+export { McpToolTransport, type McpTransport } from './mcp-transport.js';
 export {
   classifyTransportFailure,
   ConnectionLostError,
