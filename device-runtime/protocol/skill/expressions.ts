@@ -1,5 +1,4 @@
-import type { ParamValue } from './params.js';
-import type { Check, SkillStep } from './schema.js';
+import type { Check, ParamValue, SkillStep } from './schema.js';
 import { closing, FlowScript, type ScriptRoute } from './script.js';
 
 /**

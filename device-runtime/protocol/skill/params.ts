@@ -1,6 +1,4 @@
-import { PARAM_REF, type Skill } from './schema.js';
-
-export type ParamValue = string | number | boolean;
+import { PARAM_REF, type ParamValue, type Skill } from './schema.js';
 
 /** Parameters that do not fit the skill: each problem named, checked before any step runs. */
 export class SkillParamError extends Error {

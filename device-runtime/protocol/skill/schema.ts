@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { PackageNameSchema } from '../common.js';
 import { parseSelector, SelectorSyntaxError } from '../selector.js';
 import { KeySchema } from '../tools/ui.js';
+import type { Check, Skill, SkillParam, SkillStep, Target, UiSkillStep } from './types.js';
+
+export type * from './types.js';
 
 /**
  * The skill format (`skills/*.yaml`): the single definition. Types are inferred from it, the
@@ -36,7 +39,6 @@ export const SelectorSchema = z
 
 /** One selector, or alternatives tried in order (the first that is on screen is used). */
 export const TargetSchema = z.union([SelectorSchema, z.array(SelectorSchema).min(1)]);
-export type Target = z.infer<typeof TargetSchema>;
 
 /**
  * Add `kind` = the one action key present. A missing or doubled action is an issue on the
@@ -63,7 +65,7 @@ function keyed(keys: readonly string[], what: string) {
 const CHECK_KEYS = ['visible', 'hidden', 'text', 'count', 'activity', 'true'] as const;
 
 /** A check on the screen: what `pre`, `post`, `when`, `assert` and `wait_for` hold to. */
-export const CheckSchema = z.preprocess(
+const CheckImpl = z.preprocess(
   keyed(CHECK_KEYS, 'check'),
   z.discriminatedUnion('kind', [
     z.strictObject({ kind: z.literal('visible'), visible: TargetSchema.describe('On screen (any alternative)') }),
@@ -91,7 +93,7 @@ export const CheckSchema = z.preprocess(
     }),
   ]),
 );
-export type Check = z.infer<typeof CheckSchema>;
+export const CheckSchema: z.ZodType<Check> = CheckImpl;
 
 /**
  * What happens when a step no longer resolves: `fallback` lets the AI agent do the step's
@@ -100,7 +102,6 @@ export type Check = z.infer<typeof CheckSchema>;
 export const SkillAiSchema = z
   .enum(['fallback', 'off'])
   .describe("When a step's target is gone: 'fallback' lets the AI agent do its intent, checked by its post-checks");
-export type SkillAi = z.infer<typeof SkillAiSchema>;
 
 const common = {
   ai: SkillAiSchema.optional().describe("This step's AI fallback (overrides the skill's ai and use.skills.ai)"),
@@ -109,13 +110,13 @@ const common = {
     .min(1)
     .optional()
     .describe('What the step is for, in words: titles, reports, and the plan of a fallback'),
-  pre: z.array(CheckSchema).optional().describe('Must hold before the step acts'),
-  post: z.array(CheckSchema).optional().describe('Must hold after the step: the proof that it did what it says'),
+  pre: z.array(CheckImpl).optional().describe('Must hold before the step acts'),
+  post: z.array(CheckImpl).optional().describe('Must hold after the step: the proof that it did what it says'),
   optional: z
     .boolean()
     .optional()
     .describe('A step that fails to find its target is skipped instead of failing the skill'),
-  when: CheckSchema.optional().describe('Run the step only when this holds on the current screen'),
+  when: CheckImpl.optional().describe('Run the step only when this holds on the current screen'),
   retries: z
     .number()
     .int()
@@ -185,10 +186,10 @@ const UI_VARIANTS = [
   }),
   z.strictObject({
     kind: z.literal('wait_for'),
-    wait_for: z.union([z.literal('idle').describe('The screen stops changing'), CheckSchema]),
+    wait_for: z.union([z.literal('idle').describe('The screen stops changing'), CheckImpl]),
     ...common,
   }),
-  z.strictObject({ kind: z.literal('assert'), assert: CheckSchema, ...common }),
+  z.strictObject({ kind: z.literal('assert'), assert: CheckImpl, ...common }),
   z.strictObject({
     kind: z.literal('run'),
     run: z.strictObject({
@@ -199,7 +200,7 @@ const UI_VARIANTS = [
         .union([z.number().int().min(0), z.string().regex(/\$\{[^}]*\}/, 'times is a number or a ${…} expression')])
         .optional()
         .describe('Run the skill this many times (a number, or a ${…} expression evaluated when the step runs)'),
-      while: CheckSchema.optional().describe(
+      while: CheckImpl.optional().describe(
         'Run the skill again while this holds on the screen, checked before each run (its ${…} evaluated each time); without times, until it does not',
       ),
     }),
@@ -257,8 +258,8 @@ const UI_VARIANTS = [
 ] as const;
 
 /** A step that acts through the UI (every step but `fn`): what a `fn` step's `ui` fallback holds. */
-export const UiStepSchema = z.preprocess(keyed(STEP_KEYS, 'step'), z.discriminatedUnion('kind', UI_VARIANTS));
-export type UiSkillStep = z.infer<typeof UiStepSchema>;
+const UiStepImpl = z.preprocess(keyed(STEP_KEYS, 'step'), z.discriminatedUnion('kind', UI_VARIANTS));
+export const UiStepSchema: z.ZodType<UiSkillStep> = UiStepImpl;
 
 /**
  * A step done by one of the app's declared functions (AppFunctions, `appfn_execute`) when the
@@ -274,21 +275,20 @@ const FnStepSchema = z.strictObject({
       .describe("Its parameters; a value that is exactly ${name} keeps the skill parameter's type"),
   }),
   ui: z
-    .array(UiStepSchema)
+    .array(UiStepImpl)
     .min(1)
     .optional()
     .describe('The same task through the UI, run when the runtime or the app has no such function'),
   ...common,
 });
 
-export const StepSchema = z.preprocess(
+const StepImpl = z.preprocess(
   keyed([...STEP_KEYS, 'fn'], 'step'),
   z.discriminatedUnion('kind', [...UI_VARIANTS, FnStepSchema]),
 );
-export type SkillStep = z.infer<typeof StepSchema>;
-export type StepKind = SkillStep['kind'];
+export const StepSchema: z.ZodType<SkillStep> = StepImpl;
 
-export const ParamSchema = z.strictObject({
+const ParamImpl = z.strictObject({
   type: z.enum(['string', 'number', 'boolean']).default('string'),
   description: z.string().optional(),
   example: ParamValueSchema.optional(),
@@ -296,9 +296,9 @@ export const ParamSchema = z.strictObject({
     'Used when the parameter is not given; without it the parameter is required',
   ),
 });
-export type SkillParam = z.infer<typeof ParamSchema>;
+export const ParamSchema: z.ZodType<SkillParam> = ParamImpl;
 
-export const SkillSchema = z
+const SkillImpl = z
   .strictObject({
     name: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'a skill name is lower case: letters, digits, . _ -'),
     description: z.string().optional(),
@@ -308,9 +308,9 @@ export const SkillSchema = z
       "Every step's AI fallback (a step's own ai overrides it; default use.skills.ai, else off)",
     ),
     params: z
-      .record(z.string().regex(/^[A-Za-z_][\w-]*$/, 'a parameter name is letters, digits, _ or -'), ParamSchema)
+      .record(z.string().regex(/^[A-Za-z_][\w-]*$/, 'a parameter name is letters, digits, _ or -'), ParamImpl)
       .default({}),
-    steps: z.array(StepSchema).min(1, 'a skill has at least one step'),
+    steps: z.array(StepImpl).min(1, 'a skill has at least one step'),
   })
   .superRefine((skill, ctx) => {
     // Every ${name} in the steps is a declared parameter: a typo is an error at its line, now.
@@ -334,11 +334,25 @@ export const SkillSchema = z
     };
     skill.steps.forEach((s, i) => walk(s, ['steps', i]));
   });
-export type Skill = z.infer<typeof SkillSchema>;
+export const SkillSchema: z.ZodType<Skill> = SkillImpl;
+
+/** Equal types (identical, not only assignable both ways). */
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+/** Compile time: each type of types.ts is exactly what its schema infers (a change to one fails here). */
+const written: [
+  Same<z.output<typeof TargetSchema>, Target>,
+  Same<z.output<typeof CheckImpl>, Check>,
+  Same<z.output<typeof UiStepImpl>, UiSkillStep>,
+  Same<z.output<typeof StepImpl>, SkillStep>,
+  Same<z.output<typeof ParamImpl>, SkillParam>,
+  Same<z.output<typeof SkillImpl>, Skill>,
+  Same<z.output<typeof SkillAiSchema>, import('./types.js').SkillAi>,
+] = [true, true, true, true, true, true, true];
+void written;
 
 /** JSON Schema (draft 2020-12) of a skill file, for editors (`# yaml-language-server: $schema=…`). */
 export function skillJsonSchema(): Record<string, unknown> {
-  const schema = z.toJSONSchema(SkillSchema, { io: 'input', unrepresentable: 'any', reused: 'ref' }) as Record<
+  const schema = z.toJSONSchema(SkillImpl, { io: 'input', unrepresentable: 'any', reused: 'ref' }) as Record<
     string,
     unknown
   >;
