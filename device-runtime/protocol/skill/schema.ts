@@ -2,14 +2,15 @@ import { z } from 'zod';
 import { PackageNameSchema } from '../common.js';
 import { parseSelector, SelectorSyntaxError } from '../selector.js';
 import { KeySchema } from '../tools/ui.js';
-import type { Check, Skill, SkillParam, SkillStep, Target, UiSkillStep } from './types.js';
+import type { Check, Skill, SkillAi, SkillParam, SkillStep, Target, UiSkillStep } from './types.js';
 
 export type * from './types.js';
 
 /**
- * The skill format (`skills/*.yaml`): the single definition. Types are inferred from it, the
- * editors' JSON Schema is derived from it (`skillJsonSchema()`), and both the framework (replay as
- * a test) and a device runtime (`skill_run`) parse skills with it.
+ * The skill format (`skills/*.yaml`): the single definition. Its types are written out in
+ * types.ts (small declarations for users' type checks) and checked here, at compile time, to be
+ * exactly what it infers; the editors' JSON Schema is derived from it (`skillJsonSchema()`), and
+ * both the framework (replay as a test) and a device runtime (`skill_run`) parse skills with it.
  *
  * A step names its action by its key (`tap: text=Save`), as Maestro flows do. The parser adds the
  * key as `kind` before the discriminated union sees the step, so dispatch is an exhaustive
@@ -346,7 +347,7 @@ const written: [
   Same<z.output<typeof StepImpl>, SkillStep>,
   Same<z.output<typeof ParamImpl>, SkillParam>,
   Same<z.output<typeof SkillImpl>, Skill>,
-  Same<z.output<typeof SkillAiSchema>, import('./types.js').SkillAi>,
+  Same<z.output<typeof SkillAiSchema>, SkillAi>,
 ] = [true, true, true, true, true, true, true];
 void written;
 
