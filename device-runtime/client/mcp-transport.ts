@@ -39,9 +39,10 @@ export class McpToolTransport implements ToolTransport {
 
   /** Connect the MCP SDK's client over `transport` (e.g. one end of `InMemoryTransport.createLinkedPair()`). */
   static async connect(transport: McpTransport): Promise<McpToolTransport> {
+    const sdkTransport = transport as Transport; // what McpTransport describes
     const client = new Client({ name: 'nestwright', version: '0.1.0' }, { capabilities: {} });
-    await client.connect(transport as Transport);
-    return new McpToolTransport(client, transport as Transport);
+    await client.connect(sdkTransport);
+    return new McpToolTransport(client, sdkTransport);
   }
 
   /** Connect over Streamable HTTP with a bearer token (docs/protocol.md#transport). */
