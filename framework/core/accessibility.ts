@@ -7,7 +7,7 @@ import {
   type Severity,
 } from '../a11y/index.js';
 import { Locator } from './locator.js';
-import { FEATURE_PORT, type PortSubject } from './port.js';
+import { FEATURE_PORT, type HasFeaturePort, type PortSubject } from './port.js';
 
 /*
  * The accessibility audit's public side: its types over the core's `Locator`, and the call
@@ -93,6 +93,9 @@ declare module './locator.js' {
   }
 }
 
-Locator.prototype.accessibilityAudit = function (this: Locator, opts?: AccessibilityAuditOptions) {
+// `this` is read as a HasFeaturePort: indexed on Locator, whose key is a computed member merged with
+// the augmentation above, tsc's incremental check (`npm run test:fast`) lost the member after any
+// edit of locator.ts and failed here, until its build info was deleted; a full check did not.
+Locator.prototype.accessibilityAudit = function (this: Locator & HasFeaturePort, opts?: AccessibilityAuditOptions) {
   return auditOf('locator.accessibilityAudit', this[FEATURE_PORT], opts);
 };
