@@ -12,8 +12,55 @@
  *
  * @module nestwright
  */
+import type { TestType } from '@playwright/test';
+import {
+  nestwrightTest,
+  type NestwrightTestArgs,
+  type NestwrightTestOptions,
+  type NestwrightWorkerArgs,
+  type NestwrightWorkerOptions,
+} from './runner/fixtures.js';
+
+/**
+ * A Playwright test type with nestwright's fixtures: `device` (worker), `space` (worker), `app`
+ * (test: a fresh instance of `use.apk`, stopped and wiped after it), and Playwright's own
+ * `test.use()` taking {@link NestwrightUse}: a `test.extend()` of it keeps every option.
+ *
+ * It carries no browser fixtures (`page`, `request`, …): a test that also drives a web page or
+ * calls an HTTP API merges Playwright's in, as Playwright merges fixture sets.
+ *
+ * @example
+ * ```ts
+ * import { test, expect } from 'nestwright';
+ *
+ * test.use({ apk: 'fixtures/apks/notes.apk' });
+ *
+ * test('creates a note', async ({ app }) => {
+ *   await app.getByText('New note').tap();
+ *   await app.getById('title').fill('Buy milk');
+ *   await app.getByRole('button', { name: 'Save' }).tap();
+ *   await expect(app.getByText('Buy milk')).toBeVisible();
+ * });
+ * ```
+ *
+ * @example
+ * ```ts
+ * import { mergeTests, test as browserTest } from '@playwright/test';
+ * import { test as appTest, expect } from 'nestwright';
+ *
+ * const test = mergeTests(appTest, browserTest);
+ *
+ * test('a note made over the API shows in the app', async ({ request, app }) => {
+ *   await request.post('http://127.0.0.1:8080/notes', { data: { title: 'Buy milk' } });
+ *   await expect(app.getByText('Buy milk')).toBeVisible();
+ * });
+ * ```
+ */
+export const test: TestType<
+  NestwrightTestArgs & NestwrightTestOptions,
+  NestwrightWorkerArgs & NestwrightWorkerOptions
+> = nestwrightTest((t, f) => t.extend(f)); // called from this file: see nestwrightTest
 export {
-  test,
   type NestwrightOptions,
   type NestwrightUse,
   type NestwrightTestOptions,

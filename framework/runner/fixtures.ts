@@ -1,4 +1,4 @@
-import { _baseTest, type TestType, type WorkerInfo } from '@playwright/test';
+import { _baseTest, type Fixtures, type TestType, type WorkerInfo } from '@playwright/test';
 import { dirname } from 'node:path';
 import { connectDevice, startEmbeddedDevice, type EmbeddedDevice } from '../../device-runtime/providers/index.js';
 import { App } from '../core/app.js';
@@ -82,7 +82,7 @@ const apkBase = (workerInfo: WorkerInfo): string | undefined =>
  * and its teardown step (one per option per test otherwise, each a message to the runner) would
  * report nothing.
  */
-const withOptions = base.extend<TestOptions, WorkerOptions>({
+const optionFixtures: Fixtures<TestOptions, WorkerOptions> = {
   deviceOptions: [{ provider: 'sim' }, { option: true, scope: 'worker', box: 'self' }],
   screenshot: ['off', { option: true, scope: 'worker', box: 'self' }],
   actionTimeout: [0, { option: true, box: 'self' }],
@@ -140,7 +140,7 @@ const withOptions = base.extend<TestOptions, WorkerOptions>({
     },
     { box: 'self' },
   ],
-});
+};
 
 /**
  * Layer 2: the fixtures built from the options, the way Playwright's `page` is built from
@@ -148,10 +148,12 @@ const withOptions = base.extend<TestOptions, WorkerOptions>({
  * client/newSpace), `space` the worker's space, `app` a fresh instance of `apk` launched in it
  * and wiped after the test — the way `page` is a fresh tab.
  */
-const fixtures = withOptions.extend<
+const appFixtures: Fixtures<
   { app: App; _testContext: TestContext; _ai: void; _skills: void },
-  { device: Device; space: Space }
->({
+  { device: Device; space: Space },
+  TestOptions,
+  WorkerOptions
+> = {
   device: [
     async ({ deviceOptions, channel, device: legacy }, use, workerInfo) => {
       if (legacy !== undefined) throw renamedOption('device', { config: legacy });
@@ -368,7 +370,7 @@ const fixtures = withOptions.extend<
     _testContext.lifecycle.add(failureTreeFeature(app));
     await use(app);
   },
-});
+};
 
 /**
  * The test-scoped fixtures `test` has, as Playwright's `PlaywrightTestArgs` (`page`, …) are for its `test`.
@@ -400,42 +402,23 @@ export interface NestwrightWorkerArgs {
   space: Space;
 }
 
-/**
- * A Playwright test type with nestwright's fixtures: `device` (worker), `space` (worker), `app`
- * (test: a fresh instance of `use.apk`, stopped and wiped after it), and Playwright's own
- * `test.use()` taking {@link NestwrightUse}: a `test.extend()` of it keeps every option.
- *
- * It carries no browser fixtures (`page`, `request`, …): a test that also drives a web page or
- * calls an HTTP API merges Playwright's in, as Playwright merges fixture sets.
- *
- * @example
- * ```ts
- * import { test, expect } from 'nestwright';
- *
- * test.use({ apk: 'fixtures/apks/notes.apk' });
- *
- * test('creates a note', async ({ app }) => {
- *   await app.getByText('New note').tap();
- *   await app.getById('title').fill('Buy milk');
- *   await app.getByRole('button', { name: 'Save' }).tap();
- *   await expect(app.getByText('Buy milk')).toBeVisible();
- * });
- * ```
- *
- * @example
- * ```ts
- * import { mergeTests, test as browserTest } from '@playwright/test';
- * import { test as appTest, expect } from 'nestwright';
- *
- * const test = mergeTests(appTest, browserTest);
- *
- * test('a note made over the API shows in the app', async ({ request, app }) => {
- *   await request.post('http://127.0.0.1:8080/notes', { data: { title: 'Buy milk' } });
- *   await expect(app.getByText('Buy milk')).toBeVisible();
- * });
- * ```
- */
-export const test: TestType<
+/** nestwright's `test`: see framework/index.ts. */
+export type NestwrightTest = TestType<
   NestwrightTestArgs & NestwrightTestOptions,
   NestwrightWorkerArgs & NestwrightWorkerOptions
-> = fixtures.extend(deviceLogsFixtures).extend(videoFixtures);
+>;
+
+/**
+ * nestwright's `test`: Playwright's bare test type extended with each layer in turn — options,
+ * the fixtures built from them, then each feature's (features.ts) — by `extend`, which its caller
+ * writes as `(t, f) => t.extend(f)`. Playwright takes the location of a `test.extend()` call
+ * from its caller's stack frame, through that file's source map: called from here, it parsed
+ * this chunk's map (about 16 ms in the runner and again in each worker, a cold run's 2%); the
+ * package's entry file, which calls it, has a map of a few lines.
+ */
+export function nestwrightTest(
+  extend: (t: TestType<any, any>, f: Fixtures<any, any, any, any>) => TestType<any, any>,
+): NestwrightTest {
+  const layers: Array<Fixtures<any, any, any, any>> = [optionFixtures, appFixtures, deviceLogsFixtures, videoFixtures];
+  return layers.reduce(extend, base) as NestwrightTest;
+}

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import vm from 'node:vm';
-import { test } from './fixtures.js';
+import { nestwrightTest } from './fixtures.js';
 import { MaestroFlowError, planFlow, runMaestroFlow } from '../maestro/index.js';
+
+const test = nestwrightTest((t, f) => t.extend(f));
 
 /**
  * The Playwright side of `nestwright maestro test`: one test per flow, each on the `app` fixture
