@@ -69,17 +69,15 @@ export function useOptions(): UseOption[] {
     if (
       ts.isVariableDeclaration(n) &&
       ts.isIdentifier(n.name) &&
-      n.name.text === 'withOptions' &&
+      n.name.text === 'optionFixtures' &&
       n.initializer &&
-      ts.isCallExpression(n.initializer)
-    ) {
-      const arg = n.initializer.arguments[0];
-      if (arg && ts.isObjectLiteralExpression(arg)) layer = arg;
-    }
+      ts.isObjectLiteralExpression(n.initializer)
+    )
+      layer = n.initializer;
     ts.forEachChild(n, find);
   };
   find(fixtures);
-  if (!layer) throw new Error('framework/runner/fixtures.ts: const withOptions = base.extend({ … }) not found');
+  if (!layer) throw new Error('framework/runner/fixtures.ts: const optionFixtures: Fixtures<…> = { … } not found');
   const out: UseOption[] = [];
   for (const p of layer.properties) {
     if (!ts.isPropertyAssignment(p) || !ts.isIdentifier(p.name) || !ts.isArrayLiteralExpression(p.initializer))
