@@ -228,6 +228,28 @@ test('installed into a fresh project, init and the first run are green with no T
   );
 });
 
+test("declaring the fixtures parses no chunk's source map (a cold start's cost)", async () => {
+  // Playwright maps the caller of each test.extend() through that file's source map, to record
+  // where a fixture was declared; nestwright extends from its entry file, whose map is a few lines,
+  // not from a chunk's (framework/runner/fixtures.ts, nestwrightTest). Listing the tests runs the
+  // declarations in the runner and nothing else.
+  const log = path.join(work, 'maps-read.log');
+  writeFileSync(path.join(work, 'map-probe.cjs'), MAP_PROBE);
+  const list = await run('npx', ['playwright', 'test', '--list'], project, 300_000, {
+    NODE_OPTIONS: `--require ${path.join(work, 'map-probe.cjs')}`,
+    MAP_PROBE_LOG: log,
+  });
+  expect(list.code, list.out).toBe(0);
+  expect(list.out).toContain('notes.spec.ts');
+  const read = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [];
+  // The probe sees the maps that are read: the entry file's is (the check below is not vacuous).
+  expect(
+    read.some((f) => f.endsWith('nestwright/dist/framework/index.js.map')),
+    read.join('\n'),
+  ).toBe(true);
+  expect(read.filter((f) => f.includes('nestwright/dist/chunks/'))).toEqual([]);
+});
+
 test('a hand-written spec: fixtures, locators, expect, subpath exports, types, the Allure reporter', async () => {
   writeFileSync(path.join(project, 'specs/by-hand.spec.ts'), HAND_SPEC);
   writeFileSync(
@@ -348,6 +370,15 @@ test('creates a note', async ({ app }) => {
   await app.getByRole('button', { name: 'Save' }).tap();
   await expect(app.getByText('Buy milk')).toBeVisible();
 });
+`;
+
+/** Logs every source map a process reads (preloaded with NODE_OPTIONS=--require). */
+const MAP_PROBE = `const fs = require('node:fs');
+const readFileSync = fs.readFileSync;
+fs.readFileSync = function (file, ...rest) {
+  if (typeof file === 'string' && file.endsWith('.js.map')) fs.appendFileSync(process.env.MAP_PROBE_LOG, file + '\\n');
+  return readFileSync.call(this, file, ...rest);
+};
 `;
 
 const WORKER_PROBE = `
