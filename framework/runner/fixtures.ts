@@ -413,8 +413,9 @@ export type NestwrightTest = TestType<
  * the fixtures built from them, then each feature's (features.ts) — by `extend`, which its caller
  * writes as `(t, f) => t.extend(f)`. Playwright takes the location of a `test.extend()` call
  * from its caller's stack frame, through that file's source map: called from here, it parsed
- * this chunk's map (about 16 ms in the runner and again in each worker, a cold run's 2%); the
- * package's entry file, which calls it, has a map of a few lines.
+ * this chunk's map (about 16 ms of the runner's start); the package's entry file, which calls it,
+ * has a map of a few lines. (A worker still parses this map at its first step, whose stack
+ * Playwright maps.)
  */
 export function nestwrightTest(
   extend: (t: TestType<any, any>, f: Fixtures<any, any, any, any>) => TestType<any, any>,
