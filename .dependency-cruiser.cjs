@@ -88,11 +88,11 @@ const FEATURE_FOLDERS = [
 ];
 const FEATURE = `^framework/(${FEATURE_FOLDERS.join('|')})/`;
 const LEAVES =
-  '^framework/(core/(port|errors|selector|trajectory|trajectory-schema|poll|call-site|api-call|lifecycle|test-slot|secret|package-root|in-test)|(ai|network|visual)/record|failure/thrown)\\.ts$';
+  '^framework/(core/(port|errors|selector|trajectory|trajectory-schema|trajectory-attachment|poll|call-site|api-call|lifecycle|test-slot|secret|package-root|in-test)|(ai|network|visual)/record|failure/thrown)\\.ts$';
 /** Maestro's flow language (parsing, planning, its selectors): pure, so skills read flows with it too. */
 const MAESTRO_LANGUAGE = '^framework/maestro/(parse|plan|commands|selector|script)\\.ts$';
-/** The core's composition roots: App and the members it is built from (accessibility.ts gives Locator its audit), and expect(). */
-const CORE_ROOTS = '^framework/core/(app|expect|accessibility)\\.ts$';
+/** The core's composition roots: App and the members it is built from (accessibility.ts gives Locator its audit), and expect()'s matchers. */
+const CORE_ROOTS = '^framework/core/(app|expect|matchers|accessibility)\\.ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -148,11 +148,16 @@ module.exports = {
     {
       name: 'framework-features-not-the-runner',
       comment:
-        'Nothing below the runner imports it: the fixtures, options and global setup (framework/runner/) are the top of the framework, with the index; a feature registers with them, they are not called from it.',
+        'Nothing below the runner imports it: the fixtures, options and global setup (framework/runner/) are the top of the framework, with the index and the entry it re-exports; a feature registers with them, they are not called from it.',
       severity: 'error',
       from: {
         path: '^framework/',
-        pathNot: ['^framework/runner/', '^framework/index\\.ts$', '^framework/conformance/', '^framework/tools/'],
+        pathNot: [
+          '^framework/runner/',
+          '^framework/(index|entry)\\.ts$',
+          '^framework/conformance/',
+          '^framework/tools/',
+        ],
       },
       to: { path: '^framework/runner/' },
     },
@@ -175,12 +180,12 @@ module.exports = {
     {
       name: 'framework-device-runtime-entry-points',
       comment:
-        "framework/ imports from device-runtime/ only protocol/, client/ and provider selection through its one factory (providers/index.ts), never a provider's internals, apk/ or the MCP host.",
+        "framework/ imports from device-runtime/ only protocol/, client/ and provider selection through its one factory (providers/index.ts), or the run-wide devices' environment and early start (providers/run-wide.ts, light enough for the global setup and a worker's start), never a provider's internals, apk/ or the MCP host.",
       severity: 'error',
       from: { path: '^framework/' },
       to: {
         path: '^device-runtime/',
-        pathNot: ['^device-runtime/(protocol|client)/', '^device-runtime/providers/index\\.ts$'],
+        pathNot: ['^device-runtime/(protocol|client)/', '^device-runtime/providers/(index|run-wide)\\.ts$'],
       },
     },
     {

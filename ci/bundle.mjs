@@ -39,6 +39,12 @@ export const ENTRIES = [
   'cli/mcp/progress-reporter', // the agent MCP server's run_tests reporter
 ];
 
+/**
+ * An entry built from another source file: the package's `index.js` is framework/entry.ts, which
+ * framework/index.ts re-exports for the declarations (see entry.ts).
+ */
+const SOURCE_OF = { 'framework/index': 'framework/entry' };
+
 /** Dependencies bundled (with everything they import): pure JavaScript, loaded on every run. */
 const BUNDLED = new Set([
   'zod',
@@ -85,7 +91,7 @@ function jsFiles(dir) {
 export async function bundleEntries(outdir, { from = 'dist', sourcemap = 'linked' } = {}) {
   await build({
     entryPoints: ENTRIES.map((e) => ({
-      in: from === 'dist' ? path.join(DIST, `${e}.js`) : path.join(ROOT, `${e}.ts`),
+      in: from === 'dist' ? path.join(DIST, `${SOURCE_OF[e] ?? e}.js`) : path.join(ROOT, `${SOURCE_OF[e] ?? e}.ts`),
       out: e,
     })),
     outdir,

@@ -20,9 +20,18 @@ export interface EarlyListener {
   close(): Promise<void>;
 }
 
-export async function listenEarly(host = '127.0.0.1'): Promise<EarlyListener> {
+/**
+ * `onFirstConnection` runs once, when the first connection arrives (before it waits): the run's
+ * simulator is loaded then, when a worker reaches for it, rather than while Playwright's runner
+ * is still loading the specs on the same thread.
+ */
+export async function listenEarly(host = '127.0.0.1', onFirstConnection?: () => void): Promise<EarlyListener> {
   const waiting: Socket[] = [];
+  let first = onFirstConnection;
   const handle: Server = createServer({ pauseOnConnect: true }, (socket) => {
+    const call = first;
+    first = undefined;
+    call?.();
     waiting.push(socket);
     socket.once('close', () => {
       const i = waiting.indexOf(socket);

@@ -1,17 +1,26 @@
 import { classifyTransportFailure, DeviceClient, McpToolTransport, DeviceError } from '../client/index.js';
 import { describeIssues, toolError } from '../protocol/index.js';
 import { DeviceOptionsSchema, type DeviceOptions } from './options.js';
-import { listenEarly, type EarlyListener } from '../mcp-http/early-listener.js';
-import { randomBytes } from 'node:crypto';
 
 export { DeviceOptionsSchema, type DeviceOptions } from './options.js';
 
-/** Where the embedded simulator of this run listens (set by the global setup for workers). */
-export const EMBEDDED_URL_ENV = 'NESTWRIGHT_SIM_URL';
-export const EMBEDDED_TOKEN_ENV = 'NESTWRIGHT_SIM_TOKEN';
-/** Where the run's companion endpoint serves the device protocol to workers (set by the global setup). */
-export const COMPANION_URL_ENV = 'NESTWRIGHT_COMPANION_URL';
-export const COMPANION_TOKEN_ENV = 'NESTWRIGHT_COMPANION_TOKEN';
+export {
+  EMBEDDED_URL_ENV,
+  EMBEDDED_TOKEN_ENV,
+  COMPANION_URL_ENV,
+  COMPANION_TOKEN_ENV,
+  startEmbeddedDevice,
+  startEmbeddedDeviceEarly,
+  type EmbeddedDevice,
+  type EarlyEmbeddedDevice,
+} from './run-wide.js';
+import {
+  COMPANION_TOKEN_ENV,
+  COMPANION_URL_ENV,
+  EMBEDDED_TOKEN_ENV,
+  EMBEDDED_URL_ENV,
+  startEmbeddedDevice,
+} from './run-wide.js';
 
 type CompanionOptions = Extract<DeviceOptions, { provider: 'companion' }>;
 
@@ -35,49 +44,6 @@ export async function startCompanion(opts: CompanionOptions, log?: (line: string
     );
   const { startCompanionServer } = await import('./companion/server.js');
   return startCompanionServer({ ...opts, keys, ...(log ? { log } : {}) });
-}
-
-export interface EmbeddedDevice {
-  url: string;
-  token: string;
-  close(): Promise<void>;
-}
-
-/**
- * Start the embedded simulated runtime in this process (the only place that loads the
- * simulator). Which control channels it offers comes from NESTWRIGHT_CHANNELS
- * (`aapm,no-accessibility,no-shizuku`), so a whole run can exercise the Shizuku fallback.
- */
-export async function startEmbeddedDevice(
-  opts: {
-    faults?: string;
-    seed?: number;
-    slots?: number;
-    /** Serve this early listener's port (global setup: see mcp-http/early-listener.ts), with this token. */
-    listener?: EarlyListener;
-    token?: string;
-  } = {},
-): Promise<EmbeddedDevice> {
-  const { startSimServer, channelsFromEnv } = await import('../sim/index.js');
-  return startSimServer({ ...(opts as object), channels: channelsFromEnv() } as never);
-}
-
-/**
- * The embedded simulated runtime for a test run, started without holding the run up: its address
- * and token are known at once (a port already listening on 127.0.0.1, a fresh token), while the
- * simulator loads beside Playwright starting its workers; a worker that connects first waits
- * for it. `ready` settles when it serves, or fails with why it cannot (the port is then closed).
- */
-export async function startEmbeddedDeviceEarly(
-  opts: { faults?: string; seed?: number; slots?: number } = {},
-): Promise<{ url: string; token: string; ready: Promise<EmbeddedDevice> }> {
-  const listener = await listenEarly();
-  const token = randomBytes(24).toString('base64url');
-  const ready = startEmbeddedDevice({ ...opts, listener, token }).catch(async (e: unknown) => {
-    await listener.close();
-    throw e;
-  });
-  return { url: `http://127.0.0.1:${listener.port}/mcp`, token, ready };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { errors as playwrightErrors } from '@playwright/test';
-import { DeviceError } from '../../device-runtime/client/index.js';
+import { DeviceError } from '../../device-runtime/client/errors.js';
 import type { ErrorCode, Observation, UiNode } from '../../device-runtime/protocol/index.js';
 import { describeNode } from '../../device-runtime/protocol/actionability.js';
 import { noteThrown } from '../failure/thrown.js';

@@ -11,21 +11,7 @@ import { NetworkRecordSchema } from '../network/record.js';
  * type is inferred from here; there is no second definition.
  */
 
-/**
- * The name of the attachment that holds a test's trajectory (JSON, every step), as reports and
- * `nestwright/reporters/allure` look it up.
- *
- * @example
- * ```ts
- * import { test, TRAJECTORY_ATTACHMENT } from 'nestwright';
- *
- * test.afterEach(async ({}, testInfo) => {
- *   const trajectory = testInfo.attachments.find((a) => a.name === TRAJECTORY_ATTACHMENT);
- *   console.log(trajectory?.path);
- * });
- * ```
- */
-export const TRAJECTORY_ATTACHMENT = 'nestwright-trajectory';
+export { TRAJECTORY_ATTACHMENT } from './trajectory-attachment.js';
 
 /** Names of test attachments (PNG screenshots, JSON observations) taken before and after a step. */
 export const StepAttachmentsSchema = z.object({ before: z.string().optional(), after: z.string().optional() });

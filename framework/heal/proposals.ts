@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { proposalsDir } from './proposals-dir.js';
 
 /** A healed locator waiting for review: what `nestwright heal` lists and `--apply` writes into the spec. */
 export const ProposalSchema = z.object({
@@ -25,8 +26,7 @@ export const ProposalSchema = z.object({
 });
 export type Proposal = z.infer<typeof ProposalSchema>;
 
-/** Where a project's proposals of the last run live (cleared when a run starts). */
-export const proposalsDir = (projectDir: string) => join(projectDir, '.nestwright', 'heal', 'proposals');
+export { proposalsDir, clearProposals } from './proposals-dir.js';
 
 /** Stable across runs (same place, same change), so a rejection by id means the same thing next time. */
 export const proposalId = (spec: string, line: number, selector: string, proposed: string) =>
@@ -78,9 +78,4 @@ export function readProposals(projectDir: string): { proposals: Proposal[]; erro
   }
   proposals.sort((a, b) => a.spec.localeCompare(b.spec) || a.line - b.line);
   return { proposals, errors };
-}
-
-/** A run starts: the last run's proposals go (called from the global setup). */
-export function clearProposals(projectDir: string): void {
-  rmSync(proposalsDir(projectDir), { recursive: true, force: true });
 }

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { z } from 'zod';
 import { NestwrightError } from '../core/errors.js';
+import { quarantinePath } from './path.js';
 
 /**
  * The quarantine a team commits: `nestwright.quarantine.json` beside the Playwright config (or
@@ -38,14 +38,7 @@ export type QuarantineEntry = z.infer<typeof QuarantineEntrySchema>;
 export const QuarantineFileSchema = z.strictObject({ tests: z.array(QuarantineEntrySchema) });
 export type QuarantineFile = z.infer<typeof QuarantineFileSchema>;
 
-/** The file's name beside the config. */
-export const QUARANTINE_FILE = 'nestwright.quarantine.json';
-
-/** The quarantine file of a run: `NESTWRIGHT_QUARANTINE`, else `nestwright.quarantine.json` in `configDir`. */
-export function quarantinePath(configDir: string): string {
-  const env = process.env.NESTWRIGHT_QUARANTINE;
-  return env ? path.resolve(configDir, env) : path.join(configDir, QUARANTINE_FILE);
-}
+export { QUARANTINE_FILE, quarantinePath } from './path.js';
 
 /** The file's entries (none when there is no file); a file that does not parse is an `OPTION_INVALID` naming it and the path of the bad field. */
 export function loadQuarantine(file: string): QuarantineEntry[] {

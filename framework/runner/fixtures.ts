@@ -1,33 +1,17 @@
 import { _baseTest, type Fixtures, type TestType, type WorkerInfo } from '@playwright/test';
 import { dirname } from 'node:path';
-import { connectDevice, startEmbeddedDevice, type EmbeddedDevice } from '../../device-runtime/providers/index.js';
-import { App } from '../core/app.js';
+import type { EmbeddedDevice } from '../../device-runtime/providers/run-wide.js';
+import type { App } from '../core/app.js';
 import type { TestScope } from '../core/driver.js';
-import { NestwrightError } from '../core/errors.js';
-import { healerFor, healFeature, healStore } from '../heal/fixture.js';
+import type { NestwrightError } from '../core/errors.js';
 import type { FingerprintStore } from '../heal/fingerprint-store.js';
-import { runWithAi } from '../ai/index.js';
-import { runWithSkills } from '../skills/options.js';
 import type { Device } from '../core/device.js';
-import { Space } from '../core/space.js';
-import { runTest, TestContext } from '../core/running-test.js';
-import { Lifecycle } from '../core/lifecycle.js';
+import type { Space } from '../core/space.js';
+import type { TestContext } from '../core/running-test.js';
+import type { Trajectory } from '../core/trajectory.js';
+import { TRAJECTORY_ATTACHMENT } from '../core/trajectory-attachment.js';
 import { deviceLogsFixtures, videoFixtures } from './features.js';
-import { worldFeature } from '../world/world-feature.js';
-import { Trajectory, TRAJECTORY_ATTACHMENT } from '../core/trajectory.js';
-import {
-  failureTreeFeature,
-  connected,
-  settleWithin,
-  simSettings,
-  STEP_END_GRACE_MS,
-  testEnd,
-  setupFailed,
-} from './fixture-support.js';
-import { platformPart } from '../visual/platform.js';
-import { networkFeature, TEST_NETWORK, TestNetwork } from '../network/index.js';
-import { checkOptions } from './option-check.js';
-import { runWithFailures } from '../failure/fixture.js';
+import { fixtureRuntime } from './fixture-runtime-load.js';
 import {
   fixtureNames,
   renamedOption,
@@ -100,12 +84,15 @@ const optionFixtures: Fixtures<TestOptions, WorkerOptions> = {
   timezoneId: [undefined, { option: true, box: 'self' }],
   colorScheme: [undefined, { option: true, box: 'self' }],
   recordHar: [undefined, { option: true, box: 'self' }],
-  _healStore: [healStore, { scope: 'worker', box: true }],
+  _healStore: [
+    async ({}, use, workerInfo) => (await fixtureRuntime()).healStore({}, use, workerInfo),
+    { scope: 'worker', box: true },
+  ],
   ai: [undefined, { option: true, box: 'self' }],
   skills: [undefined, { option: true, box: 'self' }],
   // Whose a failure is (framework/failure/): first, so it is torn down last and sees every error.
   _failures: [
-    async ({ _trajectory }, use, testInfo) => runWithFailures(_trajectory, use, testInfo),
+    async ({ _trajectory }, use, testInfo) => (await fixtureRuntime()).runWithFailures(_trajectory, use, testInfo),
     { auto: true, box: 'self' },
   ],
   // A mistyped key or value of the test's options fails the test before anything reads it (the
@@ -113,7 +100,7 @@ const optionFixtures: Fixtures<TestOptions, WorkerOptions> = {
   // fixtures are set up in the order they are declared.
   _options: [
     async ({ trajectory, deviceActions, colorScheme, heal, ai, skills }, use) => {
-      checkOptions({ trajectory, deviceActions, colorScheme, heal, ai, skills });
+      (await fixtureRuntime()).checkOptions({ trajectory, deviceActions, colorScheme, heal, ai, skills });
       await use();
     },
     { auto: true, box: 'self' },
@@ -123,7 +110,7 @@ const optionFixtures: Fixtures<TestOptions, WorkerOptions> = {
   // twice per test each: six steps per test, with their stacks, for nothing shown).
   _trajectory: [
     async ({ trajectory }, use, testInfo) => {
-      const t = new Trajectory();
+      const t = new (await fixtureRuntime()).Trajectory();
       await use(t);
       const keep =
         trajectory === 'on' || (trajectory === 'retain-on-failure' && testInfo.status !== testInfo.expectedStatus);
@@ -156,6 +143,7 @@ const appFixtures: Fixtures<
 > = {
   device: [
     async ({ deviceOptions, channel, device: legacy }, use, workerInfo) => {
+      const { checkOptions, simSettings, startEmbeddedDevice, connectDevice, Space } = await fixtureRuntime();
       if (legacy !== undefined) throw renamedOption('device', { config: legacy });
       checkOptions({ deviceOptions, channel });
       const options = deviceOptions ?? { provider: 'sim' };
@@ -199,6 +187,7 @@ const appFixtures: Fixtures<
 
   space: [
     async ({ device }, use, workerInfo) => {
+      const { Space, connected } = await fixtureRuntime();
       const space = await Space.create(
         connected(device).client,
         `worker-${workerInfo.parallelIndex}-${workerInfo.workerIndex}`,
@@ -230,6 +219,24 @@ const appFixtures: Fixtures<
       use,
       testInfo,
     ) => {
+      const {
+        connected,
+        platformPart,
+        healerFor,
+        Lifecycle,
+        TestContext,
+        TestNetwork,
+        TEST_NETWORK,
+        networkFeature,
+        healFeature,
+        worldFeature,
+        runTest,
+        settleWithin,
+        STEP_END_GRACE_MS,
+        testEnd,
+        setupFailed,
+        NestwrightError,
+      } = await fixtureRuntime();
       connected(device);
       // Baselines are per device (`<name>-<project>-<platform>.png`): Playwright's own fixture sets the suffix to the OS.
       testInfo.snapshotSuffix = platformPart(await device.info().catch(() => null));
@@ -336,15 +343,17 @@ const appFixtures: Fixtures<
   // The test's AI context (options, usage meter, action cache; entries written if it passed) and
   // skill options, each in the test's context.
   _ai: [
-    async ({ ai, _testContext }, use, testInfo) => runWithAi(_testContext, ai, testInfo, use),
+    async ({ ai, _testContext }, use, testInfo) => (await fixtureRuntime()).runWithAi(_testContext, ai, testInfo, use),
     { auto: true, box: 'self' },
   ],
   _skills: [
-    async ({ skills, _testContext }, use, testInfo) => runWithSkills(_testContext, skills, testInfo, use),
+    async ({ skills, _testContext }, use, testInfo) =>
+      (await fixtureRuntime()).runWithSkills(_testContext, skills, testInfo, use),
     { auto: true, box: 'self' },
   ],
 
   app: async ({ app: legacy, apk, space, _testContext, device, recordHar }, use, testInfo) => {
+    const { NestwrightError, failureTreeFeature } = await fixtureRuntime();
     _testContext.appFixture = true;
     if (legacy !== undefined) throw renamedOption('app', { config: legacy });
     if (!apk || typeof apk !== 'string') {

@@ -6,7 +6,7 @@ import { AiOptionsSchema } from '../ai/options.js';
 import { NestwrightError } from '../core/errors.js';
 import { SkillOptionsSchema } from '../skills/options.js';
 import { VideoOptionSchema } from '../video/options.js';
-import type { NestwrightOptions } from './use-options.js';
+import type { CHECKED_OPTIONS, NestwrightOptions } from './use-options.js';
 
 /** The nearest-name helper lives in the protocol, so the simulator's errors name the nearest too. */
 export { nearest };
@@ -30,7 +30,7 @@ const OPTION_VALUES = z.object({
   skills: SkillOptionsSchema,
   deviceLogs: z.enum(['off', 'on', 'retain-on-failure']),
   video: VideoOptionSchema,
-});
+} satisfies Record<(typeof CHECKED_OPTIONS)[number], z.ZodType>);
 // A compile error here means an option's type in use-options.ts and its values here have drifted apart.
 type Values = z.input<typeof OPTION_VALUES>;
 type Same<K extends keyof Values & keyof NestwrightOptions> = [Values[K], Exclude<NestwrightOptions[K], undefined>];
