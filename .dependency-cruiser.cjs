@@ -148,13 +148,13 @@ module.exports = {
     {
       name: 'framework-features-not-the-runner',
       comment:
-        'Nothing below the runner imports it: the fixtures, options and global setup (framework/runner/) are the top of the framework, with the index and the entry it re-exports; a feature registers with them, they are not called from it.',
+        'Nothing below the runner imports it: the fixtures, options and global setup (framework/runner/) are the top of the framework, with the index, the entry it re-exports and what the entry loads for the workers (runtime.ts); a feature registers with them, they are not called from it.',
       severity: 'error',
       from: {
         path: '^framework/',
         pathNot: [
           '^framework/runner/',
-          '^framework/(index|entry)\\.ts$',
+          '^framework/(index|entry|runtime)\\.ts$',
           '^framework/conformance/',
           '^framework/tools/',
         ],
@@ -185,7 +185,7 @@ module.exports = {
       from: { path: '^framework/' },
       to: {
         path: '^device-runtime/',
-        pathNot: ['^device-runtime/(protocol|client)/', '^device-runtime/providers/(index|run-wide)\\.ts$'],
+        pathNot: ['^device-runtime/(protocol|client)/', '^device-runtime/providers/(index|run-wide|options)\\.ts$'],
       },
     },
     {

@@ -20,8 +20,7 @@ import type { App as AppClass } from './core/app.js';
 import type { Locator as LocatorClass } from './core/locator.js';
 import type { Space as SpaceClass } from './core/space.js';
 import { NestwrightError } from './core/errors.js';
-import { loadMatchers } from './core/expect.js';
-import { fixtureRuntime } from './runner/fixture-runtime-load.js';
+import { loadRuntime } from './runtime-load.js';
 import { wakeEmbeddedDevice } from '../device-runtime/providers/run-wide.js';
 
 /**
@@ -153,7 +152,7 @@ function notInRunner<T>(name: string): T {
       constructor() {
         throw new NestwrightError(
           name,
-          `${name} is not loaded in Playwright's runner process, which only lists the tests: construct it in a test, hook or fixture.`,
+          "not loaded in Playwright's runner process, which only lists the tests: construct it in a test, hook or fixture.",
           { code: 'USAGE' },
         );
       }
@@ -177,14 +176,8 @@ const inPlaywrightRunner =
 if (!inPlaywrightRunner) {
   // The run's simulator loads in the runner while this worker loads the rest (providers/run-wide.ts).
   wakeEmbeddedDevice();
-  const [app, locator, space] = await Promise.all([
-    import('./core/app.js'),
-    import('./core/locator.js'),
-    import('./core/space.js'),
-    loadMatchers(),
-    fixtureRuntime(),
-  ]);
-  App = app.App;
-  Locator = locator.Locator;
-  Space = space.Space;
+  const runtime = await loadRuntime();
+  App = runtime.App;
+  Locator = runtime.Locator;
+  Space = runtime.Space;
 }

@@ -54,9 +54,10 @@ export interface EarlyEmbeddedDevice {
 /**
  * The embedded simulated runtime for a test run, started without holding the run up: its address
  * and token are known at once (a port already listening on 127.0.0.1, a fresh token), and the
- * simulator loads when the first connection comes, which a worker makes as it imports the package
- * ({@link wakeEmbeddedDevice}), so the runner loads it beside the worker starting rather than
- * before it, and a run whose tests never reach a device never loads it. A connection made
+ * simulator loads when `start()` is called (the global setup does, once Playwright has had time
+ * to list the specs) or when the first connection comes, which a worker makes as it imports the
+ * package ({@link wakeEmbeddedDevice}): the runner loads it beside a worker starting rather than
+ * on the thread that lists the specs. A connection made
  * before it serves waits. `start()` fails with why it cannot (the port is then closed), and
  * `onStartFailure` hears it, whatever started it.
  */

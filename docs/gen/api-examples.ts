@@ -195,7 +195,8 @@ export const DOCUMENTED_API: Record<string, string[]> = {
   'framework/core/locator.ts': ['Locator'],
   'framework/core/space.ts': ['Space'],
   'framework/core/device.ts': ['DeviceApi', 'Device', 'devices'],
-  'framework/core/expect.ts': ['matchers', 'expect'],
+  'framework/core/matchers.ts': ['matchers'],
+  'framework/core/expect.ts': ['expect'],
   'framework/core/errors.ts': [
     'NestwrightError',
     'TimeoutError',

@@ -1,12 +1,13 @@
 import { expect as base, type Expect } from '@playwright/test';
 import type { NestwrightMatchers } from './matchers.js';
+import { loadRuntime } from '../runtime-load.js';
 
 export type { NestwrightMatchers } from './matchers.js';
 
 /**
  * The names of nestwright's matchers (matchers.ts has their code and docs; the check below keeps
- * the two lists equal). `expect` is extended with a stand-in of each that imports matchers.ts on
- * the first assertion, so declaring tests (Playwright's runner loads every spec to list them) does
+ * the two lists equal). `expect` is extended with a stand-in of each that loads them on the first
+ * assertion (with the rest of what runs tests, framework/runtime.ts), so declaring tests (Playwright's runner loads every spec to list them) does
  * not load the locators, the device client or zod's schemas behind them. Every matcher is async.
  */
 const NAMES = [
@@ -32,19 +33,12 @@ const NAMES = [
 const complete: [Exclude<keyof NestwrightMatchers, (typeof NAMES)[number]>] extends [never] ? true : never = true;
 void complete;
 
-let loading: Promise<NestwrightMatchers> | undefined;
-
-/** matchers.ts, imported once: by the first assertion, or by the package's entry in a worker. */
-export function loadMatchers(): Promise<NestwrightMatchers> {
-  return (loading ??= import('./matchers.js').then((m) => m.nestwrightMatchers));
-}
-
 type Matcher = (this: unknown, ...args: unknown[]) => Promise<unknown>;
 const standIns = Object.fromEntries(
   NAMES.map((name) => [
     name,
     async function (this: unknown, ...args: unknown[]) {
-      const matcher = (await loadMatchers())[name] as unknown as Matcher;
+      const matcher = (await loadRuntime()).nestwrightMatchers[name] as unknown as Matcher;
       return matcher.apply(this, args);
     },
   ]),

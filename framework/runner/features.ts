@@ -2,14 +2,14 @@ import type { Fixtures } from '@playwright/test';
 import type { TestContext } from '../core/running-test.js';
 import type { DeviceLogsMode } from '../device-logs/index.js';
 import type { VideoOption } from '../video/options.js';
-import { fixtureRuntime } from './fixture-runtime-load.js';
+import { loadRuntime } from '../runtime-load.js';
 
 /**
  * The lifecycle features' registrations: each is its option (declared with its type and doc in
  * use-options.ts) and one auto fixture that makes the feature for the test from the option and
  * adds it to the test's lifecycle (core/lifecycle.ts). fixtures.ts extends `test` with each; the
  * feature's own folder knows nothing of fixtures. A new feature adds one entry here, and what its
- * fixture runs to fixture-runtime.ts (loaded when fixtures run, not when `test` is declared).
+ * fixture runs to framework/runtime.ts (loaded when fixtures run, not when `test` is declared).
  */
 
 /** `use.deviceLogs` (framework/device-logs). */
@@ -21,7 +21,7 @@ export const deviceLogsFixtures: Fixtures<
   deviceLogs: ['retain-on-failure', { option: true, scope: 'test', box: 'self' }],
   _deviceLogs: [
     async ({ deviceLogs, _testContext }, use) => {
-      const { deviceLogsFeature, deviceLogsMode } = await fixtureRuntime();
+      const { deviceLogsFeature, deviceLogsMode } = await loadRuntime();
       const feature = deviceLogsFeature(deviceLogsMode(deviceLogs));
       if (feature) _testContext.lifecycle.add(feature);
       await use();
@@ -39,7 +39,7 @@ export const videoFixtures: Fixtures<{ _video: void }, { video: VideoOption }, {
   video: ['off', { option: true, scope: 'worker', box: 'self' }],
   _video: [
     async ({ video, _testContext }, use, testInfo) => {
-      const { videoFeature, videoSettings } = await fixtureRuntime();
+      const { videoFeature, videoSettings } = await loadRuntime();
       const feature = videoFeature(videoSettings(video), testInfo.retry);
       if (feature) _testContext.lifecycle.add(feature);
       await use();

@@ -11,7 +11,7 @@ import type { TestContext } from '../core/running-test.js';
 import type { Trajectory } from '../core/trajectory.js';
 import { TRAJECTORY_ATTACHMENT } from '../core/trajectory-attachment.js';
 import { deviceLogsFixtures, videoFixtures } from './features.js';
-import { fixtureRuntime } from './fixture-runtime-load.js';
+import { loadRuntime } from '../runtime-load.js';
 import {
   fixtureNames,
   renamedOption,
@@ -85,14 +85,14 @@ const optionFixtures: Fixtures<TestOptions, WorkerOptions> = {
   colorScheme: [undefined, { option: true, box: 'self' }],
   recordHar: [undefined, { option: true, box: 'self' }],
   _healStore: [
-    async ({}, use, workerInfo) => (await fixtureRuntime()).healStore({}, use, workerInfo),
+    async ({}, use, workerInfo) => (await loadRuntime()).healStore({}, use, workerInfo),
     { scope: 'worker', box: true },
   ],
   ai: [undefined, { option: true, box: 'self' }],
   skills: [undefined, { option: true, box: 'self' }],
   // Whose a failure is (framework/failure/): first, so it is torn down last and sees every error.
   _failures: [
-    async ({ _trajectory }, use, testInfo) => (await fixtureRuntime()).runWithFailures(_trajectory, use, testInfo),
+    async ({ _trajectory }, use, testInfo) => (await loadRuntime()).runWithFailures(_trajectory, use, testInfo),
     { auto: true, box: 'self' },
   ],
   // A mistyped key or value of the test's options fails the test before anything reads it (the
@@ -100,7 +100,7 @@ const optionFixtures: Fixtures<TestOptions, WorkerOptions> = {
   // fixtures are set up in the order they are declared.
   _options: [
     async ({ trajectory, deviceActions, colorScheme, heal, ai, skills }, use) => {
-      (await fixtureRuntime()).checkOptions({ trajectory, deviceActions, colorScheme, heal, ai, skills });
+      (await loadRuntime()).checkOptions({ trajectory, deviceActions, colorScheme, heal, ai, skills });
       await use();
     },
     { auto: true, box: 'self' },
@@ -110,7 +110,7 @@ const optionFixtures: Fixtures<TestOptions, WorkerOptions> = {
   // twice per test each: six steps per test, with their stacks, for nothing shown).
   _trajectory: [
     async ({ trajectory }, use, testInfo) => {
-      const t = new (await fixtureRuntime()).Trajectory();
+      const t = new (await loadRuntime()).Trajectory();
       await use(t);
       const keep =
         trajectory === 'on' || (trajectory === 'retain-on-failure' && testInfo.status !== testInfo.expectedStatus);
@@ -143,7 +143,7 @@ const appFixtures: Fixtures<
 > = {
   device: [
     async ({ deviceOptions, channel, device: legacy }, use, workerInfo) => {
-      const { checkOptions, simSettings, startEmbeddedDevice, connectDevice, Space } = await fixtureRuntime();
+      const { checkOptions, simSettings, startEmbeddedDevice, connectDevice, Space } = await loadRuntime();
       if (legacy !== undefined) throw renamedOption('device', { config: legacy });
       checkOptions({ deviceOptions, channel });
       const options = deviceOptions ?? { provider: 'sim' };
@@ -187,7 +187,7 @@ const appFixtures: Fixtures<
 
   space: [
     async ({ device }, use, workerInfo) => {
-      const { Space, connected } = await fixtureRuntime();
+      const { Space, connected } = await loadRuntime();
       const space = await Space.create(
         connected(device).client,
         `worker-${workerInfo.parallelIndex}-${workerInfo.workerIndex}`,
@@ -236,7 +236,7 @@ const appFixtures: Fixtures<
         testEnd,
         setupFailed,
         NestwrightError,
-      } = await fixtureRuntime();
+      } = await loadRuntime();
       connected(device);
       // Baselines are per device (`<name>-<project>-<platform>.png`): Playwright's own fixture sets the suffix to the OS.
       testInfo.snapshotSuffix = platformPart(await device.info().catch(() => null));
@@ -343,17 +343,17 @@ const appFixtures: Fixtures<
   // The test's AI context (options, usage meter, action cache; entries written if it passed) and
   // skill options, each in the test's context.
   _ai: [
-    async ({ ai, _testContext }, use, testInfo) => (await fixtureRuntime()).runWithAi(_testContext, ai, testInfo, use),
+    async ({ ai, _testContext }, use, testInfo) => (await loadRuntime()).runWithAi(_testContext, ai, testInfo, use),
     { auto: true, box: 'self' },
   ],
   _skills: [
     async ({ skills, _testContext }, use, testInfo) =>
-      (await fixtureRuntime()).runWithSkills(_testContext, skills, testInfo, use),
+      (await loadRuntime()).runWithSkills(_testContext, skills, testInfo, use),
     { auto: true, box: 'self' },
   ],
 
   app: async ({ app: legacy, apk, space, _testContext, device, recordHar }, use, testInfo) => {
-    const { NestwrightError, failureTreeFeature } = await fixtureRuntime();
+    const { NestwrightError, failureTreeFeature } = await loadRuntime();
     _testContext.appFixture = true;
     if (legacy !== undefined) throw renamedOption('app', { config: legacy });
     if (!apk || typeof apk !== 'string') {

@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { z } from 'zod';
 import { nearest } from '../../device-runtime/protocol/nearest.js';
-import { DeviceOptionsSchema } from '../../device-runtime/providers/index.js';
+import { DeviceOptionsSchema } from '../../device-runtime/providers/options.js';
 import { AiOptionsSchema } from '../ai/options.js';
 import { NestwrightError } from '../core/errors.js';
 import { SkillOptionsSchema } from '../skills/options.js';

@@ -29,23 +29,6 @@ import type { VideoOption } from '../video/options.js';
  * leave the config's `apk` in force, and `test.use({ apk: undefined })` resets to the config's
  * value, not to nothing. With one key the innermost `test.use` always names the app.
  */
-/**
- * The keys of `use` that option-check.ts checks (its schema must have exactly these): the global
- * setup loads the check, and zod with it, only when a project sets one of them.
- */
-export const CHECKED_OPTIONS = [
-  'deviceOptions',
-  'channel',
-  'trajectory',
-  'deviceActions',
-  'colorScheme',
-  'heal',
-  'ai',
-  'skills',
-  'deviceLogs',
-  'video',
-] as const;
-
 export interface NestwrightOptions {
   /**
    * How to reach the device: `{ provider: 'sim' }` (default), `devices.nestspace({ url, token })`, … —
@@ -295,3 +278,20 @@ export function fixtureNames(fn: Function): string[] {
         .filter(Boolean)
     : [];
 }
+
+/**
+ * The keys of `use` that option-check.ts checks (its schema must have exactly these): the global
+ * setup loads the check, and zod with it, only when a project sets one of them.
+ */
+export const CHECKED_OPTIONS = [
+  'deviceOptions',
+  'channel',
+  'trajectory',
+  'deviceActions',
+  'colorScheme',
+  'heal',
+  'ai',
+  'skills',
+  'deviceLogs',
+  'video',
+] as const;

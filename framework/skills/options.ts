@@ -1,7 +1,7 @@
 import type { TestInfo } from '@playwright/test';
 import { dirname } from 'node:path';
 import { z } from 'zod';
-import { SkillAiSchema } from '../../device-runtime/protocol/skill/index.js';
+import { SkillAiSchema } from '../../device-runtime/protocol/skill/schema.js';
 import { NestwrightError } from '../core/errors.js';
 import { TestSlot, type SlotStore } from '../core/test-slot.js';
 

@@ -1,4 +1,9 @@
 import { test, expect } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { childBundle } from '../child-bundle.js';
+import { childEnv } from '../inline-run.js';
 import { attachmentText, plain, runInline, type InlineRun } from './inline.js';
 
 /**
@@ -104,6 +109,25 @@ test('traj', async ({ app }) => {
   await app.getById('title').fill('Eggs');
   await app.getByRole('button', { name: 'Save' }).tap();
   await expect(app.getByText('Eggs')).toBeVisible();
+});
+`,
+      // The package's classes at a spec's top level: stand-ins in Playwright's runner (which only
+      // lists the tests), the real classes in the worker that runs them (framework/entry.ts).
+      'entry.spec.ts':
+        NOTES +
+        `
+import { App, Locator, Space } from 'nestwright';
+class SignedInApp extends App {}
+try {
+  Reflect.construct(App, []);
+} catch (e) {
+  if (!process.env.TEST_WORKER_INDEX) console.error('runner: ' + (e as Error).message);
+}
+test('the classes', async ({ app }) => {
+  expect(app).toBeInstanceOf(App);
+  expect(app.getByText('New note')).toBeInstanceOf(Locator);
+  expect(Object.getPrototypeOf(SignedInApp)).toBe(App);
+  expect(typeof Space.create).toBe('function');
 });
 `,
     },
@@ -214,4 +238,24 @@ test('the trajectory attachment records every step', async () => {
   });
   expect(t.steps[1]).toMatchObject({ title: expect.stringContaining('Eggs'), node: { editable: true } });
   expect(t.steps[3]).toMatchObject({ kind: 'assertion', selector: "text='Eggs'" });
+});
+
+test("App, Locator and Space: stand-ins at a spec's top level in the runner, the classes in the worker", async () => {
+  const r = run.result('the classes');
+  expect(r.status, r.error).toBe('passed');
+  expect(run.stderr).toContain(
+    "runner: App: not loaded in Playwright's runner process, which only lists the tests: construct it in a test, hook or fixture.",
+  );
+});
+
+test('the bundled entry (framework/entry.ts) exports every value framework/index.ts declares, the classes bound', async () => {
+  const declared = Object.keys(await import('../../framework/index.js')).sort();
+  const entry = pathToFileURL(path.join(await childBundle(), 'dist/framework/index.js')).href;
+  // A process that is not Playwright's runner: the entry loads the rest and binds the classes.
+  const probe = `const m = await import(${JSON.stringify(entry)});
+console.log(JSON.stringify({ keys: Object.keys(m).sort(), tap: typeof m.Locator.prototype.tap, close: typeof m.App.prototype.close, create: typeof m.Space.create }));`;
+  const out = JSON.parse(
+    execFileSync(process.execPath, ['--input-type=module', '-e', probe], { encoding: 'utf8', env: childEnv() }),
+  );
+  expect(out).toEqual({ keys: declared, tap: 'function', close: 'function', create: 'function' });
 });

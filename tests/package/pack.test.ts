@@ -11,7 +11,7 @@ import {
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { test, expect } from '@playwright/test';
 import { internalMembers, reachableMembers } from './public-types.js';
 import { HAND_SPEC, run, USER_TSCONFIG } from './user-project.js';
@@ -250,6 +250,36 @@ test("declaring the fixtures parses no chunk's source map (a cold start's cost)"
   expect(read.filter((f) => f.includes('nestwright/dist/chunks/'))).toEqual([]);
 });
 
+test("listing the tests loads the declarations, not the device client: no zod, no MCP SDK in Playwright's runner", async () => {
+  // Playwright's runner loads the config and every spec to list the tests and runs none: the
+  // package's entry gives it the declarations (fixtures, matchers' names, options) and loads what
+  // they run only in workers (framework/entry.ts). A load hook logs every module the runner loads.
+  const log = path.join(work, 'modules-loaded.log');
+  writeFileSync(path.join(work, 'load-probe.mjs'), LOAD_PROBE);
+  writeFileSync(path.join(work, 'load-probe-hooks.mjs'), LOAD_PROBE_HOOKS);
+  const list = await run('npx', ['playwright', 'test', '--list'], project, 300_000, {
+    NODE_OPTIONS: `--import ${pathToFileURL(path.join(work, 'load-probe.mjs')).href}`,
+    LOAD_PROBE_LOG: log,
+  });
+  expect(list.code, list.out).toBe(0);
+  expect(list.out).toContain('notes.spec.ts');
+  const ours = readFileSync(log, 'utf8')
+    .split('\n')
+    .filter((u) => u.includes('/node_modules/nestwright/dist/'))
+    .map((u) => fileURLToPath(u));
+  // The probe sees the package's modules: the entry is one of them (the checks below are not vacuous).
+  expect(
+    ours.some((f) => f.endsWith('nestwright/dist/framework/index.js')),
+    ours.join('\n'),
+  ).toBe(true);
+  // esbuild names each bundled dependency's file in a comment: none of zod's or the SDK's is loaded.
+  const bundledFrom = (f: string) =>
+    [...readFileSync(f, 'utf8').matchAll(/^\/\/ node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)].map((m) => m[1]);
+  const deps = new Set(ours.flatMap(bundledFrom));
+  expect([...deps].filter((d) => d === 'zod' || d === '@modelcontextprotocol/sdk' || d === 'ajv')).toEqual([]);
+  // The workers load the rest: the run of this project above passed with this package.
+});
+
 test('a hand-written spec: fixtures, locators, expect, subpath exports, types, the Allure reporter', async () => {
   writeFileSync(path.join(project, 'specs/by-hand.spec.ts'), HAND_SPEC);
   writeFileSync(
@@ -379,6 +409,20 @@ fs.readFileSync = function (file, ...rest) {
   if (typeof file === 'string' && file.endsWith('.js.map')) fs.appendFileSync(process.env.MAP_PROBE_LOG, file + '\\n');
   return readFileSync.call(this, file, ...rest);
 };
+`;
+
+/** Registers LOAD_PROBE_HOOKS in every process of the run (NODE_OPTIONS --import). */
+const LOAD_PROBE = `import { register } from 'node:module';
+register('./load-probe-hooks.mjs', import.meta.url);
+`;
+
+/** A loader hook that logs each module's URL (Playwright's own hooks, registered later, run first). */
+const LOAD_PROBE_HOOKS = `import { appendFileSync } from 'node:fs';
+export async function load(url, context, next) {
+  const result = await next(url, context);
+  appendFileSync(process.env.LOAD_PROBE_LOG, url + '\\n');
+  return result;
+}
 `;
 
 const WORKER_PROBE = `
