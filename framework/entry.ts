@@ -4,9 +4,9 @@
  * what declaring tests needs: `test` with its fixtures' declarations, `expect` with its matchers'
  * names, `defineConfig`, `devices`, the errors and constants. Playwright's runner loads the config
  * and every spec to list the tests and runs none of them, so there it loads nothing else. In a
- * worker (and in any other process) it then awaits the rest before the first spec: what the
- * fixtures run, the matchers, and the classes `App`, `Locator` and `Space` (exported as bindings
- * set then), which load the device client, zod's schemas and the MCP SDK.
+ * worker (and in any other process) it starts loading the rest at once, beside Playwright loading
+ * the specs: what the fixtures run, the matchers, and the classes `App`, `Locator` and `Space`
+ * (exported as bindings set then), which load the device client, zod's schemas and the MCP SDK.
  */
 import type { TestType } from '@playwright/test';
 import {
@@ -142,42 +142,83 @@ export { AiError } from './ai/errors.js';
 export { MODEL_PRICES, DEFAULT_MODELS } from './ai/models.js';
 export type { AiErrorCode, AiOptionsInput, AiStepRecord, ModelAdapter } from './ai/index.js';
 
+type Real = new (...args: unknown[]) => object;
+
 /**
- * In Playwright's runner, a class that throws when constructed: a spec's top level may name it
- * (`extends`, `instanceof`), which only tests, hooks and fixtures use, and they run in workers.
+ * `App`, `Locator` and `Space` until what runs tests is loaded: a class that becomes the real one's
+ * subclass when it loads (so `class SignedInApp extends App {}` at a spec's top level works in a
+ * worker), whose `instanceof` asks the real class, and which, constructed before then (in
+ * Playwright's runner, which only lists the tests), says so.
  */
-function notInRunner<T>(name: string): T {
-  const standIn = {
+function standIn<T extends { prototype: object }>(name: string, real: () => T | undefined): T {
+  const named = {
     [name]: class {
-      constructor() {
-        throw new NestwrightError(
-          name,
-          "not loaded in Playwright's runner process, which only lists the tests: construct it in a test, hook or fixture.",
-          { code: 'USAGE' },
+      constructor(...args: unknown[]) {
+        const Real = real() as unknown as Real | undefined;
+        if (!Real)
+          throw new NestwrightError(
+            name,
+            "not loaded yet: nestwright loads it in Playwright's workers, for the tests, hooks and fixtures (Playwright's runner only lists the tests).",
+            { code: 'USAGE' },
+          );
+        return Reflect.construct(Real, args, new.target) as object;
+      }
+      static [Symbol.hasInstance](value: unknown): boolean {
+        const Real = real() as unknown as Real | undefined;
+        return (
+          Function.prototype[Symbol.hasInstance].call(this, value) ||
+          (this === named && !!Real && value instanceof Real)
         );
       }
     },
-  }[name];
-  return standIn as T;
+  }[name]!;
+  return named as unknown as T;
 }
 
-/** `App`: see framework/core/app.ts (the class the `app` fixture is). */
-export let App = notInRunner<typeof AppClass>('App');
-/** `Locator`: see framework/core/locator.ts. */
-export let Locator = notInRunner<typeof LocatorClass>('Locator');
-/** `Space`: see framework/core/space.ts. */
-export let Space = notInRunner<typeof SpaceClass>('Space');
+let loaded: typeof import('./runtime.js') | undefined;
+const standIns = {
+  App: standIn<typeof AppClass>('App', () => loaded?.App),
+  Locator: standIn<typeof LocatorClass>('Locator', () => loaded?.Locator),
+  Space: standIn<typeof SpaceClass>('Space', () => loaded?.Space),
+};
+
+/** `App`: see framework/core/app.ts (the class the `app` fixture is). The real class once loaded. */
+export let App = standIns.App;
+/** `Locator`: see framework/core/locator.ts. The real class once loaded. */
+export let Locator = standIns.Locator;
+/** `Space`: see framework/core/space.ts. The real class once loaded. */
+export let Space = standIns.Space;
 
 /** Playwright's runner process (`playwright test` and its other commands): not a worker, started by Playwright's command line. */
 const inPlaywrightRunner =
   process.env.TEST_WORKER_INDEX === undefined &&
   /[\\/](?:\.bin[\\/]playwright|@playwright[\\/]test[\\/]cli\.js|playwright[\\/]cli\.js)$/.test(process.argv[1] ?? '');
 
+/**
+ * In a worker (and any process but Playwright's runner): load what runs tests now, beside
+ * Playwright loading the specs. Not awaited (a top-level await would keep a CommonJS project's
+ * `require('nestwright')` from loading the package): the fixtures and matchers await it, and the
+ * classes' bindings, and their stand-ins, are set when it is there.
+ */
 if (!inPlaywrightRunner) {
   // The run's simulator loads in the runner while this worker loads the rest (providers/run-wide.ts).
   wakeEmbeddedDevice();
-  const runtime = await loadRuntime();
-  App = runtime.App;
-  Locator = runtime.Locator;
-  Space = runtime.Space;
+  loadRuntime().then(
+    (runtime) => {
+      loaded = runtime;
+      for (const [name, Real] of [
+        ['App', runtime.App],
+        ['Locator', runtime.Locator],
+        ['Space', runtime.Space],
+      ] as const) {
+        Object.setPrototypeOf(standIns[name], Real);
+        Object.setPrototypeOf(standIns[name].prototype, Real.prototype);
+      }
+      App = runtime.App;
+      Locator = runtime.Locator;
+      Space = runtime.Space;
+    },
+    // A load that fails fails again, with its error, where a fixture or an assertion awaits it.
+    () => {},
+  );
 }

@@ -4,7 +4,7 @@
  * (`App`, `Locator`, `Space`). It is imported on first use (runtime-load.ts), not when `test`
  * is declared: Playwright's runner declares every test (it loads each spec to list them) but runs
  * none, so it never loads this, nor the device client, zod's schemas or the MCP SDK behind it. A
- * worker loads it as the entry binds its classes (framework/entry.ts), before the first spec. One
+ * worker starts loading it when it imports the package's entry (framework/entry.ts). One
  * module, one dynamic import: the bundle splits at each module imported so, and each split means
  * more files for Playwright's loader to fetch.
  */

@@ -6,6 +6,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -289,6 +290,26 @@ test("listing the tests loads the declarations, not what runs them: no device cl
   );
   expect(running).toEqual([]);
   // The workers load the rest: the run of this project above passed with this package.
+});
+
+test('a CommonJS project (no "type": "module") loads the package through require() and runs', async () => {
+  // Playwright compiles such a project's TypeScript to CommonJS: `require('nestwright')` loads the
+  // ES module package (Node 20.19+), which works only while its entry has no top-level await.
+  const cjs = path.join(work, 'cjs-project');
+  mkdirSync(path.join(cjs, 'specs'), { recursive: true });
+  symlinkSync(path.join(project, 'node_modules'), path.join(cjs, 'node_modules'));
+  writeFileSync(path.join(cjs, 'package.json'), '{ "name": "cjs-project", "private": true }\n');
+  writeFileSync(
+    path.join(cjs, 'playwright.config.ts'),
+    "import { defineConfig } from 'nestwright';\nexport default defineConfig({ testDir: './specs', reporter: 'line', use: { apk: 'node_modules/nestwright/fixtures/apks/notes.apk' } });\n",
+  );
+  writeFileSync(
+    path.join(cjs, 'specs/one.spec.ts'),
+    "import { test, expect, App } from 'nestwright';\ntest('notes', async ({ app }) => {\n  expect(app).toBeInstanceOf(App);\n  await expect(app.getByText('New note')).toBeVisible();\n});\n",
+  );
+  const r = await run('npx', ['playwright', 'test'], cjs);
+  expect(r.code, r.out).toBe(0);
+  expect(r.out).toContain('1 passed');
 });
 
 test('a hand-written spec: fixtures, locators, expect, subpath exports, types, the Allure reporter', async () => {
