@@ -21,7 +21,8 @@ import { CHECKED_OPTIONS, renamedOption } from './use-options.js';
  * It runs in Playwright's runner before the specs are loaded and the workers start, so it loads
  * only what the run asks for: the options' check (and zod) when a project sets one of the checked
  * options, the quarantine's when the file exists, the device providers for an emulator or the
- * companion; the simulator when a worker first reaches for it (providers/run-wide.ts).
+ * companion; the simulator shortly after, once Playwright has listed the specs, or when a worker
+ * first reaches for it (providers/run-wide.ts).
  */
 export default async function globalSetup(config: FullConfig): Promise<(() => Promise<void>) | undefined> {
   const dir = config.configFile ? dirname(config.configFile) : config.rootDir;
