@@ -206,13 +206,9 @@ if (!inPlaywrightRunner) {
   loadRuntime().then(
     (runtime) => {
       loaded = runtime;
-      for (const [name, Real] of [
-        ['App', runtime.App],
-        ['Locator', runtime.Locator],
-        ['Space', runtime.Space],
-      ] as const) {
-        Object.setPrototypeOf(standIns[name], Real);
-        Object.setPrototypeOf(standIns[name].prototype, Real.prototype);
+      for (const name of ['App', 'Locator', 'Space'] as const) {
+        Object.setPrototypeOf(standIns[name], runtime[name]);
+        Object.setPrototypeOf(standIns[name].prototype, runtime[name].prototype);
       }
       App = runtime.App;
       Locator = runtime.Locator;

@@ -13,7 +13,6 @@ export { Locator } from './core/locator.js';
 export { nestwrightMatchers } from './core/matchers.js';
 export { connectDevice, startEmbeddedDevice } from '../device-runtime/providers/index.js';
 export { Space } from './core/space.js';
-export { NestwrightError } from './core/errors.js';
 export { healerFor, healFeature, healStore } from './heal/fixture.js';
 export { runWithAi } from './ai/index.js';
 export { runWithSkills } from './skills/options.js';

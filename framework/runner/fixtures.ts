@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import type { EmbeddedDevice } from '../../device-runtime/providers/run-wide.js';
 import type { App } from '../core/app.js';
 import type { TestScope } from '../core/driver.js';
-import type { NestwrightError } from '../core/errors.js';
+import { NestwrightError } from '../core/errors.js';
 import type { FingerprintStore } from '../heal/fingerprint-store.js';
 import type { Device } from '../core/device.js';
 import type { Space } from '../core/space.js';
@@ -235,7 +235,6 @@ const appFixtures: Fixtures<
         STEP_END_GRACE_MS,
         testEnd,
         setupFailed,
-        NestwrightError,
       } = await loadRuntime();
       connected(device);
       // Baselines are per device (`<name>-<project>-<platform>.png`): Playwright's own fixture sets the suffix to the OS.
@@ -353,7 +352,7 @@ const appFixtures: Fixtures<
   ],
 
   app: async ({ app: legacy, apk, space, _testContext, device, recordHar }, use, testInfo) => {
-    const { NestwrightError, failureTreeFeature } = await loadRuntime();
+    const { failureTreeFeature } = await loadRuntime();
     _testContext.appFixture = true;
     if (legacy !== undefined) throw renamedOption('app', { config: legacy });
     if (!apk || typeof apk !== 'string') {

@@ -49,13 +49,13 @@ export default async function globalSetup(config: FullConfig): Promise<(() => Pr
   // `{ provider: 'emulator', avd }`: one emulator per AVD for the run, started when none runs it.
   const stopEmulators = run ? await run.startRunEmulators(devices) : async () => {};
   const simTeardown = await startRunSim(config);
-  const companionTeardown = await (run ? startRunCompanion(run, devices) : Promise.resolve(undefined)).catch(
-    async (e: unknown) => {
-      await simTeardown?.();
-      await stopEmulators();
-      throw e;
-    },
-  );
+  const companionTeardown = run
+    ? await startRunCompanion(run, devices).catch(async (e: unknown) => {
+        await simTeardown?.();
+        await stopEmulators();
+        throw e;
+      })
+    : undefined;
   return async () => {
     await companionTeardown?.();
     await simTeardown?.();
